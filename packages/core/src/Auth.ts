@@ -1,0 +1,70 @@
+/**
+ * Credentials, applied to a provider's requests as an `HttpClient` transform, so component
+ * code never touches them. Secret values are held as `Redacted` until the moment a request
+ * is built, and every secret is listed so that it can be scrubbed from provider messages.
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import type { ConnectorError } from "./ConnectorError.js"
+
+export interface Credentials {
+  /** Adds the credentials to every request the client sends. */
+  readonly transform: (client: HttpClient.HttpClient) => HttpClient.HttpClient
+  /** The secret values, to be scrubbed from anything a provider echoes back. */
+  readonly secrets: ReadonlyArray<Redacted.Redacted<string>>
+  /**
+   * Called once after a 401: renews the credentials (an OAuth2 refresh). Succeeds with true
+   * when the request should be tried again with the new credentials.
+   */
+  readonly refresh?: Effect.Effect<boolean, ConnectorError> | undefined
+}
+
+export type SecretValue = string | Redacted.Redacted<string>
+
+/** The plain value of a secret, for the one place that must send it. */
+export const reveal = (value: SecretValue): string => Redacted.isRedacted(value) ? Redacted.value(value) : value
+const secretsOf = (values: ReadonlyArray<SecretValue>) =>
+  values.filter(Redacted.isRedacted) as ReadonlyArray<Redacted.Redacted<string>>
+
+/** No credentials (e.g. an OAuth2 token endpoint, which takes them in the body). */
+export const none: Credentials = { transform: (client) => client, secrets: [] }
+
+/** Static headers, e.g. `{ "X-Api-Key": key }`; Redacted values are revealed only into the request. */
+export const headers = (values: Readonly<Record<string, SecretValue>>): Credentials => {
+  const revealed = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, reveal(value)]))
+  return {
+    transform: HttpClient.mapRequest(HttpClientRequest.setHeaders(revealed)),
+    secrets: secretsOf(Object.values(values))
+  }
+}
+
+/** A key in one header, optionally with a prefix (e.g. "Token "). */
+export const apiKey = (header: string, key: Redacted.Redacted<string>, prefix = ""): Credentials =>
+  ({ ...headers({ [header]: Redacted.make(prefix + Redacted.value(key)) }), secrets: [key] })
+
+/** `Authorization: Bearer <token>`. */
+export const bearer = (token: Redacted.Redacted<string>): Credentials => apiKey("Authorization", token, "Bearer ")
+
+/**
+ * Static query parameters, e.g. Trello's `key` and `token`. Prefer headers where the provider
+ * accepts them: query strings end up in URLs and access logs.
+ */
+export const query = (values: Readonly<Record<string, SecretValue>>): Credentials => {
+  const revealed = Object.entries(values).map(([name, value]) => [name, reveal(value)] as const)
+  return {
+    transform: HttpClient.mapRequest(HttpClientRequest.appendUrlParams(revealed)),
+    secrets: secretsOf(Object.values(values))
+  }
+}
+
+/** Replaces every secret in a text (e.g. a provider's error message) by `[redacted]`. */
+export const scrub = (secrets: ReadonlyArray<Redacted.Redacted<string>>, text: string): string => {
+  let result = text
+  for (const secret of secrets) {
+    const value = Redacted.value(secret)
+    if (value.length >= 4 && result.includes(value)) result = result.split(value).join("[redacted]")
+  }
+  return result
+}

@@ -1,0 +1,102 @@
+/**
+ * The component model: a component is a name, a version, a title, a category, a connection,
+ * actions and triggers. Definitions are data plus Effects: `describe` prints them as JSON.
+ */
+import * as JSONSchema from "effect/JSONSchema"
+import * as Schema from "effect/Schema"
+import type { Action } from "./Action.js"
+import * as Connection from "./Connection.js"
+import * as CustomAction from "./CustomAction.js"
+import * as Property from "./Property.js"
+import type { Trigger } from "./Trigger.js"
+
+// ---------------------------------------------------------------------------
+// Components
+
+export interface Component {
+  readonly name: string
+  readonly version: number
+  readonly title: string
+  readonly description: string
+  readonly category: string
+  readonly connection: Connection.Connection<any>
+  readonly actions: Readonly<Record<string, Action>>
+  readonly triggers: Readonly<Record<string, Trigger>>
+  /** Whether the generic custom action (any request with the connection's auth) is offered, as `customAction`. */
+  readonly customAction: boolean
+}
+
+export const make = (config: {
+  readonly name: string
+  readonly version: number
+  readonly title: string
+  readonly description: string
+  readonly category: string
+  readonly connection: Connection.Connection<any>
+  readonly actions: ReadonlyArray<Action>
+  readonly triggers?: ReadonlyArray<Trigger>
+  readonly customAction?: boolean
+}): Component => ({
+  name: config.name,
+  version: config.version,
+  title: config.title,
+  description: config.description,
+  category: config.category,
+  connection: config.connection,
+  actions: Object.fromEntries(
+    [...config.actions, ...(config.customAction === true ? [CustomAction.action] : [])].map((a) => [a.name, a])
+  ),
+  triggers: Object.fromEntries((config.triggers ?? []).map((t) => [t.name, t])),
+  customAction: config.customAction ?? false
+})
+
+/** The component's type prefix, e.g. `boardtool/v1`. */
+export const typeOf = (component: Component): string => `${component.name}/v${component.version}`
+
+/** The union of the OAuth2 scopes the given actions need, in a stable order. */
+export const scopesOf = (actions: ReadonlyArray<Action>): ReadonlyArray<string> =>
+  [...new Set(actions.flatMap((a) => a.scopes))].sort()
+
+// ---------------------------------------------------------------------------
+// Description as JSON
+
+const outputSchema = (schema: Schema.Schema<any, any> | undefined): unknown => {
+  if (schema === undefined) return null
+  try {
+    return JSONSchema.make(Schema.encodedSchema(schema))
+  } catch {
+    return { description: "not expressible as JSON Schema" }
+  }
+}
+
+export const describeAction = (a: Action) => ({
+  name: a.name,
+  title: a.title,
+  description: a.description,
+  props: Property.describeAll(a.props),
+  output: outputSchema(a.output),
+  ...(a.scopes.length > 0 ? { scopes: a.scopes } : {})
+})
+
+export const describeTrigger = (t: Trigger) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  kind: t.kind,
+  props: Property.describeAll(t.props),
+  output: outputSchema(t.output)
+})
+
+/** The whole definition as plain JSON: what the runner prints and a UI renders. */
+export const describe = (component: Component) => ({
+  type: typeOf(component),
+  name: component.name,
+  version: component.version,
+  title: component.title,
+  description: component.description,
+  category: component.category,
+  connection: Connection.describe(component.connection),
+  actions: Object.values(component.actions).map(describeAction),
+  triggers: Object.values(component.triggers).map(describeTrigger),
+  customAction: component.customAction
+})

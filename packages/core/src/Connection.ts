@@ -1,0 +1,229 @@
+/**
+ * Connections: how a component authenticates, declared as data. Three kinds: OAuth2
+ * authorization code, an API key in a header, and custom (any headers or query parameters
+ * built from the connection's fields, e.g. Trello's key and token). Every connection also
+ * takes an optional `baseUrl` (a proxy, a regional endpoint, a simulator).
+ *
+ * Opening a connection decodes its values and builds the `ProviderClient` its actions use.
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import type * as Redacted from "effect/Redacted"
+import * as Auth from "./Auth.js"
+import { AuthenticationFailed, type ConnectorError, type InvalidInput } from "./ConnectorError.js"
+import * as OAuth2 from "./OAuth2.js"
+import * as Property from "./Property.js"
+import * as ProviderClient from "./ProviderClient.js"
+import type * as RateLimiter from "./RateLimiter.js"
+import type * as RetryPolicy from "./RetryPolicy.js"
+
+export type Kind = "OAUTH2" | "API_KEY" | "CUSTOM"
+
+/** The provider-specific behaviour of the client, shared by every kind of connection. */
+export interface ClientSettings {
+  readonly defaultBaseUrl: string
+  readonly retry?: RetryPolicy.RetryOptions
+  readonly timeout?: Duration.DurationInput
+  readonly errorMessage?: (body: unknown) => string | undefined
+  readonly refineError?: (error: ConnectorError, body: unknown) => ConnectorError
+}
+
+const baseUrlProperty = Property.string({
+  title: "Base URL",
+  description: "Overrides the provider's API base URL (a proxy, a regional endpoint or a simulator).",
+  pattern: /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+  patternMessage: "must be an http(s) URL without query or fragment"
+})
+
+type WithBaseUrl<P extends Property.Properties> = P & { readonly baseUrl: typeof baseUrlProperty }
+
+export interface Connection<P extends Property.Properties = Property.Properties> {
+  readonly kind: Kind
+  readonly version: number
+  readonly title: string
+  readonly description?: string | undefined
+  readonly props: WithBaseUrl<P>
+  readonly client: ClientSettings
+  /** The provider's published limits, applied per credential. */
+  readonly rateLimits: ReadonlyArray<RateLimiter.RateLimit>
+  readonly oauth2?: OAuth2.Settings | undefined
+  /** Credentials and the values each rate limit counts per, from the decoded values. */
+  readonly authenticate: (
+    values: Property.Params<P>,
+    name: string
+  ) => Effect.Effect<
+    { readonly credentials: Auth.Credentials; readonly rateLimitKeys: Readonly<Record<string, string>> },
+    ConnectorError,
+    HttpClient.HttpClient
+  >
+  readonly decode: (values: unknown) => Either.Either<Property.Params<WithBaseUrl<P>>, InvalidInput>
+}
+
+interface Common {
+  readonly version?: number
+  readonly title: string
+  readonly description?: string
+  readonly client: ClientSettings
+  readonly rateLimits?: ReadonlyArray<RateLimiter.RateLimit>
+}
+
+const define = <P extends Property.Properties>(
+  kind: Kind,
+  config: Common & { readonly props: P; readonly oauth2?: OAuth2.Settings },
+  authenticate: Connection<P>["authenticate"]
+): Connection<P> => {
+  const props = { ...config.props, baseUrl: baseUrlProperty } as WithBaseUrl<P>
+  return {
+    kind,
+    version: config.version ?? 1,
+    title: config.title,
+    description: config.description,
+    props,
+    client: config.client,
+    rateLimits: config.rateLimits ?? [],
+    oauth2: config.oauth2,
+    authenticate,
+    decode: Property.decoder(props, "connection")
+  }
+}
+
+/**
+ * Custom auth: any fields, turned into headers or query parameters by `authenticate`.
+ * `rateLimitKeys` names, per rate-limit scope, the credential that scope counts per.
+ */
+export const custom = <P extends Property.Properties>(
+  config: Common & {
+    readonly props: P
+    readonly authenticate: (values: Property.Params<P>) => {
+      readonly credentials: Auth.Credentials
+      readonly rateLimitKeys?: Readonly<Record<string, string | Redacted.Redacted<string>>>
+    }
+  }
+): Connection<P> =>
+  define("CUSTOM", config, (values) => {
+    const { credentials, rateLimitKeys } = config.authenticate(values)
+    return Effect.succeed({ credentials, rateLimitKeys: revealKeys(rateLimitKeys ?? {}) })
+  })
+
+const apiKeyProps = (title: string) => ({
+  apiKey: Property.secret({ title, required: true, minLength: 1 })
+})
+
+/** An API key sent in one header, with an optional prefix (e.g. "Bearer "). */
+export const apiKey = (
+  config: Common & { readonly header: string; readonly prefix?: string; readonly keyTitle?: string }
+): Connection<ReturnType<typeof apiKeyProps>> =>
+  define("API_KEY", { ...config, props: apiKeyProps(config.keyTitle ?? "API Key") }, (values) =>
+    Effect.succeed({
+      credentials: Auth.apiKey(config.header, values.apiKey, config.prefix ?? ""),
+      rateLimitKeys: revealKeys({ key: values.apiKey })
+    }))
+
+const oauth2Props = {
+  clientId: Property.string({ title: "Client Id", required: true, minLength: 1 }),
+  clientSecret: Property.secret({ title: "Client Secret", required: true, minLength: 1 }),
+  accessToken: Property.secret({
+    title: "Access Token",
+    description: "Obtained by connecting (the authorization code flow); not entered by hand."
+  }),
+  refreshToken: Property.secret({ title: "Refresh Token", description: "Issued by providers whose tokens expire." }),
+  expiresAt: Property.integer({ title: "Expires At", description: "When the access token expires (ms since the epoch)." })
+}
+
+/** OAuth2 authorization code: the user connects once; the access token is sent as a Bearer token. */
+export const oauth2 = (
+  config: Common & { readonly oauth2: OAuth2.Settings }
+): Connection<typeof oauth2Props> =>
+  define("OAUTH2", { ...config, props: oauth2Props }, (values, name) =>
+    values.accessToken === undefined
+      ? Effect.fail(
+        new AuthenticationFailed({
+          message: `the ${name} connection has no access token: connect it first (authorization code flow)`
+        })
+      )
+      : Effect.map(
+        OAuth2.credentials(config.oauth2, {
+          connection: name,
+          clientId: values.clientId,
+          clientSecret: values.clientSecret,
+          token: { accessToken: values.accessToken, refreshToken: values.refreshToken, expiresAt: values.expiresAt }
+        }),
+        (credentials) => ({ credentials, rateLimitKeys: revealKeys({ token: values.accessToken! }) })
+      ))
+
+const revealKeys = (keys: Readonly<Record<string, string | Redacted.Redacted<string>>>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(keys).map(([scope, value]) => [scope, Auth.reveal(value)])
+  )
+
+/**
+ * Opens a connection: decodes its values (every problem named, none printed), authenticates,
+ * and builds the provider client. `name` names it in messages (the component's name).
+ */
+export const open = <P extends Property.Properties>(
+  connection: Connection<P>,
+  values: unknown,
+  name: string
+): Effect.Effect<ProviderClient.ProviderClient, ConnectorError, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const decoded = yield* connection.decode(values ?? {})
+    const { credentials, rateLimitKeys } = yield* connection.authenticate(decoded as Property.Params<P>, name)
+    const rateLimits: Array<RateLimiter.KeyedRateLimit> = []
+    for (const limit of connection.rateLimits) {
+      const credential = rateLimitKeys[limit.scope]
+      if (credential !== undefined) rateLimits.push({ ...limit, credential })
+    }
+    return yield* ProviderClient.make({
+      ...connection.client,
+      baseUrl: (decoded as { baseUrl?: string }).baseUrl ?? connection.client.defaultBaseUrl,
+      credentials,
+      rateLimits
+    })
+  })
+
+/** `open`, as a layer of the `ProviderClient`. */
+export const layer = <P extends Property.Properties>(
+  connection: Connection<P>,
+  values: unknown,
+  name: string
+): Layer.Layer<ProviderClient.ProviderClient, ConnectorError, HttpClient.HttpClient> =>
+  Layer.effect(ProviderClient.ProviderClient, open(connection, values, name))
+
+export interface ConnectionDescription {
+  readonly kind: Kind
+  readonly version: number
+  readonly title: string
+  readonly description?: string
+  readonly props: Record<string, Property.PropertyDescription>
+  readonly defaultBaseUrl: string
+  readonly rateLimits: ReadonlyArray<{ readonly scope: string; readonly limit: number; readonly intervalMillis: number }>
+  readonly oauth2?: { readonly authorizeUrl: string; readonly tokenUrl: string; readonly scopes: ReadonlyArray<string> }
+}
+
+export const describe = (connection: Connection<any>): ConnectionDescription => ({
+  kind: connection.kind,
+  version: connection.version,
+  title: connection.title,
+  ...(connection.description !== undefined ? { description: connection.description } : {}),
+  props: Property.describeAll(connection.props),
+  defaultBaseUrl: connection.client.defaultBaseUrl,
+  rateLimits: connection.rateLimits.map((limit) => ({
+    scope: limit.scope,
+    limit: limit.limit,
+    intervalMillis: durationMillis(limit.interval)
+  })),
+  ...(connection.oauth2 !== undefined
+    ? {
+      oauth2: {
+        authorizeUrl: connection.oauth2.authorizeUrl,
+        tokenUrl: connection.oauth2.tokenUrl,
+        scopes: connection.oauth2.scopes
+      }
+    }
+    : {})
+})
+
+const durationMillis = (input: Duration.DurationInput) => Duration.toMillis(Duration.decode(input))

@@ -1,0 +1,104 @@
+/**
+ * The typed errors of every connector: one class per cause a user can act on.
+ *
+ * Each carries the provider's own message and, for HTTP failures, the request's method
+ * and path (never its query string, headers or body, which is where credentials live).
+ */
+import * as Data from "effect/Data"
+import type * as Duration from "effect/Duration"
+
+/** The method and path of the request that failed; the query string is never kept. */
+export interface RequestInfo {
+  readonly method: string
+  readonly path: string
+}
+
+/** One problem with an input, with the path of the field it concerns. */
+export interface Issue {
+  readonly path: string
+  readonly message: string
+}
+
+interface HttpFields {
+  readonly message: string
+  readonly request?: RequestInfo | undefined
+  readonly status?: number | undefined
+  /** The provider's error body, as decoded JSON or text, for diagnostics. */
+  readonly body?: unknown
+}
+
+/** The input is invalid: a step's parameters, a connection, a workflow or a provider's 400/422. */
+export class InvalidInput extends Data.TaggedError("InvalidInput")<
+  HttpFields & { readonly issues: ReadonlyArray<Issue> }
+> {}
+
+/** 401: the credentials are missing, wrong, expired or revoked. */
+export class AuthenticationFailed extends Data.TaggedError("AuthenticationFailed")<HttpFields> {}
+
+/** 402: the account's plan does not allow this (e.g. order fulfilment on a free plan). */
+export class PaymentRequired extends Data.TaggedError("PaymentRequired")<HttpFields> {}
+
+/** 403: authenticated, but not allowed; `missingScopes` names the OAuth scopes to grant when known. */
+export class PermissionDenied extends Data.TaggedError("PermissionDenied")<
+  HttpFields & { readonly missingScopes?: ReadonlyArray<string> | undefined }
+> {}
+
+/** 404: the resource does not exist, or is not visible to these credentials. */
+export class NotFound extends Data.TaggedError("NotFound")<HttpFields> {}
+
+/** 409: the request conflicts with the resource's current state. */
+export class Conflict extends Data.TaggedError("Conflict")<HttpFields> {}
+
+/** 429, once every retry is spent. `retryAfter` is what the provider asked for, if it said. */
+export class RateLimited extends Data.TaggedError("RateLimited")<
+  HttpFields & { readonly retryAfter?: Duration.Duration | undefined }
+> {}
+
+/** 5xx, or the connection failed: the provider could not be reached or could not answer. */
+export class UpstreamUnavailable extends Data.TaggedError("UpstreamUnavailable")<
+  HttpFields & { readonly retryAfter?: Duration.Duration | undefined }
+> {}
+
+/** No answer within the time limit. For a request that creates something, its outcome is unknown. */
+export class Timeout extends Data.TaggedError("Timeout")<HttpFields> {}
+
+/** The provider answered with something we cannot understand (an undecodable body, an unknown status). */
+export class UnexpectedResponse extends Data.TaggedError("UnexpectedResponse")<HttpFields> {}
+
+export type ConnectorError =
+  | InvalidInput
+  | AuthenticationFailed
+  | PaymentRequired
+  | PermissionDenied
+  | NotFound
+  | Conflict
+  | RateLimited
+  | UpstreamUnavailable
+  | Timeout
+  | UnexpectedResponse
+
+/** Builds an `InvalidInput` whose message lists every issue. */
+export const invalidInput = (issues: ReadonlyArray<Issue>, context?: string): InvalidInput =>
+  new InvalidInput({
+    message: (context ? `${context}: ` : "") +
+      issues.map((issue) => (issue.path === "" ? issue.message : `${issue.path}: ${issue.message}`)).join("; "),
+    issues
+  })
+
+/** Whether a value is one of the connector errors (useful at the edges, e.g. the runner). */
+export const isConnectorError = (u: unknown): u is ConnectorError =>
+  typeof u === "object" && u !== null && "_tag" in u && typeof (u as { _tag: unknown })._tag === "string" &&
+  connectorErrorTags.has((u as { _tag: string })._tag)
+
+const connectorErrorTags: ReadonlySet<string> = new Set([
+  "InvalidInput",
+  "AuthenticationFailed",
+  "PaymentRequired",
+  "PermissionDenied",
+  "NotFound",
+  "Conflict",
+  "RateLimited",
+  "UpstreamUnavailable",
+  "Timeout",
+  "UnexpectedResponse"
+])

@@ -1,0 +1,36 @@
+/**
+ * Dynamic options: a dropdown's choices loaded from the provider with the connection and the
+ * parameters given so far (a board's lists once a board is chosen).
+ */
+import * as Effect from "effect/Effect"
+import type { ConnectorError } from "./ConnectorError.js"
+import type { Choice, DynamicOptions } from "./Property.js"
+import type { ProviderClient } from "./ProviderClient.js"
+
+export interface OptionsContext {
+  /** The parameters given so far, not yet decoded. */
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+export type OptionsLoader = (
+  context: OptionsContext
+) => Effect.Effect<ReadonlyArray<Choice<string>>, ConnectorError, ProviderClient>
+
+/** A dynamic option list that depends on these parameters. */
+export const dynamic = (dependsOn: ReadonlyArray<string>, load: OptionsLoader): DynamicOptions => ({ dependsOn, load })
+
+const isGiven = (value: unknown) => value !== undefined && value !== null && value !== ""
+
+/** Loads the options; while a parameter it depends on is missing, the list is empty and nothing is sent. */
+export const load = (
+  options: DynamicOptions,
+  params: Readonly<Record<string, unknown>>
+): Effect.Effect<ReadonlyArray<Choice<string>>, ConnectorError, ProviderClient> =>
+  options.dependsOn.every((name) => isGiven(params[name])) ? options.load({ params }) : Effect.succeed([])
+
+/** Maps provider records to choices: label from one field, value from another. */
+export const choices = <A>(
+  items: ReadonlyArray<A>,
+  label: (item: A) => string,
+  value: (item: A) => string
+): ReadonlyArray<Choice<string>> => items.map((item) => ({ label: label(item), value: value(item) }))

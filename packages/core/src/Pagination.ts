@@ -1,0 +1,51 @@
+/**
+ * Follows a paginated listing to its end: offset/limit (Webflow) or page/page_size.
+ * A page shorter than asked for, an empty page or a reported total ends the walk.
+ */
+import * as Effect from "effect/Effect"
+
+export interface Page<A> {
+  readonly items: ReadonlyArray<A>
+  /** The total number of items, when the provider reports it. */
+  readonly total?: number | undefined
+}
+
+export interface Options {
+  /** Items per page. */
+  readonly pageSize: number
+  /** Stops after this many items (default: no limit). */
+  readonly maxItems?: number
+  /** A safety bound against providers that never stop answering (default 10,000 pages). */
+  readonly maxPages?: number
+}
+
+const walk = <A, E, R>(
+  options: Options,
+  fetch: (index: number) => Effect.Effect<Page<A>, E, R>
+): Effect.Effect<ReadonlyArray<A>, E, R> => {
+  const maxItems = options.maxItems ?? Number.POSITIVE_INFINITY
+  const maxPages = options.maxPages ?? 10_000
+  const loop = (index: number, acc: Array<A>): Effect.Effect<ReadonlyArray<A>, E, R> =>
+    Effect.flatMap(fetch(index), (page) => {
+      for (const item of page.items) acc.push(item)
+      const done = page.items.length === 0 ||
+        page.items.length < options.pageSize ||
+        (page.total !== undefined && acc.length >= page.total) ||
+        acc.length >= maxItems ||
+        index + 1 >= maxPages
+      return done ? Effect.succeed(acc.length > maxItems ? acc.slice(0, maxItems) : acc) : loop(index + 1, acc)
+    })
+  return Effect.suspend(() => loop(0, []))
+}
+
+/** Offset/limit pagination: `fetch(offset, limit)` for offset 0, limit, 2·limit, … */
+export const byOffset = <A, E, R>(
+  options: Options,
+  fetch: (offset: number, limit: number) => Effect.Effect<Page<A>, E, R>
+): Effect.Effect<ReadonlyArray<A>, E, R> => walk(options, (index) => fetch(index * options.pageSize, options.pageSize))
+
+/** Page-number pagination: `fetch(page, pageSize)` for page 1, 2, 3, … */
+export const byPage = <A, E, R>(
+  options: Options,
+  fetch: (page: number, pageSize: number) => Effect.Effect<Page<A>, E, R>
+): Effect.Effect<ReadonlyArray<A>, E, R> => walk(options, (index) => fetch(index + 1, options.pageSize))

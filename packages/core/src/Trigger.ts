@@ -1,0 +1,95 @@
+/**
+ * A trigger: like an action, plus its kind and lifecycle. A dynamic webhook is registered
+ * with the provider on enable, removed on disable, and turns each delivery into events; a
+ * polling trigger fetches what is new since its cursor.
+ */
+import type * as Effect from "effect/Effect"
+import type * as Either from "effect/Either"
+import type * as Schema from "effect/Schema"
+import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
+import * as Property from "./Property.js"
+import type { ProviderClient } from "./ProviderClient.js"
+
+
+/** An incoming webhook delivery, as received: the raw body is what signatures cover. */
+export interface WebhookRequest {
+  readonly method: string
+  /** The callback URL the webhook was registered with, exactly. */
+  readonly url: string
+  /** Lower-case header names. */
+  readonly headers: Readonly<Record<string, string | undefined>>
+  readonly body: Uint8Array
+}
+
+export interface WebhookResponse {
+  readonly status: number
+  readonly body?: string
+}
+
+/** One event a trigger emits; `id` identifies it, so a redelivery is not run twice. */
+export interface TriggerEvent<A> {
+  readonly id: string
+  readonly output: A
+}
+
+export interface TriggerContext<P extends Property.Properties> {
+  readonly params: Property.Params<P>
+  /** The connection's decoded values (e.g. an app secret that signs deliveries). */
+  readonly connection: Readonly<Record<string, unknown>>
+}
+
+interface TriggerCommon<P extends Property.Properties, A> {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly props: P
+  readonly output: Schema.Schema<A, any>
+  readonly decode: (params: unknown) => Either.Either<Property.Params<P>, InvalidInput>
+}
+
+export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = any, S = any>
+  extends TriggerCommon<P, A>
+{
+  readonly kind: "DYNAMIC_WEBHOOK"
+  /** The Schema of the state `enable` returns, so that it can be stored between runs. */
+  readonly state: Schema.Schema<S, any>
+  /** Registers the webhook with the provider. */
+  readonly enable: (
+    context: TriggerContext<P> & { readonly webhookUrl: string }
+  ) => Effect.Effect<S, ConnectorError, ProviderClient>
+  /** Removes it; a webhook that is already gone is not an error. */
+  readonly disable: (context: TriggerContext<P> & { readonly state: S }) => Effect.Effect<void, ConnectorError, ProviderClient>
+  /** Verifies one delivery and turns it into events; a rejected delivery emits none. */
+  readonly handle: (
+    context: TriggerContext<P> & { readonly state: S; readonly request: WebhookRequest }
+  ) => Effect.Effect<
+    { readonly response: WebhookResponse; readonly events: ReadonlyArray<TriggerEvent<A>> },
+    ConnectorError,
+    ProviderClient
+  >
+}
+
+export interface PollingTrigger<P extends Property.Properties = any, A = any, C = any> extends TriggerCommon<P, A> {
+  readonly kind: "POLLING"
+  /** The Schema of the cursor kept between polls. */
+  readonly cursor: Schema.Schema<C, any>
+  /** Fetches what is new since `cursor` (undefined on the first poll, which sets the baseline). */
+  readonly poll: (
+    context: TriggerContext<P> & { readonly cursor: C | undefined }
+  ) => Effect.Effect<
+    { readonly events: ReadonlyArray<TriggerEvent<A>>; readonly cursor: C },
+    ConnectorError,
+    ProviderClient
+  >
+}
+
+export type Trigger = DynamicWebhookTrigger | PollingTrigger
+
+export const dynamicWebhook = <P extends Property.Properties, A, S>(
+  config: Omit<DynamicWebhookTrigger<P, A, S>, "kind" | "decode">
+): DynamicWebhookTrigger<P, A, S> => ({ ...config, kind: "DYNAMIC_WEBHOOK", decode: Property.decoder(config.props, config.name) })
+
+export const polling = <P extends Property.Properties, A, C>(
+  config: Omit<PollingTrigger<P, A, C>, "kind" | "decode">
+): PollingTrigger<P, A, C> => ({ ...config, kind: "POLLING", decode: Property.decoder(config.props, config.name) })
+

@@ -1,0 +1,82 @@
+/**
+ * Webhook delivery checks: HMAC signatures compared in constant time, timestamp tolerance
+ * and a body size limit. A delivery that fails any of them is rejected before it runs anything.
+ */
+import * as Clock from "effect/Clock"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import { createHmac, timingSafeEqual } from "node:crypto"
+
+/** Why a delivery was rejected; `status` is what to answer (401 bad signature, 413 too large, ...). */
+export class DeliveryRejected extends Data.TaggedError("DeliveryRejected")<{
+  readonly status: 400 | 401 | 413
+  readonly message: string
+}> {}
+
+/** Compares two strings in constant time (for their common length; a length mismatch is unequal). */
+export const safeEqual = (a: string, b: string): boolean => {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  // Comparing against itself keeps the time independent of where a mismatch of lengths is found.
+  return left.length === right.length ? timingSafeEqual(left, right) : (timingSafeEqual(left, left), false)
+}
+
+const toBuffer = (body: Uint8Array | string) => typeof body === "string" ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+
+/** The default body size limit of a delivery: 1 MiB. */
+export const defaultMaxBytes = 1024 * 1024
+
+/** Rejects a body larger than `maxBytes` with a 413. */
+export const checkSize = (body: Uint8Array, maxBytes = defaultMaxBytes): Effect.Effect<void, DeliveryRejected> =>
+  body.byteLength > maxBytes
+    ? Effect.fail(new DeliveryRejected({ status: 413, message: `the delivery is larger than ${maxBytes} bytes` }))
+    : Effect.void
+
+/** Base64 HMAC-SHA1 of the raw body followed by the callback URL (Trello's `X-Trello-Webhook`). */
+export const hmacSha1Base64 = (secret: Redacted.Redacted<string>, body: Uint8Array | string, callbackUrl: string): string =>
+  createHmac("sha1", Redacted.value(secret)).update(toBuffer(body)).update(callbackUrl, "utf8").digest("base64")
+
+/** Verifies a base64 HMAC-SHA1 over body + callback URL; a missing or wrong signature is a 401. */
+export const verifyHmacSha1Base64 = (options: {
+  readonly secret: Redacted.Redacted<string>
+  readonly body: Uint8Array
+  readonly callbackUrl: string
+  readonly signature: string | undefined
+}): Effect.Effect<void, DeliveryRejected> =>
+  options.signature === undefined || options.signature === ""
+    ? Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery has no signature" }))
+    : safeEqual(hmacSha1Base64(options.secret, options.body, options.callbackUrl), options.signature.trim())
+    ? Effect.void
+    : Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's signature does not match" }))
+
+/** Hex HMAC-SHA256 of `timestamp:body` (Webflow's `x-webflow-signature`). */
+export const hmacSha256Hex = (secret: Redacted.Redacted<string>, timestamp: string, body: Uint8Array | string): string =>
+  createHmac("sha256", Redacted.value(secret)).update(`${timestamp}:`, "utf8").update(toBuffer(body)).digest("hex")
+
+/**
+ * Verifies a hex HMAC-SHA256 over `timestamp:body`, and that the timestamp (ms since the
+ * epoch) is within `tolerance` of now (default 5 minutes), so an old delivery cannot be replayed.
+ */
+export const verifyHmacSha256Hex = (options: {
+  readonly secret: Redacted.Redacted<string>
+  readonly body: Uint8Array
+  readonly timestamp: string | undefined
+  readonly signature: string | undefined
+  readonly tolerance?: Duration.DurationInput
+}): Effect.Effect<void, DeliveryRejected> =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    const { signature, timestamp } = options
+    if (signature === undefined || signature === "" || timestamp === undefined || timestamp === "") {
+      return Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery has no signature or timestamp" }))
+    }
+    const sent = Number(timestamp)
+    const tolerance = Duration.toMillis(Duration.decode(options.tolerance ?? "5 minutes"))
+    if (!/^\d+$/.test(timestamp) || Math.abs(now - sent) > tolerance) {
+      return Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's timestamp is outside the tolerance window" }))
+    }
+    return safeEqual(hmacSha256Hex(options.secret, timestamp, options.body), signature.trim().toLowerCase())
+      ? Effect.void
+      : Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's signature does not match" }))
+  })

@@ -1,0 +1,21 @@
+/**
+ * @x/core: the Effect runtime every connector component is built on.
+ */
+export * as Action from "./Action.js"
+export * as Auth from "./Auth.js"
+export * as Component from "./Component.js"
+export * as Connection from "./Connection.js"
+export * as ConnectorError from "./ConnectorError.js"
+export * as CustomAction from "./CustomAction.js"
+export * as Executor from "./Executor.js"
+export * as OAuth2 from "./OAuth2.js"
+export * as Options from "./Options.js"
+export * as Pagination from "./Pagination.js"
+export * as Property from "./Property.js"
+export * as ProviderClient from "./ProviderClient.js"
+export * as RateLimiter from "./RateLimiter.js"
+export * as Registry from "./Registry.js"
+export * as RetryPolicy from "./RetryPolicy.js"
+export * as Step from "./Step.js"
+export * as Trigger from "./Trigger.js"
+export * as Webhook from "./Webhook.js"
