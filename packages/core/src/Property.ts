@@ -275,15 +275,32 @@ export const array = <R extends boolean = false, A = unknown>(
  */
 export const struct = <P extends Properties>(properties: P): Schema.Schema<Params<P>, any> => {
   const fields: Record<string, Schema.Schema.All | Schema.PropertySignature.All> = {}
+  const optional = new Set<string>()
   for (const [key, property] of Object.entries(properties)) {
     const defaultValue = property.defaultValue
+    if (!property.required) optional.add(key)
     fields[key] = property.required
       ? property.schema
       : defaultValue === undefined
-      ? Schema.optionalWith(property.schema, { nullable: true })
-      : Schema.optionalWith(property.schema, { nullable: true, default: () => defaultValue })
+      ? Schema.optionalWith(property.schema, { exact: true })
+      : Schema.optionalWith(property.schema, { exact: true, default: () => defaultValue })
   }
-  return Schema.Struct(fields as any) as any
+  // A null optional value means "not given": it is dropped before decoding, so that a
+  // wrong value is reported once, by its own schema.
+  return Schema.transform(JsonObject, Schema.Struct(fields as any), {
+    strict: false,
+    decode: (input) => {
+      let output: Record<string, unknown> | undefined
+      for (const key in input) {
+        if (input[key] === null && optional.has(key)) {
+          output ??= { ...input }
+          delete output[key]
+        }
+      }
+      return output ?? input
+    },
+    encode: (value) => value
+  }) as any
 }
 
 /** Turns a Schema parse error into issues, each with the path of its field. */

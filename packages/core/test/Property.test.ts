@@ -1,0 +1,168 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
+import { Component, Property } from "../src/index.js"
+import { createThing, everyKind, fixture } from "./support.js"
+
+const decode = Property.decoder(everyKind, "createThing")
+
+const issuesOf = (input: unknown) => {
+  const result = decode(input)
+  if (Either.isRight(result)) throw new Error("expected a failure")
+  expect(result.left._tag).toBe("InvalidInput")
+  return result.left.issues
+}
+
+describe("Property", () => {
+  it("decodes every kind, accepting interpolated strings for booleans and integers", () => {
+    const result = decode({
+      text: "hello",
+      flag: "true",
+      count: "42",
+      when: "2026-11-21T10:00:00",
+      meta: { a: 1 },
+      tags: ["x", "y"],
+      color: "red"
+    })
+    expect(result).toEqual(Either.right({
+      text: "hello",
+      flag: true,
+      count: 42,
+      when: "2026-11-21T10:00:00",
+      meta: { a: 1 },
+      tags: ["x", "y"],
+      color: "red"
+    }))
+  })
+
+  it("treats null as absent for optional properties", () => {
+    expect(decode({ text: "a", flag: null })).toEqual(Either.right({ text: "a" }))
+  })
+
+  it("reports every problem at once, each with its path, including unknown parameters", () => {
+    const issues = issuesOf({
+      flag: "yes",
+      count: 101,
+      when: "2026-02-30T10:00:00Z",
+      meta: [1],
+      tags: ["ok", 7],
+      color: "green",
+      colour: "red"
+    })
+    expect(issues).toEqual(expect.arrayContaining([
+      { path: "text", message: "is required" },
+      { path: "flag", message: "must be a boolean" },
+      { path: "count", message: "must be at most 100" },
+      { path: "when", message: "must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z" },
+      { path: "meta", message: "must be an object" },
+      { path: "tags[1]", message: "must be a string" },
+      { path: "color", message: "must be one of \"red\", \"blue\"" },
+      { path: "colour", message: "is not a known parameter" }
+    ]))
+    expect(issues).toHaveLength(8)
+  })
+
+  it("names the problems in the error's message", () => {
+    const result = decode({ count: 1.5 })
+    expect(Either.isLeft(result) && result.left.message).toBe(
+      "createThing: text: is required; count: must be an integer"
+    )
+  })
+
+  it("rejects parameters that are not an object", () => {
+    expect(issuesOf([1, 2])).toEqual([{ path: "", message: "parameters must be an object" }])
+  })
+
+  it.each([
+    ["2026-11-21", true],
+    ["2026-11-21T10:00", true],
+    ["2026-11-21T10:00:00", true],
+    ["2026-11-21T10:00:00.123Z", true],
+    ["2026-11-21T10:00:00+02:00", true],
+    ["2026-11-21T10:00:00-0530", true],
+    ["2026-11-21t10:00:00z", true],
+    ["2026-13-01T00:00:00Z", false],
+    ["2026-11-21T24:00:00Z", false],
+    ["2026-11-21T10:60:00Z", false],
+    ["21/11/2026", false],
+    ["2026-11-21T10:00:00 UTC", false],
+    ["", false]
+  ])("DATE_TIME %s is %s", (value, valid) => {
+    expect(Property.isIsoDateTime(value)).toBe(valid)
+  })
+
+  it("applies a default to a missing optional property", () => {
+    const props = { size: Property.integer({ title: "Size", defaultValue: 10 }) }
+    expect(Property.decoder(props, "t")({})).toEqual(Either.right({ size: 10 }))
+  })
+
+  it("decodes nested object properties with their paths", () => {
+    const props = {
+      address: Property.object({
+        title: "Address",
+        required: true,
+        properties: { city: Property.string({ title: "City", required: true }), zip: Property.integer({ title: "Zip" }) }
+      })
+    }
+    const result = Property.decoder(props, "t")({ address: { zip: "x" } })
+    expect(Either.isLeft(result) && result.left.issues).toEqual([
+      { path: "address.city", message: "is required" },
+      { path: "address.zip", message: "must be an integer" }
+    ])
+  })
+
+  it("decodes secrets as Redacted values that never print", () => {
+    const props = { token: Property.secret({ title: "Token", required: true }) }
+    const result = Property.decoder(props, "t")({ token: "s3cr3t-value" })
+    if (Either.isLeft(result)) throw result.left
+    expect(Redacted.value(result.right.token)).toBe("s3cr3t-value")
+    expect(String(result.right.token)).not.toContain("s3cr3t")
+    expect(JSON.stringify(result.right)).not.toContain("s3cr3t")
+  })
+
+  it("describes a component as JSON: kinds, required flags, options, dynamic options, output schema", () => {
+    const description = JSON.parse(JSON.stringify(Component.describe(fixture)))
+    expect(description).toMatchObject({
+      type: "fixture/v1",
+      category: "Testing",
+      customAction: true,
+      connection: {
+        kind: "CUSTOM",
+        props: {
+          key: { kind: "STRING", title: "Key", required: true, secret: true },
+          baseUrl: { kind: "STRING", required: false }
+        },
+        defaultBaseUrl: "https://api.fixture.test/1",
+        rateLimits: [{ scope: "token", limit: 100, intervalMillis: 10_000 }]
+      }
+    })
+    const create = description.actions.find((a: { name: string }) => a.name === createThing.name)
+    expect(create.props).toEqual({
+      text: { kind: "STRING", title: "Text", required: true, minLength: 1, maxLength: 10 },
+      flag: { kind: "BOOLEAN", title: "Flag", required: false },
+      count: { kind: "INTEGER", title: "Count", required: false, minimum: 0, maximum: 100 },
+      when: { kind: "DATE_TIME", title: "When", required: false, format: "date-time" },
+      meta: { kind: "OBJECT", title: "Meta", required: false },
+      tags: {
+        kind: "ARRAY",
+        title: "Tags",
+        required: false,
+        items: { kind: "STRING", title: "Tag", required: false }
+      },
+      color: {
+        kind: "STRING",
+        title: "Color",
+        required: false,
+        options: [{ label: "Red", value: "red" }, { label: "Blue", value: "blue" }]
+      },
+      listId: { kind: "STRING", title: "List", required: false, dynamicOptions: { dependsOn: ["boardId"] } },
+      boardId: { kind: "STRING", title: "Board", required: false }
+    })
+    expect(create.output).toMatchObject({
+      type: "object",
+      required: ["id", "name", "count"],
+      properties: { id: { type: "string" }, name: { type: "string" }, count: { type: "number" } }
+    })
+    expect(description.actions.map((a: { name: string }) => a.name)).toEqual(["createThing", "getThing", "customAction"])
+  })
+})

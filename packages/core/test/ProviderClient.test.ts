@@ -1,0 +1,293 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as TestClock from "effect/TestClock"
+import { Auth, ProviderClient, RateLimiter } from "../src/index.js"
+import { fakeHttp, type Handler, Thing } from "./support.js"
+
+const SECRET = "sk_live_0123456789abcdef"
+
+const clientWith = (handler: Handler, config: Partial<ProviderClient.Config> = {}) => {
+  const http = fakeHttp(handler)
+  const client = ProviderClient.makeWith(http.client, RateLimiter.make(), {
+    baseUrl: "https://api.example.test/v2/",
+    credentials: Auth.bearer(Redacted.make(SECRET)),
+    retry: { maxRetries: 3, baseDelay: "1 second", maxDelay: "8 seconds" },
+    ...config
+  })
+  return { client, sent: http.sent }
+}
+
+const getThing = { method: "GET", path: "/things/abc", query: { token: "q-secret" } } as const
+const postThing = { method: "POST", path: "/things", body: ProviderClient.jsonBody({ name: "x" }) } as const
+
+const thing = JSON.stringify({ id: "abc", name: "A", count: 1 })
+
+describe("ProviderClient error mapping", () => {
+  const cases = [
+    [400, "InvalidInput"],
+    [422, "InvalidInput"],
+    [401, "AuthenticationFailed"],
+    [402, "PaymentRequired"],
+    [403, "PermissionDenied"],
+    [404, "NotFound"],
+    [409, "Conflict"],
+    [429, "RateLimited"],
+    [500, "UpstreamUnavailable"],
+    [502, "UpstreamUnavailable"],
+    [418, "UnexpectedResponse"]
+  ] as const
+  for (const [status, tag] of cases) {
+    it.effect(`${status} becomes ${tag} with the provider's message, method and path`, () =>
+      Effect.gen(function*() {
+        const { client } = clientWith(() => ({
+          status,
+          body: JSON.stringify({ message: `provider says ${status}` }),
+          headers: { "content-type": "application/json" }
+        }), { retry: { maxRetries: 0 } })
+        const error = yield* Effect.flip(client.send(postThing, ProviderClient.json(Thing)))
+        expect(error._tag).toBe(tag)
+        expect(error.message).toBe(`provider says ${status}`)
+        expect(error.request).toEqual({ method: "POST", path: "/things" })
+        expect(error.status).toBe(status)
+      }))
+  }
+
+  it.effect("keeps a plain-text error body as the message", () =>
+    Effect.gen(function*() {
+      const { client } = clientWith(() => ({ status: 400, body: "invalid id" }))
+      const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
+      expect(error).toMatchObject({ _tag: "InvalidInput", message: "invalid id", issues: [{ path: "", message: "invalid id" }] })
+    }))
+
+  it.effect("reads nested and list-shaped JSON messages", () =>
+    Effect.gen(function*() {
+      const nested = clientWith(() => ({ status: 404, body: JSON.stringify({ error: { message: "no such thing" } }) }))
+      expect((yield* Effect.flip(nested.client.send(getThing, ProviderClient.json(Thing)))).message).toBe("no such thing")
+      const listed = clientWith(() => ({ status: 422, body: JSON.stringify({ errors: [{ message: "name is too long" }] }) }))
+      expect((yield* Effect.flip(listed.client.send(getThing, ProviderClient.json(Thing)))).message).toBe("name is too long")
+      const empty = clientWith(() => ({ status: 409 }))
+      expect((yield* Effect.flip(empty.client.send(getThing, ProviderClient.json(Thing)))).message).toBe("HTTP 409")
+    }))
+
+  it.effect("a body that does not decode is an UnexpectedResponse naming the problem", () =>
+    Effect.gen(function*() {
+      const { client } = clientWith(() => ({ status: 200, body: JSON.stringify({ id: 1 }) }))
+      const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
+      expect(error._tag).toBe("UnexpectedResponse")
+      expect(error.message).toContain("the response does not match the expected shape")
+      expect(error.message).toContain("[\"id\"]")
+    }))
+
+  it.effect("a provider-specific refinement can turn a 403 into a PermissionDenied that names scopes", () =>
+    Effect.gen(function*() {
+      const { client } = clientWith(() => ({ status: 403, body: JSON.stringify({ code: "missing_scopes", message: "no" }) }), {
+        refineError: (error) =>
+          error._tag === "PermissionDenied" ? { ...error, missingScopes: ["ecommerce:write"] } as typeof error : error
+      })
+      const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
+      expect(error).toMatchObject({ _tag: "PermissionDenied", missingScopes: ["ecommerce:write"] })
+    }))
+
+  it.effect("never carries the query string or a credential", () =>
+    Effect.gen(function*() {
+      const { client } = clientWith(() => ({
+        status: 401,
+        body: JSON.stringify({ message: `token ${SECRET} is invalid`, echo: { auth: `Bearer ${SECRET}` } })
+      }))
+      const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
+      expect(error.message).toBe("token [redacted] is invalid")
+      const printed = [String(error), JSON.stringify(error), error.message, JSON.stringify(error.body)].join("\n")
+      expect(printed).not.toContain(SECRET)
+      expect(printed).not.toContain("q-secret")
+      expect(error.request).toEqual({ method: "GET", path: "/things/abc" })
+    }))
+})
+
+describe("ProviderClient requests", () => {
+  it.effect("joins the base URL and path, adds query, auth and a JSON body", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith(() => ({ status: 200, body: thing }))
+      const result = yield* client.send(
+        { method: "POST", path: "/things", query: { a: 1, b: undefined, c: ["x", "y"] }, body: ProviderClient.jsonBody({ n: 1 }) },
+        ProviderClient.json(Thing)
+      )
+      expect(result).toEqual({ id: "abc", name: "A", count: 1 })
+      expect(sent).toHaveLength(1)
+      expect(sent[0]!.url).toBe("https://api.example.test/v2/things?a=1&c=x&c=y")
+      expect(sent[0]!.headers["authorization"]).toBe(`Bearer ${SECRET}`)
+      expect(sent[0]!.headers["content-type"]).toBe("application/json")
+      expect(sent[0]!.body).toBe("{\"n\":1}")
+    }))
+
+  it("path`` percent-encodes interpolated values", () => {
+    expect(ProviderClient.path`/cards/${"a/b?c"}/x`).toBe("/cards/a%2Fb%3Fc/x")
+  })
+})
+
+describe("ProviderClient retries (TestClock)", () => {
+  it.effect("retries a GET on 5xx with exponential backoff, then succeeds", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith((_, i) => i < 2 ? { status: 502, body: "bad gateway" } : { status: 200, body: thing })
+      const fiber = yield* Effect.fork(client.send(getThing, ProviderClient.json(Thing)))
+      yield* TestClock.adjust("1 minute")
+      expect(yield* Fiber.join(fiber)).toEqual({ id: "abc", name: "A", count: 1 })
+      expect(sent).toHaveLength(3)
+      // Backoff 1 s then 2 s, each jittered to 80–120 %.
+      const gaps = [sent[1]!.at - sent[0]!.at, sent[2]!.at - sent[1]!.at]
+      expect(gaps[0]).toBeGreaterThanOrEqual(800)
+      expect(gaps[0]).toBeLessThanOrEqual(1200)
+      expect(gaps[1]).toBeGreaterThanOrEqual(1600)
+      expect(gaps[1]).toBeLessThanOrEqual(2400)
+    }))
+
+  it.effect("gives up after maxRetries with the last typed error", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith(() => ({ status: 503, body: "down" }))
+      const fiber = yield* Effect.fork(client.send(getThing, ProviderClient.json(Thing)))
+      yield* TestClock.adjust("5 minutes")
+      const exit = yield* Fiber.await(fiber)
+      expect(sent).toHaveLength(4)
+      expect(Exit.isFailure(exit) && exit.cause).toBeTruthy()
+      const error = yield* Effect.flip(Fiber.join(fiber))
+      expect(error).toMatchObject({ _tag: "UpstreamUnavailable", message: "down", status: 503 })
+    }))
+
+  it.effect("honours Retry-After in seconds on a 429", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith((_, i) =>
+        i === 0 ? { status: 429, body: "slow down", headers: { "retry-after": "7" } } : { status: 200, body: thing }
+      )
+      const fiber = yield* Effect.fork(client.send(getThing, ProviderClient.json(Thing)))
+      yield* TestClock.adjust("6999 millis")
+      expect(sent).toHaveLength(1)
+      yield* TestClock.adjust("1 milli")
+      yield* Fiber.join(fiber)
+      expect(sent).toHaveLength(2)
+      expect(sent[1]!.at - sent[0]!.at).toBe(7000)
+    }))
+
+  it.effect("honours Retry-After as an HTTP date", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.parse("2026-11-21T10:00:00Z"))
+      const { client, sent } = clientWith((_, i) =>
+        i === 0
+          ? { status: 503, body: "maintenance", headers: { "retry-after": "Sat, 21 Nov 2026 10:00:30 GMT" } }
+          : { status: 200, body: thing }
+      )
+      const fiber = yield* Effect.fork(client.send(getThing, ProviderClient.json(Thing)))
+      yield* TestClock.adjust("29 seconds")
+      expect(sent).toHaveLength(1)
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.join(fiber)
+      expect(sent.map((s) => s.at - sent[0]!.at)).toEqual([0, 30_000])
+    }))
+
+  it.effect("does not wait for a Retry-After beyond maxRetryAfter: it returns RateLimited at once", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith(() => ({ status: 429, body: "quota", headers: { "retry-after": "3600" } }))
+      const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
+      expect(sent).toHaveLength(1)
+      expect(error).toMatchObject({ _tag: "RateLimited", message: "quota" })
+      expect(error._tag === "RateLimited" && Duration.toSeconds(error.retryAfter!)).toBe(3600)
+    }))
+
+  it.effect("retries a GET after a connection reset", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith((_, i) => i === 0 ? "reset" : { status: 200, body: thing })
+      const fiber = yield* Effect.fork(client.send(getThing, ProviderClient.json(Thing)))
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(fiber)
+      expect(sent).toHaveLength(2)
+    }))
+
+  it.effect("does not retry a POST on a 500: the provider may have created the record", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith(() => ({ status: 500, body: "oops" }))
+      const error = yield* Effect.flip(client.send(postThing, ProviderClient.json(Thing)))
+      expect(sent).toHaveLength(1)
+      expect(error._tag).toBe("UpstreamUnavailable")
+    }))
+
+  it.effect("does not retry a POST after a connection reset", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith(() => "reset")
+      const error = yield* Effect.flip(client.send(postThing, ProviderClient.json(Thing)))
+      expect(sent).toHaveLength(1)
+      expect(error).toMatchObject({ _tag: "UpstreamUnavailable", message: "the connection to api.example.test failed (ECONNRESET)" })
+    }))
+
+  it.effect("does not retry a POST after a read timeout, and reports a Timeout", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith(() => "hang", { timeout: "5 seconds" })
+      const fiber = yield* Effect.fork(client.send(postThing, ProviderClient.json(Thing)))
+      yield* TestClock.adjust("5 minutes")
+      const error = yield* Effect.flip(Fiber.join(fiber))
+      expect(sent).toHaveLength(1)
+      expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 5s", request: { method: "POST", path: "/things" } })
+    }))
+
+  it.effect("retries a GET after a timeout", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith((_, i) => i === 0 ? "hang" : { status: 200, body: thing }, { timeout: "5 seconds" })
+      const fiber = yield* Effect.fork(client.send(getThing, ProviderClient.json(Thing)))
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(fiber)
+      expect(sent).toHaveLength(2)
+    }))
+
+  for (const [name, reply] of [
+    ["429", { status: 429, body: "too many" }],
+    ["503", { status: 503, body: "unavailable" }],
+    ["a refused connection", "refused"]
+  ] as const) {
+    it.effect(`retries a POST on ${name}: the provider provably did not process it`, () =>
+      Effect.gen(function*() {
+        const { client, sent } = clientWith((_, i) => i === 0 ? reply : { status: 200, body: thing })
+        const fiber = yield* Effect.fork(client.send(postThing, ProviderClient.json(Thing)))
+        yield* TestClock.adjust("1 minute")
+        expect(yield* Fiber.join(fiber)).toMatchObject({ id: "abc" })
+        expect(sent).toHaveLength(2)
+        expect(sent[1]!.body).toBe(sent[0]!.body)
+      }))
+  }
+
+  it.effect("a refused connection is an UpstreamUnavailable that names the host, not the URL", () =>
+    Effect.gen(function*() {
+      const { client } = clientWith(() => "refused", { retry: { maxRetries: 0 } })
+      const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
+      expect(error).toMatchObject({
+        _tag: "UpstreamUnavailable",
+        message: "could not connect to api.example.test (ECONNREFUSED)"
+      })
+    }))
+
+  it.effect("a POST marked idempotent (e.g. with an idempotency key) retries like a GET", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith((_, i) => i === 0 ? { status: 500 } : { status: 200, body: thing })
+      const fiber = yield* Effect.fork(client.send({ ...postThing, idempotent: true }, ProviderClient.json(Thing)))
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(fiber)
+      expect(sent).toHaveLength(2)
+    }))
+})
+
+describe("Readers", () => {
+  it.effect("text, bytes and discard", () =>
+    Effect.gen(function*() {
+      const { client } = clientWith(() => ({ status: 200, body: "héllo" }))
+      expect(yield* client.send(getThing, ProviderClient.text)).toBe("héllo")
+      expect(Buffer.from(yield* client.send(getThing, ProviderClient.bytes)).toString("utf8")).toBe("héllo")
+      expect(yield* client.send(getThing, ProviderClient.discard)).toBeUndefined()
+    }))
+
+  it.effect("a 204 decodes as an empty body when the schema allows it", () =>
+    Effect.gen(function*() {
+      const { client } = clientWith(() => ({ status: 204 }))
+      expect(yield* client.send(getThing, ProviderClient.json(Schema.Void))).toBeUndefined()
+    }))
+})
