@@ -11,7 +11,7 @@ import * as Schema from "effect/Schema"
 import type * as Action from "./Action.js"
 import * as Component from "./Component.js"
 import * as Connection from "./Connection.js"
-import { type ConnectorError, InvalidInput, invalidInput, UnexpectedResponse } from "./ConnectorError.js"
+import { type ConnectorError, type InvalidInput, invalidInput, UnexpectedResponse } from "./ConnectorError.js"
 import * as Options from "./Options.js"
 import type * as Property from "./Property.js"
 import * as ProviderClient from "./ProviderClient.js"
@@ -127,4 +127,4 @@ export const make = (components: ReadonlyArray<Component.Component> | Registry.R
 
 /** Names the step in an input error, so a workflow's author knows where to look. */
 const inStep = (step: Step.Step, error: InvalidInput): InvalidInput =>
-  new InvalidInput({ ...error, message: `step "${step.name}" (${step.type}): ${error.message}` })
+  invalidInput(error.issues, `step "${step.name}" (${step.type})`)

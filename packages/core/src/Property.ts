@@ -123,11 +123,11 @@ const stringConstraints = (config: StringConfig<boolean>) => ({
 })
 
 /** A text value; `options` makes it an enum, `dynamicOptions` a dropdown loaded from the provider. */
-export const string = <R extends boolean = false>(config: StringConfig<R>): Property<string, R> =>
+export const string = <const R extends boolean = false>(config: StringConfig<R>): Property<string, R> =>
   make("STRING", config, stringSchema(config), stringConstraints(config))
 
 /** A secret text value (a key, token or password): decoded as `Redacted`, so it never prints. */
-export const secret = <R extends boolean = false>(
+export const secret = <const R extends boolean = false>(
   config: Omit<StringConfig<R>, "options" | "dynamicOptions" | "defaultValue">
 ): Property<Redacted.Redacted<string>, R> =>
   make("STRING", { ...config, secret: true }, Schema.Redacted(stringSchema(config)), stringConstraints(config))
@@ -147,7 +147,7 @@ const BooleanLike = Schema.transformOrFail(Schema.Unknown, Schema.Boolean, {
 })
 
 /** true or false; the strings "true" and "false" (from an interpolated reference) are accepted. */
-export const boolean = <R extends boolean = false>(
+export const boolean = <const R extends boolean = false>(
   config: Common<R> & { readonly defaultValue?: boolean }
 ): Property<boolean, R> => make("BOOLEAN", config, BooleanLike)
 
@@ -166,7 +166,7 @@ const IntegerLike = Schema.transformOrFail(Schema.Unknown, Schema.Number, {
 })
 
 /** A whole number; a string of digits (from an interpolated reference) is accepted. */
-export const integer = <R extends boolean = false>(
+export const integer = <const R extends boolean = false>(
   config: Common<R> & {
     readonly minimum?: number
     readonly maximum?: number
@@ -210,7 +210,7 @@ export const isIsoDateTime = (s: string): boolean => {
 }
 
 /** An ISO 8601 date-time (e.g. 2026-11-21T10:00:00Z, or without a zone); kept as the string given. */
-export const dateTime = <R extends boolean = false>(
+export const dateTime = <const R extends boolean = false>(
   config: Common<R> & { readonly defaultValue?: string }
 ): Property<string, R> =>
   make(
@@ -230,7 +230,7 @@ const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).
 })
 
 /** A JSON object; with `properties`, its fields are decoded like a step's parameters. */
-export const object = <R extends boolean = false, P extends Properties = never>(
+export const object = <const R extends boolean = false, P extends Properties = never>(
   config: Common<R> & { readonly properties?: P; readonly defaultValue?: Record<string, unknown> }
 ): Property<[P] extends [never] ? Readonly<Record<string, unknown>> : Params<P>, R> =>
   make(
@@ -241,7 +241,7 @@ export const object = <R extends boolean = false, P extends Properties = never>(
   ) as any
 
 /** A JSON array; with `items`, each element is decoded as that property. */
-export const array = <R extends boolean = false, A = unknown>(
+export const array = <const R extends boolean = false, A = unknown>(
   config: Common<R> & {
     readonly items?: Property<A, boolean>
     readonly minItems?: number

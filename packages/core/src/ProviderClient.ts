@@ -246,11 +246,26 @@ export const makeWith = (
       })
     )
     // The retry machinery is entered only after a failure, so the success path pays nothing for it.
-    const withRetry = Effect.catchAll(once, (first) => {
+    const withRetry = Effect.catchAll(once, (first): Effect.Effect<A, AttemptFailed> => {
       if (!retryWhile(first)) return Effect.fail(first)
       let replayed = false
-      const again = Effect.suspend(() => replayed ? once : ((replayed = true), Effect.fail(first)))
-      return Effect.retry(again, { schedule, while: retryWhile })
+      let attempt = 1
+      const again: Effect.Effect<A, AttemptFailed> = Effect.suspend(() => {
+        if (!replayed) {
+          replayed = true
+          return Effect.fail(first)
+        }
+        attempt++
+        return Effect.zipRight(
+          Effect.logDebug(`retrying ${info.method} ${info.path}`).pipe(Effect.annotateLogs({ attempt })),
+          once
+        )
+      })
+      return Effect.retry(
+        Effect.tapError(again, (failure) =>
+          Effect.logDebug(`${info.method} ${info.path} failed: ${failure.error._tag}: ${failure.error.message}`)),
+        { schedule, while: retryWhile }
+      )
     })
     const refresh = config.credentials.refresh
     const withRefresh = refresh === undefined ? withRetry : Effect.catchAll(withRetry, (failure) =>

@@ -1,0 +1,197 @@
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import nock from "nock"
+import { Action, Component, Connection, Executor, OAuth2, ProviderClient } from "../src/index.js"
+
+const settings: OAuth2.Settings = {
+  authorizeUrl: "https://auth.example.test/oauth/authorize",
+  tokenUrl: "https://api.example.test/oauth/access_token",
+  scopes: ["sites:read", "ecommerce:write"]
+}
+
+beforeAll(() => nock.disableNetConnect())
+afterEach(() => {
+  nock.cleanAll()
+})
+afterAll(() => nock.enableNetConnect())
+
+describe("OAuth2", () => {
+  it("builds the authorize URL with response_type, client_id, redirect_uri, space-separated scope and state", () => {
+    const url = new URL(OAuth2.authorizationUrl(settings, {
+      clientId: "client-1",
+      redirectUri: "http://localhost:3000/callback",
+      state: "st4te"
+    }))
+    expect(url.origin + url.pathname).toBe("https://auth.example.test/oauth/authorize")
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      response_type: "code",
+      client_id: "client-1",
+      redirect_uri: "http://localhost:3000/callback",
+      scope: "sites:read ecommerce:write",
+      state: "st4te"
+    })
+  })
+
+  it.effect("makes unguessable states and checks the callback's", () =>
+    Effect.gen(function*() {
+      const state = OAuth2.makeState()
+      expect(state).toMatch(/^[A-Za-z0-9_-]{32}$/)
+      expect(OAuth2.makeState()).not.toBe(state)
+      yield* OAuth2.checkState(state, state)
+      const error = yield* Effect.flip(OAuth2.checkState(state, state.slice(1) + "x"))
+      expect(error._tag).toBe("InvalidInput")
+      expect((yield* Effect.flip(OAuth2.checkState(state, undefined)))._tag).toBe("InvalidInput")
+    }))
+
+  it.effect("exchanges a code: form-encoded POST to the token URL, token kept Redacted", () =>
+    Effect.gen(function*() {
+      const scope = nock("https://api.example.test")
+        .post("/oauth/access_token", {
+          client_id: "client-1",
+          client_secret: "client-secret-1",
+          code: "code-1",
+          grant_type: "authorization_code",
+          redirect_uri: "http://localhost:3000/callback"
+        })
+        .matchHeader("content-type", "application/x-www-form-urlencoded")
+        .reply(200, { access_token: "access-1", token_type: "bearer", scope: "sites:read" })
+      const token = yield* OAuth2.exchangeCode(settings, {
+        clientId: "client-1",
+        clientSecret: Redacted.make("client-secret-1"),
+        code: "code-1",
+        redirectUri: "http://localhost:3000/callback"
+      }).pipe(Effect.provide(FetchHttpClient.layer))
+      expect(Redacted.value(token.accessToken)).toBe("access-1")
+      expect(token.expiresAt).toBeUndefined()
+      expect(JSON.stringify(token)).not.toContain("access-1")
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("a rejected code is an AuthenticationFailed with the provider's description, secrets scrubbed", () =>
+    Effect.gen(function*() {
+      nock("https://api.example.test").post("/oauth/access_token").reply(400, {
+        error: "invalid_grant",
+        error_description: "code code-1 is invalid for client-secret-1"
+      })
+      const error = yield* Effect.flip(
+        OAuth2.exchangeCode(settings, {
+          clientId: "client-1",
+          clientSecret: Redacted.make("client-secret-1"),
+          code: "code-1",
+          redirectUri: "http://localhost:3000/callback"
+        }).pipe(Effect.provide(FetchHttpClient.layer))
+      )
+      expect(error._tag).toBe("AuthenticationFailed")
+      expect(error.message).toBe("code [redacted] is invalid for [redacted]")
+    }))
+
+  const Me = Schema.Struct({ id: Schema.String })
+  const me = Action.make({
+    name: "me",
+    title: "Me",
+    description: "Reads the current user.",
+    props: {},
+    output: Me,
+    scopes: ["sites:read"],
+    run: () => ProviderClient.requestJson({ method: "GET", path: "/me" }, Me)
+  })
+  const component = Component.make({
+    name: "oauthy",
+    version: 1,
+    title: "OAuthy",
+    description: "",
+    category: "Testing",
+    connection: Connection.oauth2({
+      title: "OAuthy",
+      oauth2: settings,
+      client: { defaultBaseUrl: "https://api.example.test/v2" }
+    }),
+    actions: [me]
+  })
+  const executor = Executor.make([component])
+  const step = { label: "Me", name: "me", type: "oauthy/v1/me", parameters: {} }
+
+  it.effect("sends the access token as a Bearer token", () =>
+    Effect.gen(function*() {
+      nock("https://api.example.test", { reqheaders: { authorization: "Bearer access-1" } }).get("/v2/me").reply(200, { id: "u1" })
+      const output = yield* executor.run(step, { clientId: "c", clientSecret: "s", accessToken: "access-1" }).pipe(
+        Effect.provide(FetchHttpClient.layer)
+      )
+      expect(output).toEqual({ id: "u1" })
+    }))
+
+  it.effect("without an access token, says to connect first", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        executor.run(step, { clientId: "c", clientSecret: "s" }).pipe(Effect.provide(FetchHttpClient.layer))
+      )
+      expect(error).toMatchObject({ _tag: "AuthenticationFailed" })
+      expect(error.message).toContain("connect it first")
+    }))
+
+  it.effect("refreshes after a 401 where a refresh token exists, retries once, and saves the new token", () =>
+    Effect.gen(function*() {
+      const saved: Array<string> = []
+      const api = nock("https://api.example.test")
+        .get("/v2/me").matchHeader("authorization", "Bearer old").reply(401, { message: "token expired" })
+        .post("/oauth/access_token", {
+          client_id: "c",
+          client_secret: "s",
+          refresh_token: "refresh-1",
+          grant_type: "refresh_token"
+        }).reply(200, { access_token: "new", expires_in: 3600 })
+        .get("/v2/me").matchHeader("authorization", "Bearer new").reply(200, { id: "u1" })
+      const output = yield* executor.run(step, { clientId: "c", clientSecret: "s", accessToken: "old", refreshToken: "refresh-1" })
+        .pipe(
+          Effect.provide(FetchHttpClient.layer),
+          Effect.provideService(OAuth2.TokenStores, {
+            save: (connection, token) => Effect.sync(() => saved.push(`${connection}:${Redacted.value(token.accessToken)}`))
+          })
+        )
+      expect(output).toEqual({ id: "u1" })
+      expect(saved).toEqual(["oauthy:new"])
+      expect(api.isDone()).toBe(true)
+    }))
+
+  it.effect("refreshes before a request when the token is about to expire", () =>
+    Effect.gen(function*() {
+      const api = nock("https://api.example.test")
+        .post("/oauth/access_token").reply(200, { access_token: "fresh", refresh_token: "refresh-2", expires_in: 3600 })
+        .get("/v2/me").matchHeader("authorization", "Bearer fresh").reply(200, { id: "u1" })
+      yield* executor.run(step, {
+        clientId: "c",
+        clientSecret: "s",
+        accessToken: "stale",
+        refreshToken: "refresh-1",
+        expiresAt: 30_000
+      }).pipe(Effect.provide(FetchHttpClient.layer))
+      expect(api.isDone()).toBe(true)
+    }))
+
+  it.effect("a 401 without a refresh token is an AuthenticationFailed at once", () =>
+    Effect.gen(function*() {
+      nock("https://api.example.test").get("/v2/me").reply(401, { message: "invalid token" })
+      const error = yield* Effect.flip(
+        executor.run(step, { clientId: "c", clientSecret: "s", accessToken: "bad" }).pipe(Effect.provide(FetchHttpClient.layer))
+      )
+      expect(error).toMatchObject({ _tag: "AuthenticationFailed", message: "invalid token", status: 401 })
+    }))
+
+  it("describes the connection with its OAuth2 settings and the action's scopes", () => {
+    const description = Component.describe(component)
+    expect(description.connection).toMatchObject({ kind: "OAUTH2", oauth2: settings })
+    expect(Object.keys(description.connection.props)).toEqual([
+      "clientId",
+      "clientSecret",
+      "accessToken",
+      "refreshToken",
+      "expiresAt",
+      "baseUrl"
+    ])
+    expect(description.actions[0]).toMatchObject({ name: "me", scopes: ["sites:read"] })
+    expect(Component.scopesOf([me])).toEqual(["sites:read"])
+  })
+})
