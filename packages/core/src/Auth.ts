@@ -11,7 +11,7 @@ import type { ConnectorError } from "./ConnectorError.js"
 
 export interface Credentials {
   /** Adds the credentials to every request the client sends. */
-  readonly transform: (client: HttpClient.HttpClient) => HttpClient.HttpClient
+  readonly transform: <E, R>(client: HttpClient.HttpClient.With<E, R>) => HttpClient.HttpClient.With<E, R>
   /** The secret values, to be scrubbed from anything a provider echoes back. */
   readonly secrets: ReadonlyArray<Redacted.Redacted<string>>
   /**

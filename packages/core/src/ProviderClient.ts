@@ -16,12 +16,15 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
+import { constTrue } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Auth from "./Auth.js"
 import * as Errors from "./ConnectorError.js"
 import * as RateLimiter from "./RateLimiter.js"
 import * as RetryPolicy from "./RetryPolicy.js"
+import * as Watchdog from "./Watchdog.js"
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS"
 
@@ -130,8 +133,19 @@ export const makeWith = (
   const timeout = Duration.decode(config.timeout ?? "30 seconds")
   const gate = limiters.gate(config.rateLimits ?? [])
   const secrets = config.credentials.secrets
-  const base = config.tracing === true ? http : HttpClient.withTracerDisabledWhen(http, () => true)
-  const client = config.credentials.transform(base)
+  const client = config.credentials.transform(http)
+  const watchdog = Watchdog.make(Duration.min(Duration.millis(Duration.toMillis(timeout) / 10), Duration.seconds(1)))
+  const tracing = config.tracing === true
+  // Spans are turned off per request only when the runtime has tracing on: `Effect.locally`
+  // costs time on every call, and a runtime with tracing off needs nothing.
+  const execute = (
+    request: HttpClientRequest.HttpClientRequest
+  ): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError> =>
+    tracing ? client.execute(request) : Effect.withFiberRuntime((fiber) =>
+      fiber.getFiberRef(FiberRef.currentTracerEnabled)
+        ? Effect.locally(client.execute(request), HttpClient.currentTracerDisabledWhen, constTrue)
+        : client.execute(request)
+    )
 
   const fail = (
     info: Errors.RequestInfo,
@@ -201,21 +215,21 @@ export const makeWith = (
     const idempotent = request.idempotent ?? RetryPolicy.isIdempotent(request.method)
     const httpRequest = buildRequest(baseUrl, request)
     const attemptTimeout = request.timeout === undefined ? timeout : Duration.decode(request.timeout)
+    const timedOut = () =>
+      new Errors.Timeout({ message: `no answer within ${Duration.format(attemptTimeout)}`, request: info })
+    const exchange = Effect.flatMap(execute(httpRequest), (response): Effect.Effect<
+      A,
+      AttemptFailed | Errors.ConnectorError | HttpClientError.ResponseError
+    > =>
+      response.status >= 200 && response.status < 300
+        ? read(response, info)
+        : failFromResponse(response, info, idempotent))
     const once = gate.pipe(
-      Effect.zipRight(client.execute(httpRequest)),
-      Effect.flatMap((response): Effect.Effect<
-        A,
-        AttemptFailed | Errors.ConnectorError | HttpClientError.ResponseError
-      > =>
-        response.status >= 200 && response.status < 300
-          ? read(response, info)
-          : failFromResponse(response, info, idempotent)
+      Effect.zipRight(
+        Duration.isFinite(attemptTimeout)
+          ? watchdog.limit(attemptTimeout, exchange, timedOut)
+          : exchange
       ),
-      Effect.timeoutFail({
-        duration: attemptTimeout,
-        onTimeout: () =>
-          new Errors.Timeout({ message: `no answer within ${Duration.format(attemptTimeout)}`, request: info })
-      }),
       Effect.catchAll((
         error: AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError
       ): Effect.Effect<never, AttemptFailed> => {

@@ -47,13 +47,21 @@ export type Handler = (request: Sent, index: number) => Reply | "refused" | "res
 /** An HttpClient that answers from `handler` and records every request, with the (Test)Clock time. */
 export const fakeHttp = (handler: Handler) => {
   const sent: Array<Sent> = []
-  const client = HttpClient.make((request, url) =>
+  const client = HttpClient.make((request, url, signal) =>
     Effect.flatMap(Clock.currentTimeMillis, (at) => {
       const body = request.body._tag === "Uint8Array" ? new TextDecoder().decode(request.body.body) : undefined
       const record: Sent = { at, method: request.method, url: url.toString(), headers: request.headers, body }
       sent.push(record)
       const reply = handler(record, sent.length - 1)
-      if (reply === "hang") return Effect.never
+      if (reply === "hang") {
+        // Like a real client: no answer until the request is aborted.
+        return Effect.async<never, HttpClientError.RequestError>((resume) => {
+          signal.addEventListener("abort", () =>
+            resume(Effect.fail(
+              new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error("aborted") })
+            )))
+        })
+      }
       if (reply === "refused" || reply === "reset") {
         const cause = Object.assign(new Error(reply === "refused" ? "connect ECONNREFUSED" : "socket hang up"), {
           code: reply === "refused" ? "ECONNREFUSED" : "ECONNRESET"

@@ -16,7 +16,9 @@ import { benchComponent } from "./component.js"
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 3)
 const warmupSeconds = Number(process.env["BENCH_WARMUP"] ?? 1)
-const concurrencyLevels = [1, 32]
+const concurrencyLevels = (process.env["BENCH_CONCURRENCY"] ?? "1,32").split(",").map(Number)
+// For profiling one client: BENCH_ONLY=core node --cpu-prof dist/main.js
+const only = process.env["BENCH_ONLY"]
 
 const child = fork(fileURLToPath(new URL("./server.js", import.meta.url)), { stdio: "inherit" })
 const port = await new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)))
@@ -99,6 +101,7 @@ const clients: Array<[string, Call]> = [
 const results: Array<Result> = []
 for (const concurrency of concurrencyLevels) {
   for (const [name, call] of clients) {
+    if (only !== undefined && !name.includes(only)) continue
     await measure(call, concurrency, warmupSeconds)
     const result = await measure(call, concurrency, seconds)
     results.push({ name, concurrency, ...result })
@@ -106,7 +109,8 @@ for (const concurrency of concurrencyLevels) {
 }
 
 const table = results.map((r) => {
-  const peer = (name: string) => results.find((x) => x.name === name && x.concurrency === r.concurrency)!.throughput
+  const peer = (name: string) =>
+    results.find((x) => x.name === name && x.concurrency === r.concurrency)?.throughput ?? Number.NaN
   return {
     client: r.name,
     concurrency: r.concurrency,
