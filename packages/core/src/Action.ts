@@ -10,6 +10,11 @@ import * as Property from "./Property.js"
 import type { ProviderClient } from "./ProviderClient.js"
 
 
+/** What an action runs with, besides its parameters: the connection's provider client. */
+export interface Context {
+  readonly client: ProviderClient
+}
+
 export interface Action<P extends Property.Properties = any, A = any> {
   readonly name: string
   readonly title: string
@@ -19,7 +24,7 @@ export interface Action<P extends Property.Properties = any, A = any> {
   readonly output: Schema.Schema<A, any> | undefined
   /** The OAuth2 scopes the action needs, for connections that have scopes. */
   readonly scopes: ReadonlyArray<string>
-  readonly run: (params: Property.Params<P>) => Effect.Effect<A, ConnectorError, ProviderClient>
+  readonly run: (params: Property.Params<P>, context: Context) => Effect.Effect<A, ConnectorError>
   /** Decodes a step's parameters, compiled once. */
   readonly decode: (params: unknown) => Either.Either<Property.Params<P>, InvalidInput>
 }
@@ -31,7 +36,7 @@ export const make = <P extends Property.Properties, A = void, I = A>(config: {
   readonly props: P
   readonly output?: Schema.Schema<A, I>
   readonly scopes?: ReadonlyArray<string>
-  readonly run: (params: Property.Params<P>) => Effect.Effect<A, ConnectorError, ProviderClient>
+  readonly run: (params: Property.Params<P>, context: Context) => Effect.Effect<A, ConnectorError>
 }): Action<P, A> => ({
   name: config.name,
   title: config.title,

@@ -95,9 +95,8 @@ export const action = Action.make({
   description: "Sends any request to the provider's API with this connection's credentials.",
   props,
   output: Output,
-  run: (params) =>
+  run: (params, { client }) =>
     Effect.gen(function*() {
-      const client = yield* ProviderClient.ProviderClient
       const path = yield* resolvePath(client.baseUrl, params.path)
       const headers: Record<string, string> = {}
       const issues: Array<{ path: string; message: string }> = []

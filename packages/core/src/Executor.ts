@@ -3,7 +3,7 @@
  * parameters (before anything is sent), open the connection, run the action and encode its
  * output. Every failure is a typed `ConnectorError`.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
@@ -51,8 +51,8 @@ export const make = (components: ReadonlyArray<Component.Component> | Registry.R
     if (typeof values !== "object" || values === null) {
       return Connection.open(component.connection, values, component.name)
     }
-    return Effect.flatMap(Effect.context<HttpClient.HttpClient>(), (context) => {
-      const http = context.unsafeMap.get("@effect/platform/HttpClient")
+    return Effect.withFiberRuntime((fiber) => {
+      const http = fiber.currentContext.unsafeMap.get(HttpClient.HttpClient.key)
       const cached = opened.get(values)?.get(component)
       if (cached !== undefined && cached.http === http) return Effect.succeed(cached.client)
       return Effect.tap(Connection.open(component.connection, values, component.name), (client) => {
@@ -87,7 +87,7 @@ export const make = (components: ReadonlyArray<Component.Component> | Registry.R
       const encode = encoderOf(action)
       return connect(component, connection).pipe(
         Effect.flatMap((client) =>
-          Effect.provideService(action.run(params.right), ProviderClient.ProviderClient, client)
+          action.run(params.right, { client })
         ),
         Effect.flatMap((output) => {
           const encoded = encode(output)
@@ -119,7 +119,7 @@ export const make = (components: ReadonlyArray<Component.Component> | Registry.R
       }
       const dynamicOptions = prop.dynamicOptions
       return Effect.flatMap(connect(component, connection), (client) =>
-        Effect.provideService(Options.load(dynamicOptions, params), ProviderClient.ProviderClient, client))
+        Options.load(dynamicOptions, params, client))
     })
 
   return { registry, run, connect, options }

@@ -10,11 +10,12 @@ import type { ProviderClient } from "./ProviderClient.js"
 export interface OptionsContext {
   /** The parameters given so far, not yet decoded. */
   readonly params: Readonly<Record<string, unknown>>
+  readonly client: ProviderClient
 }
 
 export type OptionsLoader = (
   context: OptionsContext
-) => Effect.Effect<ReadonlyArray<Choice<string>>, ConnectorError, ProviderClient>
+) => Effect.Effect<ReadonlyArray<Choice<string>>, ConnectorError>
 
 /** A dynamic option list that depends on these parameters. */
 export const dynamic = (dependsOn: ReadonlyArray<string>, load: OptionsLoader): DynamicOptions => ({ dependsOn, load })
@@ -24,9 +25,10 @@ const isGiven = (value: unknown) => value !== undefined && value !== null && val
 /** Loads the options; while a parameter it depends on is missing, the list is empty and nothing is sent. */
 export const load = (
   options: DynamicOptions,
-  params: Readonly<Record<string, unknown>>
-): Effect.Effect<ReadonlyArray<Choice<string>>, ConnectorError, ProviderClient> =>
-  options.dependsOn.every((name) => isGiven(params[name])) ? options.load({ params }) : Effect.succeed([])
+  params: Readonly<Record<string, unknown>>,
+  client: ProviderClient
+): Effect.Effect<ReadonlyArray<Choice<string>>, ConnectorError> =>
+  options.dependsOn.every((name) => isGiven(params[name])) ? options.load({ params, client }) : Effect.succeed([])
 
 /** Maps provider records to choices: label from one field, value from another. */
 export const choices = <A>(

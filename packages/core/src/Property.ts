@@ -36,6 +36,11 @@ export interface Property<A, R extends boolean = boolean> {
   /** Constraints that appear in the JSON description (minLength, pattern, items, ...). */
   readonly constraints: Readonly<Record<string, unknown>>
   readonly schema: Schema.Schema<A, any>
+  /**
+   * True when a value is valid and decodes to itself: the decoder's fast path, which skips
+   * Schema for well-formed input. Absent where decoding transforms (secrets, nested objects).
+   */
+  readonly accepts?: ((value: unknown) => boolean) | undefined
 }
 
 export type AnyProperty = Property<any, boolean>
@@ -61,7 +66,8 @@ const make = <A, R extends boolean>(
     readonly defaultValue?: A
   },
   schema: Schema.Schema<A, any>,
-  constraints: Record<string, unknown> = {}
+  constraints: Record<string, unknown> = {},
+  accepts?: (value: unknown) => boolean
 ): Property<A, R> => ({
   kind,
   title: config.title,
@@ -72,7 +78,8 @@ const make = <A, R extends boolean>(
   dynamicOptions: config.dynamicOptions,
   defaultValue: config.defaultValue,
   constraints,
-  schema
+  schema,
+  accepts
 })
 
 // ---------------------------------------------------------------------------
@@ -124,7 +131,18 @@ const stringConstraints = (config: StringConfig<boolean>) => ({
 
 /** A text value; `options` makes it an enum, `dynamicOptions` a dropdown loaded from the provider. */
 export const string = <const R extends boolean = false>(config: StringConfig<R>): Property<string, R> =>
-  make("STRING", config, stringSchema(config), stringConstraints(config))
+  make("STRING", config, stringSchema(config), stringConstraints(config), stringAccepts(config))
+
+const stringAccepts = (config: StringConfig<boolean>) => {
+  const { maxLength, minLength, pattern } = config
+  const values = config.options?.map((choice) => choice.value)
+  return (value: unknown): boolean =>
+    typeof value === "string" &&
+    (minLength === undefined || value.length >= minLength) &&
+    (maxLength === undefined || value.length <= maxLength) &&
+    (pattern === undefined || pattern.test(value)) &&
+    (values === undefined || values.length === 0 || values.includes(value))
+}
 
 /** A secret text value (a key, token or password): decoded as `Redacted`, so it never prints. */
 export const secret = <const R extends boolean = false>(
@@ -149,7 +167,7 @@ const BooleanLike = Schema.transformOrFail(Schema.Unknown, Schema.Boolean, {
 /** true or false; the strings "true" and "false" (from an interpolated reference) are accepted. */
 export const boolean = <const R extends boolean = false>(
   config: Common<R> & { readonly defaultValue?: boolean }
-): Property<boolean, R> => make("BOOLEAN", config, BooleanLike)
+): Property<boolean, R> => make("BOOLEAN", config, BooleanLike, {}, (value) => typeof value === "boolean")
 
 // ---------------------------------------------------------------------------
 // INTEGER
@@ -186,10 +204,15 @@ export const integer = <const R extends boolean = false>(
     const values = config.options.map((choice) => choice.value)
     schema = schema.pipe(Schema.filter((n) => values.includes(n), { message: () => `must be one of ${values.join(", ")}` }))
   }
+  const values = config.options?.map((choice) => choice.value)
   return make("INTEGER", config, schema, {
     ...(minimum !== undefined ? { minimum } : {}),
     ...(maximum !== undefined ? { maximum } : {})
-  })
+  }, (value) =>
+    typeof value === "number" && Number.isSafeInteger(value) &&
+    (minimum === undefined || value >= minimum) &&
+    (maximum === undefined || value <= maximum) &&
+    (values === undefined || values.length === 0 || values.includes(value)))
 }
 
 // ---------------------------------------------------------------------------
@@ -219,11 +242,15 @@ export const dateTime = <const R extends boolean = false>(
     Schema.String.annotations({ message: () => "must be an ISO 8601 date-time string" }).pipe(
       Schema.filter(isIsoDateTime, { message: () => "must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z" })
     ),
-    { format: "date-time" }
+    { format: "date-time" },
+    (value) => typeof value === "string" && isIsoDateTime(value)
   )
 
 // ---------------------------------------------------------------------------
 // OBJECT and ARRAY
+
+const isPlainObject = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
 
 const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
   message: () => "must be an object"
@@ -237,7 +264,8 @@ export const object = <const R extends boolean = false, P extends Properties = n
     "OBJECT",
     config,
     (config.properties === undefined ? JsonObject : struct(config.properties)) as Schema.Schema<any, any>,
-    config.properties === undefined ? {} : { properties: describeAll(config.properties) }
+    config.properties === undefined ? {} : { properties: describeAll(config.properties) },
+    config.properties === undefined ? isPlainObject : undefined
   ) as any
 
 /** A JSON array; with `items`, each element is decoded as that property. */
@@ -259,11 +287,17 @@ export const array = <const R extends boolean = false, A = unknown>(
   if (maxItems !== undefined) {
     schema = schema.pipe(Schema.filter((a) => a.length <= maxItems, { message: () => `must have at most ${maxItems} items` }))
   }
+  const items = config.items
+  const itemAccepts = items === undefined ? () => true : items.accepts
   return make("ARRAY", config, schema, {
-    ...(config.items !== undefined ? { items: describe(config.items) } : {}),
+    ...(items !== undefined ? { items: describe(items) } : {}),
     ...(minItems !== undefined ? { minItems } : {}),
     ...(maxItems !== undefined ? { maxItems } : {})
-  })
+  }, itemAccepts === undefined ? undefined : (value) =>
+    Array.isArray(value) &&
+    (minItems === undefined || value.length >= minItems) &&
+    (maxItems === undefined || value.length <= maxItems) &&
+    value.every(itemAccepts))
 }
 
 // ---------------------------------------------------------------------------
@@ -331,10 +365,32 @@ export const decoder = <P extends Properties>(
   context: string
 ): (input: unknown) => Either.Either<Params<P>, InvalidInput> => {
   const decode = Schema.decodeUnknownEither(struct(properties), parseOptions)
+  const entries = Object.entries(properties)
+  const required = entries.filter(([, p]) => p.required).map(([key]) => key)
+  const defaults = entries.filter(([, p]) => !p.required && p.defaultValue !== undefined)
+  // Well-formed input is checked property by property and returned as it is; anything else
+  // goes through Schema, which names every problem.
+  const fast = (input: Record<string, unknown>): Params<P> | undefined => {
+    for (const key in input) {
+      const property = Object.hasOwn(properties, key) ? properties[key] : undefined
+      if (property?.accepts === undefined || !property.accepts(input[key])) return undefined
+    }
+    for (const key of required) if (!(key in input)) return undefined
+    let output = input
+    for (const [key, property] of defaults) {
+      if (!(key in input)) {
+        if (output === input) output = { ...input }
+        output[key] = property.defaultValue
+      }
+    }
+    return output as Params<P>
+  }
   return (input) => {
-    if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    if (!isPlainObject(input)) {
       return Either.left(invalidInput([{ path: "", message: "parameters must be an object" }], context))
     }
+    const accepted = fast(input as Record<string, unknown>)
+    if (accepted !== undefined) return Either.right(accepted)
     return Either.mapLeft(decode(input), (error) => invalidInput(issuesOf(error), context))
   }
 }

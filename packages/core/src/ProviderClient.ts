@@ -73,6 +73,10 @@ export interface ProviderClient {
   readonly baseUrl: string
   /** Sends a request and reads its successful response, with retries, limits and typed errors. */
   readonly send: <A>(request: Request, read: Reader<A>) => Effect.Effect<A, Errors.ConnectorError>
+  /** Sends a request and decodes its JSON response with a Schema. */
+  readonly json: <A, I>(request: Request, schema: Schema.Schema<A, I>) => Effect.Effect<A, Errors.ConnectorError>
+  /** Sends a request and ignores its response body. */
+  readonly void: (request: Request) => Effect.Effect<void, Errors.ConnectorError>
 }
 
 export const ProviderClient: Context.Tag<ProviderClient, ProviderClient> = Context.GenericTag<ProviderClient>(
@@ -133,8 +137,9 @@ export const makeWith = (
   const timeout = Duration.decode(config.timeout ?? "30 seconds")
   const gate = limiters.gate(config.rateLimits ?? [])
   const secrets = config.credentials.secrets
-  const client = config.credentials.transform(http)
   const watchdog = Watchdog.make(Duration.min(Duration.millis(Duration.toMillis(timeout) / 10), Duration.seconds(1)))
+  // Abortable innermost, so that the watchdog aborts the request as sent, whatever auth does on top.
+  const client = config.credentials.transform(watchdog.abortable(http))
   const tracing = config.tracing === true
   // Spans are turned off per request only when the runtime has tracing on: `Effect.locally`
   // costs time on every call, and a runtime with tracing off needs nothing.
@@ -292,7 +297,12 @@ export const makeWith = (
     return Effect.mapError(withRefresh, (failure) => failure.error)
   }
 
-  return { baseUrl, send }
+  return {
+    baseUrl,
+    send,
+    json: (request, schema) => send(request, json(schema)),
+    void: (request) => send(request, discard)
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -300,6 +310,18 @@ export const makeWith = (
 
 /** Reads a JSON body and decodes it with a Schema; a body that does not decode is an `UnexpectedResponse`. */
 export const json = <A, I>(schema: Schema.Schema<A, I>): Reader<A> => {
+  let reader = jsonReaders.get(schema)
+  if (reader === undefined) {
+    reader = makeJsonReader(schema)
+    jsonReaders.set(schema, reader)
+  }
+  return reader as Reader<A>
+}
+
+// Compiling a decoder costs more than using it: one reader per Schema.
+const jsonReaders = new WeakMap<Schema.Schema<any, any>, Reader<any>>()
+
+const makeJsonReader = <A, I>(schema: Schema.Schema<A, I>): Reader<A> => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "all" })
   return (response, info) =>
     Effect.flatMap(response.text, (text) => {
@@ -325,22 +347,6 @@ export const bytes: Reader<Uint8Array> = (response) => Effect.map(response.array
 
 /** Reads and discards the body (it must be read, or the connection is not reused). */
 export const discard: Reader<void> = (response) => Effect.asVoid(response.arrayBuffer)
-
-// ---------------------------------------------------------------------------
-// Accessors for component code
-
-/** Sends a request on the current connection and decodes its JSON response. */
-export const requestJson = <A, I>(
-  request: Request,
-  schema: Schema.Schema<A, I>
-): Effect.Effect<A, Errors.ConnectorError, ProviderClient> => {
-  const read = json(schema)
-  return Effect.flatMap(ProviderClient, (client) => client.send(request, read))
-}
-
-/** Sends a request on the current connection and ignores its response body. */
-export const requestVoid = (request: Request): Effect.Effect<void, Errors.ConnectorError, ProviderClient> =>
-  Effect.flatMap(ProviderClient, (client) => client.send(request, discard))
 
 // ---------------------------------------------------------------------------
 // Internals

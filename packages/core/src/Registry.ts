@@ -46,8 +46,23 @@ export const make = (components: ReadonlyArray<Component.Component>): Registry =
       message: `${name} has no version v${version}; available: ${list([...versions.keys()].map((v) => `v${v}`))}`
     }]))
   }
-  const resolve = <A>(kind: "action" | "trigger", pick: (c: Component.Component) => Readonly<Record<string, A>>) =>
-  (type: string): Either.Either<Resolved<A>, InvalidInput> =>
+  const resolve = <A>(kind: "action" | "trigger", pick: (c: Component.Component) => Readonly<Record<string, A>>) => {
+    // Steps run the same few types over and over: resolve each once.
+    const resolved = new Map<string, Either.Either<Resolved<A>, InvalidInput>>()
+    return (type: string): Either.Either<Resolved<A>, InvalidInput> => {
+      let result = resolved.get(type)
+      if (result === undefined) {
+        result = resolveUncached(kind, pick, type)
+        if (Either.isRight(result) || resolved.size < 1000) resolved.set(type, result)
+      }
+      return result
+    }
+  }
+  const resolveUncached = <A>(
+    kind: "action" | "trigger",
+    pick: (c: Component.Component) => Readonly<Record<string, A>>,
+    type: string
+  ): Either.Either<Resolved<A>, InvalidInput> =>
     Either.flatMap(Step.parseType(type), (parsed) =>
       Either.flatMap(component(parsed.component, parsed.version), (found) => {
         const definitions = pick(found)

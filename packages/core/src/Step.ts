@@ -7,9 +7,11 @@ import * as Schema from "effect/Schema"
 import { invalidInput, type InvalidInput } from "./ConnectorError.js"
 import * as Property from "./Property.js"
 
+const namePattern = /^[A-Za-z_][A-Za-z0-9_]*$/
+
 export const Step = Schema.Struct({
   label: Schema.String,
-  name: Schema.String.pipe(Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+  name: Schema.String.pipe(Schema.pattern(namePattern, {
     message: () => "must be an identifier (letters, digits, _), so later steps can reference it"
   })),
   parameters: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
@@ -38,6 +40,21 @@ export const parseType = (type: string): Either.Either<StepType, InvalidInput> =
 
 const decodeStep = Schema.decodeUnknownEither(Step, { errors: "all", onExcessProperty: "error" })
 
+/** A well-formed step, checked without Schema: the executor's hot path. */
+const isWellFormed = (input: unknown): input is Step => {
+  if (typeof input !== "object" || input === null) return false
+  const step = input as Record<string, unknown>
+  let keys = 0
+  for (const _ in step) keys++
+  return keys === 4 &&
+    typeof step["label"] === "string" &&
+    typeof step["type"] === "string" &&
+    typeof step["name"] === "string" && namePattern.test(step["name"]) &&
+    typeof step["parameters"] === "object" && step["parameters"] !== null && !Array.isArray(step["parameters"])
+}
+
 /** Decodes a step, naming every problem with its path. */
 export const decode = (input: unknown): Either.Either<Step, InvalidInput> =>
-  Either.mapLeft(decodeStep(input), (error) => invalidInput(Property.issuesOf(error), "step"))
+  isWellFormed(input)
+    ? Either.right(input)
+    : Either.mapLeft(decodeStep(input), (error) => invalidInput(Property.issuesOf(error), "step"))

@@ -34,6 +34,8 @@ export interface TriggerEvent<A> {
 
 export interface TriggerContext<P extends Property.Properties> {
   readonly params: Property.Params<P>
+  /** The connection's provider client. */
+  readonly client: ProviderClient
   /** The connection's decoded values (e.g. an app secret that signs deliveries). */
   readonly connection: Readonly<Record<string, unknown>>
 }
@@ -56,16 +58,15 @@ export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = 
   /** Registers the webhook with the provider. */
   readonly enable: (
     context: TriggerContext<P> & { readonly webhookUrl: string }
-  ) => Effect.Effect<S, ConnectorError, ProviderClient>
+  ) => Effect.Effect<S, ConnectorError>
   /** Removes it; a webhook that is already gone is not an error. */
-  readonly disable: (context: TriggerContext<P> & { readonly state: S }) => Effect.Effect<void, ConnectorError, ProviderClient>
+  readonly disable: (context: TriggerContext<P> & { readonly state: S }) => Effect.Effect<void, ConnectorError>
   /** Verifies one delivery and turns it into events; a rejected delivery emits none. */
   readonly handle: (
     context: TriggerContext<P> & { readonly state: S; readonly request: WebhookRequest }
   ) => Effect.Effect<
     { readonly response: WebhookResponse; readonly events: ReadonlyArray<TriggerEvent<A>> },
-    ConnectorError,
-    ProviderClient
+    ConnectorError
   >
 }
 
@@ -78,8 +79,7 @@ export interface PollingTrigger<P extends Property.Properties = any, A = any, C 
     context: TriggerContext<P> & { readonly cursor: C | undefined }
   ) => Effect.Effect<
     { readonly events: ReadonlyArray<TriggerEvent<A>>; readonly cursor: C },
-    ConnectorError,
-    ProviderClient
+    ConnectorError
   >
 }
 

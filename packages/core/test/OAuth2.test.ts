@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import nock from "nock"
-import { Action, Component, Connection, Executor, OAuth2, ProviderClient } from "../src/index.js"
+import { Action, Component, Connection, Executor, OAuth2 } from "../src/index.js"
 
 const settings: OAuth2.Settings = {
   authorizeUrl: "https://auth.example.test/oauth/authorize",
@@ -96,7 +96,7 @@ describe("OAuth2", () => {
     props: {},
     output: Me,
     scopes: ["sites:read"],
-    run: () => ProviderClient.requestJson({ method: "GET", path: "/me" }, Me)
+    run: (_, { client }) => client.json({ method: "GET", path: "/me" }, Me)
   })
   const component = Component.make({
     name: "oauthy",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { Component, Property } from "../src/index.js"
 import { createThing, everyKind, fixture } from "./support.js"
 
@@ -164,5 +165,50 @@ describe("Property", () => {
       properties: { id: { type: "string" }, name: { type: "string" }, count: { type: "number" } }
     })
     expect(description.actions.map((a: { name: string }) => a.name)).toEqual(["createThing", "getThing", "customAction"])
+  })
+})
+
+describe("Property.decoder fast path", () => {
+  const viaSchema = (input: unknown) =>
+    Schema.decodeUnknownEither(Property.struct(everyKind), { errors: "all", onExcessProperty: "error" })(input)
+  const props = {
+    ...everyKind,
+    size: Property.integer({ title: "Size", defaultValue: 10 }),
+    ids: Property.array({ title: "Ids", items: Property.string({ title: "Id", pattern: /^[a-f]+$/ }), maxItems: 2 })
+  }
+  const decodeAll = Property.decoder(props, "t")
+  const viaSchemaAll = Schema.decodeUnknownEither(Property.struct(props), { errors: "all", onExcessProperty: "error" })
+
+  it.each([
+    { text: "a" },
+    { text: "a", flag: false, count: 0, when: "2026-01-01", meta: {}, tags: [], color: "blue" },
+    { text: "a", size: 3, ids: ["ab", "cd"] },
+    { text: "a", ids: ["ab", "cd", "ef"] },
+    { text: "a", ids: ["AB"] },
+    { text: "a", count: -1 },
+    { text: "a", count: "7" },
+    { text: "a", flag: "false" },
+    { text: "a", tags: [1] },
+    { text: "a".repeat(11) },
+    { text: "a", color: "green" },
+    { text: "a", meta: [] },
+    { text: "a", when: "yesterday" },
+    { text: "a", unknown: 1 },
+    { text: null },
+    { flag: true }
+  ])("agrees with Schema on %j", (input) => {
+    const fast = decodeAll(input)
+    const slow = viaSchemaAll(input)
+    expect(Either.isRight(fast)).toBe(Either.isRight(slow))
+    if (Either.isRight(fast) && Either.isRight(slow)) expect(fast.right).toEqual(slow.right)
+  })
+
+  it("returns well-formed input as it is, with defaults filled in a copy", () => {
+    const input = { text: "a", size: 2 }
+    expect(Either.getOrThrow(decodeAll(input))).toBe(input)
+    const withDefault = { text: "a" }
+    expect(Either.getOrThrow(decodeAll(withDefault))).toEqual({ text: "a", size: 10 })
+    expect(withDefault).toEqual({ text: "a" })
+    expect(Either.isRight(viaSchema({ text: "a" }))).toBe(true)
   })
 })

@@ -89,8 +89,8 @@ export const everyKind = {
   color: Property.string({ title: "Color", options: [{ label: "Red", value: "red" }, { label: "Blue", value: "blue" }] }),
   listId: Property.string({
     title: "List",
-    dynamicOptions: Options.dynamic(["boardId"], ({ params }) =>
-      ProviderClient.requestJson(
+    dynamicOptions: Options.dynamic(["boardId"], ({ client, params }) =>
+      client.json(
         { method: "GET", path: ProviderClient.path`/boards/${String(params["boardId"])}/lists` },
         Schema.Array(Thing)
       ).pipe(Effect.map((things) => Options.choices(things, (t) => t.name, (t) => t.id))))
@@ -104,8 +104,8 @@ export const createThing = Action.make({
   description: "Creates a thing from every kind of property.",
   props: everyKind,
   output: Thing,
-  run: (params) =>
-    ProviderClient.requestJson({
+  run: (params, { client }) =>
+    client.json({
       method: "POST",
       path: "/things",
       body: ProviderClient.jsonBody({
@@ -126,7 +126,7 @@ export const getThing = Action.make({
   description: "Reads one thing.",
   props: { id: Property.string({ title: "Id", required: true, pattern: /^[0-9a-f]{24}$/, patternMessage: "must be 24 hexadecimal digits" }) },
   output: Thing,
-  run: (params) => ProviderClient.requestJson({ method: "GET", path: ProviderClient.path`/things/${params.id}` }, Thing)
+  run: (params, { client }) => client.json({ method: "GET", path: ProviderClient.path`/things/${params.id}` }, Thing)
 })
 
 export const fixtureConnection = Connection.custom({

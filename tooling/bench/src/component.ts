@@ -18,7 +18,7 @@ const getCard = Action.make({
     id: Property.string({ title: "Card", required: true, pattern: /^[0-9a-fA-F]{24}$/, patternMessage: "must be 24 hex digits" })
   },
   output: Card,
-  run: (params) => ProviderClient.requestJson({ method: "GET", path: ProviderClient.path`/cards/${params.id}` }, Card)
+  run: (params, { client }) => client.json({ method: "GET", path: ProviderClient.path`/cards/${params.id}` }, Card)
 })
 
 export const benchComponent = Component.make({

@@ -1,12 +1,16 @@
 /**
  * `pnpm bench`: one action through the whole @x/core runtime (step decoding, parameter
- * decoding, auth, rate limiter, retry policy, output encoding) on @effect/platform-node's
- * undici HttpClient, against a bare `fetch` and a raw undici `Pool.request` of the same
- * request, sequentially and at concurrency 32, against a loopback server in its own process.
+ * decoding, auth, rate limiter, retry policy with its time limit, output encoding) on
+ * @x/http-undici's HttpClient and on @effect/platform-node's, against a bare `fetch` and a
+ * raw undici `Pool.request` of the same request, sequentially and at concurrency 32, against
+ * a loopback server in its own process.
  * Prints throughput, p50/p99 latency and the ratios, and writes them to bench-results/.
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Executor } from "@x/core"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import { UndiciHttpClient } from "@x/http-undici"
+import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import { fork } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
@@ -84,14 +88,21 @@ const rawUndici: Call = async () => {
   return checkCard(await body.json())
 }
 
-const runtime = ManagedRuntime.make(NodeHttpClient.layerUndici)
+// The runner's runtime: an HttpClient implementation, and no tracer (nothing exports spans).
+const runtimeOf = (http: Layer.Layer<HttpClient.HttpClient>) =>
+  ManagedRuntime.make(Layer.merge(http, Layer.setTracerEnabled(false)))
+const leanRuntime = runtimeOf(UndiciHttpClient.layer)
+const platformRuntime = runtimeOf(NodeHttpClient.layerUndici)
 const executor = Executor.make([benchComponent])
 const connection = { key: KEY, token: TOKEN, baseUrl: `${origin}/1` }
 const step = { label: "Get card", name: "card", type: "benchboard/v1/getCard", parameters: { id: cardId } }
-const ours: Call = () => runtime.runPromise(executor.run(step, connection)).then(checkCard)
+const ours: Call = () => leanRuntime.runPromise(executor.run(step, connection)).then(checkCard)
+const oursOnPlatformNode: Call = () => platformRuntime.runPromise(executor.run(step, connection)).then(checkCard)
 
+const OURS = "@x/core on @x/http-undici"
 const clients: Array<[string, Call]> = [
-  ["@x/core (undici layer)", ours],
+  [OURS, ours],
+  ["@x/core on platform-node layerUndici", oursOnPlatformNode],
   ["bare fetch", bareFetch],
   ["raw undici Pool.request", rawUndici]
 ]
@@ -124,7 +135,8 @@ const table = results.map((r) => {
 console.log(`\nGET /1/cards/{id} on loopback, ${seconds}s per run after ${warmupSeconds}s warm-up, Node ${process.version}`)
 console.table(table)
 for (const concurrency of concurrencyLevels) {
-  const row = table.find((r) => r.client === clients[0]![0] && r.concurrency === concurrency)!
+  const row = table.find((r) => r.client === OURS && r.concurrency === concurrency)
+  if (row === undefined) continue
   const ok = row["× fetch"] >= 1.5 && row["× undici"] >= 0.5
   console.log(
     `concurrency ${concurrency}: @x/core = ${row["× fetch"]}× bare fetch, ${row["× undici"]}× raw undici — target ≥ 1.5× and ≥ 0.5×: ${ok ? "met" : "MISSED"}`
@@ -135,6 +147,7 @@ mkdirSync(outDir, { recursive: true })
 writeFileSync(`${outDir}core.json`, JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, results: table }, null, 2))
 console.log(`written to bench-results/core.json`)
 
-await runtime.dispose()
+await leanRuntime.dispose()
+await platformRuntime.dispose()
 await pool.close()
 child.disconnect()

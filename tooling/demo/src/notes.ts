@@ -16,8 +16,8 @@ const createNote = Action.make({
     body: Property.string({ title: "Body", defaultValue: "" })
   },
   output: Note,
-  run: (params) =>
-    ProviderClient.requestJson({
+  run: (params, { client }) =>
+    client.json({
       method: "POST",
       path: "/notes",
       body: ProviderClient.jsonBody({ title: params.title, body: params.body })
@@ -30,7 +30,7 @@ const getNote = Action.make({
   description: "Reads a note by its id.",
   props: { id: Property.string({ title: "Note", required: true, pattern: /^n\d+$/, patternMessage: "must be a note id like n1" }) },
   output: Note,
-  run: (params) => ProviderClient.requestJson({ method: "GET", path: ProviderClient.path`/notes/${params.id}` }, Note)
+  run: (params, { client }) => client.json({ method: "GET", path: ProviderClient.path`/notes/${params.id}` }, Note)
 })
 
 export const notes = Component.make({

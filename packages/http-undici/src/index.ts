@@ -1,0 +1,1 @@
+export * as UndiciHttpClient from "./UndiciHttpClient.js"

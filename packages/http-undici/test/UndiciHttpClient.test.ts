@@ -1,0 +1,107 @@
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Stream from "effect/Stream"
+import { createServer, type IncomingMessage, type Server } from "node:http"
+import { UndiciHttpClient } from "../src/index.js"
+
+let server: Server
+let origin = ""
+const aborted: Array<string> = []
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8")
+      if (req.url === "/hang") {
+        res.on("close", () => aborted.push(req.url!))
+        return
+      }
+      if (req.url === "/cookies") {
+        res.writeHead(200, { "set-cookie": ["a=1; Path=/", "b=2"], "content-type": "text/plain" })
+        return res.end("ok")
+      }
+      if (req.url === "/form") {
+        res.writeHead(200, { "content-type": "application/x-www-form-urlencoded" })
+        return res.end("x=1&y=two")
+      }
+      res.writeHead(201, { "content-type": "application/json", "x-custom": "yes" })
+      res.end(JSON.stringify({ method: req.method, url: req.url, auth: req.headers["authorization"] ?? null, body }))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+})
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+const withClient = <A, E>(f: (client: HttpClient.HttpClient) => Effect.Effect<A, E>) =>
+  Effect.flatMap(HttpClient.HttpClient, f).pipe(Effect.provide(UndiciHttpClient.layer))
+
+describe("UndiciHttpClient", () => {
+  it.live("sends method, path, query, headers and a JSON body; reads status, headers and JSON", () =>
+    withClient((client) =>
+      Effect.gen(function*() {
+        const request = HttpClientRequest.post(`${origin}/things`, {
+          urlParams: { q: "a b" },
+          headers: { authorization: "Bearer t" }
+        }).pipe(HttpClientRequest.bodyUnsafeJson({ n: 1 }))
+        const response = yield* client.execute(request)
+        expect(response.status).toBe(201)
+        expect(response.headers["x-custom"]).toBe("yes")
+        expect(yield* response.json).toEqual({ method: "POST", url: "/things?q=a+b", auth: "Bearer t", body: "{\"n\":1}" })
+        // The body is read once and kept: text after json works.
+        expect(JSON.parse(yield* response.text)).toMatchObject({ method: "POST" })
+      })
+    ))
+
+  it.live("reads bytes, streams, url-encoded bodies, form data and cookies", () =>
+    withClient((client) =>
+      Effect.gen(function*() {
+        const bytes = yield* Effect.flatMap(client.get(`${origin}/b`), (r) => r.arrayBuffer)
+        expect(JSON.parse(Buffer.from(bytes).toString("utf8"))).toMatchObject({ url: "/b" })
+        const chunks = yield* Effect.flatMap(client.get(`${origin}/s`), (r) => Stream.runCollect(r.stream))
+        expect(Buffer.concat(Chunk.toArray(chunks)).toString("utf8")).toContain("\"/s\"")
+        const params = yield* Effect.flatMap(client.get(`${origin}/form`), (r) => r.urlParamsBody)
+        expect(params).toEqual([["x", "1"], ["y", "two"]])
+        const form = yield* Effect.flatMap(client.get(`${origin}/form`), (r) => r.formData)
+        expect(form.get("y")).toBe("two")
+        const response = yield* client.get(`${origin}/cookies`)
+        expect(Object.keys(response.cookies.cookies).sort()).toEqual(["a", "b"])
+        expect(yield* response.text).toBe("ok")
+      })
+    ))
+
+  it.live("a refused connection is a Transport RequestError whose cause carries ECONNREFUSED", () =>
+    withClient((client) =>
+      Effect.gen(function*() {
+        const port = yield* Effect.promise(() =>
+          new Promise<number>((resolve) => {
+            const probe = createServer().listen(0, "127.0.0.1", () => {
+              const { port } = probe.address() as { port: number }
+              probe.close(() => resolve(port))
+            })
+          })
+        )
+        const error = yield* Effect.flip(client.get(`http://127.0.0.1:${port}/x`))
+        expect(error._tag).toBe("RequestError")
+        expect(error._tag === "RequestError" && error.reason).toBe("Transport")
+        expect((error.cause as { code?: string }).code).toBe("ECONNREFUSED")
+      })
+    ))
+
+  it.live("interrupting a request aborts it on the wire", () =>
+    withClient((client) =>
+      Effect.gen(function*() {
+        const fiber = yield* Effect.fork(client.get(`${origin}/hang`))
+        yield* Effect.sleep("100 millis")
+        yield* Fiber.interrupt(fiber)
+        yield* Effect.sleep("100 millis")
+        expect(aborted).toContain("/hang")
+      })
+    ))
+})
