@@ -1,10 +1,14 @@
 /**
  * An `@effect/platform` HttpClient on an undici dispatcher, kept lean for the hot path.
  *
- * `@effect/platform-node`'s undici client reads every body through `Effect.runSync` of a
- * cached Effect, a fiber per read, which halves its throughput here; this one resumes the
- * reading fiber directly from undici's promise. Everything else is the platform's own:
- * requests, abort on interruption, spans, and the `HttpClientError`s.
+ * Measured here, `@effect/platform-node`'s undici client spends as much time around a
+ * request as in it (each body read runs a fiber of its own). This one dispatches straight to
+ * undici with a handler that buffers the response, so a request is one async step and the
+ * body is ready when the response is. When the runtime traces, requests go through
+ * `HttpClient.make` and get the platform's spans; otherwise that wrapper is skipped.
+ * Requests are aborted on interruption, and when `HttpClient.withScope`'s scope closes.
+ *
+ * Bodies are buffered (API responses are small): a response over `maxResponseBytes` fails.
  */
 import * as Cookies from "@effect/platform/Cookies"
 import * as Headers from "@effect/platform/Headers"
@@ -16,70 +20,55 @@ import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as UrlParams from "@effect/platform/UrlParams"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import { globalValue } from "effect/GlobalValue"
 import * as Inspectable from "effect/Inspectable"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import type { IncomingHttpHeaders } from "node:http"
 import { Readable } from "node:stream"
 import { Agent, type Dispatcher as UndiciDispatcher } from "undici"
 
-/** The undici dispatcher requests go through (an `Agent` with a connection pool per origin). */
+/** The undici dispatcher requests go through (an `Agent`: a connection pool per origin). */
 export class Dispatcher extends Context.Tag("@x/http-undici/Dispatcher")<Dispatcher, UndiciDispatcher>() {}
 
-const fromPromise = <A, E>(promise: () => Promise<A>, onError: (cause: unknown) => E): Effect.Effect<A, E> =>
-  Effect.async<A, E>((resume) => {
-    promise().then(
-      (value) => resume(Effect.succeed(value)),
-      (cause) => resume(Effect.fail(onError(cause)))
-    )
-  })
-
-type RequestBody = string | Uint8Array | Readable | FormData | null
-
-const requestBody = (body: HttpClientRequest.HttpClientRequest["body"]): RequestBody => {
-  switch (body._tag) {
-    case "Empty":
-      return null
-    case "Uint8Array":
-      return body.body
-    case "Raw":
-      return body.body as RequestBody
-    case "FormData":
-      return body.formData
-    case "Stream":
-      return Readable.from(Stream.toAsyncIterable(body.stream))
-  }
+export interface Options {
+  /** A response body larger than this fails with a `ResponseError`. Default 64 MiB. */
+  readonly maxResponseBytes?: number
 }
 
-class UndiciResponse extends Inspectable.Class implements HttpClientResponse.HttpClientResponse {
+// The per-request AbortControllers of `HttpClient.withScope` (a global of @effect/platform).
+const scopedRequests = globalValue(
+  "@effect/platform/HttpClient/scopedRequests",
+  () => new WeakMap<HttpClientRequest.HttpClientRequest, AbortController>()
+)
+
+class BufferedResponse extends Inspectable.Class implements HttpClientResponse.HttpClientResponse {
   readonly [HttpClientResponse.TypeId]: HttpClientResponse.TypeId = HttpClientResponse.TypeId
   readonly [HttpIncomingMessage.TypeId]: HttpIncomingMessage.TypeId = HttpIncomingMessage.TypeId
-  private bodyText: Promise<string> | undefined
-  private bodyBytes: Promise<ArrayBuffer> | undefined
   private cachedHeaders: Headers.Headers | undefined
+  private cachedText: string | undefined
 
   constructor(
     readonly request: HttpClientRequest.HttpClientRequest,
-    private readonly source: UndiciDispatcher.ResponseData
+    readonly status: number,
+    private readonly rawHeaders: IncomingHttpHeaders,
+    private readonly body: Buffer
   ) {
     super()
-    // An error on a body nobody reads must not crash the process.
-    source.body.on("error", () => {})
   }
 
-  private decodeError = (cause: unknown): HttpClientError.ResponseError =>
-    new HttpClientError.ResponseError({ request: this.request, response: this, reason: "Decode", cause })
-
-  get status(): number {
-    return this.source.statusCode
+  private decodeError(cause: unknown): HttpClientError.ResponseError {
+    return new HttpClientError.ResponseError({ request: this.request, response: this, reason: "Decode", cause })
   }
 
   get headers(): Headers.Headers {
-    return this.cachedHeaders ??= Headers.fromInput(this.source.headers as Record<string, string | Array<string>>)
+    return this.cachedHeaders ??= Headers.fromInput(this.rawHeaders as Headers.Input)
   }
 
   get cookies(): Cookies.Cookies {
-    const header = this.source.headers["set-cookie"]
+    const header = this.rawHeaders["set-cookie"]
     return header === undefined ? Cookies.empty : Cookies.fromSetCookie(Array.isArray(header) ? header : [header])
   }
 
@@ -88,16 +77,18 @@ class UndiciResponse extends Inspectable.Class implements HttpClientResponse.Htt
   }
 
   get text(): Effect.Effect<string, HttpClientError.ResponseError> {
-    return fromPromise(() => this.bodyText ??= this.source.body.text(), this.decodeError)
+    return Effect.succeed(this.cachedText ??= this.body.toString("utf8"))
   }
 
   get json(): Effect.Effect<unknown, HttpClientError.ResponseError> {
     return Effect.flatMap(this.text, (text) =>
-      Effect.try({ try: () => text === "" ? null : JSON.parse(text) as unknown, catch: this.decodeError }))
+      Effect.try({ try: () => text === "" ? null : JSON.parse(text) as unknown, catch: (e) => this.decodeError(e) }))
   }
 
   get arrayBuffer(): Effect.Effect<ArrayBuffer, HttpClientError.ResponseError> {
-    return fromPromise(() => this.bodyBytes ??= this.source.body.arrayBuffer(), this.decodeError)
+    return Effect.sync(() =>
+      this.body.buffer.slice(this.body.byteOffset, this.body.byteOffset + this.body.byteLength) as ArrayBuffer
+    )
   }
 
   get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpClientError.ResponseError> {
@@ -105,15 +96,14 @@ class UndiciResponse extends Inspectable.Class implements HttpClientResponse.Htt
   }
 
   get formData(): Effect.Effect<FormData, HttpClientError.ResponseError> {
-    return Effect.flatMap(this.arrayBuffer, (bytes) =>
-      fromPromise(
-        () => new Response(bytes, { headers: this.source.headers as Record<string, string> }).formData(),
-        this.decodeError
-      ))
+    return Effect.tryPromise({
+      try: () => new Response(new Uint8Array(this.body), { headers: this.headers }).formData(),
+      catch: (e) => this.decodeError(e)
+    })
   }
 
   get stream(): Stream.Stream<Uint8Array, HttpClientError.ResponseError> {
-    return Stream.fromAsyncIterable(this.source.body as AsyncIterable<Uint8Array>, this.decodeError)
+    return Stream.succeed(new Uint8Array(this.body.buffer, this.body.byteOffset, this.body.byteLength))
   }
 
   toJSON(): unknown {
@@ -125,29 +115,170 @@ class UndiciResponse extends Inspectable.Class implements HttpClientResponse.Htt
   }
 }
 
+type Resume = (effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>) => void
+
+/** One request on the wire: collects the response and resumes the waiting fiber once. */
+class Exchange implements UndiciDispatcher.DispatchHandler {
+  private controller: UndiciDispatcher.DispatchController | undefined
+  private pendingAbort: Error | undefined
+  private status = 0
+  private headers: IncomingHttpHeaders = {}
+  private readonly chunks: Array<Buffer> = []
+  private size = 0
+  private done = false
+
+  constructor(
+    private readonly request: HttpClientRequest.HttpClientRequest,
+    private readonly resume: Resume,
+    private readonly maxBytes: number,
+    private readonly signal: AbortSignal | undefined
+  ) {}
+
+  readonly abort = (reason?: unknown): void => {
+    if (this.done) return
+    const error = reason instanceof Error ? reason : new Error("the request was aborted")
+    if (this.controller !== undefined) this.controller.abort(error)
+    else this.pendingAbort = error
+  }
+
+  private finish(effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>) {
+    if (this.done) return
+    this.done = true
+    this.signal?.removeEventListener("abort", this.onSignal)
+    this.resume(effect)
+  }
+
+  readonly onSignal = (): void => this.abort(this.signal?.reason)
+
+  onRequestStart(controller: UndiciDispatcher.DispatchController): void {
+    this.controller = controller
+    if (this.pendingAbort !== undefined) controller.abort(this.pendingAbort)
+  }
+
+  onResponseStart(_: UndiciDispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.status = statusCode
+    this.headers = headers
+  }
+
+  onResponseData(controller: UndiciDispatcher.DispatchController, chunk: Buffer): void {
+    this.size += chunk.length
+    if (this.size > this.maxBytes) {
+      controller.abort(new Error(`the response body is larger than ${this.maxBytes} bytes`))
+      return
+    }
+    this.chunks.push(chunk)
+  }
+
+  onResponseEnd(): void {
+    const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size)
+    this.finish(Effect.succeed(new BufferedResponse(this.request, this.status, this.headers, body)))
+  }
+
+  onResponseError(_: UndiciDispatcher.DispatchController, cause: Error): void {
+    this.finish(Effect.fail(new HttpClientError.RequestError({ request: this.request, reason: "Transport", cause })))
+  }
+}
+
+type Body = string | Uint8Array | Readable | null
+
+const requestBody = (
+  body: HttpClientRequest.HttpClientRequest["body"]
+): { readonly body: Body; readonly contentType?: string } | Promise<{ body: Body; contentType?: string }> => {
+  switch (body._tag) {
+    case "Empty":
+      return { body: null }
+    case "Uint8Array":
+      return { body: body.body }
+    case "Raw":
+      return { body: body.body as Body }
+    case "Stream":
+      return { body: Readable.from(Stream.toAsyncIterable(body.stream)) }
+    case "FormData": {
+      // Let the platform's Response encode the multipart body and its boundary.
+      const encoded = new Response(body.formData)
+      return encoded.arrayBuffer().then((bytes) => ({
+        body: new Uint8Array(bytes),
+        contentType: encoded.headers.get("content-type") ?? "multipart/form-data"
+      }))
+    }
+  }
+}
+
+const dispatch = (
+  dispatcher: UndiciDispatcher,
+  maxBytes: number,
+  request: HttpClientRequest.HttpClientRequest,
+  origin: string,
+  path: string,
+  signal: AbortSignal | undefined
+): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError> =>
+  Effect.async<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>((resume) => {
+    const exchange = new Exchange(request, resume, maxBytes, signal)
+    if (signal !== undefined) {
+      if (signal.aborted) exchange.abort(signal.reason)
+      else signal.addEventListener("abort", exchange.onSignal, { once: true })
+    }
+    const start = (body: Body, contentType?: string) => {
+      const headers = contentType === undefined ? request.headers : { ...request.headers, "content-type": contentType }
+      dispatcher.dispatch({ origin, path, method: request.method, headers, body }, exchange)
+    }
+    const prepared = requestBody(request.body)
+    if (prepared instanceof Promise) {
+      prepared.then(
+        ({ body, contentType }) => start(body, contentType),
+        (cause) => resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Encode", cause })))
+      )
+    } else {
+      start(prepared.body, prepared.contentType)
+    }
+    return Effect.sync(() => exchange.abort(new Error("the request was interrupted")))
+  })
+
+const absoluteUrl = /^(https?:\/\/[^/?#]+)([^#]*)/
+
 /** An HttpClient on this dispatcher. */
-export const make = (dispatcher: UndiciDispatcher): HttpClient.HttpClient =>
-  HttpClient.make((request, url, signal) =>
-    Effect.map(
-      fromPromise(
-        (): Promise<UndiciDispatcher.ResponseData> =>
-          dispatcher.request({
-            method: request.method,
-            origin: url.origin,
-            path: url.pathname + url.search,
-            headers: request.headers,
-            // The global FormData and undici's are the same class under two declarations.
-            body: requestBody(request.body) as Exclude<UndiciDispatcher.RequestOptions["body"], undefined>,
-            signal,
-            // Time limits are the caller's (Effect), as with @effect/platform's clients.
-            headersTimeout: 0,
-            bodyTimeout: 0
-          }),
-        (cause) => new HttpClientError.RequestError({ request, reason: "Transport", cause })
-      ),
-      (response) => new UndiciResponse(request, response)
-    )
+export const make = (dispatcher: UndiciDispatcher, options: Options = {}): HttpClient.HttpClient => {
+  const maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024
+  // With the tracer on: the platform's wrapper, for its spans, propagation and abort handling.
+  const traced = HttpClient.make((request, url, signal) =>
+    dispatch(dispatcher, maxBytes, request, url.origin, url.pathname + url.search, signal)
   )
+  const invalidUrl = (request: HttpClientRequest.HttpClientRequest, cause: unknown) =>
+    Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause }))
+  return HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
+    (effect) =>
+      Effect.flatMap(effect, (request) =>
+        Effect.withFiberRuntime<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((fiber) => {
+          if (
+            fiber.getFiberRef(FiberRef.currentTracerEnabled) &&
+            !fiber.getFiberRef(HttpClient.currentTracerDisabledWhen)(request)
+          ) {
+            return traced.execute(request)
+          }
+          const match = absoluteUrl.exec(request.url)
+          if (match === null) {
+            const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
+            return url._tag === "Left"
+              ? invalidUrl(request, url.left)
+              : dispatch(
+                dispatcher,
+                maxBytes,
+                request,
+                url.right.origin,
+                url.right.pathname + url.right.search,
+                scopedRequests.get(request)?.signal
+              )
+          }
+          let path = match[2] === "" ? "/" : match[2]!
+          if (request.urlParams.length > 0) {
+            const query = new URLSearchParams(request.urlParams as Array<[string, string]>).toString()
+            path += (path.includes("?") ? "&" : "?") + query
+          }
+          return dispatch(dispatcher, maxBytes, request, match[1]!, path, scopedRequests.get(request)?.signal)
+        })),
+    Effect.succeed
+  )
+}
 
 /** An undici `Agent` for the layer's lifetime, closed with it. */
 export const layerDispatcher = (options?: Agent.Options): Layer.Layer<Dispatcher> =>
@@ -160,10 +291,8 @@ export const layerDispatcher = (options?: Agent.Options): Layer.Layer<Dispatcher
   )
 
 /** The HttpClient on the `Dispatcher` in context. */
-export const layerWithoutDispatcher: Layer.Layer<HttpClient.HttpClient, never, Dispatcher> = Layer.effect(
-  HttpClient.HttpClient,
-  Effect.map(Dispatcher, make)
-)
+export const layerWithoutDispatcher = (options?: Options): Layer.Layer<HttpClient.HttpClient, never, Dispatcher> =>
+  Layer.effect(HttpClient.HttpClient, Effect.map(Dispatcher, (dispatcher) => make(dispatcher, options)))
 
 /** The HttpClient on its own undici `Agent`. */
-export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.provide(layerWithoutDispatcher, layerDispatcher())
+export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.provide(layerWithoutDispatcher(), layerDispatcher())

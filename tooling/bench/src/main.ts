@@ -8,8 +8,9 @@
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Executor } from "@x/core"
-import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { UndiciHttpClient } from "@x/http-undici"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import { fork } from "node:child_process"
@@ -43,7 +44,13 @@ interface Result {
   readonly p99: number
 }
 
-/** Runs `call` from `concurrency` workers for `duration` seconds, recording each call's latency. */
+const summarize = (latencies: Array<number>, elapsedSeconds: number) => {
+  latencies.sort((a, b) => a - b)
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!
+  return { calls: latencies.length, throughput: latencies.length / elapsedSeconds, p50: at(0.5), p99: at(0.99) }
+}
+
+/** Runs `call` from `concurrency` promise loops for `duration` seconds, recording each call's latency. */
 const measure = async (call: Call, concurrency: number, duration: number) => {
   const latencies: Array<number> = []
   const deadline = performance.now() + duration * 1000
@@ -56,11 +63,30 @@ const measure = async (call: Call, concurrency: number, duration: number) => {
   }
   const start = performance.now()
   await Promise.all(Array.from({ length: concurrency }, worker))
-  const elapsed = (performance.now() - start) / 1000
-  latencies.sort((a, b) => a - b)
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!
-  return { calls: latencies.length, throughput: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) }
+  return summarize(latencies, (performance.now() - start) / 1000)
 }
+
+/** The same with `concurrency` fibers, as the runner runs steps: no Promise per call. */
+const measureFibers = <E>(
+  runtime: ManagedRuntime.ManagedRuntime<HttpClient.HttpClient, never>,
+  call: Effect.Effect<unknown, E, HttpClient.HttpClient>,
+  concurrency: number,
+  duration: number
+) =>
+  runtime.runPromise(Effect.suspend(() => {
+    const latencies: Array<number> = []
+    const deadline = performance.now() + duration * 1000
+    const timed = Effect.suspend(() => {
+      const started = performance.now()
+      return Effect.tap(call, () => Effect.sync(() => latencies.push(performance.now() - started)))
+    })
+    const worker = Effect.whileLoop({ while: () => performance.now() < deadline, body: () => timed, step: () => {} })
+    const start = performance.now()
+    return Effect.as(
+      Effect.all(Array.from({ length: concurrency }, () => worker), { concurrency: "unbounded", discard: true }),
+      undefined
+    ).pipe(Effect.map(() => summarize(latencies, (performance.now() - start) / 1000)))
+  }))
 
 // --- the three clients -----------------------------------------------------
 
@@ -96,26 +122,33 @@ const platformRuntime = runtimeOf(NodeHttpClient.layerUndici)
 const executor = Executor.make([benchComponent])
 const connection = { key: KEY, token: TOKEN, baseUrl: `${origin}/1` }
 const step = { label: "Get card", name: "card", type: "benchboard/v1/getCard", parameters: { id: cardId } }
-const ours: Call = () => leanRuntime.runPromise(executor.run(step, connection)).then(checkCard)
-const oursOnPlatformNode: Call = () => platformRuntime.runPromise(executor.run(step, connection)).then(checkCard)
+const runStep = Effect.map(executor.run(step, connection), checkCard)
+// The floor: the same request through an @effect/platform HttpClient with nothing else.
+const httpAlone = Effect.flatMap(
+  HttpClient.HttpClient,
+  (http) => Effect.flatMap(http.get(`${origin}/1/cards/${cardId}`, { headers: { authorization } }), (r) => r.json)
+)
 
-const OURS = "@x/core on @x/http-undici"
-const clients: Array<[string, Call]> = [
-  [OURS, ours],
-  ["@x/core on platform-node layerUndici", oursOnPlatformNode],
-  ["bare fetch", bareFetch],
-  ["raw undici Pool.request", rawUndici]
+const OURS = "@x/core step, fibers (runner)"
+const OURS_PROMISE = "@x/core step, runPromise per call"
+type Client = readonly [string, (concurrency: number, seconds: number) => Promise<Omit<Result, "name" | "concurrency">>]
+const clients: Array<Client> = [
+  [OURS, (c, d) => measureFibers(leanRuntime, runStep, c, d)],
+  [OURS_PROMISE, (c, d) => measure(() => leanRuntime.runPromise(runStep), c, d)],
+  ["@x/core step, fibers, platform-node layerUndici", (c, d) => measureFibers(platformRuntime, runStep, c, d)],
+  ["HttpClient alone (@x/http-undici)", (c, d) => measureFibers(leanRuntime, httpAlone, c, d)],
+  ["bare fetch", (c, d) => measure(bareFetch, c, d)],
+  ["raw undici Pool.request", (c, d) => measure(rawUndici, c, d)]
 ]
 
 // --- run ---------------------------------------------------------------------
 
 const results: Array<Result> = []
 for (const concurrency of concurrencyLevels) {
-  for (const [name, call] of clients) {
+  for (const [name, run] of clients) {
     if (only !== undefined && !name.includes(only)) continue
-    await measure(call, concurrency, warmupSeconds)
-    const result = await measure(call, concurrency, seconds)
-    results.push({ name, concurrency, ...result })
+    await run(concurrency, warmupSeconds)
+    results.push({ name, concurrency, ...(await run(concurrency, seconds)) })
   }
 }
 
@@ -135,12 +168,14 @@ const table = results.map((r) => {
 console.log(`\nGET /1/cards/{id} on loopback, ${seconds}s per run after ${warmupSeconds}s warm-up, Node ${process.version}`)
 console.table(table)
 for (const concurrency of concurrencyLevels) {
-  const row = table.find((r) => r.client === OURS && r.concurrency === concurrency)
-  if (row === undefined) continue
-  const ok = row["× fetch"] >= 1.5 && row["× undici"] >= 0.5
-  console.log(
-    `concurrency ${concurrency}: @x/core = ${row["× fetch"]}× bare fetch, ${row["× undici"]}× raw undici — target ≥ 1.5× and ≥ 0.5×: ${ok ? "met" : "MISSED"}`
-  )
+  for (const name of [OURS, OURS_PROMISE]) {
+    const row = table.find((r) => r.client === name && r.concurrency === concurrency)
+    if (row === undefined) continue
+    const verdict = (ratio: number, target: number) => `${ratio}× (target ≥ ${target}×: ${ratio >= target ? "met" : "MISSED"})`
+    console.log(
+      `concurrency ${concurrency}, ${name}: ${verdict(row["× fetch"], 1.5)} bare fetch, ${verdict(row["× undici"], 0.5)} raw undici`
+    )
+  }
 }
 const outDir = fileURLToPath(new URL("../../../bench-results/", import.meta.url))
 mkdirSync(outDir, { recursive: true })
