@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 import type * as Action from "./Action.js"
 import * as Component from "./Component.js"
 import * as Connection from "./Connection.js"
@@ -67,9 +68,13 @@ export const make = (components: ReadonlyArray<Component.Component> | Registry.R
   const encoderOf = (action: Action.Action) => {
     let encode = encoders.get(action)
     if (encode === undefined) {
-      encode = action.output === undefined
+      const output = action.output
+      encode = output === undefined
         ? () => Either.right(null)
-        : Schema.encodeUnknownEither(action.output as Schema.Schema<unknown, unknown>)
+        : SchemaAST.encodedAST(output.ast) === output.ast
+        // Nothing to transform or check: the output already is its JSON form.
+        ? Either.right
+        : Schema.encodeUnknownEither(output as Schema.Schema<unknown, unknown>)
       encoders.set(action, encode)
     }
     return encode

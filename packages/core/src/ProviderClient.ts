@@ -139,7 +139,7 @@ export const makeWith = (
   const secrets = config.credentials.secrets
   const watchdog = Watchdog.make(Duration.min(Duration.millis(Duration.toMillis(timeout) / 10), Duration.seconds(1)))
   // Abortable innermost, so that the watchdog aborts the request as sent, whatever auth does on top.
-  const client = config.credentials.transform(watchdog.abortable(http))
+  const client = config.credentials.transform(Watchdog.hasNativeAbort(http) ? http : watchdog.abortable(http))
   const tracing = config.tracing === true
   // Spans are turned off per request only when the runtime has tracing on: `Effect.locally`
   // costs time on every call, and a runtime with tracing off needs nothing.

@@ -9,9 +9,12 @@
  * (an abort after completion costs undici its connection). The watchdog sleeps on the
  * Clock, so time limits run on `TestClock` in tests; a limit is enforced within one tick.
  *
- * The controller reaches the HttpClient the way `HttpClient.withScope` hands it over: the
- * platform's registry of per-request controllers, which every client built with
- * `HttpClient.make` (fetch, undici) consults.
+ * How an abort reaches the HttpClient:
+ * - a client that declares `nativeAbort` (as @x/http-undici's does) finds the request's
+ *   `Watch` under its fiber in `sending`, and sets `watch.abort`; nothing is allocated;
+ * - any other client built with `HttpClient.make` (fetch, @effect/platform-node) gets an
+ *   AbortController the way `HttpClient.withScope` hands one over: in the platform's
+ *   registry of per-request controllers, filled by the `abortable` transform.
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -27,11 +30,26 @@ const scopedRequests = globalValue(
   () => new WeakMap<HttpClientRequest.HttpClientRequest, AbortController>()
 )
 
-interface Watch {
+/** The deadline of one request, and how to abort it. */
+export interface Watch {
   readonly deadline: number
-  readonly controller: AbortController
   expired: boolean
+  /** Set by the HttpClient (natively, or through an AbortController) once the request is sent. */
+  abort: (() => void) | undefined
 }
+
+/** The marker of an HttpClient that aborts through `sending` (see the module's comment). */
+export const nativeAbort: unique symbol = Symbol.for("@x/core/Watchdog/nativeAbort") as any
+
+/** The Watch of the request each fiber is about to send (shared by name with @x/http-undici). */
+export const sending = globalValue(
+  "@x/core/Watchdog/sending",
+  () => new WeakMap<Fiber.RuntimeFiber<unknown, unknown>, Watch>()
+)
+
+/** Whether this HttpClient aborts requests through `sending`. */
+export const hasNativeAbort = (client: HttpClient.HttpClient.With<any, any>): boolean =>
+  (client as unknown as Record<symbol, unknown>)[nativeAbort] === true
 
 export interface Watchdog {
   /**
@@ -41,8 +59,7 @@ export interface Watchdog {
   readonly abortable: <E, R>(client: HttpClient.HttpClient.With<E, R>) => HttpClient.HttpClient.With<E, R>
   /**
    * Runs `effect` (which sends one request through an `abortable` client) with a time limit:
-   * past it the request is aborted and its failure becomes `onExpired()`. Interrupting
-   * `effect` aborts the request too.
+   * past it the request is aborted and its failure becomes `onExpired()`.
    */
   readonly limit: <A, E, R, E2>(
     timeout: Duration.Duration,
@@ -54,8 +71,6 @@ export interface Watchdog {
 export const make = (tick: Duration.DurationInput): Watchdog => {
   const tickMillis = Math.max(1, Duration.toMillis(Duration.decode(tick)))
   const watches = new Set<Watch>()
-  // The watch of the request a fiber is about to send; read by `abortable` in the same fiber.
-  const sending = new WeakMap<Fiber.RuntimeFiber<unknown, unknown>, Watch>()
   let running = false
 
   const sweep = Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -64,7 +79,7 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
         if (watch.deadline <= now) {
           watch.expired = true
           watches.delete(watch)
-          watch.controller.abort()
+          watch.abort?.()
         }
       }
     }))
@@ -87,18 +102,18 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
           const watch = sending.get(fiber)
           if (watch !== undefined) {
             sending.delete(fiber)
-            scopedRequests.set(request, watch.controller)
+            const controller = new AbortController()
+            watch.abort = () => controller.abort()
+            scopedRequests.set(request, controller)
+            // With its own controller the platform leaves aborting to us, on interruption too.
+            return Effect.onInterrupt(effect, () => Effect.sync(() => controller.abort()))
           }
           return effect
         })),
     limit: <A, E, R, E2>(timeout: Duration.Duration, effect: Effect.Effect<A, E, R>, onExpired: () => E2) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
       Effect.withFiberRuntime<A, E | E2, R>((fiber): Effect.Effect<A, E | E2, R> => {
-        const watch: Watch = {
-          deadline: now + Duration.toMillis(timeout),
-          controller: new AbortController(),
-          expired: false
-        }
+        const watch: Watch = { deadline: now + Duration.toMillis(timeout), expired: false, abort: undefined }
         watches.add(watch)
         sending.set(fiber, watch)
         const start = running ? Effect.void : Effect.asVoid(Effect.forkDaemon(loop))
@@ -108,13 +123,13 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
           Effect.matchCauseEffect({
             onSuccess: (value) => {
               watches.delete(watch)
+              sending.delete(fiber)
               return Effect.succeed(value)
             },
             onFailure: (cause): Effect.Effect<never, E | E2> => {
               watches.delete(watch)
-              if (watch.expired) return Effect.fail(onExpired())
-              watch.controller.abort()
-              return Effect.failCause(cause)
+              sending.delete(fiber)
+              return watch.expired ? Effect.fail(onExpired()) : Effect.failCause(cause)
             }
           })
         )

@@ -44,6 +44,18 @@ const scopedRequests = globalValue(
   () => new WeakMap<HttpClientRequest.HttpClientRequest, AbortController>()
 )
 
+/**
+ * @x/core's request deadlines (its Watchdog module): the request a fiber is about to send
+ * registers a hook there, which this client fills with its abort, so that a time limit costs
+ * no AbortController. The marker below tells @x/core that this client does so.
+ */
+interface AbortHook {
+  expired: boolean
+  abort: (() => void) | undefined
+}
+const sending = globalValue("@x/core/Watchdog/sending", () => new WeakMap<object, AbortHook>())
+const nativeAbort = Symbol.for("@x/core/Watchdog/nativeAbort")
+
 class BufferedResponse extends Inspectable.Class implements HttpClientResponse.HttpClientResponse {
   readonly [HttpClientResponse.TypeId]: HttpClientResponse.TypeId = HttpClientResponse.TypeId
   readonly [HttpIncomingMessage.TypeId]: HttpIncomingMessage.TypeId = HttpIncomingMessage.TypeId
@@ -210,10 +222,15 @@ const dispatch = (
   request: HttpClientRequest.HttpClientRequest,
   origin: string,
   path: string,
-  signal: AbortSignal | undefined
+  signal: AbortSignal | undefined,
+  hook?: AbortHook
 ): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError> =>
   Effect.async<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>((resume) => {
     const exchange = new Exchange(request, resume, maxBytes, signal)
+    if (hook !== undefined) {
+      hook.abort = exchange.abort
+      if (hook.expired) exchange.abort()
+    }
     if (signal !== undefined) {
       if (signal.aborted) exchange.abort(signal.reason)
       else signal.addEventListener("abort", exchange.onSignal, { once: true })
@@ -240,12 +257,14 @@ const absoluteUrl = /^(https?:\/\/[^/?#]+)([^#]*)/
 export const make = (dispatcher: UndiciDispatcher, options: Options = {}): HttpClient.HttpClient => {
   const maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024
   // With the tracer on: the platform's wrapper, for its spans, propagation and abort handling.
-  const traced = HttpClient.make((request, url, signal) =>
-    dispatch(dispatcher, maxBytes, request, url.origin, url.pathname + url.search, signal)
-  )
+  const traced = HttpClient.make((request, url, signal, fiber) => {
+    const hook = sending.get(fiber)
+    if (hook !== undefined) sending.delete(fiber)
+    return dispatch(dispatcher, maxBytes, request, url.origin, url.pathname + url.search, signal, hook)
+  })
   const invalidUrl = (request: HttpClientRequest.HttpClientRequest, cause: unknown) =>
     Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause }))
-  return HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
+  const client = HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
     (effect) =>
       Effect.flatMap(effect, (request) =>
         Effect.withFiberRuntime<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((fiber) => {
@@ -255,6 +274,9 @@ export const make = (dispatcher: UndiciDispatcher, options: Options = {}): HttpC
           ) {
             return traced.execute(request)
           }
+          const hook = sending.get(fiber)
+          if (hook !== undefined) sending.delete(fiber)
+          const signal = scopedRequests.get(request)?.signal
           const match = absoluteUrl.exec(request.url)
           if (match === null) {
             const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
@@ -266,7 +288,8 @@ export const make = (dispatcher: UndiciDispatcher, options: Options = {}): HttpC
                 request,
                 url.right.origin,
                 url.right.pathname + url.right.search,
-                scopedRequests.get(request)?.signal
+                signal,
+                hook
               )
           }
           let path = match[2] === "" ? "/" : match[2]!
@@ -274,10 +297,11 @@ export const make = (dispatcher: UndiciDispatcher, options: Options = {}): HttpC
             const query = new URLSearchParams(request.urlParams as Array<[string, string]>).toString()
             path += (path.includes("?") ? "&" : "?") + query
           }
-          return dispatch(dispatcher, maxBytes, request, match[1]!, path, scopedRequests.get(request)?.signal)
+          return dispatch(dispatcher, maxBytes, request, match[1]!, path, signal, hook)
         })),
     Effect.succeed
   )
+  return Object.assign(client, { [nativeAbort]: true })
 }
 
 /** An undici `Agent` for the layer's lifetime, closed with it. */

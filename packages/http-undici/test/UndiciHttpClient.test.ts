@@ -6,11 +6,15 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
 import { createServer, type IncomingMessage, type Server } from "node:http"
+import { Auth, ProviderClient, RateLimiter } from "@x/core"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { UndiciHttpClient } from "../src/index.js"
 
 let server: Server
 let origin = ""
 const aborted: Array<string> = []
+const sockets = new Map<object, number>()
 
 beforeAll(async () => {
   server = createServer((req: IncomingMessage, res) => {
@@ -18,7 +22,7 @@ beforeAll(async () => {
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8")
-      if (req.url === "/hang") {
+      if (req.url!.endsWith("/hang")) {
         res.on("close", () => aborted.push(req.url!))
         return
       }
@@ -31,7 +35,9 @@ beforeAll(async () => {
         return res.end("x=1&y=two")
       }
       res.writeHead(201, { "content-type": "application/json", "x-custom": "yes" })
-      res.end(JSON.stringify({ method: req.method, url: req.url, auth: req.headers["authorization"] ?? null, body }))
+      let socket = sockets.get(req.socket)
+      if (socket === undefined) sockets.set(req.socket, socket = sockets.size)
+      res.end(JSON.stringify({ method: req.method, url: req.url, auth: req.headers["authorization"] ?? null, body, socket }))
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
@@ -53,7 +59,7 @@ describe("UndiciHttpClient", () => {
         const response = yield* client.execute(request)
         expect(response.status).toBe(201)
         expect(response.headers["x-custom"]).toBe("yes")
-        expect(yield* response.json).toEqual({ method: "POST", url: "/things?q=a+b", auth: "Bearer t", body: "{\"n\":1}" })
+        expect(yield* response.json).toMatchObject({ method: "POST", url: "/things?q=a+b", auth: "Bearer t", body: "{\"n\":1}" })
         // The body is read once and kept: text after json works.
         expect(JSON.parse(yield* response.text)).toMatchObject({ method: "POST" })
       })
@@ -103,5 +109,44 @@ describe("UndiciHttpClient", () => {
         yield* Effect.sleep("100 millis")
         expect(aborted).toContain("/hang")
       })
+    ))
+})
+
+describe("UndiciHttpClient with @x/core's ProviderClient", () => {
+  const Thing = Schema.Struct({ method: Schema.String, url: Schema.String, socket: Schema.Number })
+  const clientOf = (http: HttpClient.HttpClient) =>
+    ProviderClient.makeWith(http, RateLimiter.make(), {
+      baseUrl: `${origin}/v1`,
+      credentials: Auth.bearer(Redacted.make("secret-token")),
+      timeout: "300 millis",
+      retry: { maxRetries: 0 }
+    })
+
+  for (const tracing of [false, true]) {
+    it.live(`a time limit aborts the request on the wire (tracer ${tracing ? "on" : "off"})`, () =>
+      withClient((http) =>
+        Effect.gen(function*() {
+          const before = aborted.length
+          const error = yield* Effect.flip(clientOf(http).json({ method: "GET", path: "/hang" }, Thing))
+          expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 300ms" })
+          yield* Effect.sleep("100 millis")
+          expect(aborted.length).toBe(before + 1)
+        }).pipe(Effect.withTracerEnabled(tracing))
+      ))
+  }
+
+  it.live("a request within its time limit succeeds, and the connection is reused", () =>
+    withClient((http) =>
+      Effect.gen(function*() {
+        const client = clientOf(http)
+        const first = yield* client.json({ method: "GET", path: "/a" }, Thing)
+        const second = yield* client.json({ method: "GET", path: "/b", query: { x: "1 2" } }, Thing)
+        expect(first).toMatchObject({ method: "GET", url: "/v1/a" })
+        expect(second).toMatchObject({ url: "/v1/b?x=1+2" })
+        // Keep-alive: sequential requests share a connection or two (undici may open a second
+        // while the first is being released), not one each.
+        const more = yield* Effect.forEach([1, 2, 3, 4, 5, 6], () => client.json({ method: "GET", path: "/c" }, Thing))
+        expect(new Set([first, second, ...more].map((r) => r.socket)).size).toBeLessThanOrEqual(2)
+      }).pipe(Effect.withTracerEnabled(false))
     ))
 })
