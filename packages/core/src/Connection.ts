@@ -11,7 +11,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import type * as Redacted from "effect/Redacted"
+import * as Redacted from "effect/Redacted"
 import * as Auth from "./Auth.js"
 import { AuthenticationFailed, type ConnectorError, type InvalidInput } from "./ConnectorError.js"
 import * as OAuth2 from "./OAuth2.js"
@@ -170,7 +170,14 @@ export const open = <P extends Property.Properties>(
 ): Effect.Effect<ProviderClient.ProviderClient, ConnectorError, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const decoded = yield* connection.decode(values ?? {})
-    const { credentials, rateLimitKeys } = yield* connection.authenticate(decoded as Property.Params<P>, name)
+    const authenticated = yield* connection.authenticate(decoded as Property.Params<P>, name)
+    const { rateLimitKeys } = authenticated
+    // Every secret field is scrubbed from provider messages, whatever the credentials are built from.
+    const secretFields = Object.entries(connection.props)
+      .filter(([, property]) => property.secret)
+      .map(([key]) => (decoded as Record<string, unknown>)[key])
+      .filter(Redacted.isRedacted) as Array<Redacted.Redacted<string>>
+    const credentials = { ...authenticated.credentials, secrets: [...authenticated.credentials.secrets, ...secretFields] }
     const rateLimits: Array<RateLimiter.KeyedRateLimit> = []
     for (const limit of connection.rateLimits) {
       const credential = rateLimitKeys[limit.scope]

@@ -92,3 +92,36 @@ const freePort = () =>
       server.close(() => resolve(port))
     })
   })
+
+describe("Redaction of composed credentials", () => {
+  it.effect("secret fields composed into one header are still scrubbed from provider messages", () =>
+    Effect.gen(function*() {
+      const composed = Component.make({
+        name: "composed",
+        version: 1,
+        title: "Composed",
+        description: "",
+        category: "Testing",
+        connection: Connection.custom({
+          title: "OAuth 1 header",
+          props: { key: Property.secret({ title: "Key", required: true }), token: Property.secret({ title: "Token", required: true }) },
+          client: { defaultBaseUrl: "https://api.example.test/1" },
+          authenticate: (values) => ({
+            credentials: Auth.headers({
+              Authorization: `OAuth oauth_consumer_key="${Auth.reveal(values.key)}", oauth_token="${Auth.reveal(values.token)}"`
+            })
+          })
+        }),
+        actions: [getThing]
+      })
+      const http = fakeHttp(() => ({ status: 401, body: `invalid token ${TOKEN}` }))
+      const error = yield* Effect.flip(
+        Executor.make([composed]).run(
+          { label: "Get", name: "get", type: "composed/v1/getThing", parameters: { id: "a".repeat(24) } },
+          { key: KEY, token: TOKEN }
+        ).pipe(Effect.provide(http.layer))
+      )
+      expect(http.sent[0]!.headers["authorization"]).toBe(`OAuth oauth_consumer_key="${KEY}", oauth_token="${TOKEN}"`)
+      expect(error.message).toBe("invalid token [redacted]")
+    }))
+})
