@@ -163,11 +163,17 @@ const revealKeys = (keys: Readonly<Record<string, string | Redacted.Redacted<str
  * Opens a connection: decodes its values (every problem named, none printed), authenticates,
  * and builds the provider client. `name` names it in messages (the component's name).
  */
+/** An opened connection: its decoded values (secrets `Redacted`) and its provider client. */
+export interface Opened {
+  readonly values: Readonly<Record<string, unknown>>
+  readonly client: ProviderClient.ProviderClient
+}
+
 export const open = <P extends Property.Properties>(
   connection: Connection<P>,
   values: unknown,
   name: string
-): Effect.Effect<ProviderClient.ProviderClient, ConnectorError, HttpClient.HttpClient> =>
+): Effect.Effect<Opened, ConnectorError, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const decoded = yield* connection.decode(values ?? {})
     const authenticated = yield* connection.authenticate(decoded as Property.Params<P>, name)
@@ -183,12 +189,13 @@ export const open = <P extends Property.Properties>(
       const credential = rateLimitKeys[limit.scope]
       if (credential !== undefined) rateLimits.push({ ...limit, credential })
     }
-    return yield* ProviderClient.make({
+    const client = yield* ProviderClient.make({
       ...connection.client,
       baseUrl: (decoded as { baseUrl?: string }).baseUrl ?? connection.client.defaultBaseUrl,
       credentials,
       rateLimits
     })
+    return { values: decoded as Readonly<Record<string, unknown>>, client }
   })
 
 /** `open`, as a layer of the `ProviderClient`. */
@@ -197,7 +204,7 @@ export const layer = <P extends Property.Properties>(
   values: unknown,
   name: string
 ): Layer.Layer<ProviderClient.ProviderClient, ConnectorError, HttpClient.HttpClient> =>
-  Layer.effect(ProviderClient.ProviderClient, open(connection, values, name))
+  Layer.effect(ProviderClient.ProviderClient, Effect.map(open(connection, values, name), (opened) => opened.client))
 
 export interface ConnectionDescription {
   readonly kind: Kind

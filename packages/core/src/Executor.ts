@@ -14,8 +14,8 @@ import * as Component from "./Component.js"
 import * as Connection from "./Connection.js"
 import { type ConnectorError, type InvalidInput, invalidInput, UnexpectedResponse } from "./ConnectorError.js"
 import * as Options from "./Options.js"
-import type * as Property from "./Property.js"
-import * as ProviderClient from "./ProviderClient.js"
+import * as Property from "./Property.js"
+import type * as Trigger from "./Trigger.js"
 import * as Registry from "./Registry.js"
 import * as Step from "./Step.js"
 
@@ -30,7 +30,7 @@ export interface Executor {
   readonly connect: (
     component: Component.Component,
     connection: unknown
-  ) => Effect.Effect<ProviderClient.ProviderClient, ConnectorError, HttpClient.HttpClient>
+  ) => Effect.Effect<Connection.Opened, ConnectorError, HttpClient.HttpClient>
   /** Loads the dynamic options of one property of an action or trigger. */
   readonly options: (
     type: string,
@@ -38,7 +38,47 @@ export interface Executor {
     params: Readonly<Record<string, unknown>>,
     connection: unknown
   ) => Effect.Effect<ReadonlyArray<Property.Choice<string>>, ConnectorError, HttpClient.HttpClient>
+  /** Enables a dynamic-webhook trigger: registers it, and returns its state as JSON data, to be stored. */
+  readonly enableTrigger: (
+    trigger: TriggerStep,
+    connection: unknown,
+    webhookUrl: string
+  ) => Effect.Effect<unknown, ConnectorError, HttpClient.HttpClient>
+  /** Disables a dynamic-webhook trigger, from its stored state. */
+  readonly disableTrigger: (
+    trigger: TriggerStep,
+    connection: unknown,
+    state: unknown
+  ) => Effect.Effect<void, ConnectorError, HttpClient.HttpClient>
+  /**
+   * Handles one delivery to a dynamic-webhook trigger: what to answer, and the events (each
+   * with its id, for deduplication, and its output encoded as JSON data). A rejected delivery
+   * answers 4xx and has no events.
+   */
+  readonly handleDelivery: (
+    trigger: TriggerStep,
+    connection: unknown,
+    state: unknown,
+    request: Trigger.WebhookRequest
+  ) => Effect.Effect<
+    { readonly response: Trigger.WebhookResponse; readonly events: ReadonlyArray<Trigger.TriggerEvent<unknown>> },
+    ConnectorError,
+    HttpClient.HttpClient
+  >
+  /** Polls a polling trigger from its stored cursor (undefined at first); returns events and the next cursor. */
+  readonly poll: (
+    trigger: TriggerStep,
+    connection: unknown,
+    cursor: unknown
+  ) => Effect.Effect<
+    { readonly events: ReadonlyArray<Trigger.TriggerEvent<unknown>>; readonly cursor: unknown },
+    ConnectorError,
+    HttpClient.HttpClient
+  >
 }
+
+/** A trigger as a workflow declares it: a step whose type names a trigger. */
+export type TriggerStep = Step.Step
 
 export const make = (components: ReadonlyArray<Component.Component> | Registry.Registry): Executor => {
   const registry = Array.isArray(components)
@@ -47,7 +87,7 @@ export const make = (components: ReadonlyArray<Component.Component> | Registry.R
 
   // Opening a connection decodes and hashes credentials; a caller that runs many steps with
   // the same values object (the runner, a benchmark) opens it once per HttpClient.
-  const opened = new WeakMap<object, Map<Component.Component, { http: unknown; client: ProviderClient.ProviderClient }>>()
+  const opened = new WeakMap<object, Map<Component.Component, { http: unknown; opened: Connection.Opened }>>()
   const connect: Executor["connect"] = (component, values) => {
     if (typeof values !== "object" || values === null) {
       return Connection.open(component.connection, values, component.name)
@@ -55,10 +95,10 @@ export const make = (components: ReadonlyArray<Component.Component> | Registry.R
     return Effect.withFiberRuntime((fiber) => {
       const http = fiber.currentContext.unsafeMap.get(HttpClient.HttpClient.key)
       const cached = opened.get(values)?.get(component)
-      if (cached !== undefined && cached.http === http) return Effect.succeed(cached.client)
-      return Effect.tap(Connection.open(component.connection, values, component.name), (client) => {
+      if (cached !== undefined && cached.http === http) return Effect.succeed(cached.opened)
+      return Effect.tap(Connection.open(component.connection, values, component.name), (result) => {
         const byComponent = opened.get(values) ?? new Map()
-        byComponent.set(component, { http, client })
+        byComponent.set(component, { http, opened: result })
         opened.set(values, byComponent)
       })
     })
@@ -91,9 +131,7 @@ export const make = (components: ReadonlyArray<Component.Component> | Registry.R
       if (Either.isLeft(params)) return Effect.fail(inStep(step.right, params.left))
       const encode = encoderOf(action)
       return connect(component, connection).pipe(
-        Effect.flatMap((client) =>
-          action.run(params.right, { client })
-        ),
+        Effect.flatMap(({ client }) => action.run(params.right, { client })),
         Effect.flatMap((output) => {
           const encoded = encode(output)
           return Either.isRight(encoded) ? Effect.succeed(encoded.right) : Effect.fail(
@@ -123,11 +161,88 @@ export const make = (components: ReadonlyArray<Component.Component> | Registry.R
         }]))
       }
       const dynamicOptions = prop.dynamicOptions
-      return Effect.flatMap(connect(component, connection), (client) =>
+      return Effect.flatMap(connect(component, connection), ({ client }) =>
         Options.load(dynamicOptions, params, client))
     })
 
-  return { registry, run, connect, options }
+  /** Resolves and decodes a trigger step, and opens its connection. */
+  const prepare = <K extends Trigger.Trigger["kind"]>(kind: K, input: unknown, connection: unknown) =>
+    Effect.suspend(() => {
+      const step = Step.decode(input)
+      if (Either.isLeft(step)) return Effect.fail(step.left)
+      const resolved = registry.trigger(step.right.type)
+      if (Either.isLeft(resolved)) return Effect.fail(inStep(step.right, resolved.left))
+      const { component, definition } = resolved.right
+      if (definition.kind !== kind) {
+        return Effect.fail(invalidInput([{
+          path: "type",
+          message: `${step.right.type} is a ${definition.kind.toLowerCase().replace("_", " ")} trigger`
+        }], `step "${step.right.name}"`))
+      }
+      const params = definition.decode(step.right.parameters)
+      if (Either.isLeft(params)) return Effect.fail(inStep(step.right, params.left))
+      return Effect.map(connect(component, connection), ({ client, values }) => ({
+        step: step.right,
+        trigger: definition as Extract<Trigger.Trigger, { kind: K }>,
+        context: { params: params.right, client, connection: values }
+      }))
+    })
+
+  const decodeStored = <A>(schema: Schema.Schema<A, any>, value: unknown, what: string, step: Step.Step) =>
+    Either.mapLeft(
+      Schema.decodeUnknownEither(schema)(value),
+      (error) => invalidInput(Property.issuesOf(error).map((i) => ({ ...i, path: `${what}${i.path === "" ? "" : "."}${i.path}` })), `step "${step.name}"`)
+    )
+
+  const encodeEvents = (
+    trigger: Trigger.Trigger,
+    events: ReadonlyArray<Trigger.TriggerEvent<unknown>>
+  ): Effect.Effect<ReadonlyArray<Trigger.TriggerEvent<unknown>>, UnexpectedResponse> => {
+    const encode = Schema.encodeUnknownEither(trigger.output as Schema.Schema<unknown, unknown>)
+    return Effect.forEach(events, (event) =>
+      Either.match(encode(event.output), {
+        onLeft: (error) =>
+          Effect.fail(new UnexpectedResponse({ message: `${trigger.name} emitted an event that does not match its schema: ${error.message}` })),
+        onRight: (output) => Effect.succeed({ id: event.id, output })
+      }))
+  }
+
+  const enableTrigger: Executor["enableTrigger"] = (input, connection, webhookUrl) =>
+    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input, connection), ({ context, trigger }) =>
+      Effect.flatMap(trigger.enable({ ...context, webhookUrl }), (state) =>
+        Either.match(Schema.encodeUnknownEither(trigger.state as Schema.Schema<unknown, unknown>)(state), {
+          onLeft: (error) => Effect.fail(new UnexpectedResponse({ message: `${trigger.name}'s state does not encode: ${error.message}` })),
+          onRight: Effect.succeed
+        })))
+
+  const disableTrigger: Executor["disableTrigger"] = (input, connection, stored) =>
+    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input, connection), ({ context, step, trigger }) =>
+      Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) => trigger.disable({ ...context, state })))
+
+  const handleDelivery: Executor["handleDelivery"] = (input, connection, stored, request) =>
+    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input, connection), ({ context, step, trigger }) =>
+      Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) =>
+        Effect.flatMap(trigger.handle({ ...context, state, request }), ({ events, response }) =>
+          Effect.map(encodeEvents(trigger, events), (encoded) => ({ response, events: encoded })))))
+
+  const poll: Executor["poll"] = (input, connection, stored) =>
+    Effect.flatMap(prepare("POLLING", input, connection), ({ context, step, trigger }) =>
+      Effect.flatMap(
+        stored === undefined || stored === null
+          ? Either.right(undefined)
+          : decodeStored(trigger.cursor, stored, "cursor", step),
+        (cursor) =>
+          Effect.flatMap(trigger.poll({ ...context, cursor }), (result) =>
+            Effect.map(encodeEvents(trigger, result.events), (events) => ({
+              events,
+              cursor: Either.getOrElse(
+                Schema.encodeUnknownEither(trigger.cursor as Schema.Schema<unknown, unknown>)(result.cursor),
+                () => result.cursor
+              )
+            })))
+      ))
+
+  return { registry, run, connect, options, enableTrigger, disableTrigger, handleDelivery, poll }
 }
 
 /** Names the step in an input error, so a workflow's author knows where to look. */

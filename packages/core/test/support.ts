@@ -10,8 +10,9 @@ import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { Action, Auth, Component, Connection, Options, Property, ProviderClient } from "../src/index.js"
+import { Action, Auth, Component, Connection, Options, Property, ProviderClient, Trigger, Webhook } from "../src/index.js"
 
 export interface Reply {
   readonly status: number
@@ -133,7 +134,8 @@ export const fixtureConnection = Connection.custom({
   title: "Fixture key",
   props: {
     key: Property.secret({ title: "Key", required: true, minLength: 1 }),
-    token: Property.secret({ title: "Token", required: true, minLength: 1 })
+    token: Property.secret({ title: "Token", required: true, minLength: 1 }),
+    secret: Property.secret({ title: "Webhook secret" })
   },
   client: { defaultBaseUrl: "https://api.fixture.test/1", retry: { maxRetries: 2, baseDelay: "100 millis" } },
   rateLimits: [{ scope: "token", limit: 100, interval: "10 seconds" }],
@@ -141,6 +143,48 @@ export const fixtureConnection = Connection.custom({
     credentials: Auth.headers({ "X-Key": values.key, "X-Token": values.token }),
     rateLimitKeys: { token: values.token }
   })
+})
+
+const Delivery = Schema.parseJson(Schema.Struct({
+  action: Schema.Struct({ id: Schema.String, type: Schema.String, data: Schema.Struct({ thingId: Schema.String }) })
+}))
+
+export const newThing = Trigger.dynamicWebhook({
+  name: "newThing",
+  title: "New Thing",
+  description: "Fires when a thing is created in a list.",
+  props: { listId: Property.string({ title: "List", required: true }) },
+  output: Thing,
+  state: Schema.Struct({ webhookId: Schema.String }),
+  enable: ({ client, params, webhookUrl }) =>
+    client.json(
+      { method: "POST", path: "/webhooks", body: ProviderClient.jsonBody({ callbackURL: webhookUrl, idModel: params.listId }) },
+      Schema.Struct({ id: Schema.String })
+    ).pipe(Effect.map((webhook) => ({ webhookId: webhook.id }))),
+  disable: ({ client, state }) =>
+    client.void({ method: "DELETE", path: ProviderClient.path`/webhooks/${state.webhookId}` }).pipe(
+      Effect.catchTag("NotFound", () => Effect.void)
+    ),
+  handle: ({ client, connection, request }) =>
+    Effect.gen(function*() {
+      const secret = connection["secret"]
+      if (Redacted.isRedacted(secret)) {
+        const verified = yield* Effect.either(Webhook.verifyHmacSha1Base64({
+          secret: secret as Redacted.Redacted<string>,
+          body: request.body,
+          callbackUrl: request.url,
+          signature: request.headers["x-fixture-webhook"]
+        }))
+        if (verified._tag === "Left") return { response: { status: verified.left.status }, events: [] }
+      }
+      const delivery = Schema.decodeUnknownOption(Delivery)(new TextDecoder().decode(request.body))
+      if (delivery._tag === "None" || delivery.value.action.type !== "createThing") {
+        return { response: { status: 200 }, events: [] }
+      }
+      const { action } = delivery.value
+      const thing = yield* client.json({ method: "GET", path: ProviderClient.path`/things/${action.data.thingId}` }, Thing)
+      return { response: { status: 200 }, events: [{ id: action.id, output: thing }] }
+    })
 })
 
 export const fixture = Component.make({
@@ -151,6 +195,7 @@ export const fixture = Component.make({
   category: "Testing",
   connection: fixtureConnection,
   actions: [createThing, getThing],
+  triggers: [newThing],
   customAction: true
 })
 

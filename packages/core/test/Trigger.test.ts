@@ -1,0 +1,90 @@
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import nock from "nock"
+import { Component, Executor, Webhook } from "../src/index.js"
+import { connectionValues, fixture } from "./support.js"
+
+const API = "https://api.fixture.test"
+const executor = Executor.make([fixture])
+const trigger = { label: "New thing", name: "onNew", type: "fixture/v1/newThing", parameters: { listId: "l1" } }
+const callbackUrl = "https://runner.example/webhooks/onNew"
+const connection = { ...connectionValues, secret: "app-secret-0123" }
+const provide = <A, E>(effect: Effect.Effect<A, E, import("@effect/platform/HttpClient").HttpClient>) =>
+  Effect.provide(effect, FetchHttpClient.layer)
+
+const delivery = (body: string, signature?: string) => ({
+  method: "POST",
+  url: callbackUrl,
+  headers: signature === undefined ? {} : { "x-fixture-webhook": signature },
+  body: new TextEncoder().encode(body)
+})
+const created = JSON.stringify({ action: { id: "a1", type: "createThing", data: { thingId: "t1" } } })
+
+beforeAll(() => nock.disableNetConnect())
+afterEach(() => {
+  nock.cleanAll()
+})
+afterAll(() => nock.enableNetConnect())
+
+describe("Executor triggers", () => {
+  it.effect("enable registers the webhook and returns its state; disable removes it, a 404 included", () =>
+    Effect.gen(function*() {
+      const api = nock(API)
+        .post("/1/webhooks", { callbackURL: callbackUrl, idModel: "l1" }).reply(200, { id: "w1" })
+        .delete("/1/webhooks/w1").reply(200, {})
+        .delete("/1/webhooks/w1").reply(404, "webhook not found")
+      const state = yield* provide(executor.enableTrigger(trigger, connection, callbackUrl))
+      expect(state).toEqual({ webhookId: "w1" })
+      yield* provide(executor.disableTrigger(trigger, connection, state))
+      yield* provide(executor.disableTrigger(trigger, connection, state))
+      expect(api.isDone()).toBe(true)
+    }))
+
+  it.effect("a signed delivery becomes an event with its id and the full record", () =>
+    Effect.gen(function*() {
+      nock(API).get("/1/things/t1").reply(200, { id: "t1", name: "Thing", count: 2 })
+      const signature = Webhook.hmacSha1Base64(Redacted.make("app-secret-0123"), created, callbackUrl)
+      const result = yield* provide(
+        executor.handleDelivery(trigger, connection, { webhookId: "w1" }, delivery(created, signature))
+      )
+      expect(result).toEqual({
+        response: { status: 200 },
+        events: [{ id: "a1", output: { id: "t1", name: "Thing", count: 2 } }]
+      })
+    }))
+
+  it.effect("a forged or unsigned delivery is answered 401 and runs nothing", () =>
+    Effect.gen(function*() {
+      for (const signature of [undefined, "Zm9yZ2Vk"]) {
+        const result = yield* provide(
+          executor.handleDelivery(trigger, connection, { webhookId: "w1" }, delivery(created, signature))
+        )
+        expect(result).toEqual({ response: { status: 401 }, events: [] })
+      }
+      expect(nock.pendingMocks()).toEqual([])
+    }))
+
+  it.effect("bad trigger parameters, a corrupt stored state or an action's type are InvalidInput", () =>
+    Effect.gen(function*() {
+      const params = yield* Effect.flip(provide(executor.enableTrigger({ ...trigger, parameters: {} }, connection, callbackUrl)))
+      expect(params.message).toBe("step \"onNew\" (fixture/v1/newThing): listId: is required")
+      const state = yield* Effect.flip(provide(executor.disableTrigger(trigger, connection, { id: 1 })))
+      expect(state._tag).toBe("InvalidInput")
+      expect(state.message).toContain("state.webhookId: is required")
+      const wrong = yield* Effect.flip(provide(executor.enableTrigger({ ...trigger, type: "fixture/v1/getThing" }, connection, callbackUrl)))
+      expect(wrong.message).toContain("fixture/v1 has no trigger \"getThing\"; available: newThing")
+    }))
+
+  it("describes the trigger with its kind, properties and output", () => {
+    const description = Component.describe(fixture)
+    expect(description.triggers).toEqual([
+      expect.objectContaining({
+        name: "newThing",
+        kind: "DYNAMIC_WEBHOOK",
+        props: { listId: { kind: "STRING", title: "List", required: true } }
+      })
+    ])
+  })
+})
