@@ -137,7 +137,9 @@ export const makeWith = (
   const timeout = Duration.decode(config.timeout ?? "30 seconds")
   const gate = limiters.gate(config.rateLimits ?? [])
   const secrets = config.credentials.secrets
-  const watchdog = Watchdog.make(Duration.min(Duration.millis(Duration.toMillis(timeout) / 10), Duration.seconds(1)))
+  // A tick of a twentieth of the limit, at most 100 ms: limits hold within 5 %, and a process
+  // whose work is done waits at most that long for the watchdog's last sleep.
+  const watchdog = Watchdog.make(Duration.millis(Math.min(Math.max(Duration.toMillis(timeout) / 20, 10), 100)))
   // Abortable innermost, so that the watchdog aborts the request as sent, whatever auth does on top.
   const client = config.credentials.transform(Watchdog.hasNativeAbort(http) ? http : watchdog.abortable(http))
   const tracing = config.tracing === true

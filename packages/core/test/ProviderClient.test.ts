@@ -1,3 +1,5 @@
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -6,6 +8,7 @@ import * as Fiber from "effect/Fiber"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
+import { createServer } from "node:http"
 import { Auth, ProviderClient, RateLimiter } from "../src/index.js"
 import { fakeHttp, type Handler, Thing } from "./support.js"
 
@@ -290,4 +293,31 @@ describe("Readers", () => {
       const { client } = clientWith(() => ({ status: 204 }))
       expect(yield* client.send(getThing, ProviderClient.json(Schema.Void))).toBeUndefined()
     }))
+})
+
+describe("ProviderClient time limits on a real connection (FetchHttpClient)", () => {
+  it.live("a request past its limit is aborted on the wire and fails with Timeout; a retry-safe GET is tried again", () =>
+    Effect.gen(function*() {
+      const closed: Array<string> = []
+      const server = createServer((req, res) => {
+        res.on("close", () => closed.push(req.url ?? ""))
+      })
+      yield* Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)))
+      const port = (server.address() as { port: number }).port
+      const http = yield* HttpClient.HttpClient
+      const client = ProviderClient.makeWith(http, RateLimiter.make(), {
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        credentials: Auth.none,
+        timeout: "200 millis",
+        retry: { maxRetries: 1, baseDelay: "10 millis" }
+      })
+      const post = yield* Effect.flip(client.json({ method: "POST", path: "/things", body: ProviderClient.jsonBody({}) }, Thing))
+      expect(post).toMatchObject({ _tag: "Timeout", message: "no answer within 200ms" })
+      const get = yield* Effect.flip(client.json({ method: "GET", path: "/things/1" }, Thing))
+      expect(get._tag).toBe("Timeout")
+      yield* Effect.sleep("100 millis")
+      // The POST once (never retried after a read time-out), the GET twice: each aborted.
+      expect(closed).toEqual(["/v1/things", "/v1/things/1", "/v1/things/1"])
+      yield* Effect.promise(() => new Promise((resolve) => server.close(resolve)))
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
 })

@@ -2,9 +2,10 @@
  * The demo: a few workflow steps run through the @x/core executor against a loopback notes
  * service. It shows outputs, and the typed errors bad input gets before anything is sent.
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Executor } from "@x/core"
+import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { notes } from "./notes.js"
 import { API_KEY, startNotesServer } from "./server.js"
 
@@ -26,10 +27,14 @@ const program = Effect.forEach(steps, (step) =>
   executor.run(step, connection).pipe(
     Effect.match({
       onSuccess: (output) => `✔ ${step.label} (${step.type})\n  ${JSON.stringify(output)}`,
-      onFailure: (error) => `✘ ${step.label} (${step.type})\n  ${error._tag}: ${error.message}`
+      onFailure: (error) =>
+        `✘ ${step.label} (${step.type})\n  ${error._tag}: ${error.message}${
+          "request" in error && error.request !== undefined ? ` [${error.request.method} ${error.request.path}]` : ""
+        }`
     }),
     Effect.tap((line) => Effect.sync(() => console.log(line)))
   ))
 
-await Effect.runPromise(program.pipe(Effect.provide(NodeHttpClient.layerUndici)))
+// What the runner provides: the undici HttpClient, and no tracer (nothing exports spans).
+await Effect.runPromise(program.pipe(Effect.provide(Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false)))))
 server.close()
