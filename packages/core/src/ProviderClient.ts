@@ -353,10 +353,12 @@ export const discard: Reader<void> = (response) => Effect.asVoid(response.arrayB
 // ---------------------------------------------------------------------------
 // Internals
 
+const acceptJson = { accept: "application/json" }
+
 const buildRequest = (baseUrl: string, request: Request): HttpClientRequest.HttpClientRequest => {
   let req = HttpClientRequest.make(request.method)(baseUrl + request.path, {
-    acceptJson: true,
-    ...(request.headers !== undefined ? { headers: request.headers } : {}),
+    // JSON unless the request asks for something else.
+    headers: request.headers === undefined ? acceptJson : { ...acceptJson, ...request.headers },
     ...(request.query !== undefined ? { urlParams: queryParams(request.query) } : {})
   })
   const body = request.body

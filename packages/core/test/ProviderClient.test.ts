@@ -321,3 +321,13 @@ describe("ProviderClient time limits on a real connection (FetchHttpClient)", ()
       yield* Effect.promise(() => new Promise((resolve) => server.close(resolve)))
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 })
+
+describe("ProviderClient headers", () => {
+  it.effect("asks for JSON by default; a request's own Accept wins", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith(() => ({ status: 200, body: "a,b" }))
+      yield* client.send({ method: "GET", path: "/x" }, ProviderClient.text)
+      yield* client.send({ method: "GET", path: "/x", headers: { Accept: "text/csv" } }, ProviderClient.text)
+      expect(sent.map((s) => s.headers["accept"])).toEqual(["application/json", "text/csv"])
+    }))
+})
