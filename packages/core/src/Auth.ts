@@ -59,12 +59,47 @@ export const query = (values: Readonly<Record<string, SecretValue>>): Credential
   }
 }
 
-/** Replaces every secret in a text (e.g. a provider's error message) by `[redacted]`. */
-export const scrub = (secrets: ReadonlyArray<Redacted.Redacted<string>>, text: string): string => {
-  let result = text
+/** Shorter values are not scrubbed: they would mangle ordinary text. */
+const minSecretLength = 4
+
+/** The forms a secret can take in text: as is, and percent-encoded (as in a URL); longest first. */
+const formsOf = (secrets: ReadonlyArray<Redacted.Redacted<string>>): ReadonlyArray<string> => {
+  const forms = new Set<string>()
   for (const secret of secrets) {
     const value = Redacted.value(secret)
-    if (value.length >= 4 && result.includes(value)) result = result.split(value).join("[redacted]")
+    if (value.length < minSecretLength) continue
+    forms.add(value)
+    forms.add(encodeURIComponent(value))
+  }
+  // Longest first, so a secret that contains a shorter one is replaced whole.
+  return [...forms].sort((a, b) => b.length - a.length)
+}
+
+/** Replaces every secret in a text (e.g. a provider's error message or a path) by `[redacted]`. */
+export const scrub = (secrets: ReadonlyArray<Redacted.Redacted<string>>, text: string): string => {
+  let result = text
+  for (const form of formsOf(secrets)) {
+    if (result.includes(form)) result = result.split(form).join("[redacted]")
   }
   return result
+}
+
+/** `scrub` applied to every string (and key) of a decoded JSON value. */
+export const scrubValue = (secrets: ReadonlyArray<Redacted.Redacted<string>>, value: unknown): unknown => {
+  const forms = formsOf(secrets)
+  if (forms.length === 0) return value
+  const text = (s: string) => {
+    let result = s
+    for (const form of forms) if (result.includes(form)) result = result.split(form).join("[redacted]")
+    return result
+  }
+  const walk = (v: unknown): unknown =>
+    typeof v === "string"
+      ? text(v)
+      : Array.isArray(v)
+      ? v.map(walk)
+      : typeof v === "object" && v !== null
+      ? Object.fromEntries(Object.entries(v).map(([k, item]) => [text(k), walk(item)]))
+      : v
+  return walk(value)
 }

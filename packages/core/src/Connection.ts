@@ -183,7 +183,15 @@ export const open = <P extends Property.Properties>(
       .filter(([, property]) => property.secret)
       .map(([key]) => (decoded as Record<string, unknown>)[key])
       .filter(Redacted.isRedacted) as Array<Redacted.Redacted<string>>
-    const credentials = { ...authenticated.credentials, secrets: [...authenticated.credentials.secrets, ...secretFields] }
+    const base = authenticated.credentials
+    const credentials: Auth.Credentials = {
+      transform: base.transform,
+      refresh: base.refresh,
+      // Read when an error is built: OAuth2 credentials add the tokens they renew.
+      get secrets() {
+        return [...base.secrets, ...secretFields]
+      }
+    }
     const rateLimits: Array<RateLimiter.KeyedRateLimit> = []
     for (const limit of connection.rateLimits) {
       const credential = rateLimitKeys[limit.scope]

@@ -304,7 +304,7 @@ export const array = <const R extends boolean = false, A = unknown>(
 // Records of properties
 
 /**
- * The Schema of a parameter record: optional properties may be absent or null (then their
+ * The Schema of a parameter record: optional properties may be absent, null or undefined (then their
  * default applies, if they have one); unknown keys are errors when decoded with `decoder`.
  */
 export const struct = <P extends Properties>(properties: P): Schema.Schema<Params<P>, any> => {
@@ -319,14 +319,14 @@ export const struct = <P extends Properties>(properties: P): Schema.Schema<Param
       ? Schema.optionalWith(property.schema, { exact: true })
       : Schema.optionalWith(property.schema, { exact: true, default: () => defaultValue })
   }
-  // A null optional value means "not given": it is dropped before decoding, so that a
-  // wrong value is reported once, by its own schema.
+  // A null or undefined optional value means "not given": it is dropped before decoding, so
+  // that a wrong value is reported once, by its own schema.
   return Schema.transform(JsonObject, Schema.Struct(fields as any), {
     strict: false,
     decode: (input) => {
       let output: Record<string, unknown> | undefined
       for (const key in input) {
-        if (input[key] === null && optional.has(key)) {
+        if ((input[key] === null || input[key] === undefined) && optional.has(key)) {
           output ??= { ...input }
           delete output[key]
         }

@@ -19,6 +19,7 @@ import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import { constTrue } from "effect/Function"
 import * as Layer from "effect/Layer"
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Auth from "./Auth.js"
 import * as Errors from "./ConnectorError.js"
@@ -136,7 +137,6 @@ export const makeWith = (
   const retryWhile = (failure: AttemptFailed) => RetryPolicy.shouldRetry(policy, failure)
   const timeout = Duration.decode(config.timeout ?? "30 seconds")
   const gate = limiters.gate(config.rateLimits ?? [])
-  const secrets = config.credentials.secrets
   // A tick of a twentieth of the limit, at most 100 ms: limits hold within 5 %, and a process
   // whose work is done waits at most that long for the watchdog's last sleep.
   const watchdog = Watchdog.make(Duration.millis(Math.min(Math.max(Duration.toMillis(timeout) / 20, 10), 100)))
@@ -162,8 +162,8 @@ export const makeWith = (
     text: string,
     retryAfter: Duration.Duration | undefined
   ): AttemptFailed => {
-    const message = Auth.scrub(secrets, providerMessage(config.errorMessage, body, text, status))
-    const fields = { message, request: info, status, body: scrubBody(secrets, body) }
+    const message = providerMessage(config.errorMessage, body, text, status)
+    const fields = { message, request: info, status, body }
     let error: Errors.ConnectorError
     if (status === 400 || status === 422) {
       error = new Errors.InvalidInput({ ...fields, issues: [{ path: "", message }] })
@@ -278,13 +278,18 @@ export const makeWith = (
         }
         attempt++
         return Effect.zipRight(
-          Effect.logDebug(`retrying ${info.method} ${info.path}`).pipe(Effect.annotateLogs({ attempt })),
+          Effect.logDebug(Auth.scrub(config.credentials.secrets, `retrying ${info.method} ${info.path}`)).pipe(
+            Effect.annotateLogs({ attempt })
+          ),
           once
         )
       })
       return Effect.retry(
         Effect.tapError(again, (failure) =>
-          Effect.logDebug(`${info.method} ${info.path} failed: ${failure.error._tag}: ${failure.error.message}`)),
+          Effect.logDebug(Auth.scrub(
+            config.credentials.secrets,
+            `${info.method} ${info.path} failed: ${failure.error._tag}: ${failure.error.message}`
+          ))),
         { schedule, while: retryWhile }
       )
     })
@@ -296,7 +301,9 @@ export const makeWith = (
           Effect.mapError(refresh, (error) => new AttemptFailed(error, idempotent, false, false)),
           (renewed) => renewed ? withRetry : Effect.fail(failure)
         ))
-    return Effect.mapError(withRefresh, (failure) => failure.error)
+    // Secrets are scrubbed once, here, from whatever reached the error: the provider's message
+    // and body, the path (a token may be part of it), decoding details.
+    return Effect.mapError(withRefresh, (failure) => scrubError(config.credentials.secrets, failure.error))
   }
 
   return {
@@ -331,9 +338,7 @@ const makeJsonReader = <A, I>(schema: Schema.Schema<A, I>): Reader<A> => {
       const result = decode(body === undefined && text.trim() === "" ? undefined : body)
       return Either.isRight(result) ? Effect.succeed(result.right) : Effect.fail(
         new Errors.UnexpectedResponse({
-          message: `the response does not match the expected shape: ${
-            result.left.message.length > 1000 ? result.left.message.slice(0, 1000) + "…" : result.left.message
-          }`,
+          message: `the response does not match the expected shape: ${describeMismatch(result.left)}`,
           request: info,
           status: response.status
         })
@@ -392,6 +397,38 @@ const queryParams = (query: Readonly<Record<string, QueryValue>>): Array<[string
   return params
 }
 
+/** The first few problems of a decoding failure, each with its path, not the whole value. */
+const describeMismatch = (error: ParseResult.ParseError): string => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const shown = issues.slice(0, 5).map((issue) =>
+    `${issue.path.length === 0 ? "(root)" : issue.path.map(String).join(".")}: ${
+      issue._tag === "Missing" ? "is missing" : issue._tag === "Unexpected" ? "is unexpected" : truncate(issue.message, 200)
+    }`
+  )
+  return shown.join("; ") + (issues.length > shown.length ? `; and ${issues.length - shown.length} more` : "")
+}
+
+const truncate = (text: string, max: number) => text.length > max ? text.slice(0, max) + "…" : text
+
+/** The same error with every secret scrubbed from its message, path, body and issues. */
+const scrubError = (
+  secrets: ReadonlyArray<import("effect/Redacted").Redacted<string>>,
+  error: Errors.ConnectorError
+): Errors.ConnectorError => {
+  if (secrets.length === 0) return error
+  const fields: Record<string, unknown> = { ...error, message: Auth.scrub(secrets, error.message) }
+  delete fields["_tag"]
+  if (error.request !== undefined) {
+    fields["request"] = { method: error.request.method, path: Auth.scrub(secrets, error.request.path) }
+  }
+  if (error.body !== undefined) fields["body"] = Auth.scrubValue(secrets, error.body)
+  if (error._tag === "InvalidInput") {
+    fields["issues"] = error.issues.map((issue) => ({ path: issue.path, message: Auth.scrub(secrets, issue.message) }))
+  }
+  const Class = error.constructor as new(fields: Record<string, unknown>) => Errors.ConnectorError
+  return new Class(fields)
+}
+
 export const parseJson = (text: string): unknown => {
   if (text === "") return undefined
   try {
@@ -432,12 +469,6 @@ const providerMessage = (
   return `HTTP ${status}`
 }
 
-const scrubBody = (secrets: ReadonlyArray<import("effect/Redacted").Redacted<string>>, body: unknown): unknown => {
-  if (body === undefined || secrets.length === 0) return body
-  const text = JSON.stringify(body)
-  const scrubbed = Auth.scrub(secrets, text)
-  return scrubbed === text ? body : JSON.parse(scrubbed)
-}
 
 /** Error codes that mean the request never reached the provider. */
 const notSentCodes: ReadonlySet<string> = new Set([

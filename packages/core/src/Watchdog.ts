@@ -7,7 +7,8 @@
  * fiber per client, running only while requests are in flight, wakes every `tick` and
  * aborts the requests whose deadline has passed. A request that completes is never aborted
  * (an abort after completion costs undici its connection). The watchdog sleeps on the
- * Clock, so time limits run on `TestClock` in tests; a limit is enforced within one tick.
+ * Clock until the next deadline, at most `tick`, so time limits run on `TestClock` in tests
+ * and a limit is enforced within one tick of its deadline.
  *
  * How an abort reaches the HttpClient:
  * - a client that declares `nativeAbort` (as @x/http-undici's does) finds the request's
@@ -69,31 +70,32 @@ export interface Watchdog {
 }
 
 export const make = (tick: Duration.DurationInput): Watchdog => {
-  const tickMillis = Math.max(1, Duration.toMillis(Duration.decode(tick)))
+  const maxSleep = Math.max(1, Duration.toMillis(Duration.decode(tick)))
   const watches = new Set<Watch>()
   let running = false
 
-  const sweep = Effect.flatMap(Clock.currentTimeMillis, (now) =>
-    Effect.sync(() => {
-      for (const watch of watches) {
-        if (watch.deadline <= now) {
-          watch.expired = true
-          watches.delete(watch)
-          watch.abort?.()
-        }
+  // Aborts what has expired; returns how long to sleep: until the next deadline, at most a tick.
+  const sweep = Effect.map(Clock.currentTimeMillis, (now) => {
+    let next = now + maxSleep
+    for (const watch of watches) {
+      if (watch.deadline <= now) {
+        watch.expired = true
+        watches.delete(watch)
+        watch.abort?.()
+      } else if (watch.deadline < next) {
+        next = watch.deadline
       }
-    }))
+    }
+    return Math.max(1, next - now)
+  })
   // Runs while requests are in flight; the next request after it stopped starts it again.
-  const loop: Effect.Effect<void> = Effect.zipRight(
-    Effect.sleep(Duration.millis(tickMillis)),
-    Effect.suspend(() => {
-      if (watches.size === 0) {
-        running = false
-        return Effect.void
-      }
-      return Effect.zipRight(sweep, loop)
-    })
-  )
+  const loop: Effect.Effect<void> = Effect.flatMap(sweep, (sleep) => {
+    if (watches.size === 0) {
+      running = false
+      return Effect.void
+    }
+    return Effect.zipRight(Effect.sleep(Duration.millis(sleep)), loop)
+  })
 
   return {
     abortable: (client) =>
@@ -112,27 +114,34 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
         })),
     limit: <A, E, R, E2>(timeout: Duration.Duration, effect: Effect.Effect<A, E, R>, onExpired: () => E2) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      Effect.withFiberRuntime<A, E | E2, R>((fiber): Effect.Effect<A, E | E2, R> => {
-        const watch: Watch = { deadline: now + Duration.toMillis(timeout), expired: false, abort: undefined }
-        watches.add(watch)
-        sending.set(fiber, watch)
-        const start = running ? Effect.void : Effect.asVoid(Effect.forkDaemon(loop))
-        running = true
-        return start.pipe(
-          Effect.zipRight(effect),
-          Effect.matchCauseEffect({
-            onSuccess: (value) => {
-              watches.delete(watch)
-              sending.delete(fiber)
-              return Effect.succeed(value)
-            },
-            onFailure: (cause): Effect.Effect<never, E | E2> => {
-              watches.delete(watch)
-              sending.delete(fiber)
-              return watch.expired ? Effect.fail(onExpired()) : Effect.failCause(cause)
-            }
-          })
-        )
-      }))
+        Effect.withFiberRuntime<A, E | E2, R>((fiber): Effect.Effect<A, E | E2, R> => {
+          const watch: Watch = { deadline: now + Duration.toMillis(timeout), expired: false, abort: undefined }
+          watches.add(watch)
+          // A request made while this one is being prepared (an OAuth2 token refresh on the same
+          // fiber) registers its own watch; the outer one is put back when it is done.
+          const outer = sending.get(fiber)
+          sending.set(fiber, watch)
+          const done = () => {
+            watches.delete(watch)
+            if (outer !== undefined) sending.set(fiber, outer)
+            else sending.delete(fiber)
+          }
+          const start = running ? Effect.void : Effect.asVoid(Effect.forkDaemon(loop))
+          running = true
+          return start.pipe(
+            Effect.zipRight(effect),
+            Effect.matchCauseEffect({
+              onSuccess: (value) => {
+                done()
+                return Effect.succeed(value)
+              },
+              onFailure: (cause): Effect.Effect<never, E | E2> => {
+                done()
+                return watch.expired ? Effect.fail(onExpired()) : Effect.failCause(cause)
+              }
+            })
+          )
+        })
+      )
   }
 }

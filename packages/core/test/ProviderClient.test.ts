@@ -9,7 +9,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
 import { createServer } from "node:http"
-import { Auth, ProviderClient, RateLimiter } from "../src/index.js"
+import { Auth, ConnectorError, ProviderClient, RateLimiter } from "../src/index.js"
 import { fakeHttp, type Handler, Thing } from "./support.js"
 
 const SECRET = "sk_live_0123456789abcdef"
@@ -82,15 +82,18 @@ describe("ProviderClient error mapping", () => {
       const { client } = clientWith(() => ({ status: 200, body: JSON.stringify({ id: 1 }) }))
       const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
       expect(error._tag).toBe("UnexpectedResponse")
-      expect(error.message).toContain("the response does not match the expected shape")
-      expect(error.message).toContain("[\"id\"]")
+      expect(error.message).toBe(
+        "the response does not match the expected shape: id: Expected string, actual 1; name: is missing; count: is missing"
+      )
     }))
 
   it.effect("a provider-specific refinement can turn a 403 into a PermissionDenied that names scopes", () =>
     Effect.gen(function*() {
       const { client } = clientWith(() => ({ status: 403, body: JSON.stringify({ code: "missing_scopes", message: "no" }) }), {
         refineError: (error) =>
-          error._tag === "PermissionDenied" ? { ...error, missingScopes: ["ecommerce:write"] } as typeof error : error
+          error._tag === "PermissionDenied"
+            ? new ConnectorError.PermissionDenied({ ...error, message: error.message, missingScopes: ["ecommerce:write"] })
+            : error
       })
       const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
       expect(error).toMatchObject({ _tag: "PermissionDenied", missingScopes: ["ecommerce:write"] })

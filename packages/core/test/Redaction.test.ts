@@ -7,7 +7,9 @@ import * as LogLevel from "effect/LogLevel"
 import * as TestClock from "effect/TestClock"
 import { createServer } from "node:net"
 import { inspect } from "node:util"
-import { Auth, Component, Connection, Executor, Property } from "../src/index.js"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import { Action, Auth, Component, Connection, Executor, Property } from "../src/index.js"
 import { createThing, fakeHttp, getThing } from "./support.js"
 
 const KEY = "KEY-abcdef0123456789"
@@ -29,7 +31,8 @@ const queryAuth = Component.make({
     client: { defaultBaseUrl: "https://api.example.test/1", retry: { maxRetries: 2 } },
     authenticate: (values) => ({ credentials: Auth.query({ key: values.key, token: values.token }) })
   }),
-  actions: [getThing, createThing]
+  actions: [getThing, createThing],
+  customAction: true
 })
 
 describe("Redaction", () => {
@@ -124,4 +127,102 @@ describe("Redaction of composed credentials", () => {
       expect(http.sent[0]!.headers["authorization"]).toBe(`OAuth oauth_consumer_key="${KEY}", oauth_token="${TOKEN}"`)
       expect(error.message).toBe("invalid token [redacted]")
     }))
+})
+
+describe("Redaction and time limits with OAuth2 refreshes", () => {
+  const Me = Schema.Struct({ id: Schema.String })
+  const me = Action.make({
+    name: "me",
+    title: "Me",
+    description: "",
+    props: {},
+    output: Me,
+    run: (_, { client }) => client.json({ method: "GET", path: "/me" }, Me)
+  })
+  const oauthy = Component.make({
+    name: "oauthy",
+    version: 1,
+    title: "OAuthy",
+    description: "",
+    category: "Testing",
+    connection: Connection.oauth2({
+      title: "OAuthy",
+      oauth2: { authorizeUrl: "https://auth.test/authorize", tokenUrl: "https://api.test/token", scopes: [] },
+      client: { defaultBaseUrl: "https://api.test/v2", timeout: "5 seconds", retry: { maxRetries: 0 } }
+    }),
+    actions: [me]
+  })
+  const step = { label: "Me", name: "me", type: "oauthy/v1/me", parameters: {} }
+  const expired = { clientId: "c", clientSecret: "client-secret-1", accessToken: "OLDACCESS-1", refreshToken: "REFRESH-1", expiresAt: 0 }
+  const fresh = JSON.stringify({ access_token: "NEWACCESS-123456", expires_in: 3600 })
+
+  it.effect("a request that refreshes its token first still has its time limit", () =>
+    Effect.gen(function*() {
+      const http = fakeHttp((request) => request.url.endsWith("/token") ? { status: 200, body: fresh } : "hang")
+      const fiber = yield* Effect.fork(
+        Executor.make([oauthy]).run(step, expired).pipe(Effect.provide(http.layer), Effect.flip)
+      )
+      yield* TestClock.adjust("1 minute")
+      const error = yield* Fiber.join(fiber)
+      expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 5s", request: { method: "GET", path: "/me" } })
+      expect(http.sent.map((s) => `${s.method} ${s.url}`)).toEqual(["POST https://api.test/token", "GET https://api.test/v2/me"])
+      expect(http.sent[1]!.headers["authorization"]).toBe("Bearer NEWACCESS-123456")
+    }))
+
+  it.effect("a token obtained by a refresh is scrubbed like the others", () =>
+    Effect.gen(function*() {
+      const http = fakeHttp((request) =>
+        request.url.endsWith("/token")
+          ? { status: 200, body: fresh }
+          : { status: 400, body: JSON.stringify({ message: "bad token Bearer NEWACCESS-123456", echo: ["NEWACCESS-123456"] }) }
+      )
+      const error = yield* Executor.make([oauthy]).run(step, expired).pipe(Effect.provide(http.layer), Effect.flip)
+      expect(error.message).toBe("bad token Bearer [redacted]")
+      expect(JSON.stringify(error.body)).not.toContain("NEWACCESS")
+    }))
+
+  it.effect("an optional connection value given as undefined counts as absent", () =>
+    Effect.gen(function*() {
+      const http = fakeHttp(() => ({ status: 200, body: JSON.stringify({ id: "u1" }) }))
+      const output = yield* Executor.make([oauthy]).run(step, {
+        clientId: "c",
+        clientSecret: "s",
+        accessToken: "a-token",
+        refreshToken: undefined,
+        expiresAt: undefined
+      }).pipe(Effect.provide(http.layer))
+      expect(output).toEqual({ id: "u1" })
+    }))
+})
+
+describe("Redaction of paths, decoding details and bodies", () => {
+  it.effect("a credential in the path, in a mismatching body or inside a number is handled", () =>
+    Effect.gen(function*() {
+      const http = fakeHttp((request) =>
+        request.url.includes("/tokens/")
+          ? { status: 404, body: "not found" }
+          : request.url.includes("/things/")
+          ? { status: 200, body: JSON.stringify({ id: TOKEN, name: 1, count: 1 }) }
+          : { status: 409, body: JSON.stringify({ id: 9123456789, note: `key ${KEY}` }) }
+      )
+      const run = (type: string, parameters: Record<string, unknown>) =>
+        Executor.make([queryAuth]).run({ label: "S", name: "s", type, parameters }, { key: KEY, token: TOKEN }).pipe(
+          Effect.provide(http.layer),
+          Effect.flip
+        )
+      const inPath = yield* run("queryauth/v1/customAction", { method: "GET", path: `/tokens/${TOKEN}/webhooks` })
+      expect(inPath.request).toEqual({ method: "GET", path: "/tokens/[redacted]/webhooks" })
+      const mismatch = yield* run("queryauth/v1/getThing", { id: "a".repeat(24) })
+      expect(mismatch._tag).toBe("UnexpectedResponse")
+      expect(mismatch.message).toBe("the response does not match the expected shape: name: Expected string, actual 1")
+      const conflict = yield* run("queryauth/v1/customAction", { method: "POST", path: "/x", body: {} })
+      expect(conflict.body).toEqual({ id: 9123456789, note: "key [redacted]" })
+      expect(inspect([inPath, mismatch, conflict], { depth: 10 })).not.toContain(TOKEN)
+    }))
+
+  it("scrubs longer secrets first, and their URL-encoded form", () => {
+    const secrets = [Redacted.make("abcd"), Redacted.make("abcdefgh"), Redacted.make("p@ss word!")]
+    expect(Auth.scrub(secrets, "x abcdefgh y abcd z p%40ss%20word! w")).toBe("x [redacted] y [redacted] z [redacted] w")
+    expect(Auth.scrubValue(secrets, { "abcd": ["abcdefgh", 12345678, null] })).toEqual({ "[redacted]": ["[redacted]", 12345678, null] })
+  })
 })
