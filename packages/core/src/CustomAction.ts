@@ -22,6 +22,20 @@ export const resolvePath = (baseUrl: string, path: string): Either.Either<string
   // Control characters and backslashes are read differently by different URL parsers.
   if (/[\u0000-\u001f\u007f\\]/.test(path)) return reject("must not contain control characters or backslashes")
   if (path.startsWith("//")) return reject("must not be a scheme-relative URL (//host): it would leave the base URL")
+  // An encoded slash or backslash, or a segment that decodes to a dot segment ("..;", "%2e."),
+  // is resolved by some servers and proxies after this check: it could climb out of the base path.
+  const pathPart = path.split(/[?#]/)[0]!
+  if (/%2f|%5c/i.test(pathPart)) return reject("must not contain an encoded slash or backslash")
+  for (const segment of pathPart.split("/")) {
+    let decoded: string
+    try {
+      decoded = decodeURIComponent(segment)
+    } catch {
+      return reject("has an invalid percent-encoding")
+    }
+    if (decoded !== segment && (decoded === "." || decoded === "..")) continue // the URL parser resolves these
+    if (decoded.startsWith("..") && decoded !== "..") return reject("must not contain a segment that starts with ..")
+  }
   const base = new URL(baseUrl.replace(/\/*$/, "/"))
   let target: URL
   if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
@@ -80,14 +94,47 @@ export const Output = Schema.Struct({
 /** Headers a user may not set: they belong to the transport or to the connection's auth. */
 const reservedHeaders: ReadonlySet<string> = new Set(["host", "content-length", "transfer-encoding", "connection"])
 
-const toQuery = (value: Readonly<Record<string, unknown>> | undefined) => {
+type Issues = Array<{ path: string; message: string }>
+
+const isScalar = (value: unknown): value is string | number | boolean =>
+  typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+
+/** Query or form values: scalars or lists of scalars; anything else is an issue, not "[object Object]". */
+const toParams = (
+  value: Readonly<Record<string, unknown>> | undefined,
+  field: string,
+  issues: Issues
+): Record<string, ProviderClient.QueryValue> | undefined => {
   if (value === undefined) return undefined
-  const query: Record<string, ProviderClient.QueryValue> = {}
+  const params: Record<string, ProviderClient.QueryValue> = {}
   for (const [key, item] of Object.entries(value)) {
-    query[key] = Array.isArray(item) ? item.map(String) : item === null || item === undefined ? undefined : String(item)
+    if (item === null || item === undefined) continue
+    if (isScalar(item)) params[key] = item
+    else if (Array.isArray(item) && item.every(isScalar)) params[key] = item
+    else issues.push({ path: `${field}.${key}`, message: "must be a string, number, boolean or a list of them" })
   }
-  return query
+  return params
 }
+
+/** Reads the response as the caller asked: JSON (text if it is not JSON), text, or base64 bytes. */
+const readAs = (responseType: string): ProviderClient.Reader<typeof Output.Type> => (response) =>
+  Effect.map(response.arrayBuffer, (buffer) => {
+    const bytes = Buffer.from(buffer)
+    let body: unknown
+    if (responseType === "BINARY") body = bytes.toString("base64")
+    else {
+      const text = bytes.toString("utf8")
+      if (responseType === "TEXT" || text === "") body = responseType === "TEXT" ? text : null
+      else {
+        try {
+          body = JSON.parse(text)
+        } catch {
+          body = text
+        }
+      }
+    }
+    return { status: response.status, headers: { ...response.headers }, body }
+  })
 
 export const action = Action.make({
   name: "customAction",
@@ -98,47 +145,33 @@ export const action = Action.make({
   run: (params, { client }) =>
     Effect.gen(function*() {
       const path = yield* resolvePath(client.baseUrl, params.path)
+      const issues: Issues = []
       const headers: Record<string, string> = {}
-      const issues: Array<{ path: string; message: string }> = []
+      let contentType: string | undefined
       for (const [name, value] of Object.entries(params.headers ?? {})) {
         if (reservedHeaders.has(name.toLowerCase())) issues.push({ path: `headers.${name}`, message: "may not be set" })
         else if (typeof value !== "string") issues.push({ path: `headers.${name}`, message: "must be a string" })
+        else if (name.toLowerCase() === "content-type") contentType = value
         else headers[name] = value
       }
-      if (issues.length > 0) return yield* Effect.fail(invalidInput(issues, "customAction"))
+      const query = toParams(params.query, "query", issues)
       const bodyType = params.bodyType ?? "JSON"
-      const body = params.method === "GET" || params.method === "DELETE" && params.body === undefined
+      const form = bodyType === "FORM" ? toParams(params.body, "body", issues) : undefined
+      if (issues.length > 0) return yield* Effect.fail(invalidInput(issues, "customAction"))
+      // A GET has no body; the others send one when given, as the chosen type.
+      const body = params.method === "GET"
         ? undefined
-        : bodyType === "TEXT"
-        ? ProviderClient.textBody(params.bodyText ?? "")
-        : bodyType === "FORM" && params.body !== undefined
-        ? ProviderClient.formBody(toQuery(params.body)!)
+        : bodyType === "TEXT" && params.bodyText !== undefined
+        ? ProviderClient.textBody(params.bodyText, contentType)
+        : bodyType === "FORM" && form !== undefined
+        ? ProviderClient.formBody(form)
         : bodyType === "JSON" && params.body !== undefined
         ? ProviderClient.jsonBody(params.body)
         : undefined
-      const responseType = params.responseType ?? "JSON"
+      if (contentType !== undefined && body?._tag !== "text") headers["content-type"] = contentType
       return yield* client.send(
-        {
-          method: params.method as (typeof Method)[number],
-          path,
-          query: toQuery(params.query),
-          headers,
-          body
-        },
-        (response) =>
-          Effect.map(response.arrayBuffer, (buffer) => {
-            const bytes = Buffer.from(buffer)
-            const text = responseType === "BINARY" ? "" : bytes.toString("utf8")
-            return {
-              status: response.status,
-              headers: { ...response.headers },
-              body: responseType === "BINARY"
-                ? bytes.toString("base64")
-                : responseType === "JSON"
-                ? (ProviderClient.parseJson(text) ?? (text === "" ? null : text))
-                : text
-            }
-          })
+        { method: params.method as (typeof Method)[number], path, query, headers, body },
+        readAs(params.responseType ?? "JSON")
       )
     })
 })

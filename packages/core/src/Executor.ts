@@ -8,7 +8,6 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import * as SchemaAST from "effect/SchemaAST"
 import type * as Action from "./Action.js"
 import * as Component from "./Component.js"
 import * as Connection from "./Connection.js"
@@ -18,6 +17,7 @@ import * as Property from "./Property.js"
 import type * as Trigger from "./Trigger.js"
 import * as Registry from "./Registry.js"
 import * as Step from "./Step.js"
+import * as Webhook from "./Webhook.js"
 
 export interface Executor {
   readonly registry: Registry.Registry
@@ -80,7 +80,20 @@ export interface Executor {
 /** A trigger as a workflow declares it: a step whose type names a trigger. */
 export type TriggerStep = Step.Step
 
-export const make = (components: ReadonlyArray<Component.Component> | Registry.Registry): Executor => {
+export interface ExecutorOptions {
+  /** The largest webhook delivery accepted; larger ones are answered 413. Default 1 MiB. */
+  readonly maxDeliveryBytes?: number
+}
+
+/**
+ * An executor of these components' steps. Opened connections are cached per values object:
+ * pass a new object when a connection's values change.
+ */
+export const make = (
+  components: ReadonlyArray<Component.Component> | Registry.Registry,
+  settings: ExecutorOptions = {}
+): Executor => {
+  const maxDeliveryBytes = settings.maxDeliveryBytes ?? Webhook.defaultMaxBytes
   const registry = Array.isArray(components)
     ? Registry.make(components as ReadonlyArray<Component.Component>)
     : components as Registry.Registry
@@ -108,13 +121,10 @@ export const make = (components: ReadonlyArray<Component.Component> | Registry.R
   const encoderOf = (action: Action.Action) => {
     let encode = encoders.get(action)
     if (encode === undefined) {
-      const output = action.output
-      encode = output === undefined
+      // Encoding checks the output against its schema and keeps only its declared fields.
+      encode = action.output === undefined
         ? () => Either.right(null)
-        : SchemaAST.encodedAST(output.ast) === output.ast
-        // Nothing to transform or check: the output already is its JSON form.
-        ? Either.right
-        : Schema.encodeUnknownEither(output as Schema.Schema<unknown, unknown>)
+        : Schema.encodeUnknownEither(action.output as Schema.Schema<unknown, unknown>)
       encoders.set(action, encode)
     }
     return encode
@@ -220,7 +230,10 @@ export const make = (components: ReadonlyArray<Component.Component> | Registry.R
       Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) => trigger.disable({ ...context, state })))
 
   const handleDelivery: Executor["handleDelivery"] = (input, connection, stored, request) =>
-    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input, connection), ({ context, step, trigger }) =>
+    request.body.byteLength > maxDeliveryBytes
+      // Too large to be a real delivery: answered 413 before anything is decoded or run.
+      ? Effect.succeed({ response: { status: 413, body: `a delivery is at most ${maxDeliveryBytes} bytes` }, events: [] })
+      : Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input, connection), ({ context, step, trigger }) =>
       Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) =>
         Effect.flatMap(trigger.handle({ ...context, state, request }), ({ events, response }) =>
           Effect.map(encodeEvents(trigger, events), (encoded) => ({ response, events: encoded })))))

@@ -191,11 +191,21 @@ export const credentials = (
         token.expiresAt !== undefined && token.expiresAt - expiryMargin <= now
           ? Effect.zipRight(Effect.orElseSucceed(renew(token), () => false), Ref.get(current))
           : Effect.succeed(token)))
+    // The token each fiber's last request was sent with: a 401 renews that one, so requests
+    // that failed together renew it once.
+    const sentWith = new WeakMap<object, Token>()
     return {
       transform: HttpClient.mapRequestEffect((request) =>
-        Effect.map(fresh, (token) => HttpClientRequest.bearerToken(request, Redacted.value(token.accessToken)))
+        Effect.flatMap(fresh, (token) =>
+          Effect.withFiberRuntime((fiber) => {
+            sentWith.set(fiber, token)
+            return Effect.succeed(HttpClientRequest.bearerToken(request, Redacted.value(token.accessToken)))
+          }))
       ),
       secrets,
-      refresh: Effect.flatMap(Ref.get(current), renew)
+      refresh: Effect.withFiberRuntime((fiber) => {
+        const used = sentWith.get(fiber)
+        return used === undefined ? Effect.flatMap(Ref.get(current), renew) : renew(used)
+      })
     } satisfies Auth.Credentials
   })

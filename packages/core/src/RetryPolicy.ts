@@ -76,6 +76,9 @@ export const parseRetryAfter = (header: string | undefined, now: number): Durati
   if (header === undefined) return undefined
   const value = header.trim()
   if (/^\d+(\.\d+)?$/.test(value)) return Duration.seconds(Number(value))
+  // An HTTP date starts with the day's name ("Sat, 21 Nov 2026 10:00:30 GMT"); Date.parse alone
+  // would also take "-1" or "2" for dates.
+  if (!/^[A-Za-z]{3},? /.test(value)) return undefined
   const date = Date.parse(value)
   if (Number.isNaN(date)) return undefined
   return Duration.millis(Math.max(0, date - now))

@@ -40,7 +40,12 @@ describe("CustomAction.resolvePath", () => {
     ["\\\\evil.test/steal", "backslashes"],
     ["/cards\r\nHost: evil", "control characters"],
     ["https://user:pw@api.fixture.test/1/x", "user information"],
-    ["javascript:alert(1)", "must stay on"]
+    ["javascript:alert(1)", "must stay on"],
+    ["..%2f..%2fadmin", "encoded slash"],
+    ["/%2e%2e%2fadmin", "encoded slash"],
+    ["/a/%5c..%5cadmin", "encoded slash or backslash"],
+    ["/a/..;/b", "segment that starts with .."],
+    ["/cards/%zz", "invalid percent-encoding"]
   ])("rejects %j", (path, reason) => {
     const result = CustomAction.resolvePath(BASE, path)
     expect(Either.isLeft(result) && result.left.message).toContain(reason)
@@ -77,11 +82,41 @@ describe("customAction", () => {
 
   it.effect("a path that leaves the base URL is rejected before anything is sent", () =>
     Effect.gen(function*() {
-      // With net connect disabled and no interceptor, any request would fail differently.
+      const anywhere = nock(/.*/).get(/.*/).reply(200, {}).persist()
       const error = yield* Effect.flip(custom({ method: "GET", path: "https://evil.test/steal" }))
       expect(error._tag).toBe("InvalidInput")
       expect(error.message).toContain("must stay on https://api.fixture.test")
-      expect(nock.pendingMocks()).toEqual([])
+      expect(anywhere.isDone()).toBe(false)
+    }))
+
+  it.effect("a text body keeps the caller's Content-Type; JSON null stays null", () =>
+    Effect.gen(function*() {
+      nock("https://api.fixture.test")
+        .post("/1/xml", "<a/>")
+        .matchHeader("content-type", "application/xml")
+        .reply(200, "null", { "content-type": "application/json" })
+      const output = yield* custom({
+        method: "POST",
+        path: "/xml",
+        headers: { "Content-Type": "application/xml" },
+        bodyType: "TEXT",
+        bodyText: "<a/>"
+      })
+      expect(output).toMatchObject({ status: 200, body: null })
+    }))
+
+  it.effect("form and query values that are not scalars are InvalidInput, before anything is sent", () =>
+    Effect.gen(function*() {
+      const anywhere = nock(/.*/).post(/.*/).reply(200, {}).persist()
+      const error = yield* Effect.flip(custom({
+        method: "POST",
+        path: "/form",
+        bodyType: "FORM",
+        body: { a: { nested: 1 }, ok: "yes" },
+        query: { q: [{ x: 1 }] }
+      }))
+      expect(error._tag === "InvalidInput" && error.issues.map((i) => i.path)).toEqual(["query.q", "body.a"])
+      expect(anywhere.isDone()).toBe(false)
     }))
 
   it.effect("maps a provider error like any action, and rejects reserved headers and unknown methods", () =>

@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vi
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import nock from "nock"
-import { Executor, Registry, Step } from "../src/index.js"
+import * as Schema from "effect/Schema"
+import { Action, Component, Executor, Registry, Step } from "../src/index.js"
 import { connectionValues, fixture, KEY, TOKEN } from "./support.js"
 
 const BASE = "https://api.fixture.test"
@@ -86,12 +87,13 @@ describe("Executor", () => {
 
   it.effect("sends nothing when the parameters are invalid, and names the step and every bad field", () =>
     Effect.gen(function*() {
+      const anywhere = nock(/.*/).get(/.*/).reply(200, {}).persist()
       const error = yield* Effect.flip(run(step("fixture/v1/getThing", { id: "not-hex", extra: 1 })))
       expect(error._tag).toBe("InvalidInput")
       expect(error.message).toBe(
         "step \"step1\" (fixture/v1/getThing): extra: is not a known parameter; id: must be 24 hexadecimal digits"
       )
-      expect(nock.pendingMocks()).toEqual([])
+      expect(anywhere.isDone()).toBe(false)
     }))
 
   it.effect("rejects a malformed step with every problem named", () =>
@@ -156,5 +158,37 @@ describe("Executor", () => {
         executor.options("fixture/v1/createThing", "text", {}, connectionValues).pipe(Effect.provide(FetchHttpClient.layer))
       )
       expect(error.message).toContain("has no property \"text\" with dynamic options; available: listId")
+    }))
+})
+
+describe("Executor output", () => {
+  const Out = Schema.Struct({ id: Schema.String })
+  const component = (result: unknown) =>
+    Component.make({
+      name: "raw",
+      version: 1,
+      title: "Raw",
+      description: "",
+      category: "Testing",
+      connection: fixture.connection,
+      actions: [Action.make({
+        name: "give",
+        title: "Give",
+        description: "",
+        props: {},
+        output: Out,
+        run: () => Effect.succeed(result as typeof Out.Type)
+      })]
+    })
+  const give = (result: unknown) =>
+    Executor.make([component(result)]).run({ label: "G", name: "g", type: "raw/v1/give", parameters: {} }, connectionValues)
+      .pipe(Effect.provide(FetchHttpClient.layer))
+
+  it.effect("keeps only the declared fields, and rejects an output that does not match", () =>
+    Effect.gen(function*() {
+      expect(yield* give({ id: "a", internal: "not for the workflow" })).toEqual({ id: "a" })
+      const error = yield* Effect.flip(give({ id: 1 }))
+      expect(error._tag).toBe("UnexpectedResponse")
+      expect(error.message).toContain("raw/v1/give produced an output that does not match its schema")
     }))
 })

@@ -5,6 +5,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import nock from "nock"
 import { Action, Component, Connection, Executor, OAuth2 } from "../src/index.js"
+import { fakeHttp } from "./support.js"
 
 const settings: OAuth2.Settings = {
   authorizeUrl: "https://auth.example.test/oauth/authorize",
@@ -194,4 +195,45 @@ describe("OAuth2", () => {
     expect(description.actions[0]).toMatchObject({ name: "me", scopes: ["sites:read"] })
     expect(Component.scopesOf([me])).toEqual(["sites:read"])
   })
+})
+
+describe("OAuth2 refresh, concurrently", () => {
+  it.effect("two requests rejected with the same stale token renew it once", () =>
+    Effect.gen(function*() {
+      let refreshes = 0
+      const http = fakeHttp((request) => {
+        if (request.url.endsWith("/oauth/access_token")) {
+          refreshes++
+          return { status: 200, body: JSON.stringify({ access_token: `new-${refreshes}`, expires_in: 3600 }) }
+        }
+        return request.headers["authorization"] === "Bearer old"
+          ? { status: 401, body: "expired" }
+          : { status: 200, body: JSON.stringify({ id: request.headers["authorization"] }) }
+      })
+      const Me = Schema.Struct({ id: Schema.String })
+      const component = Component.make({
+        name: "oauthy",
+        version: 1,
+        title: "OAuthy",
+        description: "",
+        category: "Testing",
+        connection: Connection.oauth2({ title: "OAuthy", oauth2: settings, client: { defaultBaseUrl: "https://api.example.test/v2" } }),
+        actions: [Action.make({
+          name: "me",
+          title: "Me",
+          description: "",
+          props: {},
+          output: Me,
+          run: (_, { client }) => client.json({ method: "GET", path: "/me" }, Me)
+        })]
+      })
+      const executor = Executor.make([component])
+      const values = { clientId: "c", clientSecret: "s", accessToken: "old", refreshToken: "r" }
+      const step = { label: "Me", name: "me", type: "oauthy/v1/me", parameters: {} }
+      const outputs = yield* Effect.all([executor.run(step, values), executor.run(step, values)], { concurrency: 2 }).pipe(
+        Effect.provide(http.layer)
+      )
+      expect(refreshes).toBe(1)
+      expect(outputs).toEqual([{ id: "Bearer new-1" }, { id: "Bearer new-1" }])
+    }))
 })

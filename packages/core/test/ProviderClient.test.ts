@@ -9,7 +9,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
 import { createServer } from "node:http"
-import { Auth, ConnectorError, ProviderClient, RateLimiter } from "../src/index.js"
+import { Auth, ConnectorError, ProviderClient, RateLimiter, RetryPolicy } from "../src/index.js"
 import { fakeHttp, type Handler, Thing } from "./support.js"
 
 const SECRET = "sk_live_0123456789abcdef"
@@ -323,6 +323,36 @@ describe("ProviderClient time limits on a real connection (FetchHttpClient)", ()
       expect(closed).toEqual(["/v1/things", "/v1/things/1", "/v1/things/1"])
       yield* Effect.promise(() => new Promise((resolve) => server.close(resolve)))
     }).pipe(Effect.provide(FetchHttpClient.layer)))
+})
+
+describe("RetryPolicy.parseRetryAfter", () => {
+  const now = Date.parse("2026-11-21T10:00:00Z")
+  it.each([
+    ["7", 7000],
+    ["1.5", 1500],
+    ["Sat, 21 Nov 2026 10:00:30 GMT", 30_000],
+    ["Sat, 21 Nov 2026 09:00:00 GMT", 0],
+    ["-1", undefined],
+    ["2", 2000],
+    ["soon", undefined],
+    [undefined, undefined]
+  ])("%j is %j ms", (header, millis) => {
+    const parsed = RetryPolicy.parseRetryAfter(header, now)
+    expect(parsed === undefined ? undefined : Duration.toMillis(parsed)).toBe(millis)
+  })
+})
+
+describe("ProviderClient per-request time limits (TestClock)", () => {
+  it.effect("a request's own short limit holds, whatever the connection's", () =>
+    Effect.gen(function*() {
+      const { client } = clientWith(() => "hang", { timeout: "30 seconds" })
+      const fiber = yield* Effect.fork(client.send({ ...postThing, timeout: "50 millis" }, ProviderClient.json(Thing)))
+      yield* TestClock.adjust("49 millis")
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("1 milli")
+      const error = yield* Effect.flip(Fiber.join(fiber))
+      expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 50ms" })
+    }))
 })
 
 describe("ProviderClient headers", () => {

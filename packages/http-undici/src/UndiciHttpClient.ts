@@ -187,7 +187,9 @@ class Exchange implements UndiciDispatcher.DispatchHandler {
   }
 
   onResponseError(_: UndiciDispatcher.DispatchController, cause: Error): void {
-    this.finish(Effect.fail(new HttpClientError.RequestError({ request: this.request, reason: "Transport", cause })))
+    // undici rejects a request it cannot build (a bad header, say) with an argument error.
+    const reason = (cause as { code?: unknown }).code === "UND_ERR_INVALID_ARG" ? "Encode" : "Transport"
+    this.finish(Effect.fail(new HttpClientError.RequestError({ request: this.request, reason, cause })))
   }
 }
 
@@ -237,7 +239,11 @@ const dispatch = (
     }
     const start = (body: Body, contentType?: string) => {
       const headers = contentType === undefined ? request.headers : { ...request.headers, "content-type": contentType }
-      dispatcher.dispatch({ origin, path, method: request.method, headers, body }, exchange)
+      try {
+        dispatcher.dispatch({ origin, path, method: request.method, headers, body }, exchange)
+      } catch (cause) {
+        exchange.onResponseError(undefined as never, cause instanceof Error ? cause : new Error(String(cause)))
+      }
     }
     const prepared = requestBody(request.body)
     if (prepared instanceof Promise) {
@@ -251,7 +257,10 @@ const dispatch = (
     return Effect.sync(() => exchange.abort(new Error("the request was interrupted")))
   })
 
-const absoluteUrl = /^(https?:\/\/[^/?#]+)([^#]*)/
+// An absolute http(s) URL whose path and query need no encoding or normalising (no spaces,
+// non-ASCII or dot segments): the fast path sends it as it is; anything else goes through URL.
+const absoluteUrl = /^(https?:\/\/[^/?#\s]+)((?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@%]*)*(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?)$/
+const dotSegment = /(^|\/)\.{1,2}(\/|\?|$)/
 
 /** An HttpClient on this dispatcher. */
 export const make = (dispatcher: UndiciDispatcher, options: Options = {}): HttpClient.HttpClient => {
@@ -278,7 +287,7 @@ export const make = (dispatcher: UndiciDispatcher, options: Options = {}): HttpC
           if (hook !== undefined) sending.delete(fiber)
           const signal = scopedRequests.get(request)?.signal
           const match = absoluteUrl.exec(request.url)
-          if (match === null) {
+          if (match === null || dotSegment.test(match[2]!)) {
             const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
             return url._tag === "Left"
               ? invalidUrl(request, url.left)

@@ -82,6 +82,16 @@ describe("UndiciHttpClient", () => {
       })
     ))
 
+  it.live("encodes and normalises a path the way URL does (spaces, non-ASCII, dot segments)", () =>
+    withClient((client) =>
+      Effect.gen(function*() {
+        const body = yield* Effect.flatMap(client.get(`${origin}/v1/a b/é/../x?q=1`), (r) => r.json)
+        expect(body).toMatchObject({ url: "/v1/a%20b/x?q=1" })
+        const plain = yield* Effect.flatMap(client.get(`${origin}/v1/cards/abc?x=%20`), (r) => r.json)
+        expect(plain).toMatchObject({ url: "/v1/cards/abc?x=%20" })
+      }).pipe(Effect.withTracerEnabled(false))
+    ))
+
   it.live("a refused connection is a Transport RequestError whose cause carries ECONNREFUSED", () =>
     withClient((client) =>
       Effect.gen(function*() {
