@@ -19,6 +19,12 @@ export interface Credentials {
    * when the request should be tried again with the new credentials.
    */
   readonly refresh?: Effect.Effect<boolean, ConnectorError> | undefined
+  /**
+   * The same headers `transform` adds, when they never change (lower-case names): a client
+   * that builds its own requests (`ProviderClient`) merges them as it builds each request,
+   * which saves a copy of the request per call, instead of applying `transform`.
+   */
+  readonly staticHeaders?: Readonly<Record<string, string>> | undefined
 }
 
 export type SecretValue = string | Redacted.Redacted<string>
@@ -33,10 +39,13 @@ export const none: Credentials = { transform: (client) => client, secrets: [] }
 
 /** Static headers, e.g. `{ "X-Api-Key": key }`; Redacted values are revealed only into the request. */
 export const headers = (values: Readonly<Record<string, SecretValue>>): Credentials => {
-  const revealed = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, reveal(value)]))
+  const revealed = Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [name.toLowerCase(), reveal(value)])
+  )
   return {
     transform: HttpClient.mapRequest(HttpClientRequest.setHeaders(revealed)),
-    secrets: secretsOf(Object.values(values))
+    secrets: secretsOf(Object.values(values)),
+    staticHeaders: revealed
   }
 }
 

@@ -187,6 +187,7 @@ export const open = <P extends Property.Properties>(
     const credentials: Auth.Credentials = {
       transform: base.transform,
       refresh: base.refresh,
+      staticHeaders: base.staticHeaders,
       // Read when an error is built: OAuth2 credentials add the tokens they renew.
       get secrets() {
         return [...base.secrets, ...secretFields]

@@ -141,7 +141,9 @@ export const makeWith = (
   // whose work is done waits at most that long for the watchdog's last sleep.
   const watchdog = Watchdog.make(Duration.millis(Math.min(Math.max(Duration.toMillis(timeout) / 20, 10), 100)))
   // Abortable innermost, so that the watchdog aborts the request as sent, whatever auth does on top.
-  const client = config.credentials.transform(Watchdog.hasNativeAbort(http) ? http : watchdog.abortable(http))
+  const abortable = Watchdog.hasNativeAbort(http) ? http : watchdog.abortable(http)
+  const staticHeaders = config.credentials.staticHeaders
+  const client = staticHeaders === undefined ? config.credentials.transform(abortable) : abortable
   const tracing = config.tracing === true
   // Spans are turned off per request only when the runtime has tracing on: `Effect.locally`
   // costs time on every call, and a runtime with tracing off needs nothing.
@@ -218,9 +220,10 @@ export const makeWith = (
   }
 
   const send = <A>(request: Request, read: Reader<A>): Effect.Effect<A, Errors.ConnectorError> => {
-    const info: Errors.RequestInfo = { method: request.method, path: request.path.split("?")[0]! }
+    const query = request.path.indexOf("?")
+    const info: Errors.RequestInfo = { method: request.method, path: query < 0 ? request.path : request.path.slice(0, query) }
     const idempotent = request.idempotent ?? RetryPolicy.isIdempotent(request.method)
-    const httpRequest = buildRequest(baseUrl, request)
+    const httpRequest = buildRequest(baseUrl, request, staticHeaders)
     const attemptTimeout = request.timeout === undefined ? timeout : Duration.decode(request.timeout)
     const timedOut = () =>
       new Errors.Timeout({ message: `no answer within ${Duration.format(attemptTimeout)}`, request: info })
@@ -360,10 +363,16 @@ export const discard: Reader<void> = (response) => Effect.asVoid(response.arrayB
 
 const acceptJson = { accept: "application/json" }
 
-const buildRequest = (baseUrl: string, request: Request): HttpClientRequest.HttpClientRequest => {
+const buildRequest = (
+  baseUrl: string,
+  request: Request,
+  credentials: Readonly<Record<string, string>> | undefined
+): HttpClientRequest.HttpClientRequest => {
   let req = HttpClientRequest.make(request.method)(baseUrl + request.path, {
-    // JSON unless the request asks for something else.
-    headers: request.headers === undefined ? acceptJson : { ...acceptJson, ...request.headers },
+    // JSON unless the request asks for something else; the credentials win over the request's.
+    headers: request.headers === undefined
+      ? credentials === undefined ? acceptJson : { ...acceptJson, ...credentials }
+      : { ...acceptJson, ...request.headers, ...credentials },
     ...(request.query !== undefined ? { urlParams: queryParams(request.query) } : {})
   })
   const body = request.body

@@ -356,6 +356,16 @@ describe("ProviderClient per-request time limits (TestClock)", () => {
 })
 
 describe("ProviderClient headers", () => {
+  it.effect("static credential headers are the same whether merged by the client or applied as a transform", () =>
+    Effect.gen(function*() {
+      const credentials = Auth.headers({ "X-Api-Key": Redacted.make("k-123456") })
+      const http = fakeHttp(() => ({ status: 200, body: thing }))
+      yield* ProviderClient.makeWith(http.client, RateLimiter.make(), { baseUrl: "https://a.test", credentials })
+        .send({ method: "GET", path: "/x", headers: { "x-api-key": "spoofed" } }, ProviderClient.json(Thing))
+      yield* Effect.flatMap(credentials.transform(http.client).get("https://a.test/x"), (r) => r.text)
+      expect(http.sent.map((s) => s.headers["x-api-key"])).toEqual(["k-123456", "k-123456"])
+    }))
+
   it.effect("asks for JSON by default; a request's own Accept wins", () =>
     Effect.gen(function*() {
       const { client, sent } = clientWith(() => ({ status: 200, body: "a,b" }))
