@@ -36,6 +36,8 @@ export const make = <P extends Property.Properties, A = void, I = A>(config: {
   readonly props: P
   readonly output?: Schema.Schema<A, I>
   readonly scopes?: ReadonlyArray<string>
+  /** A rule across parameters, checked with them before anything is sent. */
+  readonly validate?: Property.Validate<P>
   readonly run: (params: Property.Params<P>, context: Context) => Effect.Effect<A, ConnectorError>
 }): Action<P, A> => ({
   name: config.name,
@@ -45,6 +47,6 @@ export const make = <P extends Property.Properties, A = void, I = A>(config: {
   output: config.output,
   scopes: config.scopes ?? [],
   run: config.run,
-  decode: Property.decoder(config.props, config.name)
+  decode: Property.decoder(config.props, config.name, config.validate)
 })
 

@@ -356,11 +356,28 @@ const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
 
 const parseOptions = { errors: "all", onExcessProperty: "error" } as const
 
+/** A rule across several parameters (e.g. "at least one of idBoard and idList"): the issues it finds. */
+export type Validate<P extends Properties> = (params: Params<P>) => ReadonlyArray<Issue>
+
 /**
  * A decoder for a parameter record, compiled once: it reports every problem at once, each with
  * its path, in one `InvalidInput`, and rejects parameters that no property declares.
  */
 export const decoder = <P extends Properties>(
+  properties: P,
+  context: string,
+  validate?: Validate<P>
+): (input: unknown) => Either.Either<Params<P>, InvalidInput> => {
+  const decode = decoderOfProperties(properties, context)
+  if (validate === undefined) return decode
+  return (input) =>
+    Either.flatMap(decode(input), (params) => {
+      const issues = validate(params)
+      return issues.length === 0 ? Either.right(params) : Either.left(invalidInput(issues, context))
+    })
+}
+
+const decoderOfProperties = <P extends Properties>(
   properties: P,
   context: string
 ): (input: unknown) => Either.Either<Params<P>, InvalidInput> => {

@@ -86,10 +86,18 @@ export interface PollingTrigger<P extends Property.Properties = any, A = any, C 
 export type Trigger = DynamicWebhookTrigger | PollingTrigger
 
 export const dynamicWebhook = <P extends Property.Properties, A, S>(
-  config: Omit<DynamicWebhookTrigger<P, A, S>, "kind" | "decode">
-): DynamicWebhookTrigger<P, A, S> => ({ ...config, kind: "DYNAMIC_WEBHOOK", decode: Property.decoder(config.props, config.name) })
+  config: Omit<DynamicWebhookTrigger<P, A, S>, "kind" | "decode"> & { readonly validate?: Property.Validate<P> }
+): DynamicWebhookTrigger<P, A, S> => ({
+  ...config,
+  kind: "DYNAMIC_WEBHOOK",
+  decode: Property.decoder(config.props, config.name, config.validate)
+})
 
 export const polling = <P extends Property.Properties, A, C>(
-  config: Omit<PollingTrigger<P, A, C>, "kind" | "decode">
-): PollingTrigger<P, A, C> => ({ ...config, kind: "POLLING", decode: Property.decoder(config.props, config.name) })
+  config: Omit<PollingTrigger<P, A, C>, "kind" | "decode"> & { readonly validate?: Property.Validate<P> }
+): PollingTrigger<P, A, C> => ({
+  ...config,
+  kind: "POLLING",
+  decode: Property.decoder(config.props, config.name, config.validate)
+})
 

@@ -1,0 +1,72 @@
+/**
+ * Trello's wire formats (REST API 1, `../shared/specs/trello`): the records we read, decoded
+ * with Schema (unknown fields are ignored), and the endpoints the actions call.
+ */
+import { ProviderClient } from "@x/core"
+import * as Schema from "effect/Schema"
+
+/** A Trello id: 24 hexadecimal digits (the spec's TrelloID). */
+export const idPattern = /^[0-9a-fA-F]{24}$/
+
+/** The card as the component outputs it (the seed's five fields). */
+export const Card = Schema.Struct({
+  id: Schema.String,
+  desc: Schema.String,
+  idBoard: Schema.String,
+  idList: Schema.String,
+  name: Schema.String
+})
+export type Card = typeof Card.Type
+
+export const Named = Schema.Struct({ id: Schema.String, name: Schema.String })
+
+export const Webhook = Schema.Struct({
+  id: Schema.String,
+  idModel: Schema.String,
+  callbackURL: Schema.String,
+  active: Schema.optional(Schema.Boolean)
+})
+
+/** A webhook delivery: what the trigger reads of it. */
+export const Delivery = Schema.Struct({
+  action: Schema.Struct({
+    id: Schema.String,
+    type: Schema.String,
+    data: Schema.Struct({
+      card: Schema.optional(Schema.Struct({ id: Schema.String })),
+      list: Schema.optional(Schema.Struct({ id: Schema.String })),
+      board: Schema.optional(Schema.Struct({ id: Schema.String }))
+    })
+  })
+})
+
+const { path } = ProviderClient
+
+// Parameters go in the query string, as the spec declares them (Trello also reads bodies).
+export const createBoard = (client: ProviderClient.ProviderClient, board: { name: string; desc?: string | undefined }) =>
+  client.void({ method: "POST", path: "/boards", query: { name: board.name, desc: board.desc } })
+
+export const createCard = (
+  client: ProviderClient.ProviderClient,
+  card: { idList: string; name?: string | undefined; desc?: string | undefined }
+) => client.json({ method: "POST", path: "/cards", query: { idList: card.idList, name: card.name, desc: card.desc } }, Card)
+
+export const getCard = (client: ProviderClient.ProviderClient, id: string) =>
+  client.json({ method: "GET", path: path`/cards/${id}` }, Card)
+
+export const myBoards = (client: ProviderClient.ProviderClient) =>
+  client.json({ method: "GET", path: "/members/me/boards", query: { fields: "name" } }, Schema.Array(Named))
+
+export const boardLists = (client: ProviderClient.ProviderClient, idBoard: string) =>
+  client.json({ method: "GET", path: path`/boards/${idBoard}/lists`, query: { fields: "name" } }, Schema.Array(Named))
+
+export const boardCards = (client: ProviderClient.ProviderClient, idBoard: string) =>
+  client.json({ method: "GET", path: path`/boards/${idBoard}/cards`, query: { fields: "name" } }, Schema.Array(Named))
+
+export const createWebhook = (
+  client: ProviderClient.ProviderClient,
+  webhook: { callbackURL: string; idModel: string; description: string }
+) => client.json({ method: "POST", path: "/webhooks", query: webhook }, Webhook)
+
+export const deleteWebhook = (client: ProviderClient.ProviderClient, id: string) =>
+  client.void({ method: "DELETE", path: path`/webhooks/${id}` })

@@ -1,0 +1,35 @@
+/**
+ * The board connection: the user's Trello API key and token (both secret), the app's secret
+ * that signs webhook deliveries, and an optional base URL (a proxy, or the simulator).
+ */
+import { Auth, Connection, ConnectorError, Property } from "@x/core"
+
+export const connection = Connection.custom({
+  title: "Trello key and token",
+  description: "An API key and a token from https://trello.com/power-ups/admin (the secret verifies webhook deliveries).",
+  props: {
+    key: Property.secret({ title: "Key", required: true, minLength: 1 }),
+    token: Property.secret({ title: "Token", required: true, minLength: 1 }),
+    secret: Property.secret({ title: "Secret", description: "The app's secret: when given, webhook deliveries must be signed with it." })
+  },
+  client: {
+    defaultBaseUrl: "https://api.trello.com/1",
+    // "unauthorized permission requested" comes with a 401, but the token is valid: it lacks a scope.
+    refineError: (error) =>
+      error._tag === "AuthenticationFailed" && error.message === "unauthorized permission requested"
+        ? new ConnectorError.PermissionDenied({ ...error, message: error.message })
+        : error
+  },
+  // Trello's published limits.
+  rateLimits: [
+    { scope: "token", limit: 100, interval: "10 seconds" },
+    { scope: "key", limit: 300, interval: "10 seconds" }
+  ],
+  // The header keeps the credentials out of URLs and access logs.
+  authenticate: ({ key, token }) => ({
+    credentials: Auth.headers({
+      Authorization: `OAuth oauth_consumer_key="${Auth.reveal(key)}", oauth_token="${Auth.reveal(token)}"`
+    }),
+    rateLimitKeys: { token, key }
+  })
+})

@@ -1,0 +1,24 @@
+/**
+ * @x/boardtool: the board component, `boardtool/v1` (Trello REST API 1).
+ */
+import { Component } from "@x/core"
+import { createBoard } from "./actions/createBoard.js"
+import { createCard } from "./actions/createCard.js"
+import { getCard } from "./actions/getCard.js"
+import { connection } from "./connection.js"
+import { newCard } from "./triggers/newCard.js"
+
+export const boardtool = Component.make({
+  name: "boardtool",
+  version: 1,
+  title: "Board Tool",
+  description: "Project management with boards, lists and cards.",
+  category: "Productivity and Collaboration",
+  connection,
+  actions: [createBoard, createCard, getCard],
+  triggers: [newCard],
+  customAction: true
+})
+
+export { Card } from "./api.js"
+export { connection, createBoard, createCard, getCard, newCard }

@@ -1,0 +1,75 @@
+import { Property, Trigger, Webhook } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Api from "../api.js"
+import * as Options from "../options.js"
+
+const readDelivery = Schema.decodeUnknownEither(Schema.parseJson(Api.Delivery))
+
+export const newCard = Trigger.dynamicWebhook({
+  name: "newCard",
+  title: "New Card",
+  description: "Fires when a card is created on a board, or in one of its lists.",
+  props: {
+    idBoard: Options.idBoard,
+    idList: Property.string({
+      title: "List",
+      description: "Only cards created in this list (else: anywhere on the board).",
+      pattern: Api.idPattern,
+      patternMessage: "must be a Trello id (24 hexadecimal digits)",
+      dynamicOptions: Options.lists
+    })
+  },
+  validate: ({ idBoard, idList }) =>
+    idBoard === undefined && idList === undefined
+      ? [{ path: "idBoard", message: "a board or a list is required" }]
+      : [],
+  output: Api.Card,
+  state: Schema.Struct({ webhookId: Schema.String }),
+
+  enable: ({ client, params, webhookUrl }) =>
+    Effect.map(
+      Api.createWebhook(client, {
+        callbackURL: webhookUrl,
+        idModel: params.idList ?? params.idBoard!,
+        description: `New cards on ${params.idList === undefined ? "board" : "list"} ${params.idList ?? params.idBoard}`
+      }),
+      (webhook) => ({ webhookId: webhook.id })
+    ),
+
+  // A webhook that is already gone is what disabling wants.
+  disable: ({ client, state }) =>
+    Api.deleteWebhook(client, state.webhookId).pipe(Effect.catchTag("NotFound", () => Effect.void)),
+
+  handle: ({ client, connection, params, request }) =>
+    Effect.gen(function*() {
+      // Trello checks the callback URL with a HEAD before it creates the webhook.
+      if (request.method === "HEAD") return { response: { status: 200 }, events: [] }
+      const secret = connection["secret"]
+      if (Redacted.isRedacted(secret)) {
+        const verified = yield* Effect.either(Webhook.verifyHmacSha1Base64({
+          secret: secret as Redacted.Redacted<string>,
+          body: request.body,
+          callbackUrl: request.url,
+          signature: request.headers["x-trello-webhook"]
+        }))
+        if (Either.isLeft(verified)) {
+          return { response: { status: verified.left.status, body: verified.left.message }, events: [] }
+        }
+      }
+      const delivery = readDelivery(new TextDecoder().decode(request.body))
+      if (Either.isLeft(delivery)) return { response: { status: 400, body: "not a Trello delivery" }, events: [] }
+      const { action } = delivery.right
+      const watched = params.idList === undefined
+        ? action.data.board?.id === params.idBoard
+        : action.data.list?.id === params.idList
+      if (action.type !== "createCard" || !watched || action.data.card === undefined) {
+        return { response: { status: 200 }, events: [] }
+      }
+      // The delivery lacks the card's description: read the card itself.
+      const card = yield* Api.getCard(client, action.data.card.id)
+      return { response: { status: 200 }, events: [{ id: action.id, output: card }] }
+    })
+})
