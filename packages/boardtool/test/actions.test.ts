@@ -1,0 +1,137 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Component } from "@x/core"
+import * as Effect from "effect/Effect"
+import nock from "nock"
+import { boardtool } from "../src/index.js"
+import { API, AUTHORIZATION, BOARD, CARD, card, connection, executor, KEY, LIST, step, TOKEN, trelloCard, withFetch } from "./support.js"
+
+const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION, accept: "application/json" } })
+const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters), connection))
+
+beforeAll(() => nock.disableNetConnect())
+afterEach(() => {
+  nock.cleanAll()
+})
+afterAll(() => nock.enableNetConnect())
+
+describe("boardtool actions: the wire", () => {
+  it.effect("createBoard: POST /1/boards?name&desc, credentials in the header only, no output", () =>
+    Effect.gen(function*() {
+      const scope = trello().post("/1/boards").query({ name: "Launch", desc: "Q4 launch" }).reply(200, { id: BOARD, name: "Launch" })
+      expect(yield* run("createBoard", { name: "Launch", desc: "Q4 launch" })).toBeNull()
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("createCard: POST /1/cards?idList&name&desc (idBoard is not sent), the Card decoded", () =>
+    Effect.gen(function*() {
+      const scope = trello().post("/1/cards").query({ idList: LIST, name: trelloCard.name, desc: trelloCard.desc })
+        .reply(200, trelloCard)
+      const output = yield* run("createCard", { idBoard: BOARD, idList: LIST, name: trelloCard.name, desc: trelloCard.desc })
+      expect(output).toEqual(card)
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("getCard: GET /1/cards/{id}, the Card's five fields", () =>
+    Effect.gen(function*() {
+      const scope = trello().get(`/1/cards/${CARD}`).reply(200, trelloCard)
+      expect(yield* run("getCard", { idBoard: BOARD, id: CARD })).toEqual(card)
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("dynamic options: boards, a board's lists and cards (label = name, value = id)", () =>
+    Effect.gen(function*() {
+      const scope = trello()
+        .get("/1/members/me/boards").query({ fields: "name" }).reply(200, [{ id: BOARD, name: "Roadmap" }])
+        .get(`/1/boards/${BOARD}/lists`).query({ fields: "name" }).reply(200, [{ id: LIST, name: "To Do" }])
+        .get(`/1/boards/${BOARD}/cards`).query({ fields: "name" }).reply(200, [{ id: CARD, name: "Launch post" }])
+      const options = (type: string, property: string, params: Record<string, unknown>) =>
+        withFetch(executor.options(`boardtool/v1/${type}`, property, params, connection))
+      expect(yield* options("createCard", "idBoard", {})).toEqual([{ label: "Roadmap", value: BOARD }])
+      expect(yield* options("createCard", "idList", { idBoard: BOARD })).toEqual([{ label: "To Do", value: LIST }])
+      expect(yield* options("getCard", "id", { idBoard: BOARD })).toEqual([{ label: "Launch post", value: CARD }])
+      expect(yield* options("getCard", "id", {})).toEqual([])
+      expect(scope.isDone()).toBe(true)
+    }))
+})
+
+describe("boardtool actions: errors", () => {
+  it.effect("ids that are not 24 hex digits, and every other bad input, are rejected before any request", () =>
+    Effect.gen(function*() {
+      const anywhere = nock(/.*/).persist().get(/.*/).reply(200, {}).post(/.*/).reply(200, {})
+      const bad = yield* Effect.flip(run("getCard", { id: "123" }))
+      expect(bad.message).toBe("step \"getCard\" (boardtool/v1/getCard): id: must be a Trello id (24 hexadecimal digits)")
+      const many = yield* Effect.flip(run("createCard", { idBoard: "x", name: 5, colour: "red" }))
+      expect(many._tag === "InvalidInput" && many.issues.map((i) => i.path).sort()).toEqual(["colour", "idBoard", "idList", "name"])
+      const empty = yield* Effect.flip(run("createBoard", { name: "" }))
+      expect(empty.message).toContain("name: must not be empty")
+      const long = yield* Effect.flip(run("createBoard", { name: "x".repeat(16385) }))
+      expect(long.message).toContain("name: must be at most 16384 characters long")
+      expect(anywhere.isDone()).toBe(false)
+    }))
+
+  it.effect("Trello's plain-text errors become the matching typed errors, with their text", () =>
+    Effect.gen(function*() {
+      trello().get(`/1/cards/${CARD}`).reply(400, "invalid id", { "content-type": "text/plain" })
+      expect(yield* Effect.flip(run("getCard", { id: CARD }))).toMatchObject({
+        _tag: "InvalidInput",
+        message: "invalid id",
+        request: { method: "GET", path: `/cards/${CARD}` }
+      })
+      trello().get(`/1/cards/${CARD}`).reply(401, "invalid token", { "content-type": "text/plain" })
+      expect(yield* Effect.flip(run("getCard", { id: CARD }))).toMatchObject({ _tag: "AuthenticationFailed", message: "invalid token" })
+      trello().post("/1/boards").query(true).reply(401, "unauthorized permission requested")
+      expect(yield* Effect.flip(run("createBoard", { name: "x" }))).toMatchObject({
+        _tag: "PermissionDenied",
+        message: "unauthorized permission requested",
+        status: 401
+      })
+      trello().get(`/1/cards/${CARD}`).reply(404, "The requested resource was not found.")
+      expect(yield* Effect.flip(run("getCard", { id: CARD }))).toMatchObject({ _tag: "NotFound" })
+    }))
+
+  it.live("a 429 with Trello's JSON body is retried after Retry-After; a POST too, since Trello did not process it", () =>
+    Effect.gen(function*() {
+      const scope = trello()
+        .post("/1/cards").query(true).reply(429, { error: "API_TOKEN_LIMIT_EXCEEDED", message: "Rate limit exceeded" }, { "retry-after": "0" })
+        .post("/1/cards").query(true).reply(200, trelloCard)
+      expect(yield* run("createCard", { idList: LIST })).toEqual(card)
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("no credential appears in an error, even when Trello echoes it", () =>
+    Effect.gen(function*() {
+      trello().get(`/1/cards/${CARD}`).reply(401, `invalid token ${TOKEN} for key ${KEY}`)
+      const error = yield* Effect.flip(run("getCard", { id: CARD }))
+      expect(error.message).toBe("invalid token [redacted] for key [redacted]")
+      expect(JSON.stringify(error) + String(error)).not.toContain(TOKEN)
+    }))
+})
+
+describe("boardtool definition", () => {
+  it("describes itself: type, category, connection, actions, options with dependsOn, the trigger", () => {
+    const d = Component.describe(boardtool)
+    expect(d).toMatchObject({
+      type: "boardtool/v1",
+      category: "Productivity and Collaboration",
+      customAction: true,
+      connection: {
+        kind: "CUSTOM",
+        defaultBaseUrl: "https://api.trello.com/1",
+        props: {
+          key: { kind: "STRING", title: "Key", required: true, secret: true },
+          token: { kind: "STRING", title: "Token", required: true, secret: true },
+          secret: { kind: "STRING", required: false, secret: true },
+          baseUrl: { kind: "STRING", required: false }
+        },
+        rateLimits: [{ scope: "token", limit: 100, intervalMillis: 10_000 }, { scope: "key", limit: 300, intervalMillis: 10_000 }]
+      }
+    })
+    expect(d.actions.map((a) => a.name)).toEqual(["createBoard", "createCard", "getCard", "customAction"])
+    const createCard = d.actions.find((a) => a.name === "createCard")!
+    expect(createCard.props["idList"]).toMatchObject({ required: true, dynamicOptions: { dependsOn: ["idBoard"] } })
+    expect(createCard.props["idBoard"]).toMatchObject({ required: false, dynamicOptions: { dependsOn: [] } })
+    expect(createCard.output).toMatchObject({ required: ["id", "desc", "idBoard", "idList", "name"] })
+    expect(d.actions.find((a) => a.name === "createBoard")!.output).toBeNull()
+    expect(d.triggers).toEqual([expect.objectContaining({ name: "newCard", kind: "DYNAMIC_WEBHOOK" })])
+  })
+})

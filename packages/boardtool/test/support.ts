@@ -1,0 +1,51 @@
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import { Executor } from "@x/core"
+import * as Effect from "effect/Effect"
+import { boardtool } from "../src/index.js"
+
+export const KEY = "0123456789abcdef0123456789abcdef"
+export const TOKEN = "ATTA0123456789abcdef0123456789abcdef0123456789abcdef0123456789ab"
+export const SECRET = "trello-app-secret-0123456789"
+export const AUTHORIZATION = `OAuth oauth_consumer_key="${KEY}", oauth_token="${TOKEN}"`
+export const API = "https://api.trello.com"
+export const connection = { key: KEY, token: TOKEN, secret: SECRET }
+
+export const BOARD = "61a0f0f0f0f0f0f0f0f0f0b1"
+export const LIST = "61a0f0f0f0f0f0f0f0f0f011"
+export const CARD = "61a0f0f0f0f0f0f0f0f0f0c1"
+
+export const executor = Executor.make([boardtool])
+
+export const step = (action: string, parameters: Record<string, unknown>) => ({
+  label: action,
+  name: action,
+  type: `boardtool/v1/${action}`,
+  parameters
+})
+
+export const withFetch = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
+  Effect.provide(effect, FetchHttpClient.layer)
+
+/** A card as Trello's API returns it: many more fields than the five we output. */
+export const trelloCard = {
+  id: CARD,
+  badges: { attachments: 0, comments: 0, description: true, votes: 0 },
+  checkItemStates: [],
+  closed: false,
+  dateLastActivity: "2026-11-21T10:00:00.000Z",
+  desc: "Draft, review, publish.",
+  descData: { emoji: {} },
+  due: null,
+  idBoard: BOARD,
+  idList: LIST,
+  idMembers: [],
+  idShort: 7,
+  labels: [],
+  name: "Write the launch post",
+  pos: 16384,
+  shortLink: "AbCdEfGh",
+  shortUrl: "https://trello.com/c/AbCdEfGh",
+  url: "https://trello.com/c/AbCdEfGh/7-write-the-launch-post"
+}
+export const card = { id: CARD, desc: trelloCard.desc, idBoard: BOARD, idList: LIST, name: trelloCard.name }

@@ -1,0 +1,104 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import nock from "nock"
+import { API, AUTHORIZATION, BOARD, CARD, card, connection, executor, LIST, trelloCard, withFetch } from "./support.js"
+
+const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION } })
+const callbackUrl = "https://hooks.example.com/trello/newCard"
+const onList = { label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idBoard: BOARD, idList: LIST } }
+const onBoard = { ...onList, parameters: { idBoard: BOARD } }
+const state = { webhookId: "61a0f0f0f0f0f0f0f0f0f0e1" }
+
+// The delivery and its signature: base64 HMAC-SHA1 of body + callback URL with the app secret,
+// computed with `openssl dgst -sha1 -hmac trello-app-secret-0123456789 -binary | base64`.
+const body =
+  `{"action":{"id":"61a0f0f0f0f0f0f0f0f0f0a1","type":"createCard","data":{"card":{"id":"${CARD}"},"list":{"id":"${LIST}"},"board":{"id":"${BOARD}"}}}}`
+const signature = "t8yp3kyotmptZzyFHR5DX95H4yU="
+const delivery = (options: { body?: string; signature?: string | undefined; method?: string; url?: string } = {}) => ({
+  method: options.method ?? "POST",
+  url: options.url ?? callbackUrl,
+  headers: "signature" in options && options.signature === undefined ? {} : { "x-trello-webhook": options.signature ?? signature },
+  body: new TextEncoder().encode(options.body ?? body)
+})
+const handle = (trigger: { label: string; name: string; type: string; parameters: Record<string, unknown> }, request: ReturnType<typeof delivery>, values: object = connection) =>
+  withFetch(executor.handleDelivery(trigger, values, state, request))
+
+beforeAll(() => nock.disableNetConnect())
+afterEach(() => {
+  nock.cleanAll()
+})
+afterAll(() => nock.enableNetConnect())
+
+describe("newCard", () => {
+  it.effect("enable: POST /1/webhooks?callbackURL&idModel=<list>&description; the webhook id is the state", () =>
+    Effect.gen(function*() {
+      const scope = trello().post("/1/webhooks")
+        .query({ callbackURL: callbackUrl, idModel: LIST, description: `New cards on list ${LIST}` })
+        .reply(200, { id: state.webhookId, idModel: LIST, callbackURL: callbackUrl, active: true, consecutiveFailures: 0 })
+      expect(yield* withFetch(executor.enableTrigger(onList, connection, callbackUrl))).toEqual(state)
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("enable on a board watches the board; neither board nor list is InvalidInput", () =>
+    Effect.gen(function*() {
+      const scope = trello().post("/1/webhooks").query((q) => q["idModel"] === BOARD)
+        .reply(200, { id: state.webhookId, idModel: BOARD, callbackURL: callbackUrl })
+      yield* withFetch(executor.enableTrigger(onBoard, connection, callbackUrl))
+      expect(scope.isDone()).toBe(true)
+      const error = yield* Effect.flip(withFetch(executor.enableTrigger({ ...onList, parameters: {} }, connection, callbackUrl)))
+      expect(error.message).toBe("step \"newCard\" (boardtool/v1/newCard): idBoard: a board or a list is required")
+    }))
+
+  it.effect("disable: DELETE /1/webhooks/{id}; a 404 means it is already gone", () =>
+    Effect.gen(function*() {
+      const scope = trello()
+        .delete(`/1/webhooks/${state.webhookId}`).reply(200, { _value: null })
+        .delete(`/1/webhooks/${state.webhookId}`).reply(404, "The requested resource was not found.")
+      yield* withFetch(executor.disableTrigger(onList, connection, state))
+      yield* withFetch(executor.disableTrigger(onList, connection, state))
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("HEAD (Trello's check on creation) is answered 200", () =>
+    Effect.gen(function*() {
+      expect(yield* handle(onList, delivery({ method: "HEAD", body: "" }))).toEqual({ response: { status: 200 }, events: [] })
+    }))
+
+  it.effect("a signed createCard delivery on the watched list fetches the card and emits it, keyed by action.id", () =>
+    Effect.gen(function*() {
+      const scope = trello().get(`/1/cards/${CARD}`).reply(200, trelloCard)
+      expect(yield* handle(onList, delivery())).toEqual({
+        response: { status: 200 },
+        events: [{ id: "61a0f0f0f0f0f0f0f0f0f0a1", output: card }]
+      })
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("a missing, wrong or other-URL signature is answered 401 and runs nothing", () =>
+    Effect.gen(function*() {
+      const anywhere = nock(/.*/).persist().get(/.*/).reply(200, trelloCard)
+      for (const request of [
+        delivery({ signature: undefined }),
+        delivery({ signature: "AAAAp3kyotmptZzyFHR5DX95H4yU=" }),
+        delivery({ url: callbackUrl + "?x=1" }),
+        delivery({ body: body.replace("createCard", "updateCard") })
+      ]) {
+        const result = yield* handle(onList, request)
+        expect(result.response.status).toBe(401)
+        expect(result.events).toEqual([])
+      }
+      expect(anywhere.isDone()).toBe(false)
+    }))
+
+  it.effect("other actions, other lists and non-Trello bodies emit nothing", () =>
+    Effect.gen(function*() {
+      const noSecret = { key: connection.key, token: connection.token }
+      const other = body.replace(`"list":{"id":"${LIST}"}`, `"list":{"id":"61a0f0f0f0f0f0f0f0f0f099"}`)
+      expect((yield* handle(onList, delivery({ body: other }), noSecret)).events).toEqual([])
+      expect((yield* handle(onList, delivery({ body: body.replace("createCard", "updateCard") }), noSecret)).events).toEqual([])
+      expect((yield* handle(onList, delivery({ body: "not json" }), noSecret)).response.status).toBe(400)
+      // Watching the board, a card in any of its lists counts.
+      trello().get(`/1/cards/${CARD}`).reply(200, trelloCard)
+      expect((yield* handle(onBoard, delivery({ body }), noSecret)).events).toHaveLength(1)
+    }))
+})
