@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { UndiciHttpClient } from "@x/http-undici"
+import * as Effect from "effect/Effect"
+import { createServer, type Server } from "node:http"
+import * as Simulator from "../src/testing/simulator.js"
+import { executor, step } from "./support.js"
+
+let sim: Simulator.Simulator
+let connection: Record<string, string>
+
+beforeAll(async () => {
+  sim = await Simulator.start({ deliveryRetryDelayMs: 20 })
+  connection = { key: sim.key, token: sim.token, secret: sim.secret, baseUrl: sim.baseUrl }
+})
+afterAll(() => sim.close())
+
+const run = (action: string, parameters: Record<string, unknown>, values: object = connection) =>
+  executor.run(step(action, parameters), values).pipe(Effect.provide(UndiciHttpClient.layer))
+const options = (type: string, property: string, params: Record<string, unknown>) =>
+  executor.options(`boardtool/v1/${type}`, property, params, connection).pipe(Effect.provide(UndiciHttpClient.layer))
+
+/** A webhook receiver on loopback that hands every request to the trigger, as the runner does. */
+const receiver = (trigger: object, state: () => unknown, answer?: (n: number) => number | undefined) => {
+  const events: Array<{ id: string; output: unknown }> = []
+  let posts = 0
+  let url = ""
+  const server: Server = createServer((req, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => {
+      const forced = req.method === "POST" ? answer?.(++posts) : undefined
+      if (forced !== undefined) {
+        res.writeHead(forced).end()
+        return
+      }
+      const request = {
+        method: req.method ?? "POST",
+        url,
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : v])),
+        body: new Uint8Array(Buffer.concat(chunks))
+      }
+      Effect.runPromise(
+        executor.handleDelivery(trigger as never, connection, state() ?? { webhookId: "pending" }, request).pipe(
+          Effect.provide(UndiciHttpClient.layer)
+        )
+      ).then(
+        (result) => {
+          events.push(...result.events)
+          res.writeHead(result.response.status).end(result.response.body)
+        },
+        () => res.writeHead(500).end()
+      )
+    })
+  })
+  return {
+    events,
+    start: Effect.promise(() =>
+      new Promise<string>((resolve) =>
+        server.listen(0, "127.0.0.1", () => {
+          url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks/newCard`
+          resolve(url)
+        })
+      )
+    ),
+    close: Effect.promise(() => new Promise((resolve) => server.close(resolve)))
+  }
+}
+
+describe("boardtool against the simulator", () => {
+  it.live("boards → lists → createCard → getCard → createBoard, as a workflow would", () =>
+    Effect.gen(function*() {
+      const boards = yield* options("createCard", "idBoard", {})
+      expect(boards.map((b) => b.label)).toEqual(["Product Roadmap", "Operations"])
+      const idBoard = boards[0]!.value
+      const lists = yield* options("createCard", "idList", { idBoard })
+      expect(lists.map((l) => l.label)).toEqual(["To Do", "Doing", "Done"])
+      const created = yield* run("createCard", { idBoard, idList: lists[2]!.value, name: "Ship it", desc: "Today." })
+      expect(created).toMatchObject({ idBoard, idList: lists[2]!.value, name: "Ship it", desc: "Today." })
+      const id = (created as { id: string }).id
+      expect(yield* run("getCard", { id })).toEqual(created)
+      const cards = yield* options("getCard", "id", { idBoard })
+      expect(cards.map((c) => c.label)).toContain("Ship it")
+      expect(yield* run("createBoard", { name: "Launch", desc: "Q4" })).toBeNull()
+      expect([...sim.boards.values()].map((b) => b.name)).toContain("Launch")
+    }))
+
+  it.live("its errors are Trello's: invalid token, invalid id, not found", () =>
+    Effect.gen(function*() {
+      const badToken = yield* Effect.flip(run("getCard", { id: "0".repeat(24) }, { ...connection, token: "wrong-token" }))
+      expect(badToken).toMatchObject({ _tag: "AuthenticationFailed", message: "invalid token" })
+      const missing = yield* Effect.flip(run("getCard", { id: "0".repeat(24) }))
+      expect(missing).toMatchObject({ _tag: "NotFound", message: "The requested resource was not found." })
+      const custom = yield* Effect.flip(run("customAction", { method: "GET", path: "/cards/not-an-id" }))
+      expect(custom).toMatchObject({ _tag: "InvalidInput", message: "invalid id" })
+      const viaCustom = yield* run("customAction", { method: "GET", path: "/members/me/boards", query: { fields: "name" } })
+      expect(viaCustom).toMatchObject({ status: 200 })
+    }))
+
+  it.live("newCard end to end: enable (HEAD check), a card created, a signed delivery, the event; disable", () =>
+    Effect.gen(function*() {
+      const board = [...sim.boards.values()][0]!
+      const list = [...sim.lists.values()].find((l) => l.idBoard === board.id)!
+      let state: unknown
+      const trigger = { label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idBoard: board.id, idList: list.id } }
+      const hooks = receiver(trigger, () => state)
+      const callbackUrl = yield* hooks.start
+      state = yield* executor.enableTrigger(trigger, connection, callbackUrl).pipe(Effect.provide(UndiciHttpClient.layer))
+      const webhookId = (state as { webhookId: string }).webhookId
+      expect(sim.webhooks.get(webhookId)).toMatchObject({ idModel: list.id, callbackURL: callbackUrl })
+      const created = yield* run("createCard", { idList: list.id, name: "From the trigger test", desc: "With a description." })
+      yield* Effect.promise(() => sim.idle())
+      expect(hooks.events).toEqual([{ id: expect.stringMatching(/^[0-9a-f]{24}$/), output: created }])
+      // A card in another list of the board is not this trigger's.
+      const other = [...sim.lists.values()].find((l) => l.idBoard === board.id && l.id !== list.id)!
+      yield* run("createCard", { idList: other.id, name: "Elsewhere" })
+      yield* Effect.promise(() => sim.idle())
+      expect(hooks.events).toHaveLength(1)
+      yield* executor.disableTrigger(trigger, connection, state).pipe(Effect.provide(UndiciHttpClient.layer))
+      expect(sim.webhooks.has(webhookId)).toBe(false)
+      yield* hooks.close
+    }))
+
+  it.live("deliveries are retried up to 3 times; a 410 deletes the webhook; a failing HEAD check fails enable", () =>
+    Effect.gen(function*() {
+      const board = [...sim.boards.values()][1]!
+      const list = [...sim.lists.values()].find((l) => l.idBoard === board.id)!
+      let state: unknown
+      const trigger = { label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idBoard: board.id } }
+      // Two failures, then the trigger answers.
+      const flaky = receiver(trigger, () => state, (n) => (n <= 2 ? 500 : undefined))
+      state = yield* executor.enableTrigger(trigger, connection, yield* flaky.start).pipe(Effect.provide(UndiciHttpClient.layer))
+      const webhookId = (state as { webhookId: string }).webhookId
+      yield* run("createCard", { idList: list.id, name: "Retried" })
+      yield* Effect.promise(() => sim.idle())
+      expect(sim.deliveries.filter((d) => d.webhookId === webhookId).map((d) => d.status)).toEqual([500, 500, 200])
+      expect(flaky.events).toHaveLength(1)
+      yield* flaky.close
+
+      const gone = receiver(trigger, () => state, () => 410)
+      const goneState = yield* executor.enableTrigger(trigger, connection, yield* gone.start).pipe(
+        Effect.provide(UndiciHttpClient.layer)
+      )
+      yield* run("createCard", { idList: list.id, name: "Gone" })
+      yield* Effect.promise(() => sim.idle())
+      expect(sim.webhooks.has((goneState as { webhookId: string }).webhookId)).toBe(false)
+      yield* gone.close
+
+      const refusing = createServer((_, res) => res.writeHead(404).end())
+      yield* Effect.promise(() => new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve)))
+      const url = `http://127.0.0.1:${(refusing.address() as { port: number }).port}/hooks`
+      const error = yield* Effect.flip(executor.enableTrigger(trigger, connection, url).pipe(Effect.provide(UndiciHttpClient.layer)))
+      expect(error).toMatchObject({ _tag: "InvalidInput", message: `URL (${url}) did not return 200 status code, got 404` })
+      yield* Effect.promise(() => new Promise((resolve) => refusing.close(resolve)))
+    }))
+
+  it.live("enforces Trello's rate limits with its 429 body", () =>
+    Effect.gen(function*() {
+      const limited = yield* Effect.promise(() =>
+        Simulator.start({ rateLimits: { perToken: { limit: 3, intervalMs: 60_000 }, perKey: { limit: 10, intervalMs: 60_000 } } })
+      )
+      const get = () =>
+        fetch(`${limited.baseUrl}/members/me/boards?key=${limited.key}&token=${limited.token}`).then(async (r) => ({
+          status: r.status,
+          body: await r.text(),
+          remaining: r.headers.get("x-rate-limit-api-token-remaining")
+        }))
+      const answers = yield* Effect.promise(() => Promise.all([get(), get(), get(), get()]))
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429])
+      expect(JSON.parse(answers[3]!.body)).toEqual({ error: "API_TOKEN_LIMIT_EXCEEDED", message: "Rate limit exceeded" })
+      expect(limited.stats).toEqual({ requests: 4, rateLimited: 1 })
+      yield* Effect.promise(() => limited.close())
+    }))
+})
