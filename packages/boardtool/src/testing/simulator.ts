@@ -98,6 +98,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   const retries = options.deliveryRetries ?? 3
   const retryDelayMs = options.deliveryRetryDelayMs ?? 1000
   const member = { id: newId(), username: "simulated" }
+  const organization = newId()
   const boards = new Map<string, Board>()
   const lists = new Map<string, List>()
   const cards = new Map<string, Card>()
@@ -114,15 +115,14 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     id: b.id,
     name: b.name,
     desc: b.desc,
-    descData: null,
+    descData: "",
     closed: b.closed,
-    idOrganization: null,
-    idEnterprise: null,
+    idOrganization: organization,
     pinned: false,
     url: `https://trello.com/b/${b.shortLink}/${b.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
     shortUrl: `https://trello.com/b/${b.shortLink}`,
     shortLink: b.shortLink,
-    prefs: { permissionLevel: "private", voting: "disabled", comments: "members", background: "blue" },
+    prefs: { permissionLevel: "org", voting: "disabled", comments: "members", invitations: "members", selfJoin: true, cardCovers: true },
     labelNames: { green: "", yellow: "", orange: "", red: "", purple: "", blue: "" }
   })
   const listJson = (l: List) => ({
@@ -132,7 +132,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     idBoard: l.idBoard,
     pos: l.pos,
     subscribed: false,
-    softLimit: null
+    softLimit: ""
   })
   const cardJson = (c: Card) => ({
     id: c.id,
