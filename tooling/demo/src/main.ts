@@ -1,40 +1,96 @@
 /**
- * The demo: a few workflow steps run through the @x/core executor against a loopback notes
- * service. It shows outputs, and the typed errors bad input gets before anything is sent.
+ * The demo: workflow steps run through the @x/core executor, with no credentials and no
+ * network: a small example component against a loopback service, then the board component
+ * against its Trello simulator, its newCard trigger included. It shows outputs, and the
+ * typed errors bad input gets before anything is sent.
  */
+import { boardtool } from "@x/boardtool"
+import * as TrelloSimulator from "@x/boardtool/testing"
 import { Executor } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { createServer } from "node:http"
 import { notes } from "./notes.js"
 import { API_KEY, startNotesServer } from "./server.js"
 
-const { server, baseUrl } = await startNotesServer()
-const executor = Executor.make([notes])
-const connection = { apiKey: API_KEY, baseUrl }
-
-const steps = [
-  { label: "Create a note", name: "create", type: "notes/v1/createNote", parameters: { title: "Hello", body: "from the demo" } },
-  { label: "Read it back", name: "read", type: "notes/v1/getNote", parameters: { id: "n1" } },
-  { label: "Custom call", name: "custom", type: "notes/v1/customAction", parameters: { method: "GET", path: "/notes/n1" } },
-  { label: "Bad parameters", name: "bad", type: "notes/v1/createNote", parameters: { title: "", colour: "red" } },
-  { label: "Missing note", name: "missing", type: "notes/v1/getNote", parameters: { id: "n99" } },
-  { label: "Leaving the base URL", name: "escape", type: "notes/v1/customAction", parameters: { method: "GET", path: "https://elsewhere.example/" } },
-  { label: "Unknown action", name: "unknown", type: "notes/v1/deleteNote", parameters: {} }
-]
-
-const program = Effect.forEach(steps, (step) =>
-  executor.run(step, connection).pipe(
-    Effect.match({
-      onSuccess: (output) => `✔ ${step.label} (${step.type})\n  ${JSON.stringify(output)}`,
-      onFailure: (error) =>
-        `✘ ${step.label} (${step.type})\n  ${error._tag}: ${error.message}${
-          "request" in error && error.request !== undefined ? ` [${error.request.method} ${error.request.path}]` : ""
-        }`
-    }),
-    Effect.tap((line) => Effect.sync(() => console.log(line)))
-  ))
-
+const notesServer = await startNotesServer()
+const trello = await TrelloSimulator.start({ deliveryRetryDelayMs: 50 })
+const executor = Executor.make([notes, boardtool])
 // What the runner provides: the undici HttpClient, and no tracer (nothing exports spans).
-await Effect.runPromise(program.pipe(Effect.provide(Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false)))))
-server.close()
+const runtime = Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false))
+const run = <A, E>(effect: Effect.Effect<A, E, import("@effect/platform/HttpClient").HttpClient>) =>
+  Effect.runPromise(Effect.provide(effect, runtime))
+
+const connections: Record<string, object> = {
+  notes: { apiKey: API_KEY, baseUrl: notesServer.baseUrl },
+  boardtool: { key: trello.key, token: trello.token, secret: trello.secret, baseUrl: trello.baseUrl }
+}
+
+const show = async (step: { label: string; name: string; type: string; parameters: Record<string, unknown> }) => {
+  const outcome = await run(Effect.either(executor.run(step, connections[step.type.split("/")[0]!])))
+  if (outcome._tag === "Right") {
+    console.log(`✔ ${step.label} (${step.type})\n  ${JSON.stringify(outcome.right)}`)
+    return outcome.right
+  }
+  const error = outcome.left
+  const where = "request" in error && error.request !== undefined ? ` [${error.request.method} ${error.request.path}]` : ""
+  console.log(`✘ ${step.label} (${step.type})\n  ${error._tag}: ${error.message}${where}`)
+  return undefined
+}
+
+console.log("— an example component against a loopback service —")
+await show({ label: "Create a note", name: "create", type: "notes/v1/createNote", parameters: { title: "Hello", body: "from the demo" } })
+await show({ label: "Read it back", name: "read", type: "notes/v1/getNote", parameters: { id: "n1" } })
+await show({ label: "Bad parameters", name: "bad", type: "notes/v1/createNote", parameters: { title: "", colour: "red" } })
+await show({ label: "Missing note", name: "missing", type: "notes/v1/getNote", parameters: { id: "n99" } })
+await show({ label: "Leaving the base URL", name: "escape", type: "notes/v1/customAction", parameters: { method: "GET", path: "https://elsewhere.example/" } })
+await show({ label: "Unknown action", name: "unknown", type: "notes/v1/deleteNote", parameters: {} })
+
+console.log("\n— boardtool/v1 against the Trello simulator —")
+const boards = await run(executor.options("boardtool/v1/createCard", "idBoard", {}, connections["boardtool"]))
+console.log(`  boards: ${boards.map((b) => b.label).join(", ")}`)
+const idBoard = boards[0]!.value
+const lists = await run(executor.options("boardtool/v1/createCard", "idList", { idBoard }, connections["boardtool"]))
+console.log(`  lists of "${boards[0]!.label}": ${lists.map((l) => l.label).join(", ")}`)
+
+// A webhook receiver on loopback, as the runner's `serve` will be: every request goes to the trigger.
+const trigger = { label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idBoard } }
+let state: unknown = { webhookId: "pending" }
+const receiver = createServer((req, res) => {
+  const chunks: Array<Buffer> = []
+  req.on("data", (c: Buffer) => chunks.push(c))
+  req.on("end", () => {
+    const request = {
+      method: req.method ?? "POST",
+      url: callbackUrl,
+      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+      body: new Uint8Array(Buffer.concat(chunks))
+    }
+    run(executor.handleDelivery(trigger, connections["boardtool"], state, request)).then(({ events, response }) => {
+      for (const event of events) console.log(`  ⚡ newCard event ${event.id}: ${JSON.stringify(event.output)}`)
+      res.writeHead(response.status).end()
+    }, () => res.writeHead(500).end())
+  })
+})
+await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
+const callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks/newCard`
+state = await run(executor.enableTrigger(trigger, connections["boardtool"], callbackUrl))
+console.log(`  newCard enabled: ${JSON.stringify(state)}`)
+
+const card = await show({
+  label: "Create a card",
+  name: "card",
+  type: "boardtool/v1/createCard",
+  parameters: { idBoard, idList: lists[0]!.value, name: "Try the demo", desc: "Created by pnpm demo." }
+}) as { id: string } | undefined
+await trello.idle()
+if (card !== undefined) await show({ label: "Get the card", name: "get", type: "boardtool/v1/getCard", parameters: { id: card.id } })
+await show({ label: "A card id that is not one", name: "badId", type: "boardtool/v1/getCard", parameters: { id: "42" } })
+await show({ label: "A card that does not exist", name: "noCard", type: "boardtool/v1/getCard", parameters: { id: "0".repeat(24) } })
+await run(executor.disableTrigger(trigger, connections["boardtool"], state))
+console.log("  newCard disabled")
+
+receiver.close()
+notesServer.server.close()
+await trello.close()
