@@ -13,7 +13,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "./Auth.js"
-import { AuthenticationFailed, type ConnectorError, type InvalidInput } from "./ConnectorError.js"
+import { AuthenticationFailed, type ConnectorError, type InvalidInput, invalidInput } from "./ConnectorError.js"
 import * as OAuth2 from "./OAuth2.js"
 import * as Property from "./Property.js"
 import * as ProviderClient from "./ProviderClient.js"
@@ -49,6 +49,8 @@ export interface Connection<P extends Property.Properties = Property.Properties>
   readonly client: ClientSettings
   /** The provider's published limits, applied per credential. */
   readonly rateLimits: ReadonlyArray<RateLimiter.RateLimit>
+  /** The limits for these values, where the plan decides them (else `rateLimits`). */
+  readonly rateLimitsOf?: ((values: Readonly<Record<string, unknown>>) => ReadonlyArray<RateLimiter.RateLimit>) | undefined
   readonly oauth2?: OAuth2.Settings | undefined
   /** Credentials and the values each rate limit counts per, from the decoded values. */
   readonly authenticate: (
@@ -67,12 +69,17 @@ interface Common {
   readonly title: string
   readonly description?: string
   readonly client: ClientSettings
+  /** The provider's published limits (as described). */
   readonly rateLimits?: ReadonlyArray<RateLimiter.RateLimit>
 }
 
 const define = <P extends Property.Properties>(
   kind: Kind,
-  config: Common & { readonly props: P; readonly oauth2?: OAuth2.Settings },
+  config: Common & {
+    readonly props: P
+    readonly oauth2?: OAuth2.Settings
+    readonly rateLimitsOf?: (values: Property.Params<P>) => ReadonlyArray<RateLimiter.RateLimit>
+  },
   authenticate: Connection<P>["authenticate"]
 ): Connection<P> => {
   const props = { ...config.props, baseUrl: baseUrlProperty } as WithBaseUrl<P>
@@ -84,6 +91,7 @@ const define = <P extends Property.Properties>(
     props,
     client: config.client,
     rateLimits: config.rateLimits ?? [],
+    rateLimitsOf: config.rateLimitsOf as Connection<P>["rateLimitsOf"],
     oauth2: config.oauth2,
     authenticate,
     decode: Property.decoder(props, "connection")
@@ -130,29 +138,92 @@ const oauth2Props = {
     description: "Obtained by connecting (the authorization code flow); not entered by hand."
   }),
   refreshToken: Property.secret({ title: "Refresh Token", description: "Issued by providers whose tokens expire." }),
-  expiresAt: Property.integer({ title: "Expires At", description: "When the access token expires (ms since the epoch)." })
+  expiresAt: Property.integer({ title: "Expires At", description: "When the access token expires (ms since the epoch)." }),
+  authorizeUrl: Property.string({
+    title: "Authorize URL",
+    description: "Overrides the provider's authorize URL (a proxy, or a simulator).",
+    pattern: /^https?:\/\/\S+$/,
+    patternMessage: "must be an http(s) URL"
+  }),
+  tokenUrl: Property.string({
+    title: "Token URL",
+    description: "Overrides the provider's token URL (a proxy, or a simulator).",
+    pattern: /^https?:\/\/\S+$/,
+    patternMessage: "must be an http(s) URL"
+  })
 }
 
+type OAuth2Props = typeof oauth2Props
+
 /** OAuth2 authorization code: the user connects once; the access token is sent as a Bearer token. */
-export const oauth2 = (
-  config: Common & { readonly oauth2: OAuth2.Settings }
-): Connection<typeof oauth2Props> =>
-  define("OAUTH2", { ...config, props: oauth2Props }, (values, name) =>
-    values.accessToken === undefined
+/**
+ * OAuth2 authorization code: the user connects once; the access token is sent as a Bearer
+ * token. `props` adds fields of the provider's own (a plan that sets the rate limit, say).
+ */
+export const oauth2 = <P extends Property.Properties = {}>(
+  config: Common & {
+    readonly oauth2: OAuth2.Settings
+    readonly props?: P
+    readonly rateLimitsOf?: (values: Property.Params<OAuth2Props & P>) => ReadonlyArray<RateLimiter.RateLimit>
+  }
+): Connection<OAuth2Props & P> =>
+  define("OAUTH2", { ...config, props: { ...oauth2Props, ...config.props } as OAuth2Props & P }, (input, name) => {
+    const values = input as Property.Params<OAuth2Props>
+    return values.accessToken === undefined
       ? Effect.fail(
         new AuthenticationFailed({
           message: `the ${name} connection has no access token: connect it first (authorization code flow)`
         })
       )
       : Effect.map(
-        OAuth2.credentials(config.oauth2, {
+        OAuth2.credentials(settingsOf(config.oauth2, values), {
           connection: name,
           clientId: values.clientId,
           clientSecret: values.clientSecret,
           token: { accessToken: values.accessToken, refreshToken: values.refreshToken, expiresAt: values.expiresAt }
         }),
         (credentials) => ({ credentials, rateLimitKeys: revealKeys({ token: values.accessToken! }) })
-      ))
+      )
+  })
+
+/** The OAuth2 settings with the connection's overrides of the authorize and token URLs. */
+const settingsOf = (settings: OAuth2.Settings, values: { authorizeUrl?: string | undefined; tokenUrl?: string | undefined }) => ({
+  ...settings,
+  authorizeUrl: values.authorizeUrl ?? settings.authorizeUrl,
+  tokenUrl: values.tokenUrl ?? settings.tokenUrl
+})
+
+const oauth2Settings = (connection: Connection<any>, values: unknown) =>
+  Effect.flatMap(connection.decode(values ?? {}), (decoded) =>
+    connection.oauth2 === undefined
+      ? Effect.fail(invalidInput([{ path: "", message: "this connection does not use OAuth2" }], "connection"))
+      : Effect.succeed({ settings: settingsOf(connection.oauth2, decoded), values: decoded as Record<string, any> }))
+
+/**
+ * Where to send the user to connect: the authorize URL with the connection's client id, the
+ * redirect URI and a `state` that the callback must bring back (check it with `OAuth2.checkState`).
+ */
+export const authorizationUrl = (
+  connection: Connection<any>,
+  values: unknown,
+  params: { readonly redirectUri: string; readonly state: string }
+): Effect.Effect<string, InvalidInput> =>
+  Effect.map(oauth2Settings(connection, values), ({ settings, values }) =>
+    OAuth2.authorizationUrl(settings, { clientId: values["clientId"], ...params }))
+
+/** The callback's code exchanged for a token, with the connection's client credentials. */
+export const exchangeCode = (
+  connection: Connection<any>,
+  values: unknown,
+  params: { readonly code: string; readonly redirectUri: string }
+): Effect.Effect<OAuth2.Token, ConnectorError, HttpClient.HttpClient> =>
+  Effect.flatMap(oauth2Settings(connection, values), ({ settings, values }) =>
+    OAuth2.exchangeCode(settings, {
+      clientId: values["clientId"],
+      clientSecret: values["clientSecret"],
+      code: params.code,
+      redirectUri: params.redirectUri
+    }))
 
 const revealKeys = (keys: Readonly<Record<string, string | Redacted.Redacted<string>>>): Record<string, string> =>
   Object.fromEntries(
@@ -194,7 +265,7 @@ export const open = <P extends Property.Properties>(
       }
     }
     const rateLimits: Array<RateLimiter.KeyedRateLimit> = []
-    for (const limit of connection.rateLimits) {
+    for (const limit of connection.rateLimitsOf?.(decoded as Record<string, unknown>) ?? connection.rateLimits) {
       const credential = rateLimitKeys[limit.scope]
       if (credential !== undefined) rateLimits.push({ ...limit, credential })
     }

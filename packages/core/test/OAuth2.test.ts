@@ -190,11 +190,51 @@ describe("OAuth2", () => {
       "accessToken",
       "refreshToken",
       "expiresAt",
+      "authorizeUrl",
+      "tokenUrl",
       "baseUrl"
     ])
     expect(description.actions[0]).toMatchObject({ name: "me", scopes: ["sites:read"] })
     expect(Component.scopesOf([me])).toEqual(["sites:read"])
   })
+})
+
+describe("OAuth2 through a connection's values", () => {
+  it.effect("the authorize and token URLs can be overridden per connection; the code is exchanged with its client", () =>
+    Effect.gen(function*() {
+      const connection = Connection.oauth2({
+        title: "OAuthy",
+        oauth2: settings,
+        client: { defaultBaseUrl: "https://api.example.test/v2" }
+      })
+      const values = {
+        clientId: "client-1",
+        clientSecret: "secret-1",
+        authorizeUrl: "http://127.0.0.1:9/oauth/authorize",
+        tokenUrl: "http://127.0.0.1:9/oauth/access_token"
+      }
+      const url = new URL(yield* Connection.authorizationUrl(connection, values, { redirectUri: "http://localhost/callback", state: "s1" }))
+      expect(url.origin + url.pathname).toBe("http://127.0.0.1:9/oauth/authorize")
+      expect(url.searchParams.get("client_id")).toBe("client-1")
+      const scope = nock("http://127.0.0.1:9").post("/oauth/access_token", {
+        client_id: "client-1",
+        client_secret: "secret-1",
+        code: "c0de",
+        grant_type: "authorization_code",
+        redirect_uri: "http://localhost/callback"
+      }).reply(200, { access_token: "tok" })
+      const token = yield* Connection.exchangeCode(connection, values, { code: "c0de", redirectUri: "http://localhost/callback" }).pipe(
+        Effect.provide(FetchHttpClient.layer)
+      )
+      expect(Redacted.value(token.accessToken)).toBe("tok")
+      expect(scope.isDone()).toBe(true)
+      const notOAuth = yield* Effect.flip(Connection.authorizationUrl(
+        Connection.apiKey({ title: "k", header: "X-Key", client: { defaultBaseUrl: "https://a.test" } }),
+        { apiKey: "k" },
+        { redirectUri: "http://localhost/callback", state: "s" }
+      ))
+      expect(notOAuth.message).toContain("does not use OAuth2")
+    }))
 })
 
 describe("OAuth2 refresh, concurrently", () => {
