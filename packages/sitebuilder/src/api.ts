@@ -1,0 +1,78 @@
+/**
+ * Webflow Data API v2's wire formats (`../shared/specs/webflow`): the records we read,
+ * decoded with Schema (unknown fields ignored unless kept), and the endpoints we call.
+ */
+import { Pagination, ProviderClient } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+
+/** Webflow's ids of sites, collections and items: 24 hexadecimal digits (the spec's "objectid"). */
+export const objectId = { pattern: /^[0-9a-fA-F]{24}$/, patternMessage: "must be a Webflow id (24 hexadecimal digits)" }
+
+export const Order = Schema.Struct({ orderId: Schema.String, status: Schema.String })
+
+/** A CMS item: `fieldData` keeps every field of the collection, `name` and `slug` always among them. */
+export const Item = Schema.Struct({
+  id: Schema.String,
+  fieldData: Schema.Struct(
+    { name: Schema.String, slug: Schema.String },
+    Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  )
+})
+
+const Site = Schema.Struct({ id: Schema.String, displayName: Schema.String })
+const Collection = Schema.Struct({ id: Schema.String, displayName: Schema.String })
+const Page = Schema.Struct({ limit: Schema.Number, offset: Schema.Number, total: Schema.Number })
+
+/** Webflow's error body: `{code, message, externalReference, details}`. */
+export const ErrorBody = Schema.Struct({
+  code: Schema.String,
+  message: Schema.optional(Schema.String),
+  details: Schema.optional(Schema.Array(Schema.Unknown))
+})
+
+const { path } = ProviderClient
+/** Webflow pages lists by offset and limit, 100 at most. */
+const pageSize = 100
+
+export const listSites = (client: ProviderClient.ProviderClient) =>
+  Effect.map(client.json({ method: "GET", path: "/sites" }, Schema.Struct({ sites: Schema.Array(Site) })), (r) => r.sites)
+
+export const listOrders = (client: ProviderClient.ProviderClient, siteId: string) =>
+  Pagination.byOffset({ pageSize }, (offset, limit) =>
+    Effect.map(
+      client.json(
+        { method: "GET", path: path`/sites/${siteId}/orders`, query: { offset, limit } },
+        Schema.Struct({ orders: Schema.Array(Order), pagination: Page })
+      ),
+      (r) => ({ items: r.orders, total: r.pagination.total })
+    ))
+
+export const fulfillOrder = (
+  client: ProviderClient.ProviderClient,
+  order: { siteId: string; orderId: string; sendOrderFulfilledEmail: boolean }
+) =>
+  client.json({
+    method: "POST",
+    path: path`/sites/${order.siteId}/orders/${order.orderId}/fulfill`,
+    body: ProviderClient.jsonBody({ sendOrderFulfilledEmail: order.sendOrderFulfilledEmail })
+  }, Order)
+
+export const listCollections = (client: ProviderClient.ProviderClient, siteId: string) =>
+  Effect.map(
+    client.json({ method: "GET", path: path`/sites/${siteId}/collections` }, Schema.Struct({ collections: Schema.Array(Collection) })),
+    (r) => r.collections
+  )
+
+export const listItems = (client: ProviderClient.ProviderClient, collectionId: string) =>
+  Pagination.byOffset({ pageSize }, (offset, limit) =>
+    Effect.map(
+      client.json(
+        { method: "GET", path: path`/collections/${collectionId}/items`, query: { offset, limit } },
+        Schema.Struct({ items: Schema.Array(Item), pagination: Page })
+      ),
+      (r) => ({ items: r.items, total: r.pagination.total })
+    ))
+
+export const getItem = (client: ProviderClient.ProviderClient, collectionId: string, itemId: string) =>
+  client.json({ method: "GET", path: path`/collections/${collectionId}/items/${itemId}` }, Item)

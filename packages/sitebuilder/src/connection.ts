@@ -1,0 +1,55 @@
+/**
+ * The site-builder connection: OAuth2 authorization code with the user's Webflow app. The
+ * token does not expire; it is sent as a Bearer token. Webflow's rate limit is per token:
+ * 60 requests a minute, or 120 on CMS, e-commerce and business plans.
+ */
+import { Component, Connection, ConnectorError, Property } from "@x/core"
+import * as Schema from "effect/Schema"
+import { fulfillOrder } from "./actions/fulfillOrder.js"
+import { getCollectionItem } from "./actions/getCollectionItem.js"
+import * as Api from "./api.js"
+
+const errorBody = Schema.decodeUnknownOption(Api.ErrorBody)
+
+/** "… missing the following scopes - ecommerce:write, cms:read" → the scopes. */
+const missingScopes = (body: unknown): ReadonlyArray<string> | undefined => {
+  const parsed = errorBody(body)
+  if (parsed._tag === "None" || parsed.value.code !== "missing_scopes") return undefined
+  const fromDetails = (parsed.value.details ?? []).filter((d): d is string => typeof d === "string" && d.includes(":"))
+  if (fromDetails.length > 0) return fromDetails
+  return [...(parsed.value.message ?? "").matchAll(/[a-z_]+:(?:read|write)/g)].map((m) => m[0])
+}
+
+export const connection = Connection.oauth2({
+  title: "Webflow",
+  description: "Your Webflow app's client id and secret; its redirect URI is {app_url}/callback.",
+  oauth2: {
+    authorizeUrl: "https://webflow.com/oauth/authorize",
+    tokenUrl: "https://api.webflow.com/oauth/access_token",
+    // What the actions and their option lists need.
+    scopes: Component.scopesOf([fulfillOrder, getCollectionItem])
+  },
+  props: {
+    requestsPerMinute: Property.integer({
+      title: "Requests per minute",
+      description: "Webflow's limit for the site's plan: 60 (Starter, Basic) or 120 (CMS, e-commerce, Business).",
+      options: [{ label: "60", value: 60 }, { label: "120", value: 120 }],
+      defaultValue: 60
+    })
+  },
+  client: {
+    defaultBaseUrl: "https://api.webflow.com/v2",
+    refineError: (error, body) => {
+      const scopes = error._tag === "PermissionDenied" ? missingScopes(body) : undefined
+      return scopes === undefined ? error : new ConnectorError.PermissionDenied({
+        ...error,
+        message: `the connection lacks the scope${scopes.length === 1 ? "" : "s"} ${scopes.join(", ")}: connect again to grant ${
+          scopes.length === 1 ? "it" : "them"
+        } (${error.message})`,
+        missingScopes: scopes
+      })
+    }
+  },
+  rateLimits: [{ scope: "token", limit: 60, interval: "1 minute" }],
+  rateLimitsOf: (values) => [{ scope: "token", limit: values.requestsPerMinute ?? 60, interval: "1 minute" }]
+})

@@ -1,0 +1,5 @@
+/** The OAuth2 scopes of Webflow's endpoints we call (the spec's `security` of each). */
+export const sitesRead = "sites:read"
+export const ecommerceRead = "ecommerce:read"
+export const ecommerceWrite = "ecommerce:write"
+export const cmsRead = "cms:read"
