@@ -1,0 +1,172 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Component } from "@x/core"
+import * as Effect from "effect/Effect"
+import nock from "nock"
+import { sitebuilder } from "../src/index.js"
+import {
+  ACCESS_TOKEN, API, COLLECTION, connection, executor, ITEM, ORDER, SITE, step, webflowError, webflowItem, webflowOrder, withFetch
+} from "./support.js"
+
+const webflow = () => nock(API, { reqheaders: { authorization: `Bearer ${ACCESS_TOKEN}`, accept: "application/json" } })
+const run = (action: string, parameters: Record<string, unknown>, values: object = connection) =>
+  withFetch(executor.run(step(action, parameters), values))
+const options = (action: string, property: string, params: Record<string, unknown>) =>
+  withFetch(executor.options(`sitebuilder/v1/${action}`, property, params, connection))
+
+beforeAll(() => nock.disableNetConnect())
+afterEach(() => {
+  nock.cleanAll()
+})
+afterAll(() => nock.enableNetConnect())
+
+describe("sitebuilder actions: the wire", () => {
+  it.effect("fulfillOrder: POST /v2/sites/{siteId}/orders/{orderId}/fulfill with the JSON body; {orderId, status}", () =>
+    Effect.gen(function*() {
+      const scope = webflow()
+        .post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`, { sendOrderFulfilledEmail: false })
+        .matchHeader("content-type", "application/json")
+        .reply(200, webflowOrder)
+      expect(yield* run("fulfillOrder", { siteId: SITE, orderId: ORDER })).toEqual({ orderId: ORDER, status: "fulfilled" })
+      webflow().post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`, { sendOrderFulfilledEmail: true }).reply(200, webflowOrder)
+      yield* run("fulfillOrder", { siteId: SITE, orderId: ORDER, sendOrderFulfilledEmail: true })
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("getCollectionItem: GET /v2/collections/{collectionId}/items/{itemId} (siteId not sent); every field kept", () =>
+    Effect.gen(function*() {
+      const scope = webflow().get(`/v2/collections/${COLLECTION}/items/${ITEM}`).reply(200, webflowItem)
+      expect(yield* run("getCollectionItem", { siteId: SITE, collectionId: COLLECTION, itemId: ITEM })).toEqual({
+        id: ITEM,
+        fieldData: webflowItem.fieldData
+      })
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("options: sites, orders and items paged with offset/limit 100 to the end, collections", () =>
+    Effect.gen(function*() {
+      const orders = (from: number, count: number) =>
+        Array.from({ length: count }, (_, i) => ({ ...webflowOrder, orderId: `o-${from + i}` }))
+      const items = (from: number, count: number) =>
+        Array.from({ length: count }, (_, i) => ({ ...webflowItem, id: `${ITEM.slice(0, 20)}${String(from + i).padStart(4, "0")}`, fieldData: { name: `Item ${from + i}`, slug: `item-${from + i}` } }))
+      const scope = webflow()
+        .get("/v2/sites").reply(200, { sites: [{ id: SITE, displayName: "Acme Store", shortName: "acme" }] })
+        .get(`/v2/sites/${SITE}/orders`).query({ offset: 0, limit: 100 }).reply(200, { orders: orders(0, 100), pagination: { limit: 100, offset: 0, total: 150 } })
+        .get(`/v2/sites/${SITE}/orders`).query({ offset: 100, limit: 100 }).reply(200, { orders: orders(100, 50), pagination: { limit: 100, offset: 100, total: 150 } })
+        .get(`/v2/sites/${SITE}/collections`).reply(200, { collections: [{ id: COLLECTION, displayName: "Products", singularName: "Product", slug: "products" }] })
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 0, limit: 100 }).reply(200, { items: items(0, 100), pagination: { limit: 100, offset: 0, total: 200 } })
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 100, limit: 100 }).reply(200, { items: items(100, 100), pagination: { limit: 100, offset: 100, total: 200 } })
+      expect(yield* options("fulfillOrder", "siteId", {})).toEqual([{ label: "Acme Store", value: SITE }])
+      const orderChoices = yield* options("fulfillOrder", "orderId", { siteId: SITE })
+      expect(orderChoices).toHaveLength(150)
+      expect(orderChoices[149]).toEqual({ label: "o-149", value: "o-149" })
+      expect(yield* options("getCollectionItem", "collectionId", { siteId: SITE })).toEqual([{ label: "Products", value: COLLECTION }])
+      const itemChoices = yield* options("getCollectionItem", "itemId", { collectionId: COLLECTION })
+      expect(itemChoices).toHaveLength(200)
+      expect(itemChoices[0]).toEqual({ label: "Item 0", value: `${ITEM.slice(0, 20)}0000` })
+      expect(yield* options("getCollectionItem", "itemId", {})).toEqual([])
+      expect(scope.isDone()).toBe(true)
+    }))
+})
+
+describe("sitebuilder actions: errors", () => {
+  it.effect("bad input of every kind is rejected before any request, every field named", () =>
+    Effect.gen(function*() {
+      const anywhere = nock(/.*/).persist().get(/.*/).reply(200, {}).post(/.*/).reply(200, {})
+      const fulfil = yield* Effect.flip(run("fulfillOrder", { siteId: "not-a-site", sendOrderFulfilledEmail: "yes" }))
+      expect(fulfil._tag === "InvalidInput" && fulfil.issues.map((i) => i.path).sort()).toEqual(
+        ["orderId", "sendOrderFulfilledEmail", "siteId"]
+      )
+      const item = yield* Effect.flip(run("getCollectionItem", { collectionId: COLLECTION, itemId: 42, extra: true }))
+      expect(item.message).toBe(
+        "step \"getCollectionItem\" (sitebuilder/v1/getCollectionItem): extra: is not a known parameter; itemId: must be a string"
+      )
+      const noToken = yield* Effect.flip(run("getCollectionItem", { collectionId: COLLECTION, itemId: ITEM }, { clientId: "c", clientSecret: "s" }))
+      expect(noToken).toMatchObject({ _tag: "AuthenticationFailed" })
+      expect(noToken.message).toContain("connect it first")
+      expect(anywhere.isDone()).toBe(false)
+    }))
+
+  it.effect("on a free plan, fulfilment says so plainly: 409 ecommerce_not_enabled, 402 or 403", () =>
+    Effect.gen(function*() {
+      for (const [status, body] of [
+        [409, webflowError("ecommerce_not_enabled", "Ecommerce is not enabled for this site")],
+        [402, webflowError("payment_required", "Upgrade your plan")],
+        [403, webflowError("forbidden", "Forbidden")]
+      ] as const) {
+        webflow().post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`).reply(status, body)
+        const error = yield* Effect.flip(run("fulfillOrder", { siteId: SITE, orderId: ORDER }))
+        expect(error._tag).toBe("PaymentRequired")
+        expect(error.message).toBe(`fulfilling orders needs a paid Webflow e-commerce plan on this site (Webflow: ${body.message})`)
+        expect(error.status).toBe(status)
+      }
+    }))
+
+  it.effect("a 403 missing_scopes is a PermissionDenied naming the scope", () =>
+    Effect.gen(function*() {
+      webflow().post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`).reply(
+        403,
+        webflowError("missing_scopes", "OAuthForbidden: You are missing the following scopes - ecommerce:write")
+      )
+      const error = yield* Effect.flip(run("fulfillOrder", { siteId: SITE, orderId: ORDER }))
+      expect(error).toMatchObject({ _tag: "PermissionDenied", missingScopes: ["ecommerce:write"] })
+      expect(error.message).toContain("the connection lacks the scope ecommerce:write")
+    }))
+
+  it.effect("Webflow's JSON errors keep their message: 404 item_not_found, 400 validation_error, 401", () =>
+    Effect.gen(function*() {
+      webflow().get(`/v2/collections/${COLLECTION}/items/${ITEM}`).reply(404, webflowError("item_not_found", "Requested resource not found: Item not found"))
+      expect(yield* Effect.flip(run("getCollectionItem", { collectionId: COLLECTION, itemId: ITEM }))).toMatchObject({
+        _tag: "NotFound",
+        message: "Requested resource not found: Item not found",
+        request: { method: "GET", path: `/collections/${COLLECTION}/items/${ITEM}` }
+      })
+      webflow().get(`/v2/collections/${COLLECTION}/items/${ITEM}`).reply(401, webflowError("not_authorized", "Request not authorized"))
+      expect(yield* Effect.flip(run("getCollectionItem", { collectionId: COLLECTION, itemId: ITEM }))).toMatchObject({
+        _tag: "AuthenticationFailed",
+        message: "Request not authorized"
+      })
+    }))
+
+  it.live("a 429 is retried after its Retry-After (a POST too: Webflow did not process it)", () =>
+    Effect.gen(function*() {
+      const scope = webflow()
+        .post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`).reply(429, webflowError("too_many_requests", "Too many requests"), { "retry-after": "1" })
+        .post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`).reply(200, webflowOrder)
+      const started = Date.now()
+      expect(yield* run("fulfillOrder", { siteId: SITE, orderId: ORDER })).toEqual({ orderId: ORDER, status: "fulfilled" })
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
+      expect(scope.isDone()).toBe(true)
+    }))
+})
+
+describe("sitebuilder definition", () => {
+  it("describes itself: OAuth2 with the union of its actions' scopes, the rate limit, options with dependsOn", () => {
+    const d = Component.describe(sitebuilder)
+    expect(d).toMatchObject({
+      type: "sitebuilder/v1",
+      category: "Developer Tools",
+      customAction: true,
+      connection: {
+        kind: "OAUTH2",
+        oauth2: {
+          authorizeUrl: "https://webflow.com/oauth/authorize",
+          tokenUrl: "https://api.webflow.com/oauth/access_token",
+          scopes: ["cms:read", "ecommerce:read", "ecommerce:write", "sites:read"]
+        },
+        defaultBaseUrl: "https://api.webflow.com/v2",
+        rateLimits: [{ scope: "token", limit: 60, intervalMillis: 60_000 }],
+        props: {
+          clientId: { kind: "STRING", title: "Client Id", required: true },
+          clientSecret: { kind: "STRING", title: "Client Secret", required: true, secret: true },
+          requestsPerMinute: { kind: "INTEGER", defaultValue: 60, options: [{ label: "60", value: 60 }, { label: "120", value: 120 }] }
+        }
+      }
+    })
+    const fulfil = d.actions.find((a) => a.name === "fulfillOrder")!
+    expect(fulfil.props["orderId"]).toMatchObject({ required: true, dynamicOptions: { dependsOn: ["siteId"] } })
+    expect(fulfil.props["sendOrderFulfilledEmail"]).toMatchObject({ kind: "BOOLEAN", defaultValue: false })
+    const get = d.actions.find((a) => a.name === "getCollectionItem")!
+    expect(get.props["itemId"]).toMatchObject({ dynamicOptions: { dependsOn: ["collectionId"] } })
+    expect(get.props["siteId"]).toMatchObject({ required: false })
+  })
+})

@@ -1,0 +1,56 @@
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import { Executor } from "@x/core"
+import * as Effect from "effect/Effect"
+import { sitebuilder } from "../src/index.js"
+
+export const ACCESS_TOKEN = "9f6b7c1d2e3f40516273849aabbccddeeff00112233445566778899aabbccdd"
+export const API = "https://api.webflow.com"
+export const connection = { clientId: "client-id-1", clientSecret: "client-secret-0123456789", accessToken: ACCESS_TOKEN }
+
+export const SITE = "580e63e98c9a982ac9b8b741"
+export const COLLECTION = "580e63fc8c9a982ac9b8b745"
+export const ITEM = "580e64008c9a982ac9b8b754"
+export const ORDER = "dfa-3f1"
+
+export const executor = Executor.make([sitebuilder])
+export const step = (action: string, parameters: Record<string, unknown>) => ({
+  label: action,
+  name: action,
+  type: `sitebuilder/v1/${action}`,
+  parameters
+})
+export const withFetch = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
+  Effect.provide(effect, FetchHttpClient.layer)
+
+/** An order as Webflow returns it (abridged: the real one has more). */
+export const webflowOrder = {
+  orderId: ORDER,
+  status: "fulfilled",
+  comment: "",
+  orderComment: "",
+  acceptedOn: "2026-11-01T12:00:00.000Z",
+  fulfilledOn: "2026-11-21T10:00:00.000Z",
+  refundedOn: null,
+  customerPaid: { unit: "USD", value: "1999", string: "$ 19.99 USD" },
+  customerInfo: { fullName: "Ada Lovelace", email: "ada@example.com" },
+  purchasedItemsCount: 1
+}
+
+export const webflowItem = {
+  id: ITEM,
+  cmsLocaleId: null,
+  lastPublished: "2026-11-01T12:00:00.000Z",
+  lastUpdated: "2026-11-01T12:00:00.000Z",
+  createdOn: "2026-11-01T12:00:00.000Z",
+  isArchived: false,
+  isDraft: false,
+  fieldData: { name: "T-Shirt", slug: "t-shirt", price: 1999, "main-image": { url: "https://uploads.example.com/t.png" } }
+}
+
+export const webflowError = (code: string, message: string, details: ReadonlyArray<unknown> = []) => ({
+  code,
+  message,
+  externalReference: null,
+  details
+})
