@@ -72,6 +72,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
 
   // --- seed ---------------------------------------------------------------------------------
   const now = new Date("2026-11-01T12:00:00.000Z")
+  const cmsLocale = objectId()
   const addSite = (displayName: string, ecommerce: boolean) => {
     const site: Site = { id: objectId(), displayName, shortName: displayName.toLowerCase().replace(/\W+/g, "-"), ecommerce, createdOn: now.toISOString() }
     sites.set(site.id, site)
@@ -154,12 +155,12 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     purchasedItems: [{
       count: 1, rowTotal: money(o.total), productId: objectId(), productName: "T-Shirt", productSlug: "t-shirt",
       variantId: objectId(), variantName: "T-Shirt: Large", variantSlug: "t-shirt-large", variantSKU: "TS-L",
-      variantImage: { url: "https://uploads.example.com/t-shirt.png", file: null }, variantPrice: money(o.total), weight: 0, width: 0, height: 0, length: 0
+      variantImage: { url: "https://uploads.example.com/t-shirt.png", file: { size: 2048, originalFileName: "t-shirt.png", createdOn: "2026-10-01T00:00:00.000Z", contentType: "image/png", width: 512, height: 512, variants: [] } }, variantPrice: money(o.total), weight: 0, width: 0, height: 0, length: 0
     }],
     purchasedItemsCount: 1,
     stripeDetails: { subscriptionId: null, paymentMethod: "pm_simulated", paymentIntentId: "pi_simulated", customerId: "cus_simulated", chargeId: "ch_simulated", disputeId: null, refundId: null, refundReason: null },
     stripeCard: { last4: "4242", brand: "Visa", ownerName: o.customer, expires: { year: 2030, month: 12 } },
-    paypalDetails: null,
+    paypalDetails: {},
     customData: [],
     metadata: { isBuyNow: false },
     isCustomerDeleted: false,
@@ -173,7 +174,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     id: c.id, displayName: c.displayName, singularName: c.singularName, slug: c.slug, createdOn: now.toISOString(), lastUpdated: now.toISOString()
   })
   const itemJson = (i: Item) => ({
-    id: i.id, cmsLocaleId: null, lastPublished: i.createdOn, lastUpdated: i.createdOn, createdOn: i.createdOn, isArchived: false, isDraft: false, fieldData: i.fieldData
+    id: i.id, cmsLocaleId: cmsLocale, lastPublished: i.createdOn, lastUpdated: i.createdOn, createdOn: i.createdOn, isArchived: false, isDraft: false, fieldData: i.fieldData
   })
 
   // --- OAuth ------------------------------------------------------------------------------

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Connection, OAuth2 } from "@x/core"
+import { UndiciHttpClient } from "@x/http-undici"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import { sitebuilder } from "../src/index.js"
+import * as Simulator from "../src/testing/simulator.js"
+import { executor, step } from "./support.js"
+
+let sim: Simulator.Simulator
+let app: Record<string, string>
+const redirectUri = "http://127.0.0.1:3000/callback"
+
+beforeAll(async () => {
+  sim = await Simulator.start({ rateLimit: false })
+  app = {
+    clientId: sim.clientId,
+    clientSecret: sim.clientSecret,
+    authorizeUrl: sim.authorizeUrl,
+    tokenUrl: sim.tokenUrl,
+    baseUrl: sim.baseUrl
+  }
+})
+afterAll(() => sim.close())
+
+const provide = <A, E>(effect: Effect.Effect<A, E, import("@effect/platform/HttpClient").HttpClient>) =>
+  Effect.provide(effect, UndiciHttpClient.layer)
+const run = (action: string, parameters: Record<string, unknown>, values: object) =>
+  provide(executor.run(step(action, parameters), values))
+
+/** The browser's part: follow the authorize URL to its redirect, and read the callback's query. */
+const consent = (url: string) =>
+  Effect.promise(async () => {
+    const response = await fetch(url, { redirect: "manual" })
+    return new URL(response.headers.get("location")!).searchParams
+  })
+
+const connect = Effect.gen(function*() {
+  const state = OAuth2.makeState()
+  const url = yield* Connection.authorizationUrl(sitebuilder.connection, app, { redirectUri, state })
+  const callback = yield* consent(url)
+  yield* OAuth2.checkState(state, callback.get("state") ?? undefined)
+  const token = yield* provide(
+    Connection.exchangeCode(sitebuilder.connection, app, { code: callback.get("code")!, redirectUri })
+  )
+  return { ...app, accessToken: Redacted.value(token.accessToken) }
+})
+
+const store = () => [...sim.sites.values()].find((s) => s.ecommerce)!
+const products = () => [...sim.collections.values()].find((c) => c.displayName === "Products")!
+
+describe("sitebuilder against the simulator", () => {
+  it.live("OAuth end to end: authorize (all four scopes) → callback with state check → token → an action", () =>
+    Effect.gen(function*() {
+      const url = new URL(yield* Connection.authorizationUrl(sitebuilder.connection, app, { redirectUri, state: "s" }))
+      expect(url.searchParams.get("scope")).toBe("cms:read ecommerce:read ecommerce:write sites:read")
+      const values = yield* connect
+      const order = [...sim.orders.values()].find((o) => o.siteId === store().id && o.status === "unfulfilled")!
+      expect(yield* run("fulfillOrder", { siteId: store().id, orderId: order.orderId }, values)).toEqual({
+        orderId: order.orderId,
+        status: "fulfilled"
+      })
+      expect(order.status).toBe("fulfilled")
+    }))
+
+  it.live("a forged state, a used code and a wrong redirect URI are refused", () =>
+    Effect.gen(function*() {
+      const callback = yield* consent(yield* Connection.authorizationUrl(sitebuilder.connection, app, { redirectUri, state: "real" }))
+      expect((yield* Effect.flip(OAuth2.checkState("real", "forged")))._tag).toBe("InvalidInput")
+      const code = callback.get("code")!
+      yield* provide(Connection.exchangeCode(sitebuilder.connection, app, { code, redirectUri }))
+      const reused = yield* Effect.flip(provide(Connection.exchangeCode(sitebuilder.connection, app, { code, redirectUri })))
+      expect(reused).toMatchObject({ _tag: "AuthenticationFailed", message: "The authorization code is invalid or has been used" })
+      const other = yield* consent(yield* Connection.authorizationUrl(sitebuilder.connection, app, { redirectUri, state: "x" }))
+      const wrongUri = yield* Effect.flip(provide(Connection.exchangeCode(sitebuilder.connection, app, {
+        code: other.get("code")!,
+        redirectUri: "http://127.0.0.1:3000/elsewhere"
+      })))
+      expect(wrongUri.message).toBe("redirect_uri does not match the authorization request")
+      const badClient = yield* Effect.flip(provide(Connection.exchangeCode(
+        sitebuilder.connection,
+        { ...app, clientSecret: "wrong" },
+        { code: other.get("code")!, redirectUri }
+      )))
+      expect(badClient).toMatchObject({ _tag: "AuthenticationFailed", message: "Invalid client credentials" })
+      expect(JSON.stringify([reused, wrongUri, badClient])).not.toContain(sim.clientSecret)
+    }))
+
+  it.live("options page through a collection of 130 items; the item keeps all its fields", () =>
+    Effect.gen(function*() {
+      const values = { ...app, accessToken: sim.issueToken() }
+      const options = (action: string, property: string, params: Record<string, unknown>) =>
+        provide(executor.options(`sitebuilder/v1/${action}`, property, params, values))
+      expect((yield* options("fulfillOrder", "siteId", {})).map((s) => s.label)).toEqual(["Acme Store", "Portfolio"])
+      expect(yield* options("fulfillOrder", "orderId", { siteId: store().id })).toHaveLength(6)
+      const collections = yield* options("getCollectionItem", "collectionId", { siteId: store().id })
+      expect(collections.map((c) => c.label)).toEqual(["Products", "Blog Posts"])
+      const items = yield* options("getCollectionItem", "itemId", { collectionId: products().id })
+      expect(items).toHaveLength(130)
+      expect(items[129]!.label).toBe("Product 130")
+      const item = yield* run("getCollectionItem", { collectionId: products().id, itemId: items[9]!.value }, values)
+      expect(item).toEqual({ id: items[9]!.value, fieldData: { name: "Product 10", slug: "product-10", price: 1000, featured: true } })
+    }))
+
+  it.live("the paid-account case, a missing scope, unknown ids", () =>
+    Effect.gen(function*() {
+      const portfolio = [...sim.sites.values()].find((s) => !s.ecommerce)!
+      const all = { ...app, accessToken: sim.issueToken() }
+      const free = yield* Effect.flip(run("fulfillOrder", { siteId: portfolio.id, orderId: "abc-1000" }, all))
+      expect(free).toMatchObject({ _tag: "PaymentRequired", status: 409 })
+      expect(free.message).toContain("needs a paid Webflow e-commerce plan")
+      const cmsOnly = { ...app, accessToken: sim.issueToken(["cms:read"]) }
+      const scope = yield* Effect.flip(run("fulfillOrder", { siteId: store().id, orderId: "abc-1000" }, cmsOnly))
+      expect(scope).toMatchObject({ _tag: "PermissionDenied", missingScopes: ["ecommerce:write"] })
+      const missing = yield* Effect.flip(run("getCollectionItem", { collectionId: products().id, itemId: "0".repeat(24) }, all))
+      expect(missing).toMatchObject({ _tag: "NotFound", message: "Requested resource not found: Item not found" })
+      const noOrder = yield* Effect.flip(run("fulfillOrder", { siteId: store().id, orderId: "nope" }, all))
+      expect(noOrder).toMatchObject({ _tag: "NotFound" })
+    }))
+
+  it.live("the rate limit: 429 with Retry-After, waited out by the client", () =>
+    Effect.gen(function*() {
+      const limited = yield* Effect.promise(() => Simulator.start({ rateLimit: { limit: 2, windowMs: 1000 } }))
+      const values = { clientId: "c", clientSecret: "s", baseUrl: limited.baseUrl, accessToken: limited.issueToken() }
+      const collection = [...limited.collections.values()][0]!
+      const item = [...limited.items.values()].find((i) => i.collectionId === collection.id)!
+      const started = Date.now()
+      for (let i = 0; i < 3; i++) yield* run("getCollectionItem", { collectionId: collection.id, itemId: item.id }, values)
+      expect(limited.stats.rateLimited).toBeGreaterThanOrEqual(1)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+      yield* Effect.promise(() => limited.close())
+    }))
+})
