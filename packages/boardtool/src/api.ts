@@ -42,20 +42,27 @@ export const Delivery = Schema.Struct({
 
 const { path } = ProviderClient
 
-// Parameters go in the query string, as the spec declares them (Trello also reads bodies).
+// The spec declares these parameters in the query string; Trello reads them from a form body
+// as well, and a body carries a 16384-character description that no URL would.
 export const createBoard = (client: ProviderClient.ProviderClient, board: { name: string; desc?: string | undefined }) =>
-  client.void({ method: "POST", path: "/boards", query: { name: board.name, desc: board.desc } })
+  client.void({ method: "POST", path: "/boards", body: ProviderClient.formBody({ name: board.name, desc: board.desc }) })
 
 export const createCard = (
   client: ProviderClient.ProviderClient,
   card: { idList: string; name?: string | undefined; desc?: string | undefined }
-) => client.json({ method: "POST", path: "/cards", query: { idList: card.idList, name: card.name, desc: card.desc } }, Card)
+) =>
+  client.json({
+    method: "POST",
+    path: "/cards",
+    body: ProviderClient.formBody({ idList: card.idList, name: card.name, desc: card.desc })
+  }, Card)
 
 export const getCard = (client: ProviderClient.ProviderClient, id: string) =>
   client.json({ method: "GET", path: path`/cards/${id}` }, Card)
 
+// Open boards only: the list's default filter is "all", archived ones included.
 export const myBoards = (client: ProviderClient.ProviderClient) =>
-  client.json({ method: "GET", path: "/members/me/boards", query: { fields: "name" } }, Schema.Array(Named))
+  client.json({ method: "GET", path: "/members/me/boards", query: { filter: "open", fields: "name" } }, Schema.Array(Named))
 
 export const boardLists = (client: ProviderClient.ProviderClient, idBoard: string) =>
   client.json({ method: "GET", path: path`/boards/${idBoard}/lists`, query: { fields: "name" } }, Schema.Array(Named))

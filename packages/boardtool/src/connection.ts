@@ -10,7 +10,11 @@ export const connection = Connection.custom({
   props: {
     key: Property.secret({ title: "Key", required: true, minLength: 1 }),
     token: Property.secret({ title: "Token", required: true, minLength: 1 }),
-    secret: Property.secret({ title: "Secret", description: "The app's secret: when given, webhook deliveries must be signed with it." })
+    secret: Property.secret({
+      title: "Secret",
+      description: "The app's secret: when given, webhook deliveries must be signed with it.",
+      minLength: 1
+    })
   },
   client: {
     defaultBaseUrl: "https://api.trello.com/1",

@@ -3,7 +3,9 @@ import { Component } from "@x/core"
 import * as Effect from "effect/Effect"
 import nock from "nock"
 import { boardtool } from "../src/index.js"
-import { API, AUTHORIZATION, BOARD, CARD, card, connection, executor, KEY, LIST, step, TOKEN, trelloCard, withFetch } from "./support.js"
+import {
+  API, AUTHORIZATION, BOARD, CARD, card, connection, executor, KEY, LIST, step, TOKEN, trelloBoard, trelloCard, withFetch
+} from "./support.js"
 
 const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION, accept: "application/json" } })
 const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters), connection))
@@ -15,19 +17,28 @@ afterEach(() => {
 afterAll(() => nock.enableNetConnect())
 
 describe("boardtool actions: the wire", () => {
-  it.effect("createBoard: POST /1/boards?name&desc, credentials in the header only, no output", () =>
+  it.effect("createBoard: POST /1/boards with name and desc in a form body, credentials in the header only, no output", () =>
     Effect.gen(function*() {
-      const scope = trello().post("/1/boards").query({ name: "Launch", desc: "Q4 launch" }).reply(200, { id: BOARD, name: "Launch" })
-      expect(yield* run("createBoard", { name: "Launch", desc: "Q4 launch" })).toBeNull()
+      const scope = trello().post("/1/boards", "name=Launch&desc=Q4+launch+%C3%A9t%C3%A9")
+        .matchHeader("content-type", "application/x-www-form-urlencoded")
+        .reply(200, trelloBoard)
+      expect(yield* run("createBoard", { name: "Launch", desc: "Q4 launch été" })).toBeNull()
+      // A name alone sends no desc at all.
+      trello().post("/1/boards", "name=Solo").reply(200, trelloBoard)
+      yield* run("createBoard", { name: "Solo" })
       expect(scope.isDone()).toBe(true)
     }))
 
-  it.effect("createCard: POST /1/cards?idList&name&desc (idBoard is not sent), the Card decoded", () =>
+  it.effect("createCard: POST /1/cards with idList, name, desc in a form body (idBoard is not sent), the Card decoded", () =>
     Effect.gen(function*() {
-      const scope = trello().post("/1/cards").query({ idList: LIST, name: trelloCard.name, desc: trelloCard.desc })
+      const scope = trello()
+        .post("/1/cards", { idList: LIST, name: trelloCard.name, desc: trelloCard.desc })
+        .reply(200, trelloCard)
+        .post("/1/cards", `idList=${LIST}`)
         .reply(200, trelloCard)
       const output = yield* run("createCard", { idBoard: BOARD, idList: LIST, name: trelloCard.name, desc: trelloCard.desc })
       expect(output).toEqual(card)
+      yield* run("createCard", { idList: LIST })
       expect(scope.isDone()).toBe(true)
     }))
 
@@ -41,7 +52,7 @@ describe("boardtool actions: the wire", () => {
   it.effect("dynamic options: boards, a board's lists and cards (label = name, value = id)", () =>
     Effect.gen(function*() {
       const scope = trello()
-        .get("/1/members/me/boards").query({ fields: "name" }).reply(200, [{ id: BOARD, name: "Roadmap" }])
+        .get("/1/members/me/boards").query({ filter: "open", fields: "name" }).reply(200, [{ id: BOARD, name: "Roadmap" }])
         .get(`/1/boards/${BOARD}/lists`).query({ fields: "name" }).reply(200, [{ id: LIST, name: "To Do" }])
         .get(`/1/boards/${BOARD}/cards`).query({ fields: "name" }).reply(200, [{ id: CARD, name: "Launch post" }])
       const options = (type: string, property: string, params: Record<string, unknown>) =>
@@ -51,13 +62,18 @@ describe("boardtool actions: the wire", () => {
       expect(yield* options("getCard", "id", { idBoard: BOARD })).toEqual([{ label: "Launch post", value: CARD }])
       expect(yield* options("getCard", "id", {})).toEqual([])
       expect(scope.isDone()).toBe(true)
+      // A board that is not an id is refused before anything is sent.
+      const bad = yield* Effect.flip(options("createCard", "idList", { idBoard: "../members/me" }))
+      expect(bad.message).toBe("options of idList: idBoard: must be a Trello id (24 hexadecimal digits)")
     }))
 })
 
 describe("boardtool actions: errors", () => {
   it.effect("ids that are not 24 hex digits, and every other bad input, are rejected before any request", () =>
     Effect.gen(function*() {
-      const anywhere = nock(/.*/).persist().get(/.*/).reply(200, {}).post(/.*/).reply(200, {})
+      const sent: Array<string> = []
+      nock(/.*/).persist().get(/.*/).reply(200, {}).post(/.*/).reply(200, {})
+        .on("request", (req: { method: string; path: string }) => sent.push(`${req.method} ${req.path}`))
       const bad = yield* Effect.flip(run("getCard", { id: "123" }))
       expect(bad.message).toBe("step \"getCard\" (boardtool/v1/getCard): id: must be a Trello id (24 hexadecimal digits)")
       const many = yield* Effect.flip(run("createCard", { idBoard: "x", name: 5, colour: "red" }))
@@ -66,7 +82,7 @@ describe("boardtool actions: errors", () => {
       expect(empty.message).toContain("name: must not be empty")
       const long = yield* Effect.flip(run("createBoard", { name: "x".repeat(16385) }))
       expect(long.message).toContain("name: must be at most 16384 characters long")
-      expect(anywhere.isDone()).toBe(false)
+      expect(sent).toEqual([])
     }))
 
   it.effect("Trello's plain-text errors become the matching typed errors, with their text", () =>
@@ -79,7 +95,7 @@ describe("boardtool actions: errors", () => {
       })
       trello().get(`/1/cards/${CARD}`).reply(401, "invalid token", { "content-type": "text/plain" })
       expect(yield* Effect.flip(run("getCard", { id: CARD }))).toMatchObject({ _tag: "AuthenticationFailed", message: "invalid token" })
-      trello().post("/1/boards").query(true).reply(401, "unauthorized permission requested")
+      trello().post("/1/boards").reply(401, "unauthorized permission requested")
       expect(yield* Effect.flip(run("createBoard", { name: "x" }))).toMatchObject({
         _tag: "PermissionDenied",
         message: "unauthorized permission requested",
@@ -92,8 +108,8 @@ describe("boardtool actions: errors", () => {
   it.live("a 429 with Trello's JSON body is retried after Retry-After; a POST too, since Trello did not process it", () =>
     Effect.gen(function*() {
       const scope = trello()
-        .post("/1/cards").query(true).reply(429, { error: "API_TOKEN_LIMIT_EXCEEDED", message: "Rate limit exceeded" }, { "retry-after": "0" })
-        .post("/1/cards").query(true).reply(200, trelloCard)
+        .post("/1/cards").reply(429, { error: "API_TOKEN_LIMIT_EXCEEDED", message: "Rate limit exceeded" }, { "retry-after": "0" })
+        .post("/1/cards").reply(200, trelloCard)
       expect(yield* run("createCard", { idList: LIST })).toEqual(card)
       expect(scope.isDone()).toBe(true)
     }))

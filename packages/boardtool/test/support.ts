@@ -48,4 +48,18 @@ export const trelloCard = {
   shortUrl: "https://trello.com/c/AbCdEfGh",
   url: "https://trello.com/c/AbCdEfGh/7-write-the-launch-post"
 }
+/** A board as Trello's API returns it (abridged). */
+export const trelloBoard = {
+  id: BOARD,
+  name: "Launch",
+  desc: "Q4 launch",
+  descData: null,
+  closed: false,
+  idOrganization: "61a0f0f0f0f0f0f0f0f0f000",
+  pinned: false,
+  url: "https://trello.com/b/AbCdEfGh/launch",
+  shortUrl: "https://trello.com/b/AbCdEfGh",
+  prefs: { permissionLevel: "private", voting: "disabled", comments: "members", background: "blue" },
+  labelNames: { green: "", yellow: "", orange: "", red: "", purple: "", blue: "" }
+}
 export const card = { id: CARD, desc: trelloCard.desc, idBoard: BOARD, idList: LIST, name: trelloCard.name }

@@ -76,7 +76,9 @@ describe("newCard", () => {
 
   it.effect("a missing, wrong or other-URL signature is answered 401 and runs nothing", () =>
     Effect.gen(function*() {
-      const anywhere = nock(/.*/).persist().get(/.*/).reply(200, trelloCard)
+      const sent: Array<string> = []
+      nock(/.*/).persist().get(/.*/).reply(200, trelloCard)
+        .on("request", (req: { method: string; path: string }) => sent.push(`${req.method} ${req.path}`))
       for (const request of [
         delivery({ signature: undefined }),
         delivery({ signature: "AAAAp3kyotmptZzyFHR5DX95H4yU=" }),
@@ -87,7 +89,27 @@ describe("newCard", () => {
         expect(result.response.status).toBe(401)
         expect(result.events).toEqual([])
       }
-      expect(anywhere.isDone()).toBe(false)
+      expect(sent).toEqual([])
+    }))
+
+  it.effect("the card itself decides: one on another list (whatever the delivery says) or deleted since emits nothing", () =>
+    Effect.gen(function*() {
+      const noSecret = { key: connection.key, token: connection.token }
+      trello().get(`/1/cards/${CARD}`).reply(200, { ...trelloCard, idList: "61a0f0f0f0f0f0f0f0f0f099", idBoard: "61a0f0f0f0f0f0f0f0f0f098" })
+      expect(yield* handle(onList, delivery(), noSecret)).toEqual({ response: { status: 200 }, events: [] })
+      trello().get(`/1/cards/${CARD}`).reply(404, "The requested resource was not found.")
+      expect(yield* handle(onList, delivery(), noSecret)).toEqual({ response: { status: 200 }, events: [] })
+    }))
+
+  it.effect("enable on a list alone; an id in upper case is the same id", () =>
+    Effect.gen(function*() {
+      const scope = trello().post("/1/webhooks").query((q) => q["idModel"] === LIST.toUpperCase())
+        .reply(200, { id: state.webhookId, idModel: LIST, callbackURL: callbackUrl })
+      const upper = { ...onList, parameters: { idList: LIST.toUpperCase() } }
+      yield* withFetch(executor.enableTrigger(upper, connection, callbackUrl))
+      expect(scope.isDone()).toBe(true)
+      trello().get(`/1/cards/${CARD}`).reply(200, trelloCard)
+      expect((yield* handle(upper, delivery())).events).toHaveLength(1)
     }))
 
   it.effect("other actions, other lists and non-Trello bodies emit nothing", () =>

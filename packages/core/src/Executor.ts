@@ -171,6 +171,13 @@ export const make = (
         }]))
       }
       const dynamicOptions = prop.dynamicOptions
+      // The parameters the list depends on are checked like any parameter before they are sent.
+      const given = dynamicOptions.dependsOn.filter((name: string) => params[name] !== undefined && params[name] !== null && params[name] !== "")
+      if (given.length === dynamicOptions.dependsOn.length && given.length > 0) {
+        const properties = Object.fromEntries(given.map((name: string) => [name, (definition.props as Property.Properties)[name]!]))
+        const checked = Property.decoder(properties, `options of ${property}`)(Object.fromEntries(given.map((name: string) => [name, params[name]])))
+        if (Either.isLeft(checked)) return Effect.fail(checked.left)
+      }
       return Effect.flatMap(connect(component, connection), ({ client }) =>
         Options.load(dynamicOptions, params, client))
     })

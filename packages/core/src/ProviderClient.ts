@@ -425,7 +425,7 @@ const scrubError = (
   error: Errors.ConnectorError
 ): Errors.ConnectorError => {
   if (secrets.length === 0) return error
-  const fields: Record<string, unknown> = { ...error, message: Auth.scrub(secrets, error.message) }
+  const fields: Record<string, unknown> = { ...error, message: Auth.scrub(secrets, error.message ?? "") }
   delete fields["_tag"]
   if (error.request !== undefined) {
     fields["request"] = { method: error.request.method, path: Auth.scrub(secrets, error.request.path) }

@@ -51,6 +51,13 @@ export interface RateLimiter {
   readonly gate: (limits: ReadonlyArray<KeyedRateLimit>) => Effect.Effect<void>
 }
 
+/**
+ * A token comes back this much later than one interval: the provider counts a request when it
+ * arrives, a little after we sent it, and a request sent exactly one interval after another
+ * may arrive inside the provider's window. 1 % of the interval, at least 50 ms.
+ */
+export const marginOf = (intervalMillis: number): number => Math.max(50, Math.round(intervalMillis * 0.01))
+
 const hashCredential = (scope: string, credential: string): string =>
   `${scope}:${createHash("sha256").update(credential).digest("base64url").slice(0, 22)}`
 
@@ -61,7 +68,8 @@ export const make = (): RateLimiter => {
     const key = `${hashCredential(limit.scope, limit.credential)}:${limit.limit}/${Duration.toMillis(Duration.decode(limit.interval))}`
     let bucket = buckets.get(key)
     if (bucket === undefined) {
-      bucket = new Bucket(Math.max(1, Math.floor(limit.limit)), Duration.toMillis(Duration.decode(limit.interval)))
+      const interval = Duration.toMillis(Duration.decode(limit.interval))
+      bucket = new Bucket(Math.max(1, Math.floor(limit.limit)), interval + marginOf(interval))
       buckets.set(key, bucket)
     }
     return bucket

@@ -158,6 +158,11 @@ describe("Executor", () => {
         executor.options("fixture/v1/createThing", "text", {}, connectionValues).pipe(Effect.provide(FetchHttpClient.layer))
       )
       expect(error.message).toContain("has no property \"text\" with dynamic options; available: listId")
+      // A dependency is checked like any parameter before it is sent.
+      const bad = yield* Effect.flip(
+        executor.options("fixture/v1/createThing", "listId", { boardId: 42 }, connectionValues).pipe(Effect.provide(FetchHttpClient.layer))
+      )
+      expect(bad.message).toBe("options of listId: boardId: must be a string")
     }))
 })
 

@@ -26,7 +26,8 @@ describe("RateLimiter", () => {
       const limiter = RateLimiter.make()
       const gate = limiter.gate([{ scope: "token", credential: "t1", limit: 3, interval: "10 seconds" }])
       const times = yield* startTimes(gate, 7)
-      expect(times).toEqual([0, 0, 0, 10_000, 10_000, 10_000, 20_000])
+      // A token returns one interval (10 s) and a margin (1 %: 100 ms) after it was taken.
+      expect(times).toEqual([0, 0, 0, 10_100, 10_100, 10_100, 20_200])
     }))
 
   it.effect("never lets more than `limit` start within any window of `interval`", () =>
@@ -35,8 +36,8 @@ describe("RateLimiter", () => {
       const gate = limiter.gate([{ scope: "token", credential: "t1", limit: 100, interval: "2 seconds" }])
       const times = yield* startTimes(gate, 1000)
       for (let i = 100; i < times.length; i++) expect(times[i]! - times[i - 100]!).toBeGreaterThanOrEqual(2000)
-      // The theoretical minimum: the 1000th request may start at 9 intervals.
-      expect(times.at(-1)).toBe(18_000)
+      // The theoretical minimum is 9 intervals for the 1000th request; each adds the 50 ms margin.
+      expect(times.at(-1)).toBe(9 * 2050)
     }))
 
   it.effect("applies every limit: per token and per key", () =>
@@ -50,16 +51,16 @@ describe("RateLimiter", () => {
       yield* b
       // b's own limit would allow a second request now, but the key's three are spent.
       const fiber = yield* Effect.fork(b)
-      yield* TestClock.adjust("9999 millis")
+      yield* TestClock.adjust("10099 millis")
       expect(fiber.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 milli")
       yield* Fiber.join(fiber)
-      // At 10 s, a's two tokens are back but the key has two left (b took one at 10 s):
+      // At 10.1 s, a's two tokens are back but the key has two left (b took one at 10 s):
       // a may start twice more at once, and a third time only when its own tokens return.
       yield* a
       yield* a
       const third = yield* Effect.fork(a)
-      yield* TestClock.adjust("9999 millis")
+      yield* TestClock.adjust("10099 millis")
       expect(third.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 milli")
       yield* Fiber.join(third)
@@ -77,7 +78,7 @@ describe("RateLimiter", () => {
       yield* b
       expect(yield* Clock.currentTimeMillis).toBe(t0)
       const fiber = yield* Effect.fork(a2)
-      yield* TestClock.adjust("999 millis")
+      yield* TestClock.adjust("1049 millis")
       expect(fiber.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 milli")
       yield* Fiber.join(fiber)

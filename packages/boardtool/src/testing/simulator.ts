@@ -107,6 +107,12 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   const stats = { requests: 0, rateLimited: 0 }
   const pending = new Set<Promise<void>>()
   const windows = { token: [] as Array<number>, key: [] as Array<number> }
+  // Webhooks being created (their HEAD check in flight), so that a duplicate is refused meanwhile.
+  const creating = new Set<string>()
+  const deliveriesAbort = new AbortController()
+  // Retries waiting for their turn: cleared and woken (to stop) on close.
+  const waiting = new Map<NodeJS.Timeout, () => void>()
+  let closed = false
   let origin = ""
 
   // --- records as Trello returns them ----------------------------------------------------
@@ -224,14 +230,14 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   const deliver = (webhook: Webhook, payload: object, actionId: string) => {
     const body = JSON.stringify(payload)
     const attempt = async (n: number): Promise<void> => {
-      if (!webhooks.has(webhook.id)) return
+      if (closed || !webhooks.has(webhook.id)) return
       let status: number | "error"
       try {
         const response = await fetch(webhook.callbackURL, {
           method: "POST",
           headers: { "content-type": "application/json", "x-trello-webhook": sign(body, webhook.callbackURL) },
           body,
-          signal: AbortSignal.timeout(10_000)
+          signal: AbortSignal.any([deliveriesAbort.signal, AbortSignal.timeout(10_000)])
         })
         status = response.status
         await response.arrayBuffer()
@@ -248,8 +254,14 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
         return
       }
       webhook.consecutiveFailures++
-      if (n <= retries) {
-        await new Promise((resolve) => setTimeout(resolve, retryDelayMs))
+      if (n <= retries && !closed) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            waiting.delete(timer)
+            resolve()
+          }, retryDelayMs)
+          waiting.set(timer, resolve)
+        })
         return attempt(n + 1)
       }
     }
@@ -286,7 +298,9 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
 
   const authenticate = (req: IncomingMessage, query: URLSearchParams) => {
     const header = req.headers["authorization"] ?? ""
-    const oauth = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(header)?.[1]
+    // `OAuth oauth_consumer_key="…", oauth_token="…"`: the scheme and the exact names.
+    const oauth = (name: string) =>
+      /^OAuth\s/.test(header) ? new RegExp(`(?:^OAuth\\s+|,\\s*)${name}="([^"]*)"`).exec(header)?.[1] : undefined
     const givenKey = query.get("key") ?? oauth("oauth_consumer_key")
     const givenToken = query.get("token") ?? oauth("oauth_token")
     if (givenKey !== key) throw new HttpError(401, "invalid key")
@@ -317,7 +331,11 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     const out = new Map<string, string>(query)
     if (body !== "") {
       if (contentType?.includes("application/json")) {
-        for (const [k, v] of Object.entries(JSON.parse(body) as Record<string, unknown>)) out.set(k, String(v))
+        for (const [k, v] of Object.entries(JSON.parse(body) as Record<string, unknown>)) {
+          if (v === null || v === undefined) continue
+          if (typeof v === "object") throw new HttpError(400, `invalid value for ${k}`)
+          out.set(k, String(v))
+        }
       } else {
         for (const [k, v] of new URLSearchParams(body)) out.set(k, v)
       }
@@ -332,7 +350,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   }
   const lookup = <A>(map: Map<string, A>, id: string): A => {
     if (!isId(id)) throw new HttpError(400, "invalid id")
-    const found = map.get(id)
+    const found = map.get(id.toLowerCase())
     if (found === undefined) throw notFound()
     return found
   }
@@ -353,7 +371,10 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     const fields = p.get("fields")
     const [a, b, c] = segments
     if (method === "GET" && a === "members" && (b === "me" || b === member.id || b === member.username) && c === "boards") {
-      return [...boards.values()].filter((x) => !x.closed).map((x) => pick(boardJson(x), fields))
+      const filter = p.get("filter") ?? "all"
+      return [...boards.values()]
+        .filter((x) => filter === "all" || (filter === "open" ? !x.closed : filter === "closed" ? x.closed : true))
+        .map((x) => pick(boardJson(x), fields))
     }
     if (method === "POST" && a === "boards" && b === undefined) {
       const name = required(p, "name")
@@ -374,7 +395,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     if (method === "POST" && a === "cards" && b === undefined) {
       const idList = required(p, "idList")
       if (!isId(idList)) throw new HttpError(400, "invalid value for idList")
-      const list = lists.get(idList)
+      const list = lists.get(idList.toLowerCase())
       if (list === undefined) throw notFound()
       const card = addCard(list.id, p.get("name") ?? "", p.get("desc") ?? "")
       cardCreated(card)
@@ -383,13 +404,20 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     if (a === "cards" && b !== undefined && c === undefined && method === "GET") return pick(cardJson(lookup(cards, b)), fields)
     if (method === "POST" && a === "webhooks" && b === undefined) {
       const callbackURL = required(p, "callbackURL")
-      const idModel = required(p, "idModel")
-      if (!isId(idModel)) throw new HttpError(400, "invalid value for idModel")
+      const given = required(p, "idModel")
+      if (!isId(given)) throw new HttpError(400, "invalid value for idModel")
+      const idModel = given.toLowerCase()
       if (!boards.has(idModel) && !lists.has(idModel) && !cards.has(idModel)) throw notFound()
-      if ([...webhooks.values()].some((w) => w.idModel === idModel && w.callbackURL === callbackURL)) {
+      const key = `${idModel} ${callbackURL}`
+      if (creating.has(key) || [...webhooks.values()].some((w) => w.idModel === idModel && w.callbackURL === callbackURL)) {
         throw new HttpError(400, "A webhook with that callback, model, and token already exists")
       }
-      await checkCallback(callbackURL)
+      creating.add(key)
+      try {
+        await checkCallback(callbackURL)
+      } finally {
+        creating.delete(key)
+      }
       const webhook: Webhook = {
         id: newId(),
         idModel,
@@ -417,7 +445,6 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk))
     req.on("end", () => {
       stats.requests++
-      const url = new URL(req.url ?? "/", origin)
       const reply = (status: number, body: unknown) => {
         const text = typeof body === "string" ? body : JSON.stringify(body)
         res.writeHead(status, {
@@ -426,6 +453,12 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
         res.end(text)
       }
       const handle = async () => {
+        let url: URL
+        try {
+          url = new URL(req.url ?? "/", origin)
+        } catch {
+          throw new HttpError(400, "invalid url")
+        }
         if (!url.pathname.startsWith("/1/")) throw new HttpError(404, `Cannot ${req.method} ${url.pathname}`)
         authenticate(req, url.searchParams)
         limit(res)
@@ -445,7 +478,13 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     })
   })
   server.keepAliveTimeout = 60_000
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve))
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject)
+      resolve()
+    })
+  })
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
 
   return {
@@ -463,10 +502,20 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     idle: async () => {
       while (pending.size > 0) await Promise.all([...pending])
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    // Stops the server and every delivery: in flight, or waiting to be retried.
+    close: async () => {
+      closed = true
+      deliveriesAbort.abort()
+      for (const [timer, wake] of waiting) {
+        clearTimeout(timer)
+        wake()
+      }
+      waiting.clear()
+      await new Promise<void>((resolve) => {
         server.closeAllConnections()
         server.close(() => resolve())
       })
+      await Promise.allSettled([...pending])
+    }
   }
 }

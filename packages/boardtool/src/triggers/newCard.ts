@@ -8,6 +8,10 @@ import * as Options from "../options.js"
 
 const readDelivery = Schema.decodeUnknownEither(Schema.parseJson(Api.Delivery))
 
+/** Trello ids are hexadecimal: the same id in either case. */
+const same = (a: string | undefined, b: string | undefined) =>
+  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase()
+
 export const newCard = Trigger.dynamicWebhook({
   name: "newCard",
   title: "New Card",
@@ -62,14 +66,20 @@ export const newCard = Trigger.dynamicWebhook({
       const delivery = readDelivery(new TextDecoder().decode(request.body))
       if (Either.isLeft(delivery)) return { response: { status: 400, body: "not a Trello delivery" }, events: [] }
       const { action } = delivery.right
-      const watched = params.idList === undefined
-        ? action.data.board?.id === params.idBoard
-        : action.data.list?.id === params.idList
-      if (action.type !== "createCard" || !watched || action.data.card === undefined) {
-        return { response: { status: 200 }, events: [] }
-      }
-      // The delivery lacks the card's description: read the card itself.
-      const card = yield* Api.getCard(client, action.data.card.id)
+      const ignored = { response: { status: 200 }, events: [] }
+      const watches = (card: { idBoard?: string | undefined; idList?: string | undefined }) =>
+        params.idList === undefined ? same(card.idBoard, params.idBoard) : same(card.idList, params.idList)
+      if (
+        action.type !== "createCard" || action.data.card === undefined ||
+        !watches({ idBoard: action.data.board?.id, idList: action.data.list?.id })
+      ) return ignored
+      // The delivery lacks the card's description: read the card itself. A card deleted since is
+      // no event (a failure would only make Trello retry); one elsewhere than the delivery says,
+      // neither: the card itself decides.
+      const card = yield* Api.getCard(client, action.data.card.id).pipe(
+        Effect.catchTag("NotFound", () => Effect.succeed(undefined))
+      )
+      if (card === undefined || !watches(card)) return ignored
       return { response: { status: 200 }, events: [{ id: action.id, output: card }] }
     })
 })
