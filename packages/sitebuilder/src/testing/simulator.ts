@@ -302,10 +302,23 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
       req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
     })
 
-  const server: Server = createServer(async (req, res) => {
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" })
+      res.end(JSON.stringify({ code: "internal_error", message: "Internal Error", externalReference: null, details: [] }))
+    })
+  })
+  const handle = async (req: IncomingMessage, res: import("node:http").ServerResponse) => {
     stats.requests++
     const raw = await read(req)
-    const url = new URL(req.url ?? "/", origin)
+    let url: URL
+    try {
+      url = new URL(req.url ?? "/", origin)
+    } catch {
+      res.writeHead(400, { "content-type": "application/json" })
+      res.end(JSON.stringify({ code: "bad_request", message: "Bad Request", externalReference: null, details: [] }))
+      return
+    }
     const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers })
       res.end(JSON.stringify(body))
@@ -354,9 +367,15 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
       else if (error instanceof SyntaxError) fail(new ApiError(400, "bad_request", "Bad Request: the body is not JSON"))
       else fail(new ApiError(500, "internal_error", String(error)))
     }
-  })
+  }
   server.keepAliveTimeout = 60_000
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve))
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject)
+      resolve()
+    })
+  })
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
 
   return {
