@@ -313,7 +313,8 @@ export const struct = <P extends Properties>(properties: P): Schema.Schema<Param
   for (const [key, property] of Object.entries(properties)) {
     const defaultValue = property.defaultValue
     if (!property.required) optional.add(key)
-    fields[key] = property.required
+    // A required property with a default always has a value: the default when none is given.
+    fields[key] = property.required && defaultValue === undefined
       ? property.schema
       : defaultValue === undefined
       ? Schema.optionalWith(property.schema, { exact: true })
@@ -383,8 +384,8 @@ const decoderOfProperties = <P extends Properties>(
 ): (input: unknown) => Either.Either<Params<P>, InvalidInput> => {
   const decode = Schema.decodeUnknownEither(struct(properties), parseOptions)
   const entries = Object.entries(properties)
-  const required = entries.filter(([, p]) => p.required).map(([key]) => key)
-  const defaults = entries.filter(([, p]) => !p.required && p.defaultValue !== undefined)
+  const required = entries.filter(([, p]) => p.required && p.defaultValue === undefined).map(([key]) => key)
+  const defaults = entries.filter(([, p]) => p.defaultValue !== undefined)
   // Well-formed input is checked property by property and returned as it is; anything else
   // goes through Schema, which names every problem.
   const fast = (input: Record<string, unknown>): Params<P> | undefined => {

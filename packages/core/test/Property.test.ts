@@ -212,3 +212,13 @@ describe("Property.decoder fast path", () => {
     expect(Either.isRight(viaSchema({ text: "a" }))).toBe(true)
   })
 })
+
+describe("Property defaults", () => {
+  it("a required property with a default takes it when none is given, and still rejects a wrong value", () => {
+    const props = { header: Property.string({ title: "Header", required: true, defaultValue: "X-Api-Key", minLength: 1 }) }
+    const decode = Property.decoder(props, "t")
+    expect(decode({})).toEqual(Either.right({ header: "X-Api-Key" }))
+    expect(decode({ header: "X-Other" })).toEqual(Either.right({ header: "X-Other" }))
+    expect(Either.isLeft(decode({ header: "" }))).toBe(true)
+  })
+})

@@ -1,0 +1,95 @@
+import { Action, ConnectorError, Property } from "@x/core"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import * as Api from "../api.js"
+import * as Options from "../options.js"
+
+/** The schema string of a JSON output format, parsed; undefined when it is not a JSON object. */
+const parseSchema = (text: string | undefined): Record<string, unknown> | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(text ?? "")
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed as Record<string, unknown> : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** How often a running task is looked at: from 1 s, doubling, at most every 10 s. */
+const polling = Schedule.exponential("1 second").pipe(
+  Schedule.modifyDelay((_, delay) => Duration.min(delay, Duration.seconds(10)))
+)
+
+export const createSession = Action.make({
+  name: "createSession",
+  title: "Create Session",
+  description: "Creates a browser-agent session and runs a task in it, or dispatches the task to an idle session.",
+  props: {
+    task: Property.string({ title: "Task", required: true, minLength: 1 }),
+    model: Property.string({
+      title: "Model",
+      required: true,
+      options: Object.keys(Api.models).map((value) => ({ label: value, value }))
+    }),
+    outputSchema: Property.object({
+      title: "Output Schema",
+      required: true,
+      properties: {
+        format: Property.string({
+          title: "Format",
+          required: true,
+          options: [{ label: "Text", value: "TEXT" }, { label: "JSON", value: "JSON" }],
+          defaultValue: "TEXT"
+        }),
+        schema: Property.string({ title: "Schema", description: "A JSON Schema, as text, for the JSON format." })
+      }
+    }),
+    sessionId: Property.string({
+      title: "Session",
+      description: "Dispatch the task to this idle session instead of creating one.",
+      ...Options.sessionId,
+      dynamicOptions: Options.sessions
+    }),
+    keepAlive: Property.boolean({ title: "Keep Alive", description: "Stay idle after the task, for the next one." }),
+    enableScheduledTasks: Property.boolean({ title: "Enable Scheduled Tasks" }),
+    skills: Property.boolean({ title: "Skills" }),
+    waitForCompletion: Property.boolean({ title: "Wait for Completion", description: "Return once the task has ended." }),
+    timeoutSeconds: Property.integer({ title: "Timeout (seconds)", minimum: 1, maximum: 14_400, defaultValue: 600 })
+  },
+  validate: ({ outputSchema }) =>
+    outputSchema.format === "JSON" && parseSchema(outputSchema.schema) === undefined
+      ? [{ path: "outputSchema.schema", message: "must be a JSON Schema object, as JSON text" }]
+      : [],
+  output: Api.Session,
+  run: (params, { client }) =>
+    Effect.gen(function*() {
+      const session = yield* Api.createSession(client, {
+        task: params.task,
+        model: params.model as Api.Model,
+        outputSchema: params.outputSchema.format === "JSON" ? parseSchema(params.outputSchema.schema) : undefined,
+        sessionId: params.sessionId,
+        keepAlive: params.keepAlive,
+        enableScheduledTasks: params.enableScheduledTasks,
+        skills: params.skills
+      })
+      if (params.waitForCompletion !== true) return session
+      // Until the task ends: the session as last seen, returned, or named in the Timeout.
+      let last = session
+      const seconds = params.timeoutSeconds ?? 600
+      return yield* Api.getSession(client, session.id).pipe(
+        Effect.tap((seen) => Effect.sync(() => (last = seen))),
+        Effect.repeat({ schedule: polling, until: (seen) => Api.ended.has(seen.status) }),
+        Effect.map(() => last),
+        Effect.timeoutFail({
+          duration: Duration.seconds(seconds),
+          onTimeout: () =>
+            new ConnectorError.Timeout({
+              message: `the task did not end within ${seconds}s; the session was last ${last.status} after ${last.stepCount} steps${
+                last.lastStepSummary === null ? "" : ` (${last.lastStepSummary})`
+              }`,
+              body: last
+            })
+        })
+      )
+    })
+})

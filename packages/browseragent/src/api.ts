@@ -1,0 +1,152 @@
+/**
+ * Browser Use Cloud API v3's wire formats (`../shared/specs/browseragent`): the session as the
+ * wire has it, the session as the component outputs it (neutral model names, `mailboxEmail`),
+ * and the endpoints.
+ */
+import { Pagination, ProviderClient } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+
+/** The neutral model names users see, and the provider's. */
+export const models = {
+  "modelfamilyA-sonnet-4.6": "claude-sonnet-4.6",
+  "modelfamilyA-opus-4.6": "claude-opus-4.6",
+  "modelfamilyB-5.4-mini": "gpt-5.4-mini"
+} as const
+export type Model = keyof typeof models
+const neutralOf = Object.fromEntries(Object.entries(models).map(([neutral, wire]) => [wire, neutral])) as Record<string, string>
+
+export const statuses = ["created", "idle", "running", "stopped", "timed_out", "error"] as const
+/** A task has ended when its session is one of these. */
+export const ended: ReadonlySet<string> = new Set(["idle", "stopped", "timed_out", "error"])
+
+const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optionalWith(Schema.NullOr(schema), { default: () => null })
+const decimal = Schema.optionalWith(Schema.String, { default: () => "0" })
+
+/** The session as the wire has it (SessionResponse): absent nullable fields are null, never invented. */
+const WireSession = Schema.Struct({
+  id: Schema.String,
+  status: Schema.String,
+  model: Schema.String,
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  title: nullable(Schema.String),
+  output: Schema.optionalWith(Schema.Unknown, { default: () => null }),
+  outputSchema: nullable(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  stepCount: Schema.optionalWith(Schema.Number, { default: () => 0 }),
+  lastStepSummary: nullable(Schema.String),
+  isTaskSuccessful: nullable(Schema.Boolean),
+  liveUrl: nullable(Schema.String),
+  recordingUrls: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
+  profileId: nullable(Schema.String),
+  workspaceId: nullable(Schema.String),
+  proxyCountryCode: nullable(Schema.String),
+  maxCostUsd: nullable(Schema.String),
+  totalInputTokens: Schema.optionalWith(Schema.Number, { default: () => 0 }),
+  totalOutputTokens: Schema.optionalWith(Schema.Number, { default: () => 0 }),
+  proxyUsedMb: decimal,
+  llmCostUsd: decimal,
+  proxyCostUsd: decimal,
+  browserCostUsd: decimal,
+  totalCostUsd: decimal,
+  screenshotUrl: nullable(Schema.String),
+  agentmailEmail: nullable(Schema.String)
+})
+
+/** The Session the actions output: the wire's fields, `mailboxEmail` for `agentmailEmail`, the neutral model. */
+export const Session = Schema.Struct({
+  id: Schema.String,
+  status: Schema.String,
+  model: Schema.String,
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  title: Schema.NullOr(Schema.String),
+  output: Schema.Unknown,
+  outputSchema: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  stepCount: Schema.Number,
+  lastStepSummary: Schema.NullOr(Schema.String),
+  isTaskSuccessful: Schema.NullOr(Schema.Boolean),
+  liveUrl: Schema.NullOr(Schema.String),
+  recordingUrls: Schema.Array(Schema.String),
+  profileId: Schema.NullOr(Schema.String),
+  workspaceId: Schema.NullOr(Schema.String),
+  proxyCountryCode: Schema.NullOr(Schema.String),
+  maxCostUsd: Schema.NullOr(Schema.String),
+  totalInputTokens: Schema.Number,
+  totalOutputTokens: Schema.Number,
+  proxyUsedMb: Schema.String,
+  llmCostUsd: Schema.String,
+  proxyCostUsd: Schema.String,
+  browserCostUsd: Schema.String,
+  totalCostUsd: Schema.String,
+  screenshotUrl: Schema.NullOr(Schema.String),
+  mailboxEmail: Schema.NullOr(Schema.String)
+})
+export type Session = typeof Session.Type
+
+const toSession = ({ agentmailEmail, model, ...session }: typeof WireSession.Type): Session => ({
+  ...session,
+  // A model without a neutral name (a newer one) is shown as the provider names it.
+  model: neutralOf[model] ?? model,
+  mailboxEmail: agentmailEmail
+})
+
+const { path } = ProviderClient
+
+export interface CreateSession {
+  readonly task: string
+  readonly model: Model
+  /** The JSON Schema the output must follow; none for text. */
+  readonly outputSchema?: Readonly<Record<string, unknown>> | undefined
+  readonly sessionId?: string | undefined
+  readonly keepAlive?: boolean | undefined
+  readonly enableScheduledTasks?: boolean | undefined
+  readonly skills?: boolean | undefined
+}
+
+export const createSession = (client: ProviderClient.ProviderClient, request: CreateSession) =>
+  Effect.map(
+    client.json({
+      method: "POST",
+      path: "/sessions",
+      body: ProviderClient.jsonBody({
+        task: request.task,
+        model: models[request.model],
+        ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
+        ...(request.outputSchema !== undefined ? { outputSchema: request.outputSchema } : {}),
+        ...(request.keepAlive !== undefined ? { keepAlive: request.keepAlive } : {}),
+        ...(request.enableScheduledTasks !== undefined ? { enableScheduledTasks: request.enableScheduledTasks } : {}),
+        ...(request.skills !== undefined ? { skills: request.skills } : {})
+      })
+    }, WireSession),
+    toSession
+  )
+
+export const getSession = (client: ProviderClient.ProviderClient, sessionId: string) =>
+  Effect.map(client.json({ method: "GET", path: path`/sessions/${sessionId}` }, WireSession), toSession)
+
+const SessionPage = Schema.Struct({
+  sessions: Schema.Array(WireSession),
+  total: Schema.Number,
+  page: Schema.Number,
+  pageSize: Schema.Number
+})
+
+export const listSessions = (client: ProviderClient.ProviderClient) =>
+  Pagination.byPage({ pageSize: 100 }, (page, pageSize) =>
+    Effect.map(
+      client.json({ method: "GET", path: "/sessions", query: { page, page_size: pageSize } }, SessionPage),
+      (r) => ({ items: r.sessions.map(toSession), total: r.total })
+    ))
+
+/** FastAPI's error body: `{"detail": "…"}` or `{"detail": [{loc, msg, type}]}`. */
+export const errorMessage = (body: unknown): string | undefined => {
+  const detail = (body as { detail?: unknown } | undefined)?.detail
+  if (typeof detail === "string") return detail
+  if (Array.isArray(detail)) {
+    return detail.map((d: { loc?: ReadonlyArray<unknown>; msg?: unknown }) =>
+      `${(d.loc ?? []).filter((l) => l !== "body").join(".")}: ${String(d.msg)}`.replace(/^: /, "")
+    ).join("; ")
+  }
+  return undefined
+}
