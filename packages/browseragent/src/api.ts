@@ -17,8 +17,13 @@ export type Model = keyof typeof models
 const neutralOf = Object.fromEntries(Object.entries(models).map(([neutral, wire]) => [wire, neutral])) as Record<string, string>
 
 export const statuses = ["created", "idle", "running", "stopped", "timed_out", "error"] as const
-/** A task has ended when its session is one of these. */
-export const ended: ReadonlySet<string> = new Set(["idle", "stopped", "timed_out", "error"])
+/**
+ * Whether the session's task has ended: stopped, timed out or failed, or idle with a result
+ * (a new session is idle for a moment before its first task runs, with no result yet).
+ */
+export const taskEnded = (session: { status: string; isTaskSuccessful: boolean | null }): boolean =>
+  session.status === "stopped" || session.status === "timed_out" || session.status === "error" ||
+  (session.status === "idle" && session.isTaskSuccessful !== null)
 
 const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optionalWith(Schema.NullOr(schema), { default: () => null })
 const decimal = Schema.optionalWith(Schema.String, { default: () => "0" })

@@ -72,13 +72,13 @@ export const createSession = Action.make({
         enableScheduledTasks: params.enableScheduledTasks,
         skills: params.skills
       })
-      if (params.waitForCompletion !== true) return session
+      if (params.waitForCompletion !== true || Api.taskEnded(session)) return session
       // Until the task ends: the session as last seen, returned, or named in the Timeout.
       let last = session
       const seconds = params.timeoutSeconds ?? 600
       return yield* Api.getSession(client, session.id).pipe(
         Effect.tap((seen) => Effect.sync(() => (last = seen))),
-        Effect.repeat({ schedule: polling, until: (seen) => Api.ended.has(seen.status) }),
+        Effect.repeat({ schedule: polling, until: Api.taskEnded }),
         Effect.map(() => last),
         Effect.timeoutFail({
           duration: Duration.seconds(seconds),
