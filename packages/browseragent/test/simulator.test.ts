@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { UndiciHttpClient } from "@x/http-undici"
+import * as Effect from "effect/Effect"
+import * as Simulator from "../src/testing/simulator.js"
+import { executor, step } from "./support.js"
+
+let sim: Simulator.Simulator
+let connection: Record<string, string>
+beforeAll(async () => {
+  sim = await Simulator.start({ stepMs: 40, stepsPerTask: 3 })
+  connection = { key: "X-Browser-Use-API-Key", value: sim.apiKey, baseUrl: sim.baseUrl }
+})
+afterAll(() => sim.close())
+
+const run = (action: string, parameters: Record<string, unknown>) =>
+  executor.run(step(action, parameters), connection).pipe(Effect.provide(UndiciHttpClient.layer))
+const schema = { type: "object", properties: { name: { type: "string" }, price: { type: "number" }, tags: { type: "array", items: { type: "string" } } } }
+
+describe("browseragent against the simulator", () => {
+  it.live("create with keepAlive → idle → a second task in the same session → stopped", () =>
+    Effect.gen(function*() {
+      const created = (yield* run("createSession", {
+        task: "Find the best-rated wireless mouse",
+        model: "modelfamilyA-opus-4.6",
+        outputSchema: { format: "JSON", schema: JSON.stringify(schema) },
+        keepAlive: true
+      })) as { id: string; status: string; model: string; mailboxEmail: string | null; liveUrl: string | null }
+      expect(created).toMatchObject({ status: "created", model: "modelfamilyA-opus-4.6" })
+      expect(created.mailboxEmail).toMatch(/@agentmail\.to$/)
+      expect(created.liveUrl).toContain(created.id)
+
+      // A task sent to a session that is still busy is refused with the provider's detail.
+      const busy = yield* Effect.flip(run("createSession", { task: "Too early", model: "modelfamilyA-opus-4.6", outputSchema: { format: "TEXT" }, sessionId: created.id }))
+      expect(busy).toMatchObject({ _tag: "InvalidInput" })
+      expect(busy.message).toMatch(new RegExp(`^Session ${created.id} is not idle \\(status: (created|idle|running)\\)`))
+
+      yield* Effect.sleep("250 millis")
+      const idle = yield* run("getSession", { sessionId: created.id })
+      expect(idle).toMatchObject({
+        status: "idle",
+        isTaskSuccessful: true,
+        stepCount: 3,
+        output: { name: "Example name", price: 19.99, tags: ["Example tags"] },
+        outputSchema: schema
+      })
+      expect((idle as { totalCostUsd: string }).totalCostUsd).toMatch(/^\d+(\.\d+)?$/)
+
+      const second = yield* run("createSession", {
+        task: "Now its price history",
+        model: "modelfamilyA-opus-4.6",
+        outputSchema: { format: "TEXT" },
+        sessionId: created.id,
+        waitForCompletion: true,
+        timeoutSeconds: 30
+      })
+      expect(second).toMatchObject({ id: created.id, status: "stopped", isTaskSuccessful: true, output: "Done: Now its price history", stepCount: 6 })
+      expect(Number((second as { llmCostUsd: string }).llmCostUsd)).toBeGreaterThan(Number((idle as { llmCostUsd: string }).llmCostUsd))
+    }))
+
+  it.live("waiting for a new session's task sees it through created and idle to stopped", () =>
+    Effect.gen(function*() {
+      const done = yield* run("createSession", {
+        task: "Summarise the front page",
+        model: "modelfamilyB-5.4-mini",
+        outputSchema: { format: "TEXT" },
+        waitForCompletion: true,
+        timeoutSeconds: 30
+      })
+      expect(done).toMatchObject({ status: "stopped", isTaskSuccessful: true, output: "Done: Summarise the front page", model: "modelfamilyB-5.4-mini" })
+    }))
+
+  it.live("switchable failures: 402 insufficient credits, 429 too many sessions, a task ending in error; 404", () =>
+    Effect.gen(function*() {
+      const create = run("createSession", { task: "x", model: "modelfamilyB-5.4-mini", outputSchema: { format: "TEXT" } })
+      sim.failures.insufficientCredits = true
+      expect(yield* Effect.flip(create)).toMatchObject({ _tag: "PaymentRequired", message: "Insufficient credits" })
+      sim.failures.insufficientCredits = false
+      sim.failures.maxConcurrentSessions = 0
+      const tooMany = yield* Effect.flip(create)
+      expect(tooMany).toMatchObject({ _tag: "RateLimited" })
+      expect(tooMany.message).toContain("Too many concurrent active sessions")
+      sim.failures.maxConcurrentSessions = 25
+      sim.failures.endWith = "error"
+      const failed = yield* run("createSession", { task: "x", model: "modelfamilyB-5.4-mini", outputSchema: { format: "TEXT" }, waitForCompletion: true })
+      expect(failed).toMatchObject({ status: "error", isTaskSuccessful: false, output: null })
+      sim.failures.endWith = undefined
+      const missing = yield* Effect.flip(run("getSession", { sessionId: "00000000-0000-4000-8000-000000000000" }))
+      expect(missing).toMatchObject({ _tag: "NotFound", message: "Session not found" })
+    }))
+
+  it.live("the sessions are the options, across pages", () =>
+    Effect.gen(function*() {
+      const options = yield* executor.options("browseragent/v1/getSession", "sessionId", {}, connection).pipe(
+        Effect.provide(UndiciHttpClient.layer)
+      )
+      expect(options.length).toBe(sim.sessions.size)
+      expect(options.every((o) => sim.sessions.has(o.value))).toBe(true)
+    }))
+})
