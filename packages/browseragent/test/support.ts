@@ -1,11 +1,7 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { Executor } from "@x/core"
-import * as Clock from "effect/Clock"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import { Executor, TestHttpClient } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { browseragent } from "../src/index.js"
 
 export const API_KEY = "bu_0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -55,24 +51,6 @@ export const wireSession = (overrides: Record<string, unknown> = {}) => ({
   ...overrides
 })
 
-/**
- * An HttpClient answering from `handler` synchronously (a web Response's body would wait on a
- * Promise), so that polling runs entirely on TestClock. It records when each request came.
- */
-export const fakeHttp = (handler: (request: { method: string; url: string }, index: number) => { status: number; body: unknown }) => {
-  const sent: Array<{ at: number; method: string; url: string }> = []
-  const respond = (request: HttpClientRequest.HttpClientRequest, status: number, text: string) => {
-    const response = HttpClientResponse.fromWeb(request, new Response(null, { status }))
-    Object.defineProperty(response, "text", { get: () => Effect.succeed(text) })
-    Object.defineProperty(response, "arrayBuffer", { get: () => Effect.succeed(new TextEncoder().encode(text).buffer) })
-    return response
-  }
-  const client = HttpClient.make((request, url) =>
-    Effect.map(Clock.currentTimeMillis, (at) => {
-      sent.push({ at, method: request.method, url: url.toString() })
-      const reply = handler({ method: request.method, url: url.toString() }, sent.length - 1)
-      return respond(request, reply.status, JSON.stringify(reply.body))
-    })
-  )
-  return { sent, layer: Layer.succeed(HttpClient.HttpClient, client) }
-}
+/** An in-memory HttpClient answering JSON from `handler`, so that polling runs on TestClock. */
+export const fakeHttp = (handler: (request: { method: string; url: string }, index: number) => { status: number; body: unknown }) =>
+  TestHttpClient.make((request, index) => handler(request, index))

@@ -83,7 +83,9 @@ const tokenRequest = (
       credentials: { ...Auth.none, secrets },
       // An invalid or used code is a 400 `invalid_grant`: the user must authorize again.
       refineError: (error) =>
-        error._tag === "InvalidInput" ? new AuthenticationFailed({ ...error, message: error.message }) : error
+        error._tag === "InvalidInput"
+          ? new AuthenticationFailed({ message: error.message, request: error.request, status: error.status, body: error.body })
+          : error
     })
     const response = yield* client.send(
       { method: "POST", path: "", body: ProviderClient.formBody(form) },

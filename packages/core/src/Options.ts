@@ -30,9 +30,16 @@ export const load = (
 ): Effect.Effect<ReadonlyArray<Choice<string>>, ConnectorError> =>
   options.dependsOn.every((name) => isGiven(params[name])) ? options.load({ params, client }) : Effect.succeed([])
 
-/** Maps provider records to choices: label from one field, value from another. */
+/** Maps provider records to choices: label from one field, value from another; a value listed twice, once. */
 export const choices = <A>(
   items: ReadonlyArray<A>,
   label: (item: A) => string,
   value: (item: A) => string
-): ReadonlyArray<Choice<string>> => items.map((item) => ({ label: label(item), value: value(item) }))
+): ReadonlyArray<Choice<string>> => {
+  const seen = new Map<string, Choice<string>>()
+  for (const item of items) {
+    const v = value(item)
+    if (!seen.has(v)) seen.set(v, { label: label(item), value: v })
+  }
+  return [...seen.values()]
+}

@@ -1,6 +1,8 @@
 /**
  * Follows a paginated listing to its end: offset/limit (Webflow) or page/page_size.
- * A page shorter than asked for, an empty page or a reported total ends the walk.
+ * With a reported total, the walk ends when that many items have come (or a page is empty);
+ * without one, at the first page shorter than asked for. Offsets advance by what came, so a
+ * provider that caps pages below `pageSize` skips nothing.
  */
 import * as Effect from "effect/Effect"
 
@@ -21,16 +23,15 @@ export interface Options {
 
 const walk = <A, E, R>(
   options: Options,
-  fetch: (index: number) => Effect.Effect<Page<A>, E, R>
+  fetch: (index: number, received: number) => Effect.Effect<Page<A>, E, R>
 ): Effect.Effect<ReadonlyArray<A>, E, R> => {
   const maxItems = options.maxItems ?? Number.POSITIVE_INFINITY
   const maxPages = options.maxPages ?? 10_000
   const loop = (index: number, acc: Array<A>): Effect.Effect<ReadonlyArray<A>, E, R> =>
-    Effect.flatMap(fetch(index), (page) => {
+    Effect.flatMap(fetch(index, acc.length), (page) => {
       for (const item of page.items) acc.push(item)
       const done = page.items.length === 0 ||
-        page.items.length < options.pageSize ||
-        (page.total !== undefined && acc.length >= page.total) ||
+        (page.total === undefined ? page.items.length < options.pageSize : acc.length >= page.total) ||
         acc.length >= maxItems ||
         index + 1 >= maxPages
       return done ? Effect.succeed(acc.length > maxItems ? acc.slice(0, maxItems) : acc) : loop(index + 1, acc)
@@ -38,11 +39,11 @@ const walk = <A, E, R>(
   return Effect.suspend(() => loop(0, []))
 }
 
-/** Offset/limit pagination: `fetch(offset, limit)` for offset 0, limit, 2·limit, … */
+/** Offset/limit pagination: `fetch(offset, limit)`, each offset where the items so far end. */
 export const byOffset = <A, E, R>(
   options: Options,
   fetch: (offset: number, limit: number) => Effect.Effect<Page<A>, E, R>
-): Effect.Effect<ReadonlyArray<A>, E, R> => walk(options, (index) => fetch(index * options.pageSize, options.pageSize))
+): Effect.Effect<ReadonlyArray<A>, E, R> => walk(options, (_, received) => fetch(received, options.pageSize))
 
 /** Page-number pagination: `fetch(page, pageSize)` for page 1, 2, 3, … */
 export const byPage = <A, E, R>(

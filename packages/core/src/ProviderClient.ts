@@ -57,9 +57,16 @@ export interface Request {
   readonly idempotent?: boolean | undefined
 }
 
-/** Builds a path, percent-encoding every interpolated value: `path\`/boards/${id}/lists\``. */
+/**
+ * Builds a path, percent-encoding every interpolated value: `path\`/boards/${id}/lists\``. A
+ * value that is a dot segment ("." or "..", which a URL resolves, even percent-encoded) is
+ * encoded twice, so it stays one segment of this path and cannot climb out of it.
+ */
 export const path = (strings: TemplateStringsArray, ...values: ReadonlyArray<string | number>): string =>
-  strings.reduce((acc, part, i) => acc + part + (i < values.length ? encodeURIComponent(String(values[i])) : ""), "")
+  strings.reduce((acc, part, i) => acc + part + (i < values.length ? segment(String(values[i])) : ""), "")
+
+const segment = (value: string) =>
+  value === "." || value === ".." ? value.replaceAll(".", "%252E") : encodeURIComponent(value)
 
 /** How a successful response is read. */
 export type Reader<A> = (
@@ -431,8 +438,10 @@ const scrubError = (
     fields["request"] = { method: error.request.method, path: Auth.scrub(secrets, error.request.path) }
   }
   if (error.body !== undefined) fields["body"] = Auth.scrubValue(secrets, error.body)
-  if (error._tag === "InvalidInput") {
-    fields["issues"] = error.issues.map((issue) => ({ path: issue.path, message: Auth.scrub(secrets, issue.message) }))
+  // Whatever the tag: an error turned into another by a refinement may still carry issues.
+  const issues = (error as { issues?: ReadonlyArray<Errors.Issue> }).issues
+  if (Array.isArray(issues)) {
+    fields["issues"] = issues.map((issue: Errors.Issue) => ({ path: issue.path, message: Auth.scrub(secrets, issue.message) }))
   }
   const Class = error.constructor as new(fields: Record<string, unknown>) => Errors.ConnectorError
   return new Class(fields)

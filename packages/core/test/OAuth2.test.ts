@@ -87,6 +87,7 @@ describe("OAuth2", () => {
       )
       expect(error._tag).toBe("AuthenticationFailed")
       expect(error.message).toBe("code [redacted] is invalid for [redacted]")
+      expect(JSON.stringify(error)).not.toContain("client-secret-1")
     }))
 
   const Me = Schema.Struct({ id: Schema.String })

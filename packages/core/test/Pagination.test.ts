@@ -45,3 +45,24 @@ describe("Pagination", () => {
       expect(error).toBe("boom")
     }))
 })
+
+describe("Pagination against uncooperative providers", () => {
+  it.effect("a provider that caps pages below the asked size: offsets follow what came, nothing is skipped", () =>
+    Effect.gen(function*() {
+      const offsets: Array<number> = []
+      const all = yield* Pagination.byOffset({ pageSize: 10 }, (offset) => {
+        offsets.push(offset)
+        return Effect.succeed({ items: items.slice(offset, offset + 4), total: items.length })
+      })
+      expect(all).toEqual(items)
+      expect(offsets).toEqual([0, 4, 8, 12, 16, 20])
+    }))
+
+  it.effect("a provider that ignores the offset stops at its total; one without a total stops at a short page", () =>
+    Effect.gen(function*() {
+      const same = yield* Pagination.byOffset({ pageSize: 10 }, () => Effect.succeed({ items: items.slice(0, 10), total: 25 }))
+      expect(same).toHaveLength(30)
+      const noTotal = yield* Pagination.byOffset({ pageSize: 10 }, (offset) => Effect.succeed({ items: items.slice(offset, offset + 10) }))
+      expect(noTotal).toEqual(items)
+    }))
+})

@@ -130,8 +130,11 @@ describe("ProviderClient requests", () => {
       expect(sent[0]!.body).toBe("{\"n\":1}")
     }))
 
-  it("path`` percent-encodes interpolated values", () => {
+  it("path`` percent-encodes interpolated values, and keeps dot segments from climbing", () => {
     expect(ProviderClient.path`/cards/${"a/b?c"}/x`).toBe("/cards/a%2Fb%3Fc/x")
+    expect(ProviderClient.path`/sites/s/orders/${".."}/fulfill`).toBe("/sites/s/orders/%252E%252E/fulfill")
+    expect(new URL(`https://a.test/v2${ProviderClient.path`/orders/${"."}/x`}`).pathname).toBe("/v2/orders/%252E/x")
+    expect(ProviderClient.path`/x/${"a.b"}`).toBe("/x/a.b")
   })
 })
 

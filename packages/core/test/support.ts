@@ -1,79 +1,16 @@
 /**
- * Test support: an in-memory HttpClient whose responses are synchronous, so that retry and
- * rate-limit timings run entirely on TestClock, and a fixture component that exercises every
+ * Test support: the in-memory HttpClient, and a fixture component that exercises every
  * property kind.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { Action, Auth, Component, Connection, Options, Property, ProviderClient, Trigger, Webhook } from "../src/index.js"
+import { Action, Auth, Component, Connection, Options, Property, ProviderClient, TestHttpClient, Trigger, Webhook } from "../src/index.js"
 
-export interface Reply {
-  readonly status: number
-  readonly body?: string
-  readonly headers?: Record<string, string>
-}
+export type Handler = (request: TestHttpClient.Sent, index: number) => TestHttpClient.Outcome
 
-export interface Sent {
-  readonly at: number
-  readonly method: string
-  readonly url: string
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string | undefined
-}
-
-/** A response whose body reads synchronously (a web Response's would wait on a Promise). */
-const syncResponse = (request: HttpClientRequest.HttpClientRequest, reply: Reply) => {
-  const response = HttpClientResponse.fromWeb(
-    request,
-    new Response(null, { status: reply.status, headers: reply.headers ?? {} })
-  )
-  const text = reply.body ?? ""
-  Object.defineProperty(response, "text", { get: () => Effect.succeed(text) })
-  Object.defineProperty(response, "json", { get: () => Effect.try(() => JSON.parse(text)) })
-  Object.defineProperty(response, "arrayBuffer", {
-    get: () => Effect.succeed(new TextEncoder().encode(text).buffer)
-  })
-  return response
-}
-
-export type Handler = (request: Sent, index: number) => Reply | "refused" | "reset" | "hang"
-
-/** An HttpClient that answers from `handler` and records every request, with the (Test)Clock time. */
-export const fakeHttp = (handler: Handler) => {
-  const sent: Array<Sent> = []
-  const client = HttpClient.make((request, url, signal) =>
-    Effect.flatMap(Clock.currentTimeMillis, (at) => {
-      const body = request.body._tag === "Uint8Array" ? new TextDecoder().decode(request.body.body) : undefined
-      const record: Sent = { at, method: request.method, url: url.toString(), headers: request.headers, body }
-      sent.push(record)
-      const reply = handler(record, sent.length - 1)
-      if (reply === "hang") {
-        // Like a real client: no answer until the request is aborted.
-        return Effect.async<never, HttpClientError.RequestError>((resume) => {
-          signal.addEventListener("abort", () =>
-            resume(Effect.fail(
-              new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error("aborted") })
-            )))
-        })
-      }
-      if (reply === "refused" || reply === "reset") {
-        const cause = Object.assign(new Error(reply === "refused" ? "connect ECONNREFUSED" : "socket hang up"), {
-          code: reply === "refused" ? "ECONNREFUSED" : "ECONNRESET"
-        })
-        return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause }))
-      }
-      return Effect.succeed(syncResponse(request, reply))
-    })
-  )
-  return { client, sent, layer: Layer.succeed(HttpClient.HttpClient, client) }
-}
+/** An in-memory HttpClient (see `TestHttpClient`): answers from `handler`, records what was sent. */
+export const fakeHttp = (handler: Handler) => TestHttpClient.make(handler)
 
 // ---------------------------------------------------------------------------
 // A fixture component
