@@ -22,7 +22,13 @@ export const Item = Schema.Struct({
 
 const Site = Schema.Struct({ id: Schema.String, displayName: Schema.String })
 const Collection = Schema.Struct({ id: Schema.String, displayName: Schema.String })
-const Page = Schema.Struct({ limit: Schema.Number, offset: Schema.Number, total: Schema.Number })
+const Page = Schema.Struct({ total: Schema.optional(Schema.Number) })
+
+/** An item as a dropdown reads it: a name if it has one (one odd item does not spoil the list). */
+const ListedItem = Schema.Struct({
+  id: Schema.String,
+  fieldData: Schema.Struct({ name: Schema.optional(Schema.String), slug: Schema.optional(Schema.String) })
+})
 
 /** Webflow's error body: `{code, message, externalReference, details}`. */
 export const ErrorBody = Schema.Struct({
@@ -43,9 +49,9 @@ export const listOrders = (client: ProviderClient.ProviderClient, siteId: string
     Effect.map(
       client.json(
         { method: "GET", path: path`/sites/${siteId}/orders`, query: { offset, limit } },
-        Schema.Struct({ orders: Schema.Array(Order), pagination: Page })
+        Schema.Struct({ orders: Schema.Array(Order), pagination: Schema.optional(Page) })
       ),
-      (r) => ({ items: r.orders, total: r.pagination.total })
+      (r) => ({ items: r.orders, total: r.pagination?.total })
     ))
 
 export const fulfillOrder = (
@@ -69,9 +75,9 @@ export const listItems = (client: ProviderClient.ProviderClient, collectionId: s
     Effect.map(
       client.json(
         { method: "GET", path: path`/collections/${collectionId}/items`, query: { offset, limit } },
-        Schema.Struct({ items: Schema.Array(Item), pagination: Page })
+        Schema.Struct({ items: Schema.Array(ListedItem), pagination: Schema.optional(Page) })
       ),
-      (r) => ({ items: r.items, total: r.pagination.total })
+      (r) => ({ items: r.items, total: r.pagination?.total })
     ))
 
 export const getItem = (client: ProviderClient.ProviderClient, collectionId: string, itemId: string) =>

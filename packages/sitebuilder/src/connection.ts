@@ -11,7 +11,7 @@ import * as Api from "./api.js"
 
 const errorBody = Schema.decodeUnknownOption(Api.ErrorBody)
 
-/** "… missing the following scopes - ecommerce:write, cms:read" → the scopes. */
+/** "… missing the following scopes - ecommerce:write, cms:read" → the scopes ([] when unnamed). */
 const missingScopes = (body: unknown): ReadonlyArray<string> | undefined => {
   const parsed = errorBody(body)
   if (parsed._tag === "None" || parsed.value.code !== "missing_scopes") return undefined
@@ -19,6 +19,13 @@ const missingScopes = (body: unknown): ReadonlyArray<string> | undefined => {
   if (fromDetails.length > 0) return fromDetails
   return [...(parsed.value.message ?? "").matchAll(/[a-z_]+:(?:read|write)/g)].map((m) => m[0])
 }
+
+const lacking = (scopes: ReadonlyArray<string>) =>
+  scopes.length === 0
+    ? "the connection lacks a scope this needs: connect again to grant it"
+    : `the connection lacks the scope${scopes.length === 1 ? "" : "s"} ${scopes.join(", ")}: connect again to grant ${
+      scopes.length === 1 ? "it" : "them"
+    }`
 
 export const connection = Connection.oauth2({
   title: "Webflow",
@@ -43,9 +50,7 @@ export const connection = Connection.oauth2({
       const scopes = error._tag === "PermissionDenied" ? missingScopes(body) : undefined
       return scopes === undefined ? error : new ConnectorError.PermissionDenied({
         ...error,
-        message: `the connection lacks the scope${scopes.length === 1 ? "" : "s"} ${scopes.join(", ")}: connect again to grant ${
-          scopes.length === 1 ? "it" : "them"
-        } (${error.message})`,
+        message: `${lacking(scopes)} (${error.message})`,
         missingScopes: scopes
       })
     }

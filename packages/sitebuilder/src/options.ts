@@ -15,7 +15,8 @@ export const collections = Options.dynamic(["siteId"], ({ client, params }) =>
   Effect.map(Api.listCollections(client, param(params, "siteId")), (items) => Options.choices(items, (c) => c.displayName, (c) => c.id)))
 
 export const items = Options.dynamic(["collectionId"], ({ client, params }) =>
-  Effect.map(Api.listItems(client, param(params, "collectionId")), (items) => Options.choices(items, (i) => i.fieldData.name, (i) => i.id)))
+  Effect.map(Api.listItems(client, param(params, "collectionId")), (items) =>
+    Options.choices(items, (i) => i.fieldData.name ?? i.fieldData.slug ?? i.id, (i) => i.id)))
 
 export const siteId = <const R extends boolean>(required: R) =>
   Property.string({ title: "Site", required, ...Api.objectId, dynamicOptions: sites })

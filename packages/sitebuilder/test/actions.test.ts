@@ -68,6 +68,24 @@ describe("sitebuilder actions: the wire", () => {
     }))
 })
 
+describe("sitebuilder options: uncooperative pages", () => {
+  it.effect("no pagination block, an item without a name, a provider that caps pages at 50", () =>
+    Effect.gen(function*() {
+      const item = (i: number, name?: string) => ({ ...webflowItem, id: `${ITEM.slice(0, 20)}${String(i).padStart(4, "0")}`, fieldData: name === undefined ? { slug: `item-${i}` } : { name, slug: `item-${i}` } })
+      webflow().get(`/v2/collections/${COLLECTION}/items`).query({ offset: 0, limit: 100 }).reply(200, { items: [item(0, "Zero"), item(1)] })
+      expect(yield* options("getCollectionItem", "itemId", { collectionId: COLLECTION })).toEqual([
+        { label: "Zero", value: `${ITEM.slice(0, 20)}0000` },
+        { label: "item-1", value: `${ITEM.slice(0, 20)}0001` }
+      ])
+      const capped = webflow()
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 0, limit: 100 }).reply(200, { items: Array.from({ length: 50 }, (_, i) => item(i, `I${i}`)), pagination: { limit: 50, offset: 0, total: 120 } })
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 50, limit: 100 }).reply(200, { items: Array.from({ length: 50 }, (_, i) => item(50 + i, `I${50 + i}`)), pagination: { limit: 50, offset: 50, total: 120 } })
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 100, limit: 100 }).reply(200, { items: Array.from({ length: 20 }, (_, i) => item(100 + i, `I${100 + i}`)), pagination: { limit: 50, offset: 100, total: 120 } })
+      expect(yield* options("getCollectionItem", "itemId", { collectionId: COLLECTION })).toHaveLength(120)
+      expect(capped.isDone()).toBe(true)
+    }))
+})
+
 describe("sitebuilder actions: errors", () => {
   it.effect("bad input of every kind is rejected before any request, every field named", () =>
     Effect.gen(function*() {
@@ -85,15 +103,30 @@ describe("sitebuilder actions: errors", () => {
       const noToken = yield* Effect.flip(run("getCollectionItem", { collectionId: COLLECTION, itemId: ITEM }, { clientId: "c", clientSecret: "s" }))
       expect(noToken).toMatchObject({ _tag: "AuthenticationFailed" })
       expect(noToken.message).toContain("connect it first")
+      const ids = yield* Effect.flip(run("getCollectionItem", { collectionId: "products", itemId: "../../sites" }))
+      expect(ids._tag === "InvalidInput" && ids.issues.map((i) => i.path)).toEqual(["collectionId", "itemId"])
+      for (const orderId of ["", ".", "..", "a/b", " "]) {
+        const bad = yield* Effect.flip(run("fulfillOrder", { siteId: SITE, orderId }))
+        expect(bad._tag === "InvalidInput" && bad.issues[0]!.path).toBe("orderId")
+      }
+      const values = yield* Effect.flip(run("getCollectionItem", { collectionId: COLLECTION, itemId: ITEM }, {
+        clientId: "c",
+        accessToken: "t",
+        requestsPerMinute: 90,
+        baseUrl: "ftp://example.com"
+      }))
+      expect(values._tag === "InvalidInput" && values.issues.map((i) => i.path).sort()).toEqual(["baseUrl", "clientSecret", "requestsPerMinute"])
+      const options = yield* Effect.flip(withFetch(executor.options("sitebuilder/v1/fulfillOrder", "orderId", { siteId: "acme" }, connection)))
+      expect(options.message).toBe("options of orderId: siteId: must be a Webflow id (24 hexadecimal digits)")
       expect(sent).toEqual([])
     }))
 
-  it.effect("on a free plan, fulfilment says so plainly: 409 ecommerce_not_enabled, 402 or 403", () =>
+  it.effect("on a free plan, fulfilment says so plainly: 409 ecommerce_not_enabled, 402, or a 403 about the plan", () =>
     Effect.gen(function*() {
       for (const [status, body] of [
         [409, webflowError("ecommerce_not_enabled", "Ecommerce is not enabled for this site")],
         [402, webflowError("payment_required", "Upgrade your plan")],
-        [403, webflowError("forbidden", "Forbidden")]
+        [403, webflowError("forbidden", "Upgrade to an Ecommerce plan to fulfill orders")]
       ] as const) {
         webflow().post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`).reply(status, body)
         const error = yield* Effect.flip(run("fulfillOrder", { siteId: SITE, orderId: ORDER }))
@@ -101,6 +134,22 @@ describe("sitebuilder actions: errors", () => {
         expect(error.message).toBe(`fulfilling orders needs a paid Webflow e-commerce plan on this site (Webflow: ${body.message})`)
         expect(error.status).toBe(status)
       }
+    }))
+
+  it.effect("any other 403 is about access, and stays a PermissionDenied", () =>
+    Effect.gen(function*() {
+      webflow().post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`).reply(403, webflowError("forbidden", "You do not have access to this site"))
+      expect(yield* Effect.flip(run("fulfillOrder", { siteId: SITE, orderId: ORDER }))).toMatchObject({
+        _tag: "PermissionDenied",
+        message: "You do not have access to this site"
+      })
+      webflow().post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`).reply(403, "<html>Forbidden by WAF</html>")
+      expect((yield* Effect.flip(run("fulfillOrder", { siteId: SITE, orderId: ORDER })))._tag).toBe("PermissionDenied")
+      // A missing scope that is not named still says what to do.
+      webflow().post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`).reply(403, webflowError("missing_scopes", "OAuthForbidden"))
+      const unnamed = yield* Effect.flip(run("fulfillOrder", { siteId: SITE, orderId: ORDER }))
+      expect(unnamed).toMatchObject({ _tag: "PermissionDenied", missingScopes: [] })
+      expect(unnamed.message).toBe("the connection lacks a scope this needs: connect again to grant it (OAuthForbidden)")
     }))
 
   it.effect("a 403 missing_scopes is a PermissionDenied naming the scope", () =>

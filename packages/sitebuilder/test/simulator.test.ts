@@ -66,7 +66,10 @@ describe("sitebuilder against the simulator", () => {
   it.live("a forged state, a used code and a wrong redirect URI are refused", () =>
     Effect.gen(function*() {
       const callback = yield* consent(yield* Connection.authorizationUrl(sitebuilder.connection, app, { redirectUri, state: "real" }))
-      expect((yield* Effect.flip(OAuth2.checkState("real", "forged")))._tag).toBe("InvalidInput")
+      expect(callback.get("state")).toBe("real")
+      // A callback whose state was tampered with on the way is refused before the code is used.
+      callback.set("state", "forged")
+      expect((yield* Effect.flip(OAuth2.checkState("real", callback.get("state") ?? undefined)))._tag).toBe("InvalidInput")
       const code = callback.get("code")!
       yield* provide(Connection.exchangeCode(sitebuilder.connection, app, { code, redirectUri }))
       const reused = yield* Effect.flip(provide(Connection.exchangeCode(sitebuilder.connection, app, { code, redirectUri })))
@@ -83,7 +86,17 @@ describe("sitebuilder against the simulator", () => {
         { code: other.get("code")!, redirectUri }
       )))
       expect(badClient).toMatchObject({ _tag: "AuthenticationFailed", message: "Invalid client credentials" })
-      expect(JSON.stringify([reused, wrongUri, badClient])).not.toContain(sim.clientSecret)
+      // The authorize and token endpoints check what they are given.
+      const wrongType = yield* Effect.promise(() => fetch(`${sim.authorizeUrl}?response_type=token&client_id=${sim.clientId}&redirect_uri=${encodeURIComponent(redirectUri)}`))
+      expect(wrongType.status).toBe(400)
+      const wrongGrant = yield* Effect.promise(() =>
+        fetch(sim.tokenUrl, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ client_id: sim.clientId, client_secret: sim.clientSecret, grant_type: "client_credentials" })
+        }).then(async (r) => ({ status: r.status, body: await r.json() }))
+      )
+      expect(wrongGrant).toEqual({ status: 400, body: { error: "unsupported_grant_type", error_description: "grant_type must be authorization_code" } })
     }))
 
   it.live("options page through a collection of 130 items; the item keeps all its fields", () =>
@@ -92,7 +105,7 @@ describe("sitebuilder against the simulator", () => {
       const options = (action: string, property: string, params: Record<string, unknown>) =>
         provide(executor.options(`sitebuilder/v1/${action}`, property, params, values))
       expect((yield* options("fulfillOrder", "siteId", {})).map((s) => s.label)).toEqual(["Acme Store", "Portfolio"])
-      expect(yield* options("fulfillOrder", "orderId", { siteId: store().id })).toHaveLength(6)
+      expect(yield* options("fulfillOrder", "orderId", { siteId: store().id })).toHaveLength(7)
       const collections = yield* options("getCollectionItem", "collectionId", { siteId: store().id })
       expect(collections.map((c) => c.label)).toEqual(["Products", "Blog Posts"])
       const items = yield* options("getCollectionItem", "itemId", { collectionId: products().id })
@@ -118,9 +131,36 @@ describe("sitebuilder against the simulator", () => {
       expect(noOrder).toMatchObject({ _tag: "NotFound" })
     }))
 
+  it.live("tokens are checked: none or an unknown one is a 401 not_authorized", () =>
+    Effect.gen(function*() {
+      for (const authorization of [undefined, "Bearer not-a-token", "Basic abc"]) {
+        const response = yield* Effect.promise(() =>
+          fetch(`${sim.baseUrl}/sites`, authorization === undefined ? {} : { headers: { authorization } }).then(async (r) => ({
+            status: r.status,
+            body: await r.json()
+          }))
+        )
+        expect(response).toEqual({ status: 401, body: { code: "not_authorized", message: "Request not authorized", externalReference: null, details: [] } })
+      }
+    }))
+
   it.live("the rate limit: 429 with Retry-After, waited out by the client", () =>
     Effect.gen(function*() {
       const limited = yield* Effect.promise(() => Simulator.start({ rateLimit: { limit: 2, windowMs: 1000 } }))
+      const token = limited.issueToken()
+      const statuses = yield* Effect.promise(() =>
+        Promise.all([1, 2, 3].map(() =>
+          fetch(`${limited.baseUrl}/sites`, { headers: { authorization: `Bearer ${token}` } }).then((r) => ({
+            status: r.status,
+            retryAfter: r.headers.get("retry-after"),
+            limit: r.headers.get("x-ratelimit-limit")
+          }))
+        ))
+      )
+      expect(statuses.map((s) => s.status).sort()).toEqual([200, 200, 429])
+      expect(statuses.find((s) => s.status === 429)!.retryAfter).toBe("1")
+      expect(statuses.every((s) => s.limit === "2")).toBe(true)
+      yield* Effect.sleep("1100 millis")
       const values = { clientId: "c", clientSecret: "s", baseUrl: limited.baseUrl, accessToken: limited.issueToken() }
       const collection = [...limited.collections.values()][0]!
       const item = [...limited.items.values()].find((i) => i.collectionId === collection.id)!

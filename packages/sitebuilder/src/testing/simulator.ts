@@ -98,14 +98,15 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   addCollection(store.id, "Products", "Product", 130)
   addCollection(store.id, "Blog Posts", "Blog Post", 3)
   addCollection(portfolio.id, "Projects", "Project", 2)
-  ;["unfulfilled", "unfulfilled", "fulfilled", "refunded", "pending", "disputed"].forEach((status, i) => {
+  ;["unfulfilled", "unfulfilled", "fulfilled", "refunded", "pending", "disputed", "dispute-lost"].forEach((status, i) => {
     const order: Order = {
       siteId: store.id,
-      orderId: `${randomBytes(3).toString("hex").slice(0, 5)}-${String(1000 + i)}`,
+      // Webflow's order ids: two short hexadecimal groups, like "dfa-3f1".
+      orderId: `${randomBytes(2).toString("hex").slice(0, 3)}-${randomBytes(2).toString("hex").slice(0, 3)}`,
       status,
       acceptedOn: new Date(now.getTime() + i * 3_600_000).toISOString(),
       fulfilledOn: status === "fulfilled" ? new Date(now.getTime() + i * 3_600_000 + 60_000).toISOString() : null,
-      customer: ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"][i]!,
+      customer: ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth", "Frances Allen"][i]!,
       total: 1999 + i * 500
     }
     orders.set(`${store.id}/${order.orderId}`, order)
@@ -183,7 +184,9 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     if (q.get("client_id") !== clientId) return { status: 400, body: { error: "invalid_client", error_description: "Unknown client_id" } }
     if (q.get("response_type") !== "code") return { status: 400, body: { error: "unsupported_response_type", error_description: "response_type must be code" } }
     const redirectUri = q.get("redirect_uri")
-    if (redirectUri === null) return { status: 400, body: { error: "invalid_request", error_description: "redirect_uri is required" } }
+    if (redirectUri === null || !URL.canParse(redirectUri)) {
+      return { status: 400, body: { error: "invalid_request", error_description: "redirect_uri must be an absolute URL" } }
+    }
     const code = randomBytes(20).toString("hex")
     const scopes = (q.get("scope") ?? "").split(" ").filter((s) => s !== "")
     codes.set(code, { redirectUri, scopes, used: false })
@@ -281,7 +284,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
         return itemJson(item)
       }
     }
-    throw new ApiError(404, "route_not_found", `Route not found: ${method} /v2${path}`)
+    throw new ApiError(404, "resource_not_found", `Route not found: ${method} /v2${path}`)
   }
 
   const limited = (token: string): number | undefined => {
@@ -296,10 +299,12 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   }
 
   const read = (req: IncomingMessage) =>
-    new Promise<string>((resolve) => {
+    new Promise<string>((resolve, reject) => {
       const chunks: Array<Buffer> = []
       req.on("data", (c: Buffer) => chunks.push(c))
       req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+      req.on("error", reject)
+      req.on("aborted", () => reject(new Error("aborted")))
     })
 
   const server: Server = createServer((req, res) => {
@@ -335,29 +340,35 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
       return json(answer.status, answer.body)
     }
     if (url.pathname === "/oauth/access_token" && req.method === "POST") {
-      const p = req.headers["content-type"]?.includes("application/json")
-        ? new URLSearchParams(Object.entries(JSON.parse(raw || "{}") as Record<string, string>))
-        : new URLSearchParams(raw)
+      let p: URLSearchParams
+      try {
+        const parsed: unknown = req.headers["content-type"]?.includes("application/json") ? JSON.parse(raw || "{}") : undefined
+        if (parsed !== undefined && (typeof parsed !== "object" || parsed === null)) throw new Error("not an object")
+        p = parsed === undefined ? new URLSearchParams(raw) : new URLSearchParams(Object.entries(parsed as Record<string, string>))
+      } catch {
+        return json(400, { error: "invalid_request", error_description: "The body is not a form or a JSON object" })
+      }
       const answer = exchange(p)
       return json(answer.status, answer.body)
     }
-    if (!url.pathname.startsWith("/v2/")) return fail(new ApiError(404, "route_not_found", `Route not found: ${req.method} ${url.pathname}`))
+    if (!url.pathname.startsWith("/v2/")) return fail(new ApiError(404, "resource_not_found", `Route not found: ${req.method} ${url.pathname}`))
     const token = /^Bearer (\S+)$/.exec(req.headers["authorization"] ?? "")?.[1]
     const scopes = token === undefined ? undefined : tokens.get(token)
     if (token === undefined || scopes === undefined) return fail(new ApiError(401, "not_authorized", "Request not authorized"))
     const retryAfter = limited(token)
+    if (rateLimit !== undefined) {
+      // Every API response says where the token stands.
+      res.setHeader("x-ratelimit-limit", String(rateLimit.limit))
+      res.setHeader("x-ratelimit-remaining", String(Math.max(0, rateLimit.limit - (windows.get(token)?.length ?? 0))))
+    }
     if (retryAfter !== undefined) {
       stats.rateLimited++
-      return fail(new ApiError(429, "too_many_requests", "Too many requests"), {
-        "retry-after": String(retryAfter),
-        "x-ratelimit-limit": String(rateLimit!.limit),
-        "x-ratelimit-remaining": "0"
-      })
+      return fail(new ApiError(429, "too_many_requests", "Too many requests"), { "retry-after": String(retryAfter) })
     }
     const path = url.pathname.slice(3)
     const needed = scopesNeeded.find(([pattern, method]) => pattern.test(path) && method === req.method)?.[2]
     if (needed !== undefined && !scopes.includes(needed)) {
-      return fail(new ApiError(403, "missing_scopes", `OAuthForbidden: You are missing the following scopes - ${needed}`, [needed]))
+      return fail(new ApiError(403, "missing_scopes", `OAuthForbidden: You are missing the following scopes - ${needed}`))
     }
     try {
       const body = raw === "" ? {} : JSON.parse(raw) as Record<string, unknown>

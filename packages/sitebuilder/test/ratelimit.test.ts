@@ -1,0 +1,37 @@
+import { describe, expect, it } from "@effect/vitest"
+import { RateLimiter, TestHttpClient } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as TestClock from "effect/TestClock"
+import { COLLECTION, executor, ITEM, step, webflowItem } from "./support.js"
+
+const burst = (calls: number, values: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const http = TestHttpClient.make(() => ({ status: 200, body: webflowItem }))
+    const fiber = yield* Effect.fork(
+      Effect.forEach(
+        Array.from({ length: calls }),
+        () => executor.run(step("getCollectionItem", { collectionId: COLLECTION, itemId: ITEM }), values),
+        { concurrency: "unbounded" }
+      ).pipe(Effect.provide(http.layer))
+    )
+    yield* TestClock.adjust("3 minutes")
+    yield* Fiber.join(fiber)
+    return http.sent.map((s) => s.at).sort((a, b) => a - b)
+  })
+
+describe("sitebuilder rate limit (TestClock)", () => {
+  it.effect("60 requests a minute per token by default: the 61st waits for the minute (and its margin)", () =>
+    Effect.gen(function*() {
+      const times = yield* burst(61, { clientId: "c", clientSecret: "s", accessToken: "token-for-the-60-test" })
+      expect(times.slice(0, 60).every((t) => t === 0)).toBe(true)
+      expect(times[60]).toBe(60_000 + RateLimiter.marginOf(60_000))
+    }))
+
+  it.effect("120 a minute on a plan that allows it", () =>
+    Effect.gen(function*() {
+      const times = yield* burst(121, { clientId: "c", clientSecret: "s", accessToken: "token-for-the-120-test", requestsPerMinute: 120 })
+      expect(times.slice(0, 120).every((t) => t === 0)).toBe(true)
+      expect(times[120]).toBe(60_000 + RateLimiter.marginOf(60_000))
+    }))
+})
