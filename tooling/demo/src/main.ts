@@ -6,7 +6,12 @@
  */
 import { boardtool } from "@x/boardtool"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { Executor } from "@x/core"
+import { browseragent } from "@x/browseragent"
+import * as BrowserUseSimulator from "@x/browseragent/testing"
+import { Connection, Executor, OAuth2 } from "@x/core"
+import { sitebuilder } from "@x/sitebuilder"
+import * as WebflowSimulator from "@x/sitebuilder/testing"
+import * as Redacted from "effect/Redacted"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -16,7 +21,9 @@ import { API_KEY, startNotesServer } from "./server.js"
 
 const notesServer = await startNotesServer()
 const trello = await TrelloSimulator.start({ deliveryRetryDelayMs: 50 })
-const executor = Executor.make([notes, boardtool])
+const webflow = await WebflowSimulator.start()
+const browserUse = await BrowserUseSimulator.start({ stepMs: 100 })
+const executor = Executor.make([notes, boardtool, sitebuilder, browseragent])
 // What the runner provides: the undici HttpClient, and no tracer (nothing exports spans).
 const runtime = Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false))
 const run = <A, E>(effect: Effect.Effect<A, E, import("@effect/platform/HttpClient").HttpClient>) =>
@@ -24,7 +31,8 @@ const run = <A, E>(effect: Effect.Effect<A, E, import("@effect/platform/HttpClie
 
 const connections: Record<string, object> = {
   notes: { apiKey: API_KEY, baseUrl: notesServer.baseUrl },
-  boardtool: { key: trello.key, token: trello.token, secret: trello.secret, baseUrl: trello.baseUrl }
+  boardtool: { key: trello.key, token: trello.token, secret: trello.secret, baseUrl: trello.baseUrl },
+  browseragent: { key: "X-Browser-Use-API-Key", value: browserUse.apiKey, baseUrl: browserUse.baseUrl }
 }
 
 const show = async (step: { label: string; name: string; type: string; parameters: Record<string, unknown> }) => {
@@ -91,6 +99,51 @@ await show({ label: "A card that does not exist", name: "noCard", type: "boardto
 await run(executor.disableTrigger(trigger, connections["boardtool"], state))
 console.log("  newCard disabled")
 
+console.log("\n— sitebuilder/v1 against the Webflow simulator, connected with OAuth —")
+const app = {
+  clientId: webflow.clientId,
+  clientSecret: webflow.clientSecret,
+  authorizeUrl: webflow.authorizeUrl,
+  tokenUrl: webflow.tokenUrl,
+  baseUrl: webflow.baseUrl
+}
+const redirectUri = "http://127.0.0.1:3000/callback"
+const oauthState = OAuth2.makeState()
+const authorize = await run(Connection.authorizationUrl(sitebuilder.connection, app, { redirectUri, state: oauthState }))
+console.log(`  authorize: ${authorize.replace(webflow.clientId, "<client id>")}`)
+// The browser's part: the simulator consents at once and redirects to the callback.
+const callback = new URL((await fetch(authorize, { redirect: "manual" })).headers.get("location")!).searchParams
+await run(OAuth2.checkState(oauthState, callback.get("state") ?? undefined))
+const token = await run(Connection.exchangeCode(sitebuilder.connection, app, { code: callback.get("code")!, redirectUri }))
+connections["sitebuilder"] = { ...app, accessToken: Redacted.value(token.accessToken) }
+console.log(`  connected (scopes: ${token.scope})`)
+const sites = await run(executor.options("sitebuilder/v1/fulfillOrder", "siteId", {}, connections["sitebuilder"]))
+const store = sites.find((site) => site.label === "Acme Store")!
+const portfolio = sites.find((site) => site.label === "Portfolio")!
+const orders = await run(executor.options("sitebuilder/v1/fulfillOrder", "orderId", { siteId: store.value }, connections["sitebuilder"]))
+console.log(`  ${store.label}: ${orders.length} orders`)
+await show({ label: "Fulfil an order", name: "fulfil", type: "sitebuilder/v1/fulfillOrder", parameters: { siteId: store.value, orderId: orders[0]!.value } })
+await show({ label: "Fulfil on a site without e-commerce", name: "free", type: "sitebuilder/v1/fulfillOrder", parameters: { siteId: portfolio.value, orderId: orders[0]!.value } })
+const collections = await run(executor.options("sitebuilder/v1/getCollectionItem", "collectionId", { siteId: store.value }, connections["sitebuilder"]))
+const items = await run(executor.options("sitebuilder/v1/getCollectionItem", "itemId", { collectionId: collections[0]!.value }, connections["sitebuilder"]))
+console.log(`  "${collections[0]!.label}": ${items.length} items, over two pages`)
+await show({ label: "Read a CMS item", name: "item", type: "sitebuilder/v1/getCollectionItem", parameters: { collectionId: collections[0]!.value, itemId: items[41]!.value } })
+
+console.log("\n— browseragent/v1 against the Browser Use simulator —")
+const schema = JSON.stringify({ type: "object", properties: { product: { type: "string" }, price: { type: "number" } } })
+await show({
+  label: "Run a task and wait for it",
+  name: "research",
+  type: "browseragent/v1/createSession",
+  parameters: { task: "Find the best-rated wireless mouse", model: "modelfamilyA-sonnet-4.6", outputSchema: { format: "JSON", schema }, waitForCompletion: true, timeoutSeconds: 60 }
+})
+await show({
+  label: "A schema that is not JSON",
+  name: "badSchema",
+  type: "browseragent/v1/createSession",
+  parameters: { task: "x", model: "modelfamilyA-sonnet-4.6", outputSchema: { format: "JSON", schema: "{ not json" } }
+})
+
 receiver.close()
 notesServer.server.close()
-await trello.close()
+await Promise.all([trello.close(), webflow.close(), browserUse.close()])
