@@ -120,11 +120,38 @@ describe("browseragent actions: errors", () => {
       expect(badId.message).toContain("sessionId: must be a session id (a UUID)")
       const badHeader = yield* Effect.flip(run("getSession", { sessionId: SESSION }, { key: "Bad Header", value: API_KEY }))
       expect(badHeader.message).toBe("connection: key: must be an HTTP header name")
+      const base = { task: "t", model: "modelfamilyA-sonnet-4.6", outputSchema: { format: "TEXT" } }
+      for (const [parameters, path] of [
+        [{ ...base, outputSchema: { format: "JSON" } }, "outputSchema.schema"],
+        [{ ...base, outputSchema: { format: "JSON", schema: "[1]" } }, "outputSchema.schema"],
+        [{ ...base, outputSchema: { format: "JSON", schema: "\"x\"" } }, "outputSchema.schema"],
+        [{ ...base, task: "" }, "task"],
+        [{ ...base, timeoutSeconds: 0 }, "timeoutSeconds"],
+        [{ ...base, timeoutSeconds: 1.5 }, "timeoutSeconds"],
+        [{ ...base, waitForCompletion: "yes" }, "waitForCompletion"],
+        [{ ...base, outputSchema: "TEXT" }, "outputSchema"],
+        [{ ...base, colour: "red" }, "colour"]
+      ] as const) {
+        const error = yield* Effect.flip(run("createSession", parameters))
+        expect(error._tag === "InvalidInput" && error.issues.map((i) => i.path)).toEqual([path])
+      }
       expect(sent).toEqual([])
+    }))
+
+  it.effect("the header's name has a default: only the key need be given", () =>
+    Effect.gen(function*() {
+      browserUse().get(`/api/v3/sessions/${SESSION}`).reply(200, wireSession())
+      expect(yield* run("getSession", { sessionId: SESSION }, { value: API_KEY })).toMatchObject({ id: SESSION })
     }))
 
   it.effect("the provider's detail is the message: 404, 422 (FastAPI list), a task for a busy session, 401, 402", () =>
     Effect.gen(function*() {
+      browserUse().post("/api/v3/sessions", (body) => body.sessionId === SESSION).reply(404, { detail: "Session not found" })
+      expect(yield* Effect.flip(run("createSession", { task: "t", model: "modelfamilyA-sonnet-4.6", outputSchema: text, sessionId: SESSION }))).toMatchObject({
+        _tag: "NotFound",
+        message: "Session not found",
+        request: { method: "POST", path: "/sessions" }
+      })
       browserUse().get(`/api/v3/sessions/${SESSION}`).reply(404, { detail: "Session not found" })
       expect(yield* Effect.flip(run("getSession", { sessionId: SESSION }))).toMatchObject({ _tag: "NotFound", message: "Session not found" })
       browserUse().post("/api/v3/sessions").reply(422, { detail: [{ loc: ["body", "task"], msg: "Field required", type: "missing" }] })
@@ -155,6 +182,7 @@ describe("browseragent definition", () => {
       category: "Artificial Intelligence",
       customAction: true,
       connection: {
+        kind: "API_KEY",
         defaultBaseUrl: "https://api.browser-use.com/api/v3",
         props: {
           key: { kind: "STRING", title: "Key", required: true, defaultValue: "X-Browser-Use-API-Key" },

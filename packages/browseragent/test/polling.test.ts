@@ -39,16 +39,45 @@ describe("createSession waitForCompletion (TestClock)", () => {
 
   it.effect("past the timeout, a Timeout that carries the last state seen", () =>
     Effect.gen(function*() {
-      let step = 0
-      const http = fakeHttp(() => ({ status: 200, body: wireSession({ status: "running", stepCount: ++step, lastStepSummary: `Step ${step}` }) }))
+      // The POST answers "created"; each poll sees one more step.
+      const http = fakeHttp((_, i) => ({
+        status: 200,
+        body: i === 0
+          ? wireSession({ status: "created", stepCount: 0, lastStepSummary: null })
+          : wireSession({ status: "running", stepCount: i, lastStepSummary: `Step ${i}` })
+      }))
       const fiber = yield* Effect.fork(executor.run(wait(30), connection).pipe(Effect.provide(http.layer), Effect.flip))
       yield* TestClock.adjust("29 seconds")
       expect(fiber.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 second")
       const error = yield* Fiber.join(fiber)
-      expect(error._tag).toBe("Timeout")
-      expect(error.message).toMatch(/^the task did not end within 30s; the session was last running after \d+ steps \(Step \d+\)$/)
-      expect(error.body).toMatchObject({ id: SESSION, status: "running" })
+      // Polls at 0, 1, 3, 7, 15 and 25 s (the delay capped at 10 s): the sixth saw step 6.
+      const polls = http.sent.length - 1
+      expect(polls).toBe(6)
+      expect(error).toMatchObject({
+        _tag: "Timeout",
+        message: "the task did not end within 30s; the session was last running after 6 steps (Step 6)",
+        body: { status: "running", stepCount: 6 }
+      })
+    }))
+
+  it.effect("a task dispatched to a session waits past the session's previous result", () =>
+    Effect.gen(function*() {
+      // The POST and the first poll still show the previous task's result; then it runs, then ends.
+      const http = fakeHttp((_, i) => ({
+        status: 200,
+        body: i <= 1
+          ? wireSession({ status: "idle", isTaskSuccessful: true, output: "previous result", stepCount: 3 })
+          : i === 2
+          ? wireSession({ status: "running", isTaskSuccessful: null, output: null, stepCount: 4 })
+          : wireSession({ status: "idle", isTaskSuccessful: true, output: "new result", stepCount: 6 })
+      }))
+      const fiber = yield* Effect.fork(
+        executor.run({ ...wait(), parameters: { ...wait().parameters, sessionId: SESSION } }, connection).pipe(Effect.provide(http.layer))
+      )
+      yield* TestClock.adjust("1 minute")
+      expect(yield* Fiber.join(fiber)).toMatchObject({ status: "idle", output: "new result", stepCount: 6 })
+      expect(http.sent).toHaveLength(4)
     }))
 
   it.effect("an idle session with a result (keepAlive) has ended", () =>

@@ -32,7 +32,7 @@ describe("browseragent against the simulator", () => {
       // A task sent to a session that is still busy is refused with the provider's detail.
       const busy = yield* Effect.flip(run("createSession", { task: "Too early", model: "modelfamilyA-opus-4.6", outputSchema: { format: "TEXT" }, sessionId: created.id }))
       expect(busy).toMatchObject({ _tag: "InvalidInput" })
-      expect(busy.message).toMatch(new RegExp(`^Session ${created.id} is not idle \\(status: (created|idle|running)\\)`))
+      expect(busy.message).toMatch(new RegExp(`^Session ${created.id} is not idle \\(status: (created|starting|running)\\)`))
 
       yield* Effect.sleep("250 millis")
       const idle = yield* run("getSession", { sessionId: created.id })
@@ -57,7 +57,7 @@ describe("browseragent against the simulator", () => {
       expect(Number((second as { llmCostUsd: string }).llmCostUsd)).toBeGreaterThan(Number((idle as { llmCostUsd: string }).llmCostUsd))
     }))
 
-  it.live("waiting for a new session's task sees it through created and idle to stopped", () =>
+  it.live("waiting for a new session's task returns it stopped, with its result", () =>
     Effect.gen(function*() {
       const done = yield* run("createSession", {
         task: "Summarise the front page",
@@ -69,16 +69,18 @@ describe("browseragent against the simulator", () => {
       expect(done).toMatchObject({ status: "stopped", isTaskSuccessful: true, output: "Done: Summarise the front page", model: "modelfamilyB-5.4-mini" })
     }))
 
-  it.live("switchable failures: 402 insufficient credits, 429 too many sessions, a task ending in error; 404", () =>
+  it.live("switchable failures: 402 insufficient credits, 429 too many sessions (no session made by the retries), a task ending in error; 404", () =>
     Effect.gen(function*() {
       const create = run("createSession", { task: "x", model: "modelfamilyB-5.4-mini", outputSchema: { format: "TEXT" } })
       sim.failures.insufficientCredits = true
       expect(yield* Effect.flip(create)).toMatchObject({ _tag: "PaymentRequired", message: "Insufficient credits" })
       sim.failures.insufficientCredits = false
       sim.failures.maxConcurrentSessions = 0
+      const before = sim.sessions.size
       const tooMany = yield* Effect.flip(create)
       expect(tooMany).toMatchObject({ _tag: "RateLimited" })
       expect(tooMany.message).toContain("Too many concurrent active sessions")
+      expect(sim.sessions.size).toBe(before)
       sim.failures.maxConcurrentSessions = 25
       sim.failures.endWith = "error"
       const failed = yield* run("createSession", { task: "x", model: "modelfamilyB-5.4-mini", outputSchema: { format: "TEXT" }, waitForCompletion: true })
@@ -86,14 +88,59 @@ describe("browseragent against the simulator", () => {
       sim.failures.endWith = undefined
       const missing = yield* Effect.flip(run("getSession", { sessionId: "00000000-0000-4000-8000-000000000000" }))
       expect(missing).toMatchObject({ _tag: "NotFound", message: "Session not found" })
-    }))
+      const nowhere = yield* Effect.flip(run("createSession", {
+        task: "x",
+        model: "modelfamilyB-5.4-mini",
+        outputSchema: { format: "TEXT" },
+        sessionId: "00000000-0000-4000-8000-000000000000"
+      }))
+      expect(nowhere).toMatchObject({ _tag: "NotFound", message: "Session not found" })
+    }).pipe(Effect.ensuring(Effect.sync(() => {
+      sim.failures.insufficientCredits = false
+      sim.failures.maxConcurrentSessions = 25
+      sim.failures.endWith = undefined
+    }))))
 
   it.live("the sessions are the options, across pages", () =>
     Effect.gen(function*() {
-      const options = yield* executor.options("browseragent/v1/getSession", "sessionId", {}, connection).pipe(
-        Effect.provide(UndiciHttpClient.layer)
+      const many = yield* Effect.promise(() => Simulator.start())
+      many.failures.maxConcurrentSessions = 1000
+      const values = { value: many.apiKey, baseUrl: many.baseUrl }
+      yield* Effect.promise(() =>
+        Promise.all(Array.from({ length: 130 }, (_, i) =>
+          fetch(`${many.baseUrl}/sessions`, {
+            method: "POST",
+            headers: { "x-browser-use-api-key": many.apiKey, "content-type": "application/json" },
+            body: JSON.stringify({ task: `Task ${i}`, model: "gpt-5.4-mini" })
+          })))
       )
-      expect(options.length).toBe(sim.sessions.size)
-      expect(options.every((o) => sim.sessions.has(o.value))).toBe(true)
+      const options = yield* executor.options("browseragent/v1/getSession", "sessionId", {}, values).pipe(
+        Effect.provide(UndiciHttpClient.layer),
+        Effect.ensuring(Effect.promise(() => many.close()))
+      )
+      expect(options).toHaveLength(130)
+      expect(new Set(options.map((o) => o.value)).size).toBe(130)
+      expect(options.every((o) => many.sessions.has(o.value))).toBe(true)
     }))
+
+  it("sample() follows the schemas generators write", () => {
+    expect(Simulator.sample({
+      $defs: { Price: { type: "number", minimum: 0, maximum: 10 } },
+      properties: {
+        name: { type: "string" },
+        price: { $ref: "#/$defs/Price" },
+        tags: { type: "array", items: { type: "string" }, minItems: 2 },
+        contact: { anyOf: [{ type: "null" }, { type: "string", format: "email" }] },
+        kind: { enum: ["a", "b"] },
+        count: { type: "integer", maximum: 5 }
+      }
+    })).toEqual({
+      name: "Example name",
+      price: 9.5,
+      tags: ["Example tags", "Example tags"],
+      contact: "contact@example.com",
+      kind: "a",
+      count: 4
+    })
+  })
 })

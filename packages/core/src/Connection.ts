@@ -130,6 +130,33 @@ export const apiKey = (
       rateLimitKeys: revealKeys({ key: values.apiKey })
     }))
 
+const headerNamePattern = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/
+
+const apiKeyHeaderProps = (defaultHeader: string) => ({
+  key: Property.string({
+    title: "Key",
+    description: "The header the API key goes in.",
+    required: true,
+    defaultValue: defaultHeader,
+    pattern: headerNamePattern,
+    patternMessage: "must be an HTTP header name"
+  }),
+  value: Property.secret({ title: "API Key", required: true, minLength: 1 })
+})
+
+/**
+ * An API key in a header whose name is part of the connection: `key` is the header's name
+ * (`defaultHeader` unless given), `value` the key.
+ */
+export const apiKeyHeader = (
+  config: Common & { readonly defaultHeader: string }
+): Connection<ReturnType<typeof apiKeyHeaderProps>> =>
+  define("API_KEY", { ...config, props: apiKeyHeaderProps(config.defaultHeader) }, (values) =>
+    Effect.succeed({
+      credentials: Auth.headers({ [values.key]: values.value }),
+      rateLimitKeys: revealKeys({ key: values.value })
+    }))
+
 const oauth2Props = {
   clientId: Property.string({ title: "Client Id", required: true, minLength: 1 }),
   clientSecret: Property.secret({ title: "Client Secret", required: true, minLength: 1 }),

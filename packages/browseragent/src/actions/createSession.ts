@@ -72,13 +72,23 @@ export const createSession = Action.make({
         enableScheduledTasks: params.enableScheduledTasks,
         skills: params.skills
       })
-      if (params.waitForCompletion !== true || Api.taskEnded(session)) return session
-      // Until the task ends: the session as last seen, returned, or named in the Timeout.
+      if (params.waitForCompletion !== true || (params.sessionId === undefined && Api.taskEnded(session))) return session
+      // Until the task ends: the session as last seen, returned, or named in the Timeout. A
+      // session the task was dispatched to may still show its previous task's result: its idle
+      // counts only once this task has been seen running or has taken steps.
       let last = session
+      let started = params.sessionId === undefined || session.status === "running"
+      const ended = (seen: Api.Session) =>
+        Api.taskEnded(seen) && (started || seen.status !== "idle" || seen.stepCount > session.stepCount)
       const seconds = params.timeoutSeconds ?? 600
       return yield* Api.getSession(client, session.id).pipe(
-        Effect.tap((seen) => Effect.sync(() => (last = seen))),
-        Effect.repeat({ schedule: polling, until: Api.taskEnded }),
+        Effect.tap((seen) =>
+          Effect.sync(() => {
+            last = seen
+            if (seen.status === "running") started = true
+          })
+        ),
+        Effect.repeat({ schedule: polling, until: ended }),
         Effect.map(() => last),
         Effect.timeoutFail({
           duration: Duration.seconds(seconds),

@@ -20,6 +20,8 @@ export interface Options {
   /** How long a step takes (default 200 ms); a task takes `stepsPerTask` steps (default 3). */
   readonly stepMs?: number
   readonly stepsPerTask?: number
+  /** An idle session times out after this long without a task (default 15 minutes). */
+  readonly idleTimeoutMs?: number
 }
 
 export interface Failures {
@@ -66,33 +68,74 @@ export interface Simulator {
   readonly close: () => Promise<void>
 }
 
-/** A value that follows a (simple) JSON Schema: objects, arrays, strings, numbers, booleans, enums. */
-export const sample = (schema: Record<string, any>, name = "value"): unknown => {
+/**
+ * A value that follows a JSON Schema as generators write them (zod's, Pydantic's): objects
+ * (typed or by their `properties`), arrays with `minItems`, strings with a `format`, numbers
+ * within `minimum`/`maximum`, `enum`/`const`, the first non-null branch of `anyOf`/`oneOf`,
+ * `allOf` merged, and local `$ref`s (`#/$defs/…`, `#/definitions/…`).
+ */
+export const sample = (schema: Record<string, any>, name = "value", root: Record<string, any> = schema, depth = 0): unknown => {
+  if (depth > 20) return null
+  const next = (s: Record<string, any>, n = name) => sample(s, n, root, depth + 1)
+  if (typeof schema["$ref"] === "string" && schema["$ref"].startsWith("#/")) {
+    const target = schema["$ref"].slice(2).split("/").reduce((node: any, key: string) => node?.[key], root)
+    return target === undefined ? null : next(target)
+  }
   if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) return schema["enum"][0]
   if ("const" in schema) return schema["const"]
-  const type = Array.isArray(schema["type"]) ? schema["type"].find((t: string) => t !== "null") : schema["type"]
+  for (const union of ["anyOf", "oneOf"]) {
+    if (Array.isArray(schema[union])) {
+      const branch = schema[union].find((b: Record<string, any>) => b["type"] !== "null") ?? schema[union][0]
+      return branch === undefined ? null : next(branch)
+    }
+  }
+  if (Array.isArray(schema["allOf"])) return next(Object.assign({}, ...schema["allOf"]))
+  const declared = Array.isArray(schema["type"]) ? schema["type"].find((t: string) => t !== "null") : schema["type"]
+  const type = declared ?? ("properties" in schema ? "object" : "items" in schema ? "array" : undefined)
   switch (type) {
     case "object": {
       const out: Record<string, unknown> = {}
       for (const [key, value] of Object.entries((schema["properties"] ?? {}) as Record<string, Record<string, any>>)) {
-        out[key] = sample(value, key)
+        out[key] = next(value, key)
       }
       return out
     }
-    case "array":
-      return [sample((schema["items"] ?? { type: "string" }) as Record<string, any>, name)]
+    case "array": {
+      const count = Math.max(1, Number(schema["minItems"] ?? 1))
+      return Array.from({ length: count }, () => next((schema["items"] ?? { type: "string" }) as Record<string, any>))
+    }
     case "integer":
-      return 42
-    case "number":
-      return 19.99
+    case "number": {
+      const low = Number(schema["minimum"] ?? schema["exclusiveMinimum"] ?? Number.NEGATIVE_INFINITY)
+      const high = Number(schema["maximum"] ?? schema["exclusiveMaximum"] ?? Number.POSITIVE_INFINITY)
+      const wanted = type === "integer" ? 42 : 19.99
+      const value = Math.min(Math.max(wanted, Number.isFinite(low) ? low + (type === "integer" ? 1 : 0.5) : wanted), Number.isFinite(high) ? high - (type === "integer" ? 1 : 0.5) : wanted)
+      return type === "integer" ? Math.round(value) : value
+    }
     case "boolean":
       return true
     case "null":
       return null
     default:
-      return `Example ${name}`
+      switch (schema["format"]) {
+        case "email":
+          return `${name.toLowerCase().replace(/\W+/g, "") || "someone"}@example.com`
+        case "uri":
+        case "url":
+          return `https://example.com/${encodeURIComponent(name)}`
+        case "date":
+          return "2026-11-21"
+        case "date-time":
+          return "2026-11-21T10:00:00Z"
+        case "uuid":
+          return "00000000-0000-4000-8000-000000000000"
+        default:
+          return `Example ${name}`
+      }
   }
 }
+
+const uuid = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 
 const decimal = (value: number) => value.toFixed(4).replace(/0+$/, "").replace(/\.$/, "") || "0"
 
@@ -100,6 +143,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   const apiKey = options.apiKey ?? `bu_${randomBytes(24).toString("hex")}`
   const stepMs = options.stepMs ?? 200
   const stepsPerTask = options.stepsPerTask ?? 3
+  const idleTimeoutMs = options.idleTimeoutMs ?? 15 * 60_000
   const sessions = new Map<string, SimulatedSession>()
   const failures: Failures = { insufficientCredits: false, maxConcurrentSessions: 25, endWith: undefined }
   let origin = ""
@@ -123,7 +167,9 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   const view = (session: SimulatedSession, now = Date.now()) => {
     const task = session.tasks.at(-1)
     const p = task === undefined ? { status: "idle", steps: 0, done: true } : progress(task, now, session.tasks.length === 1)
-    const status = p.status
+    // Idle for too long, a session times out, as the service's do.
+    const idleSince = task === undefined ? session.createdAt : task.startedAt + (stepsPerTask + 1) * stepMs
+    const status = p.status === "idle" && p.done && now - idleSince > idleTimeoutMs ? "timed_out" : p.status
     const steps = session.stepsBefore + p.steps
     const succeeded = p.done && task?.endWith === undefined
     const updatedAt = task === undefined ? session.createdAt : Math.min(now, task.startedAt + (stepsPerTask + 1) * stepMs)
@@ -196,12 +242,20 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
       keepAlive: body["keepAlive"] === true,
       endWith: failures.endWith
     })
-    if (typeof body["sessionId"] === "string") {
-      const session = sessions.get(body["sessionId"])
+    const sessionId = body["sessionId"]
+    if (sessionId !== undefined && sessionId !== null) {
+      if (typeof sessionId !== "string" || !uuid.test(sessionId)) {
+        throw new Detail(422, [{ loc: ["body", "sessionId"], msg: "Input should be a valid UUID", type: "uuid_parsing" }])
+      }
+      const session = sessions.get(sessionId)
       if (session === undefined) throw new Detail(404, "Session not found")
       if (task === undefined) throw invalid(["task"], "Field required", "missing")
+      const current = session.tasks.at(-1)
       const status = view(session, now).status
-      if (status !== "idle") throw new Detail(422, `Session ${session.id} is not idle (status: ${status}): wait for the task to end`)
+      // Not idle, or idle before its first task has run: a task is still under way.
+      if (status !== "idle" || (current !== undefined && !progress(current, now, session.tasks.length === 1).done)) {
+        throw new Detail(422, `Session ${session.id} is not idle (status: ${status === "idle" ? "starting" : status}): wait for the task to end`)
+      }
       if (failures.insufficientCredits) throw new Detail(402, "Insufficient credits")
       const previous = session.tasks.at(-1)
       if (previous !== undefined) session.stepsBefore += progress(previous, now, session.tasks.length === 1).steps
@@ -214,7 +268,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     }
     const session: SimulatedSession = {
       id: randomUUID(),
-      model: typeof body["model"] === "string" ? body["model"] : "bu-mini",
+      model: typeof body["model"] === "string" ? body["model"] : "claude-opus-4.7",
       createdAt: now,
       profileId: typeof body["profileId"] === "string" ? body["profileId"] : null,
       workspaceId: typeof body["workspaceId"] === "string" ? body["workspaceId"] : null,
@@ -228,9 +282,10 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
 
   const route = (method: string, path: string, query: URLSearchParams, raw: string): unknown => {
     if (path === "/sessions" && method === "POST") {
+      if (raw === "") throw new Detail(422, [{ loc: ["body"], msg: "Field required", type: "missing" }])
       let body: unknown
       try {
-        body = JSON.parse(raw || "{}")
+        body = JSON.parse(raw)
       } catch {
         throw new Detail(422, [{ loc: ["body"], msg: "JSON decode error", type: "json_invalid" }])
       }
@@ -256,30 +311,44 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     }
     const match = /^\/sessions\/([^/]+)$/.exec(path)
     if (match !== null && method === "GET") {
-      const session = sessions.get(decodeURIComponent(match[1]!))
+      const id = decodeURIComponent(match[1]!)
+      if (!uuid.test(id)) throw new Detail(422, [{ loc: ["path", "session_id"], msg: "Input should be a valid UUID", type: "uuid_parsing" }])
+      const session = sessions.get(id)
       if (session === undefined) throw new Detail(404, "Session not found")
       return view(session)
     }
     throw new Detail(404, "Not Found")
   }
 
+  const maxBody = 1024 * 1024
   const read = (req: IncomingMessage) =>
-    new Promise<string>((resolve) => {
+    new Promise<string>((resolve, reject) => {
       const chunks: Array<Buffer> = []
-      req.on("data", (c: Buffer) => chunks.push(c))
+      let size = 0
+      req.on("data", (c: Buffer) => {
+        size += c.length
+        if (size > maxBody) {
+          reject(new Detail(413, "Request body too large"))
+          req.destroy()
+        } else chunks.push(c)
+      })
       req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+      req.on("error", reject)
+      req.on("aborted", () => reject(new Error("aborted")))
     })
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const raw = await read(req)
     const reply = (status: number, body: unknown) => {
+      if (res.headersSent || res.destroyed) return
       res.writeHead(status, { "content-type": "application/json" })
       res.end(JSON.stringify(body))
     }
     try {
       const url = new URL(req.url ?? "/", origin)
       if (!url.pathname.startsWith("/api/v3/")) throw new Detail(404, "Not Found")
+      // The key is checked before the body is read.
       if (req.headers["x-browser-use-api-key"] !== apiKey) throw new Detail(401, "Invalid or missing API key")
+      const raw = await read(req)
       reply(200, route(req.method ?? "GET", url.pathname.slice("/api/v3".length), url.searchParams, raw))
     } catch (error) {
       if (error instanceof Detail) reply(error.status, { detail: error.detail })
