@@ -10,6 +10,7 @@
  * It is built on node:http so that importing `@x/boardtool/testing` adds no dependency.
  */
 import { createHmac, randomBytes } from "node:crypto"
+import { Loopback } from "@x/core"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 
 export interface Options {
@@ -477,15 +478,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
       )
     })
   })
-  server.keepAliveTimeout = 60_000
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.off("error", reject)
-      resolve()
-    })
-  })
-  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  origin = await Loopback.listen(server, options.port)
 
   return {
     baseUrl: `${origin}/1`,
@@ -511,10 +504,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
         wake()
       }
       waiting.clear()
-      await new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+      await Loopback.close(server)
       await Promise.allSettled([...pending])
     }
   }

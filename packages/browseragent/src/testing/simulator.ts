@@ -11,6 +11,7 @@
  * It is built on node:http so that importing `@x/browseragent/testing` adds no dependency.
  */
 import { randomBytes, randomUUID } from "node:crypto"
+import { Loopback } from "@x/core"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 
 export interface Options {
@@ -359,15 +360,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   const server: Server = createServer((req, res) => {
     handle(req, res).catch(() => res.end())
   })
-  server.keepAliveTimeout = 60_000
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.off("error", reject)
-      resolve()
-    })
-  })
-  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  origin = await Loopback.listen(server, options.port)
 
   return {
     baseUrl: `${origin}/api/v3`,
@@ -378,10 +371,6 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
       const session = sessions.get(id)
       return session === undefined ? undefined : view(session)
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+    close: () => Loopback.close(server)
   }
 }

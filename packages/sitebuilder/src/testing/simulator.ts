@@ -11,6 +11,7 @@
  * It is built on node:http so that importing `@x/sitebuilder/testing` adds no dependency.
  */
 import { randomBytes } from "node:crypto"
+import { Loopback } from "@x/core"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 
 export interface Options {
@@ -379,15 +380,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
       else fail(new ApiError(500, "internal_error", String(error)))
     }
   }
-  server.keepAliveTimeout = 60_000
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.off("error", reject)
-      resolve()
-    })
-  })
-  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  origin = await Loopback.listen(server, options.port)
 
   return {
     baseUrl: `${origin}/v2`,
@@ -405,10 +398,6 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
       return token
     },
     stats,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+    close: () => Loopback.close(server)
   }
 }
