@@ -79,6 +79,21 @@ export interface Simulator {
 }
 
 const newId = () => randomBytes(12).toString("hex")
+const seedId = (n: number) => `5eed${n.toString(16).padStart(20, "0")}`
+
+/**
+ * The seeded records' ids: the same on every start, so that a workflow or a test can name
+ * them ("create a card in the seeded To Do list").
+ */
+export const seed = {
+  member: seedId(1),
+  boards: { roadmap: seedId(2), operations: seedId(6) },
+  lists: {
+    roadmapToDo: seedId(3), roadmapDoing: seedId(4), roadmapDone: seedId(5),
+    operationsToDo: seedId(7), operationsDoing: seedId(8), operationsDone: seedId(9)
+  },
+  cards: { launchPost: seedId(10), loginRedirect: seedId(11), rotateKeys: seedId(12) }
+} as const
 const shortLink = () => randomBytes(6).toString("base64url").slice(0, 8)
 const isId = (s: string) => /^[0-9a-fA-F]{24}$/.test(s)
 
@@ -98,7 +113,10 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     : options.rateLimits ?? { perToken: { limit: 100, intervalMs: 10_000 }, perKey: { limit: 300, intervalMs: 10_000 } }
   const retries = options.deliveryRetries ?? 3
   const retryDelayMs = options.deliveryRetryDelayMs ?? 1000
-  const member = { id: newId(), username: "simulated" }
+  // While seeding, ids are the well-known ones of `seed`; after, random.
+  let seeding = options.seed !== false ? 1 : 0
+  const nextId = () => (seeding > 0 ? seedId(seeding++) : newId())
+  const member = { id: nextId(), username: "simulated" }
   const organization = newId()
   const boards = new Map<string, Board>()
   const lists = new Map<string, List>()
@@ -184,13 +202,13 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   // --- state changes ----------------------------------------------------------------------
 
   const addBoard = (name: string, desc = "", defaultLists = true) => {
-    const board: Board = { id: newId(), name, desc, closed: false, shortLink: shortLink() }
+    const board: Board = { id: nextId(), name, desc, closed: false, shortLink: shortLink() }
     boards.set(board.id, board)
     if (defaultLists) ["To Do", "Doing", "Done"].forEach((n, i) => addList(board.id, n, (i + 1) * 16384))
     return board
   }
   const addList = (idBoard: string, name: string, pos: number) => {
-    const list: List = { id: newId(), name, idBoard, closed: false, pos }
+    const list: List = { id: nextId(), name, idBoard, closed: false, pos }
     lists.set(list.id, list)
     return list
   }
@@ -198,7 +216,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     const list = lists.get(idList)!
     const onBoard = [...cards.values()].filter((c) => c.idBoard === list.idBoard)
     const card: Card = {
-      id: newId(),
+      id: nextId(),
       name,
       desc,
       idBoard: list.idBoard,
@@ -221,6 +239,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     addCard(doing!.id, "Fix the login redirect", "")
     const opsList = [...lists.values()].find((l) => l.idBoard === ops.id)!
     addCard(opsList.id, "Rotate the API keys", "Every quarter.")
+    seeding = 0
   }
 
   // --- webhooks ---------------------------------------------------------------------------

@@ -49,6 +49,18 @@ export interface Simulator {
 export const allScopes = ["sites:read", "ecommerce:read", "ecommerce:write", "cms:read"] as const
 
 const objectId = () => randomBytes(12).toString("hex")
+const seedId = (n: number) => `5eed${n.toString(16).padStart(20, "0")}`
+
+/**
+ * The seeded records' ids: the same on every start, so that a workflow or a test can name
+ * them. Items of "Products" are `productItem(1)` … `productItem(130)`.
+ */
+export const seed = {
+  sites: { store: seedId(1), portfolio: seedId(2) },
+  collections: { products: seedId(3), blogPosts: seedId(4), projects: seedId(5) },
+  productItem: (n: number) => seedId(0x100 + n),
+  orders: { unfulfilled: "a1b-2c3", unfulfilledToo: "d4e-5f6", fulfilled: "a7b-8c9", refunded: "dab-cde", pending: "f01-234", disputed: "b56-789", disputeLost: "c0d-e1f" }
+} as const
 const isObjectId = (s: string) => /^[0-9a-fA-F]{24}$/.test(s)
 
 class ApiError {
@@ -74,17 +86,17 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   // --- seed ---------------------------------------------------------------------------------
   const now = new Date("2026-11-01T12:00:00.000Z")
   const cmsLocale = objectId()
-  const addSite = (displayName: string, ecommerce: boolean) => {
-    const site: Site = { id: objectId(), displayName, shortName: displayName.toLowerCase().replace(/\W+/g, "-"), ecommerce, createdOn: now.toISOString() }
+  const addSite = (displayName: string, ecommerce: boolean, id: string) => {
+    const site: Site = { id, displayName, shortName: displayName.toLowerCase().replace(/\W+/g, "-"), ecommerce, createdOn: now.toISOString() }
     sites.set(site.id, site)
     return site
   }
-  const addCollection = (siteId: string, displayName: string, singularName: string, count: number) => {
-    const collection: Collection = { id: objectId(), siteId, displayName, singularName, slug: displayName.toLowerCase().replace(/\W+/g, "-") }
+  const addCollection = (siteId: string, displayName: string, singularName: string, count: number, id: string, itemId: (n: number) => string) => {
+    const collection: Collection = { id, siteId, displayName, singularName, slug: displayName.toLowerCase().replace(/\W+/g, "-") }
     collections.set(collection.id, collection)
     for (let i = 1; i <= count; i++) {
       const item: Item = {
-        id: objectId(),
+        id: itemId(i),
         collectionId: collection.id,
         createdOn: new Date(now.getTime() + i * 60_000).toISOString(),
         fieldData: { name: `${singularName} ${i}`, slug: `${singularName.toLowerCase().replace(/\W+/g, "-")}-${i}`, price: i * 100, featured: i % 10 === 0 }
@@ -93,17 +105,17 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     }
     return collection
   }
-  const store = addSite("Acme Store", true)
-  addSite("Portfolio", false)
-  const portfolio = [...sites.values()][1]!
-  addCollection(store.id, "Products", "Product", 130)
-  addCollection(store.id, "Blog Posts", "Blog Post", 3)
-  addCollection(portfolio.id, "Projects", "Project", 2)
+  const store = addSite("Acme Store", true, seed.sites.store)
+  const portfolio = addSite("Portfolio", false, seed.sites.portfolio)
+  addCollection(store.id, "Products", "Product", 130, seed.collections.products, seed.productItem)
+  addCollection(store.id, "Blog Posts", "Blog Post", 3, seed.collections.blogPosts, (n) => seedId(0x200 + n))
+  addCollection(portfolio.id, "Projects", "Project", 2, seed.collections.projects, (n) => seedId(0x300 + n))
+  const orderIds = Object.values(seed.orders)
   ;["unfulfilled", "unfulfilled", "fulfilled", "refunded", "pending", "disputed", "dispute-lost"].forEach((status, i) => {
     const order: Order = {
       siteId: store.id,
       // Webflow's order ids: two short hexadecimal groups, like "dfa-3f1".
-      orderId: `${randomBytes(2).toString("hex").slice(0, 3)}-${randomBytes(2).toString("hex").slice(0, 3)}`,
+      orderId: orderIds[i]!,
       status,
       acceptedOn: new Date(now.getTime() + i * 3_600_000).toISOString(),
       fulfilledOn: status === "fulfilled" ? new Date(now.getTime() + i * 3_600_000 + 60_000).toISOString() : null,
