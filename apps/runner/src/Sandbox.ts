@@ -1,0 +1,33 @@
+/**
+ * Sandbox mode: the three providers' simulators on free loopback ports, seeded, and the
+ * connections pointed at them. No account or credential needed.
+ */
+import * as TrelloSimulator from "@x/boardtool/testing"
+import * as BrowserUseSimulator from "@x/browseragent/testing"
+import * as WebflowSimulator from "@x/sitebuilder/testing"
+import * as Effect from "effect/Effect"
+import type { Connections } from "./Connections.js"
+
+export const sandbox = Effect.acquireRelease(
+  Effect.promise(async () => {
+    const [trello, webflow, browserUse] = await Promise.all([
+      TrelloSimulator.start({ deliveryRetryDelayMs: 200 }),
+      WebflowSimulator.start(),
+      BrowserUseSimulator.start({ stepMs: 150 })
+    ])
+    const connections: Connections = {
+      boardtool: { key: trello.key, token: trello.token, secret: trello.secret, baseUrl: trello.baseUrl },
+      sitebuilder: {
+        clientId: webflow.clientId,
+        clientSecret: webflow.clientSecret,
+        accessToken: webflow.issueToken(),
+        authorizeUrl: webflow.authorizeUrl,
+        tokenUrl: webflow.tokenUrl,
+        baseUrl: webflow.baseUrl
+      },
+      browseragent: { value: browserUse.apiKey, baseUrl: browserUse.baseUrl }
+    }
+    return { connections, trello, webflow, browserUse }
+  }),
+  ({ browserUse, trello, webflow }) => Effect.promise(() => Promise.all([trello.close(), webflow.close(), browserUse.close()]))
+)

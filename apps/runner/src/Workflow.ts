@@ -1,0 +1,123 @@
+/**
+ * Workflow files: `{label, description?, inputs?, triggers?: [step], tasks: [step]}`. Before
+ * anything runs, the whole file is checked and every problem listed with its path: JSON
+ * syntax (with line and column), the shape, unknown types and actions, missing or mistyped
+ * parameters, references to unknown or later steps, duplicate step names.
+ */
+import { ConnectorError, Property, Step } from "@x/core"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import { registry } from "./components.js"
+import * as References from "./References.js"
+
+export interface Workflow {
+  readonly label: string
+  readonly description?: string | undefined
+  readonly inputs: Readonly<Record<string, unknown>>
+  readonly triggers: ReadonlyArray<Step.Step>
+  readonly tasks: ReadonlyArray<Step.Step>
+}
+
+const Shape = Schema.Struct({
+  label: Schema.String,
+  description: Schema.optional(Schema.String),
+  inputs: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  triggers: Schema.optional(Schema.Array(Schema.Unknown)),
+  tasks: Schema.Array(Schema.Unknown).pipe(Schema.minItems(1, { message: () => "must have at least one step" }))
+})
+const decodeShape = Schema.decodeUnknownEither(Shape, { errors: "all", onExcessProperty: "error" })
+
+/** Where a JSON syntax error is: line and column of the position Node reports. */
+const syntaxIssue = (text: string, error: unknown): ConnectorError.Issue => {
+  const message = error instanceof Error ? error.message : String(error)
+  const position = /position (\d+)/.exec(message)
+  if (position === null) return { path: "", message: `not valid JSON: ${message}` }
+  const before = text.slice(0, Number(position[1]))
+  const line = before.split("\n").length
+  const column = before.length - before.lastIndexOf("\n")
+  return { path: "", message: `not valid JSON at line ${line}, column ${column}: ${message.replace(/ in JSON at position \d+.*$/, "")}` }
+}
+
+/** Checks a workflow's text; every problem, with its path, or the workflow. */
+export const parse = (text: string): Either.Either<Workflow, ReadonlyArray<ConnectorError.Issue>> => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    return Either.left([syntaxIssue(text, error)])
+  }
+  const shape = decodeShape(json)
+  if (Either.isLeft(shape)) return Either.left(Property.issuesOf(shape.left))
+  const issues: Array<ConnectorError.Issue> = []
+  const inputs = shape.right.inputs ?? {}
+  const names = new Set<string>()
+  const known = new Set<string>(["inputs"])
+  const check = (kind: "trigger" | "action", value: unknown, path: string): Step.Step | undefined => {
+    const step = Step.decode(value)
+    if (Either.isLeft(step)) {
+      for (const issue of step.left.issues) issues.push({ path: `${path}.${issue.path}`, message: issue.message })
+      return undefined
+    }
+    const { name, parameters, type } = step.right
+    if (names.has(name) || name === "inputs" || name === "trigger") {
+      issues.push({ path: `${path}.name`, message: `"${name}" is ${names.has(name) ? "the name of an earlier step" : "reserved"}` })
+    }
+    names.add(name)
+    const resolved: Either.Either<
+      { readonly definition: { readonly decode: (params: unknown) => Either.Either<unknown, ConnectorError.InvalidInput> } },
+      ConnectorError.InvalidInput
+    > = kind === "action" ? registry.action(type) : registry.trigger(type)
+    if (Either.isLeft(resolved)) {
+      for (const issue of resolved.left.issues) issues.push({ path: `${path}.type`, message: issue.message })
+      return step.right
+    }
+    // References: to inputs, the trigger, or steps before this one.
+    for (const [key, value] of Object.entries(parameters)) {
+      for (const reference of References.referencesIn(value)) {
+        if (reference.root === "inputs") {
+          if (!(reference.path[0]! in inputs)) {
+            issues.push({ path: `${path}.parameters.${key}`, message: `\${${reference.text}}: no input "${reference.path[0]}" is declared` })
+          }
+        } else if (!known.has(reference.root)) {
+          issues.push({
+            path: `${path}.parameters.${key}`,
+            message: `\${${reference.text}}: "${reference.root}" is not ${names.has(reference.root) || laterNames.has(reference.root) ? "an earlier step" : "a step"}`
+          })
+        }
+      }
+    }
+    // Parameters: the literal ones are decoded now; one that holds a reference is checked when it runs.
+    const literal = Object.fromEntries(Object.entries(parameters).filter(([, v]) => !References.hasReference(v)))
+    const dynamic = new Set(Object.keys(parameters).filter((k) => References.hasReference(parameters[k])))
+    const decoded = resolved.right.definition.decode(literal)
+    if (Either.isLeft(decoded)) {
+      for (const issue of decoded.left.issues) {
+        if (dynamic.has(issue.path.split(/[.[]/)[0]!)) continue
+        issues.push({ path: `${path}.parameters${issue.path === "" ? "" : `.${issue.path}`}`, message: issue.message })
+      }
+    }
+    known.add(kind === "trigger" ? "trigger" : name)
+    return step.right
+  }
+  const rawTriggers = shape.right.triggers ?? []
+  const laterNames = new Set(
+    [...rawTriggers, ...shape.right.tasks].flatMap((s) =>
+      typeof s === "object" && s !== null && typeof (s as { name?: unknown }).name === "string" ? [(s as { name: string }).name] : []
+    )
+  )
+  if (rawTriggers.length > 1) issues.push({ path: "triggers", message: "at most one trigger" })
+  const triggers = rawTriggers.map((s, i) => check("trigger", s, `triggers[${i}]`))
+  const tasks = shape.right.tasks.map((s, i) => check("action", s, `tasks[${i}]`))
+  if (issues.length > 0) return Either.left(issues)
+  return Either.right({
+    label: shape.right.label,
+    description: shape.right.description,
+    inputs,
+    triggers: triggers as Array<Step.Step>,
+    tasks: tasks as Array<Step.Step>
+  })
+}
+
+/** The components a workflow uses. */
+export const componentsOf = (workflow: Workflow): ReadonlyArray<string> =>
+  [...new Set([...workflow.triggers, ...workflow.tasks].map((s) => s.type.split("/")[0]!))]

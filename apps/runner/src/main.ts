@@ -1,0 +1,187 @@
+#!/usr/bin/env node
+/**
+ * x-runner: runs workflow files on the connector packages.
+ *
+ *   x-runner run <workflow.json> [--connections FILE] [--sandbox] [--input k=v]… [--output pretty|json]
+ *   x-runner describe [type]
+ *   x-runner options <type> <property> [--param k=v]… [--connections FILE] [--sandbox]
+ *
+ * Exit codes: 0 every step succeeded, 1 a step failed, 2 an invalid workflow or arguments.
+ */
+import { Args, Command, Options } from "@effect/cli"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { Component } from "@x/core"
+import { UndiciHttpClient } from "@x/http-undici"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as HashMap from "effect/HashMap"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { readFileSync } from "node:fs"
+import { components, executor } from "./components.js"
+import * as Connections from "./Connections.js"
+import * as Run from "./Run.js"
+import { sandbox } from "./Sandbox.js"
+import * as Workflow from "./Workflow.js"
+
+/** A failure that ends the command with an exit code and a message for stderr. */
+class Exit2 extends Error {}
+
+const connectionsOption = Options.file("connections").pipe(
+  Options.withDescription("A JSON file of connections, keyed by component name"),
+  Options.optional
+)
+const sandboxOption = Options.boolean("sandbox").pipe(
+  Options.withDescription("Run against the embedded simulators: no account or credential needed")
+)
+
+/** The HttpClient the packages run on, without a tracer (nothing exports spans). */
+const http = Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false))
+
+/** The connections to use: the sandbox's, or the file's and the environment's. */
+const connectionsFor = (useSandbox: boolean, file: Option.Option<string>) =>
+  useSandbox
+    ? Effect.map(sandbox, (s) => s.connections)
+    : Effect.try({
+      try: () => Connections.load(Option.getOrUndefined(file), process.env),
+      catch: (error) => new Exit2((error as Error).message)
+    })
+
+const out = (text: string) => process.stdout.write(text.endsWith("\n") ? text : text + "\n")
+const err = (text: string) => process.stderr.write(text.endsWith("\n") ? text : text + "\n")
+
+// --- run -----------------------------------------------------------------------------------
+
+const run = Command.make(
+  "run",
+  {
+    workflow: Args.text({ name: "workflow.json" }),
+    connections: connectionsOption,
+    sandbox: sandboxOption,
+    input: Options.keyValueMap("input").pipe(Options.withDescription("An input of the workflow, k=v"), Options.optional),
+    output: Options.choice("output", ["pretty", "json"]).pipe(Options.withDefault("pretty" as const))
+  },
+  (args) =>
+    Effect.gen(function*() {
+      const json = args.output === "json"
+      let text: string
+      try {
+        text = readFileSync(args.workflow, "utf8")
+      } catch {
+        return yield* Effect.fail(new Exit2(`the workflow ${args.workflow} cannot be read`))
+      }
+      const parsed = Workflow.parse(text)
+      if (Either.isLeft(parsed)) {
+        if (json) out(JSON.stringify({ status: "invalid", issues: parsed.left }))
+        err(`${args.workflow} is not a valid workflow; nothing was run:`)
+        for (const issue of parsed.left) err(`  ${issue.path === "" ? "(file)" : issue.path}: ${issue.message}`)
+        return 2
+      }
+      const workflow = parsed.right
+      const inputs: Record<string, unknown> = { ...workflow.inputs }
+      for (const [key, value] of HashMap.toEntries(Option.getOrElse(args.input, () => HashMap.empty<string, string>()))) {
+        if (!(key in workflow.inputs)) return yield* Effect.fail(new Exit2(`--input ${key}: the workflow declares no input "${key}"`))
+        inputs[key] = value
+      }
+      const connections = yield* connectionsFor(args.sandbox, args.connections)
+      const problems = Connections.check(connections, Workflow.componentsOf(workflow))
+      if (problems.length > 0) return yield* Effect.fail(new Exit2(problems.join("\n")))
+      if (!json) err(`▶ ${workflow.label}${args.sandbox ? " (sandbox)" : ""}`)
+      const result = yield* Run.run(workflow, connections, { inputs }, {
+        started: (step) => {
+          if (!json) err(`  … ${step.name} (${step.type})`)
+        },
+        finished: (step) => {
+          if (json) return
+          const mark = step.status === "succeeded" ? "✔" : step.status === "failed" ? "✘" : "–"
+          err(`  ${mark} ${step.name} ${step.status}${step.durationMs === undefined ? "" : ` in ${step.durationMs} ms`}${
+            step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`
+          }`)
+        }
+      })
+      if (json) {
+        out(JSON.stringify({
+          status: result.status,
+          steps: result.steps.map(({ durationMs: _, ...step }) => step)
+        }))
+      } else {
+        out(`${workflow.label}: ${result.status}`)
+        for (const step of result.steps) {
+          out(`\n${step.name} (${step.type}): ${step.status}`)
+          if (step.output !== undefined) out(JSON.stringify(step.output, null, 2))
+          if (step.error !== undefined) out(`${step.error.tag}: ${step.error.message}`)
+        }
+      }
+      return result.status === "succeeded" ? 0 : 1
+    }).pipe(Effect.scoped, Effect.provide(http))
+).pipe(Command.withDescription("Run a workflow's tasks in order, stopping at the first failed step"))
+
+// --- describe ----------------------------------------------------------------------------------
+
+const describe = Command.make(
+  "describe",
+  { type: Args.text({ name: "type" }).pipe(Args.optional) },
+  ({ type }) =>
+    Effect.gen(function*() {
+      const wanted = Option.getOrUndefined(type)
+      const all = components.map(Component.describe)
+      const chosen = wanted === undefined ? all : all.filter((c) => c.type === wanted || c.name === wanted)
+      if (chosen.length === 0) {
+        return yield* Effect.fail(new Exit2(`unknown component "${wanted}"; available: ${all.map((c) => c.type).join(", ")}`))
+      }
+      out(JSON.stringify(wanted === undefined ? chosen : chosen[0], null, 2))
+      return 0
+    })
+).pipe(Command.withDescription("Print the components' definitions as JSON"))
+
+// --- options -----------------------------------------------------------------------------------
+
+const options = Command.make(
+  "options",
+  {
+    type: Args.text({ name: "type" }),
+    property: Args.text({ name: "property" }),
+    param: Options.keyValueMap("param").pipe(Options.optional),
+    connections: connectionsOption,
+    sandbox: sandboxOption
+  },
+  (args) =>
+    Effect.gen(function*() {
+      const params = Object.fromEntries(HashMap.toEntries(Option.getOrElse(args.param, () => HashMap.empty<string, string>())))
+      const connections = yield* connectionsFor(args.sandbox, args.connections)
+      const component = args.type.split("/")[0]!
+      const problems = Connections.check(connections, [component])
+      if (problems.length > 0) return yield* Effect.fail(new Exit2(problems.join("\n")))
+      const choices = yield* Effect.either(executor.options(args.type, args.property, params, connections[component]))
+      if (Either.isLeft(choices)) {
+        err(`${choices.left._tag}: ${choices.left.message}`)
+        return choices.left._tag === "InvalidInput" ? 2 : 1
+      }
+      out(JSON.stringify(choices.right, null, 2))
+      return 0
+    }).pipe(Effect.scoped, Effect.provide(http))
+).pipe(Command.withDescription("Load a dynamic option list, e.g. the lists of a board"))
+
+// --- main --------------------------------------------------------------------------------------
+
+const cli = Command.run(
+  Command.make("x-runner").pipe(Command.withSubcommands([run, describe, options])),
+  { name: "x-runner", version: "0.1.0" }
+)
+
+const main = Effect.suspend(() => cli(process.argv)).pipe(
+  Effect.map((code) => (typeof code === "number" ? code : 0)),
+  Effect.catchAll((error) => {
+    if (error instanceof Exit2) err(error.message)
+    // @effect/cli has printed what was wrong with the arguments.
+    return Effect.succeed(2)
+  }),
+  Effect.provide(NodeContext.layer)
+)
+
+NodeRuntime.runMain(main, {
+  disableErrorReporting: true,
+  teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) && typeof exit.value === "number" ? exit.value : 1)
+})
