@@ -8,6 +8,7 @@ import { ConnectorError, Property, Step } from "@x/core"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { registry } from "./components.js"
+import { errorPosition } from "./JsonPosition.js"
 import * as References from "./References.js"
 
 export interface Workflow {
@@ -27,15 +28,17 @@ const Shape = Schema.Struct({
 })
 const decodeShape = Schema.decodeUnknownEither(Shape, { errors: "all", onExcessProperty: "error" })
 
-/** Where a JSON syntax error is: line and column of the position Node reports. */
+/** A JSON syntax error, with its line and column. */
 const syntaxIssue = (text: string, error: unknown): ConnectorError.Issue => {
-  const message = error instanceof Error ? error.message : String(error)
-  const position = /position (\d+)/.exec(message)
-  if (position === null) return { path: "", message: `not valid JSON: ${message}` }
-  const before = text.slice(0, Number(position[1]))
+  // V8's message, without the excerpt of the text it may append.
+  const reason = (error instanceof Error ? error.message : String(error)).split(", ...")[0]!.split("\n")[0]!
+    .replace(/ in JSON at position \d+.*$/, "")
+  const position = errorPosition(text)
+  if (position < 0) return { path: "", message: `not valid JSON: ${reason}` }
+  const before = text.slice(0, position)
   const line = before.split("\n").length
   const column = before.length - before.lastIndexOf("\n")
-  return { path: "", message: `not valid JSON at line ${line}, column ${column}: ${message.replace(/ in JSON at position \d+.*$/, "")}` }
+  return { path: "", message: `not valid JSON at line ${line}, column ${column}: ${reason}` }
 }
 
 /** Checks a workflow's text; every problem, with its path, or the workflow. */

@@ -1,0 +1,166 @@
+/**
+ * End-to-end: the built CLI, spawned as a user would run it.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { execFile } from "node:child_process"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url))
+const demo = fileURLToPath(new URL("../examples/demo.json", import.meta.url))
+const dir = mkdtempSync(join(tmpdir(), "x-runner-test-"))
+
+interface Outcome { readonly code: number; readonly stdout: string; readonly stderr: string }
+
+const runner = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  new Promise<Outcome>((resolve) => {
+    execFile(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? 1, stdout, stderr })
+    })
+  })
+
+const workflowFile = (name: string, content: unknown) => {
+  const file = join(dir, name)
+  writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content, null, 2))
+  return file
+}
+
+const step = (name: string, type: string, parameters: Record<string, unknown>) => ({ label: name, name, type, parameters })
+
+describe("x-runner run", () => {
+  it("runs the demo workflow on the sandbox: the JSON contract, exit 0", async () => {
+    const { code, stdout } = await runner(["run", demo, "--sandbox", "--output", "json"])
+    expect(code).toBe(0)
+    const result = JSON.parse(stdout)
+    expect(result.status).toBe("succeeded")
+    expect(result.steps.map((s: { name: string; status: string }) => `${s.name}:${s.status}`)).toEqual([
+      "board:succeeded", "card:succeeded", "cardAgain:succeeded", "research:succeeded", "session:succeeded", "fulfil:succeeded", "item:succeeded"
+    ])
+    expect(result.steps[2].output).toEqual(result.steps[1].output)
+    expect(result.steps[3].output).toMatchObject({ status: "stopped", output: { product: expect.any(String), price: expect.any(Number) } })
+    expect(result.steps[5].output).toEqual({ orderId: "a1b-2c3", status: "fulfilled" })
+    expect(Object.keys(result.steps[0]).sort()).toEqual(["name", "output", "status", "type"])
+  }, 60_000)
+
+  it("pretty output: progress on stderr, the outputs on stdout", async () => {
+    const { code, stderr, stdout } = await runner(["run", demo, "--sandbox"])
+    expect(code).toBe(0)
+    expect(stderr).toContain("✔ fulfil succeeded in")
+    expect(stdout).toContain("Demo: every action of the three components: succeeded")
+  }, 60_000)
+
+  it("a failing step: exit 1, its tag and message, the rest skipped; inputs from --input", async () => {
+    const file = workflowFile("failing.json", {
+      label: "Failing",
+      inputs: { id: "5eed0000000000000000000a" },
+      tasks: [
+        step("first", "boardtool/v1/getCard", { id: "${inputs.id}" }),
+        step("missing", "boardtool/v1/getCard", { id: "000000000000000000000000" }),
+        step("never", "boardtool/v1/getCard", { id: "${first.id}" })
+      ]
+    })
+    const { code, stdout } = await runner(["run", file, "--sandbox", "--output", "json", "--input", "id=5eed0000000000000000000b"])
+    expect(code).toBe(1)
+    const result = JSON.parse(stdout)
+    expect(result.status).toBe("failed")
+    expect(result.steps).toEqual([
+      { name: "first", type: "boardtool/v1/getCard", status: "succeeded", output: expect.objectContaining({ id: "5eed0000000000000000000b", name: "Fix the login redirect" }) },
+      { name: "missing", type: "boardtool/v1/getCard", status: "failed", error: { tag: "NotFound", message: "The requested resource was not found." } },
+      { name: "never", type: "boardtool/v1/getCard", status: "skipped" }
+    ])
+  }, 60_000)
+
+  it("invalid workflows of every kind: exit 2, every problem with its path, nothing run", async () => {
+    const syntax = await runner(["run", workflowFile("syntax.json", "{\n  \"label\": \"x\",\n  \"tasks\": [,]\n}"), "--sandbox"])
+    expect(syntax.code).toBe(2)
+    expect(syntax.stderr).toMatch(/not valid JSON at line 3, column \d+/)
+    const bad = await runner(["run", workflowFile("bad.json", {
+      label: "Bad",
+      tasks: [
+        step("a", "boardtool/v1/getCard", { id: "not-hex" }),
+        step("a", "boardtool/v1/deleteCard", {}),
+        step("c", "nope/v1/x", {}),
+        step("d", "boardtool/v1/createCard", { idList: "${later.id}", name: 5 }),
+        step("later", "boardtool/v1/getCard", { id: "${inputs.missing}" }),
+        { label: "no type", name: "e", parameters: {} }
+      ]
+    }), "--sandbox", "--output", "json"])
+    expect(bad.code).toBe(2)
+    const issues = JSON.parse(bad.stdout).issues.map((i: { path: string; message: string }) => `${i.path}: ${i.message}`)
+    expect(issues).toEqual([
+      "tasks[0].parameters.id: must be a Trello id (24 hexadecimal digits)",
+      "tasks[1].name: \"a\" is the name of an earlier step",
+      "tasks[1].type: boardtool/v1 has no action \"deleteCard\"; available: createBoard, createCard, getCard, customAction",
+      "tasks[2].type: unknown component \"nope\"; available: sitebuilder/v1, boardtool/v1, browseragent/v1",
+      "tasks[3].parameters.idList: ${later.id}: \"later\" is not an earlier step",
+      "tasks[3].parameters.name: must be a string",
+      "tasks[4].parameters.id: ${inputs.missing}: no input \"missing\" is declared",
+      "tasks[5].type: is required"
+    ])
+    expect(bad.stderr).toContain("nothing was run")
+    const shape = await runner(["run", workflowFile("shape.json", { tasks: [], extra: 1 }), "--sandbox"])
+    expect(shape.code).toBe(2)
+    expect(shape.stderr).toContain("label: is required")
+    expect(shape.stderr).toContain("tasks: must have at least one step")
+    expect(shape.stderr).toContain("extra: is not a known parameter")
+  }, 60_000)
+
+  it("bad arguments and missing connections: exit 2, saying what to do", async () => {
+    expect((await runner(["run"])).code).toBe(2)
+    expect((await runner(["run", demo, "--output", "yaml"])).code).toBe(2)
+    const nowhere = await runner(["run", join(dir, "does-not-exist.json")])
+    expect(nowhere).toMatchObject({ code: 2 })
+    expect(nowhere.stderr).toContain("cannot be read")
+    const noConnection = await runner(["run", demo])
+    expect(noConnection.code).toBe(2)
+    expect(noConnection.stderr).toContain("no connection for boardtool")
+    expect(noConnection.stderr).toContain("XRUNNER_BOARDTOOL_KEY and XRUNNER_BOARDTOOL_TOKEN")
+    const connections = workflowFile("connections.json", { boardtool: { key: "k-0123456789" } })
+    const partial = await runner(["run", demo, "--connections", connections])
+    expect(partial.stderr).toContain("connection boardtool: token: is required (set it under \"boardtool\" in the connections file, or in XRUNNER_BOARDTOOL_TOKEN)")
+    const unknownInput = await runner(["run", demo, "--sandbox", "--input", "colour=red"])
+    expect(unknownInput.code).toBe(2)
+    expect(unknownInput.stderr).toContain("the workflow declares no input \"colour\"")
+  }, 60_000)
+
+  it("connections from the environment; no secret in any output", async () => {
+    const token = "ATTA-secret-token-that-must-not-appear-0123456789"
+    const file = workflowFile("one.json", { label: "One", tasks: [step("card", "boardtool/v1/getCard", { id: "5eed0000000000000000000a" })] })
+    // Nothing listens at this base URL: the step fails, and its error must not carry the credentials.
+    const outcome = await runner(["run", file, "--output", "json"], {
+      XRUNNER_BOARDTOOL_KEY: "key-that-must-not-appear-0123",
+      XRUNNER_BOARDTOOL_TOKEN: token,
+      XRUNNER_BOARDTOOL_BASE_URL: "http://127.0.0.1:9/1"
+    })
+    expect(outcome.code).toBe(1)
+    expect(JSON.parse(outcome.stdout).steps[0].error.tag).toBe("UpstreamUnavailable")
+    expect(outcome.stdout + outcome.stderr).not.toContain(token)
+    expect(outcome.stdout + outcome.stderr).not.toContain("key-that-must-not-appear")
+  }, 60_000)
+})
+
+describe("x-runner describe and options", () => {
+  it("describe prints every component, or one", async () => {
+    const all = await runner(["describe"])
+    expect(all.code).toBe(0)
+    expect(JSON.parse(all.stdout).map((c: { type: string }) => c.type)).toEqual(["sitebuilder/v1", "boardtool/v1", "browseragent/v1"])
+    const one = JSON.parse((await runner(["describe", "boardtool/v1"])).stdout)
+    expect(one.triggers[0]).toMatchObject({ name: "newCard", kind: "DYNAMIC_WEBHOOK" })
+    expect((await runner(["describe", "nope/v1"])).code).toBe(2)
+  })
+
+  it("options loads a dynamic list (the lists of a seeded board), and refuses a bad dependency", async () => {
+    const lists = await runner(["options", "boardtool/v1/createCard", "idList", "--param", "idBoard=5eed00000000000000000002", "--sandbox"])
+    expect(lists.code).toBe(0)
+    expect(JSON.parse(lists.stdout)).toEqual([
+      { label: "To Do", value: "5eed00000000000000000003" },
+      { label: "Doing", value: "5eed00000000000000000004" },
+      { label: "Done", value: "5eed00000000000000000005" }
+    ])
+    const bad = await runner(["options", "boardtool/v1/createCard", "idList", "--param", "idBoard=nope", "--sandbox"])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain("idBoard: must be a Trello id")
+  })
+})
