@@ -5,6 +5,7 @@
  *   x-runner run <workflow.json> [--connections FILE] [--sandbox] [--input k=v]… [--output pretty|json]
  *   x-runner describe [type]
  *   x-runner options <type> <property> [--param k=v]… [--connections FILE] [--sandbox]
+ *   x-runner connect sitebuilder [--connections FILE] [--app-url URL]
  *
  * Exit codes: 0 every step succeeded, 1 a step failed, 2 an invalid workflow or arguments.
  */
@@ -21,6 +22,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { readFileSync } from "node:fs"
 import { components, executor } from "./components.js"
+import * as Connect from "./Connect.js"
 import * as Connections from "./Connections.js"
 import * as Run from "./Run.js"
 import { sandbox } from "./Sandbox.js"
@@ -164,10 +166,28 @@ const options = Command.make(
     }).pipe(Effect.scoped, Effect.provide(http))
 ).pipe(Command.withDescription("Load a dynamic option list, e.g. the lists of a board"))
 
+// --- connect -----------------------------------------------------------------------------------
+
+const connect = Command.make(
+  "connect",
+  {
+    component: Args.text({ name: "component" }),
+    connections: Options.file("connections").pipe(Options.withDefault("connections.json")),
+    appUrl: Options.text("app-url").pipe(Options.withDefault("http://127.0.0.1:3000"))
+  },
+  (args) =>
+    Connect.connect(args.component, args.connections, args.appUrl, err).pipe(
+      Effect.as(0),
+      Effect.catchIf((error): error is Connect.ConnectProblem => error instanceof Connect.ConnectProblem, (error) =>
+        Effect.fail(new Exit2(error.message))),
+      Effect.provide(http)
+    )
+).pipe(Command.withDescription("Connect an OAuth2 component: authorize, and store the token in the connections file"))
+
 // --- main --------------------------------------------------------------------------------------
 
 const cli = Command.run(
-  Command.make("x-runner").pipe(Command.withSubcommands([run, describe, options])),
+  Command.make("x-runner").pipe(Command.withSubcommands([run, describe, options, connect])),
   { name: "x-runner", version: "0.1.0" }
 )
 

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as WebflowSimulator from "@x/sitebuilder/testing"
+import { spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url))
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+describe("x-runner connect", () => {
+  it("the OAuth flow against the simulator: URL printed, callback served, state checked, token stored 0600", async () => {
+    const sim = await WebflowSimulator.start()
+    const dir = mkdtempSync(join(tmpdir(), "x-runner-connect-"))
+    const file = join(dir, "connections.json")
+    writeFileSync(file, JSON.stringify({
+      sitebuilder: {
+        clientId: sim.clientId,
+        clientSecret: sim.clientSecret,
+        authorizeUrl: sim.authorizeUrl,
+        tokenUrl: sim.tokenUrl,
+        baseUrl: sim.baseUrl
+      }
+    }))
+    const port = await freePort()
+    const child = spawn(process.execPath, [cli, "connect", "sitebuilder", "--connections", file, "--app-url", `http://127.0.0.1:${port}`])
+    let stderr = ""
+    let stdout = ""
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()))
+    const url = await new Promise<string>((resolve) => {
+      child.stderr.on("data", (c: Buffer) => {
+        stderr += c.toString()
+        const match = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\S+)/.exec(stderr)
+        if (match !== null) resolve(match[1]!)
+      })
+    })
+    expect(new URL(url).searchParams.get("redirect_uri")).toBe(`http://127.0.0.1:${port}/callback`)
+    // The browser: the simulator consents and redirects to the runner's callback.
+    const page = await fetch(url)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain("Connected")
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve))
+    expect(code).toBe(0)
+    const stored = JSON.parse(readFileSync(file, "utf8"))
+    expect(stored.sitebuilder.accessToken).toMatch(/^[0-9a-f]{64}$/)
+    expect(stored.sitebuilder.clientId).toBe(sim.clientId)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(stderr).toContain("Connected sitebuilder (scopes: cms:read ecommerce:read ecommerce:write sites:read)")
+    expect(stderr + stdout).not.toContain(stored.sitebuilder.accessToken)
+    expect(stderr + stdout).not.toContain(sim.clientSecret)
+    await sim.close()
+  }, 30_000)
+
+  it("refuses a component without OAuth2, and a connections file without the app's credentials", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "x-runner-connect-"))
+    const file = join(dir, "connections.json")
+    writeFileSync(file, "{}")
+    const run = (args: Array<string>) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [cli, ...args])
+        let stderr = ""
+        child.stderr.on("data", (c: Buffer) => (stderr += c.toString()))
+        child.on("exit", (code) => resolve({ code, stderr }))
+      })
+    const notOAuth = await run(["connect", "boardtool", "--connections", file])
+    expect(notOAuth).toMatchObject({ code: 2 })
+    expect(notOAuth.stderr).toContain("\"boardtool\" does not connect with OAuth2; these do: sitebuilder")
+    const noApp = await run(["connect", "sitebuilder", "--connections", file])
+    expect(noApp.code).toBe(2)
+    expect(noApp.stderr).toContain("put {\"sitebuilder\": {\"clientId\": …, \"clientSecret\": …}}")
+  }, 30_000)
+})
