@@ -8,10 +8,15 @@ import * as WebflowSimulator from "@x/sitebuilder/testing"
 import * as Effect from "effect/Effect"
 import type { Connections } from "./Connections.js"
 
+export const sandboxKeys = {
+  trello: { key: "sandbox-trello-key", token: "sandbox-trello-token", secret: "sandbox-trello-secret" }
+} as const
+
 export const sandbox = Effect.acquireRelease(
   Effect.promise(async () => {
     const [trello, webflow, browserUse] = await Promise.all([
-      TrelloSimulator.start({ deliveryRetryDelayMs: 200 }),
+      // Well-known sandbox credentials: nothing secret, and usable from curl.
+      TrelloSimulator.start({ deliveryRetryDelayMs: 200, key: sandboxKeys.trello.key, token: sandboxKeys.trello.token, secret: sandboxKeys.trello.secret }),
       WebflowSimulator.start(),
       BrowserUseSimulator.start({ stepMs: 150 })
     ])

@@ -3,6 +3,7 @@
  * x-runner: runs workflow files on the connector packages.
  *
  *   x-runner run <workflow.json> [--connections FILE] [--sandbox] [--input k=v]… [--output pretty|json]
+ *   x-runner serve <workflow.json> --public-url URL [--port N] [--data-dir DIR] [--connections FILE] [--sandbox]
  *   x-runner describe [type]
  *   x-runner options <type> <property> [--param k=v]… [--connections FILE] [--sandbox]
  *   x-runner connect sitebuilder [--connections FILE] [--app-url URL]
@@ -25,6 +26,7 @@ import { components, executor } from "./components.js"
 import * as Connect from "./Connect.js"
 import * as Connections from "./Connections.js"
 import * as Run from "./Run.js"
+import * as Serve from "./Serve.js"
 import { sandbox } from "./Sandbox.js"
 import * as Workflow from "./Workflow.js"
 
@@ -166,6 +168,63 @@ const options = Command.make(
     }).pipe(Effect.scoped, Effect.provide(http))
 ).pipe(Command.withDescription("Load a dynamic option list, e.g. the lists of a board"))
 
+// --- serve -------------------------------------------------------------------------------------
+
+const serve = Command.make(
+  "serve",
+  {
+    workflow: Args.text({ name: "workflow.json" }),
+    publicUrl: Options.text("public-url").pipe(Options.withDescription("Where the provider sends deliveries")),
+    port: Options.integer("port").pipe(Options.optional),
+    dataDir: Options.directory("data-dir").pipe(Options.withDefault(".x-runner")),
+    connections: connectionsOption,
+    sandbox: sandboxOption,
+    input: Options.keyValueMap("input").pipe(Options.optional)
+  },
+  (args) =>
+    Effect.gen(function*() {
+      let text: string
+      try {
+        text = readFileSync(args.workflow, "utf8")
+      } catch {
+        return yield* Effect.fail(new Exit2(`the workflow ${args.workflow} cannot be read`))
+      }
+      const parsed = Workflow.parse(text)
+      if (Either.isLeft(parsed)) {
+        err(`${args.workflow} is not a valid workflow; nothing was run:`)
+        for (const issue of parsed.left) err(`  ${issue.path === "" ? "(file)" : issue.path}: ${issue.message}`)
+        return 2
+      }
+      let publicUrl: URL
+      try {
+        publicUrl = new URL(args.publicUrl)
+      } catch {
+        return yield* Effect.fail(new Exit2(`--public-url ${args.publicUrl}: not a URL`))
+      }
+      const inputs: Record<string, unknown> = { ...parsed.right.inputs }
+      for (const [key, value] of HashMap.toEntries(Option.getOrElse(args.input, () => HashMap.empty<string, string>()))) {
+        if (!(key in inputs)) return yield* Effect.fail(new Exit2(`--input ${key}: the workflow declares no input "${key}"`))
+        inputs[key] = value
+      }
+      const connections = yield* connectionsFor(args.sandbox, args.connections)
+      const problems = Connections.check(connections, Workflow.componentsOf(parsed.right))
+      if (problems.length > 0) return yield* Effect.fail(new Exit2(problems.join("\n")))
+      if (args.sandbox) {
+        const trello = connections["boardtool"]!
+        err(`sandbox: Trello simulator at ${String(trello["baseUrl"])} (key ${String(trello["key"])}, token ${String(trello["token"])})`)
+      }
+      return yield* Serve.serve({
+        workflow: parsed.right,
+        connections,
+        inputs,
+        publicUrl: publicUrl.toString(),
+        port: Option.getOrElse(args.port, () => Number(publicUrl.port || 8080)),
+        dataDir: args.dataDir,
+        say: err
+      }).pipe(Effect.catchAll((error) => Effect.fail(new Exit2(error.message))))
+    }).pipe(Effect.scoped, Effect.provide(http))
+).pipe(Command.withDescription("Enable the workflow's trigger and run its tasks for every event, until stopped"))
+
 // --- connect -----------------------------------------------------------------------------------
 
 const connect = Command.make(
@@ -187,7 +246,7 @@ const connect = Command.make(
 // --- main --------------------------------------------------------------------------------------
 
 const cli = Command.run(
-  Command.make("x-runner").pipe(Command.withSubcommands([run, describe, options, connect])),
+  Command.make("x-runner").pipe(Command.withSubcommands([run, serve, describe, options, connect])),
   { name: "x-runner", version: "0.1.0" }
 )
 

@@ -1,0 +1,112 @@
+/**
+ * `serve`: enables the workflow's trigger (a webhook registered with the provider, pointing at
+ * the public URL), receives its deliveries, and runs the tasks once per accepted event. On
+ * interruption (SIGINT, SIGTERM) it disables the trigger.
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as Effect from "effect/Effect"
+import * as Queue from "effect/Queue"
+import { createServer } from "node:http"
+import { executor } from "./components.js"
+import type { Connections } from "./Connections.js"
+import * as Journal from "./Journal.js"
+import * as Run from "./Run.js"
+import type { Workflow } from "./Workflow.js"
+
+export class ServeProblem extends Error {}
+
+export interface ServeOptions {
+  readonly workflow: Workflow
+  readonly connections: Connections
+  readonly inputs: Readonly<Record<string, unknown>>
+  readonly publicUrl: string
+  readonly port: number
+  readonly dataDir: string
+  readonly say: (line: string) => void
+}
+
+export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem, HttpClient.HttpClient> => {
+  const { connections, publicUrl, say, workflow } = options
+  const trigger = workflow.triggers[0]
+  if (trigger === undefined) return Effect.fail(new ServeProblem("the workflow has no trigger to serve"))
+  const connection = connections[trigger.type.split("/")[0]!]
+  const path = new URL(publicUrl).pathname
+  return Effect.gen(function*() {
+    const journal = yield* Effect.acquireRelease(
+      Effect.sync(() => Journal.open(options.dataDir)),
+      (j) => Effect.sync(() => j.close())
+    )
+    const events = yield* Queue.unbounded<{ readonly id: string; readonly output: unknown }>()
+    for (const event of journal.unfinished) {
+      say(`↻ event ${event.id} was accepted before a stop and not finished: running it now`)
+      yield* Queue.offer(events, event)
+    }
+    // One run at a time, in the order events were accepted.
+    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(events), (event) =>
+      Effect.gen(function*() {
+        say(`▶ event ${event.id}`)
+        const result = yield* Run.run(workflow, connections, { inputs: { ...options.inputs }, trigger: event.output }, {
+          started: () => {},
+          finished: (step) =>
+            say(`  ${step.status === "succeeded" ? "✔" : step.status === "failed" ? "✘" : "–"} ${step.name} ${step.status}${
+              step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`
+            }`)
+        })
+        journal.finish(event.id, result.status)
+        say(`■ event ${event.id} ${result.status}`)
+      })
+    )))
+    let state: unknown = undefined
+    const app = HttpRouter.empty.pipe(HttpRouter.all(
+      path as HttpRouter.PathInput,
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        // The provider's check of the URL, before the webhook (and its state) exists.
+        if (request.method === "HEAD") return HttpServerResponse.empty({ status: 200 })
+        const body = new Uint8Array(yield* Effect.orElseSucceed(request.arrayBuffer, () => new ArrayBuffer(0)))
+        const handled = yield* Effect.either(executor.handleDelivery(trigger, connection, state ?? {}, {
+          method: request.method,
+          url: publicUrl,
+          headers: request.headers,
+          body
+        }))
+        if (handled._tag === "Left") {
+          say(`✘ a delivery could not be handled: ${handled.left._tag}: ${handled.left.message}`)
+          return HttpServerResponse.text("could not handle the delivery", { status: 500 })
+        }
+        const { events: delivered, response } = handled.right
+        if (response.status >= 400) say(`✘ a delivery was rejected (${response.status}): ${response.body ?? ""}`)
+        for (const event of delivered) {
+          if (journal.seen(event.id)) {
+            say(`= event ${event.id} was delivered again: already accepted, not run twice`)
+            continue
+          }
+          journal.accept(event.id, event.output)
+          yield* Queue.offer(events, event)
+        }
+        return HttpServerResponse.text(response.body ?? "", { status: response.status })
+      }).pipe(Effect.orDie)
+    ))
+    yield* HttpServer.serveEffect()(app)
+    state = yield* Effect.acquireRelease(
+      Effect.mapError(executor.enableTrigger(trigger, connection, publicUrl), (error) =>
+        new ServeProblem(`the trigger could not be enabled: ${error._tag}: ${error.message}`)),
+      (enabled) =>
+        Effect.matchEffect(executor.disableTrigger(trigger, connection, enabled), {
+          onSuccess: () => Effect.sync(() => say("■ trigger disabled")),
+          onFailure: (error) => Effect.sync(() => say(`✘ the trigger could not be disabled: ${error.message}`))
+        })
+    )
+    say(`● serving ${trigger.type} at ${publicUrl} (listening on port ${options.port})`)
+    return yield* Effect.never
+  }).pipe(
+    Effect.provide(NodeHttpServer.layer(() => createServer(), { port: options.port, host: "127.0.0.1" })),
+    Effect.mapError((error) => error instanceof ServeProblem ? error : new ServeProblem(String(error))),
+    Effect.scoped
+  )
+}
