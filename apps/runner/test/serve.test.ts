@@ -1,0 +1,129 @@
+import { describe, expect, it } from "@effect/vitest"
+import { type ChildProcess, spawn } from "node:child_process"
+import { createHmac } from "node:crypto"
+import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url))
+const workflow = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
+const secret = "sandbox-trello-secret"
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+interface Served {
+  readonly child: ChildProcess
+  readonly log: () => string
+  readonly waitFor: (text: string | RegExp, timeoutMs?: number) => Promise<void>
+  readonly exited: Promise<number | null>
+}
+
+const start = (publicUrl: string, port: number, dataDir: string): Served => {
+  const child = spawn(process.execPath, [cli, "serve", workflow, "--sandbox", "--public-url", publicUrl, "--port", String(port), "--data-dir", dataDir])
+  let log = ""
+  child.stderr!.on("data", (c: Buffer) => (log += c.toString()))
+  child.stdout!.on("data", (c: Buffer) => (log += c.toString()))
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+  const waitFor = (text: string | RegExp, timeoutMs = 15_000) =>
+    new Promise<void>((resolve, reject) => {
+      const started = Date.now()
+      const check = () => {
+        if (typeof text === "string" ? log.includes(text) : text.test(log)) return resolve()
+        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${text}; log:\n${log}`))
+        setTimeout(check, 25)
+      }
+      check()
+    })
+  return { child, log: () => log, waitFor, exited }
+}
+
+/** A createCard delivery for the seeded "Write the launch post" card, signed as Trello signs. */
+const delivery = (actionId: string, publicUrl: string, signed = true) => {
+  const body = JSON.stringify({
+    action: {
+      id: actionId,
+      type: "createCard",
+      data: {
+        card: { id: "5eed0000000000000000000a" },
+        list: { id: "5eed00000000000000000003" },
+        board: { id: "5eed00000000000000000002" }
+      }
+    },
+    model: { id: "5eed00000000000000000003" }
+  })
+  const signature = createHmac("sha1", signed ? secret : "forged").update(body + publicUrl).digest("base64")
+  return fetch(publicUrl, { method: "POST", headers: { "content-type": "application/json", "x-trello-webhook": signature }, body })
+}
+
+const journal = (dataDir: string) =>
+  existsSync(join(dataDir, "journal.ndjson"))
+    ? readFileSync(join(dataDir, "journal.ndjson"), "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
+    : []
+
+describe("x-runner serve", () => {
+  it("a real card fires the trigger; a forged delivery is refused; a duplicate runs once; SIGTERM disables", async () => {
+    const port = await freePort()
+    const publicUrl = `http://127.0.0.1:${port}/hooks/new-card`
+    const dataDir = mkdtempSync(join(tmpdir(), "x-runner-serve-"))
+    const served = start(publicUrl, port, dataDir)
+    await served.waitFor("● serving boardtool/v1/newCard")
+    const trello = /Trello simulator at (\S+) /.exec(served.log())![1]!
+    // A card created on the simulator: Trello's own delivery.
+    await fetch(`${trello}/cards?idList=5eed00000000000000000003&name=Keyboards&desc=Mechanical`, {
+      method: "POST",
+      headers: { authorization: "OAuth oauth_consumer_key=\"sandbox-trello-key\", oauth_token=\"sandbox-trello-token\"" }
+    })
+    await served.waitFor(/■ event [0-9a-f]{24} succeeded/)
+    expect(served.log()).toContain("✔ answer succeeded")
+    // A forged signature: 401, nothing run.
+    const forged = await delivery("aaaaaaaaaaaaaaaaaaaaaaaa", publicUrl, false)
+    expect(forged.status).toBe(401)
+    // The same delivery twice: one run.
+    expect((await delivery("bbbbbbbbbbbbbbbbbbbbbbbb", publicUrl)).status).toBe(200)
+    expect((await delivery("bbbbbbbbbbbbbbbbbbbbbbbb", publicUrl)).status).toBe(200)
+    await served.waitFor("■ event bbbbbbbbbbbbbbbbbbbbbbbb succeeded")
+    await served.waitFor("= event bbbbbbbbbbbbbbbbbbbbbbbb was delivered again")
+    const entries = journal(dataDir)
+    expect(entries.filter((e) => e.id === "bbbbbbbbbbbbbbbbbbbbbbbb").map((e) => e.t)).toEqual(["accepted", "done"])
+    expect(entries.some((e) => e.id === "aaaaaaaaaaaaaaaaaaaaaaaa")).toBe(false)
+    served.child.kill("SIGTERM")
+    await served.waitFor("■ trigger disabled")
+    await served.exited
+    expect(served.log()).not.toContain("sandbox-trello-secret")
+  }, 60_000)
+
+  it("killed (-9) between acknowledging and finishing, it runs the event exactly once after a restart", async () => {
+    const port = await freePort()
+    const publicUrl = `http://127.0.0.1:${port}/hooks/new-card`
+    const dataDir = mkdtempSync(join(tmpdir(), "x-runner-crash-"))
+    const first = start(publicUrl, port, dataDir)
+    await first.waitFor("● serving")
+    // Acknowledged once the event is on disk; the research step then takes about a second.
+    expect((await delivery("cccccccccccccccccccccccc", publicUrl)).status).toBe(200)
+    expect(journal(dataDir).map((e) => `${e.t}:${e.id}`)).toEqual(["accepted:cccccccccccccccccccccccc"])
+    first.child.kill("SIGKILL")
+    await first.exited
+    expect(journal(dataDir).filter((e) => e.t === "done")).toEqual([])
+    const second = start(publicUrl, port, dataDir)
+    await second.waitFor("↻ event cccccccccccccccccccccccc was accepted before a stop and not finished")
+    await second.waitFor("■ event cccccccccccccccccccccccc succeeded")
+    // Delivered again after the restart: recognised, not run again.
+    expect((await delivery("cccccccccccccccccccccccc", publicUrl)).status).toBe(200)
+    await second.waitFor("= event cccccccccccccccccccccccc was delivered again")
+    expect(journal(dataDir).map((e) => `${e.t}:${e.id}`)).toEqual([
+      "accepted:cccccccccccccccccccccccc",
+      "done:cccccccccccccccccccccccc"
+    ])
+    second.child.kill("SIGINT")
+    await second.waitFor("■ trigger disabled")
+    await second.exited
+  }, 60_000)
+})
