@@ -12,7 +12,7 @@ import { Connection, OAuth2 } from "@x/core"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import { chmodSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, renameSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { components } from "./components.js"
 import * as Connections from "./Connections.js"
@@ -20,14 +20,27 @@ import * as Connections from "./Connections.js"
 export class ConnectProblem extends Error {}
 
 export const connect = (name: string, file: string, appUrl: string, say: (line: string) => void) => {
-  const base = new URL(appUrl)
+  let base: URL
+  try {
+    base = new URL(appUrl)
+  } catch {
+    return Effect.fail(new ConnectProblem(`--app-url ${appUrl}: not a URL`))
+  }
   return Effect.gen(function*() {
     const component = components.find((c) => c.name === name)
     if (component === undefined || component.connection.kind !== "OAUTH2") {
       const oauth = components.filter((c) => c.connection.kind === "OAUTH2").map((c) => c.name)
       return yield* Effect.fail(new ConnectProblem(`"${name}" does not connect with OAuth2; these do: ${oauth.join(", ")}`))
     }
-    const all = Connections.load(file, process.env)
+    // The file's own contents are what is written back; the environment only adds values to use.
+    const own = yield* Effect.try({
+      try: () => existsSync(file) ? Connections.load(file, {}) : {},
+      catch: (error) => new ConnectProblem((error as Error).message)
+    })
+    const all = yield* Effect.try({
+      try: () => Connections.load(existsSync(file) ? file : undefined, process.env),
+      catch: (error) => new ConnectProblem((error as Error).message)
+    })
     const values = all[name]
     if (values === undefined || values["clientId"] === undefined || values["clientSecret"] === undefined) {
       return yield* Effect.fail(
@@ -46,7 +59,10 @@ export const connect = (name: string, file: string, appUrl: string, say: (line: 
         `${base.pathname.replace(/\/+$/, "")}/callback` as HttpRouter.PathInput,
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
           const query = new URL(request.url, "http://callback").searchParams
-          return Effect.as(Deferred.succeed(callback, query), HttpServerResponse.text("Connected. You can close this page."))
+          return Effect.as(
+            Deferred.succeed(callback, query),
+            HttpServerResponse.text("Received: the terminal says whether the connection succeeded. You can close this page.")
+          )
         })
       )
     )
@@ -61,13 +77,21 @@ export const connect = (name: string, file: string, appUrl: string, say: (line: 
       Connection.exchangeCode(component.connection, values, { code: query.get("code") ?? "", redirectUri }),
       (error) => new ConnectProblem(`${error._tag}: ${error.message}`)
     )
-    const updated = { ...all, [name]: { ...values, accessToken: Redacted.value(token.accessToken) } }
-    writeFileSync(file, JSON.stringify(updated, null, 2) + "\n", { mode: 0o600 })
-    chmodSync(file, 0o600)
+    const updated = { ...own, [name]: { ...own[name], accessToken: Redacted.value(token.accessToken) } }
+    // Written to a new file created 0600, then renamed over the old one: never readable by others.
+    const temporary = `${file}.${process.pid}.tmp`
+    writeFileSync(temporary, JSON.stringify(updated, null, 2) + "\n", { mode: 0o600 })
+    chmodSync(temporary, 0o600)
+    renameSync(temporary, file)
     say(`Connected ${name}${token.scope === undefined ? "" : ` (scopes: ${token.scope})`}; the token is in ${file}.`)
   }).pipe(
     // The callback server lives as long as the flow.
     Effect.provide(NodeHttpServer.layer(() => createServer(), { port: Number(base.port || 80), host: base.hostname })),
+    Effect.mapError((error) =>
+      error instanceof ConnectProblem
+        ? error
+        : new ConnectProblem(/EADDRINUSE/.test(String((error as { cause?: unknown }).cause ?? error)) ? `port ${base.port} is in use` : String(error))
+    ),
     Effect.scoped
   )
 }

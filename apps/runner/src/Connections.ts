@@ -7,6 +7,7 @@ import type { Component, Property } from "@x/core"
 import * as Either from "effect/Either"
 import { readFileSync } from "node:fs"
 import { components } from "./components.js"
+import { errorPosition } from "./JsonPosition.js"
 
 export type Connections = Record<string, Record<string, unknown>>
 
@@ -27,8 +28,13 @@ export const load = (file: string | undefined, env: Readonly<Record<string, stri
     }
     try {
       fromFile = JSON.parse(text) as Connections
-    } catch (error) {
-      throw new ConnectionProblem(`the connections file ${file} is not valid JSON: ${(error as Error).message}`)
+    } catch {
+      // Where, not what: V8's message quotes the text around the error, secrets included.
+      const position = errorPosition(text)
+      const before = text.slice(0, Math.max(0, position))
+      throw new ConnectionProblem(
+        `the connections file ${file} is not valid JSON at line ${before.split("\n").length}, column ${before.length - before.lastIndexOf("\n")}`
+      )
     }
     if (typeof fromFile !== "object" || fromFile === null || Array.isArray(fromFile)) {
       throw new ConnectionProblem(`the connections file ${file} must hold an object keyed by component name`)

@@ -5,7 +5,7 @@
  * (to run now) and which were seen (to refuse as duplicates): nothing acknowledged is lost
  * or run twice.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs"
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs"
 import { join } from "node:path"
 
 interface Entry {
@@ -31,7 +31,12 @@ export const open = (dataDir: string): Journal => {
   const accepted = new Map<string, unknown>()
   const done = new Set<string>()
   if (existsSync(path)) {
-    for (const line of readFileSync(path, "utf8").split("\n")) {
+    const text = readFileSync(path, "utf8")
+    // A last line cut short by a crash was never acknowledged: drop it, so the next record
+    // starts on a line of its own.
+    const end = text.lastIndexOf("\n") + 1
+    if (end < text.length) truncateSync(path, Buffer.byteLength(text.slice(0, end)))
+    for (const line of text.slice(0, end).split("\n")) {
       if (line.trim() === "") continue
       let entry: Entry
       try {
@@ -39,18 +44,21 @@ export const open = (dataDir: string): Journal => {
       } catch {
         continue // a line cut short by a crash: its delivery was never acknowledged
       }
+      if (typeof entry !== "object" || entry === null || typeof entry.id !== "string") continue
       if (entry.t === "accepted") accepted.set(entry.id, entry.output)
       else done.add(entry.id)
     }
   }
   const fd = openSync(path, "a")
   const append = (entry: Entry) => {
-    writeSync(fd, JSON.stringify(entry) + "\n")
+    const bytes = Buffer.from(JSON.stringify(entry) + "\n")
+    let written = 0
+    while (written < bytes.length) written += writeSync(fd, bytes, written)
     fsyncSync(fd)
   }
   return {
     unfinished: [...accepted].filter(([id]) => !done.has(id)).map(([id, output]) => ({ id, output })),
-    seen: (id) => accepted.has(id),
+    seen: (id) => accepted.has(id) || done.has(id),
     accept: (id, output) => {
       append({ t: "accepted", id, output })
       accepted.set(id, output)

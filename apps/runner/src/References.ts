@@ -31,9 +31,9 @@ export const hasReference = (value: unknown): boolean => referencesIn(value).len
 export class Unresolved extends Error {}
 
 const lookup = (scope: Readonly<Record<string, unknown>>, reference: Reference): unknown => {
-  let current: unknown = scope[reference.root]
+  let current: unknown = Object.hasOwn(scope, reference.root) ? scope[reference.root] : undefined
   for (const key of reference.path) {
-    if (typeof current !== "object" || current === null || !(key in current)) {
+    if (typeof current !== "object" || current === null || !Object.hasOwn(current, key)) {
       throw new Unresolved(`\${${reference.text}} has no value: ${reference.root} has no ${reference.path.join(".")}`)
     }
     current = (current as Record<string, unknown>)[key]

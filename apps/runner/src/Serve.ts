@@ -15,10 +15,14 @@ import { createServer } from "node:http"
 import { executor } from "./components.js"
 import type { Connections } from "./Connections.js"
 import * as Journal from "./Journal.js"
+import * as References from "./References.js"
 import * as Run from "./Run.js"
+import * as TriggerState from "./TriggerState.js"
 import type { Workflow } from "./Workflow.js"
 
 export class ServeProblem extends Error {}
+
+const maxDeliveryBytes = 1024 * 1024
 
 export interface ServeOptions {
   readonly workflow: Workflow
@@ -32,8 +36,15 @@ export interface ServeOptions {
 
 export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem, HttpClient.HttpClient> => {
   const { connections, publicUrl, say, workflow } = options
-  const trigger = workflow.triggers[0]
-  if (trigger === undefined) return Effect.fail(new ServeProblem("the workflow has no trigger to serve"))
+  const declared = workflow.triggers[0]
+  if (declared === undefined) return Effect.fail(new ServeProblem("the workflow has no trigger to serve"))
+  // The trigger's own parameters may refer to the inputs.
+  let trigger: typeof declared
+  try {
+    trigger = { ...declared, parameters: References.resolve(declared.parameters, { inputs: options.inputs }) as Record<string, unknown> }
+  } catch (error) {
+    return Effect.fail(new ServeProblem((error as Error).message))
+  }
   const connection = connections[trigger.type.split("/")[0]!]
   const path = new URL(publicUrl).pathname
   return Effect.gen(function*() {
@@ -43,11 +54,11 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem,
     )
     const events = yield* Queue.unbounded<{ readonly id: string; readonly output: unknown }>()
     for (const event of journal.unfinished) {
-      say(`↻ event ${event.id} was accepted before a stop and not finished: running it now`)
+      say(`↻ event ${event.id} was accepted before a stop and not finished: it runs once the trigger is enabled`)
       yield* Queue.offer(events, event)
     }
-    // One run at a time, in the order events were accepted.
-    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(events), (event) =>
+    // One run at a time, in the order events were accepted; started once the trigger is enabled.
+    const worker = Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(events), (event) =>
       Effect.gen(function*() {
         say(`▶ event ${event.id}`)
         const result = yield* Run.run(workflow, connections, { inputs: { ...options.inputs }, trigger: event.output }, {
@@ -68,6 +79,10 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem,
         const request = yield* HttpServerRequest.HttpServerRequest
         // The provider's check of the URL, before the webhook (and its state) exists.
         if (request.method === "HEAD") return HttpServerResponse.empty({ status: 200 })
+        // Refused before it is read: a delivery is at most 1 MiB.
+        if (Number(request.headers["content-length"] ?? 0) > maxDeliveryBytes) {
+          return HttpServerResponse.text(`a delivery is at most ${maxDeliveryBytes} bytes`, { status: 413 })
+        }
         const body = new Uint8Array(yield* Effect.orElseSucceed(request.arrayBuffer, () => new ArrayBuffer(0)))
         const handled = yield* Effect.either(executor.handleDelivery(trigger, connection, state ?? {}, {
           method: request.method,
@@ -93,20 +108,39 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem,
       }).pipe(Effect.orDie)
     ))
     yield* HttpServer.serveEffect()(app)
+    // A webhook a crash left behind goes first, or the provider refuses a second one.
+    const stale = TriggerState.read(options.dataDir)
+    if (stale !== undefined) {
+      yield* Effect.matchEffect(executor.disableTrigger(trigger, connection, stale), {
+        onSuccess: () => Effect.sync(() => say("↻ removed the trigger a previous run left enabled")),
+        onFailure: (error) => Effect.sync(() => say(`✘ the previous trigger could not be removed: ${error.message}`))
+      })
+      TriggerState.clear(options.dataDir)
+    }
     state = yield* Effect.acquireRelease(
       Effect.mapError(executor.enableTrigger(trigger, connection, publicUrl), (error) =>
-        new ServeProblem(`the trigger could not be enabled: ${error._tag}: ${error.message}`)),
+        new ServeProblem(`the trigger could not be enabled: ${error._tag}: ${error.message}`)).pipe(
+          Effect.tap((enabled) => Effect.sync(() => TriggerState.write(options.dataDir, enabled)))
+        ),
       (enabled) =>
         Effect.matchEffect(executor.disableTrigger(trigger, connection, enabled), {
-          onSuccess: () => Effect.sync(() => say("■ trigger disabled")),
+          onSuccess: () => Effect.sync(() => {
+            TriggerState.clear(options.dataDir)
+            say("■ trigger disabled")
+          }),
           onFailure: (error) => Effect.sync(() => say(`✘ the trigger could not be disabled: ${error.message}`))
         })
     )
+    yield* worker
     say(`● serving ${trigger.type} at ${publicUrl} (listening on port ${options.port})`)
     return yield* Effect.never
   }).pipe(
     Effect.provide(NodeHttpServer.layer(() => createServer(), { port: options.port, host: "127.0.0.1" })),
-    Effect.mapError((error) => error instanceof ServeProblem ? error : new ServeProblem(String(error))),
+    Effect.mapError((error) =>
+      error instanceof ServeProblem
+        ? error
+        : new ServeProblem(/EADDRINUSE/.test(String((error as { cause?: unknown }).cause ?? error)) ? `port ${options.port} is in use` : `the server could not start: ${String((error as { cause?: unknown }).cause ?? error)}`)
+    ),
     Effect.scoped
   )
 }

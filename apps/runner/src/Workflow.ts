@@ -11,6 +11,20 @@ import { registry } from "./components.js"
 import { errorPosition } from "./JsonPosition.js"
 import * as References from "./References.js"
 
+/** `${inputs.x}` references resolved; other references left as they are. */
+const resolveInputs = (value: unknown, inputs: Readonly<Record<string, unknown>>): unknown => {
+  if (typeof value === "string") {
+    const references = References.referencesIn(value)
+    if (references.length === 0 || references.some((r) => r.root !== "inputs")) return value
+    return References.resolve(value, { inputs })
+  }
+  if (Array.isArray(value)) return value.map((v) => resolveInputs(v, inputs))
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveInputs(v, inputs)]))
+  }
+  return value
+}
+
 export interface Workflow {
   readonly label: string
   readonly description?: string | undefined
@@ -41,8 +55,14 @@ const syntaxIssue = (text: string, error: unknown): ConnectorError.Issue => {
   return { path: "", message: `not valid JSON at line ${line}, column ${column}: ${reason}` }
 }
 
-/** Checks a workflow's text; every problem, with its path, or the workflow. */
-export const parse = (text: string): Either.Either<Workflow, ReadonlyArray<ConnectorError.Issue>> => {
+/**
+ * Checks a workflow's text (with the inputs given on the command line); every problem, with
+ * its path, or the workflow.
+ */
+export const parse = (
+  text: string,
+  givenInputs: Readonly<Record<string, unknown>> = {}
+): Either.Either<Workflow, ReadonlyArray<ConnectorError.Issue>> => {
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -53,6 +73,12 @@ export const parse = (text: string): Either.Either<Workflow, ReadonlyArray<Conne
   if (Either.isLeft(shape)) return Either.left(Property.issuesOf(shape.left))
   const issues: Array<ConnectorError.Issue> = []
   const inputs = shape.right.inputs ?? {}
+  for (const key of Object.keys(givenInputs)) {
+    if (!Object.hasOwn(inputs, key)) issues.push({ path: `inputs.${key}`, message: `the workflow declares no input "${key}"` })
+  }
+  const inputValues: Record<string, unknown> = { ...inputs, ...givenInputs }
+  // Which steps have an output, for references into them.
+  const withOutput = new Map<string, boolean>()
   const names = new Set<string>()
   const known = new Set<string>(["inputs"])
   const check = (kind: "trigger" | "action", value: unknown, path: string): Step.Step | undefined => {
@@ -78,7 +104,7 @@ export const parse = (text: string): Either.Either<Workflow, ReadonlyArray<Conne
     for (const [key, value] of Object.entries(parameters)) {
       for (const reference of References.referencesIn(value)) {
         if (reference.root === "inputs") {
-          if (!(reference.path[0]! in inputs)) {
+          if (reference.path[0] === undefined || !Object.hasOwn(inputs, reference.path[0])) {
             issues.push({ path: `${path}.parameters.${key}`, message: `\${${reference.text}}: no input "${reference.path[0]}" is declared` })
           }
         } else if (!known.has(reference.root)) {
@@ -86,12 +112,21 @@ export const parse = (text: string): Either.Either<Workflow, ReadonlyArray<Conne
             path: `${path}.parameters.${key}`,
             message: `\${${reference.text}}: "${reference.root}" is not ${names.has(reference.root) || laterNames.has(reference.root) ? "an earlier step" : "a step"}`
           })
+        } else if (withOutput.get(reference.root) === false) {
+          issues.push({ path: `${path}.parameters.${key}`, message: `\${${reference.text}}: "${reference.root}" has no output` })
         }
       }
     }
-    // Parameters: the literal ones are decoded now; one that holds a reference is checked when it runs.
-    const literal = Object.fromEntries(Object.entries(parameters).filter(([, v]) => !References.hasReference(v)))
-    const dynamic = new Set(Object.keys(parameters).filter((k) => References.hasReference(parameters[k])))
+    // Parameters: inputs are known now, so they are put in; a parameter that still holds a
+    // reference to a step's output is checked when it runs.
+    let withInputs: Record<string, unknown> = parameters
+    try {
+      withInputs = Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, resolveInputs(v, inputValues)]))
+    } catch {
+      // An unknown input: reported above.
+    }
+    const literal = Object.fromEntries(Object.entries(withInputs).filter(([, v]) => !References.hasReference(v)))
+    const dynamic = new Set(Object.keys(withInputs).filter((k) => References.hasReference(withInputs[k])))
     const decoded = resolved.right.definition.decode(literal)
     if (Either.isLeft(decoded)) {
       for (const issue of decoded.left.issues) {
@@ -100,6 +135,7 @@ export const parse = (text: string): Either.Either<Workflow, ReadonlyArray<Conne
       }
     }
     known.add(kind === "trigger" ? "trigger" : name)
+    withOutput.set(kind === "trigger" ? "trigger" : name, (resolved.right.definition as { output?: unknown }).output !== undefined)
     return step.right
   }
   const rawTriggers = shape.right.triggers ?? []

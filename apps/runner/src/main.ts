@@ -67,16 +67,17 @@ const run = Command.make(
     input: Options.keyValueMap("input").pipe(Options.withDescription("An input of the workflow, k=v"), Options.optional),
     output: Options.choice("output", ["pretty", "json"]).pipe(Options.withDefault("pretty" as const))
   },
-  (args) =>
-    Effect.gen(function*() {
-      const json = args.output === "json"
+  (args) => {
+    const json = args.output === "json"
+    return Effect.gen(function*() {
       let text: string
       try {
         text = readFileSync(args.workflow, "utf8")
       } catch {
         return yield* Effect.fail(new Exit2(`the workflow ${args.workflow} cannot be read`))
       }
-      const parsed = Workflow.parse(text)
+      const given = Object.fromEntries(HashMap.toEntries(Option.getOrElse(args.input, () => HashMap.empty<string, string>())))
+      const parsed = Workflow.parse(text, given)
       if (Either.isLeft(parsed)) {
         if (json) out(JSON.stringify({ status: "invalid", issues: parsed.left }))
         err(`${args.workflow} is not a valid workflow; nothing was run:`)
@@ -84,11 +85,7 @@ const run = Command.make(
         return 2
       }
       const workflow = parsed.right
-      const inputs: Record<string, unknown> = { ...workflow.inputs }
-      for (const [key, value] of HashMap.toEntries(Option.getOrElse(args.input, () => HashMap.empty<string, string>()))) {
-        if (!(key in workflow.inputs)) return yield* Effect.fail(new Exit2(`--input ${key}: the workflow declares no input "${key}"`))
-        inputs[key] = value
-      }
+      const inputs: Record<string, unknown> = { ...workflow.inputs, ...given }
       const connections = yield* connectionsFor(args.sandbox, args.connections)
       const problems = Connections.check(connections, Workflow.componentsOf(workflow))
       if (problems.length > 0) return yield* Effect.fail(new Exit2(problems.join("\n")))
@@ -119,7 +116,18 @@ const run = Command.make(
         }
       }
       return result.status === "succeeded" ? 0 : 1
-    }).pipe(Effect.scoped, Effect.provide(http))
+    }).pipe(
+      // With --output json, every refusal is one JSON document too.
+      Effect.catchIf((error): error is Exit2 => error instanceof Exit2 && json, (error) =>
+        Effect.sync(() => {
+          out(JSON.stringify({ status: "invalid", issues: error.message.split("\n").map((message) => ({ path: "", message })) }))
+          err(error.message)
+          return 2
+        })),
+      Effect.scoped,
+      Effect.provide(http)
+    )
+  }
 ).pipe(Command.withDescription("Run a workflow's tasks in order, stopping at the first failed step"))
 
 // --- describe ----------------------------------------------------------------------------------
@@ -189,7 +197,8 @@ const serve = Command.make(
       } catch {
         return yield* Effect.fail(new Exit2(`the workflow ${args.workflow} cannot be read`))
       }
-      const parsed = Workflow.parse(text)
+      const given = Object.fromEntries(HashMap.toEntries(Option.getOrElse(args.input, () => HashMap.empty<string, string>())))
+      const parsed = Workflow.parse(text, given)
       if (Either.isLeft(parsed)) {
         err(`${args.workflow} is not a valid workflow; nothing was run:`)
         for (const issue of parsed.left) err(`  ${issue.path === "" ? "(file)" : issue.path}: ${issue.message}`)
@@ -201,11 +210,7 @@ const serve = Command.make(
       } catch {
         return yield* Effect.fail(new Exit2(`--public-url ${args.publicUrl}: not a URL`))
       }
-      const inputs: Record<string, unknown> = { ...parsed.right.inputs }
-      for (const [key, value] of HashMap.toEntries(Option.getOrElse(args.input, () => HashMap.empty<string, string>()))) {
-        if (!(key in inputs)) return yield* Effect.fail(new Exit2(`--input ${key}: the workflow declares no input "${key}"`))
-        inputs[key] = value
-      }
+      const inputs: Record<string, unknown> = { ...parsed.right.inputs, ...given }
       const connections = yield* connectionsFor(args.sandbox, args.connections)
       const problems = Connections.check(connections, Workflow.componentsOf(parsed.right))
       if (problems.length > 0) return yield* Effect.fail(new Exit2(problems.join("\n")))
@@ -254,9 +259,16 @@ const main = Effect.suspend(() => cli(process.argv)).pipe(
   Effect.map((code) => (typeof code === "number" ? code : 0)),
   Effect.catchAll((error) => {
     if (error instanceof Exit2) err(error.message)
-    // @effect/cli has printed what was wrong with the arguments.
+    // Otherwise @effect/cli has printed what was wrong with the arguments.
     return Effect.succeed(2)
   }),
+  // Anything else still says what happened, in one line.
+  Effect.catchAllDefect((defect) =>
+    Effect.sync(() => {
+      err(`x-runner: ${defect instanceof Error ? defect.message : String(defect)}`)
+      return 1
+    })
+  ),
   Effect.provide(NodeContext.layer)
 )
 

@@ -84,6 +84,8 @@ describe("x-runner run", () => {
         step("c", "nope/v1/x", {}),
         step("d", "boardtool/v1/createCard", { idList: "${later.id}", name: 5 }),
         step("later", "boardtool/v1/getCard", { id: "${inputs.missing}" }),
+        step("nothing", "boardtool/v1/createBoard", { name: "${d.name}" }),
+        step("afterNothing", "boardtool/v1/getCard", { id: "${nothing.id}" }),
         { label: "no type", name: "e", parameters: {} }
       ]
     }), "--sandbox", "--output", "json"])
@@ -97,7 +99,8 @@ describe("x-runner run", () => {
       "tasks[3].parameters.idList: ${later.id}: \"later\" is not an earlier step",
       "tasks[3].parameters.name: must be a string",
       "tasks[4].parameters.id: ${inputs.missing}: no input \"missing\" is declared",
-      "tasks[5].type: is required"
+      "tasks[6].parameters.id: ${nothing.id}: \"nothing\" has no output",
+      "tasks[7].type: is required"
     ])
     expect(bad.stderr).toContain("nothing was run")
     const shape = await runner(["run", workflowFile("shape.json", { tasks: [], extra: 1 }), "--sandbox"])
@@ -123,6 +126,18 @@ describe("x-runner run", () => {
     const unknownInput = await runner(["run", demo, "--sandbox", "--input", "colour=red"])
     expect(unknownInput.code).toBe(2)
     expect(unknownInput.stderr).toContain("the workflow declares no input \"colour\"")
+    // With --output json, a refusal is one JSON document too.
+    const jsonRefusal = await runner(["run", demo, "--output", "json"])
+    expect(jsonRefusal.code).toBe(2)
+    expect(JSON.parse(jsonRefusal.stdout).status).toBe("invalid")
+    // Inputs are known before the run: a bad one is caught with the parameters.
+    const badInput = await runner(["run", demo, "--sandbox", "--output", "json", "--input", "listId=not-an-id"])
+    expect(badInput.code).toBe(2)
+    expect(JSON.parse(badInput.stdout).issues).toContainEqual({ path: "tasks[1].parameters.idList", message: "must be a Trello id (24 hexadecimal digits)" })
+    const secretTypo = workflowFile("typo-connections.json", "{\"boardtool\": {\"token\": ATTAsecretLEAK}}")
+    const typo = await runner(["run", demo, "--connections", secretTypo])
+    expect(typo.stderr).toContain("is not valid JSON at line 1, column")
+    expect(typo.stderr).not.toContain("ATTAsecret")
   }, 60_000)
 
   it("connections from the environment; no secret in any output", async () => {
@@ -149,7 +164,7 @@ describe("x-runner describe and options", () => {
     const one = JSON.parse((await runner(["describe", "boardtool/v1"])).stdout)
     expect(one.triggers[0]).toMatchObject({ name: "newCard", kind: "DYNAMIC_WEBHOOK" })
     expect((await runner(["describe", "nope/v1"])).code).toBe(2)
-  })
+  }, 60_000)
 
   it("options loads a dynamic list (the lists of a seeded board), and refuses a bad dependency", async () => {
     const lists = await runner(["options", "boardtool/v1/createCard", "idList", "--param", "idBoard=5eed00000000000000000002", "--sandbox"])
@@ -162,5 +177,5 @@ describe("x-runner describe and options", () => {
     const bad = await runner(["options", "boardtool/v1/createCard", "idList", "--param", "idBoard=nope", "--sandbox"])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain("idBoard: must be a Trello id")
-  })
+  }, 60_000)
 })

@@ -47,7 +47,7 @@ describe("x-runner connect", () => {
     // The browser: the simulator consents and redirects to the runner's callback.
     const page = await fetch(url)
     expect(page.status).toBe(200)
-    expect(await page.text()).toContain("Connected")
+    expect(await page.text()).toContain("Received")
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve))
     expect(code).toBe(0)
     const stored = JSON.parse(readFileSync(file, "utf8"))

@@ -114,6 +114,8 @@ describe("x-runner serve", () => {
     expect(journal(dataDir).filter((e) => e.t === "done")).toEqual([])
     const second = start(publicUrl, port, dataDir)
     await second.waitFor("↻ event cccccccccccccccccccccccc was accepted before a stop and not finished")
+    // The webhook the killed run left enabled is removed before a new one is registered.
+    await second.waitFor("↻ removed the trigger a previous run left enabled")
     await second.waitFor("■ event cccccccccccccccccccccccc succeeded")
     // Delivered again after the restart: recognised, not run again.
     expect((await delivery("cccccccccccccccccccccccc", publicUrl)).status).toBe(200)
