@@ -53,6 +53,30 @@ const connectionsFor = (useSandbox: boolean, file: Option.Option<string>) =>
       catch: (error) => new Exit2((error as Error).message)
     })
 
+/** The `--input k=v` values. */
+const inputsOf = (input: Option.Option<HashMap.HashMap<string, string>>): Record<string, unknown> =>
+  Object.fromEntries(HashMap.toEntries(Option.getOrElse(input, () => HashMap.empty<string, string>())))
+
+/**
+ * Reads and checks a workflow. An invalid one is listed on stderr (and as one JSON document on
+ * stdout with --output json) and gives undefined: exit 2, nothing run.
+ */
+const loadWorkflow = (file: string, given: Record<string, unknown>, json: boolean) =>
+  Effect.gen(function*() {
+    let text: string
+    try {
+      text = readFileSync(file, "utf8")
+    } catch {
+      return yield* Effect.fail(new Exit2(`the workflow ${file} cannot be read`))
+    }
+    const parsed = Workflow.parse(text, given)
+    if (Either.isRight(parsed)) return parsed.right
+    if (json) out(JSON.stringify({ status: "invalid", issues: parsed.left }))
+    err(`${file} is not a valid workflow; nothing was run:`)
+    for (const issue of parsed.left) err(`  ${issue.path === "" ? "(file)" : issue.path}: ${issue.message}`)
+    return undefined
+  })
+
 const out = (text: string) => process.stdout.write(text.endsWith("\n") ? text : text + "\n")
 const err = (text: string) => process.stderr.write(text.endsWith("\n") ? text : text + "\n")
 
@@ -70,21 +94,9 @@ const run = Command.make(
   (args) => {
     const json = args.output === "json"
     return Effect.gen(function*() {
-      let text: string
-      try {
-        text = readFileSync(args.workflow, "utf8")
-      } catch {
-        return yield* Effect.fail(new Exit2(`the workflow ${args.workflow} cannot be read`))
-      }
-      const given = Object.fromEntries(HashMap.toEntries(Option.getOrElse(args.input, () => HashMap.empty<string, string>())))
-      const parsed = Workflow.parse(text, given)
-      if (Either.isLeft(parsed)) {
-        if (json) out(JSON.stringify({ status: "invalid", issues: parsed.left }))
-        err(`${args.workflow} is not a valid workflow; nothing was run:`)
-        for (const issue of parsed.left) err(`  ${issue.path === "" ? "(file)" : issue.path}: ${issue.message}`)
-        return 2
-      }
-      const workflow = parsed.right
+      const given = inputsOf(args.input)
+      const workflow = yield* loadWorkflow(args.workflow, given, json)
+      if (workflow === undefined) return 2
       const inputs: Record<string, unknown> = { ...workflow.inputs, ...given }
       const connections = yield* connectionsFor(args.sandbox, args.connections)
       const problems = Connections.check(connections, Workflow.componentsOf(workflow))
@@ -161,7 +173,7 @@ const options = Command.make(
   },
   (args) =>
     Effect.gen(function*() {
-      const params = Object.fromEntries(HashMap.toEntries(Option.getOrElse(args.param, () => HashMap.empty<string, string>())))
+      const params = inputsOf(args.param)
       const connections = yield* connectionsFor(args.sandbox, args.connections)
       const component = args.type.split("/")[0]!
       const problems = Connections.check(connections, [component])
@@ -191,35 +203,25 @@ const serve = Command.make(
   },
   (args) =>
     Effect.gen(function*() {
-      let text: string
-      try {
-        text = readFileSync(args.workflow, "utf8")
-      } catch {
-        return yield* Effect.fail(new Exit2(`the workflow ${args.workflow} cannot be read`))
-      }
-      const given = Object.fromEntries(HashMap.toEntries(Option.getOrElse(args.input, () => HashMap.empty<string, string>())))
-      const parsed = Workflow.parse(text, given)
-      if (Either.isLeft(parsed)) {
-        err(`${args.workflow} is not a valid workflow; nothing was run:`)
-        for (const issue of parsed.left) err(`  ${issue.path === "" ? "(file)" : issue.path}: ${issue.message}`)
-        return 2
-      }
+      const given = inputsOf(args.input)
+      const workflow = yield* loadWorkflow(args.workflow, given, false)
+      if (workflow === undefined) return 2
       let publicUrl: URL
       try {
         publicUrl = new URL(args.publicUrl)
       } catch {
         return yield* Effect.fail(new Exit2(`--public-url ${args.publicUrl}: not a URL`))
       }
-      const inputs: Record<string, unknown> = { ...parsed.right.inputs, ...given }
+      const inputs: Record<string, unknown> = { ...workflow.inputs, ...given }
       const connections = yield* connectionsFor(args.sandbox, args.connections)
-      const problems = Connections.check(connections, Workflow.componentsOf(parsed.right))
+      const problems = Connections.check(connections, Workflow.componentsOf(workflow))
       if (problems.length > 0) return yield* Effect.fail(new Exit2(problems.join("\n")))
       if (args.sandbox) {
         const trello = connections["boardtool"]!
         err(`sandbox: Trello simulator at ${String(trello["baseUrl"])} (key ${String(trello["key"])}, token ${String(trello["token"])})`)
       }
       return yield* Serve.serve({
-        workflow: parsed.right,
+        workflow,
         connections,
         inputs,
         publicUrl: publicUrl.toString(),
