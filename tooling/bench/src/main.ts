@@ -18,6 +18,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Pool } from "undici"
 import { benchComponent } from "./component.js"
+import { rateLimitBench } from "./ratelimit.js"
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 3)
 const warmupSeconds = Number(process.env["BENCH_WARMUP"] ?? 1)
@@ -165,8 +166,10 @@ const table = results.map((r) => {
     "× undici": Number((r.throughput / peer("raw undici Pool.request")).toFixed(2))
   }
 })
-console.log(`\nGET /1/cards/{id} on loopback, ${seconds}s per run after ${warmupSeconds}s warm-up, Node ${process.version}`)
-console.table(table)
+if (table.length > 0) {
+  console.log(`\nGET /1/cards/{id} on loopback, ${seconds}s per run after ${warmupSeconds}s warm-up, Node ${process.version}`)
+  console.table(table)
+}
 for (const concurrency of concurrencyLevels) {
   for (const name of [OURS, OURS_PROMISE]) {
     const row = table.find((r) => r.client === name && r.concurrency === concurrency)
@@ -177,9 +180,34 @@ for (const concurrency of concurrencyLevels) {
     )
   }
 }
+let rateLimit: Awaited<ReturnType<typeof rateLimitBench>> | undefined
+if (only === undefined || only === "ratelimit") {
+  rateLimit = await rateLimitBench()
+  const r = rateLimit
+  const share = r.answered429 / (r.calls + r.answered429)
+  console.log(`\nRate limit: ${r.calls} createCard at concurrency 32, the simulator allowing 100 per 2 s per token`)
+  console.table([{
+    completed: r.completed,
+    failed: r.failed,
+    "429s": r.answered429,
+    "429 share": `${(share * 100).toFixed(2)} %`,
+    "wall s": Number(r.wallSeconds.toFixed(2)),
+    "minimum s": r.minimumSeconds,
+    "× minimum": Number((r.wallSeconds / r.minimumSeconds).toFixed(3))
+  }])
+  console.log(
+    `targets: 0 failures (${r.failed === 0 ? "met" : "MISSED"}), ≤ 2 % answered 429 (${share <= 0.02 ? "met" : "MISSED"}), wall ≤ 1.10× the minimum (${
+      r.wallSeconds / r.minimumSeconds <= 1.1 ? "met" : "MISSED"
+    })`
+  )
+}
+
 const outDir = fileURLToPath(new URL("../../../bench-results/", import.meta.url))
 mkdirSync(outDir, { recursive: true })
-writeFileSync(`${outDir}core.json`, JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, results: table }, null, 2))
+writeFileSync(
+  `${outDir}core.json`,
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, results: table, rateLimit }, null, 2)
+)
 console.log(`written to bench-results/core.json`)
 
 await leanRuntime.dispose()
