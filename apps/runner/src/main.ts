@@ -23,11 +23,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { readFileSync } from "node:fs"
 import { components, executor } from "./components.js"
-import * as Connect from "./Connect.js"
 import * as Connections from "./Connections.js"
 import * as Run from "./Run.js"
-import * as Serve from "./Serve.js"
-import { sandbox } from "./Sandbox.js"
 import * as Workflow from "./Workflow.js"
 
 /** A failure that ends the command with an exit code and a message for stderr. */
@@ -44,10 +41,16 @@ const sandboxOption = Options.boolean("sandbox").pipe(
 /** The HttpClient the packages run on, without a tracer (nothing exports spans). */
 const http = Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false))
 
+// Serving, connecting and the sandbox load HTTP servers and the simulators: imported when a
+// command needs them, so that `describe`, `options` and `run` start fast.
+const loadServe = Effect.promise(() => import("./Serve.js"))
+const loadConnect = Effect.promise(() => import("./Connect.js"))
+const loadSandbox = Effect.promise(() => import("./Sandbox.js"))
+
 /** The connections to use: the sandbox's, or the file's and the environment's. */
 const connectionsFor = (useSandbox: boolean, file: Option.Option<string>) =>
   useSandbox
-    ? Effect.map(sandbox, (s) => s.connections)
+    ? Effect.flatMap(loadSandbox, ({ sandbox }) => Effect.map(sandbox, (s) => s.connections))
     : Effect.try({
       try: () => Connections.load(Option.getOrUndefined(file), process.env),
       catch: (error) => new Exit2((error as Error).message)
@@ -220,6 +223,7 @@ const serve = Command.make(
         const trello = connections["boardtool"]!
         err(`sandbox: Trello simulator at ${String(trello["baseUrl"])} (key ${String(trello["key"])}, token ${String(trello["token"])})`)
       }
+      const Serve = yield* loadServe
       return yield* Serve.serve({
         workflow,
         connections,
@@ -242,12 +246,12 @@ const connect = Command.make(
     appUrl: Options.text("app-url").pipe(Options.withDefault("http://127.0.0.1:3000"))
   },
   (args) =>
-    Connect.connect(args.component, args.connections, args.appUrl, err).pipe(
-      Effect.as(0),
-      Effect.catchIf((error): error is Connect.ConnectProblem => error instanceof Connect.ConnectProblem, (error) =>
-        Effect.fail(new Exit2(error.message))),
-      Effect.provide(http)
-    )
+    Effect.flatMap(loadConnect, (Connect) =>
+      Connect.connect(args.component, args.connections, args.appUrl, err).pipe(
+        Effect.as(0),
+        Effect.catchIf((error): error is InstanceType<typeof Connect.ConnectProblem> => error instanceof Connect.ConnectProblem, (error) =>
+          Effect.fail(new Exit2(error.message)))
+      )).pipe(Effect.provide(http))
 ).pipe(Command.withDescription("Connect an OAuth2 component: authorize, and store the token in the connections file"))
 
 // --- main --------------------------------------------------------------------------------------
