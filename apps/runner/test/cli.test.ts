@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
-const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url))
+const cli = fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
 const demo = fileURLToPath(new URL("../examples/demo.json", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "x-runner-test-"))
 
@@ -177,5 +177,18 @@ describe("x-runner describe and options", () => {
     const bad = await runner(["options", "boardtool/v1/createCard", "idList", "--param", "idBoard=nope", "--sandbox"])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain("idBoard: must be a Trello id")
+  }, 60_000)
+})
+
+describe("the bundled bin", () => {
+  it("describes exactly what the unbundled build describes", async () => {
+    const unbundled = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, [fileURLToPath(new URL("../dist/main.js", import.meta.url)), "describe"], (error, stdout) =>
+        error === null ? resolve(stdout) : reject(error))
+    )
+    const { code, stdout } = await runner(["describe"])
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout)).toEqual(JSON.parse(unbundled))
+    expect(JSON.parse(stdout).map((c: { type: string }) => c.type).sort()).toEqual(["boardtool/v1", "browseragent/v1", "sitebuilder/v1"])
   }, 60_000)
 })

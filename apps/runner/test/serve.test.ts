@@ -7,7 +7,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
-const cli = fileURLToPath(new URL("../dist/main.js", import.meta.url))
+const cli = fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
 const workflow = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
 const secret = "sandbox-trello-secret"
 

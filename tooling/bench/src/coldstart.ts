@@ -1,6 +1,6 @@
 /**
  * Cold start: the wall time of `x-runner describe` (a whole process: Node starting, the CLI and
- * all three packages loaded, their definitions printed), and the time to `import` each package
+ * all three packages loaded, their definitions printed), bundled as shipped and unbundled, and the time to `import` each package
  * in a fresh process. Median of several runs, since the first run also warms the OS file cache.
  */
 import { execFileSync, spawnSync } from "node:child_process"
@@ -26,16 +26,23 @@ const importTime = (specifier: string) =>
   ], { cwd: runnerDir, encoding: "utf8" }))
 
 export interface ColdStartResult {
+  /** The bin users run: the bundle. */
   readonly describeMs: number
+  /** The same CLI unbundled, module by module, for comparison. */
+  readonly describeUnbundledMs: number
   readonly imports: ReadonlyArray<{ readonly package: string; readonly ms: number }>
 }
 
 export const coldStartBench = (runs = 7): ColdStartResult => {
-  timeProcess(["dist/main.js", "describe"])
-  const describeMs = median(Array.from({ length: runs }, () => timeProcess(["dist/main.js", "describe"])))
+  const describe = (bin: string) => {
+    timeProcess([bin, "describe"])
+    return median(Array.from({ length: runs }, () => timeProcess([bin, "describe"])))
+  }
+  const describeMs = describe("dist/bundle/x-runner.js")
+  const describeUnbundledMs = describe("dist/main.js")
   const imports = ["@x/core", "@x/boardtool", "@x/sitebuilder", "@x/browseragent"].map((name) => ({
     package: name,
     ms: median(Array.from({ length: runs }, () => importTime(name)))
   }))
-  return { describeMs, imports }
+  return { describeMs, describeUnbundledMs, imports }
 }

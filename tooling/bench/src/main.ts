@@ -208,7 +208,7 @@ if (only === undefined || only === "coldstart") {
   coldStart = coldStartBench()
   console.log(`\nCold start: x-runner describe, median of 7 fresh processes: ${coldStart.describeMs.toFixed(0)} ms (target ≤ 600 ms: ${
     coldStart.describeMs <= 600 ? "met" : "MISSED"
-  })`)
+  }); unbundled ${coldStart.describeUnbundledMs.toFixed(0)} ms`)
   console.table(coldStart.imports.map((i) => ({ package: i.package, "import ms": Number(i.ms.toFixed(1)) })))
 }
 
