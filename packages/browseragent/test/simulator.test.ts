@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
 import * as Simulator from "../src/testing/simulator.js"
 import { executor, step } from "./support.js"
 
@@ -12,13 +13,19 @@ beforeAll(async () => {
 })
 afterAll(() => sim.close())
 
-const run = (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters), connection).pipe(Effect.provide(UndiciHttpClient.layer))
+const runOn = (action: string, parameters: Record<string, unknown>, on: Record<string, string>) =>
+  executor.run(step(action, parameters), on).pipe(Effect.provide(UndiciHttpClient.layer))
+const run = (action: string, parameters: Record<string, unknown>) => runOn(action, parameters, connection)
 const schema = { type: "object", properties: { name: { type: "string" }, price: { type: "number" }, tags: { type: "array", items: { type: "string" } } } }
 
 describe("browseragent against the simulator", () => {
   it.live("create with keepAlive → idle → a second task in the same session → stopped", () =>
     Effect.gen(function*() {
+      // Slow steps of its own, so that the session is surely still busy for the refused task
+      // however loaded the machine is.
+      const slow = yield* Effect.acquireRelease(Effect.promise(() => Simulator.start({ stepMs: 300, stepsPerTask: 3 })), (s) => Effect.promise(() => s.close()))
+      const connection = { key: "X-Browser-Use-API-Key", value: slow.apiKey, baseUrl: slow.baseUrl }
+      const run = (action: string, parameters: Record<string, unknown>) => runOn(action, parameters, connection)
       const created = (yield* run("createSession", {
         task: "Find the best-rated wireless mouse",
         model: "modelfamilyA-opus-4.6",
@@ -34,8 +41,14 @@ describe("browseragent against the simulator", () => {
       expect(busy).toMatchObject({ _tag: "InvalidInput" })
       expect(busy.message).toMatch(new RegExp(`^Session ${created.id} is not idle \\(status: (created|starting|running)\\)`))
 
-      yield* Effect.sleep("250 millis")
-      const idle = yield* run("getSession", { sessionId: created.id })
+      const idle = yield* run("getSession", { sessionId: created.id }).pipe(
+        // `idle` also names a moment before the first task starts: wait for the task's result.
+        Effect.filterOrFail(
+          (session) => (session as { status: string; isTaskSuccessful: boolean | null }).status === "idle" && (session as { isTaskSuccessful: boolean | null }).isTaskSuccessful !== null,
+          (session) => new Error(`the task is not done yet: ${JSON.stringify(session)}`)
+        ),
+        Effect.retry({ schedule: Schedule.spaced("50 millis"), times: 200 })
+      )
       expect(idle).toMatchObject({
         status: "idle",
         isTaskSuccessful: true,
@@ -55,7 +68,7 @@ describe("browseragent against the simulator", () => {
       })
       expect(second).toMatchObject({ id: created.id, status: "stopped", isTaskSuccessful: true, output: "Done: Now its price history", stepCount: 6 })
       expect(Number((second as { llmCostUsd: string }).llmCostUsd)).toBeGreaterThan(Number((idle as { llmCostUsd: string }).llmCostUsd))
-    }))
+    }).pipe(Effect.scoped), 20_000)
 
   it.live("waiting for a new session's task returns it stopped, with its result", () =>
     Effect.gen(function*() {
