@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url"
 import { Pool } from "undici"
 import { benchComponent } from "./component.js"
 import { coldStartBench } from "./coldstart.js"
-import { rateLimitBench } from "./ratelimit.js"
+import { type RateLimitResult, rateLimitBench, trelloJsRateLimitBench } from "./ratelimit.js"
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 3)
 const warmupSeconds = Number(process.env["BENCH_WARMUP"] ?? 1)
@@ -181,23 +181,25 @@ for (const concurrency of concurrencyLevels) {
     )
   }
 }
-let rateLimit: Awaited<ReturnType<typeof rateLimitBench>> | undefined
+let rateLimit: { readonly ours: RateLimitResult; readonly trelloJs: RateLimitResult } | undefined
 if (only === undefined || only === "ratelimit") {
-  rateLimit = await rateLimitBench()
-  const r = rateLimit
-  const share = r.answered429 / (r.calls + r.answered429)
-  console.log(`\nRate limit: ${r.calls} createCard at concurrency 32, the simulator allowing 100 per 2 s per token`)
-  console.table([{
+  rateLimit = { ours: await rateLimitBench(), trelloJs: await trelloJsRateLimitBench() }
+  const share = (r: RateLimitResult) => r.answered429 / (r.calls + r.answered429)
+  const row = (client: string, r: RateLimitResult) => ({
+    client,
     completed: r.completed,
     failed: r.failed,
     "429s": r.answered429,
-    "429 share": `${(share * 100).toFixed(2)} %`,
+    "429 share": `${(share(r) * 100).toFixed(2)} %`,
     "wall s": Number(r.wallSeconds.toFixed(2)),
     "minimum s": r.minimumSeconds,
     "× minimum": Number((r.wallSeconds / r.minimumSeconds).toFixed(3))
-  }])
+  })
+  const r = rateLimit.ours
+  console.log(`\nRate limit: ${r.calls} createCard at concurrency 32, the simulator allowing 100 per 2 s per token`)
+  console.table([row("@x/core step", r), row("trello.js", rateLimit.trelloJs)])
   console.log(
-    `targets: 0 failures (${r.failed === 0 ? "met" : "MISSED"}), ≤ 2 % answered 429 (${share <= 0.02 ? "met" : "MISSED"}), wall ≤ 1.10× the minimum (${
+    `targets (ours): 0 failures (${r.failed === 0 ? "met" : "MISSED"}), ≤ 2 % answered 429 (${share(r) <= 0.02 ? "met" : "MISSED"}), wall ≤ 1.10× the minimum (${
       r.wallSeconds / r.minimumSeconds <= 1.1 ? "met" : "MISSED"
     })`
   )
