@@ -16,6 +16,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import { fork } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { TrelloClient } from "trello.js"
 import { Pool } from "undici"
 import { benchComponent } from "./component.js"
 import { coldStartBench } from "./coldstart.js"
@@ -90,7 +91,7 @@ const measureFibers = <E>(
     ).pipe(Effect.map(() => summarize(latencies, (performance.now() - start) / 1000)))
   }))
 
-// --- the three clients -----------------------------------------------------
+// --- the clients --------------------------------------------------------
 
 const checkCard = (card: unknown) => {
   if ((card as { id?: string }).id !== cardId) throw new Error(`unexpected response: ${JSON.stringify(card)}`)
@@ -116,6 +117,12 @@ const rawUndici: Call = async () => {
   return checkCard(await body.json())
 }
 
+// The official SDK, as an application would use it; its base URL is fixed to api.trello.com, so
+// its axios instance is pointed at the bench server.
+const trelloJs = new TrelloClient({ key: KEY, token: TOKEN })
+;(trelloJs as unknown as { instance: { defaults: { baseURL: string } } }).instance.defaults.baseURL = `${origin}/1`
+const officialSdk: Call = async () => checkCard(await trelloJs.cards.getCard({ id: cardId }))
+
 // The runner's runtime: an HttpClient implementation, and no tracer (nothing exports spans).
 const runtimeOf = (http: Layer.Layer<HttpClient.HttpClient>) =>
   ManagedRuntime.make(Layer.merge(http, Layer.setTracerEnabled(false)))
@@ -139,6 +146,7 @@ const clients: Array<Client> = [
   [OURS_PROMISE, (c, d) => measure(() => leanRuntime.runPromise(runStep), c, d)],
   ["@x/core step, fibers, platform-node layerUndici", (c, d) => measureFibers(platformRuntime, runStep, c, d)],
   ["HttpClient alone (@x/http-undici)", (c, d) => measureFibers(leanRuntime, httpAlone, c, d)],
+  ["trello.js (official SDK)", (c, d) => measure(officialSdk, c, d)],
   ["bare fetch", (c, d) => measure(bareFetch, c, d)],
   ["raw undici Pool.request", (c, d) => measure(rawUndici, c, d)]
 ]

@@ -17,7 +17,8 @@ const card = JSON.stringify({
 const cardLength = Buffer.byteLength(card)
 
 const server = createServer((req, res) => {
-  if (req.headers.authorization === undefined) {
+  // Trello takes the credentials in the Authorization header or in the query (as trello.js sends them).
+  if (req.headers.authorization === undefined && !/[?&]token=/.test(req.url ?? "")) {
     res.writeHead(401, { "content-type": "text/plain" })
     res.end("invalid token")
     return
