@@ -242,8 +242,11 @@ export const make = (
       ? Effect.succeed({ response: { status: 413, body: `a delivery is at most ${maxDeliveryBytes} bytes` }, events: [] })
       : Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input, connection), ({ context, step, trigger }) =>
       Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) =>
-        Effect.flatMap(trigger.handle({ ...context, state, request }), ({ events, response }) =>
-          Effect.map(encodeEvents(trigger, events), (encoded) => ({ response, events: encoded })))))
+        Effect.flatMap(
+          Effect.catchTag(trigger.handle({ ...context, state, request }), "DeliveryRejected", (rejected) =>
+            Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })),
+          ({ events, response }) => Effect.map(encodeEvents(trigger, events), (encoded) => ({ response, events: encoded }))
+        )))
 
   const poll: Executor["poll"] = (input, connection, stored) =>
     Effect.flatMap(prepare("POLLING", input, connection), ({ context, step, trigger }) =>

@@ -9,6 +9,7 @@ import type * as Schema from "effect/Schema"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import * as Property from "./Property.js"
 import type { ProviderClient } from "./ProviderClient.js"
+import type { DeliveryRejected } from "./Webhook.js"
 
 
 /** An incoming webhook delivery, as received: the raw body is what signatures cover. */
@@ -61,12 +62,15 @@ export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = 
   ) => Effect.Effect<S, ConnectorError>
   /** Removes it; a webhook that is already gone is not an error. */
   readonly disable: (context: TriggerContext<P> & { readonly state: S }) => Effect.Effect<void, ConnectorError>
-  /** Verifies one delivery and turns it into events; a rejected delivery emits none. */
+  /**
+   * Verifies one delivery and turns it into events. A delivery that fails a check fails with
+   * `DeliveryRejected`: the executor answers its status and message, and emits no events.
+   */
   readonly handle: (
     context: TriggerContext<P> & { readonly state: S; readonly request: WebhookRequest }
   ) => Effect.Effect<
     { readonly response: WebhookResponse; readonly events: ReadonlyArray<TriggerEvent<A>> },
-    ConnectorError
+    ConnectorError | DeliveryRejected
   >
 }
 

@@ -58,11 +58,14 @@ describe("Executor triggers", () => {
   it.effect("a forged or unsigned delivery is answered 401 and runs nothing", () =>
     Effect.gen(function*() {
       const anywhere = nock(/.*/).get(/.*/).reply(200, { id: "t1", name: "Thing", count: 2 }).persist()
-      for (const signature of [undefined, "Zm9yZ2Vk"]) {
+      for (
+        const [signature, why] of [[undefined, "the delivery has no signature"], ["Zm9yZ2Vk", "the delivery's signature does not match"]] as const
+      ) {
         const result = yield* provide(
           executor.handleDelivery(trigger, connection, { webhookId: "w1" }, delivery(created, signature))
         )
-        expect(result).toEqual({ response: { status: 401 }, events: [] })
+        // The trigger's DeliveryRejected, answered by the executor with its status and message.
+        expect(result).toEqual({ response: { status: 401, body: why }, events: [] })
       }
       expect(anywhere.isDone()).toBe(false)
     }))
