@@ -7,7 +7,7 @@
  */
 import { boardtool, createCard } from "@x/boardtool"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { Auth, Component, Connection, Executor, Property } from "@x/core"
+import { Component, Executor } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -22,47 +22,20 @@ export interface RateLimitResult {
   readonly minimumSeconds: number
 }
 
-export const rateLimitBench = async (calls = 1000, limit = 100, intervalMs = 2000): Promise<RateLimitResult> => {
+const calls = 1000
+const limit = 100
+const intervalMs = 2000
+
+/** Runs `load` (returning how many calls failed) against a simulator enforcing the scaled-down limit. */
+const measureAgainstLimit = async (load: (sim: TrelloSimulator.Simulator) => Promise<number>): Promise<RateLimitResult> => {
   const sim = await TrelloSimulator.start({
     rateLimits: { perToken: { limit, intervalMs }, perKey: { limit: limit * 10, intervalMs } },
     seed: true
   })
-  // boardtool itself, with its connection's limit scaled down like the simulator's.
-  const scaled = Component.make({
-    name: boardtool.name,
-    version: boardtool.version,
-    title: boardtool.title,
-    description: boardtool.description,
-    category: boardtool.category,
-    actions: [createCard],
-    connection: Connection.custom({
-      title: "Trello (scaled limits)",
-      props: {
-        key: Property.secret({ title: "Key", required: true }),
-        token: Property.secret({ title: "Token", required: true })
-      },
-      client: boardtool.connection.client,
-      rateLimits: [{ scope: "token", limit, interval: `${intervalMs} millis` }],
-      authenticate: ({ key, token }) => ({
-        credentials: Auth.headers({
-          Authorization: `OAuth oauth_consumer_key="${Auth.reveal(key)}", oauth_token="${Auth.reveal(token)}"`
-        }),
-        rateLimitKeys: { token }
-      })
-    })
-  })
-  const executor = Executor.make([scaled])
-  const connection = { key: sim.key, token: sim.token, baseUrl: sim.baseUrl }
-  const step = { label: "Card", name: "card", type: "boardtool/v1/createCard", parameters: { idList: TrelloSimulator.seed.lists.roadmapToDo, name: "Load" } }
   const started = performance.now()
-  const outcomes = await Effect.runPromise(
-    Effect.forEach(Array.from({ length: calls }), () => Effect.either(executor.run(step, connection)), { concurrency: 32 }).pipe(
-      Effect.provide(Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false)))
-    )
-  )
+  const failed = await load(sim)
   const wallSeconds = (performance.now() - started) / 1000
   await sim.close()
-  const failed = outcomes.filter((o) => o._tag === "Left").length
   return {
     calls,
     completed: calls - failed,
@@ -73,32 +46,44 @@ export const rateLimitBench = async (calls = 1000, limit = 100, intervalMs = 200
   }
 }
 
-/** The same load through the official SDK, `trello.js`, as an application would use it. */
-export const trelloJsRateLimitBench = async (calls = 1000, limit = 100, intervalMs = 2000): Promise<RateLimitResult> => {
-  const sim = await TrelloSimulator.start({
-    rateLimits: { perToken: { limit, intervalMs }, perKey: { limit: limit * 10, intervalMs } },
-    seed: true
+export const rateLimitBench = () => measureAgainstLimit(async (sim) => {
+  // boardtool itself, with its connection's limit scaled down like the simulator's.
+  const scaled = Component.make({
+    name: boardtool.name,
+    version: boardtool.version,
+    title: boardtool.title,
+    description: boardtool.description,
+    category: boardtool.category,
+    actions: [createCard],
+    // Its own connection (auth, client, rate-limit keys); only the limits scaled.
+    connection: {
+      ...boardtool.connection,
+      rateLimits: [{ scope: "token", limit, interval: `${intervalMs} millis` }, { scope: "key", limit: limit * 10, interval: `${intervalMs} millis` }]
+    }
   })
+  const executor = Executor.make([scaled])
+  const connection = { key: sim.key, token: sim.token, baseUrl: sim.baseUrl }
+  const step = { label: "Card", name: "card", type: "boardtool/v1/createCard", parameters: { idList: TrelloSimulator.seed.lists.roadmapToDo, name: "Load" } }
+  const outcomes = await Effect.runPromise(
+    Effect.forEach(Array.from({ length: calls }), () => Effect.either(executor.run(step, connection)), { concurrency: 32 }).pipe(
+      Effect.provide(Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false)))
+    )
+  )
+  return outcomes.filter((o) => o._tag === "Left").length
+})
+
+/** The same load through the official SDK, `trello.js`, as an application would use it. */
+export const trelloJsRateLimitBench = () => measureAgainstLimit(async (sim) => {
   const client = new TrelloClient({ key: sim.key, token: sim.token })
   // trello.js fixes its base URL to api.trello.com; its axios instance is the one place to change it.
   ;(client as unknown as { instance: { defaults: { baseURL: string } } }).instance.defaults.baseURL = sim.baseUrl
   let next = 0
   let failed = 0
-  const started = performance.now()
   await Promise.all(Array.from({ length: 32 }, async () => {
     while (next < calls) {
       next++
       await client.cards.createCard({ idList: TrelloSimulator.seed.lists.roadmapToDo, name: "Load" }).catch(() => failed++)
     }
   }))
-  const wallSeconds = (performance.now() - started) / 1000
-  await sim.close()
-  return {
-    calls,
-    completed: calls - failed,
-    failed,
-    answered429: sim.stats.rateLimited,
-    wallSeconds,
-    minimumSeconds: calls / (limit / (intervalMs / 1000))
-  }
-}
+  return failed
+})
