@@ -1,196 +1,78 @@
 /**
- * `pnpm bench`: one action through the whole @x/core runtime (step decoding, parameter
- * decoding, auth, rate limiter, retry policy with its time limit, output encoding) on
- * @x/http-undici's HttpClient and on @effect/platform-node's, against a bare `fetch` and a
- * raw undici `Pool.request` of the same request, sequentially and at concurrency 32, against
- * a loopback server in its own process.
- * Prints throughput, p50/p99 latency and the ratios, and writes them to bench-results/.
+ * `pnpm bench`: the project against its peers on the same work, in one run.
+ * 1. Overhead per call: boardtool getCard and createCard, sitebuilder getCollectionItem and
+ *    browseragent getSession, each through a step of ours, the provider's official SDK, a bare
+ *    `fetch` and a raw undici `Pool.request`, sequentially and at concurrency 32, against the
+ *    packages' simulators in a process of their own.
+ * 2. Rate-limit efficiency (ratelimit.ts). 3. Trigger ingestion (ingestion.ts). 4. Cold start (coldstart.ts).
+ * Prints every figure and writes them to bench-results/bench.json.
+ *
+ * BENCH_ONLY=<part of a call title or client name>|ratelimit|ingestion|coldstart runs one part
+ * (for profiling: BENCH_ONLY=getCard node --cpu-prof dist/main.js).
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Executor } from "@x/core"
-import * as HttpClient from "@effect/platform/HttpClient"
-import { UndiciHttpClient } from "@x/http-undici"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as ManagedRuntime from "effect/ManagedRuntime"
 import { fork } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { TrelloClient } from "trello.js"
-import { Pool } from "undici"
-import { benchComponent } from "./component.js"
+import { FETCH, makeCalls, OURS, OURS_PROMISE, UNDICI } from "./calls.js"
 import { coldStartBench } from "./coldstart.js"
 import { type RateLimitResult, rateLimitBench, trelloJsRateLimitBench } from "./ratelimit.js"
+import type { Providers } from "./simulators.js"
 
-const seconds = Number(process.env["BENCH_SECONDS"] ?? 3)
-const warmupSeconds = Number(process.env["BENCH_WARMUP"] ?? 1)
+const seconds = Number(process.env["BENCH_SECONDS"] ?? 2)
+const warmupSeconds = Number(process.env["BENCH_WARMUP"] ?? 0.5)
 const concurrencyLevels = (process.env["BENCH_CONCURRENCY"] ?? "1,32").split(",").map(Number)
-// For profiling one client: BENCH_ONLY=core node --cpu-prof dist/main.js
 const only = process.env["BENCH_ONLY"]
+const runs = (part: string) => only === undefined || only === part
 
-const child = fork(fileURLToPath(new URL("./server.js", import.meta.url)), { stdio: "inherit" })
-const port = await new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)))
-const origin = `http://127.0.0.1:${port}`
-const cardId = "5f1e0c0d2b3a4c5d6e7f8091"
-const KEY = "bench-key-0123456789abcdef0123456789ab"
-const TOKEN = "bench-token-0123456789abcdef0123456789abcdef0123456789abcdef01"
-const authorization = `OAuth oauth_consumer_key="${KEY}", oauth_token="${TOKEN}"`
+// --- 1. overhead per call ------------------------------------------------------------------
 
-type Call = () => Promise<unknown>
-
-interface Result {
-  readonly name: string
-  readonly concurrency: number
-  readonly calls: number
-  readonly throughput: number
-  readonly p50: number
-  readonly p99: number
-}
-
-const summarize = (latencies: Array<number>, elapsedSeconds: number) => {
-  latencies.sort((a, b) => a - b)
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!
-  return { calls: latencies.length, throughput: latencies.length / elapsedSeconds, p50: at(0.5), p99: at(0.99) }
-}
-
-/** Runs `call` from `concurrency` promise loops for `duration` seconds, recording each call's latency. */
-const measure = async (call: Call, concurrency: number, duration: number) => {
-  const latencies: Array<number> = []
-  const deadline = performance.now() + duration * 1000
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const start = performance.now()
-      await call()
-      latencies.push(performance.now() - start)
+const perCall: Array<Record<string, unknown>> = []
+const partNames = ["ratelimit", "ingestion", "coldstart"]
+if (only === undefined || !partNames.includes(only)) {
+  const simulators = fork(fileURLToPath(new URL("./simulators.js", import.meta.url)), { stdio: "inherit" })
+  const providers = await new Promise<Providers>((resolve) => simulators.once("message", (m: Providers) => resolve(m)))
+  const { calls, close } = makeCalls(providers)
+  console.log(`\nOverhead per call: the simulators on loopback in their own process, ${seconds}s per run after ${warmupSeconds}s warm-up, Node ${process.version}`)
+  const verdicts: Array<string> = []
+  for (const call of calls) {
+    const selected = call.clients.filter((c) => only === undefined || call.title.includes(only) || [OURS, FETCH, UNDICI].includes(c.name) || c.name.includes(only))
+    if (only !== undefined && !call.title.includes(only) && !selected.some((c) => c.name.includes(only))) continue
+    const results: Array<{ name: string; concurrency: number; throughput: number; p50: number; p99: number }> = []
+    for (const concurrency of concurrencyLevels) {
+      for (const client of selected) {
+        await client.run(concurrency, warmupSeconds)
+        results.push({ name: client.name, concurrency, ...(await client.run(concurrency, seconds)) })
+      }
+    }
+    const table = results.map((r) => {
+      const peer = (name: string) => results.find((x) => x.name === name && x.concurrency === r.concurrency)?.throughput ?? Number.NaN
+      return {
+        client: r.name,
+        concurrency: r.concurrency,
+        "calls/s": Math.round(r.throughput),
+        "p50 ms": Number(r.p50.toFixed(3)),
+        "p99 ms": Number(r.p99.toFixed(3)),
+        "× fetch": Number((r.throughput / peer(FETCH)).toFixed(2)),
+        "× undici": Number((r.throughput / peer(UNDICI)).toFixed(2))
+      }
+    })
+    console.log(`\n${call.title}`)
+    console.table(table)
+    perCall.push({ call: call.title, results: table })
+    for (const row of table.filter((r) => r.client === OURS || r.client === OURS_PROMISE)) {
+      const verdict = (ratio: number, target: number) => `${ratio}× (target ≥ ${target}×: ${ratio >= target ? "met" : "MISSED"})`
+      verdicts.push(`${call.title.split(":")[0]}, concurrency ${row.concurrency}, ${row.client}: ${verdict(row["× fetch"], 1.5)} bare fetch, ${verdict(row["× undici"], 0.5)} raw undici`)
     }
   }
-  const start = performance.now()
-  await Promise.all(Array.from({ length: concurrency }, worker))
-  return summarize(latencies, (performance.now() - start) / 1000)
+  console.log(`\n${verdicts.join("\n")}`)
+  await close()
+  simulators.disconnect()
 }
 
-/** The same with `concurrency` fibers, as the runner runs steps: no Promise per call. */
-const measureFibers = <E>(
-  runtime: ManagedRuntime.ManagedRuntime<HttpClient.HttpClient, never>,
-  call: Effect.Effect<unknown, E, HttpClient.HttpClient>,
-  concurrency: number,
-  duration: number
-) =>
-  runtime.runPromise(Effect.suspend(() => {
-    const latencies: Array<number> = []
-    const deadline = performance.now() + duration * 1000
-    const timed = Effect.suspend(() => {
-      const started = performance.now()
-      return Effect.tap(call, () => Effect.sync(() => latencies.push(performance.now() - started)))
-    })
-    const worker = Effect.whileLoop({ while: () => performance.now() < deadline, body: () => timed, step: () => {} })
-    const start = performance.now()
-    return Effect.as(
-      Effect.all(Array.from({ length: concurrency }, () => worker), { concurrency: "unbounded", discard: true }),
-      undefined
-    ).pipe(Effect.map(() => summarize(latencies, (performance.now() - start) / 1000)))
-  }))
+// --- 2. rate-limit efficiency ----------------------------------------------------------------
 
-// --- the clients --------------------------------------------------------
-
-const checkCard = (card: unknown) => {
-  if ((card as { id?: string }).id !== cardId) throw new Error(`unexpected response: ${JSON.stringify(card)}`)
-  return card
-}
-
-const bareFetch: Call = async () => {
-  const response = await fetch(`${origin}/1/cards/${cardId}`, {
-    headers: { authorization, accept: "application/json" }
-  })
-  if (response.status !== 200) throw new Error(`status ${response.status}`)
-  return checkCard(await response.json())
-}
-
-const pool = new Pool(origin, { connections: 64, pipelining: 1 })
-const rawUndici: Call = async () => {
-  const { statusCode, body } = await pool.request({
-    method: "GET",
-    path: `/1/cards/${cardId}`,
-    headers: { authorization, accept: "application/json" }
-  })
-  if (statusCode !== 200) throw new Error(`status ${statusCode}`)
-  return checkCard(await body.json())
-}
-
-// The official SDK, as an application would use it; its base URL is fixed to api.trello.com, so
-// its axios instance is pointed at the bench server.
-const trelloJs = new TrelloClient({ key: KEY, token: TOKEN })
-;(trelloJs as unknown as { instance: { defaults: { baseURL: string } } }).instance.defaults.baseURL = `${origin}/1`
-const officialSdk: Call = async () => checkCard(await trelloJs.cards.getCard({ id: cardId }))
-
-// The runner's runtime: an HttpClient implementation, and no tracer (nothing exports spans).
-const runtimeOf = (http: Layer.Layer<HttpClient.HttpClient>) =>
-  ManagedRuntime.make(Layer.merge(http, Layer.setTracerEnabled(false)))
-const leanRuntime = runtimeOf(UndiciHttpClient.layer)
-const platformRuntime = runtimeOf(NodeHttpClient.layerUndici)
-const executor = Executor.make([benchComponent])
-const connection = { key: KEY, token: TOKEN, baseUrl: `${origin}/1` }
-const step = { label: "Get card", name: "card", type: "benchboard/v1/getCard", parameters: { id: cardId } }
-const runStep = Effect.map(executor.run(step, connection), checkCard)
-// The floor: the same request through an @effect/platform HttpClient with nothing else.
-const httpAlone = Effect.flatMap(
-  HttpClient.HttpClient,
-  (http) => Effect.flatMap(http.get(`${origin}/1/cards/${cardId}`, { headers: { authorization } }), (r) => r.json)
-)
-
-const OURS = "@x/core step, fibers (runner)"
-const OURS_PROMISE = "@x/core step, runPromise per call"
-type Client = readonly [string, (concurrency: number, seconds: number) => Promise<Omit<Result, "name" | "concurrency">>]
-const clients: Array<Client> = [
-  [OURS, (c, d) => measureFibers(leanRuntime, runStep, c, d)],
-  [OURS_PROMISE, (c, d) => measure(() => leanRuntime.runPromise(runStep), c, d)],
-  ["@x/core step, fibers, platform-node layerUndici", (c, d) => measureFibers(platformRuntime, runStep, c, d)],
-  ["HttpClient alone (@x/http-undici)", (c, d) => measureFibers(leanRuntime, httpAlone, c, d)],
-  ["trello.js (official SDK)", (c, d) => measure(officialSdk, c, d)],
-  ["bare fetch", (c, d) => measure(bareFetch, c, d)],
-  ["raw undici Pool.request", (c, d) => measure(rawUndici, c, d)]
-]
-
-// --- run ---------------------------------------------------------------------
-
-const results: Array<Result> = []
-for (const concurrency of concurrencyLevels) {
-  for (const [name, run] of clients) {
-    if (only !== undefined && !name.includes(only)) continue
-    await run(concurrency, warmupSeconds)
-    results.push({ name, concurrency, ...(await run(concurrency, seconds)) })
-  }
-}
-
-const table = results.map((r) => {
-  const peer = (name: string) =>
-    results.find((x) => x.name === name && x.concurrency === r.concurrency)?.throughput ?? Number.NaN
-  return {
-    client: r.name,
-    concurrency: r.concurrency,
-    "calls/s": Math.round(r.throughput),
-    "p50 ms": Number(r.p50.toFixed(3)),
-    "p99 ms": Number(r.p99.toFixed(3)),
-    "× fetch": Number((r.throughput / peer("bare fetch")).toFixed(2)),
-    "× undici": Number((r.throughput / peer("raw undici Pool.request")).toFixed(2))
-  }
-})
-if (table.length > 0) {
-  console.log(`\nGET /1/cards/{id} on loopback, ${seconds}s per run after ${warmupSeconds}s warm-up, Node ${process.version}`)
-  console.table(table)
-}
-for (const concurrency of concurrencyLevels) {
-  for (const name of [OURS, OURS_PROMISE]) {
-    const row = table.find((r) => r.client === name && r.concurrency === concurrency)
-    if (row === undefined) continue
-    const verdict = (ratio: number, target: number) => `${ratio}× (target ≥ ${target}×: ${ratio >= target ? "met" : "MISSED"})`
-    console.log(
-      `concurrency ${concurrency}, ${name}: ${verdict(row["× fetch"], 1.5)} bare fetch, ${verdict(row["× undici"], 0.5)} raw undici`
-    )
-  }
-}
 let rateLimit: { readonly ours: RateLimitResult; readonly trelloJs: RateLimitResult } | undefined
-if (only === undefined || only === "ratelimit") {
+if (runs("ratelimit")) {
   rateLimit = { ours: await rateLimitBench(), trelloJs: await trelloJsRateLimitBench() }
   const share = (r: RateLimitResult) => r.answered429 / (r.calls + r.answered429)
   const row = (client: string, r: RateLimitResult) => ({
@@ -213,8 +95,10 @@ if (only === undefined || only === "ratelimit") {
   )
 }
 
+// --- 4. cold start -------------------------------------------------------------------------
+
 let coldStart: ReturnType<typeof coldStartBench> | undefined
-if (only === undefined || only === "coldstart") {
+if (runs("coldstart")) {
   coldStart = coldStartBench()
   console.log(`\nCold start: x-runner describe, median of 7 fresh processes: ${coldStart.describeMs.toFixed(0)} ms (target ≤ 600 ms: ${
     coldStart.describeMs <= 600 ? "met" : "MISSED"
@@ -225,12 +109,7 @@ if (only === undefined || only === "coldstart") {
 const outDir = fileURLToPath(new URL("../../../bench-results/", import.meta.url))
 mkdirSync(outDir, { recursive: true })
 writeFileSync(
-  `${outDir}core.json`,
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, results: table, rateLimit, coldStart }, null, 2)
+  `${outDir}bench.json`,
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, perCall, rateLimit, coldStart }, null, 2)
 )
-console.log(`written to bench-results/core.json`)
-
-await leanRuntime.dispose()
-await platformRuntime.dispose()
-await pool.close()
-child.disconnect()
+console.log(`\nwritten to bench-results/bench.json`)

@@ -5,13 +5,14 @@
  * (calls ÷ allowed rate, as the issue defines it; a full first window at t = 0 makes a little
  * less than that reachable). Targets: 0 failures, ≤ 2 % answered 429, wall ≤ 1.10× the minimum.
  */
-import { boardtool, createCard } from "@x/boardtool"
+import { boardtool } from "@x/boardtool"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { Component, Executor } from "@x/core"
+import { Executor } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { TrelloClient } from "trello.js"
+import { withRateLimits } from "./limits.js"
 
 export interface RateLimitResult {
   readonly calls: number
@@ -47,20 +48,11 @@ const measureAgainstLimit = async (load: (sim: TrelloSimulator.Simulator) => Pro
 }
 
 export const rateLimitBench = () => measureAgainstLimit(async (sim) => {
-  // boardtool itself, with its connection's limit scaled down like the simulator's.
-  const scaled = Component.make({
-    name: boardtool.name,
-    version: boardtool.version,
-    title: boardtool.title,
-    description: boardtool.description,
-    category: boardtool.category,
-    actions: [createCard],
-    // Its own connection (auth, client, rate-limit keys); only the limits scaled.
-    connection: {
-      ...boardtool.connection,
-      rateLimits: [{ scope: "token", limit, interval: `${intervalMs} millis` }, { scope: "key", limit: limit * 10, interval: `${intervalMs} millis` }]
-    }
-  })
+  // boardtool itself, with its connection's limits scaled down like the simulator's.
+  const scaled = withRateLimits(boardtool, [
+    { scope: "token", limit, interval: `${intervalMs} millis` },
+    { scope: "key", limit: limit * 10, interval: `${intervalMs} millis` }
+  ])
   const executor = Executor.make([scaled])
   const connection = { key: sim.key, token: sim.token, baseUrl: sim.baseUrl }
   const step = { label: "Card", name: "card", type: "boardtool/v1/createCard", parameters: { idList: TrelloSimulator.seed.lists.roadmapToDo, name: "Load" } }

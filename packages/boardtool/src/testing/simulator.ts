@@ -212,17 +212,24 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     lists.set(list.id, list)
     return list
   }
+  // Counted as cards are added (cards are never moved or removed here), so that creating one
+  // stays O(1) however many a load test has made.
+  const cardsOnBoard = new Map<string, number>()
+  const cardsInList = new Map<string, number>()
   const addCard = (idList: string, name: string, desc: string) => {
     const list = lists.get(idList)!
-    const onBoard = [...cards.values()].filter((c) => c.idBoard === list.idBoard)
+    const onBoard = (cardsOnBoard.get(list.idBoard) ?? 0) + 1
+    const inList = (cardsInList.get(idList) ?? 0) + 1
+    cardsOnBoard.set(list.idBoard, onBoard)
+    cardsInList.set(idList, inList)
     const card: Card = {
       id: nextId(),
       name,
       desc,
       idBoard: list.idBoard,
       idList,
-      idShort: onBoard.length + 1,
-      pos: (onBoard.filter((c) => c.idList === idList).length + 1) * 16384,
+      idShort: onBoard,
+      pos: inList * 16384,
       shortLink: shortLink(),
       closed: false,
       dateLastActivity: new Date().toISOString()

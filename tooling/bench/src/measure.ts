@@ -1,0 +1,54 @@
+/** Runs a call from many loops for a while and reports its throughput and latency quantiles. */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import type * as ManagedRuntime from "effect/ManagedRuntime"
+
+export interface Measurement {
+  readonly calls: number
+  readonly throughput: number
+  readonly p50: number
+  readonly p99: number
+}
+
+export const summarize = (latencies: Array<number>, elapsedSeconds: number): Measurement => {
+  latencies.sort((a, b) => a - b)
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!
+  return { calls: latencies.length, throughput: latencies.length / elapsedSeconds, p50: at(0.5), p99: at(0.99) }
+}
+
+/** `call` from `concurrency` promise loops for `seconds`, each call's latency recorded. */
+export const measurePromises = async (call: () => Promise<unknown>, concurrency: number, seconds: number) => {
+  const latencies: Array<number> = []
+  const deadline = performance.now() + seconds * 1000
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const start = performance.now()
+      await call()
+      latencies.push(performance.now() - start)
+    }
+  }
+  const start = performance.now()
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  return summarize(latencies, (performance.now() - start) / 1000)
+}
+
+/** The same with `concurrency` fibers, as the runner runs steps: no Promise per call. */
+export const measureFibers = <E>(
+  runtime: ManagedRuntime.ManagedRuntime<HttpClient.HttpClient, never>,
+  call: Effect.Effect<unknown, E, HttpClient.HttpClient>,
+  concurrency: number,
+  seconds: number
+) =>
+  runtime.runPromise(Effect.suspend(() => {
+    const latencies: Array<number> = []
+    const deadline = performance.now() + seconds * 1000
+    const timed = Effect.suspend(() => {
+      const started = performance.now()
+      return Effect.tap(call, () => Effect.sync(() => latencies.push(performance.now() - started)))
+    })
+    const worker = Effect.whileLoop({ while: () => performance.now() < deadline, body: () => timed, step: () => {} })
+    const start = performance.now()
+    return Effect.all(Array.from({ length: concurrency }, () => worker), { concurrency: "unbounded", discard: true }).pipe(
+      Effect.map(() => summarize(latencies, (performance.now() - start) / 1000))
+    )
+  }))
