@@ -1,8 +1,7 @@
 /** Running a workflow's tasks in order, stopping at the first failed step. */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type { ConnectorError } from "@x/core"
+import type { ConnectorError, Executor } from "@x/core"
 import * as Effect from "effect/Effect"
-import { executor } from "./components.js"
 import type { Connections } from "./Connections.js"
 import * as References from "./References.js"
 import type { Workflow } from "./Workflow.js"
@@ -27,6 +26,7 @@ export interface Reporter {
 }
 
 export const run = (
+  executor: Executor.Executor,
   workflow: Workflow,
   connections: Connections,
   scope: Record<string, unknown>,

@@ -12,12 +12,23 @@ export const sandboxKeys = {
   trello: { key: "sandbox-trello-key", token: "sandbox-trello-token", secret: "sandbox-trello-secret" }
 } as const
 
-export const sandbox = Effect.acquireRelease(
+export interface SandboxOptions {
+  /** Whether the simulators enforce the providers' rate limits (as they do by default). */
+  readonly rateLimits: boolean
+}
+
+export const sandbox = (options: SandboxOptions) => Effect.acquireRelease(
   Effect.promise(async () => {
     const [trello, webflow, browserUse] = await Promise.all([
       // Well-known sandbox credentials: nothing secret, and usable from curl.
-      TrelloSimulator.start({ deliveryRetryDelayMs: 200, key: sandboxKeys.trello.key, token: sandboxKeys.trello.token, secret: sandboxKeys.trello.secret }),
-      WebflowSimulator.start(),
+      TrelloSimulator.start({
+        deliveryRetryDelayMs: 200,
+        key: sandboxKeys.trello.key,
+        token: sandboxKeys.trello.token,
+        secret: sandboxKeys.trello.secret,
+        ...(options.rateLimits ? {} : { rateLimits: false })
+      }),
+      WebflowSimulator.start(options.rateLimits ? {} : { rateLimit: false }),
       BrowserUseSimulator.start({ stepMs: 150 })
     ])
     const connections: Connections = {

@@ -9,10 +9,10 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import type { Executor } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Queue from "effect/Queue"
 import { createServer } from "node:http"
-import { executor } from "./components.js"
 import type { Connections } from "./Connections.js"
 import * as Journal from "./Journal.js"
 import * as References from "./References.js"
@@ -25,6 +25,7 @@ export class ServeProblem extends Error {}
 const maxDeliveryBytes = 1024 * 1024
 
 export interface ServeOptions {
+  readonly executor: Executor.Executor
   readonly workflow: Workflow
   readonly connections: Connections
   readonly inputs: Readonly<Record<string, unknown>>
@@ -35,7 +36,7 @@ export interface ServeOptions {
 }
 
 export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem, HttpClient.HttpClient> => {
-  const { connections, publicUrl, say, workflow } = options
+  const { connections, executor, publicUrl, say, workflow } = options
   const declared = workflow.triggers[0]
   if (declared === undefined) return Effect.fail(new ServeProblem("the workflow has no trigger to serve"))
   // The trigger's own parameters may refer to the inputs.
@@ -61,7 +62,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem,
     const worker = Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(events), (event) =>
       Effect.gen(function*() {
         say(`▶ event ${event.id}`)
-        const result = yield* Run.run(workflow, connections, { inputs: { ...options.inputs }, trigger: event.output }, {
+        const result = yield* Run.run(executor, workflow, connections, { inputs: { ...options.inputs }, trigger: event.output }, {
           started: () => {},
           finished: (step) =>
             say(`  ${step.status === "succeeded" ? "✔" : step.status === "failed" ? "✘" : "–"} ${step.name} ${step.status}${

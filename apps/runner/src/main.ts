@@ -2,8 +2,8 @@
 /**
  * x-runner: runs workflow files on the connector packages.
  *
- *   x-runner run <workflow.json> [--connections FILE] [--sandbox] [--input k=v]… [--output pretty|json]
- *   x-runner serve <workflow.json> --public-url URL [--port N] [--data-dir DIR] [--connections FILE] [--sandbox]
+ *   x-runner run <workflow.json> [--connections FILE] [--sandbox [--without-rate-limits]] [--input k=v]… [--output pretty|json]
+ *   x-runner serve <workflow.json> --public-url URL [--port N] [--data-dir DIR] [--connections FILE] [--sandbox [--without-rate-limits]]
  *   x-runner describe [type]
  *   x-runner options <type> <property> [--param k=v]… [--connections FILE] [--sandbox]
  *   x-runner connect sitebuilder [--connections FILE] [--app-url URL]
@@ -22,7 +22,7 @@ import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { readFileSync } from "node:fs"
-import { components, executor } from "./components.js"
+import { components, executor, executorWithoutRateLimits } from "./components.js"
 import * as Connections from "./Connections.js"
 import * as Run from "./Run.js"
 import * as Workflow from "./Workflow.js"
@@ -38,6 +38,10 @@ const sandboxOption = Options.boolean("sandbox").pipe(
   Options.withDescription("Run against the embedded simulators: no account or credential needed")
 )
 
+const withoutRateLimitsOption = Options.boolean("without-rate-limits").pipe(
+  Options.withDescription("With --sandbox: neither the simulators nor the runner keep to the providers' rate limits (for load tests)")
+)
+
 /** The HttpClient the packages run on, without a tracer (nothing exports spans). */
 const http = Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false))
 
@@ -47,14 +51,25 @@ const loadServe = Effect.promise(() => import("./Serve.js"))
 const loadConnect = Effect.promise(() => import("./Connect.js"))
 const loadSandbox = Effect.promise(() => import("./Sandbox.js"))
 
-/** The connections to use: the sandbox's, or the file's and the environment's. */
-const connectionsFor = (useSandbox: boolean, file: Option.Option<string>) =>
-  useSandbox
-    ? Effect.flatMap(loadSandbox, ({ sandbox }) => Effect.map(sandbox, (s) => s.connections))
+/**
+ * The connections to use (the sandbox's, or the file's and the environment's) and the executor
+ * to run steps with.
+ */
+const setupFor = (useSandbox: boolean, file: Option.Option<string>, withoutRateLimits = false) => {
+  if (withoutRateLimits && !useSandbox) {
+    return Effect.fail(new Exit2("--without-rate-limits needs --sandbox: a real provider's rate limits are its own"))
+  }
+  return useSandbox
+    ? Effect.flatMap(loadSandbox, ({ sandbox }) =>
+      Effect.map(sandbox({ rateLimits: !withoutRateLimits }), (s) => ({
+        connections: s.connections,
+        executor: withoutRateLimits ? executorWithoutRateLimits() : executor
+      })))
     : Effect.try({
-      try: () => Connections.load(Option.getOrUndefined(file), process.env),
+      try: () => ({ connections: Connections.load(Option.getOrUndefined(file), process.env), executor }),
       catch: (error) => new Exit2((error as Error).message)
     })
+}
 
 /** The `--input k=v` values. */
 const inputsOf = (input: Option.Option<HashMap.HashMap<string, string>>): Record<string, unknown> =>
@@ -91,6 +106,7 @@ const run = Command.make(
     workflow: Args.text({ name: "workflow.json" }),
     connections: connectionsOption,
     sandbox: sandboxOption,
+    withoutRateLimits: withoutRateLimitsOption,
     input: Options.keyValueMap("input").pipe(Options.withDescription("An input of the workflow, k=v"), Options.optional),
     output: Options.choice("output", ["pretty", "json"]).pipe(Options.withDefault("pretty" as const))
   },
@@ -101,11 +117,11 @@ const run = Command.make(
       const workflow = yield* loadWorkflow(args.workflow, given, json)
       if (workflow === undefined) return 2
       const inputs: Record<string, unknown> = { ...workflow.inputs, ...given }
-      const connections = yield* connectionsFor(args.sandbox, args.connections)
+      const { connections, executor } = yield* setupFor(args.sandbox, args.connections, args.withoutRateLimits)
       const problems = Connections.check(connections, Workflow.componentsOf(workflow))
       if (problems.length > 0) return yield* Effect.fail(new Exit2(problems.join("\n")))
       if (!json) err(`▶ ${workflow.label}${args.sandbox ? " (sandbox)" : ""}`)
-      const result = yield* Run.run(workflow, connections, { inputs }, {
+      const result = yield* Run.run(executor, workflow, connections, { inputs }, {
         started: (step) => {
           if (!json) err(`  … ${step.name} (${step.type})`)
         },
@@ -177,7 +193,7 @@ const options = Command.make(
   (args) =>
     Effect.gen(function*() {
       const params = inputsOf(args.param)
-      const connections = yield* connectionsFor(args.sandbox, args.connections)
+      const { connections, executor } = yield* setupFor(args.sandbox, args.connections)
       const component = args.type.split("/")[0]!
       const problems = Connections.check(connections, [component])
       if (problems.length > 0) return yield* Effect.fail(new Exit2(problems.join("\n")))
@@ -202,6 +218,7 @@ const serve = Command.make(
     dataDir: Options.directory("data-dir").pipe(Options.withDefault(".x-runner")),
     connections: connectionsOption,
     sandbox: sandboxOption,
+    withoutRateLimits: withoutRateLimitsOption,
     input: Options.keyValueMap("input").pipe(Options.optional)
   },
   (args) =>
@@ -216,7 +233,7 @@ const serve = Command.make(
         return yield* Effect.fail(new Exit2(`--public-url ${args.publicUrl}: not a URL`))
       }
       const inputs: Record<string, unknown> = { ...workflow.inputs, ...given }
-      const connections = yield* connectionsFor(args.sandbox, args.connections)
+      const { connections, executor } = yield* setupFor(args.sandbox, args.connections, args.withoutRateLimits)
       const problems = Connections.check(connections, Workflow.componentsOf(workflow))
       if (problems.length > 0) return yield* Effect.fail(new Exit2(problems.join("\n")))
       if (args.sandbox) {
@@ -225,6 +242,7 @@ const serve = Command.make(
       }
       const Serve = yield* loadServe
       return yield* Serve.serve({
+        executor,
         workflow,
         connections,
         inputs,

@@ -140,6 +140,26 @@ describe("x-runner run", () => {
     expect(typo.stderr).not.toContain("ATTAsecret")
   }, 60_000)
 
+  it("--without-rate-limits: only with --sandbox; there, more calls than Trello allows in 10 s run without waiting", async () => {
+    const refused = await runner(["run", demo, "--without-rate-limits"])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain("--without-rate-limits needs --sandbox")
+    // 120 reads of one card: over the token's 100 per 10 s, so with the limits on the 101st waits for the window.
+    const reads = workflowFile("many-reads.json", {
+      label: "Many reads",
+      tasks: Array.from({ length: 120 }, (_, i) => step(`read${i}`, "boardtool/v1/getCard", { id: "5eed0000000000000000000a" }))
+    })
+    const started = performance.now()
+    const unlimited = await runner(["run", reads, "--sandbox", "--without-rate-limits", "--output", "json"])
+    const seconds = (performance.now() - started) / 1000
+    expect(unlimited.stderr).toBe("")
+    expect(unlimited.code).toBe(0)
+    const steps = JSON.parse(unlimited.stdout).steps as Array<{ status: string; output: { id: string } }>
+    expect(steps).toHaveLength(120)
+    expect(steps.every((s) => s.status === "succeeded" && s.output.id === "5eed0000000000000000000a")).toBe(true)
+    expect(seconds).toBeLessThan(9)
+  }, 60_000)
+
   it("connections from the environment; no secret in any output", async () => {
     const token = "ATTA-secret-token-that-must-not-appear-0123456789"
     const file = workflowFile("one.json", { label: "One", tasks: [step("card", "boardtool/v1/getCard", { id: "5eed0000000000000000000a" })] })
