@@ -4,8 +4,12 @@
  * written after it. On start, the journal says which events were accepted but not finished
  * (to run now) and which were seen (to refuse as duplicates): nothing acknowledged is lost
  * or run twice.
+ *
+ * Writes are group-committed: the records that arrive while a flush is under way are written
+ * and flushed together by the next one (one `fdatasync` for the batch, off the event loop), so
+ * the cost of a flush is shared by every delivery that waits on it.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs"
+import { closeSync, existsSync, fdatasync, mkdirSync, openSync, readFileSync, truncateSync, write } from "node:fs"
 import { join } from "node:path"
 
 interface Entry {
@@ -19,10 +23,17 @@ export interface Journal {
   /** Events accepted before and not finished, oldest first. */
   readonly unfinished: ReadonlyArray<{ readonly id: string; readonly output: unknown }>
   readonly seen: (id: string) => boolean
-  /** Writes the event and flushes it to disk; only then may its delivery be acknowledged. */
-  readonly accept: (id: string, output: unknown) => void
-  readonly finish: (id: string, status: string) => void
-  readonly close: () => void
+  /**
+   * Writes the event; resolves once it is on disk, and only then may its delivery be
+   * acknowledged. The event counts as seen at once: a duplicate that arrives meanwhile waits
+   * (`durable`) for the same write.
+   */
+  readonly accept: (id: string, output: unknown) => Promise<void>
+  /** Resolves once the event accepted under this id is on disk (at once for one read at start). */
+  readonly durable: (id: string) => Promise<void>
+  readonly finish: (id: string, status: string) => Promise<void>
+  /** Writes what is pending, then closes the file. */
+  readonly close: () => Promise<void>
 }
 
 export const open = (dataDir: string): Journal => {
@@ -50,23 +61,56 @@ export const open = (dataDir: string): Journal => {
     }
   }
   const fd = openSync(path, "a")
-  const append = (entry: Entry) => {
-    const bytes = Buffer.from(JSON.stringify(entry) + "\n")
-    let written = 0
-    while (written < bytes.length) written += writeSync(fd, bytes, written)
-    fsyncSync(fd)
+  let pending: Array<{ readonly bytes: Buffer; readonly written: () => void; readonly failed: (error: Error) => void }> = []
+  let flushing: Promise<void> | undefined
+  /** The write under way of each accepted event not yet on disk. */
+  const writing = new Map<string, Promise<void>>()
+
+  const writeAll = (bytes: Buffer, from = 0): Promise<void> =>
+    new Promise<number>((resolve, reject) => write(fd, bytes, from, bytes.length - from, null, (e, n) => e ? reject(e) : resolve(n)))
+      .then((n) => (from + n < bytes.length ? writeAll(bytes, from + n) : undefined))
+  const flush = (): Promise<void> => {
+    if (flushing !== undefined || pending.length === 0) return flushing ?? Promise.resolve()
+    const batch = pending
+    pending = []
+    flushing = writeAll(Buffer.concat(batch.map((r) => r.bytes)))
+      .then(() => new Promise<void>((resolve, reject) => fdatasync(fd, (e) => (e ? reject(e) : resolve()))))
+      .then(
+        () => batch.forEach((r) => r.written()),
+        (error: Error) => batch.forEach((r) => r.failed(error))
+      )
+      .finally(() => {
+        flushing = undefined
+        void flush()
+      })
+    return flushing
   }
+  const append = (entry: Entry) =>
+    new Promise<void>((written, failed) => {
+      pending.push({ bytes: Buffer.from(JSON.stringify(entry) + "\n"), written, failed })
+      void flush()
+    })
+
   return {
     unfinished: [...accepted].filter(([id]) => !done.has(id)).map(([id, output]) => ({ id, output })),
     seen: (id) => accepted.has(id) || done.has(id),
     accept: (id, output) => {
-      append({ t: "accepted", id, output })
       accepted.set(id, output)
+      const written = append({ t: "accepted", id, output }).finally(() => writing.delete(id))
+      // A failed write leaves the event unseen: its delivery was not acknowledged, so the
+      // provider sends it again.
+      written.catch(() => accepted.delete(id))
+      writing.set(id, written)
+      return written
     },
+    durable: (id) => writing.get(id) ?? Promise.resolve(),
     finish: (id, status) => {
-      append({ t: "done", id, status })
       done.add(id)
+      return append({ t: "done", id, status })
     },
-    close: () => closeSync(fd)
+    close: async () => {
+      while (flushing !== undefined || pending.length > 0) await flush()
+      closeSync(fd)
+    }
   }
 }

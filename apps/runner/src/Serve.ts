@@ -51,7 +51,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem,
   return Effect.gen(function*() {
     const journal = yield* Effect.acquireRelease(
       Effect.sync(() => Journal.open(options.dataDir)),
-      (j) => Effect.sync(() => j.close())
+      (j) => Effect.promise(() => j.close())
     )
     const events = yield* Queue.unbounded<{ readonly id: string; readonly output: unknown }>()
     for (const event of journal.unfinished) {
@@ -69,7 +69,10 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem,
               step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`
             }`)
         })
-        journal.finish(event.id, result.status)
+        // Not waited for: a run whose record is lost runs again at the next start, which
+        // steps (at least once) allow; the next run need not wait for the disk.
+        journal.finish(event.id, result.status).catch((error: Error) =>
+          say(`✘ event ${event.id} could not be recorded as finished (it runs again at the next start): ${error.message}`))
         say(`■ event ${event.id} ${result.status}`)
       })
     )))
@@ -100,10 +103,14 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem,
         for (const event of delivered) {
           if (journal.seen(event.id)) {
             say(`= event ${event.id} was delivered again: already accepted, not run twice`)
+            // Acknowledged only once the first delivery's record is on disk too.
+            yield* Effect.promise(() => journal.durable(event.id))
             continue
           }
-          journal.accept(event.id, event.output)
-          yield* Queue.offer(events, event)
+          // Not cut short by a client that goes away: an event on disk is also queued to run.
+          yield* Effect.uninterruptible(
+            Effect.zipRight(Effect.promise(() => journal.accept(event.id, event.output)), Queue.offer(events, event))
+          )
         }
         return HttpServerResponse.text(response.body ?? "", { status: response.status })
       }).pipe(Effect.orDie)
