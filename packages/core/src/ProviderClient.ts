@@ -151,6 +151,7 @@ export const makeWith = (
   const abortable = Watchdog.hasNativeAbort(http) ? http : watchdog.abortable(http)
   const staticHeaders = config.credentials.staticHeaders
   const client = staticHeaders === undefined ? config.credentials.transform(abortable) : abortable
+  const buildRequest = requestBuilder(baseUrl, staticHeaders)
   const tracing = config.tracing === true
   // Spans are turned off per request only when the runtime has tracing on: `Effect.locally`
   // costs time on every call, and a runtime with tracing off needs nothing.
@@ -230,7 +231,7 @@ export const makeWith = (
     const query = request.path.indexOf("?")
     const info: Errors.RequestInfo = { method: request.method, path: query < 0 ? request.path : request.path.slice(0, query) }
     const idempotent = request.idempotent ?? RetryPolicy.isIdempotent(request.method)
-    const httpRequest = buildRequest(baseUrl, request, staticHeaders)
+    const httpRequest = buildRequest(request)
     const attemptTimeout = request.timeout === undefined ? timeout : Duration.decode(request.timeout)
     const timedOut = () =>
       new Errors.Timeout({ message: `no answer within ${Duration.format(attemptTimeout)}`, request: info })
@@ -370,36 +371,47 @@ export const discard: Reader<void> = (response) => Effect.asVoid(response.arrayB
 
 const acceptJson = { accept: "application/json" }
 
-const buildRequest = (
-  baseUrl: string,
-  request: Request,
-  credentials: Readonly<Record<string, string>> | undefined
-): HttpClientRequest.HttpClientRequest => {
-  let req = HttpClientRequest.make(request.method)(baseUrl + request.path, {
-    // JSON unless the request asks for something else; the credentials win over the request's.
-    headers: request.headers === undefined
-      ? credentials === undefined ? acceptJson : { ...acceptJson, ...credentials }
-      : { ...acceptJson, ...request.headers, ...credentials },
-    ...(request.query !== undefined ? { urlParams: queryParams(request.query) } : {})
-  })
-  const body = request.body
-  if (body !== undefined) {
-    switch (body._tag) {
-      case "json":
-        req = HttpClientRequest.bodyUnsafeJson(req, body.value)
-        break
-      case "form":
-        req = HttpClientRequest.bodyUrlParams(req, queryParams(body.value))
-        break
-      case "text":
-        req = HttpClientRequest.bodyText(req, body.value, body.contentType)
-        break
-      case "bytes":
-        req = HttpClientRequest.bodyUint8Array(req, body.value, body.contentType)
-        break
+/**
+ * Builds the requests of one client. Its usual request (no headers of its own) starts from a
+ * request of its method made once, with the JSON accept header and the credentials already
+ * in the platform's form: one copy per call, where building it whole (method, URL, headers
+ * converted) made three and cost ≈ 5 µs a call.
+ */
+const requestBuilder = (baseUrl: string, credentials: Readonly<Record<string, string>> | undefined) => {
+  const bases = new Map<HttpMethod, HttpClientRequest.HttpClientRequest>()
+  const baseOf = (method: HttpMethod) => {
+    let base = bases.get(method)
+    if (base === undefined) {
+      base = HttpClientRequest.make(method)(baseUrl, { headers: credentials === undefined ? acceptJson : { ...acceptJson, ...credentials } })
+      bases.set(method, base)
     }
+    return base
   }
-  return req
+  return (request: Request): HttpClientRequest.HttpClientRequest => {
+    let req = request.headers === undefined
+      ? HttpClientRequest.setUrl(baseOf(request.method), baseUrl + request.path)
+      // JSON unless the request asks for something else; the credentials win over the request's.
+      : HttpClientRequest.make(request.method)(baseUrl + request.path, { headers: { ...acceptJson, ...request.headers, ...credentials } })
+    if (request.query !== undefined) req = HttpClientRequest.setUrlParams(req, queryParams(request.query))
+    const body = request.body
+    if (body !== undefined) {
+      switch (body._tag) {
+        case "json":
+          req = HttpClientRequest.bodyUnsafeJson(req, body.value)
+          break
+        case "form":
+          req = HttpClientRequest.bodyUrlParams(req, queryParams(body.value))
+          break
+        case "text":
+          req = HttpClientRequest.bodyText(req, body.value, body.contentType)
+          break
+        case "bytes":
+          req = HttpClientRequest.bodyUint8Array(req, body.value, body.contentType)
+          break
+      }
+    }
+    return req
+  }
 }
 
 const queryParams = (query: Readonly<Record<string, QueryValue>>): Array<[string, string]> => {

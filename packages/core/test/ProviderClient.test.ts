@@ -371,6 +371,27 @@ describe("ProviderClient headers", () => {
       expect(http.sent.map((s) => s.headers["x-api-key"])).toEqual(["k-123456", "k-123456"])
     }))
 
+  it.effect("requests made one after another keep their own method, URL, query and body; the credentials go with each", () =>
+    Effect.gen(function*() {
+      const credentials = Auth.headers({ Authorization: Redacted.make("Bearer t-123456") })
+      const http = fakeHttp(() => ({ status: 200, body: thing }))
+      const client = ProviderClient.makeWith(http.client, RateLimiter.make(), { baseUrl: "https://a.test/v2/", credentials })
+      yield* client.send({ method: "GET", path: "/things/1", query: { fields: "name" } }, ProviderClient.json(Thing))
+      yield* client.send({ method: "GET", path: "/things/2" }, ProviderClient.json(Thing))
+      yield* client.send({ method: "POST", path: "/things", body: ProviderClient.formBody({ name: "b" }) }, ProviderClient.json(Thing))
+      yield* client.send({ method: "GET", path: "/things/3" }, ProviderClient.json(Thing))
+      expect(http.sent.map((s) => `${s.method} ${s.url}`)).toEqual([
+        "GET https://a.test/v2/things/1?fields=name",
+        "GET https://a.test/v2/things/2",
+        "POST https://a.test/v2/things",
+        "GET https://a.test/v2/things/3"
+      ])
+      expect(http.sent.map((s) => [s.headers["authorization"], s.headers["accept"]])).toEqual(
+        Array.from({ length: 4 }, () => ["Bearer t-123456", "application/json"])
+      )
+      expect(http.sent.map((s) => s.body)).toEqual([undefined, undefined, "name=b", undefined])
+    }))
+
   it.effect("asks for JSON by default; a request's own Accept wins", () =>
     Effect.gen(function*() {
       const { client, sent } = clientWith(() => ({ status: 200, body: "a,b" }))
