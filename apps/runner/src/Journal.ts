@@ -9,7 +9,7 @@
  * and flushed together by the next one (one `fdatasync` for the batch, off the event loop), so
  * the cost of a flush is shared by every delivery that waits on it.
  */
-import { closeSync, existsSync, fdatasync, mkdirSync, openSync, readFileSync, truncateSync, write } from "node:fs"
+import { closeSync, existsSync, fdatasync, fstatSync, ftruncate, mkdirSync, openSync, readFileSync, truncateSync, write } from "node:fs"
 import { join } from "node:path"
 
 interface Entry {
@@ -61,6 +61,9 @@ export const open = (dataDir: string): Journal => {
     }
   }
   const fd = openSync(path, "a")
+  // Where the records on disk end: a batch that fails part-way is cut back to it, so that no
+  // later record lands on a broken line (the reader would skip the line, and that record).
+  let size = fstatSync(fd).size
   let pending: Array<{ readonly bytes: Buffer; readonly written: () => void; readonly failed: (error: Error) => void }> = []
   let flushing: Promise<void> | undefined
   /** The write under way of each accepted event not yet on disk. */
@@ -73,11 +76,16 @@ export const open = (dataDir: string): Journal => {
     if (flushing !== undefined || pending.length === 0) return flushing ?? Promise.resolve()
     const batch = pending
     pending = []
-    flushing = writeAll(Buffer.concat(batch.map((r) => r.bytes)))
+    const bytes = Buffer.concat(batch.map((r) => r.bytes))
+    flushing = writeAll(bytes)
       .then(() => new Promise<void>((resolve, reject) => fdatasync(fd, (e) => (e ? reject(e) : resolve()))))
       .then(
-        () => batch.forEach((r) => r.written()),
-        (error: Error) => batch.forEach((r) => r.failed(error))
+        () => {
+          size += bytes.length
+          batch.forEach((r) => r.written())
+        },
+        (error: Error) =>
+          new Promise<void>((resolve) => ftruncate(fd, size, () => resolve())).then(() => batch.forEach((r) => r.failed(error)))
       )
       .finally(() => {
         flushing = undefined
