@@ -182,7 +182,6 @@ const oauth2Props = {
 
 type OAuth2Props = typeof oauth2Props
 
-/** OAuth2 authorization code: the user connects once; the access token is sent as a Bearer token. */
 /**
  * OAuth2 authorization code: the user connects once; the access token is sent as a Bearer
  * token. `props` adds fields of the provider's own (a plan that sets the rate limit, say).

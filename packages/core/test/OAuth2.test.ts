@@ -2,10 +2,9 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
 import nock from "nock"
-import { Action, Component, Connection, Executor, OAuth2 } from "../src/index.js"
-import { fakeHttp } from "./support.js"
+import { Component, Connection, Executor, OAuth2 } from "../src/index.js"
+import { fakeHttp, meStep, oauthComponent } from "./support.js"
 
 const settings: OAuth2.Settings = {
   authorizeUrl: "https://auth.example.test/oauth/authorize",
@@ -90,36 +89,13 @@ describe("OAuth2", () => {
       expect(JSON.stringify(error)).not.toContain("client-secret-1")
     }))
 
-  const Me = Schema.Struct({ id: Schema.String })
-  const me = Action.make({
-    name: "me",
-    title: "Me",
-    description: "Reads the current user.",
-    props: {},
-    output: Me,
-    scopes: ["sites:read"],
-    run: (_, { client }) => client.json({ method: "GET", path: "/me" }, Me)
-  })
-  const component = Component.make({
-    name: "oauthy",
-    version: 1,
-    title: "OAuthy",
-    description: "",
-    category: "Testing",
-    connection: Connection.oauth2({
-      title: "OAuthy",
-      oauth2: settings,
-      client: { defaultBaseUrl: "https://api.example.test/v2" }
-    }),
-    actions: [me]
-  })
+  const { component, me } = oauthComponent(settings, { defaultBaseUrl: "https://api.example.test/v2" })
   const executor = Executor.make([component])
-  const step = { label: "Me", name: "me", type: "oauthy/v1/me", parameters: {} }
 
   it.effect("sends the access token as a Bearer token", () =>
     Effect.gen(function*() {
       nock("https://api.example.test", { reqheaders: { authorization: "Bearer access-1" } }).get("/v2/me").reply(200, { id: "u1" })
-      const output = yield* executor.run(step, { clientId: "c", clientSecret: "s", accessToken: "access-1" }).pipe(
+      const output = yield* executor.run(meStep, { clientId: "c", clientSecret: "s", accessToken: "access-1" }).pipe(
         Effect.provide(FetchHttpClient.layer)
       )
       expect(output).toEqual({ id: "u1" })
@@ -128,7 +104,7 @@ describe("OAuth2", () => {
   it.effect("without an access token, says to connect first", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(
-        executor.run(step, { clientId: "c", clientSecret: "s" }).pipe(Effect.provide(FetchHttpClient.layer))
+        executor.run(meStep, { clientId: "c", clientSecret: "s" }).pipe(Effect.provide(FetchHttpClient.layer))
       )
       expect(error).toMatchObject({ _tag: "AuthenticationFailed" })
       expect(error.message).toContain("connect it first")
@@ -146,7 +122,7 @@ describe("OAuth2", () => {
           grant_type: "refresh_token"
         }).reply(200, { access_token: "new", expires_in: 3600 })
         .get("/v2/me").matchHeader("authorization", "Bearer new").reply(200, { id: "u1" })
-      const output = yield* executor.run(step, { clientId: "c", clientSecret: "s", accessToken: "old", refreshToken: "refresh-1" })
+      const output = yield* executor.run(meStep, { clientId: "c", clientSecret: "s", accessToken: "old", refreshToken: "refresh-1" })
         .pipe(
           Effect.provide(FetchHttpClient.layer),
           Effect.provideService(OAuth2.TokenStores, {
@@ -163,7 +139,7 @@ describe("OAuth2", () => {
       const api = nock("https://api.example.test")
         .post("/oauth/access_token").reply(200, { access_token: "fresh", refresh_token: "refresh-2", expires_in: 3600 })
         .get("/v2/me").matchHeader("authorization", "Bearer fresh").reply(200, { id: "u1" })
-      yield* executor.run(step, {
+      yield* executor.run(meStep, {
         clientId: "c",
         clientSecret: "s",
         accessToken: "stale",
@@ -177,7 +153,7 @@ describe("OAuth2", () => {
     Effect.gen(function*() {
       nock("https://api.example.test").get("/v2/me").reply(401, { message: "invalid token" })
       const error = yield* Effect.flip(
-        executor.run(step, { clientId: "c", clientSecret: "s", accessToken: "bad" }).pipe(Effect.provide(FetchHttpClient.layer))
+        executor.run(meStep, { clientId: "c", clientSecret: "s", accessToken: "bad" }).pipe(Effect.provide(FetchHttpClient.layer))
       )
       expect(error).toMatchObject({ _tag: "AuthenticationFailed", message: "invalid token", status: 401 })
     }))
@@ -251,27 +227,10 @@ describe("OAuth2 refresh, concurrently", () => {
           ? { status: 401, body: "expired" }
           : { status: 200, body: JSON.stringify({ id: request.headers["authorization"] }) }
       })
-      const Me = Schema.Struct({ id: Schema.String })
-      const component = Component.make({
-        name: "oauthy",
-        version: 1,
-        title: "OAuthy",
-        description: "",
-        category: "Testing",
-        connection: Connection.oauth2({ title: "OAuthy", oauth2: settings, client: { defaultBaseUrl: "https://api.example.test/v2" } }),
-        actions: [Action.make({
-          name: "me",
-          title: "Me",
-          description: "",
-          props: {},
-          output: Me,
-          run: (_, { client }) => client.json({ method: "GET", path: "/me" }, Me)
-        })]
-      })
+      const { component } = oauthComponent(settings, { defaultBaseUrl: "https://api.example.test/v2" })
       const executor = Executor.make([component])
       const values = { clientId: "c", clientSecret: "s", accessToken: "old", refreshToken: "r" }
-      const step = { label: "Me", name: "me", type: "oauthy/v1/me", parameters: {} }
-      const outputs = yield* Effect.all([executor.run(step, values), executor.run(step, values)], { concurrency: 2 }).pipe(
+      const outputs = yield* Effect.all([executor.run(meStep, values), executor.run(meStep, values)], { concurrency: 2 }).pipe(
         Effect.provide(http.layer)
       )
       expect(refreshes).toBe(1)

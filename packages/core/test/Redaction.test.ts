@@ -8,9 +8,8 @@ import * as TestClock from "effect/TestClock"
 import { createServer } from "node:net"
 import { inspect } from "node:util"
 import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
-import { Action, Auth, Component, Connection, Executor, Property } from "../src/index.js"
-import { createThing, fakeHttp, getThing } from "./support.js"
+import { Auth, Component, Connection, Executor, Property } from "../src/index.js"
+import { createThing, fakeHttp, getThing, meStep, oauthComponent } from "./support.js"
 
 const KEY = "KEY-abcdef0123456789"
 const TOKEN = "TOKEN-0123456789abcdef"
@@ -130,29 +129,10 @@ describe("Redaction of composed credentials", () => {
 })
 
 describe("Redaction and time limits with OAuth2 refreshes", () => {
-  const Me = Schema.Struct({ id: Schema.String })
-  const me = Action.make({
-    name: "me",
-    title: "Me",
-    description: "",
-    props: {},
-    output: Me,
-    run: (_, { client }) => client.json({ method: "GET", path: "/me" }, Me)
-  })
-  const oauthy = Component.make({
-    name: "oauthy",
-    version: 1,
-    title: "OAuthy",
-    description: "",
-    category: "Testing",
-    connection: Connection.oauth2({
-      title: "OAuthy",
-      oauth2: { authorizeUrl: "https://auth.test/authorize", tokenUrl: "https://api.test/token", scopes: [] },
-      client: { defaultBaseUrl: "https://api.test/v2", timeout: "5 seconds", retry: { maxRetries: 0 } }
-    }),
-    actions: [me]
-  })
-  const step = { label: "Me", name: "me", type: "oauthy/v1/me", parameters: {} }
+  const { component: oauthy } = oauthComponent(
+    { authorizeUrl: "https://auth.test/authorize", tokenUrl: "https://api.test/token", scopes: [] },
+    { defaultBaseUrl: "https://api.test/v2", timeout: "5 seconds", retry: { maxRetries: 0 } }
+  )
   const expired = { clientId: "c", clientSecret: "client-secret-1", accessToken: "OLDACCESS-1", refreshToken: "REFRESH-1", expiresAt: 0 }
   const fresh = JSON.stringify({ access_token: "NEWACCESS-123456", expires_in: 3600 })
 
@@ -160,7 +140,7 @@ describe("Redaction and time limits with OAuth2 refreshes", () => {
     Effect.gen(function*() {
       const http = fakeHttp((request) => request.url.endsWith("/token") ? { status: 200, body: fresh } : "hang")
       const fiber = yield* Effect.fork(
-        Executor.make([oauthy]).run(step, expired).pipe(Effect.provide(http.layer), Effect.flip)
+        Executor.make([oauthy]).run(meStep, expired).pipe(Effect.provide(http.layer), Effect.flip)
       )
       yield* TestClock.adjust("1 minute")
       const error = yield* Fiber.join(fiber)
@@ -176,7 +156,7 @@ describe("Redaction and time limits with OAuth2 refreshes", () => {
           ? { status: 200, body: fresh }
           : { status: 400, body: JSON.stringify({ message: "bad token Bearer NEWACCESS-123456", echo: ["NEWACCESS-123456"] }) }
       )
-      const error = yield* Executor.make([oauthy]).run(step, expired).pipe(Effect.provide(http.layer), Effect.flip)
+      const error = yield* Executor.make([oauthy]).run(meStep, expired).pipe(Effect.provide(http.layer), Effect.flip)
       expect(error.message).toBe("bad token Bearer [redacted]")
       expect(JSON.stringify(error.body)).not.toContain("NEWACCESS")
     }))
@@ -184,7 +164,7 @@ describe("Redaction and time limits with OAuth2 refreshes", () => {
   it.effect("an optional connection value given as undefined counts as absent", () =>
     Effect.gen(function*() {
       const http = fakeHttp(() => ({ status: 200, body: JSON.stringify({ id: "u1" }) }))
-      const output = yield* Executor.make([oauthy]).run(step, {
+      const output = yield* Executor.make([oauthy]).run(meStep, {
         clientId: "c",
         clientSecret: "s",
         accessToken: "a-token",

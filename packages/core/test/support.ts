@@ -5,7 +5,7 @@
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { Action, Auth, Component, Connection, Options, Property, ProviderClient, TestHttpClient, Trigger, Webhook } from "../src/index.js"
+import { Action, Auth, Component, Connection, type OAuth2, Options, Property, ProviderClient, TestHttpClient, Trigger, Webhook } from "../src/index.js"
 
 export type Handler = (request: TestHttpClient.Sent, index: number) => TestHttpClient.Outcome
 
@@ -138,3 +138,34 @@ export const fixture = Component.make({
 export const KEY = "key-0123456789abcdef"
 export const TOKEN = "token-fedcba9876543210secret"
 export const connectionValues = { key: KEY, token: TOKEN }
+
+// ---------------------------------------------------------------------------
+// An OAuth2 fixture component
+
+const Me = Schema.Struct({ id: Schema.String })
+
+/** `oauthy/v1`, an OAuth2 component whose one action, `me` (scope `sites:read`), reads `GET /me`. */
+export const oauthComponent = (oauth2: OAuth2.Settings, client: Connection.ClientSettings) => {
+  const me = Action.make({
+    name: "me",
+    title: "Me",
+    description: "Reads the current user.",
+    props: {},
+    output: Me,
+    scopes: ["sites:read"],
+    run: (_, { client }) => client.json({ method: "GET", path: "/me" }, Me)
+  })
+  const component = Component.make({
+    name: "oauthy",
+    version: 1,
+    title: "OAuthy",
+    description: "",
+    category: "Testing",
+    connection: Connection.oauth2({ title: "OAuthy", oauth2, client }),
+    actions: [me]
+  })
+  return { me, component }
+}
+
+/** The step that runs `oauthy/v1/me`. */
+export const meStep = { label: "Me", name: "me", type: "oauthy/v1/me", parameters: {} }
