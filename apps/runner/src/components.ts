@@ -1,7 +1,7 @@
 /** The components the runner knows. */
 import { boardtool } from "@x/boardtool"
 import { browseragent } from "@x/browseragent"
-import { Executor, Registry } from "@x/core"
+import { Component, Executor, Registry } from "@x/core"
 import { sitebuilder } from "@x/sitebuilder"
 
 export const components = [sitebuilder, boardtool, browseragent]
@@ -13,7 +13,4 @@ export const executor = Executor.make(registry)
  * the simulators do not enforce the providers' limits either.
  */
 export const executorWithoutRateLimits = () =>
-  Executor.make(components.map((component) => ({
-    ...component,
-    connection: { ...component.connection, rateLimits: [], rateLimitsOf: undefined }
-  })))
+  Executor.make(components.map((component) => Component.withRateLimits(component, [])))

@@ -8,6 +8,7 @@ import type { Action } from "./Action.js"
 import * as Connection from "./Connection.js"
 import * as CustomAction from "./CustomAction.js"
 import * as Property from "./Property.js"
+import type * as RateLimiter from "./RateLimiter.js"
 import type { Trigger } from "./Trigger.js"
 
 // ---------------------------------------------------------------------------
@@ -48,6 +49,16 @@ export const make = (config: {
   ),
   triggers: Object.fromEntries((config.triggers ?? []).map((t) => [t.name, t])),
   customAction: config.customAction ?? false
+})
+
+/**
+ * The component with its connection's rate limits replaced (and no plan-dependent ones): for
+ * a sandbox or a load test whose provider keeps other limits, or none (`[]`: no limiter).
+ * Auth, client and rate-limit keys are the connection's own.
+ */
+export const withRateLimits = (component: Component, rateLimits: ReadonlyArray<RateLimiter.RateLimit>): Component => ({
+  ...component,
+  connection: { ...component.connection, rateLimits, rateLimitsOf: undefined }
 })
 
 /** The component's type prefix, e.g. `boardtool/v1`. */

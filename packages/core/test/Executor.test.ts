@@ -1,11 +1,14 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Fiber from "effect/Fiber"
+import * as TestClock from "effect/TestClock"
 import nock from "nock"
 import * as Schema from "effect/Schema"
-import { Action, Component, Executor, Registry, Step } from "../src/index.js"
-import { connectionValues, fixture, KEY, TOKEN } from "./support.js"
+import { Action, Component, Executor, RateLimiter, Registry, Step } from "../src/index.js"
+import { connectionValues, fakeHttp, fixture, KEY, TOKEN } from "./support.js"
 
 const BASE = "https://api.fixture.test"
 const executor = Executor.make([fixture])
@@ -195,5 +198,40 @@ describe("Executor output", () => {
       const error = yield* Effect.flip(give({ id: 1 }))
       expect(error._tag).toBe("UnexpectedResponse")
       expect(error.message).toContain("raw/v1/give produced an output that does not match its schema")
+    }))
+})
+
+describe("Component.withRateLimits", () => {
+  const reads = (component: Component.Component) =>
+    Effect.gen(function*() {
+      const start = yield* Clock.currentTimeMillis
+      const http = fakeHttp(() => ({ status: 200, body: JSON.stringify({ id: "abc", name: "A", count: 1 }) }))
+      const readThing = step("fixture/v1/getThing", { id: "5f1e0c0d2b3a4c5d6e7f8091" })
+      const fiber = yield* Effect.fork(
+        Effect.forEach([1, 2, 3], () => Executor.make([component]).run(readThing, connectionValues), { concurrency: "unbounded" }).pipe(
+          Effect.provide(http.layer),
+          Effect.provideService(RateLimiter.RateLimiters, RateLimiter.make())
+        )
+      )
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(fiber)
+      // Authenticated by the connection, whatever its limits.
+      expect(http.sent.map((s) => s.headers["x-key"])).toEqual([KEY, KEY, KEY])
+      return http.sent.map((s) => s.at - start)
+    })
+
+  it.effect("paces by the limits it is given, keeping the connection's auth and keys", () =>
+    Effect.gen(function*() {
+      // The fixture's own limit (100 per 10 s) lets three start at once.
+      expect(yield* reads(fixture)).toEqual([0, 0, 0])
+      // One per 10 s (plus the limiter's 100 ms margin), per token: the same credentials count.
+      expect(yield* reads(Component.withRateLimits(fixture, [{ scope: "token", limit: 1, interval: "10 seconds" }])))
+        .toEqual([0, 10_100, 20_200])
+    }))
+
+  it.effect("with none, there is no limiter", () =>
+    Effect.gen(function*() {
+      const tight = Component.withRateLimits(fixture, [{ scope: "token", limit: 1, interval: "10 seconds" }])
+      expect(yield* reads(Component.withRateLimits(tight, []))).toEqual([0, 0, 0])
     }))
 })

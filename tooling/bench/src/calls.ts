@@ -8,7 +8,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import { boardtool } from "@x/boardtool"
 import { browseragent } from "@x/browseragent"
-import { Executor, type RateLimiter } from "@x/core"
+import { Component, Executor, type RateLimiter } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
 import { sitebuilder } from "@x/sitebuilder"
 import { BrowserUse } from "browser-use-sdk/v3"
@@ -18,7 +18,6 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import { TrelloClient } from "trello.js"
 import { Pool } from "undici"
 import { WebflowClient } from "webflow-api"
-import { withRateLimits } from "./limits.js"
 import { type Measurement, measureFibers, measurePromises } from "./measure.js"
 import type { Providers } from "./simulators.js"
 
@@ -54,7 +53,7 @@ export const makeCalls = (p: Providers) => {
     ManagedRuntime.make(Layer.merge(http, Layer.setTracerEnabled(false)))
   const lean = runtimeOf(UndiciHttpClient.layer)
   const platform = runtimeOf(NodeHttpClient.layerUndici)
-  const executor = Executor.make([boardtool, sitebuilder, browseragent].map((c) => withRateLimits(c, unlimited)))
+  const executor = Executor.make([boardtool, sitebuilder, browseragent].map((c) => Component.withRateLimits(c, unlimited)))
   const connections = {
     boardtool: { key: p.trello.key, token: p.trello.token, baseUrl: p.trello.baseUrl },
     sitebuilder: {

@@ -7,12 +7,11 @@
  */
 import { boardtool } from "@x/boardtool"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { Executor } from "@x/core"
+import { Component, Executor } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { TrelloClient } from "trello.js"
-import { withRateLimits } from "./limits.js"
 
 export interface RateLimitResult {
   readonly calls: number
@@ -49,7 +48,7 @@ const measureAgainstLimit = async (load: (sim: TrelloSimulator.Simulator) => Pro
 
 export const rateLimitBench = () => measureAgainstLimit(async (sim) => {
   // boardtool itself, with its connection's limits scaled down like the simulator's.
-  const scaled = withRateLimits(boardtool, [
+  const scaled = Component.withRateLimits(boardtool, [
     { scope: "token", limit, interval: `${intervalMs} millis` },
     { scope: "key", limit: limit * 10, interval: `${intervalMs} millis` }
   ])
