@@ -132,7 +132,10 @@ export const makeCalls = (p: Providers) => {
         { name: OURS_PROMISE, run: (c, s) => measurePromises(() => lean.runPromise(getCard), c, s) },
         { name: "@x/core step, fibers, platform-node layerUndici", run: (c, s) => measureFibers(platform, getCard, c, s) },
         { name: "HttpClient alone (@x/http-undici)", run: (c, s) => measureFibers(lean, httpAlone, c, s) },
-        sdk("trello.js (official SDK)", async () => expect("trello.js", isCard(await trelloJs.cards.getCard({ id: p.trello.cardId })), null)),
+        sdk("trello.js (official SDK)", async () => {
+          const card = await trelloJs.cards.getCard({ id: p.trello.cardId })
+          return expect("trello.js", isCard(card), card)
+        }),
         ...plain(`${p.trello.baseUrl}/cards/${p.trello.cardId}`, { method: "GET", headers: { authorization: trelloAuth, accept: "application/json" } }, isCard)
       ]
     },

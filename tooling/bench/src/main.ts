@@ -63,6 +63,13 @@ if (only === undefined || !partNames.includes(only)) {
     console.log(`\n${call.title}`)
     console.table(table)
     perCall.push({ call: call.title, results: table })
+    // Ahead of the official SDK: ours against it at each concurrency.
+    for (const sdk of table.filter((r) => r.client.includes("(official SDK)"))) {
+      const ours = table.find((r) => r.client === OURS && r.concurrency === sdk.concurrency)
+      if (ours === undefined) continue
+      const ratio = ours["calls/s"] / sdk["calls/s"]
+      verdicts.push(`${call.title.split(":")[0]}, concurrency ${sdk.concurrency}: ours ${ratio.toFixed(2)}× ${sdk.client} (${ratio > 1 ? "ahead" : "NOT ahead"})`)
+    }
     for (const row of table.filter((r) => r.client === OURS || r.client === OURS_PROMISE)) {
       const verdict = (ratio: number, target: number) => `${ratio}× (target ≥ ${target}×: ${ratio >= target ? "met" : "MISSED"})`
       verdicts.push(`${call.title.split(":")[0]}, concurrency ${row.concurrency}, ${row.client}: ${verdict(row["× fetch"], 1.5)} bare fetch, ${verdict(row["× undici"], 0.5)} raw undici`)
