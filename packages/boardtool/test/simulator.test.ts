@@ -77,6 +77,25 @@ describe("boardtool against the simulator", () => {
       expect([...sim.boards.values()].some((b) => b.desc === desc)).toBe(true)
     }))
 
+  it.live("numbers a new card like Trello: idShort counts the board's cards, pos puts it at the bottom of its list", () =>
+    Effect.gen(function*() {
+      const fresh = yield* Effect.acquireRelease(Effect.promise(() => Simulator.start()), (s) => Effect.promise(() => s.close()))
+      const values = { key: fresh.key, token: fresh.token, baseUrl: fresh.baseUrl }
+      const create = (idList: string) =>
+        Effect.map(
+          executor.run(step("createCard", { idList, name: "n" }), values).pipe(Effect.provide(UndiciHttpClient.layer)),
+          (card) => fresh.cards.get((card as { id: string }).id)!
+        )
+      const { lists } = Simulator.seed
+      // Seeded: one card in Roadmap's To Do, one in its Doing; one in Operations' To Do.
+      const numbers = []
+      for (const idList of [lists.roadmapToDo, lists.roadmapDoing, lists.roadmapToDo, lists.roadmapDone, lists.operationsToDo]) {
+        const card = yield* create(idList)
+        numbers.push([card.idShort, card.pos])
+      }
+      expect(numbers).toEqual([[3, 2 * 16384], [4, 2 * 16384], [5, 3 * 16384], [6, 16384], [2, 2 * 16384]])
+    }).pipe(Effect.scoped))
+
   it.live("two concurrent enables of the same webhook make one; closing stops deliveries and their retries", () =>
     Effect.gen(function*() {
       const other = yield* Effect.promise(() => Simulator.start({ deliveryRetryDelayMs: 10_000 }))
