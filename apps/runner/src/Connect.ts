@@ -1,97 +1,102 @@
 /**
  * `connect`: the OAuth2 authorization-code flow. It prints the authorization URL, serves
  * `{app_url}/callback`, checks the `state`, exchanges the code and stores the token in the
- * connections file (written with mode 0600).
+ * connections file (written to a new file created 0600, then renamed over the old one).
+ *
+ * @since 0.2.0
  */
+import * as FileSystem from "@effect/platform/FileSystem"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Connection, OAuth2 } from "@x/core"
+import { Connection, OAuth2, Webhook } from "@x/core"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { chmodSync, existsSync, renameSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
-import { components } from "./components.js"
+import { Components } from "./Components.js"
 import * as Connections from "./Connections.js"
+import { ConnectProblem } from "./Errors.js"
+import * as CappedBody from "./internal/cappedBody.js"
+import { Output } from "./Output.js"
 
-export class ConnectProblem extends Error {}
-
-export const connect = (name: string, file: string, appUrl: string, say: (line: string) => void) => {
-  let base: URL
-  try {
-    base = new URL(appUrl)
-  } catch {
-    return Effect.fail(new ConnectProblem(`--app-url ${appUrl}: not a URL`))
-  }
-  return Effect.gen(function*() {
-    const component = components.find((c) => c.name === name)
-    if (component === undefined || component.connection.kind !== "OAUTH2") {
-      const oauth = components.filter((c) => c.connection.kind === "OAUTH2").map((c) => c.name)
-      return yield* Effect.fail(new ConnectProblem(`"${name}" does not connect with OAuth2; these do: ${oauth.join(", ")}`))
+/**
+ * Connects the named component, storing its token in `file`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const connect = (
+  name: string,
+  file: string,
+  appUrl: string
+): Effect.Effect<void, ConnectProblem, Components | Output | HttpClient.HttpClient | FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const base = yield* Effect.try({ try: () => new URL(appUrl), catch: () => new ConnectProblem({ message: `--app-url ${appUrl}: not a URL` }) })
+    const { entries } = yield* Components
+    const output = yield* Output
+    const fs = yield* FileSystem.FileSystem
+    const oauth = entries.map((entry) => entry.component).filter((c) => c.connection.kind === "OAUTH2")
+    const component = oauth.find((c) => c.name === name)
+    if (component === undefined) {
+      return yield* new ConnectProblem({ message: `"${name}" does not connect with OAuth2; these do: ${oauth.map((c) => c.name).join(", ")}` })
     }
+    const problem = (error: { readonly message: string }) => new ConnectProblem({ message: error.message })
     // The file's own contents are what is written back; the environment only adds values to use.
-    const own = yield* Effect.try({
-      try: () => existsSync(file) ? Connections.load(file, {}) : {},
-      catch: (error) => new ConnectProblem((error as Error).message)
-    })
-    const all = yield* Effect.try({
-      try: () => Connections.load(existsSync(file) ? file : undefined, process.env),
-      catch: (error) => new ConnectProblem((error as Error).message)
-    })
-    const values = all[name]
+    const own = yield* Effect.mapError(Connections.readFile(file, "empty"), problem)
+    const values = Connections.of(Connections.withEnvironment([component], own, process.env), component)
     if (values === undefined || values["clientId"] === undefined || values["clientSecret"] === undefined) {
-      return yield* Effect.fail(
-        new ConnectProblem(`put {"${name}": {"clientId": …, "clientSecret": …}} in ${file} (or set ${Connections.envName(name, "clientId")} and ${Connections.envName(name, "clientSecret")}) first`)
-      )
+      return yield* new ConnectProblem({
+        message: `put {"${name}": {"clientId": …, "clientSecret": …}} in ${file} (or set ${Connections.envName(name, "clientId")} and ${
+          Connections.envName(name, "clientSecret")
+        }) first`
+      })
     }
     const redirectUri = `${appUrl.replace(/\/+$/, "")}/callback`
     const state = OAuth2.makeState()
-    const url = yield* Effect.mapError(
-      Connection.authorizationUrl(component.connection, values, { redirectUri, state }),
-      (error) => new ConnectProblem(error.message)
-    )
+    const url = yield* Effect.mapError(Connection.authorizationUrl(component.connection, values, { redirectUri, state }), problem)
     const callback = yield* Deferred.make<URLSearchParams>()
+    const maxBytes = Webhook.defaultMaxBytes
     const app = HttpRouter.empty.pipe(
       HttpRouter.get(
         `${base.pathname.replace(/\/+$/, "")}/callback` as HttpRouter.PathInput,
-        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-          const query = new URL(request.url, "http://callback").searchParams
-          return Effect.as(
-            Deferred.succeed(callback, query),
-            HttpServerResponse.text("Received: the terminal says whether the connection succeeded. You can close this page.")
-          )
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          // A callback has no body: one is read no further than the cap.
+          if (Option.isNone(yield* CappedBody.read(request, maxBytes))) return CappedBody.tooLarge(maxBytes)
+          yield* Deferred.succeed(callback, new URL(request.url, "http://callback").searchParams)
+          return HttpServerResponse.text("Received: the terminal says whether the connection succeeded. You can close this page.")
         })
       )
     )
-    yield* HttpServer.serveEffect()(app)
-    say(`Open this URL to connect ${name}:\n${url}\nWaiting for ${redirectUri} …`)
+    yield* HttpServer.serveEffect()(app).pipe(
+      Effect.provide(NodeHttpServer.layer(() => createServer(), { port: Number(base.port || 80), host: base.hostname })),
+      Effect.catchTag("ServeError", (error) =>
+        new ConnectProblem({ message: /EADDRINUSE/.test(String(error.cause)) ? `port ${base.port} is in use` : String(error.cause) }))
+    )
+    yield* output.err(`Open this URL to connect ${name}:\n${url}\nWaiting for ${redirectUri} …`)
     const query = yield* Deferred.await(callback)
     if (query.get("error") !== null) {
-      return yield* Effect.fail(new ConnectProblem(`the provider refused: ${query.get("error")} ${query.get("error_description") ?? ""}`.trim()))
+      return yield* new ConnectProblem({ message: `the provider refused: ${query.get("error")} ${query.get("error_description") ?? ""}`.trim() })
     }
-    yield* Effect.mapError(OAuth2.checkState(state, query.get("state") ?? undefined), (error) => new ConnectProblem(error.message))
+    yield* Effect.mapError(OAuth2.checkState(state, query.get("state") ?? undefined), problem)
     const token = yield* Effect.mapError(
       Connection.exchangeCode(component.connection, values, { code: query.get("code") ?? "", redirectUri }),
-      (error) => new ConnectProblem(`${error._tag}: ${error.message}`)
+      (error) => new ConnectProblem({ message: `${error._tag}: ${error.message}` })
     )
-    const updated = { ...own, [name]: { ...own[name], accessToken: Redacted.value(token.accessToken) } }
+    const updated = Object.fromEntries([...own, [name, { ...own.get(name), accessToken: Redacted.value(token.accessToken) }]])
     // Written to a new file created 0600, then renamed over the old one: never readable by others.
     const temporary = `${file}.${process.pid}.tmp`
-    writeFileSync(temporary, JSON.stringify(updated, null, 2) + "\n", { mode: 0o600 })
-    chmodSync(temporary, 0o600)
-    renameSync(temporary, file)
-    say(`Connected ${name}${token.scope === undefined ? "" : ` (scopes: ${token.scope})`}; the token is in ${file}.`)
-  }).pipe(
-    // The callback server lives as long as the flow.
-    Effect.provide(NodeHttpServer.layer(() => createServer(), { port: Number(base.port || 80), host: base.hostname })),
-    Effect.mapError((error) =>
-      error instanceof ConnectProblem
-        ? error
-        : new ConnectProblem(/EADDRINUSE/.test(String((error as { cause?: unknown }).cause ?? error)) ? `port ${base.port} is in use` : String(error))
-    ),
-    Effect.scoped
-  )
-}
+    yield* Effect.mapError(
+      Effect.zipRight(
+        fs.writeFileString(temporary, JSON.stringify(updated, null, 2) + "\n", { mode: 0o600 }),
+        Effect.zipRight(fs.chmod(temporary, 0o600), fs.rename(temporary, file))
+      ),
+      (error) => new ConnectProblem({ message: `${file} cannot be written: ${error.message}` })
+    )
+    yield* output.err(`Connected ${name}${token.scope === undefined ? "" : ` (scopes: ${token.scope})`}; the token is in ${file}.`)
+  }).pipe(Effect.scoped)

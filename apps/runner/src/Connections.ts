@@ -2,52 +2,122 @@
  * Connections: a JSON file keyed by component name, each value that connection's fields (plus
  * an optional `baseUrl`). Environment variables supply the same values:
  * `XRUNNER_<COMPONENT>_<FIELD>` (e.g. `XRUNNER_BOARDTOOL_TOKEN`), over the file's.
+ *
+ * @since 0.2.0
  */
+import * as FileSystem from "@effect/platform/FileSystem"
 import type { Component, Property } from "@x/core"
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { readFileSync } from "node:fs"
-import { components } from "./components.js"
-import { errorPosition } from "./JsonPosition.js"
+import * as Option from "effect/Option"
+import { ConnectionProblem } from "./Errors.js"
+import * as JsonText from "./JsonText.js"
 
-export type Connections = Record<string, Record<string, unknown>>
-
-/** A problem with the connections, said so that the user knows what to do. */
-export class ConnectionProblem extends Error {}
+/**
+ * The connection values of each component, by component name.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Connections = ReadonlyMap<string, Readonly<Record<string, unknown>>>
 
 const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()
+
+/**
+ * The environment variable of one field of a component's connection.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const envName = (component: string, field: string) => `XRUNNER_${component.toUpperCase()}_${snake(field)}`
 
-export const load = (file: string | undefined, env: Readonly<Record<string, string | undefined>>): Connections => {
-  let fromFile: Connections = {}
-  if (file !== undefined) {
-    let text: string
-    try {
-      text = readFileSync(file, "utf8")
-    } catch {
-      throw new ConnectionProblem(`the connections file ${file} cannot be read`)
+const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * Reads a connections file (the file's own values, none when it does not exist and
+ * `missing` is "empty").
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const readFile = (
+  file: string,
+  missing: "refuse" | "empty" = "refuse"
+): Effect.Effect<Connections, ConnectionProblem, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    if (missing === "empty" && !(yield* Effect.orElseSucceed(fs.exists(file), () => false))) return new Map()
+    const text = yield* Effect.mapError(fs.readFileString(file), () =>
+      new ConnectionProblem({ message: `the connections file ${file} cannot be read` }))
+    const parsed = JsonText.parse(text)
+    if (Either.isLeft(parsed)) {
+      const { message, path } = parsed.left
+      return yield* new ConnectionProblem({ message: `the connections file ${file} is ${path === "" ? message : `${path}: ${message}`}` })
     }
-    try {
-      fromFile = JSON.parse(text) as Connections
-    } catch {
-      // Where, not what: V8's message quotes the text around the error, secrets included.
-      const position = errorPosition(text)
-      const before = text.slice(0, Math.max(0, position))
-      throw new ConnectionProblem(
-        `the connections file ${file} is not valid JSON at line ${before.split("\n").length}, column ${before.length - before.lastIndexOf("\n")}`
-      )
+    const json = parsed.right
+    if (!isObject(json) || !Object.values(json).every(isObject)) {
+      return yield* new ConnectionProblem({
+        message: `the connections file ${file} must hold an object keyed by component name, each value an object of fields`
+      })
     }
-    if (typeof fromFile !== "object" || fromFile === null || Array.isArray(fromFile)) {
-      throw new ConnectionProblem(`the connections file ${file} must hold an object keyed by component name`)
-    }
-  }
-  const connections: Connections = { ...fromFile }
+    return new Map(Object.entries(json as Record<string, Record<string, unknown>>))
+  })
+
+/**
+ * The values of the file (if any), with those of the environment over them.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const load = (
+  components: ReadonlyArray<Component.Component>,
+  file: Option.Option<string>,
+  env: Readonly<Record<string, string | undefined>>
+): Effect.Effect<Connections, ConnectionProblem, FileSystem.FileSystem> =>
+  Effect.map(Option.match(file, { onNone: () => Effect.succeed<Connections>(new Map()), onSome: (path) => readFile(path) }), (fromFile) =>
+    withEnvironment(components, fromFile, env))
+
+/**
+ * The connections with the environment's values over them.
+ *
+ * @since 0.2.0
+ * @category combinators
+ */
+export const withEnvironment = (
+  components: ReadonlyArray<Component.Component>,
+  connections: Connections,
+  env: Readonly<Record<string, string | undefined>>
+): Connections => {
+  const result = new Map(connections)
   for (const component of components) {
     for (const field of Object.keys(component.connection.props)) {
       const value = env[envName(component.name, field)]
-      if (value !== undefined) connections[component.name] = { ...connections[component.name], [field]: value }
+      if (value !== undefined) result.set(component.name, { ...result.get(component.name), [field]: value })
     }
   }
-  return connections
+  return result
+}
+
+/**
+ * The connection values of a component: the one place the runner looks a step's connection up.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const of = (connections: Connections, component: Component.Component): Readonly<Record<string, unknown>> | undefined =>
+  connections.get(component.name)
+
+/**
+ * The base URL a component's requests go to with these connections: the connection's
+ * `baseUrl`, else the component's default.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const baseUrlOf = (connections: Connections, component: Component.Component): string => {
+  const given = of(connections, component)?.["baseUrl"]
+  return typeof given === "string" && given !== "" ? given : component.connection.client.defaultBaseUrl
 }
 
 const required = (component: Component.Component) =>
@@ -55,11 +125,16 @@ const required = (component: Component.Component) =>
     .filter(([, p]) => p.required && p.defaultValue === undefined)
     .map(([k]) => k)
 
-/** Checks the connection of each component a workflow uses; names what is missing and how to give it. */
-export const check = (connections: Connections, names: ReadonlyArray<string>): ReadonlyArray<string> => {
+/**
+ * Checks the connection of each of these components; names what is missing and how to give it.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const check = (connections: Connections, components: ReadonlyArray<Component.Component>): Either.Either<void, ConnectionProblem> => {
   const problems: Array<string> = []
-  for (const component of components.filter((c) => names.includes(c.name))) {
-    const values = connections[component.name]
+  for (const component of components) {
+    const values = of(connections, component)
     if (values === undefined) {
       const fields = required(component)
       problems.push(
@@ -79,5 +154,5 @@ export const check = (connections: Connections, names: ReadonlyArray<string>): R
       }
     }
   }
-  return problems
+  return problems.length === 0 ? Either.void : Either.left(new ConnectionProblem({ message: problems.join("\n") }))
 }

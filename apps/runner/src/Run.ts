@@ -1,11 +1,24 @@
-/** Running a workflow's tasks in order, stopping at the first failed step. */
+/**
+ * Running a workflow's tasks in order, stopping at the first failed step. Each step's
+ * parameters are resolved against the outputs before it (a reference without a value fails
+ * the step with an `InvalidInput`), then run by the executor with its component's connection.
+ *
+ * @since 0.2.0
+ */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type { ConnectorError, Executor } from "@x/core"
+import { ConnectorError, type Executor } from "@x/core"
 import * as Effect from "effect/Effect"
-import type { Connections } from "./Connections.js"
+import * as Either from "effect/Either"
+import * as Connections from "./Connections.js"
 import * as References from "./References.js"
-import type { Workflow } from "./Workflow.js"
+import * as Workflow from "./Workflow.js"
 
+/**
+ * The outcome of one step.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface StepResult {
   readonly name: string
   readonly type: string
@@ -15,52 +28,72 @@ export interface StepResult {
   readonly durationMs?: number
 }
 
+/**
+ * The outcome of a run.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface RunResult {
   readonly status: "succeeded" | "failed"
   readonly steps: ReadonlyArray<StepResult>
 }
 
+/**
+ * What a run reports as it goes.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Reporter {
-  readonly started: (step: { name: string; type: string; label: string }) => void
-  readonly finished: (result: StepResult) => void
+  readonly started: (step: Workflow.CheckedStep) => Effect.Effect<void>
+  readonly finished: (result: StepResult) => Effect.Effect<void>
 }
 
+/**
+ * Runs the tasks, with `trigger` (the event's output) when a trigger fired the run.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
 export const run = (
   executor: Executor.Executor,
-  workflow: Workflow,
-  connections: Connections,
-  scope: Record<string, unknown>,
-  reporter: Reporter
+  workflow: Workflow.Workflow,
+  connections: Connections.Connections,
+  reporter: Reporter,
+  trigger?: unknown
 ): Effect.Effect<RunResult, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
+    const scope = new Map<string, unknown>([["inputs", workflow.inputs]])
+    if (trigger !== undefined) scope.set("trigger", trigger)
     const steps: Array<StepResult> = []
     let failed = false
-    for (const step of workflow.tasks) {
+    for (const checked of workflow.tasks) {
+      const { name, type } = checked.step
       if (failed) {
-        const skipped: StepResult = { name: step.name, type: step.type, status: "skipped" }
+        const skipped: StepResult = { name, type, status: "skipped" }
         steps.push(skipped)
-        reporter.finished(skipped)
+        yield* reporter.finished(skipped)
         continue
       }
-      reporter.started(step)
+      yield* reporter.started(checked)
       const started = Date.now()
-      let parameters: unknown
-      try {
-        parameters = References.resolve(step.parameters, scope)
-      } catch (error) {
-        parameters = error
-      }
-      const outcome = parameters instanceof References.Unresolved
-        ? { _tag: "Left" as const, left: { _tag: "InvalidInput", message: parameters.message } as ConnectorError.ConnectorError }
-        : yield* Effect.either(executor.run({ ...step, parameters }, connections[step.type.split("/")[0]!]))
+      const outcome = yield* Either.match(References.resolve(checked.parameters, scope), {
+        onLeft: (unresolved) =>
+          Effect.succeed(Either.left<ConnectorError.ConnectorError>(
+            ConnectorError.invalidInput([{ path: "parameters", message: unresolved.message }], `step "${name}" (${type})`)
+          )),
+        onRight: (parameters) =>
+          Effect.either(executor.run(Workflow.withParameters(checked, parameters), Connections.of(connections, checked.component)))
+      })
       const durationMs = Date.now() - started
-      const result: StepResult = outcome._tag === "Right"
-        ? { name: step.name, type: step.type, status: "succeeded", output: outcome.right, durationMs }
-        : { name: step.name, type: step.type, status: "failed", error: { tag: outcome.left._tag, message: outcome.left.message }, durationMs }
-      if (outcome._tag === "Right") scope[step.name] = outcome.right
+      const result: StepResult = Either.isRight(outcome)
+        ? { name, type, status: "succeeded", output: outcome.right, durationMs }
+        : { name, type, status: "failed", error: { tag: outcome.left._tag, message: outcome.left.message }, durationMs }
+      if (Either.isRight(outcome)) scope.set(name, outcome.right)
       else failed = true
       steps.push(result)
-      reporter.finished(result)
+      yield* reporter.finished(result)
     }
     return { status: failed ? "failed" : "succeeded", steps }
   })

@@ -1,32 +1,81 @@
 /**
- * The enabled trigger's state (e.g. the webhook's id), kept in the data directory so that the
- * next start can remove a webhook a crash left behind before it registers a new one.
+ * The data directory of `serve` (created readable by its owner only) and the enabled
+ * trigger's state in it (e.g. the webhook's id, in `trigger.json`), so that the next start
+ * can remove a webhook a crash left behind before it registers a new one. A state file that
+ * cannot be read stops the start: ignoring it would leave that webhook at the provider.
+ *
+ * @since 0.2.0
  */
-import { existsSync, fsyncSync, openSync, closeSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs"
-import { join } from "node:path"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import { DamagedData } from "./Errors.js"
+import * as JsonText from "./JsonText.js"
 
-const fileOf = (dataDir: string) => join(dataDir, "trigger.json")
+/**
+ * Creates the data directory (mode 0700) unless it exists.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const makeDataDir = (dataDir: string): Effect.Effect<void, DamagedData, FileSystem.FileSystem> =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) =>
+    Effect.mapError(
+      Effect.flatMap(fs.exists(dataDir), (exists) => exists ? Effect.void : fs.makeDirectory(dataDir, { recursive: true, mode: 0o700 })),
+      (error) => new DamagedData({ file: dataDir, message: `the data directory ${dataDir} cannot be created: ${error.message}` })
+    ))
 
-export const read = (dataDir: string): unknown => {
-  const file = fileOf(dataDir)
-  if (!existsSync(file)) return undefined
-  try {
-    return JSON.parse(readFileSync(file, "utf8"))
-  } catch {
-    return undefined
-  }
-}
+const fileOf = (dataDir: string) => Effect.map(Path.Path, (path) => path.join(dataDir, "trigger.json"))
 
-export const write = (dataDir: string, state: unknown) => {
-  const file = fileOf(dataDir)
-  const temporary = `${file}.tmp`
-  const fd = openSync(temporary, "w", 0o600)
-  const bytes = Buffer.from(JSON.stringify(state))
-  let written = 0
-  while (written < bytes.length) written += writeSync(fd, bytes, written)
-  fsyncSync(fd)
-  closeSync(fd)
-  renameSync(temporary, file)
-}
+/**
+ * The state a previous run left, if any.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const read = (dataDir: string): Effect.Effect<Option.Option<unknown>, DamagedData, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const file = yield* fileOf(dataDir)
+    const damaged = (reason: string) =>
+      new DamagedData({
+        file,
+        message: `${file} ${reason}. It holds the state of a trigger a previous run enabled (e.g. its webhook), which serve ` +
+          `removes before it enables a new one; unread, that webhook would stay. Remove the webhook at the provider, then ` +
+          `delete the file (or restore it) and start again.`
+      })
+    if (!(yield* Effect.mapError(fs.exists(file), (error) => damaged(`cannot be read (${error.message})`)))) return Option.none()
+    const text = yield* Effect.mapError(fs.readFileString(file), (error) => damaged(`cannot be read (${error.message})`))
+    const parsed = JsonText.parse(text)
+    return Either.isLeft(parsed) ? yield* damaged(`is damaged (${parsed.left.message})`) : Option.some(parsed.right)
+  })
 
-export const clear = (dataDir: string) => rmSync(fileOf(dataDir), { force: true })
+/**
+ * Stores the state (mode 0600): written to a new file, synced, then renamed over the old one.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const write = (dataDir: string, state: unknown): Effect.Effect<void, DamagedData, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const file = yield* fileOf(dataDir)
+    const temporary = `${file}.tmp`
+    yield* Effect.scoped(Effect.gen(function*() {
+      const handle = yield* fs.open(temporary, { flag: "w", mode: 0o600 })
+      yield* handle.writeAll(new TextEncoder().encode(JSON.stringify(state)))
+      yield* handle.sync
+    }))
+    yield* fs.rename(temporary, file)
+  }).pipe(Effect.mapError((error) => new DamagedData({ file: dataDir, message: `the trigger's state cannot be stored in ${dataDir}: ${error.message}` })))
+
+/**
+ * Removes the stored state.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const clear = (dataDir: string): Effect.Effect<void, never, FileSystem.FileSystem | Path.Path> =>
+  Effect.flatMap(fileOf(dataDir), (file) => Effect.flatMap(FileSystem.FileSystem, (fs) => Effect.ignore(fs.remove(file, { force: true }))))

@@ -1,38 +1,54 @@
 /**
  * Workflow files: `{label, description?, inputs?, triggers?: [step], tasks: [step]}`. Before
  * anything runs, the whole file is checked and every problem listed with its path: JSON
- * syntax (with line and column), the shape, unknown types and actions, missing or mistyped
- * parameters, references to unknown or later steps, duplicate step names.
+ * syntax (with line and column), nesting depth, the shape, unknown types and actions,
+ * missing or mistyped parameters, references to unknown or later steps, duplicate or
+ * reserved step names. The checked workflow keeps what the check resolved (each step's
+ * component and definition), so nothing is looked up by name again.
+ *
+ * @since 0.2.0
  */
-import { ConnectorError, Property, Step } from "@x/core"
+import type { Action, Component, ConnectorError, Registry, Trigger } from "@x/core"
+import { CustomAction, Property, type Step } from "@x/core"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { registry } from "./components.js"
-import { errorPosition } from "./JsonPosition.js"
+import type { Connections } from "./Connections.js"
+import * as ConnectionsModule from "./Connections.js"
+import { checkStep, reservedNames } from "./internal/checkStep.js"
+import * as JsonText from "./JsonText.js"
 import * as References from "./References.js"
 
-/** `${inputs.x}` references resolved; other references left as they are. */
-const resolveInputs = (value: unknown, inputs: Readonly<Record<string, unknown>>): unknown => {
-  if (typeof value === "string") {
-    const references = References.referencesIn(value)
-    if (references.length === 0 || references.some((r) => r.root !== "inputs")) return value
-    return References.resolve(value, { inputs })
-  }
-  if (Array.isArray(value)) return value.map((v) => resolveInputs(v, inputs))
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveInputs(v, inputs)]))
-  }
-  return value
+/**
+ * A step that passed the check: the step as written, with its component and its action's
+ * or trigger's definition, and its parameters with the inputs put in.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface CheckedStep<D = Action.Action | Trigger.Trigger> {
+  readonly step: Step.Step
+  readonly component: Component.Component
+  readonly definition: D
+  readonly parameters: Readonly<Record<string, unknown>>
 }
 
+/**
+ * A checked workflow.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Workflow {
   readonly label: string
   readonly description?: string | undefined
-  readonly inputs: Readonly<Record<string, unknown>>
-  readonly triggers: ReadonlyArray<Step.Step>
-  readonly tasks: ReadonlyArray<Step.Step>
+  /** The declared inputs with the given ones over them. */
+  readonly inputs: ReadonlyMap<string, unknown>
+  readonly trigger: CheckedStep<Trigger.Trigger> | undefined
+  readonly tasks: ReadonlyArray<CheckedStep<Action.Action>>
 }
 
+// The shape is checked with Schema; the values are then taken from the JSON as written (a
+// decoded Record would not keep a key such as "__proto__" as the user's).
 const Shape = Schema.Struct({
   label: Schema.String,
   description: Schema.optional(Schema.String),
@@ -40,123 +56,107 @@ const Shape = Schema.Struct({
   triggers: Schema.optional(Schema.Array(Schema.Unknown)),
   tasks: Schema.Array(Schema.Unknown).pipe(Schema.minItems(1, { message: () => "must have at least one step" }))
 })
-const decodeShape = Schema.decodeUnknownEither(Shape, { errors: "all", onExcessProperty: "error" })
+const checkShape = Schema.decodeUnknownEither(Shape, { errors: "all", onExcessProperty: "error" })
 
-/** A JSON syntax error, with its line and column. */
-const syntaxIssue = (text: string, error: unknown): ConnectorError.Issue => {
-  // V8's message, without the excerpt of the text it may append.
-  const reason = (error instanceof Error ? error.message : String(error)).split(", ...")[0]!.split("\n")[0]!
-    .replace(/ in JSON at position \d+.*$/, "")
-  const position = errorPosition(text)
-  if (position < 0) return { path: "", message: `not valid JSON: ${reason}` }
-  const before = text.slice(0, position)
-  const line = before.split("\n").length
-  const column = before.length - before.lastIndexOf("\n")
-  return { path: "", message: `not valid JSON at line ${line}, column ${column}: ${reason}` }
+interface Json {
+  readonly label: string
+  readonly description?: string
+  readonly inputs?: Readonly<Record<string, unknown>>
+  readonly triggers?: ReadonlyArray<unknown>
+  readonly tasks: ReadonlyArray<unknown>
 }
 
+const nameOf = (value: unknown) =>
+  typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string"
+    ? [(value as { name: string }).name]
+    : []
+
 /**
- * Checks a workflow's text (with the inputs given on the command line); every problem, with
- * its path, or the workflow.
+ * Checks a workflow's text, with the inputs given on the command line: the workflow, or
+ * every problem with its path.
+ *
+ * @since 0.2.0
+ * @category constructors
  */
 export const parse = (
   text: string,
-  givenInputs: Readonly<Record<string, unknown>> = {}
+  given: ReadonlyMap<string, string>,
+  registry: Registry.Registry
 ): Either.Either<Workflow, ReadonlyArray<ConnectorError.Issue>> => {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (error) {
-    return Either.left([syntaxIssue(text, error)])
-  }
-  const shape = decodeShape(json)
+  const parsed = JsonText.parse(text)
+  if (Either.isLeft(parsed)) return Either.left([parsed.left])
+  const shape = checkShape(parsed.right)
   if (Either.isLeft(shape)) return Either.left(Property.issuesOf(shape.left))
+  const json = parsed.right as Json
   const issues: Array<ConnectorError.Issue> = []
-  const inputs = shape.right.inputs ?? {}
-  for (const key of Object.keys(givenInputs)) {
-    if (!Object.hasOwn(inputs, key)) issues.push({ path: `inputs.${key}`, message: `the workflow declares no input "${key}"` })
+  const declared = new Map(Object.entries(json.inputs ?? {}))
+  for (const name of declared.keys()) {
+    if (reservedNames.has(name) && name !== "inputs" && name !== "trigger") {
+      issues.push({ path: `inputs.${name}`, message: `"${name}" is reserved` })
+    }
   }
-  const inputValues: Record<string, unknown> = { ...inputs, ...givenInputs }
-  // Which steps have an output, for references into them.
-  const withOutput = new Map<string, boolean>()
-  const names = new Set<string>()
-  const known = new Set<string>(["inputs"])
-  const check = (kind: "trigger" | "action", value: unknown, path: string): Step.Step | undefined => {
-    const step = Step.decode(value)
-    if (Either.isLeft(step)) {
-      for (const issue of step.left.issues) issues.push({ path: `${path}.${issue.path}`, message: issue.message })
-      return undefined
-    }
-    const { name, parameters, type } = step.right
-    if (names.has(name) || name === "inputs" || name === "trigger") {
-      issues.push({ path: `${path}.name`, message: `"${name}" is ${names.has(name) ? "the name of an earlier step" : "reserved"}` })
-    }
-    names.add(name)
-    const resolved: Either.Either<
-      { readonly definition: { readonly decode: (params: unknown) => Either.Either<unknown, ConnectorError.InvalidInput> } },
-      ConnectorError.InvalidInput
-    > = kind === "action" ? registry.action(type) : registry.trigger(type)
-    if (Either.isLeft(resolved)) {
-      for (const issue of resolved.left.issues) issues.push({ path: `${path}.type`, message: issue.message })
-      return step.right
-    }
-    // References: to inputs, the trigger, or steps before this one.
-    for (const [key, value] of Object.entries(parameters)) {
-      for (const reference of References.referencesIn(value)) {
-        if (reference.root === "inputs") {
-          if (reference.path[0] === undefined || !Object.hasOwn(inputs, reference.path[0])) {
-            issues.push({ path: `${path}.parameters.${key}`, message: `\${${reference.text}}: no input "${reference.path[0]}" is declared` })
-          }
-        } else if (!known.has(reference.root)) {
-          issues.push({
-            path: `${path}.parameters.${key}`,
-            message: `\${${reference.text}}: "${reference.root}" is not ${names.has(reference.root) || laterNames.has(reference.root) ? "an earlier step" : "a step"}`
-          })
-        } else if (withOutput.get(reference.root) === false) {
-          issues.push({ path: `${path}.parameters.${key}`, message: `\${${reference.text}}: "${reference.root}" has no output` })
-        }
-      }
-    }
-    // Parameters: inputs are known now, so they are put in; a parameter that still holds a
-    // reference to a step's output is checked when it runs.
-    let withInputs: Record<string, unknown> = parameters
-    try {
-      withInputs = Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, resolveInputs(v, inputValues)]))
-    } catch {
-      // An unknown input: reported above.
-    }
-    const literal = Object.fromEntries(Object.entries(withInputs).filter(([, v]) => !References.hasReference(v)))
-    const dynamic = new Set(Object.keys(withInputs).filter((k) => References.hasReference(withInputs[k])))
-    const decoded = resolved.right.definition.decode(literal)
-    if (Either.isLeft(decoded)) {
-      for (const issue of decoded.left.issues) {
-        if (dynamic.has(issue.path.split(/[.[]/)[0]!)) continue
-        issues.push({ path: `${path}.parameters${issue.path === "" ? "" : `.${issue.path}`}`, message: issue.message })
-      }
-    }
-    known.add(kind === "trigger" ? "trigger" : name)
-    withOutput.set(kind === "trigger" ? "trigger" : name, (resolved.right.definition as { output?: unknown }).output !== undefined)
-    return step.right
+  for (const name of given.keys()) {
+    if (!declared.has(name)) issues.push({ path: `inputs.${name}`, message: `the workflow declares no input "${name}"` })
   }
-  const rawTriggers = shape.right.triggers ?? []
-  const laterNames = new Set(
-    [...rawTriggers, ...shape.right.tasks].flatMap((s) =>
-      typeof s === "object" && s !== null && typeof (s as { name?: unknown }).name === "string" ? [(s as { name: string }).name] : []
-    )
-  )
-  if (rawTriggers.length > 1) issues.push({ path: "triggers", message: "at most one trigger" })
-  const triggers = rawTriggers.map((s, i) => check("trigger", s, `triggers[${i}]`))
-  const tasks = shape.right.tasks.map((s, i) => check("action", s, `tasks[${i}]`))
+  const inputs: Map<string, unknown> = new Map([...declared, ...given])
+  const triggers = json.triggers ?? []
+  if (triggers.length > 1) issues.push({ path: "triggers", message: "at most one trigger" })
+  const context = {
+    registry,
+    declared,
+    inputs,
+    issues,
+    names: new Set<string>(),
+    known: new Map<string, boolean>(),
+    allNames: new Set([...triggers, ...json.tasks].flatMap(nameOf))
+  }
+  const trigger = triggers.map((value, i) => checkStep(context, "trigger", value, `triggers[${i}]`))[0]
+  const tasks = json.tasks.map((value, i) => checkStep(context, "action", value, `tasks[${i}]`))
   if (issues.length > 0) return Either.left(issues)
   return Either.right({
-    label: shape.right.label,
-    description: shape.right.description,
+    label: json.label,
+    description: json.description,
     inputs,
-    triggers: triggers as Array<Step.Step>,
-    tasks: tasks as Array<Step.Step>
+    trigger: trigger as CheckedStep<Trigger.Trigger> | undefined,
+    tasks: tasks as Array<CheckedStep<Action.Action>>
   })
 }
 
-/** The components a workflow uses. */
-export const componentsOf = (workflow: Workflow): ReadonlyArray<string> =>
-  [...new Set([...workflow.triggers, ...workflow.tasks].map((s) => s.type.split("/")[0]!))]
+/**
+ * The components a workflow uses.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const componentsOf = (workflow: Workflow): ReadonlyArray<Component.Component> => [
+  ...new Set([...(workflow.trigger === undefined ? [] : [workflow.trigger]), ...workflow.tasks].map((checked) => checked.component))
+]
+
+/**
+ * Checks what can only be checked with the connections: a custom action's literal path must
+ * stay below its connection's base URL (as it would be refused when its step runs, after
+ * the earlier steps did their work).
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const checkWithConnections = (workflow: Workflow, connections: Connections): ReadonlyArray<ConnectorError.Issue> =>
+  workflow.tasks.flatMap((checked, i) => {
+    const path = checked.parameters["path"]
+    if (checked.definition !== CustomAction.action || typeof path !== "string" || References.hasReference(path)) return []
+    const resolved = CustomAction.resolvePath(ConnectionsModule.baseUrlOf(connections, checked.component), path)
+    return Either.isLeft(resolved)
+      ? resolved.left.issues.map((issue) => ({ path: `tasks[${i}].parameters.${issue.path}`, message: issue.message }))
+      : []
+  })
+
+/**
+ * The step as the executor takes it, with these parameters.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const withParameters = (checked: CheckedStep, parameters: unknown): Step.Step => ({
+  ...checked.step,
+  parameters: parameters as Record<string, unknown>
+})

@@ -1,6 +1,8 @@
 /**
  * Where a JSON text first goes wrong (an index into it), for messages with a line and a
  * column: V8's own message gives the position only for some errors.
+ *
+ * @internal
  */
 export const errorPosition = (text: string): number => {
   let i = 0

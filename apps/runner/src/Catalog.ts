@@ -1,0 +1,114 @@
+/**
+ * The components the runner knows, as data: each with how to start its provider's simulator
+ * (seeded, on a free loopback port) and the connection values that point at it. Nothing
+ * else in the runner names a provider; a new component is one more entry here.
+ *
+ * @since 0.2.0
+ */
+import { boardtool } from "@x/boardtool"
+import { browseragent } from "@x/browseragent"
+import type { Component } from "@x/core"
+import { sitebuilder } from "@x/sitebuilder"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+
+/**
+ * How the sandbox starts a simulator.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface SimulatorOptions {
+  /** Whether the simulator enforces its provider's rate limits (as it does by default). */
+  readonly rateLimits: boolean
+}
+
+/**
+ * A running simulator: the connection values pointing at it, and one line for the user
+ * (where it is, and its well-known sandbox credentials when they are useful, e.g. for curl).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Simulated {
+  readonly connection: Readonly<Record<string, unknown>>
+  readonly note: string
+}
+
+/**
+ * One component the runner knows.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Entry {
+  readonly component: Component.Component
+  /** Starts the simulator for the sandbox; it stops with the scope. */
+  readonly simulate: (options: SimulatorOptions) => Effect.Effect<Simulated, never, Scope.Scope>
+}
+
+/** A simulator started by `start` and stopped by its `close` with the scope. */
+const simulator = <S extends { readonly close: () => Promise<void> }>(start: () => Promise<S>) =>
+  Effect.acquireRelease(Effect.promise(start), (started) => Effect.promise(() => started.close()))
+
+// The simulators are imported when the sandbox starts one: `describe` and a run on real
+// providers never load them (they are chunks of their own in the bundle).
+
+const trello: Entry = {
+  component: boardtool,
+  simulate: (options) =>
+    Effect.map(
+      simulator(() =>
+        import("@x/boardtool/testing").then((Simulator) =>
+          // Well-known sandbox credentials: nothing secret, and usable from curl.
+          Simulator.start({
+            deliveryRetryDelayMs: 200,
+            key: "sandbox-trello-key",
+            token: "sandbox-trello-token",
+            secret: "sandbox-trello-secret",
+            ...(options.rateLimits ? {} : { rateLimits: false })
+          })
+        )
+      ),
+      (sim) => ({
+        connection: { key: sim.key, token: sim.token, secret: sim.secret, baseUrl: sim.baseUrl },
+        note: `Trello simulator at ${sim.baseUrl} (key ${sim.key}, token ${sim.token})`
+      })
+    )
+}
+
+const webflow: Entry = {
+  component: sitebuilder,
+  simulate: (options) =>
+    Effect.map(
+      simulator(() => import("@x/sitebuilder/testing").then((Simulator) => Simulator.start(options.rateLimits ? {} : { rateLimit: false }))),
+      (sim) => ({
+        connection: {
+          clientId: sim.clientId,
+          clientSecret: sim.clientSecret,
+          accessToken: sim.issueToken(),
+          authorizeUrl: sim.authorizeUrl,
+          tokenUrl: sim.tokenUrl,
+          baseUrl: sim.baseUrl
+        },
+        note: `Webflow simulator at ${sim.baseUrl}`
+      })
+    )
+}
+
+const browserUse: Entry = {
+  component: browseragent,
+  simulate: () =>
+    Effect.map(
+      simulator(() => import("@x/browseragent/testing").then((Simulator) => Simulator.start({ stepMs: 150 }))),
+      (sim) => ({ connection: { value: sim.apiKey, baseUrl: sim.baseUrl }, note: `Browser Use simulator at ${sim.baseUrl}` })
+    )
+}
+
+/**
+ * Every component the runner knows, in the order `describe` lists them.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const entries: ReadonlyArray<Entry> = [webflow, trello, browserUse]

@@ -1,0 +1,154 @@
+/**
+ * The command line: every command, argument and option with its description, and the help
+ * they make (`x-runner --help`, `x-runner <command> --help`).
+ *
+ * @since 0.2.0
+ */
+import { Args, Command, HelpDoc, Options } from "@effect/cli"
+import * as HashMap from "effect/HashMap"
+import * as Option from "effect/Option"
+import * as Commands from "./Commands.js"
+import { layer as components } from "./Components.js"
+import * as Effect from "effect/Effect"
+
+/**
+ * The runner's version, printed by `--version`.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const version = "0.1.0"
+
+const workflowArg = Args.text({ name: "workflow.json" }).pipe(
+  Args.withDescription("The workflow file: {label, inputs?, triggers?, tasks} (see the README's \"Workflow files\")")
+)
+const connectionsOption = Options.file("connections").pipe(
+  Options.withDescription("A JSON file of connections keyed by component name; XRUNNER_<COMPONENT>_<FIELD> variables add to it"),
+  Options.optional
+)
+const sandboxOption = Options.boolean("sandbox").pipe(
+  Options.withDescription("Run against the embedded simulators, seeded: no account or credential needed")
+)
+const withoutRateLimitsOption = Options.boolean("without-rate-limits").pipe(
+  Options.withDescription("With --sandbox: neither the simulators nor the runner keep to the providers' rate limits (for load tests)")
+)
+const inputOption = Options.keyValueMap("input").pipe(
+  Options.withDescription("A value for an input the workflow declares, as name=value (repeatable)"),
+  Options.optional
+)
+
+const mapOf = (values: Option.Option<HashMap.HashMap<string, string>>): ReadonlyMap<string, string> =>
+  new Map(HashMap.toEntries(Option.getOrElse(values, () => HashMap.empty<string, string>())))
+
+const run = Command.make("run", {
+  workflow: workflowArg,
+  connections: connectionsOption,
+  sandbox: sandboxOption,
+  withoutRateLimits: withoutRateLimitsOption,
+  input: inputOption,
+  output: Options.choice("output", ["pretty", "json"]).pipe(
+    Options.withDescription("pretty: progress on stderr, outputs on stdout; json: one document {status, steps} on stdout"),
+    Options.withDefault("pretty" as const)
+  )
+}, (args) =>
+  Commands.run({
+    workflow: args.workflow,
+    inputs: mapOf(args.input),
+    source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
+    json: args.output === "json"
+  }).pipe(Effect.provide(components({ rateLimits: !args.withoutRateLimits })))).pipe(
+  Command.withDescription("Run a workflow's tasks in order, stopping at the first failed step (exit 0, 1 a step failed, 2 invalid)")
+)
+
+const serve = Command.make("serve", {
+  workflow: workflowArg,
+  publicUrl: Options.text("public-url").pipe(
+    Options.withPseudoName("URL"),
+    Options.withDescription("The URL the provider sends deliveries to (it reaches this process, e.g. through a tunnel)")
+  ),
+  port: Options.integer("port").pipe(Options.withDescription("The port to listen on (default: the public URL's, else 8080)"), Options.optional),
+  dataDir: Options.directory("data-dir").pipe(
+    Options.withDescription("Where the delivery journal and the trigger's state are kept (created 0700)"),
+    Options.withDefault(".x-runner")
+  ),
+  connections: connectionsOption,
+  sandbox: sandboxOption,
+  withoutRateLimits: withoutRateLimitsOption,
+  input: inputOption
+}, (args) =>
+  Commands.serve({
+    workflow: args.workflow,
+    inputs: mapOf(args.input),
+    source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
+    publicUrl: args.publicUrl,
+    port: args.port,
+    dataDir: args.dataDir
+  }).pipe(Effect.provide(components({ rateLimits: !args.withoutRateLimits })))).pipe(
+  Command.withDescription("Enable the workflow's trigger and run its tasks once per event, until stopped (SIGINT/SIGTERM)")
+)
+
+const describe = Command.make("describe", {
+  type: Args.text({ name: "type" }).pipe(
+    Args.withDescription("A component's type or name (e.g. boardtool/v1 or boardtool); all components when left out"),
+    Args.optional
+  )
+}, ({ type }) => Commands.describe(type).pipe(Effect.provide(components()))).pipe(
+  Command.withDescription("Print the components' definitions (actions, triggers, properties) as JSON")
+)
+
+const options = Command.make("options", {
+  type: Args.text({ name: "type" }).pipe(Args.withDescription("The step type of an action or trigger, e.g. boardtool/v1/createCard")),
+  property: Args.text({ name: "property" }).pipe(Args.withDescription("The property whose options to load, e.g. idList")),
+  param: Options.keyValueMap("param").pipe(
+    Options.withDescription("A value of a property the list depends on, as name=value (repeatable)"),
+    Options.optional
+  ),
+  connections: connectionsOption,
+  sandbox: sandboxOption
+}, (args) =>
+  Commands.options({
+    type: args.type,
+    property: args.property,
+    params: mapOf(args.param),
+    source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: false }
+  }).pipe(Effect.provide(components()))).pipe(
+  Command.withDescription("Load the dynamic option list of a property, e.g. the lists of a board")
+)
+
+const connect = Command.make("connect", {
+  component: Args.text({ name: "component" }).pipe(Args.withDescription("The component to connect with OAuth2, e.g. sitebuilder")),
+  connections: Options.file("connections").pipe(
+    Options.withDescription("The connections file holding the app's clientId and clientSecret; the token is written into it (0600)"),
+    Options.withDefault("connections.json")
+  ),
+  appUrl: Options.text("app-url").pipe(
+    Options.withPseudoName("URL"),
+    Options.withDescription("Where this process serves {app-url}/callback: the app's redirect URI"),
+    Options.withDefault("http://127.0.0.1:3000")
+  )
+}, (args) => Commands.connect(args).pipe(Effect.provide(components()))).pipe(
+  Command.withDescription("Connect an OAuth2 component: authorize in the browser, and store the token in the connections file")
+)
+
+const examples = HelpDoc.blocks([
+  HelpDoc.h1("EXAMPLES"),
+  HelpDoc.p("$ x-runner run examples/demo.json --sandbox"),
+  HelpDoc.p("$ x-runner serve examples/new-card.json --sandbox --public-url http://127.0.0.1:8787/hooks/new-card"),
+  HelpDoc.p("$ x-runner describe boardtool/v1"),
+  HelpDoc.p("$ x-runner options boardtool/v1/createCard idList --param idBoard=5eed00000000000000000002 --sandbox"),
+  HelpDoc.p("$ x-runner connect sitebuilder --connections connections.json --app-url http://127.0.0.1:3000")
+])
+
+/**
+ * The command line, run on the process's arguments.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const cli = Command.run(
+  Command.make("x-runner").pipe(
+    Command.withDescription("Runs workflow files on the connector packages. Exit codes: 0 ok, 1 a step failed, 2 invalid workflow or arguments."),
+    Command.withSubcommands([run, serve, describe, options, connect])
+  ),
+  { name: "x-runner", version, footer: examples }
+)

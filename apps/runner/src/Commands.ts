@@ -1,0 +1,164 @@
+/**
+ * What each command does, once its arguments are parsed (`Cli` defines them). Each ends with
+ * success or one of the runner's tagged errors; `main` turns those into exit codes.
+ *
+ * @since 0.2.0
+ */
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Path from "@effect/platform/Path"
+import { Component } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import { Components } from "./Components.js"
+import * as Errors from "./Errors.js"
+import { Output } from "./Output.js"
+import * as Run from "./Run.js"
+import * as Setup from "./Setup.js"
+import * as Workflow from "./Workflow.js"
+
+type Needs = Components | Output | FileSystem.FileSystem | HttpClient.HttpClient
+
+const mark = (status: Run.StepResult["status"]) => status === "succeeded" ? "✔" : status === "failed" ? "✘" : "–"
+
+/** A workflow that passed both checks (the second one needs the connections). */
+const checkWithConnections = (file: string, workflow: Workflow.Workflow, connections: Parameters<typeof Workflow.checkWithConnections>[1]) => {
+  const issues = Workflow.checkWithConnections(workflow, connections)
+  return issues.length === 0 ? Effect.void : Effect.fail(new Errors.InvalidWorkflow({ file, issues }))
+}
+
+/**
+ * `run`: runs the tasks in order, stopping at the first failed step.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const run = (args: {
+  readonly workflow: string
+  readonly inputs: ReadonlyMap<string, string>
+  readonly source: Setup.ConnectionSource
+  readonly json: boolean
+}): Effect.Effect<void, Errors.RunnerError, Needs> =>
+  Effect.gen(function*() {
+    const output = yield* Output
+    const { executor } = yield* Components
+    const workflow = yield* Setup.loadWorkflow(args.workflow, args.inputs)
+    const { connections } = yield* Setup.connect(args.source, Workflow.componentsOf(workflow))
+    yield* checkWithConnections(args.workflow, workflow, connections)
+    const pretty = (text: string) => args.json ? Effect.void : output.err(text)
+    yield* pretty(`▶ ${workflow.label}${args.source.sandbox ? " (sandbox)" : ""}`)
+    const result = yield* Run.run(executor, workflow, connections, {
+      started: (checked) => pretty(`  … ${checked.step.name} (${checked.step.type})`),
+      finished: (step) =>
+        pretty(`  ${mark(step.status)} ${step.name} ${step.status}${step.durationMs === undefined ? "" : ` in ${step.durationMs} ms`}${
+          step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`
+        }`)
+    })
+    if (args.json) {
+      yield* output.out(JSON.stringify({ status: result.status, steps: result.steps.map(({ durationMs: _, ...step }) => step) }))
+    } else {
+      yield* output.out(`${workflow.label}: ${result.status}`)
+      for (const step of result.steps) {
+        yield* output.out(`\n${step.name} (${step.type}): ${step.status}`)
+        if (step.output !== undefined) yield* output.out(JSON.stringify(step.output, null, 2))
+        if (step.error !== undefined) yield* output.out(`${step.error.tag}: ${step.error.message}`)
+      }
+    }
+    if (result.status === "failed") return yield* new Errors.StepFailed({ message: "" })
+  }).pipe(
+    // With --output json, a refusal is one JSON document on stdout too.
+    Effect.tapError((error) =>
+      args.json && Errors.exitCode(error) === 2
+        ? Effect.flatMap(Output, (output) => output.out(JSON.stringify({ status: "invalid", issues: Errors.issuesOf(error) })))
+        : Effect.void
+    ),
+    Effect.scoped
+  )
+
+/**
+ * `describe`: prints the definitions of every component, or of one (by type or name).
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const describe = (wanted: Option.Option<string>): Effect.Effect<void, Errors.InvalidArguments, Components | Output> =>
+  Effect.gen(function*() {
+    const { entries } = yield* Components
+    const all = entries.map((entry) => Component.describe(entry.component))
+    if (Option.isNone(wanted)) return yield* Effect.flatMap(Output, (output) => output.out(JSON.stringify(all, null, 2)))
+    const chosen = all.find((c) => c.type === wanted.value || c.name === wanted.value)
+    if (chosen === undefined) {
+      return yield* new Errors.InvalidArguments({ message: `unknown component "${wanted.value}"; available: ${all.map((c) => c.type).join(", ")}` })
+    }
+    yield* Effect.flatMap(Output, (output) => output.out(JSON.stringify(chosen, null, 2)))
+  })
+
+/**
+ * `options`: loads the dynamic option list of one property.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const options = (args: {
+  readonly type: string
+  readonly property: string
+  readonly params: ReadonlyMap<string, string>
+  readonly source: Setup.ConnectionSource
+}): Effect.Effect<void, Errors.RunnerError, Needs> =>
+  Effect.gen(function*() {
+    const { executor, registry } = yield* Components
+    const resolved = Either.orElse(registry.action(args.type), () => registry.trigger(args.type))
+    if (Either.isLeft(resolved)) return yield* new Errors.InvalidArguments({ message: `InvalidInput: ${resolved.left.message}` })
+    const { component } = resolved.right
+    const { connections } = yield* Setup.connect(args.source, [component])
+    const params = Object.fromEntries(args.params)
+    const choices = yield* Effect.either(executor.options(args.type, args.property, params, connections.get(component.name)))
+    if (Either.isLeft(choices)) {
+      const message = `${choices.left._tag}: ${choices.left.message}`
+      return yield* choices.left._tag === "InvalidInput" ? new Errors.InvalidArguments({ message }) : new Errors.StepFailed({ message })
+    }
+    yield* Effect.flatMap(Output, (output) => output.out(JSON.stringify(choices.right, null, 2)))
+  }).pipe(Effect.scoped)
+
+/**
+ * `serve`: enables the trigger and runs the tasks for every event, until stopped.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const serve = (args: {
+  readonly workflow: string
+  readonly inputs: ReadonlyMap<string, string>
+  readonly source: Setup.ConnectionSource
+  readonly publicUrl: string
+  readonly port: Option.Option<number>
+  readonly dataDir: string
+}): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
+  Effect.gen(function*() {
+    const workflow = yield* Setup.loadWorkflow(args.workflow, args.inputs)
+    const publicUrl = yield* Effect.try({
+      try: () => new URL(args.publicUrl),
+      catch: () => new Errors.InvalidArguments({ message: `--public-url ${args.publicUrl}: not a URL` })
+    })
+    const { connections, notes } = yield* Setup.connect(args.source, Workflow.componentsOf(workflow))
+    yield* checkWithConnections(args.workflow, workflow, connections)
+    for (const note of notes) yield* Effect.flatMap(Output, (output) => output.err(`sandbox: ${note}`))
+    const Serve = yield* Effect.promise(() => import("./Serve.js"))
+    return yield* Serve.serve({
+      workflow,
+      connections,
+      publicUrl,
+      port: Option.getOrElse(args.port, () => Number(publicUrl.port || 8080)),
+      dataDir: args.dataDir
+    })
+  }).pipe(Effect.scoped)
+
+/**
+ * `connect`: the OAuth2 flow of a component, storing the token in the connections file.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const connect = (args: { readonly component: string; readonly connections: string; readonly appUrl: string }) =>
+  Effect.flatMap(Effect.promise(() => import("./Connect.js")), (Connect) => Connect.connect(args.component, args.connections, args.appUrl))

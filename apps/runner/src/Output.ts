@@ -1,0 +1,57 @@
+/**
+ * Where a command writes: `out` (stdout) for what it produces, `err` (stderr) for progress
+ * and problems. A service, so that tests and the commands share one way to write.
+ *
+ * @since 0.2.0
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+
+/**
+ * The two streams of a command.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Output {
+  readonly out: (text: string) => Effect.Effect<void>
+  readonly err: (text: string) => Effect.Effect<void>
+}
+
+/**
+ * The service of a command's output.
+ *
+ * @since 0.2.0
+ * @category tags
+ */
+export const Output = Context.GenericTag<Output>("@x/runner/Output")
+
+const line = (text: string) => text.endsWith("\n") ? text : text + "\n"
+
+/**
+ * The process's stdout and stderr, one line per call.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Output> = Layer.succeed(Output, {
+  out: (text) => Effect.sync(() => void process.stdout.write(line(text))),
+  err: (text) => Effect.sync(() => void process.stderr.write(line(text)))
+})
+
+/**
+ * Writes a line to stdout.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const out = (text: string): Effect.Effect<void, never, Output> => Effect.flatMap(Output, (output) => output.out(text))
+
+/**
+ * Writes a line to stderr.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const err = (text: string): Effect.Effect<void, never, Output> => Effect.flatMap(Output, (output) => output.err(text))
