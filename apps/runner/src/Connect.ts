@@ -15,6 +15,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Connection, OAuth2, Webhook } from "@x/core"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { createServer } from "node:http"
@@ -73,8 +74,11 @@ export const connect = (
         })
       )
     )
-    yield* HttpServer.serveEffect()(app).pipe(
-      Effect.provide(NodeHttpServer.layer(() => createServer(), { port: Number(base.port || 80), host: base.hostname })),
+    // The callback server lives as long as the flow.
+    const server = HttpServer.serve(app).pipe(
+      Layer.provide(NodeHttpServer.layer(() => createServer(), { port: Number(base.port || 80), host: base.hostname }))
+    )
+    yield* Layer.build(server).pipe(
       Effect.catchTag("ServeError", (error) =>
         new ConnectProblem({ message: /EADDRINUSE/.test(String(error.cause)) ? `port ${base.port} is in use` : String(error.cause) }))
     )
