@@ -4,11 +4,11 @@ import * as Effect from "effect/Effect"
 import nock from "nock"
 import { boardtool } from "../src/index.js"
 import {
-  API, AUTHORIZATION, BOARD, CARD, card, connection, executor, KEY, LIST, step, TOKEN, trelloBoard, trelloCard, withFetch
+  API, AUTHORIZATION, BOARD, CARD, card, executor, KEY, LIST, step, TOKEN, trelloBoard, trelloCard, withFetch
 } from "./support.js"
 
 const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters), connection))
+const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)))
 
 beforeAll(() => nock.disableNetConnect())
 afterEach(() => {
@@ -56,7 +56,7 @@ describe("boardtool actions: the wire", () => {
         .get(`/1/boards/${BOARD}/lists`).query({ fields: "name" }).reply(200, [{ id: LIST, name: "To Do" }])
         .get(`/1/boards/${BOARD}/cards`).query({ fields: "name" }).reply(200, [{ id: CARD, name: "Launch post" }])
       const options = (type: string, property: string, params: Record<string, unknown>) =>
-        withFetch(executor.options(`boardtool/v1/${type}`, property, params, connection))
+        withFetch(executor.options(`boardtool/v1/${type}`, property, params))
       expect(yield* options("createCard", "idBoard", {})).toEqual([{ label: "Roadmap", value: BOARD }])
       expect(yield* options("createCard", "idList", { idBoard: BOARD })).toEqual([{ label: "To Do", value: LIST }])
       expect(yield* options("getCard", "id", { idBoard: BOARD })).toEqual([{ label: "Launch post", value: CARD }])

@@ -3,7 +3,7 @@ import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import { createServer, type Server } from "node:http"
 import * as Simulator from "../src/testing/simulator.js"
-import { executor, step } from "./support.js"
+import { connectedTo, executor, step } from "./support.js"
 
 let sim: Simulator.Simulator
 let connection: Record<string, string>
@@ -15,9 +15,9 @@ beforeAll(async () => {
 afterAll(() => sim.close())
 
 const run = (action: string, parameters: Record<string, unknown>, values: object = connection) =>
-  executor.run(step(action, parameters), values).pipe(Effect.provide(UndiciHttpClient.layer))
+  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
 const options = (type: string, property: string, params: Record<string, unknown>) =>
-  executor.options(`boardtool/v1/${type}`, property, params, connection).pipe(Effect.provide(UndiciHttpClient.layer))
+  executor.options(`boardtool/v1/${type}`, property, params).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
 
 /** A webhook receiver on loopback that hands every request to the trigger, as the runner does. */
 const receiver = (trigger: object, state: () => unknown, answer?: (n: number) => number | undefined) => {
@@ -40,8 +40,8 @@ const receiver = (trigger: object, state: () => unknown, answer?: (n: number) =>
         body: new Uint8Array(Buffer.concat(chunks))
       }
       Effect.runPromise(
-        executor.handleDelivery(trigger as never, connection, state() ?? { webhookId: "pending" }, request).pipe(
-          Effect.provide(UndiciHttpClient.layer)
+        executor.handleDelivery(trigger as never, state() ?? { webhookId: "pending" }, request).pipe(
+          Effect.provide(connectedTo(connection, UndiciHttpClient.layer))
         )
       ).then(
         (result) => {
@@ -83,7 +83,7 @@ describe("boardtool against the simulator", () => {
       const values = { key: fresh.key, token: fresh.token, baseUrl: fresh.baseUrl }
       const create = (idList: string) =>
         Effect.map(
-          executor.run(step("createCard", { idList, name: "n" }), values).pipe(Effect.provide(UndiciHttpClient.layer)),
+          executor.run(step("createCard", { idList, name: "n" })).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer))),
           (card) => fresh.cards.get((card as { id: string }).id)!
         )
       const { lists } = Simulator.seed
@@ -111,14 +111,14 @@ describe("boardtool against the simulator", () => {
       const trigger = { label: "N", name: "n", type: "boardtool/v1/newCard", parameters: { idList: list.id } }
       yield* Effect.gen(function*() {
         const both = yield* Effect.all(
-          [executor.enableTrigger(trigger, values, url), executor.enableTrigger(trigger, values, url)].map((e) =>
-            Effect.either(e.pipe(Effect.provide(UndiciHttpClient.layer)))
+          [executor.enableTrigger(trigger, url), executor.enableTrigger(trigger, url)].map((e) =>
+            Effect.either(e.pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer))))
           ),
           { concurrency: 2 }
         )
         expect(both.filter((r) => r._tag === "Right")).toHaveLength(1)
         expect(other.webhooks.size).toBe(1)
-        yield* executor.run(step("createCard", { idList: list.id, name: "x" }), values).pipe(Effect.provide(UndiciHttpClient.layer))
+        yield* executor.run(step("createCard", { idList: list.id, name: "x" })).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
         yield* Effect.sleep("200 millis")
         const started = Date.now()
         yield* Effect.promise(() => other.close())
@@ -166,7 +166,7 @@ describe("boardtool against the simulator", () => {
       const trigger = { label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idBoard: board.id, idList: list.id } }
       const hooks = receiver(trigger, () => state)
       const callbackUrl = yield* hooks.start
-      state = yield* executor.enableTrigger(trigger, connection, callbackUrl).pipe(Effect.provide(UndiciHttpClient.layer))
+      state = yield* executor.enableTrigger(trigger, callbackUrl).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
       const webhookId = (state as { webhookId: string }).webhookId
       expect(sim.webhooks.get(webhookId)).toMatchObject({ idModel: list.id, callbackURL: callbackUrl })
       const created = yield* run("createCard", { idList: list.id, name: "From the trigger test", desc: "With a description." })
@@ -177,7 +177,7 @@ describe("boardtool against the simulator", () => {
       yield* run("createCard", { idList: other.id, name: "Elsewhere" })
       yield* Effect.promise(() => sim.idle())
       expect(hooks.events).toHaveLength(1)
-      yield* executor.disableTrigger(trigger, connection, state).pipe(Effect.provide(UndiciHttpClient.layer))
+      yield* executor.disableTrigger(trigger, state).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
       expect(sim.webhooks.has(webhookId)).toBe(false)
       yield* hooks.close
     }))
@@ -190,7 +190,7 @@ describe("boardtool against the simulator", () => {
       const trigger = { label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idBoard: board.id } }
       // Two failures, then the trigger answers.
       const flaky = receiver(trigger, () => state, (n) => (n <= 2 ? 500 : undefined))
-      state = yield* executor.enableTrigger(trigger, connection, yield* flaky.start).pipe(Effect.provide(UndiciHttpClient.layer))
+      state = yield* executor.enableTrigger(trigger, yield* flaky.start).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
       const webhookId = (state as { webhookId: string }).webhookId
       yield* run("createCard", { idList: list.id, name: "Retried" })
       yield* Effect.promise(() => sim.idle())
@@ -199,8 +199,8 @@ describe("boardtool against the simulator", () => {
       yield* flaky.close
 
       const gone = receiver(trigger, () => state, () => 410)
-      const goneState = yield* executor.enableTrigger(trigger, connection, yield* gone.start).pipe(
-        Effect.provide(UndiciHttpClient.layer)
+      const goneState = yield* executor.enableTrigger(trigger, yield* gone.start).pipe(
+        Effect.provide(connectedTo(connection, UndiciHttpClient.layer))
       )
       yield* run("createCard", { idList: list.id, name: "Gone" })
       yield* Effect.promise(() => sim.idle())
@@ -210,7 +210,7 @@ describe("boardtool against the simulator", () => {
       const refusing = createServer((_, res) => res.writeHead(404).end())
       yield* Effect.promise(() => new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve)))
       const url = `http://127.0.0.1:${(refusing.address() as { port: number }).port}/hooks`
-      const error = yield* Effect.flip(executor.enableTrigger(trigger, connection, url).pipe(Effect.provide(UndiciHttpClient.layer)))
+      const error = yield* Effect.flip(executor.enableTrigger(trigger, url).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer))))
       expect(error).toMatchObject({ _tag: "InvalidInput", message: `URL (${url}) did not return 200 status code, got 404` })
       yield* Effect.promise(() => new Promise((resolve) => refusing.close(resolve)))
     }))

@@ -1,7 +1,8 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import { Executor } from "@x/core"
+import { Connections, Executor } from "@x/core"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { boardtool } from "../src/index.js"
 
 export const KEY = "0123456789abcdef0123456789abcdef"
@@ -24,8 +25,13 @@ export const step = (action: string, parameters: Record<string, unknown>) => ({
   parameters
 })
 
-export const withFetch = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
-  Effect.provide(effect, FetchHttpClient.layer)
+/** The opened boardtool connection of these values, over this HttpClient: what a runner provides. */
+export const connectedTo = (values: unknown, http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer) =>
+  Connections.layer({ boardtool: values }).pipe(Layer.provide(http))
+
+/** Provides the connection of these values (the test connection by default) over fetch. */
+export const withFetch = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>, values: unknown = connection) =>
+  Effect.provide(effect, connectedTo(values))
 
 /** A card as Trello's API returns it: many more fields than the five we output. */
 export const trelloCard = {

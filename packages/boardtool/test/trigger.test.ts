@@ -21,7 +21,7 @@ const delivery = (options: { body?: string; signature?: string | undefined; meth
   body: new TextEncoder().encode(options.body ?? body)
 })
 const handle = (trigger: { label: string; name: string; type: string; parameters: Record<string, unknown> }, request: ReturnType<typeof delivery>, values: object = connection) =>
-  withFetch(executor.handleDelivery(trigger, values, state, request))
+  withFetch(executor.handleDelivery(trigger, state, request), values)
 
 beforeAll(() => nock.disableNetConnect())
 afterEach(() => {
@@ -35,7 +35,7 @@ describe("newCard", () => {
       const scope = trello().post("/1/webhooks")
         .query({ callbackURL: callbackUrl, idModel: LIST, description: `New cards on list ${LIST}` })
         .reply(200, { id: state.webhookId, idModel: LIST, callbackURL: callbackUrl, active: true, consecutiveFailures: 0 })
-      expect(yield* withFetch(executor.enableTrigger(onList, connection, callbackUrl))).toEqual(state)
+      expect(yield* withFetch(executor.enableTrigger(onList, callbackUrl))).toEqual(state)
       expect(scope.isDone()).toBe(true)
     }))
 
@@ -43,9 +43,9 @@ describe("newCard", () => {
     Effect.gen(function*() {
       const scope = trello().post("/1/webhooks").query((q) => q["idModel"] === BOARD)
         .reply(200, { id: state.webhookId, idModel: BOARD, callbackURL: callbackUrl })
-      yield* withFetch(executor.enableTrigger(onBoard, connection, callbackUrl))
+      yield* withFetch(executor.enableTrigger(onBoard, callbackUrl))
       expect(scope.isDone()).toBe(true)
-      const error = yield* Effect.flip(withFetch(executor.enableTrigger({ ...onList, parameters: {} }, connection, callbackUrl)))
+      const error = yield* Effect.flip(withFetch(executor.enableTrigger({ ...onList, parameters: {} }, callbackUrl)))
       expect(error.message).toBe("step \"newCard\" (boardtool/v1/newCard): idBoard: a board or a list is required")
     }))
 
@@ -54,8 +54,8 @@ describe("newCard", () => {
       const scope = trello()
         .delete(`/1/webhooks/${state.webhookId}`).reply(200, { _value: null })
         .delete(`/1/webhooks/${state.webhookId}`).reply(404, "The requested resource was not found.")
-      yield* withFetch(executor.disableTrigger(onList, connection, state))
-      yield* withFetch(executor.disableTrigger(onList, connection, state))
+      yield* withFetch(executor.disableTrigger(onList, state))
+      yield* withFetch(executor.disableTrigger(onList, state))
       expect(scope.isDone()).toBe(true)
     }))
 
@@ -106,7 +106,7 @@ describe("newCard", () => {
       const scope = trello().post("/1/webhooks").query((q) => q["idModel"] === LIST.toUpperCase())
         .reply(200, { id: state.webhookId, idModel: LIST, callbackURL: callbackUrl })
       const upper = { ...onList, parameters: { idList: LIST.toUpperCase() } }
-      yield* withFetch(executor.enableTrigger(upper, connection, callbackUrl))
+      yield* withFetch(executor.enableTrigger(upper, callbackUrl))
       expect(scope.isDone()).toBe(true)
       trello().get(`/1/cards/${CARD}`).reply(200, trelloCard)
       expect((yield* handle(upper, delivery())).events).toHaveLength(1)

@@ -7,7 +7,7 @@ import { API, API_KEY, connection, executor, SESSION, step, withFetch, wireSessi
 
 const browserUse = () => nock(API, { reqheaders: { "x-browser-use-api-key": API_KEY, accept: "application/json" } })
 const run = (action: string, parameters: Record<string, unknown>, values: object = connection) =>
-  withFetch(executor.run(step(action, parameters), values))
+  withFetch(executor.run(step(action, parameters)), values)
 const text = { format: "TEXT" }
 const schema = JSON.stringify({ type: "object", properties: { name: { type: "string" }, price: { type: "number" } }, required: ["name"] })
 
@@ -95,7 +95,7 @@ describe("browseragent actions: the wire", () => {
       const scope = browserUse()
         .get("/api/v3/sessions").query({ page: 1, page_size: 100 }).reply(200, { sessions: page(1, 100), total: 130, page: 1, pageSize: 100 })
         .get("/api/v3/sessions").query({ page: 2, page_size: 100 }).reply(200, { sessions: page(2, 30), total: 130, page: 2, pageSize: 100 })
-      const options = yield* withFetch(executor.options("browseragent/v1/getSession", "sessionId", {}, connection))
+      const options = yield* withFetch(executor.options("browseragent/v1/getSession", "sessionId", {}))
       expect(options).toHaveLength(130)
       expect(options[0]).toEqual({ label: "Task 1.0 (idle)", value: "5b0f3c2a-9d8e-4f7a-b6c5-000000001000" })
       expect(scope.isDone()).toBe(true)

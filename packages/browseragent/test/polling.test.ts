@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
-import { connection, executor, SESSION, step, fakeHttp, wireSession } from "./support.js"
+import { connectedTo, connection, executor, SESSION, step, fakeHttp, wireSession } from "./support.js"
 
 const wait = (timeoutSeconds?: number) =>
   step("createSession", {
@@ -25,7 +25,7 @@ describe("createSession waitForCompletion (TestClock)", () => {
           output: statuses[i] === "stopped" ? "Logitech MX Master 3S" : null
         })
       }))
-      const fiber = yield* Effect.fork(executor.run(wait(), connection).pipe(Effect.provide(http.layer)))
+      const fiber = yield* Effect.fork(executor.run(wait()).pipe(Effect.provide(connectedTo(connection, http.layer))))
       yield* TestClock.adjust("1 minute")
       const session = yield* Fiber.join(fiber)
       expect(session).toMatchObject({ id: SESSION, status: "stopped", output: "Logitech MX Master 3S", model: "modelfamilyA-sonnet-4.6" })
@@ -46,7 +46,7 @@ describe("createSession waitForCompletion (TestClock)", () => {
           ? wireSession({ status: "created", stepCount: 0, lastStepSummary: null })
           : wireSession({ status: "running", stepCount: i, lastStepSummary: `Step ${i}` })
       }))
-      const fiber = yield* Effect.fork(executor.run(wait(30), connection).pipe(Effect.provide(http.layer), Effect.flip))
+      const fiber = yield* Effect.fork(executor.run(wait(30)).pipe(Effect.provide(connectedTo(connection, http.layer)), Effect.flip))
       yield* TestClock.adjust("29 seconds")
       expect(fiber.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 second")
@@ -73,7 +73,7 @@ describe("createSession waitForCompletion (TestClock)", () => {
           : wireSession({ status: "idle", isTaskSuccessful: true, output: "new result", stepCount: 6 })
       }))
       const fiber = yield* Effect.fork(
-        executor.run({ ...wait(), parameters: { ...wait().parameters, sessionId: SESSION } }, connection).pipe(Effect.provide(http.layer))
+        executor.run({ ...wait(), parameters: { ...wait().parameters, sessionId: SESSION } }).pipe(Effect.provide(connectedTo(connection, http.layer)))
       )
       yield* TestClock.adjust("1 minute")
       expect(yield* Fiber.join(fiber)).toMatchObject({ status: "idle", output: "new result", stepCount: 6 })
@@ -83,7 +83,7 @@ describe("createSession waitForCompletion (TestClock)", () => {
   it.effect("an idle session with a result (keepAlive) has ended", () =>
     Effect.gen(function*() {
       const http = fakeHttp((_, i) => ({ status: 200, body: wireSession({ status: i === 0 ? "running" : "idle", isTaskSuccessful: i === 0 ? null : true }) }))
-      const fiber = yield* Effect.fork(executor.run(wait(), connection).pipe(Effect.provide(http.layer)))
+      const fiber = yield* Effect.fork(executor.run(wait()).pipe(Effect.provide(connectedTo(connection, http.layer))))
       yield* TestClock.adjust("10 seconds")
       expect(yield* Fiber.join(fiber)).toMatchObject({ status: "idle", isTaskSuccessful: true })
       expect(http.sent).toHaveLength(2)

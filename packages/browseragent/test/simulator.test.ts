@@ -3,7 +3,7 @@ import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import * as Simulator from "../src/testing/simulator.js"
-import { executor, step } from "./support.js"
+import { connectedTo, executor, step } from "./support.js"
 
 let sim: Simulator.Simulator
 let connection: Record<string, string>
@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => sim.close())
 
 const runOn = (action: string, parameters: Record<string, unknown>, on: Record<string, string>) =>
-  executor.run(step(action, parameters), on).pipe(Effect.provide(UndiciHttpClient.layer))
+  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(on, UndiciHttpClient.layer)))
 const run = (action: string, parameters: Record<string, unknown>) => runOn(action, parameters, connection)
 const schema = { type: "object", properties: { name: { type: "string" }, price: { type: "number" }, tags: { type: "array", items: { type: "string" } } } }
 
@@ -127,8 +127,8 @@ describe("browseragent against the simulator", () => {
             body: JSON.stringify({ task: `Task ${i}`, model: "gpt-5.4-mini" })
           })))
       )
-      const options = yield* executor.options("browseragent/v1/getSession", "sessionId", {}, values).pipe(
-        Effect.provide(UndiciHttpClient.layer),
+      const options = yield* executor.options("browseragent/v1/getSession", "sessionId", {}).pipe(
+        Effect.provide(connectedTo(values, UndiciHttpClient.layer)),
         Effect.ensuring(Effect.promise(() => many.close()))
       )
       expect(options).toHaveLength(130)

@@ -1,7 +1,8 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import { Executor, TestHttpClient } from "@x/core"
+import { Connections, Executor, TestHttpClient } from "@x/core"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { browseragent } from "../src/index.js"
 
 export const API_KEY = "bu_0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -16,8 +17,13 @@ export const step = (action: string, parameters: Record<string, unknown>) => ({
   type: `browseragent/v1/${action}`,
   parameters
 })
-export const withFetch = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
-  Effect.provide(effect, FetchHttpClient.layer)
+/** The opened browseragent connection of these values, over this HttpClient: what a runner provides. */
+export const connectedTo = (values: unknown, http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer) =>
+  Connections.layer({ browseragent: values }).pipe(Layer.provide(http))
+
+/** Provides the connection of these values (the test connection by default) over fetch. */
+export const withFetch = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>, values: unknown = connection) =>
+  Effect.provide(effect, connectedTo(values))
 
 /** A session as the API returns it (SessionResponse). */
 export const wireSession = (overrides: Record<string, unknown> = {}) => ({

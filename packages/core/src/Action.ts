@@ -1,20 +1,34 @@
 /**
  * An action: a name, a title, a description, input properties, an output Schema, and the
  * Effect that runs it on a provider connection.
+ *
+ * @since 0.1.0
  */
 import type * as Effect from "effect/Effect"
-import type * as Either from "effect/Either"
-import type * as Schema from "effect/Schema"
+import * as Either from "effect/Either"
+import type * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type * as Connection from "./Connection.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import * as Property from "./Property.js"
 import type { ProviderClient } from "./ProviderClient.js"
 
-
-/** What an action runs with, besides its parameters: the connection's provider client. */
-export interface Context {
+/**
+ * What an action runs with, besides its parameters: the connection's provider client, and
+ * its decoded values (typed by the connection the action declares).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Context<C = Readonly<Record<string, unknown>>> {
   readonly client: ProviderClient
+  readonly connection: C
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Action<P extends Property.Properties = any, A = any> {
   readonly name: string
   readonly title: string
@@ -24,21 +38,43 @@ export interface Action<P extends Property.Properties = any, A = any> {
   readonly output: Schema.Schema<A, any> | undefined
   /** The OAuth2 scopes the action needs, for connections that have scopes. */
   readonly scopes: ReadonlyArray<string>
-  readonly run: (params: Property.Params<P>, context: Context) => Effect.Effect<A, ConnectorError>
+  /** The connection the action declares it runs with, if it declares one. */
+  readonly connection?: Connection.Connection<any> | undefined
+  readonly run: (params: Property.Params<P>, context: Context<any>) => Effect.Effect<A, ConnectorError>
   /** Decodes a step's parameters, compiled once. */
   readonly decode: (params: unknown) => Either.Either<Property.Params<P>, InvalidInput>
+  /** Encodes an output as JSON data, keeping only its declared fields (`null` without output), compiled once. */
+  readonly encode: (output: A) => Either.Either<unknown, ParseResult.ParseError>
 }
 
-export const make = <P extends Property.Properties, A = void, I = A>(config: {
+const encodeNothing = () => Either.right(null)
+
+/**
+ * Defines an action. With `connection`, its context's `connection` is that connection's
+ * decoded values, typed.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = <
+  P extends Property.Properties,
+  A = void,
+  I = A,
+  C extends Property.Properties = Property.Properties
+>(config: {
   readonly name: string
   readonly title: string
   readonly description: string
   readonly props: P
   readonly output?: Schema.Schema<A, I>
   readonly scopes?: ReadonlyArray<string>
+  readonly connection?: Connection.Connection<C>
   /** A rule across parameters, checked with them before anything is sent. */
   readonly validate?: Property.Validate<P>
-  readonly run: (params: Property.Params<P>, context: Context) => Effect.Effect<A, ConnectorError>
+  readonly run: (
+    params: Property.Params<P>,
+    context: Context<Property.Params<Connection.WithBaseUrl<C>>>
+  ) => Effect.Effect<A, ConnectorError>
 }): Action<P, A> => ({
   name: config.name,
   title: config.title,
@@ -46,7 +82,8 @@ export const make = <P extends Property.Properties, A = void, I = A>(config: {
   props: config.props,
   output: config.output,
   scopes: config.scopes ?? [],
+  connection: config.connection,
   run: config.run,
-  decode: Property.decoder(config.props, config.name, config.validate)
+  decode: Property.decoder(config.props, config.name, config.validate),
+  encode: config.output === undefined ? encodeNothing : Schema.encodeUnknownEither(config.output)
 })
-

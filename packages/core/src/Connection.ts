@@ -3,20 +3,16 @@
  * authorization code, an API key in a header, and custom (any headers or query parameters
  * built from the connection's fields, e.g. Trello's key and token). Every connection also
  * takes an optional `baseUrl` (a proxy, a regional endpoint, a simulator).
- *
- * Opening a connection decodes its values and builds the `ProviderClient` its actions use.
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "./Auth.js"
 import { AuthenticationFailed, type ConnectorError, type InvalidInput, invalidInput } from "./ConnectorError.js"
 import * as OAuth2 from "./OAuth2.js"
 import * as Property from "./Property.js"
-import * as ProviderClient from "./ProviderClient.js"
 import type * as RateLimiter from "./RateLimiter.js"
 import type * as RetryPolicy from "./RetryPolicy.js"
 
@@ -38,7 +34,22 @@ const baseUrlProperty = Property.string({
   patternMessage: "must be an http(s) URL without query or fragment"
 })
 
-type WithBaseUrl<P extends Property.Properties> = P & { readonly baseUrl: typeof baseUrlProperty }
+/**
+ * A connection's properties: its own, and `baseUrl`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type WithBaseUrl<P extends Property.Properties> = P & { readonly baseUrl: typeof baseUrlProperty }
+
+/**
+ * The decoded values of a connection (secrets `Redacted`): the `connection` an action or a
+ * trigger that declares this connection runs with.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Values<C extends Connection<any>> = C extends Connection<infer P> ? Property.Params<WithBaseUrl<P>> : never
 
 export interface Connection<P extends Property.Properties = Property.Properties> {
   readonly kind: Kind
@@ -255,62 +266,6 @@ const revealKeys = (keys: Readonly<Record<string, string | Redacted.Redacted<str
   Object.fromEntries(
     Object.entries(keys).map(([scope, value]) => [scope, Auth.reveal(value)])
   )
-
-/**
- * Opens a connection: decodes its values (every problem named, none printed), authenticates,
- * and builds the provider client. `name` names it in messages (the component's name).
- */
-/** An opened connection: its decoded values (secrets `Redacted`) and its provider client. */
-export interface Opened {
-  readonly values: Readonly<Record<string, unknown>>
-  readonly client: ProviderClient.ProviderClient
-}
-
-export const open = <P extends Property.Properties>(
-  connection: Connection<P>,
-  values: unknown,
-  name: string
-): Effect.Effect<Opened, ConnectorError, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
-    const decoded = yield* connection.decode(values ?? {})
-    const authenticated = yield* connection.authenticate(decoded as Property.Params<P>, name)
-    const { rateLimitKeys } = authenticated
-    // Every secret field is scrubbed from provider messages, whatever the credentials are built from.
-    const secretFields = Object.entries(connection.props)
-      .filter(([, property]) => property.secret)
-      .map(([key]) => (decoded as Record<string, unknown>)[key])
-      .filter(Redacted.isRedacted) as Array<Redacted.Redacted<string>>
-    const base = authenticated.credentials
-    const credentials: Auth.Credentials = {
-      transform: base.transform,
-      refresh: base.refresh,
-      staticHeaders: base.staticHeaders,
-      // Read when an error is built: OAuth2 credentials add the tokens they renew.
-      get secrets() {
-        return [...base.secrets, ...secretFields]
-      }
-    }
-    const rateLimits: Array<RateLimiter.KeyedRateLimit> = []
-    for (const limit of connection.rateLimitsOf?.(decoded as Record<string, unknown>) ?? connection.rateLimits) {
-      const credential = rateLimitKeys[limit.scope]
-      if (credential !== undefined) rateLimits.push({ ...limit, credential })
-    }
-    const client = yield* ProviderClient.make({
-      ...connection.client,
-      baseUrl: (decoded as { baseUrl?: string }).baseUrl ?? connection.client.defaultBaseUrl,
-      credentials,
-      rateLimits
-    })
-    return { values: decoded as Readonly<Record<string, unknown>>, client }
-  })
-
-/** `open`, as a layer of the `ProviderClient`. */
-export const layer = <P extends Property.Properties>(
-  connection: Connection<P>,
-  values: unknown,
-  name: string
-): Layer.Layer<ProviderClient.ProviderClient, ConnectorError, HttpClient.HttpClient> =>
-  Layer.effect(ProviderClient.ProviderClient, Effect.map(open(connection, values, name), (opened) => opened.client))
 
 export interface ConnectionDescription {
   readonly kind: Kind

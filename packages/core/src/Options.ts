@@ -20,7 +20,8 @@ export type OptionsLoader = (
 /** A dynamic option list that depends on these parameters. */
 export const dynamic = (dependsOn: ReadonlyArray<string>, load: OptionsLoader): DynamicOptions => ({ dependsOn, load })
 
-const isGiven = (value: unknown) => value !== undefined && value !== null && value !== ""
+/** Whether a parameter counts as given (not absent, null or empty). */
+export const isGiven = (value: unknown) => value !== undefined && value !== null && value !== ""
 
 /** Loads the options; while a parameter it depends on is missing, the list is empty and nothing is sent. */
 export const load = (

@@ -6,6 +6,7 @@
 import type * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import type * as Schema from "effect/Schema"
+import type * as Connection from "./Connection.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import * as Property from "./Property.js"
 import type { ProviderClient } from "./ProviderClient.js"
@@ -33,15 +34,17 @@ export interface TriggerEvent<A> {
   readonly output: A
 }
 
-export interface TriggerContext<P extends Property.Properties> {
+export interface TriggerContext<P extends Property.Properties, C = Readonly<Record<string, unknown>>> {
   readonly params: Property.Params<P>
   /** The connection's provider client. */
   readonly client: ProviderClient
-  /** The connection's decoded values (e.g. an app secret that signs deliveries). */
-  readonly connection: Readonly<Record<string, unknown>>
+  /** The connection's decoded values (e.g. an app secret that signs deliveries), typed by the connection declared. */
+  readonly connection: C
 }
 
 interface TriggerCommon<P extends Property.Properties, A> {
+  /** The connection the trigger declares it runs with, if it declares one. */
+  readonly connection?: Connection.Connection<any> | undefined
   readonly name: string
   readonly title: string
   readonly description: string
@@ -50,7 +53,7 @@ interface TriggerCommon<P extends Property.Properties, A> {
   readonly decode: (params: unknown) => Either.Either<Property.Params<P>, InvalidInput>
 }
 
-export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = any, S = any>
+export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = any, S = any, C = any>
   extends TriggerCommon<P, A>
 {
   readonly kind: "DYNAMIC_WEBHOOK"
@@ -58,29 +61,29 @@ export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = 
   readonly state: Schema.Schema<S, any>
   /** Registers the webhook with the provider. */
   readonly enable: (
-    context: TriggerContext<P> & { readonly webhookUrl: string }
+    context: TriggerContext<P, C> & { readonly webhookUrl: string }
   ) => Effect.Effect<S, ConnectorError>
   /** Removes it; a webhook that is already gone is not an error. */
-  readonly disable: (context: TriggerContext<P> & { readonly state: S }) => Effect.Effect<void, ConnectorError>
+  readonly disable: (context: TriggerContext<P, C> & { readonly state: S }) => Effect.Effect<void, ConnectorError>
   /**
    * Verifies one delivery and turns it into events. A delivery that fails a check fails with
    * `DeliveryRejected`: the executor answers its status and message, and emits no events.
    */
   readonly handle: (
-    context: TriggerContext<P> & { readonly state: S; readonly request: WebhookRequest }
+    context: TriggerContext<P, C> & { readonly state: S; readonly request: WebhookRequest }
   ) => Effect.Effect<
     { readonly response: WebhookResponse; readonly events: ReadonlyArray<TriggerEvent<A>> },
     ConnectorError | DeliveryRejected
   >
 }
 
-export interface PollingTrigger<P extends Property.Properties = any, A = any, C = any> extends TriggerCommon<P, A> {
+export interface PollingTrigger<P extends Property.Properties = any, A = any, C = any, V = any> extends TriggerCommon<P, A> {
   readonly kind: "POLLING"
   /** The Schema of the cursor kept between polls. */
   readonly cursor: Schema.Schema<C, any>
   /** Fetches what is new since `cursor` (undefined on the first poll, which sets the baseline). */
   readonly poll: (
-    context: TriggerContext<P> & { readonly cursor: C | undefined }
+    context: TriggerContext<P, V> & { readonly cursor: C | undefined }
   ) => Effect.Effect<
     { readonly events: ReadonlyArray<TriggerEvent<A>>; readonly cursor: C },
     ConnectorError
@@ -89,16 +92,20 @@ export interface PollingTrigger<P extends Property.Properties = any, A = any, C 
 
 export type Trigger = DynamicWebhookTrigger | PollingTrigger
 
-export const dynamicWebhook = <P extends Property.Properties, A, S>(
-  config: Omit<DynamicWebhookTrigger<P, A, S>, "kind" | "decode"> & { readonly validate?: Property.Validate<P> }
+export const dynamicWebhook = <P extends Property.Properties, A, S, C extends Property.Properties = Property.Properties>(
+  config:
+    & Omit<DynamicWebhookTrigger<P, A, S, Property.Params<Connection.WithBaseUrl<C>>>, "kind" | "decode" | "connection">
+    & { readonly validate?: Property.Validate<P>; readonly connection?: Connection.Connection<C> }
 ): DynamicWebhookTrigger<P, A, S> => ({
   ...config,
   kind: "DYNAMIC_WEBHOOK",
   decode: Property.decoder(config.props, config.name, config.validate)
 })
 
-export const polling = <P extends Property.Properties, A, C>(
-  config: Omit<PollingTrigger<P, A, C>, "kind" | "decode"> & { readonly validate?: Property.Validate<P> }
+export const polling = <P extends Property.Properties, A, C, V extends Property.Properties = Property.Properties>(
+  config:
+    & Omit<PollingTrigger<P, A, C, Property.Params<Connection.WithBaseUrl<V>>>, "kind" | "decode" | "connection">
+    & { readonly validate?: Property.Validate<P>; readonly connection?: Connection.Connection<V> }
 ): PollingTrigger<P, A, C> => ({
   ...config,
   kind: "POLLING",

@@ -1,16 +1,15 @@
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import nock from "nock"
 import { CustomAction, Executor } from "../src/index.js"
-import { connectionValues, fixture, KEY, TOKEN } from "./support.js"
+import { connected, connectionValues, fixture, KEY, TOKEN } from "./support.js"
 
 const BASE = "https://api.fixture.test/1"
 const executor = Executor.make([fixture])
 const custom = (parameters: Record<string, unknown>) =>
-  executor.run({ label: "Custom", name: "custom", type: "fixture/v1/customAction", parameters }, connectionValues).pipe(
-    Effect.provide(FetchHttpClient.layer)
+  executor.run({ label: "Custom", name: "custom", type: "fixture/v1/customAction", parameters }).pipe(
+    Effect.provide(connected({ fixture: connectionValues }))
   )
 
 beforeAll(() => nock.disableNetConnect())

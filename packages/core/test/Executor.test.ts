@@ -1,4 +1,3 @@
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -8,12 +7,12 @@ import * as TestClock from "effect/TestClock"
 import nock from "nock"
 import * as Schema from "effect/Schema"
 import { Action, Component, Executor, RateLimiter, Registry, Step } from "../src/index.js"
-import { connectionValues, fakeHttp, fixture, KEY, TOKEN } from "./support.js"
+import { connected, connectionValues, fakeHttp, fixture, KEY, TOKEN } from "./support.js"
 
 const BASE = "https://api.fixture.test"
 const executor = Executor.make([fixture])
 const run = (step: unknown, connection: unknown = connectionValues) =>
-  executor.run(step, connection).pipe(Effect.provide(FetchHttpClient.layer))
+  executor.run(step).pipe(Effect.provide(connected({ fixture: connection })))
 
 const step = (type: string, parameters: Record<string, unknown>) => ({ label: "A step", name: "step1", type, parameters })
 
@@ -149,21 +148,17 @@ describe("Executor", () => {
   it.effect("loads dynamic options, and an empty list while a dependency is missing", () =>
     Effect.gen(function*() {
       nock(BASE).get("/1/boards/b1/lists").reply(200, [{ id: "l1", name: "To do", count: 0 }, { id: "l2", name: "Done", count: 1 }])
-      const options = yield* executor.options("fixture/v1/createThing", "listId", { boardId: "b1" }, connectionValues).pipe(
-        Effect.provide(FetchHttpClient.layer)
-      )
+      const options = yield* executor.options("fixture/v1/createThing", "listId", { boardId: "b1" }).pipe(Effect.provide(connected({ fixture: connectionValues })))
       expect(options).toEqual([{ label: "To do", value: "l1" }, { label: "Done", value: "l2" }])
-      const empty = yield* executor.options("fixture/v1/createThing", "listId", {}, connectionValues).pipe(
-        Effect.provide(FetchHttpClient.layer)
-      )
+      const empty = yield* executor.options("fixture/v1/createThing", "listId", {}).pipe(Effect.provide(connected({ fixture: connectionValues })))
       expect(empty).toEqual([])
       const error = yield* Effect.flip(
-        executor.options("fixture/v1/createThing", "text", {}, connectionValues).pipe(Effect.provide(FetchHttpClient.layer))
+        executor.options("fixture/v1/createThing", "text", {}).pipe(Effect.provide(connected({ fixture: connectionValues })))
       )
       expect(error.message).toContain("has no property \"text\" with dynamic options; available: listId")
       // A dependency is checked like any parameter before it is sent.
       const bad = yield* Effect.flip(
-        executor.options("fixture/v1/createThing", "listId", { boardId: 42 }, connectionValues).pipe(Effect.provide(FetchHttpClient.layer))
+        executor.options("fixture/v1/createThing", "listId", { boardId: 42 }).pipe(Effect.provide(connected({ fixture: connectionValues })))
       )
       expect(bad.message).toBe("options of listId: boardId: must be a string")
     }))
@@ -189,8 +184,8 @@ describe("Executor output", () => {
       })]
     })
   const give = (result: unknown) =>
-    Executor.make([component(result)]).run({ label: "G", name: "g", type: "raw/v1/give", parameters: {} }, connectionValues)
-      .pipe(Effect.provide(FetchHttpClient.layer))
+    Executor.make([component(result)]).run({ label: "G", name: "g", type: "raw/v1/give", parameters: {} })
+      .pipe(Effect.provide(connected({ raw: connectionValues })))
 
   it.effect("keeps only the declared fields, and rejects an output that does not match", () =>
     Effect.gen(function*() {
@@ -208,8 +203,8 @@ describe("Component.withRateLimits", () => {
       const http = fakeHttp(() => ({ status: 200, body: JSON.stringify({ id: "abc", name: "A", count: 1 }) }))
       const readThing = step("fixture/v1/getThing", { id: "5f1e0c0d2b3a4c5d6e7f8091" })
       const fiber = yield* Effect.fork(
-        Effect.forEach([1, 2, 3], () => Executor.make([component]).run(readThing, connectionValues), { concurrency: "unbounded" }).pipe(
-          Effect.provide(http.layer),
+        Effect.forEach([1, 2, 3], () => Executor.make([component]).run(readThing), { concurrency: "unbounded" }).pipe(
+          Effect.provide(connected({ fixture: connectionValues }, http.layer)),
           Effect.provideService(RateLimiter.RateLimiters, RateLimiter.make())
         )
       )

@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import nock from "nock"
 import { Component, Connection, Executor, OAuth2 } from "../src/index.js"
-import { fakeHttp, meStep, oauthComponent } from "./support.js"
+import { connected, fakeHttp, meStep, oauthComponent } from "./support.js"
 
 const settings: OAuth2.Settings = {
   authorizeUrl: "https://auth.example.test/oauth/authorize",
@@ -95,8 +95,8 @@ describe("OAuth2", () => {
   it.effect("sends the access token as a Bearer token", () =>
     Effect.gen(function*() {
       nock("https://api.example.test", { reqheaders: { authorization: "Bearer access-1" } }).get("/v2/me").reply(200, { id: "u1" })
-      const output = yield* executor.run(meStep, { clientId: "c", clientSecret: "s", accessToken: "access-1" }).pipe(
-        Effect.provide(FetchHttpClient.layer)
+      const output = yield* executor.run(meStep).pipe(
+        Effect.provide(connected({ oauthy: { clientId: "c", clientSecret: "s", accessToken: "access-1" } }))
       )
       expect(output).toEqual({ id: "u1" })
     }))
@@ -104,7 +104,7 @@ describe("OAuth2", () => {
   it.effect("without an access token, says to connect first", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(
-        executor.run(meStep, { clientId: "c", clientSecret: "s" }).pipe(Effect.provide(FetchHttpClient.layer))
+        executor.run(meStep).pipe(Effect.provide(connected({ oauthy: { clientId: "c", clientSecret: "s" } })))
       )
       expect(error).toMatchObject({ _tag: "AuthenticationFailed" })
       expect(error.message).toContain("connect it first")
@@ -122,9 +122,9 @@ describe("OAuth2", () => {
           grant_type: "refresh_token"
         }).reply(200, { access_token: "new", expires_in: 3600 })
         .get("/v2/me").matchHeader("authorization", "Bearer new").reply(200, { id: "u1" })
-      const output = yield* executor.run(meStep, { clientId: "c", clientSecret: "s", accessToken: "old", refreshToken: "refresh-1" })
+      const output = yield* executor.run(meStep)
         .pipe(
-          Effect.provide(FetchHttpClient.layer),
+          Effect.provide(connected({ oauthy: { clientId: "c", clientSecret: "s", accessToken: "old", refreshToken: "refresh-1" } })),
           Effect.provideService(OAuth2.TokenStores, {
             save: (connection, token) => Effect.sync(() => saved.push(`${connection}:${Redacted.value(token.accessToken)}`))
           })
@@ -139,13 +139,13 @@ describe("OAuth2", () => {
       const api = nock("https://api.example.test")
         .post("/oauth/access_token").reply(200, { access_token: "fresh", refresh_token: "refresh-2", expires_in: 3600 })
         .get("/v2/me").matchHeader("authorization", "Bearer fresh").reply(200, { id: "u1" })
-      yield* executor.run(meStep, {
+      yield* executor.run(meStep).pipe(Effect.provide(connected({ oauthy: {
         clientId: "c",
         clientSecret: "s",
         accessToken: "stale",
         refreshToken: "refresh-1",
         expiresAt: 30_000
-      }).pipe(Effect.provide(FetchHttpClient.layer))
+      } })))
       expect(api.isDone()).toBe(true)
     }))
 
@@ -153,7 +153,7 @@ describe("OAuth2", () => {
     Effect.gen(function*() {
       nock("https://api.example.test").get("/v2/me").reply(401, { message: "invalid token" })
       const error = yield* Effect.flip(
-        executor.run(meStep, { clientId: "c", clientSecret: "s", accessToken: "bad" }).pipe(Effect.provide(FetchHttpClient.layer))
+        executor.run(meStep).pipe(Effect.provide(connected({ oauthy: { clientId: "c", clientSecret: "s", accessToken: "bad" } })))
       )
       expect(error).toMatchObject({ _tag: "AuthenticationFailed", message: "invalid token", status: 401 })
     }))
@@ -230,8 +230,8 @@ describe("OAuth2 refresh, concurrently", () => {
       const { component } = oauthComponent(settings, { defaultBaseUrl: "https://api.example.test/v2" })
       const executor = Executor.make([component])
       const values = { clientId: "c", clientSecret: "s", accessToken: "old", refreshToken: "r" }
-      const outputs = yield* Effect.all([executor.run(meStep, values), executor.run(meStep, values)], { concurrency: 2 }).pipe(
-        Effect.provide(http.layer)
+      const outputs = yield* Effect.all([executor.run(meStep), executor.run(meStep)], { concurrency: 2 }).pipe(
+        Effect.provide(connected({ oauthy: values }, http.layer))
       )
       expect(refreshes).toBe(1)
       expect(outputs).toEqual([{ id: "Bearer new-1" }, { id: "Bearer new-1" }])

@@ -1,4 +1,3 @@
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -9,7 +8,7 @@ import { createServer } from "node:net"
 import { inspect } from "node:util"
 import * as Redacted from "effect/Redacted"
 import { Auth, Component, Connection, Executor, Property } from "../src/index.js"
-import { createThing, fakeHttp, getThing, meStep, oauthComponent } from "./support.js"
+import { connected, createThing, fakeHttp, getThing, meStep, oauthComponent } from "./support.js"
 
 const KEY = "KEY-abcdef0123456789"
 const TOKEN = "TOKEN-0123456789abcdef"
@@ -48,11 +47,7 @@ describe("Redaction", () => {
           : { status: 401, body: JSON.stringify({ message: `invalid token ${TOKEN} for key ${KEY}` }) }
       })
       const fiber = yield* Effect.fork(
-        Executor.make([queryAuth]).run(
-          { label: "Get", name: "get", type: "queryauth/v1/getThing", parameters: { id: "a".repeat(24) } },
-          { key: KEY, token: TOKEN }
-        ).pipe(
-          Effect.provide(http.layer),
+        Executor.make([queryAuth]).run({ label: "Get", name: "get", type: "queryauth/v1/getThing", parameters: { id: "a".repeat(24) } }).pipe(Effect.provide(connected({ queryauth: { key: KEY, token: TOKEN } }, http.layer)),
           Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
           Logger.withMinimumLogLevel(LogLevel.All),
           Effect.flip
@@ -78,10 +73,10 @@ describe("Redaction", () => {
     Effect.gen(function*() {
       // A port that was just free on loopback: a real ECONNREFUSED from fetch.
       const port = yield* Effect.promise(() => freePort())
-      const error = yield* Executor.make([queryAuth]).run(
-        { label: "Get", name: "get", type: "queryauth/v1/getThing", parameters: { id: "a".repeat(24) } },
-        { key: KEY, token: TOKEN, baseUrl: `http://127.0.0.1:${port}/1` }
-      ).pipe(Effect.provide(FetchHttpClient.layer), Effect.flip)
+      const error = yield* Executor.make([queryAuth]).run({ label: "Get", name: "get", type: "queryauth/v1/getThing", parameters: { id: "a".repeat(24) } }).pipe(
+        Effect.provide(connected({ queryauth: { key: KEY, token: TOKEN, baseUrl: `http://127.0.0.1:${port}/1` } })),
+        Effect.flip
+      )
       expect(error).toMatchObject({ _tag: "UpstreamUnavailable", message: `could not connect to 127.0.0.1:${port} (ECONNREFUSED)` })
       expect(inspect(error, { depth: 10 })).not.toContain(TOKEN)
     }))
@@ -119,9 +114,7 @@ describe("Redaction of composed credentials", () => {
       const http = fakeHttp(() => ({ status: 401, body: `invalid token ${TOKEN}` }))
       const error = yield* Effect.flip(
         Executor.make([composed]).run(
-          { label: "Get", name: "get", type: "composed/v1/getThing", parameters: { id: "a".repeat(24) } },
-          { key: KEY, token: TOKEN }
-        ).pipe(Effect.provide(http.layer))
+          { label: "Get", name: "get", type: "composed/v1/getThing", parameters: { id: "a".repeat(24) } }).pipe(Effect.provide(connected({ composed: { key: KEY, token: TOKEN } }, http.layer)))
       )
       expect(http.sent[0]!.headers["authorization"]).toBe(`OAuth oauth_consumer_key="${KEY}", oauth_token="${TOKEN}"`)
       expect(error.message).toBe("invalid token [redacted]")
@@ -140,7 +133,7 @@ describe("Redaction and time limits with OAuth2 refreshes", () => {
     Effect.gen(function*() {
       const http = fakeHttp((request) => request.url.endsWith("/token") ? { status: 200, body: fresh } : "hang")
       const fiber = yield* Effect.fork(
-        Executor.make([oauthy]).run(meStep, expired).pipe(Effect.provide(http.layer), Effect.flip)
+        Executor.make([oauthy]).run(meStep).pipe(Effect.provide(connected({ oauthy: expired }, http.layer)), Effect.flip)
       )
       yield* TestClock.adjust("1 minute")
       const error = yield* Fiber.join(fiber)
@@ -156,7 +149,7 @@ describe("Redaction and time limits with OAuth2 refreshes", () => {
           ? { status: 200, body: fresh }
           : { status: 400, body: JSON.stringify({ message: "bad token Bearer NEWACCESS-123456", echo: ["NEWACCESS-123456"] }) }
       )
-      const error = yield* Executor.make([oauthy]).run(meStep, expired).pipe(Effect.provide(http.layer), Effect.flip)
+      const error = yield* Executor.make([oauthy]).run(meStep).pipe(Effect.provide(connected({ oauthy: expired }, http.layer)), Effect.flip)
       expect(error.message).toBe("bad token Bearer [redacted]")
       expect(JSON.stringify(error.body)).not.toContain("NEWACCESS")
     }))
@@ -164,13 +157,13 @@ describe("Redaction and time limits with OAuth2 refreshes", () => {
   it.effect("an optional connection value given as undefined counts as absent", () =>
     Effect.gen(function*() {
       const http = fakeHttp(() => ({ status: 200, body: JSON.stringify({ id: "u1" }) }))
-      const output = yield* Executor.make([oauthy]).run(meStep, {
+      const output = yield* Executor.make([oauthy]).run(meStep).pipe(Effect.provide(connected({ oauthy: {
         clientId: "c",
         clientSecret: "s",
         accessToken: "a-token",
         refreshToken: undefined,
         expiresAt: undefined
-      }).pipe(Effect.provide(http.layer))
+      } }, http.layer)))
       expect(output).toEqual({ id: "u1" })
     }))
 })
@@ -186,8 +179,7 @@ describe("Redaction of paths, decoding details and bodies", () => {
           : { status: 409, body: JSON.stringify({ id: 9123456789, note: `key ${KEY}` }) }
       )
       const run = (type: string, parameters: Record<string, unknown>) =>
-        Executor.make([queryAuth]).run({ label: "S", name: "s", type, parameters }, { key: KEY, token: TOKEN }).pipe(
-          Effect.provide(http.layer),
+        Executor.make([queryAuth]).run({ label: "S", name: "s", type, parameters }).pipe(Effect.provide(connected({ queryauth: { key: KEY, token: TOKEN } }, http.layer)),
           Effect.flip
         )
       const inPath = yield* run("queryauth/v1/customAction", { method: "GET", path: `/tokens/${TOKEN}/webhooks` })

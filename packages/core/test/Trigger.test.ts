@@ -1,18 +1,17 @@
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import nock from "nock"
-import { Component, Executor, Webhook } from "../src/index.js"
-import { connectionValues, fixture } from "./support.js"
+import { Component, Connections, Executor, Webhook } from "../src/index.js"
+import { connected, connectionValues, fixture } from "./support.js"
 
 const API = "https://api.fixture.test"
 const executor = Executor.make([fixture])
 const trigger = { label: "New thing", name: "onNew", type: "fixture/v1/newThing", parameters: { listId: "l1" } }
 const callbackUrl = "https://runner.example/webhooks/onNew"
 const connection = { ...connectionValues, secret: "app-secret-0123" }
-const provide = <A, E>(effect: Effect.Effect<A, E, import("@effect/platform/HttpClient").HttpClient>) =>
-  Effect.provide(effect, FetchHttpClient.layer)
+const provide = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>) =>
+  Effect.provide(effect, connected({ fixture: connection }))
 
 const delivery = (body: string, signature?: string) => ({
   method: "POST",
@@ -35,10 +34,10 @@ describe("Executor triggers", () => {
         .post("/1/webhooks", { callbackURL: callbackUrl, idModel: "l1" }).reply(200, { id: "w1" })
         .delete("/1/webhooks/w1").reply(200, {})
         .delete("/1/webhooks/w1").reply(404, "webhook not found")
-      const state = yield* provide(executor.enableTrigger(trigger, connection, callbackUrl))
+      const state = yield* provide(executor.enableTrigger(trigger, callbackUrl))
       expect(state).toEqual({ webhookId: "w1" })
-      yield* provide(executor.disableTrigger(trigger, connection, state))
-      yield* provide(executor.disableTrigger(trigger, connection, state))
+      yield* provide(executor.disableTrigger(trigger, state))
+      yield* provide(executor.disableTrigger(trigger, state))
       expect(api.isDone()).toBe(true)
     }))
 
@@ -47,7 +46,7 @@ describe("Executor triggers", () => {
       nock(API).get("/1/things/t1").reply(200, { id: "t1", name: "Thing", count: 2 })
       const signature = Webhook.hmacSha1Base64(Redacted.make("app-secret-0123"), created, callbackUrl)
       const result = yield* provide(
-        executor.handleDelivery(trigger, connection, { webhookId: "w1" }, delivery(created, signature))
+        executor.handleDelivery(trigger, { webhookId: "w1" }, delivery(created, signature))
       )
       expect(result).toEqual({
         response: { status: 200 },
@@ -62,7 +61,7 @@ describe("Executor triggers", () => {
         const [signature, why] of [[undefined, "the delivery has no signature"], ["Zm9yZ2Vk", "the delivery's signature does not match"]] as const
       ) {
         const result = yield* provide(
-          executor.handleDelivery(trigger, connection, { webhookId: "w1" }, delivery(created, signature))
+          executor.handleDelivery(trigger, { webhookId: "w1" }, delivery(created, signature))
         )
         // The trigger's DeliveryRejected, answered by the executor with its status and message.
         expect(result).toEqual({ response: { status: 401, body: why }, events: [] })
@@ -72,12 +71,12 @@ describe("Executor triggers", () => {
 
   it.effect("bad trigger parameters, a corrupt stored state or an action's type are InvalidInput", () =>
     Effect.gen(function*() {
-      const params = yield* Effect.flip(provide(executor.enableTrigger({ ...trigger, parameters: {} }, connection, callbackUrl)))
+      const params = yield* Effect.flip(provide(executor.enableTrigger({ ...trigger, parameters: {} }, callbackUrl)))
       expect(params.message).toBe("step \"onNew\" (fixture/v1/newThing): listId: is required")
-      const state = yield* Effect.flip(provide(executor.disableTrigger(trigger, connection, { id: 1 })))
+      const state = yield* Effect.flip(provide(executor.disableTrigger(trigger, { id: 1 })))
       expect(state._tag).toBe("InvalidInput")
       expect(state.message).toContain("state.webhookId: is required")
-      const wrong = yield* Effect.flip(provide(executor.enableTrigger({ ...trigger, type: "fixture/v1/getThing" }, connection, callbackUrl)))
+      const wrong = yield* Effect.flip(provide(executor.enableTrigger({ ...trigger, type: "fixture/v1/getThing" }, callbackUrl)))
       expect(wrong.message).toContain("fixture/v1 has no trigger \"getThing\"; available: newThing")
     }))
 
@@ -85,7 +84,7 @@ describe("Executor triggers", () => {
     Effect.gen(function*() {
       const small = Executor.make([fixture], { maxDeliveryBytes: 64 })
       const result = yield* provide(
-        small.handleDelivery(trigger, connection, { webhookId: "w1" }, delivery("x".repeat(65), "sig"))
+        small.handleDelivery(trigger, { webhookId: "w1" }, delivery("x".repeat(65), "sig"))
       )
       expect(result.response.status).toBe(413)
       expect(result.events).toEqual([])

@@ -2,10 +2,19 @@
  * Test support: the in-memory HttpClient, and a fixture component that exercises every
  * property kind.
  */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { Action, Auth, Component, Connection, type OAuth2, Options, Property, ProviderClient, TestHttpClient, Trigger, Webhook } from "../src/index.js"
+import { Action, Auth, Component, Connection, Connections, type OAuth2, Options, Property, ProviderClient, TestHttpClient, Trigger, Webhook } from "../src/index.js"
+
+/** The opened connections of these values (by component name), over this HttpClient: what a runner provides. */
+export const connected = (
+  values: Connections.ValuesByComponent,
+  http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer
+): Layer.Layer<Connections.Connections> => Connections.layer(values).pipe(Layer.provide(http))
 
 export type Handler = (request: TestHttpClient.Sent, index: number) => TestHttpClient.Outcome
 

@@ -9,9 +9,9 @@ import {
 
 const webflow = () => nock(API, { reqheaders: { authorization: `Bearer ${ACCESS_TOKEN}`, accept: "application/json" } })
 const run = (action: string, parameters: Record<string, unknown>, values: object = connection) =>
-  withFetch(executor.run(step(action, parameters), values))
+  withFetch(executor.run(step(action, parameters)), values)
 const options = (action: string, property: string, params: Record<string, unknown>) =>
-  withFetch(executor.options(`sitebuilder/v1/${action}`, property, params, connection))
+  withFetch(executor.options(`sitebuilder/v1/${action}`, property, params))
 
 beforeAll(() => nock.disableNetConnect())
 afterEach(() => {
@@ -116,7 +116,7 @@ describe("sitebuilder actions: errors", () => {
         baseUrl: "ftp://example.com"
       }))
       expect(values._tag === "InvalidInput" && values.issues.map((i) => i.path).sort()).toEqual(["baseUrl", "clientSecret", "requestsPerMinute"])
-      const options = yield* Effect.flip(withFetch(executor.options("sitebuilder/v1/fulfillOrder", "orderId", { siteId: "acme" }, connection)))
+      const options = yield* Effect.flip(withFetch(executor.options("sitebuilder/v1/fulfillOrder", "orderId", { siteId: "acme" })))
       expect(options.message).toBe("options of orderId: siteId: must be a Webflow id (24 hexadecimal digits)")
       expect(sent).toEqual([])
     }))

@@ -3,7 +3,7 @@ import { RateLimiter, TestHttpClient } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
-import { COLLECTION, executor, ITEM, step, webflowItem } from "./support.js"
+import { COLLECTION, connectedTo, executor, ITEM, step, webflowItem } from "./support.js"
 
 const burst = (calls: number, values: Record<string, unknown>) =>
   Effect.gen(function*() {
@@ -11,9 +11,9 @@ const burst = (calls: number, values: Record<string, unknown>) =>
     const fiber = yield* Effect.fork(
       Effect.forEach(
         Array.from({ length: calls }),
-        () => executor.run(step("getCollectionItem", { collectionId: COLLECTION, itemId: ITEM }), values),
+        () => executor.run(step("getCollectionItem", { collectionId: COLLECTION, itemId: ITEM })),
         { concurrency: "unbounded" }
-      ).pipe(Effect.provide(http.layer))
+      ).pipe(Effect.provide(connectedTo(values, http.layer)))
     )
     yield* TestClock.adjust("3 minutes")
     yield* Fiber.join(fiber)

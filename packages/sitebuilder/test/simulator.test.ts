@@ -5,7 +5,7 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { sitebuilder } from "../src/index.js"
 import * as Simulator from "../src/testing/simulator.js"
-import { executor, step } from "./support.js"
+import { connectedTo, executor, step } from "./support.js"
 
 let sim: Simulator.Simulator
 let app: Record<string, string>
@@ -26,7 +26,7 @@ afterAll(() => sim.close())
 const provide = <A, E>(effect: Effect.Effect<A, E, import("@effect/platform/HttpClient").HttpClient>) =>
   Effect.provide(effect, UndiciHttpClient.layer)
 const run = (action: string, parameters: Record<string, unknown>, values: object) =>
-  provide(executor.run(step(action, parameters), values))
+  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
 
 /** The browser's part: follow the authorize URL to its redirect, and read the callback's query. */
 const consent = (url: string) =>
@@ -103,7 +103,9 @@ describe("sitebuilder against the simulator", () => {
     Effect.gen(function*() {
       const values = { ...app, accessToken: sim.issueToken() }
       const options = (action: string, property: string, params: Record<string, unknown>) =>
-        provide(executor.options(`sitebuilder/v1/${action}`, property, params, values))
+        executor.options(`sitebuilder/v1/${action}`, property, params).pipe(
+          Effect.provide(connectedTo(values, UndiciHttpClient.layer))
+        )
       expect((yield* options("fulfillOrder", "siteId", {})).map((s) => s.label)).toEqual(["Acme Store", "Portfolio"])
       expect(yield* options("fulfillOrder", "orderId", { siteId: store().id })).toHaveLength(7)
       const collections = yield* options("getCollectionItem", "collectionId", { siteId: store().id })

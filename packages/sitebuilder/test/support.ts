@@ -1,7 +1,8 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import { Executor } from "@x/core"
+import { Connections, Executor } from "@x/core"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { sitebuilder } from "../src/index.js"
 
 export const ACCESS_TOKEN = "9f6b7c1d2e3f40516273849aabbccddeeff00112233445566778899aabbccdd"
@@ -20,8 +21,13 @@ export const step = (action: string, parameters: Record<string, unknown>) => ({
   type: `sitebuilder/v1/${action}`,
   parameters
 })
-export const withFetch = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
-  Effect.provide(effect, FetchHttpClient.layer)
+/** The opened sitebuilder connection of these values, over this HttpClient: what a runner provides. */
+export const connectedTo = (values: unknown, http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer) =>
+  Connections.layer({ sitebuilder: values }).pipe(Layer.provide(http))
+
+/** Provides the connection of these values (the test connection by default) over fetch. */
+export const withFetch = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>, values: unknown = connection) =>
+  Effect.provide(effect, connectedTo(values))
 
 /** An order as Webflow returns it (abridged: the real one has more). */
 export const webflowOrder = {

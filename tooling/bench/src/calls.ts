@@ -8,7 +8,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import { boardtool } from "@x/boardtool"
 import { browseragent } from "@x/browseragent"
-import { Component, Executor, type RateLimiter } from "@x/core"
+import { Component, Connections, Executor, type RateLimiter } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
 import { sitebuilder } from "@x/sitebuilder"
 import { BrowserUse } from "browser-use-sdk/v3"
@@ -48,11 +48,6 @@ const expect = (what: string, ok: boolean, got: unknown) => {
 }
 
 export const makeCalls = (p: Providers) => {
-  // The runner's runtime: an HttpClient implementation, and no tracer (nothing exports spans).
-  const runtimeOf = (http: Layer.Layer<HttpClient.HttpClient>) =>
-    ManagedRuntime.make(Layer.merge(http, Layer.setTracerEnabled(false)))
-  const lean = runtimeOf(UndiciHttpClient.layer)
-  const platform = runtimeOf(NodeHttpClient.layerUndici)
   const executor = Executor.make([boardtool, sitebuilder, browseragent].map((c) => Component.withRateLimits(c, unlimited)))
   const connections = {
     boardtool: { key: p.trello.key, token: p.trello.token, baseUrl: p.trello.baseUrl },
@@ -64,11 +59,14 @@ export const makeCalls = (p: Providers) => {
     },
     browseragent: { value: p.browserUse.apiKey, baseUrl: p.browserUse.baseUrl }
   }
-  const step = (type: string, parameters: Record<string, unknown>, check: (out: any) => boolean) => {
-    const component = type.split("/")[0] as keyof typeof connections
-    return Effect.map(executor.run({ label: type, name: "step", type, parameters }, connections[component]), (out) =>
-      expect(type, check(out), out))
-  }
+  // The runner's runtime: an HttpClient implementation, the opened connections over it, and no
+  // tracer (nothing exports spans).
+  const runtimeOf = (http: Layer.Layer<HttpClient.HttpClient>) =>
+    ManagedRuntime.make(Layer.merge(Connections.layer(connections).pipe(Layer.provideMerge(http)), Layer.setTracerEnabled(false)))
+  const lean = runtimeOf(UndiciHttpClient.layer)
+  const platform = runtimeOf(NodeHttpClient.layerUndici)
+  const step = (type: string, parameters: Record<string, unknown>, check: (out: any) => boolean) =>
+    Effect.map(executor.run({ label: type, name: "step", type, parameters }), (out) => expect(type, check(out), out))
 
   const pools = new Map<string, Pool>()
   const poolFor = (origin: string) => {
@@ -98,7 +96,7 @@ export const makeCalls = (p: Providers) => {
       { name: UNDICI, run: (c, s) => measurePromises(viaUndici, c, s) }
     ]
   }
-  const fibers = <E>(call: Effect.Effect<unknown, E, HttpClient.HttpClient>): Client => ({
+  const fibers = <E>(call: Effect.Effect<unknown, E, HttpClient.HttpClient | Connections.Connections>): Client => ({
     name: OURS,
     run: (c, s) => measureFibers(lean, call, c, s)
   })

@@ -1,5 +1,4 @@
 /** Runs a call from many loops for a while and reports its throughput and latency quantiles. */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import type * as ManagedRuntime from "effect/ManagedRuntime"
 
@@ -33,9 +32,9 @@ export const measurePromises = async (call: () => Promise<unknown>, concurrency:
 }
 
 /** The same with `concurrency` fibers, as the runner runs steps: no Promise per call. */
-export const measureFibers = <E>(
-  runtime: ManagedRuntime.ManagedRuntime<HttpClient.HttpClient, never>,
-  call: Effect.Effect<unknown, E, HttpClient.HttpClient>,
+export const measureFibers = <E, R>(
+  runtime: ManagedRuntime.ManagedRuntime<R, never>,
+  call: Effect.Effect<unknown, E, R>,
   concurrency: number,
   seconds: number
 ) =>

@@ -7,7 +7,7 @@
  */
 import { boardtool } from "@x/boardtool"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { Component, Executor } from "@x/core"
+import { Component, Connections, Executor } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -56,8 +56,11 @@ export const rateLimitBench = () => measureAgainstLimit(async (sim) => {
   const connection = { key: sim.key, token: sim.token, baseUrl: sim.baseUrl }
   const step = { label: "Card", name: "card", type: "boardtool/v1/createCard", parameters: { idList: TrelloSimulator.seed.lists.roadmapToDo, name: "Load" } }
   const outcomes = await Effect.runPromise(
-    Effect.forEach(Array.from({ length: calls }), () => Effect.either(executor.run(step, connection)), { concurrency: 32 }).pipe(
-      Effect.provide(Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false)))
+    Effect.forEach(Array.from({ length: calls }), () => Effect.either(executor.run(step)), { concurrency: 32 }).pipe(
+      Effect.provide(Layer.merge(
+        Connections.layer({ boardtool: connection }).pipe(Layer.provide(UndiciHttpClient.layer)),
+        Layer.setTracerEnabled(false)
+      ))
     )
   )
   return outcomes.filter((o) => o._tag === "Left").length

@@ -8,13 +8,14 @@ import { boardtool } from "@x/boardtool"
 import * as TrelloSimulator from "@x/boardtool/testing"
 import { browseragent } from "@x/browseragent"
 import * as BrowserUseSimulator from "@x/browseragent/testing"
-import { Connection, Executor, OAuth2 } from "@x/core"
+import { Connection, Connections, Executor, OAuth2 } from "@x/core"
 import { sitebuilder } from "@x/sitebuilder"
 import * as WebflowSimulator from "@x/sitebuilder/testing"
 import * as Redacted from "effect/Redacted"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
 import { createServer } from "node:http"
 import { notes } from "./notes.js"
 import { API_KEY, startNotesServer } from "./server.js"
@@ -24,19 +25,24 @@ const trello = await TrelloSimulator.start({ deliveryRetryDelayMs: 50 })
 const webflow = await WebflowSimulator.start()
 const browserUse = await BrowserUseSimulator.start({ stepMs: 100 })
 const executor = Executor.make([notes, boardtool, sitebuilder, browseragent])
-// What the runner provides: the undici HttpClient, and no tracer (nothing exports spans).
-const runtime = Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false))
-const run = <A, E>(effect: Effect.Effect<A, E, import("@effect/platform/HttpClient").HttpClient>) =>
-  Effect.runPromise(Effect.provide(effect, runtime))
-
-const connections: Record<string, object> = {
-  notes: { apiKey: API_KEY, baseUrl: notesServer.baseUrl },
-  boardtool: { key: trello.key, token: trello.token, secret: trello.secret, baseUrl: trello.baseUrl },
-  browseragent: { key: "X-Browser-Use-API-Key", value: browserUse.apiKey, baseUrl: browserUse.baseUrl }
-}
+// The connections' values by component; sitebuilder's is added once connected (below): a
+// connection is opened when a step first needs it.
+const connections = new Map<string, object>([
+  ["notes", { apiKey: API_KEY, baseUrl: notesServer.baseUrl }],
+  ["boardtool", { key: trello.key, token: trello.token, secret: trello.secret, baseUrl: trello.baseUrl }],
+  ["browseragent", { key: "X-Browser-Use-API-Key", value: browserUse.apiKey, baseUrl: browserUse.baseUrl }]
+])
+// What the runner provides: the undici HttpClient, the opened connections over it, and no
+// tracer (nothing exports spans).
+const runtime = ManagedRuntime.make(Layer.merge(
+  Connections.layer(connections).pipe(Layer.provideMerge(UndiciHttpClient.layer)),
+  Layer.setTracerEnabled(false)
+))
+const run = <A, E>(effect: Effect.Effect<A, E, Connections.Connections | import("@effect/platform/HttpClient").HttpClient>) =>
+  runtime.runPromise(effect)
 
 const show = async (step: { label: string; name: string; type: string; parameters: Record<string, unknown> }) => {
-  const outcome = await run(Effect.either(executor.run(step, connections[step.type.split("/")[0]!])))
+  const outcome = await run(Effect.either(executor.run(step)))
   if (outcome._tag === "Right") {
     console.log(`✔ ${step.label} (${step.type})\n  ${JSON.stringify(outcome.right)}`)
     return outcome.right
@@ -56,10 +62,10 @@ await show({ label: "Leaving the base URL", name: "escape", type: "notes/v1/cust
 await show({ label: "Unknown action", name: "unknown", type: "notes/v1/deleteNote", parameters: {} })
 
 console.log("\n— boardtool/v1 against the Trello simulator —")
-const boards = await run(executor.options("boardtool/v1/createCard", "idBoard", {}, connections["boardtool"]))
+const boards = await run(executor.options("boardtool/v1/createCard", "idBoard", {}))
 console.log(`  boards: ${boards.map((b) => b.label).join(", ")}`)
 const idBoard = boards[0]!.value
-const lists = await run(executor.options("boardtool/v1/createCard", "idList", { idBoard }, connections["boardtool"]))
+const lists = await run(executor.options("boardtool/v1/createCard", "idList", { idBoard }))
 console.log(`  lists of "${boards[0]!.label}": ${lists.map((l) => l.label).join(", ")}`)
 
 // A webhook receiver on loopback, as the runner's `serve` will be: every request goes to the trigger.
@@ -75,7 +81,7 @@ const receiver = createServer((req, res) => {
       headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
       body: new Uint8Array(Buffer.concat(chunks))
     }
-    run(executor.handleDelivery(trigger, connections["boardtool"], state, request)).then(({ events, response }) => {
+    run(executor.handleDelivery(trigger, state, request)).then(({ events, response }) => {
       for (const event of events) console.log(`  ⚡ newCard event ${event.id}: ${JSON.stringify(event.output)}`)
       res.writeHead(response.status).end()
     }, () => res.writeHead(500).end())
@@ -83,7 +89,7 @@ const receiver = createServer((req, res) => {
 })
 await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
 const callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks/newCard`
-state = await run(executor.enableTrigger(trigger, connections["boardtool"], callbackUrl))
+state = await run(executor.enableTrigger(trigger, callbackUrl))
 console.log(`  newCard enabled: ${JSON.stringify(state)}`)
 
 const card = await show({
@@ -96,7 +102,7 @@ await trello.idle()
 if (card !== undefined) await show({ label: "Get the card", name: "get", type: "boardtool/v1/getCard", parameters: { id: card.id } })
 await show({ label: "A card id that is not one", name: "badId", type: "boardtool/v1/getCard", parameters: { id: "42" } })
 await show({ label: "A card that does not exist", name: "noCard", type: "boardtool/v1/getCard", parameters: { id: "0".repeat(24) } })
-await run(executor.disableTrigger(trigger, connections["boardtool"], state))
+await run(executor.disableTrigger(trigger, state))
 console.log("  newCard disabled")
 
 console.log("\n— sitebuilder/v1 against the Webflow simulator, connected with OAuth —")
@@ -115,17 +121,17 @@ console.log(`  authorize: ${authorize.replace(webflow.clientId, "<client id>")}`
 const callback = new URL((await fetch(authorize, { redirect: "manual" })).headers.get("location")!).searchParams
 await run(OAuth2.checkState(oauthState, callback.get("state") ?? undefined))
 const token = await run(Connection.exchangeCode(sitebuilder.connection, app, { code: callback.get("code")!, redirectUri }))
-connections["sitebuilder"] = { ...app, accessToken: Redacted.value(token.accessToken) }
+connections.set("sitebuilder", { ...app, accessToken: Redacted.value(token.accessToken) })
 console.log(`  connected (scopes: ${token.scope})`)
-const sites = await run(executor.options("sitebuilder/v1/fulfillOrder", "siteId", {}, connections["sitebuilder"]))
+const sites = await run(executor.options("sitebuilder/v1/fulfillOrder", "siteId", {}))
 const store = sites.find((site) => site.label === "Acme Store")!
 const portfolio = sites.find((site) => site.label === "Portfolio")!
-const orders = await run(executor.options("sitebuilder/v1/fulfillOrder", "orderId", { siteId: store.value }, connections["sitebuilder"]))
+const orders = await run(executor.options("sitebuilder/v1/fulfillOrder", "orderId", { siteId: store.value }))
 console.log(`  ${store.label}: ${orders.length} orders`)
 await show({ label: "Fulfil an order", name: "fulfil", type: "sitebuilder/v1/fulfillOrder", parameters: { siteId: store.value, orderId: orders[0]!.value } })
 await show({ label: "Fulfil on a site without e-commerce", name: "free", type: "sitebuilder/v1/fulfillOrder", parameters: { siteId: portfolio.value, orderId: orders[0]!.value } })
-const collections = await run(executor.options("sitebuilder/v1/getCollectionItem", "collectionId", { siteId: store.value }, connections["sitebuilder"]))
-const items = await run(executor.options("sitebuilder/v1/getCollectionItem", "itemId", { collectionId: collections[0]!.value }, connections["sitebuilder"]))
+const collections = await run(executor.options("sitebuilder/v1/getCollectionItem", "collectionId", { siteId: store.value }))
+const items = await run(executor.options("sitebuilder/v1/getCollectionItem", "itemId", { collectionId: collections[0]!.value }))
 console.log(`  "${collections[0]!.label}": ${items.length} items, over two pages`)
 await show({ label: "Read a CMS item", name: "item", type: "sitebuilder/v1/getCollectionItem", parameters: { collectionId: collections[0]!.value, itemId: items[41]!.value } })
 
@@ -146,4 +152,5 @@ await show({
 
 receiver.close()
 notesServer.server.close()
+await runtime.dispose()
 await Promise.all([trello.close(), webflow.close(), browserUse.close()])

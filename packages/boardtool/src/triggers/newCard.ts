@@ -1,9 +1,9 @@
 import { Property, Trigger, Webhook } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Api from "../api.js"
+import { connection } from "../connection.js"
 import * as Options from "../options.js"
 
 const readDelivery = Schema.decodeUnknownEither(Schema.parseJson(Api.Delivery))
@@ -16,6 +16,7 @@ export const newCard = Trigger.dynamicWebhook({
   name: "newCard",
   title: "New Card",
   description: "Fires when a card is created on a board, or in one of its lists.",
+  connection,
   props: {
     idBoard: Options.idBoard,
     idList: Property.string({
@@ -51,10 +52,9 @@ export const newCard = Trigger.dynamicWebhook({
     Effect.gen(function*() {
       // Trello checks the callback URL with a HEAD before it creates the webhook.
       if (request.method === "HEAD") return { response: { status: 200 }, events: [] }
-      const secret = connection["secret"]
-      if (Redacted.isRedacted(secret)) {
+      if (connection.secret !== undefined) {
         yield* Webhook.verifyHmacSha1Base64({
-          secret: secret as Redacted.Redacted<string>,
+          secret: connection.secret,
           body: request.body,
           callbackUrl: request.url,
           signature: request.headers["x-trello-webhook"]
