@@ -7,11 +7,12 @@
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Path from "@effect/platform/Path"
-import { Component } from "@x/core"
+import { Component, Connections } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { Components } from "./Components.js"
+import type { ConnectionValues } from "./ConnectionValues.js"
 import * as Errors from "./Errors.js"
 import { Output } from "./Output.js"
 import * as Run from "./Run.js"
@@ -23,7 +24,7 @@ type Needs = Components | Output | FileSystem.FileSystem | HttpClient.HttpClient
 const mark = (status: Run.StepResult["status"]) => status === "succeeded" ? "✔" : status === "failed" ? "✘" : "–"
 
 /** A workflow that passed both checks (the second one needs the connections). */
-const checkWithConnections = (file: string, workflow: Workflow.Workflow, connections: Parameters<typeof Workflow.checkWithConnections>[1]) => {
+const checkWithConnections = (file: string, workflow: Workflow.Workflow, connections: ConnectionValues) => {
   const issues = Workflow.checkWithConnections(workflow, connections)
   return issues.length === 0 ? Effect.void : Effect.fail(new Errors.InvalidWorkflow({ file, issues }))
 }
@@ -48,13 +49,13 @@ export const run = (args: {
     yield* checkWithConnections(args.workflow, workflow, connections)
     const pretty = (text: string) => args.json ? Effect.void : output.err(text)
     yield* pretty(`▶ ${workflow.label}${args.source.sandbox ? " (sandbox)" : ""}`)
-    const result = yield* Run.run(executor, workflow, connections, {
+    const result = yield* Run.run(executor, workflow, {
       started: (checked) => pretty(`  … ${checked.step.name} (${checked.step.type})`),
       finished: (step) =>
         pretty(`  ${mark(step.status)} ${step.name} ${step.status}${step.durationMs === undefined ? "" : ` in ${step.durationMs} ms`}${
           step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`
         }`)
-    })
+    }).pipe(Effect.provide(Connections.layer(connections)))
     if (args.json) {
       yield* output.out(JSON.stringify({ status: result.status, steps: result.steps.map(({ durationMs: _, ...step }) => step) }))
     } else {
@@ -113,7 +114,7 @@ export const options = (args: {
     const { component } = resolved.right
     const { connections } = yield* Setup.connect(args.source, [component])
     const params = Object.fromEntries(args.params)
-    const choices = yield* Effect.either(executor.options(args.type, args.property, params, connections.get(component.name)))
+    const choices = yield* Effect.either(executor.options(args.type, args.property, params).pipe(Effect.provide(Connections.layer(connections))))
     if (Either.isLeft(choices)) {
       const message = `${choices.left._tag}: ${choices.left.message}`
       return yield* choices.left._tag === "InvalidInput" ? new Errors.InvalidArguments({ message }) : new Errors.StepFailed({ message })
@@ -147,11 +148,10 @@ export const serve = (args: {
     const Serve = yield* Effect.promise(() => import("./Serve.js"))
     return yield* Serve.serve({
       workflow,
-      connections,
       publicUrl,
       port: Option.getOrElse(args.port, () => Number(publicUrl.port || 8080)),
       dataDir: args.dataDir
-    })
+    }).pipe(Effect.provide(Connections.layer(connections)))
   }).pipe(Effect.scoped)
 
 /**

@@ -20,7 +20,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { createServer } from "node:http"
 import { Components } from "./Components.js"
-import * as Connections from "./Connections.js"
+import * as ConnectionValues from "./ConnectionValues.js"
 import { ConnectProblem } from "./Errors.js"
 import * as CappedBody from "./internal/cappedBody.js"
 import { Output } from "./Output.js"
@@ -48,12 +48,12 @@ export const connect = (
     }
     const problem = (error: { readonly message: string }) => new ConnectProblem({ message: error.message })
     // The file's own contents are what is written back; the environment only adds values to use.
-    const own = yield* Effect.mapError(Connections.readFile(file, "empty"), problem)
-    const values = Connections.of(Connections.withEnvironment([component], own, process.env), component)
+    const own = yield* Effect.mapError(ConnectionValues.readFile(file, "empty"), problem)
+    const values = ConnectionValues.withEnvironment([component], own, process.env).get(component.name)
     if (values === undefined || values["clientId"] === undefined || values["clientSecret"] === undefined) {
       return yield* new ConnectProblem({
-        message: `put {"${name}": {"clientId": …, "clientSecret": …}} in ${file} (or set ${Connections.envName(name, "clientId")} and ${
-          Connections.envName(name, "clientSecret")
+        message: `put {"${name}": {"clientId": …, "clientSecret": …}} in ${file} (or set ${ConnectionValues.envName(name, "clientId")} and ${
+          ConnectionValues.envName(name, "clientSecret")
         }) first`
       })
     }

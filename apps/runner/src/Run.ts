@@ -1,17 +1,16 @@
 /**
  * Running a workflow's tasks in order, stopping at the first failed step. Each step's
  * parameters are resolved against the outputs before it (a reference without a value fails
- * the step with an `InvalidInput`), then run by the executor with its component's connection.
+ * the step with an `InvalidInput`), then the step the check prepared is run by the executor
+ * (with its component's connection from the `Connections` service).
  *
  * @since 0.2.0
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
-import { ConnectorError, type Executor } from "@x/core"
+import { type Connections, ConnectorError, type Executor } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Connections from "./Connections.js"
 import * as References from "./References.js"
-import * as Workflow from "./Workflow.js"
+import type * as Workflow from "./Workflow.js"
 
 /**
  * The outcome of one step.
@@ -59,10 +58,9 @@ export interface Reporter {
 export const run = (
   executor: Executor.Executor,
   workflow: Workflow.Workflow,
-  connections: Connections.Connections,
   reporter: Reporter,
   trigger?: unknown
-): Effect.Effect<RunResult, never, HttpClient.HttpClient> =>
+): Effect.Effect<RunResult, never, Connections.Connections> =>
   Effect.gen(function*() {
     const scope = new Map<string, unknown>([["inputs", workflow.inputs]])
     if (trigger !== undefined) scope.set("trigger", trigger)
@@ -84,7 +82,7 @@ export const run = (
             ConnectorError.invalidInput([{ path: "parameters", message: unresolved.message }], `step "${name}" (${type})`)
           )),
         onRight: (parameters) =>
-          Effect.either(executor.run(Workflow.withParameters(checked, parameters), Connections.of(connections, checked.component)))
+          Effect.either(executor.runPrepared(checked.prepared, parameters))
       })
       const durationMs = Date.now() - started
       const result: StepResult = Either.isRight(outcome)

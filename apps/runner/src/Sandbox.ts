@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type * as Catalog from "./Catalog.js"
-import type { Connections } from "./Connections.js"
+import type { ConnectionValues } from "./ConnectionValues.js"
 
 /**
  * The running sandbox: the connection of each component, and one line about each simulator.
@@ -16,7 +16,7 @@ import type { Connections } from "./Connections.js"
  * @category models
  */
 export interface Sandbox {
-  readonly connections: Connections
+  readonly connections: ConnectionValues
   readonly notes: ReadonlyArray<string>
 }
 

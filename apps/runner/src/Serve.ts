@@ -1,25 +1,24 @@
 /**
  * `serve`: enables the workflow's trigger (a webhook registered with the provider, pointing at
  * the public URL), receives its deliveries, and runs the tasks once per accepted event, one at
- * a time. On interruption (SIGINT, SIGTERM) it disables the trigger.
+ * a time. On interruption (SIGINT, SIGTERM) it disables the trigger. The trigger's connection
+ * comes from the `Connections` service, like every step's.
  *
  * @since 0.2.0
  */
 import * as FileSystem from "@effect/platform/FileSystem"
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Path from "@effect/platform/Path"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Webhook } from "@x/core"
+import { type Connections, Webhook } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import { createServer } from "node:http"
 import { Components } from "./Components.js"
-import * as Connections from "./Connections.js"
 import { type DamagedData, ServeProblem } from "./Errors.js"
 import * as CappedBody from "./internal/cappedBody.js"
 import * as Journal from "./Journal.js"
@@ -36,7 +35,6 @@ import * as Workflow from "./Workflow.js"
  */
 export interface ServeOptions {
   readonly workflow: Workflow.Workflow
-  readonly connections: Connections.Connections
   readonly publicUrl: URL
   readonly port: number
   readonly dataDir: string
@@ -52,16 +50,15 @@ const mark = (status: Run.StepResult["status"]) => status === "succeeded" ? "✔
  */
 export const serve = (
   options: ServeOptions
-): Effect.Effect<never, ServeProblem | DamagedData, Components | Output | HttpClient.HttpClient | FileSystem.FileSystem | Path.Path> =>
+): Effect.Effect<never, ServeProblem | DamagedData, Components | Output | Connections.Connections | FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
-    const { connections, dataDir, workflow } = options
+    const { dataDir, workflow } = options
     const { executor } = yield* Components
     const output = yield* Output
     const say = output.err
     const checked = workflow.trigger
     if (checked === undefined) return yield* new ServeProblem({ message: "the workflow has no trigger to serve" })
     const trigger = Workflow.withParameters(checked, checked.parameters)
-    const connection = Connections.of(connections, checked.component)
     const publicUrl = options.publicUrl.toString()
 
     yield* TriggerState.makeDataDir(dataDir)
@@ -77,7 +74,7 @@ export const serve = (
     const worker = Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(events), (event) =>
       Effect.gen(function*() {
         yield* say(`▶ event ${event.id}`)
-        const result = yield* Run.run(executor, workflow, connections, {
+        const result = yield* Run.run(executor, workflow, {
           started: () => Effect.void,
           finished: (step) =>
             say(`  ${mark(step.status)} ${step.name} ${step.status}${step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`}`)
@@ -98,7 +95,7 @@ export const serve = (
       if (request.method === "HEAD") return HttpServerResponse.empty({ status: 200 })
       const body = yield* CappedBody.read(request, maxBytes)
       if (Option.isNone(body)) return CappedBody.tooLarge(maxBytes)
-      const handled = yield* Effect.either(executor.handleDelivery(trigger, connection, state ?? {}, {
+      const handled = yield* Effect.either(executor.handleDelivery(trigger, state ?? {}, {
         method: request.method,
         url: publicUrl,
         headers: request.headers,
@@ -130,19 +127,19 @@ export const serve = (
 
     // A webhook a crash left behind goes first, or the provider refuses a second one.
     if (Option.isSome(stale)) {
-      yield* Effect.matchEffect(executor.disableTrigger(trigger, connection, stale.value), {
+      yield* Effect.matchEffect(executor.disableTrigger(trigger, stale.value), {
         onSuccess: () => say("↻ removed the trigger a previous run left enabled"),
         onFailure: (error) => say(`✘ the previous trigger could not be removed: ${error.message}`)
       })
       yield* TriggerState.clear(dataDir)
     }
     state = yield* Effect.acquireRelease(
-      Effect.mapError(executor.enableTrigger(trigger, connection, publicUrl), (error) =>
+      Effect.mapError(executor.enableTrigger(trigger, publicUrl), (error) =>
         new ServeProblem({ message: `the trigger could not be enabled: ${error._tag}: ${error.message}` })).pipe(
           Effect.tap((enabled) => TriggerState.write(dataDir, enabled))
         ),
       (enabled) =>
-        Effect.matchEffect(executor.disableTrigger(trigger, connection, enabled), {
+        Effect.matchEffect(executor.disableTrigger(trigger, enabled), {
           onSuccess: () => Effect.zipRight(TriggerState.clear(dataDir), say("■ trigger disabled")),
           onFailure: (error) => say(`✘ the trigger could not be disabled: ${error.message}`)
         })

@@ -12,7 +12,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { Components } from "./Components.js"
-import * as Connections from "./Connections.js"
+import * as ConnectionValues from "./ConnectionValues.js"
 import { type ConnectionProblem, InvalidArguments, InvalidWorkflow } from "./Errors.js"
 import * as Workflow from "./Workflow.js"
 
@@ -28,9 +28,9 @@ export const loadWorkflow = (
 ): Effect.Effect<Workflow.Workflow, InvalidArguments | InvalidWorkflow, Components | FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
-    const { registry } = yield* Components
+    const { executor } = yield* Components
     const text = yield* Effect.mapError(fs.readFileString(file), () => new InvalidArguments({ message: `the workflow ${file} cannot be read` }))
-    return yield* Either.mapLeft(Workflow.parse(text, given, registry), (issues) => new InvalidWorkflow({ file, issues }))
+    return yield* Either.mapLeft(Workflow.parse(text, given, executor), (issues) => new InvalidWorkflow({ file, issues }))
   })
 
 /**
@@ -56,7 +56,7 @@ export const connect = (
   source: ConnectionSource,
   used: ReadonlyArray<Component.Component>
 ): Effect.Effect<
-  { readonly connections: Connections.Connections; readonly notes: ReadonlyArray<string> },
+  { readonly connections: ConnectionValues.ConnectionValues; readonly notes: ReadonlyArray<string> },
   InvalidArguments | ConnectionProblem,
   Components | FileSystem.FileSystem | Scope.Scope
 > =>
@@ -69,7 +69,7 @@ export const connect = (
       // The simulators are loaded only for the sandbox (a chunk of their own in the bundle).
       ? yield* Effect.flatMap(Effect.promise(() => import("./Sandbox.js")), (Sandbox) =>
         Sandbox.start(entries, { rateLimits: !source.withoutRateLimits }))
-      : { connections: yield* Connections.load(entries.map((entry) => entry.component), source.file, process.env), notes: [] }
-    yield* Connections.check(started.connections, used)
+      : { connections: yield* ConnectionValues.load(entries.map((entry) => entry.component), source.file, process.env), notes: [] }
+    yield* ConnectionValues.check(started.connections, used)
     return started
   })

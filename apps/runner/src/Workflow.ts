@@ -8,24 +8,25 @@
  *
  * @since 0.2.0
  */
-import type { Action, Component, ConnectorError, Registry, Trigger } from "@x/core"
+import type { Action, Component, ConnectorError, Executor, Trigger } from "@x/core"
 import { CustomAction, Property, type Step } from "@x/core"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import type { Connections } from "./Connections.js"
-import * as ConnectionsModule from "./Connections.js"
+import * as ConnectionValues from "./ConnectionValues.js"
 import { checkStep, reservedNames } from "./internal/checkStep.js"
 import * as JsonText from "./JsonText.js"
 import * as References from "./References.js"
 
 /**
  * A step that passed the check: the step as written, with its component and its action's
- * or trigger's definition, and its parameters with the inputs put in.
+ * or trigger's definition, and its parameters with the inputs put in. An action's step is
+ * `prepared` by the executor (for a trigger, `prepared` is not used).
  *
  * @since 0.2.0
  * @category models
  */
 export interface CheckedStep<D = Action.Action | Trigger.Trigger> {
+  readonly prepared: Executor.Prepared
   readonly step: Step.Step
   readonly component: Component.Component
   readonly definition: D
@@ -81,7 +82,7 @@ const nameOf = (value: unknown) =>
 export const parse = (
   text: string,
   given: ReadonlyMap<string, string>,
-  registry: Registry.Registry
+  executor: Executor.Executor
 ): Either.Either<Workflow, ReadonlyArray<ConnectorError.Issue>> => {
   const parsed = JsonText.parse(text)
   if (Either.isLeft(parsed)) return Either.left([parsed.left])
@@ -102,7 +103,7 @@ export const parse = (
   const triggers = json.triggers ?? []
   if (triggers.length > 1) issues.push({ path: "triggers", message: "at most one trigger" })
   const context = {
-    registry,
+    executor,
     declared,
     inputs,
     issues,
@@ -140,11 +141,11 @@ export const componentsOf = (workflow: Workflow): ReadonlyArray<Component.Compon
  * @since 0.2.0
  * @category utils
  */
-export const checkWithConnections = (workflow: Workflow, connections: Connections): ReadonlyArray<ConnectorError.Issue> =>
+export const checkWithConnections = (workflow: Workflow, connections: ConnectionValues.ConnectionValues): ReadonlyArray<ConnectorError.Issue> =>
   workflow.tasks.flatMap((checked, i) => {
     const path = checked.parameters["path"]
     if (checked.definition !== CustomAction.action || typeof path !== "string" || References.hasReference(path)) return []
-    const resolved = CustomAction.resolvePath(ConnectionsModule.baseUrlOf(connections, checked.component), path)
+    const resolved = CustomAction.resolvePath(ConnectionValues.baseUrlOf(connections, checked.component), path)
     return Either.isLeft(resolved)
       ? resolved.left.issues.map((issue) => ({ path: `tasks[${i}].parameters.${issue.path}`, message: issue.message }))
       : []

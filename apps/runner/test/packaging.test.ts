@@ -22,44 +22,41 @@ const scripts: Record<string, string> = {
   boardtool: `
 import { boardtool } from "@x/boardtool"
 import * as Simulator from "@x/boardtool/testing"
-import { Executor } from "@x/core"
+import { Connections, Executor } from "@x/core"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Effect from "effect/Effect"
 const sim = await Simulator.start()
 const card = await Effect.runPromise(Executor.make([boardtool]).run(
-  { label: "Card", name: "card", type: "boardtool/v1/getCard", parameters: { id: Simulator.seed.cards.launchPost } },
-  { key: sim.key, token: sim.token, baseUrl: sim.baseUrl }
-).pipe(Effect.provide(FetchHttpClient.layer)))
+  { label: "Card", name: "card", type: "boardtool/v1/getCard", parameters: { id: Simulator.seed.cards.launchPost } }
+).pipe(Effect.provide(Connections.layer({ boardtool: { key: sim.key, token: sim.token, baseUrl: sim.baseUrl } })), Effect.provide(FetchHttpClient.layer)))
 console.log(JSON.stringify(card))
 await sim.close()
 `,
   sitebuilder: `
 import { sitebuilder } from "@x/sitebuilder"
 import * as Simulator from "@x/sitebuilder/testing"
-import { Executor } from "@x/core"
+import { Connections, Executor } from "@x/core"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Effect from "effect/Effect"
 const sim = await Simulator.start()
 const item = await Effect.runPromise(Executor.make([sitebuilder]).run(
   { label: "Item", name: "item", type: "sitebuilder/v1/getCollectionItem",
-    parameters: { collectionId: Simulator.seed.collections.products, itemId: Simulator.seed.productItem(7) } },
-  { clientId: sim.clientId, clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }
-).pipe(Effect.provide(FetchHttpClient.layer)))
+    parameters: { collectionId: Simulator.seed.collections.products, itemId: Simulator.seed.productItem(7) } }
+).pipe(Effect.provide(Connections.layer({ sitebuilder: { clientId: sim.clientId, clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl } })), Effect.provide(FetchHttpClient.layer)))
 console.log(JSON.stringify(item))
 await sim.close()
 `,
   browseragent: `
 import { browseragent } from "@x/browseragent"
 import * as Simulator from "@x/browseragent/testing"
-import { Executor } from "@x/core"
+import { Connections, Executor } from "@x/core"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Effect from "effect/Effect"
 const sim = await Simulator.start({ stepMs: 20 })
 const session = await Effect.runPromise(Executor.make([browseragent]).run(
   { label: "Ask", name: "ask", type: "browseragent/v1/createSession",
-    parameters: { task: "Say hello", model: "modelfamilyB-5.4-mini", outputSchema: { format: "TEXT" } } },
-  { value: sim.apiKey, baseUrl: sim.baseUrl }
-).pipe(Effect.provide(FetchHttpClient.layer)))
+    parameters: { task: "Say hello", model: "modelfamilyB-5.4-mini", outputSchema: { format: "TEXT" } } }
+).pipe(Effect.provide(Connections.layer({ browseragent: { value: sim.apiKey, baseUrl: sim.baseUrl } })), Effect.provide(FetchHttpClient.layer)))
 console.log(JSON.stringify(session))
 await sim.close()
 `

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type { Action, ConnectorError, Registry, Trigger } from "@x/core"
+import type { Action, ConnectorError, Executor, Registry, Trigger } from "@x/core"
 import { Step } from "@x/core"
 import * as Either from "effect/Either"
 import * as References from "../References.js"
@@ -17,7 +17,7 @@ import type { CheckedStep } from "../Workflow.js"
 export const reservedNames: ReadonlySet<string> = new Set(["inputs", "trigger", "__proto__", "constructor", "prototype"])
 
 export interface CheckContext {
-  readonly registry: Registry.Registry
+  readonly executor: Executor.Executor
   readonly declared: ReadonlyMap<string, unknown>
   readonly inputs: ReadonlyMap<string, unknown>
   readonly issues: Array<ConnectorError.Issue>
@@ -76,9 +76,10 @@ export const checkStep = (
     issues.push({ path: `${path}.name`, message: `"${name}" is ${context.names.has(name) ? "the name of an earlier step" : "reserved"}` })
   }
   context.names.add(name)
+  // An action is prepared by the executor here, once: the run uses what the check resolved.
   const resolved: Either.Either<Registry.Resolved<Action.Action | Trigger.Trigger>, ConnectorError.InvalidInput> = kind === "action"
-    ? context.registry.action(type)
-    : context.registry.trigger(type)
+    ? Either.map(context.executor.prepare(step.right), (prepared) => ({ component: prepared.component, definition: prepared.action }))
+    : context.executor.registry.trigger(type)
   if (Either.isLeft(resolved)) {
     for (const issue of resolved.left.issues) issues.push({ path: `${path}.type`, message: issue.message })
     return undefined
@@ -108,5 +109,5 @@ export const checkStep = (
   }
   const root = kind === "trigger" ? "trigger" : name
   context.known.set(root, definition.output !== undefined)
-  return { step: step.right, component, definition, parameters: known }
+  return { prepared: { step: step.right, component, action: definition as Action.Action }, step: step.right, component, definition, parameters: known }
 }

@@ -1,7 +1,8 @@
 /**
- * Connections: a JSON file keyed by component name, each value that connection's fields (plus
- * an optional `baseUrl`). Environment variables supply the same values:
- * `XRUNNER_<COMPONENT>_<FIELD>` (e.g. `XRUNNER_BOARDTOOL_TOKEN`), over the file's.
+ * The values of the connections, before they are opened (that is `@x/core`'s `Connections`
+ * service, given these values): a JSON file keyed by component name, each value that
+ * connection's fields (plus an optional `baseUrl`). Environment variables supply the same
+ * values: `XRUNNER_<COMPONENT>_<FIELD>` (e.g. `XRUNNER_BOARDTOOL_TOKEN`), over the file's.
  *
  * @since 0.2.0
  */
@@ -19,7 +20,7 @@ import * as JsonText from "./JsonText.js"
  * @since 0.2.0
  * @category models
  */
-export type Connections = ReadonlyMap<string, Readonly<Record<string, unknown>>>
+export type ConnectionValues = ReadonlyMap<string, Readonly<Record<string, unknown>>>
 
 const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()
 
@@ -44,7 +45,7 @@ const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
 export const readFile = (
   file: string,
   missing: "refuse" | "empty" = "refuse"
-): Effect.Effect<Connections, ConnectionProblem, FileSystem.FileSystem> =>
+): Effect.Effect<ConnectionValues, ConnectionProblem, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     if (missing === "empty" && !(yield* Effect.orElseSucceed(fs.exists(file), () => false))) return new Map()
@@ -74,8 +75,8 @@ export const load = (
   components: ReadonlyArray<Component.Component>,
   file: Option.Option<string>,
   env: Readonly<Record<string, string | undefined>>
-): Effect.Effect<Connections, ConnectionProblem, FileSystem.FileSystem> =>
-  Effect.map(Option.match(file, { onNone: () => Effect.succeed<Connections>(new Map()), onSome: (path) => readFile(path) }), (fromFile) =>
+): Effect.Effect<ConnectionValues, ConnectionProblem, FileSystem.FileSystem> =>
+  Effect.map(Option.match(file, { onNone: () => Effect.succeed<ConnectionValues>(new Map()), onSome: (path) => readFile(path) }), (fromFile) =>
     withEnvironment(components, fromFile, env))
 
 /**
@@ -86,9 +87,9 @@ export const load = (
  */
 export const withEnvironment = (
   components: ReadonlyArray<Component.Component>,
-  connections: Connections,
+  connections: ConnectionValues,
   env: Readonly<Record<string, string | undefined>>
-): Connections => {
+): ConnectionValues => {
   const result = new Map(connections)
   for (const component of components) {
     for (const field of Object.keys(component.connection.props)) {
@@ -99,14 +100,7 @@ export const withEnvironment = (
   return result
 }
 
-/**
- * The connection values of a component: the one place the runner looks a step's connection up.
- *
- * @since 0.2.0
- * @category utils
- */
-export const of = (connections: Connections, component: Component.Component): Readonly<Record<string, unknown>> | undefined =>
-  connections.get(component.name)
+const of = (connections: ConnectionValues, component: Component.Component) => connections.get(component.name)
 
 /**
  * The base URL a component's requests go to with these connections: the connection's
@@ -115,7 +109,7 @@ export const of = (connections: Connections, component: Component.Component): Re
  * @since 0.2.0
  * @category utils
  */
-export const baseUrlOf = (connections: Connections, component: Component.Component): string => {
+export const baseUrlOf = (connections: ConnectionValues, component: Component.Component): string => {
   const given = of(connections, component)?.["baseUrl"]
   return typeof given === "string" && given !== "" ? given : component.connection.client.defaultBaseUrl
 }
@@ -131,10 +125,10 @@ const required = (component: Component.Component) =>
  * @since 0.2.0
  * @category utils
  */
-export const check = (connections: Connections, components: ReadonlyArray<Component.Component>): Either.Either<void, ConnectionProblem> => {
+export const check = (connections: ConnectionValues, components: ReadonlyArray<Component.Component>): Either.Either<void, ConnectionProblem> => {
   const problems: Array<string> = []
   for (const component of components) {
-    const values = of(connections, component)
+    const values = connections.get(component.name)
     if (values === undefined) {
       const fields = required(component)
       problems.push(
