@@ -72,7 +72,8 @@ export const connect = (
           yield* Deferred.succeed(callback, new URL(request.url, "http://callback").searchParams)
           return HttpServerResponse.text("Received: the terminal says whether the connection succeeded. You can close this page.")
         })
-      )
+      ),
+      HttpRouter.all("*", Effect.succeed(CappedBody.notFound))
     )
     // The callback server lives as long as the flow.
     const server = HttpServer.serve(app).pipe(

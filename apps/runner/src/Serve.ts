@@ -123,7 +123,10 @@ export const serve = (
       }
       return HttpServerResponse.text(response.body ?? "", { status: response.status })
     })
-    yield* HttpServer.serveEffect()(HttpRouter.empty.pipe(HttpRouter.all(options.publicUrl.pathname as HttpRouter.PathInput, deliver)))
+    yield* HttpServer.serveEffect()(HttpRouter.empty.pipe(
+      HttpRouter.all(options.publicUrl.pathname as HttpRouter.PathInput, deliver),
+      HttpRouter.all("*", Effect.succeed(CappedBody.notFound))
+    ))
 
     // A webhook a crash left behind goes first, or the provider refuses a second one.
     if (Option.isSome(stale)) {

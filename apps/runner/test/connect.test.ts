@@ -7,7 +7,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
-const cli = fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
+// XRUNNER_BUNDLE: another build of the bin to run the same tests on (e.g. an older one).
+const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
 
 const freePort = () =>
   new Promise<number>((resolve) => {

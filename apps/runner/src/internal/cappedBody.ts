@@ -58,3 +58,12 @@ export const read = (
 /** The answer to a body over the cap: 413, and the connection closed rather than read on. */
 export const tooLarge = (maxBytes: number): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.text(`a request body is at most ${maxBytes} bytes`, { status: 413, headers: { connection: "close" } })
+
+/**
+ * The answer to a request no route takes: 404, and the connection closed, so that a body sent
+ * with it is not read either.
+ */
+export const notFound: HttpServerResponse.HttpServerResponse = HttpServerResponse.text("not found", {
+  status: 404,
+  headers: { connection: "close" }
+})

@@ -15,7 +15,7 @@ const filler = /^[ \t]*A user-defined piece of text\.[ \t]*\n(?:[ \t]*\n)?/gm
 const colour = (stream: NodeJS.WriteStream) => stream.isTTY === true && (process.env["NO_COLOR"] ?? "") === ""
 
 const render = (stream: NodeJS.WriteStream, args: ReadonlyArray<unknown>) => {
-  const text = args.map(String).join(" ").replace(filler, "")
+  const text = args.map(String).join(" ").replace(filler, "").replace(/\n+$/, "")
   stream.write((colour(stream) ? text : text.replace(ansi, "")) + "\n")
 }
 

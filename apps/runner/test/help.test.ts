@@ -1,0 +1,80 @@
+/**
+ * The CLI as a user meets it: `--help` and each command's help complete, `--version`, and no
+ * ANSI escapes when the output is piped (as it is here).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { execFile } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+
+// XRUNNER_BUNDLE: another build of the bin to run the same tests on (e.g. an older one).
+const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+
+const runner = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? 1, stdout, stderr }))
+  })
+
+const commands: Record<string, { readonly summary: string; readonly example: string; readonly describes: ReadonlyArray<string> }> = {
+  run: {
+    summary: "Run a workflow's tasks in order, stopping at the first failed step",
+    example: "$ x-runner run examples/demo.json --sandbox",
+    describes: ["<workflow.json>", "The workflow file", "--connections", "A JSON file of connections", "--sandbox", "embedded simulators", "--without-rate-limits", "load tests", "--input", "an input the workflow declares", "--output", "one document {status, steps}"]
+  },
+  serve: {
+    summary: "Enable the workflow's trigger and run its tasks once per event",
+    example: "$ x-runner serve examples/new-card.json --sandbox --public-url",
+    describes: ["<workflow.json>", "--public-url URL", "The URL the provider sends deliveries to", "--port", "The port to listen on", "--data-dir", "delivery journal", "--input"]
+  },
+  describe: {
+    summary: "Print the components' definitions",
+    example: "$ x-runner describe boardtool/v1",
+    describes: ["<type>", "A component's type or name"]
+  },
+  options: {
+    summary: "Load the dynamic option list of a property",
+    example: "$ x-runner options boardtool/v1/createCard idList --param",
+    describes: ["<type>", "The step type of an action or trigger", "<property>", "The property whose options to load", "--param", "a property the list depends on"]
+  },
+  connect: {
+    summary: "Connect an OAuth2 component",
+    example: "$ x-runner connect sitebuilder",
+    describes: ["<component>", "The component to connect with OAuth2", "--connections", "the token is written into it", "--app-url URL", "redirect URI"]
+  }
+}
+
+describe("x-runner help", () => {
+  it("--help lists every command with its one line and an example, without escapes when piped", async () => {
+    const { code, stderr, stdout } = await runner(["--help"])
+    expect(code).toBe(0)
+    expect(stderr).toBe("")
+    expect(stdout).not.toContain("\x1b[")
+    expect(stdout).toContain("Exit codes: 0 ok, 1 a step failed, 2 invalid workflow or arguments")
+    const listed = stdout.slice(stdout.indexOf("COMMANDS"), stdout.indexOf("EXAMPLES"))
+    for (const [name, { example, summary }] of Object.entries(commands)) {
+      expect(listed).toMatch(new RegExp(`- ${name} .*${summary.replace(/[()']/g, ".")}`))
+      expect(stdout.slice(stdout.indexOf("EXAMPLES"))).toContain(example)
+    }
+  }, 60_000)
+
+  it("each command's --help describes every argument and option, with no filler and no escapes", async () => {
+    for (const [name, { describes }] of Object.entries(commands)) {
+      const { code, stdout } = await runner([name, "--help"])
+      expect(code, name).toBe(0)
+      expect(stdout, name).not.toContain("\x1b[")
+      expect(stdout, name).not.toContain("A user-defined piece of text")
+      for (const text of describes) expect(stdout, `${name}: ${text}`).toContain(text)
+    }
+  }, 60_000)
+
+  it("NO_COLOR and a piped stderr: an argument error has no escapes either; --version prints the version", async () => {
+    const wrong = await runner(["run", "--output", "yaml", "x.json"], { NO_COLOR: "1" })
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr + wrong.stdout).not.toContain("\x1b[")
+    expect(wrong.stderr).toContain("Expected one of the following cases: pretty, json")
+    const shown = await runner(["--version"])
+    expect(shown).toMatchObject({ code: 0, stdout: `${version}\n` })
+  }, 60_000)
+})
