@@ -1,0 +1,249 @@
+/**
+ * What bad input and bad luck found (issue 12), each against the built bin: refused before
+ * anything runs, or kept from eating memory and state.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as TrelloSimulator from "@x/boardtool/testing"
+import { execFile, spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs"
+import { createServer as createHttpServer, request } from "node:http"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+// XRUNNER_BUNDLE: another build of the bin to run the same tests on (e.g. an older one).
+const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
+const newCard = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
+const dir = mkdtempSync(join(tmpdir(), "x-runner-findings-"))
+
+interface Outcome { readonly code: number; readonly stdout: string; readonly stderr: string }
+const runner = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  new Promise<Outcome>((resolve) => {
+    execFile(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? 1, stdout, stderr })
+    })
+  })
+const file = (name: string, content: unknown) => {
+  const path = join(dir, name)
+  writeFileSync(path, typeof content === "string" || Buffer.isBuffer(content) ? content : JSON.stringify(content))
+  return path
+}
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+/** A Trello simulator in this process, and the environment that points the runner at it. */
+const trello = async () => {
+  const sim = await TrelloSimulator.start({ key: "findings-key-0123456789", token: "findings-token-0123456789abcdef" })
+  const env = { XRUNNER_BOARDTOOL_KEY: sim.key, XRUNNER_BOARDTOOL_TOKEN: sim.token, XRUNNER_BOARDTOOL_BASE_URL: sim.baseUrl }
+  return { sim, env }
+}
+const createCard = (name: string) => ({
+  label: name, name, type: "boardtool/v1/createCard", parameters: { idList: "5eed00000000000000000003", name: `card ${name}` }
+})
+const issuesOf = (outcome: Outcome) =>
+  (JSON.parse(outcome.stdout) as { issues: Array<{ path: string; message: string }> }).issues.map((i) => `${i.path}: ${i.message}`)
+
+/**
+ * Streams a chunked body (no Content-Length) of up to `totalBytes` to the URL, and stops
+ * sending once the answer comes: the status, and how many bytes were sent by then.
+ */
+const streamChunked = (url: string, method: string, totalBytes: number) =>
+  new Promise<{ status: number; sentBytes: number }>((resolve, reject) => {
+    const chunk = Buffer.alloc(64 * 1024, 0x61)
+    let sent = 0
+    let answered = false
+    const req = request(url, { method, headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (response) => {
+      answered = true
+      response.resume()
+      resolve({ status: response.statusCode!, sentBytes: sent })
+      req.destroy()
+    })
+    req.on("error", (error) => (answered ? undefined : reject(error)))
+    const pump = () => {
+      while (!answered && sent < totalBytes) {
+        sent += chunk.length
+        if (!req.write(chunk)) return void req.once("drain", pump)
+      }
+      if (!answered) req.end()
+    }
+    pump()
+  })
+
+describe("checked before anything runs (exit 2, nothing sent)", () => {
+  it("a step named __proto__ (or constructor, prototype) is refused; __proto__ in parameters is the user's unknown key", async () => {
+    const { env, sim } = await trello()
+    const cards = sim.cards.size
+    const reserved = await runner(["run", file("proto.json", {
+      label: "Proto",
+      tasks: [createCard("__proto__"), createCard("constructor"), { ...createCard("after"), parameters: { idList: "${__proto__.idList}", name: "x" } }]
+    }), "--output", "json"], env)
+    expect(reserved.code).toBe(2)
+    expect(issuesOf(reserved)).toEqual(expect.arrayContaining([
+      "tasks[0].name: \"__proto__\" is reserved",
+      "tasks[1].name: \"constructor\" is reserved"
+    ]))
+    const inParameters = await runner(["run", file("proto-param.json",
+      "{\"label\": \"P\", \"tasks\": [{\"label\": \"c\", \"name\": \"c\", \"type\": \"boardtool/v1/createCard\", \"parameters\": " +
+        "{\"idList\": \"5eed00000000000000000003\", \"name\": \"x\", \"__proto__\": {\"name\": \"y\"}}}]}"), "--output", "json"], env)
+    expect(inParameters.code).toBe(2)
+    expect(issuesOf(inParameters)).toContain("tasks[0].parameters.__proto__: is not a known parameter")
+    expect(sim.cards.size).toBe(cards)
+    await sim.close()
+  }, 60_000)
+
+  it("parameters nested 3,000 or 2,000 deep: an InvalidInput naming the path, exit 2", async () => {
+    for (const depth of [3000, 2000]) {
+      const nested = "{\"a\":".repeat(depth) + "1" + "}".repeat(depth)
+      const outcome = await runner(["run", file(`deep-${depth}.json`,
+        `{"label": "Deep", "tasks": [{"label": "c", "name": "c", "type": "boardtool/v1/getCard", "parameters": {"id": ${nested}}}]}`),
+      "--sandbox", "--output", "json"])
+      expect(outcome.code, `${depth}`).toBe(2)
+      const [issue] = issuesOf(outcome)
+      expect(issue).toMatch(/^tasks\[0\]\.parameters\.id(\.a)+: nested deeper than 64 levels$/)
+    }
+  }, 60_000)
+
+  it("a custom action's literal path that leaves the base URL: refused before the first step creates a card", async () => {
+    const { env, sim } = await trello()
+    const cards = sim.cards.size
+    for (const path of ["https://elsewhere.example/x", "../../x"]) {
+      const outcome = await runner(["run", file("escape.json", {
+        label: "Escape",
+        tasks: [createCard("first"), { label: "out", name: "out", type: "boardtool/v1/customAction", parameters: { method: "GET", path } }]
+      }), "--output", "json"], env)
+      expect(outcome.code, path).toBe(2)
+      expect(issuesOf(outcome)[0], path).toMatch(/^tasks\[1\]\.parameters\.path: must stay/)
+    }
+    expect(sim.cards.size).toBe(cards)
+    await sim.close()
+  }, 60_000)
+
+  it("a workflow file and a connections file that start with a UTF-8 byte-order mark are read", async () => {
+    const { sim } = await trello()
+    const bom = "\uFEFF"
+    const workflow = file("bom.json", bom + JSON.stringify({
+      label: "BOM", tasks: [{ label: "c", name: "c", type: "boardtool/v1/getCard", parameters: { id: "5eed0000000000000000000a" } }]
+    }))
+    const connections = file("bom-connections.json", bom + JSON.stringify({ boardtool: { key: sim.key, token: sim.token, baseUrl: sim.baseUrl } }))
+    const outcome = await runner(["run", workflow, "--connections", connections, "--output", "json"])
+    expect(outcome.stderr).toBe("")
+    expect(outcome.code).toBe(0)
+    expect(JSON.parse(outcome.stdout).steps[0].output.id).toBe("5eed0000000000000000000a")
+    await sim.close()
+  }, 60_000)
+})
+
+describe("outputs", () => {
+  it("a custom action whose provider echoes the request's headers prints no key or token", async () => {
+    const key = "echo-key-that-must-not-appear-0123"
+    const token = "echo-token-that-must-not-appear-4567"
+    const echo = createHttpServer((req, res) => {
+      res.setHeader("content-type", "application/json")
+      res.end(JSON.stringify({ url: req.url, headers: req.headers }))
+    })
+    await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve))
+    const { port } = echo.address() as { port: number }
+    const outcome = await runner(["run", file("echo.json", {
+      label: "Echo", tasks: [{ label: "e", name: "e", type: "boardtool/v1/customAction", parameters: { method: "GET", path: "/echo" } }]
+    }), "--output", "json"], { XRUNNER_BOARDTOOL_KEY: key, XRUNNER_BOARDTOOL_TOKEN: token, XRUNNER_BOARDTOOL_BASE_URL: `http://127.0.0.1:${port}/1` })
+    echo.close()
+    expect(outcome.code).toBe(0)
+    expect(JSON.parse(outcome.stdout).steps[0].output.body.url).toContain("/1/echo")
+    expect(outcome.stdout + outcome.stderr).not.toContain(key)
+    expect(outcome.stdout + outcome.stderr).not.toContain(token)
+  }, 60_000)
+})
+
+describe("servers read no more than they accept", () => {
+  it("serve: a chunked delivery far over 1 MiB is answered 413 before the rest is read", async () => {
+    const port = await freePort()
+    const publicUrl = `http://127.0.0.1:${port}/hooks/new-card`
+    const child = spawn(process.execPath, [cli, "serve", newCard, "--sandbox", "--public-url", publicUrl, "--data-dir", join(dir, "cap")])
+    let log = ""
+    child.stderr.on("data", (c: Buffer) => (log += c.toString()))
+    await waitFor(() => log.includes("● serving"), () => log)
+    const { sentBytes, status } = await streamChunked(publicUrl, "POST", 512 * 1024 * 1024)
+    expect(status).toBe(413)
+    expect(sentBytes).toBeLessThan(32 * 1024 * 1024)
+    // Still serving: the provider's check of the URL is answered at once.
+    const started = performance.now()
+    expect((await fetch(publicUrl, { method: "HEAD" })).status).toBe(200)
+    expect(performance.now() - started).toBeLessThan(1000)
+    child.kill("SIGTERM")
+    await new Promise((resolve) => child.on("exit", resolve))
+  }, 60_000)
+
+  it("connect: a chunked body sent to the callback is answered 413 before the rest is read", async () => {
+    const port = await freePort()
+    const connections = file("connect.json", { sitebuilder: { clientId: "id", clientSecret: "secret" } })
+    const child = spawn(process.execPath, [cli, "connect", "sitebuilder", "--connections", connections, "--app-url", `http://127.0.0.1:${port}`])
+    let log = ""
+    child.stderr.on("data", (c: Buffer) => (log += c.toString()))
+    await waitFor(() => log.includes("Waiting for"), () => log)
+    const { sentBytes, status } = await streamChunked(`http://127.0.0.1:${port}/callback`, "GET", 512 * 1024 * 1024)
+    expect(status).toBe(413)
+    expect(sentBytes).toBeLessThan(32 * 1024 * 1024)
+    child.kill("SIGTERM")
+    await new Promise((resolve) => child.on("exit", resolve))
+  }, 60_000)
+})
+
+describe("serve's data directory", () => {
+  const serveOnce = async (dataDir: string) => {
+    const port = await freePort()
+    const child = spawn(process.execPath, [cli, "serve", newCard, "--sandbox", "--public-url", `http://127.0.0.1:${port}/hooks/new-card`, "--data-dir", dataDir])
+    let log = ""
+    child.stderr.on("data", (c: Buffer) => (log += c.toString()))
+    const code = await new Promise<number | null>((resolve) => {
+      child.on("exit", resolve)
+      void waitFor(() => log.includes("● serving"), () => log, 20_000).then(() => child.kill("SIGTERM"), () => child.kill("SIGKILL"))
+    })
+    return { code, log }
+  }
+
+  it("created 0700, its journal 0600", async () => {
+    const dataDir = join(dir, "fresh", "data")
+    const { code, log } = await serveOnce(dataDir)
+    expect(log).toContain("■ trigger disabled")
+    expect(code).toBe(0)
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700)
+    expect(statSync(join(dataDir, "journal.ndjson")).mode & 0o777).toBe(0o600)
+  }, 60_000)
+
+  it("a damaged journal or trigger.json: serve refuses to start (exit 2), naming the file, the line and a way out", async () => {
+    const damagedJournal = join(dir, "damaged-journal")
+    mkdirSync(damagedJournal)
+    writeFileSync(join(damagedJournal, "journal.ndjson"), "{\"t\":\"accepted\",\"id\":\"a\",\"output\":{}}\n\u0000\u0007garbage\n{\"t\":\"done\",\"id\":\"a\",\"status\":\"succeeded\"}\n")
+    const journal = await serveOnce(damagedJournal)
+    expect(journal.code).toBe(2)
+    expect(journal.log).toContain(`${join(damagedJournal, "journal.ndjson")} is damaged at line 2`)
+    expect(journal.log).toContain("Move the file aside")
+    expect(journal.log).not.toContain("● serving")
+
+    const damagedState = join(dir, "damaged-state")
+    mkdirSync(damagedState)
+    writeFileSync(join(damagedState, "trigger.json"), "{\"webhookId\": \"5eed")
+    const state = await serveOnce(damagedState)
+    expect(state.code).toBe(2)
+    expect(state.log).toContain(`${join(damagedState, "trigger.json")} is damaged`)
+    expect(state.log).toContain("Remove the webhook at the provider")
+    expect(state.log).not.toContain("● serving")
+  }, 60_000)
+})
+
+const waitFor = (done: () => boolean, log: () => string, timeoutMs = 20_000) =>
+  new Promise<void>((resolve, reject) => {
+    const started = Date.now()
+    const check = () => {
+      if (done()) return resolve()
+      if (Date.now() - started > timeoutMs) return reject(new Error(`timed out; log:\n${log()}`))
+      setTimeout(check, 25)
+    }
+    check()
+  })
