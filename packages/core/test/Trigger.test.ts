@@ -54,6 +54,14 @@ describe("Executor triggers", () => {
       })
     }))
 
+  it.effect("an event whose record echoes a credential is scrubbed like any output", () =>
+    Effect.gen(function*() {
+      nock(API).get("/1/things/t1").reply(200, { id: "t1", name: `made with ${connection.token}`, count: 2 })
+      const signature = Webhook.hmacSha1Base64(Redacted.make("app-secret-0123"), created, callbackUrl)
+      const result = yield* provide(executor.handleDelivery(trigger, { webhookId: "w1" }, delivery(created, signature)))
+      expect(result.events).toEqual([{ id: "a1", output: { id: "t1", name: "made with [redacted]", count: 2 } }])
+    }))
+
   it.effect("a forged or unsigned delivery is answered 401 and runs nothing", () =>
     Effect.gen(function*() {
       const anywhere = nock(/.*/).get(/.*/).reply(200, { id: "t1", name: "Thing", count: 2 }).persist()

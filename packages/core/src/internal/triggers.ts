@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { type ConnectorError, type InvalidInput, invalidInput, UnexpectedResponse } from "../ConnectorError.js"
-import { Connections } from "../Connections.js"
+import { Connections, type Opened } from "../Connections.js"
 import * as Property from "../Property.js"
 import type * as Registry from "../Registry.js"
 import * as Step from "../Step.js"
@@ -65,14 +65,16 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
         })))
     })
 
+  /** Events encoded as JSON data, scrubbed of the connection's secrets like every output. */
   const encodeEvents = (
     trigger: Trigger.Trigger,
-    events: ReadonlyArray<Trigger.TriggerEvent<unknown>>
+    events: ReadonlyArray<Trigger.TriggerEvent<unknown>>,
+    opened: Opened
   ): Effect.Effect<ReadonlyArray<Trigger.TriggerEvent<unknown>>, UnexpectedResponse> =>
     Effect.forEach(events, (event) =>
       Effect.map(
         encodeWith(trigger.output, event.output, () => `${trigger.name} emitted an event that does not match its schema`),
-        (output) => ({ id: event.id, output })
+        (output) => ({ id: event.id, output: opened.scrub(output) })
       ))
 
   const enableTrigger = (input: Step.Step, webhookUrl: string): Effect.Effect<unknown, ConnectorError, Connections> =>
@@ -94,7 +96,7 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
     request.body.byteLength > maxDeliveryBytes
       // Too large to be a real delivery: answered 413 before anything is decoded or run.
       ? Effect.succeed({ response: { status: 413, body: `a delivery is at most ${maxDeliveryBytes} bytes` }, events: [] })
-      : Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, step, trigger }) =>
+      : Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, opened, step, trigger }) =>
         Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) =>
           Effect.flatMap(
             Effect.catchTag(
@@ -102,16 +104,16 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
               "DeliveryRejected",
               (rejected) => Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })
             ),
-            ({ events, response }) => Effect.map(encodeEvents(trigger, events), (encoded) => ({ response, events: encoded }))
+            ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
           )))
 
   const poll = (input: Step.Step, stored: unknown) =>
-    Effect.flatMap(prepare("POLLING", input), ({ context, step, trigger }) =>
+    Effect.flatMap(prepare("POLLING", input), ({ context, opened, step, trigger }) =>
       Effect.flatMap(
         stored === undefined || stored === null ? Either.right(undefined) : decodeStored(trigger.cursor, stored, "cursor", step),
         (cursor) =>
           Effect.flatMap(trigger.poll({ ...context, cursor }), (result) =>
-            Effect.map(encodeEvents(trigger, result.events), (events) => ({
+            Effect.map(encodeEvents(trigger, result.events, opened), (events) => ({
               events,
               cursor: Either.getOrElse(
                 Schema.encodeUnknownEither(trigger.cursor as Schema.Schema<unknown, unknown>)(result.cursor),
