@@ -40,26 +40,29 @@ const encodeWith = <A>(schema: Schema.Schema<A, any>, value: A, what: () => stri
   })
 
 export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.defaultMaxBytes) => {
+  /** Resolves a trigger step of this kind. */
+  const resolve = <K extends Trigger.Trigger["kind"]>(kind: K, input: unknown) =>
+    Either.flatMap(Step.decode(input), (step) =>
+      Either.flatMap(Either.mapLeft(registry.trigger(step.type), (error) => inStep(step, error)), ({ component, definition }) =>
+        definition.kind === kind
+          ? Either.right({ step, component, definition: definition as Extract<Trigger.Trigger, { kind: K }> })
+          : Either.left(invalidInput([{
+            path: "type",
+            message: `${step.type} is a ${definition.kind.toLowerCase().replace("_", " ")} trigger`
+          }], `step "${step.name}"`))))
+
   /** Resolves and decodes a trigger step of this kind, and gets its opened connection. */
   const prepare = <K extends Trigger.Trigger["kind"]>(kind: K, input: unknown) =>
     Effect.suspend(() => {
-      const step = Step.decode(input)
-      if (Either.isLeft(step)) return Effect.fail(step.left)
-      const resolved = registry.trigger(step.right.type)
-      if (Either.isLeft(resolved)) return Effect.fail(inStep(step.right, resolved.left))
-      const { component, definition } = resolved.right
-      if (definition.kind !== kind) {
-        return Effect.fail(invalidInput([{
-          path: "type",
-          message: `${step.right.type} is a ${definition.kind.toLowerCase().replace("_", " ")} trigger`
-        }], `step "${step.right.name}"`))
-      }
-      const params = definition.decode(step.right.parameters)
-      if (Either.isLeft(params)) return Effect.fail(inStep(step.right, params.left))
+      const resolved = resolve(kind, input)
+      if (Either.isLeft(resolved)) return Effect.fail(resolved.left)
+      const { component, definition, step } = resolved.right
+      const params = definition.decode(step.parameters)
+      if (Either.isLeft(params)) return Effect.fail(inStep(step, params.left))
       return Effect.flatMap(Connections, (connections) =>
         Effect.map(connections.get(component), (opened) => ({
-          step: step.right,
-          trigger: definition as Extract<Trigger.Trigger, { kind: K }>,
+          step,
+          trigger: definition,
           opened,
           context: { params: params.right, client: opened.client, connection: opened.values }
         })))
@@ -96,16 +99,30 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
     request.body.byteLength > maxDeliveryBytes
       // Too large to be a real delivery: answered 413 before anything is decoded or run.
       ? Effect.succeed({ response: { status: 413, body: `a delivery is at most ${maxDeliveryBytes} bytes` }, events: [] })
-      : Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, opened, step, trigger }) =>
-        Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) =>
-          Effect.flatMap(
-            Effect.catchTag(
-              trigger.handle({ ...context, state, request }),
-              "DeliveryRejected",
-              (rejected) => Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })
-            ),
-            ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
-          )))
+      : Effect.suspend(() => {
+        // The provider checking the URL, before it registers it: no state exists yet.
+        const resolved = resolve("DYNAMIC_WEBHOOK", input)
+        const check = Either.isRight(resolved) ? resolved.right.definition.urlCheck : undefined
+        return check !== undefined && check.method === request.method.toUpperCase()
+          ? Effect.succeed({ response: check.response, events: [] })
+          : delivery(input, stored, request)
+      })
+
+  const delivery = (
+    input: Step.Step,
+    stored: unknown,
+    request: Trigger.WebhookRequest
+  ): Effect.Effect<Delivery, ConnectorError, Connections> =>
+    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, opened, step, trigger }) =>
+      Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) =>
+        Effect.flatMap(
+          Effect.catchTag(
+            trigger.handle({ ...context, state, request }),
+            "DeliveryRejected",
+            (rejected) => Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })
+          ),
+          ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
+        )))
 
   const poll = (input: Step.Step, stored: unknown) =>
     Effect.flatMap(prepare("POLLING", input), ({ context, opened, step, trigger }) =>
