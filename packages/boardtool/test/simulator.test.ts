@@ -40,7 +40,7 @@ const receiver = (trigger: object, state: () => unknown, answer?: (n: number) =>
         body: new Uint8Array(Buffer.concat(chunks))
       }
       Effect.runPromise(
-        executor.handleDelivery(trigger as never, state() ?? { webhookId: "pending" }, request).pipe(
+        executor.handleDelivery(trigger as never, state(), request).pipe(
           Effect.provide(connectedTo(connection, UndiciHttpClient.layer))
         )
       ).then(

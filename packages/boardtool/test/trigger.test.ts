@@ -30,6 +30,13 @@ afterEach(() => {
 afterAll(() => nock.enableNetConnect())
 
 describe("newCard", () => {
+  it.effect("Trello's HEAD check of the callback URL is answered 200 before any state exists", () =>
+    Effect.gen(function*() {
+      // The HEAD comes while enabling, before the webhook (and so the state) exists.
+      const result = yield* withFetch(executor.handleDelivery(onList, undefined, delivery({ method: "HEAD", body: "" })))
+      expect(result).toEqual({ response: { status: 200 }, events: [] })
+    }))
+
   it.effect("enable: POST /1/webhooks?callbackURL&idModel=<list>&description; the webhook id is the state", () =>
     Effect.gen(function*() {
       const scope = trello().post("/1/webhooks")

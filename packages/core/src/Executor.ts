@@ -134,7 +134,8 @@ export const make = (
       Effect.flatMap(connections.get(component), (opened) =>
         Effect.flatMap(action.run(params.right, opened.context), (output) => {
           const encoded = action.encode(output)
-          return Either.isRight(encoded) ? Effect.succeed(encoded.right) : Effect.fail(
+          // A provider (or a proxy) may echo what it was sent: no output carries a credential.
+          return Either.isRight(encoded) ? Effect.succeed(opened.scrub(encoded.right)) : Effect.fail(
             new UnexpectedResponse({
               message: `${step.type} produced an output that does not match its schema: ${encoded.left.message}`
             })

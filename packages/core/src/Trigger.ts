@@ -10,7 +10,7 @@ import type * as Connection from "./Connection.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import * as Property from "./Property.js"
 import type { ProviderClient } from "./ProviderClient.js"
-import type { DeliveryRejected } from "./Webhook.js"
+import type { DeliveryRejected, UrlCheck } from "./Webhook.js"
 
 
 /** An incoming webhook delivery, as received: the raw body is what signatures cover. */
@@ -57,6 +57,8 @@ export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = 
   extends TriggerCommon<P, A>
 {
   readonly kind: "DYNAMIC_WEBHOOK"
+  /** How the provider checks the callback URL before it registers it (e.g. `Webhook.headCheck`), if it does. */
+  readonly urlCheck?: UrlCheck | undefined
   /** The Schema of the state `enable` returns, so that it can be stored between runs. */
   readonly state: Schema.Schema<S, any>
   /** Registers the webhook with the provider. */

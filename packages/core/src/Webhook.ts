@@ -25,6 +25,26 @@ export const safeEqual = (a: string, b: string): boolean => {
 
 const toBuffer = (body: Uint8Array | string) => typeof body === "string" ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
 
+/**
+ * How a provider checks a callback URL before it registers a webhook there: a request with this
+ * method, to be answered with `response` (before any state exists: it comes while enabling).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface UrlCheck {
+  readonly method: string
+  readonly response: { readonly status: number; readonly body?: string }
+}
+
+/**
+ * A `HEAD` to the callback URL answered 200, as Trello checks it.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const headCheck: UrlCheck = { method: "HEAD", response: { status: 200 } }
+
 /** The default body size limit of a delivery: 1 MiB. */
 export const defaultMaxBytes = 1024 * 1024
 

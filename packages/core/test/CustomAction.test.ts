@@ -132,3 +132,27 @@ describe("customAction", () => {
       expect(method.message).toContain("method: must be one of")
     }))
 })
+
+describe("CustomAction output", () => {
+  it.effect("a provider that echoes the request's headers returns no key or token in the output", () =>
+    Effect.gen(function*() {
+      nock(BASE.replace("/1", "")).get("/1/echo").reply(
+        200,
+        function() {
+          // An echo service, or a proxy that reflects what it got: the credentials come back.
+          return { headers: this.req.headers, [`seen-${KEY}`]: [`token=${encodeURIComponent(TOKEN)}`] }
+        },
+        { "x-echo-key": KEY }
+      )
+      const output = yield* custom({ method: "GET", path: "/echo" })
+      const text = JSON.stringify(output)
+      expect(text).not.toContain(KEY)
+      expect(text).not.toContain(TOKEN)
+      expect(text).not.toContain(encodeURIComponent(TOKEN))
+      expect(output).toMatchObject({
+        status: 200,
+        headers: { "x-echo-key": "[redacted]" },
+        body: { headers: { "x-key": "[redacted]", "x-token": "[redacted]" }, "seen-[redacted]": ["token=[redacted]"] }
+      })
+    }))
+})

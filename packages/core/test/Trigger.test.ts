@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vi
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import nock from "nock"
-import { Component, Connections, Executor, Webhook } from "../src/index.js"
+import { Component, Connections, Executor, Trigger, Webhook } from "../src/index.js"
 import { connected, connectionValues, fixture } from "./support.js"
 
 const API = "https://api.fixture.test"
@@ -52,6 +52,30 @@ describe("Executor triggers", () => {
         response: { status: 200 },
         events: [{ id: "a1", output: { id: "t1", name: "Thing", count: 2 } }]
       })
+    }))
+
+  it.effect("an event whose record echoes a credential is scrubbed like any output", () =>
+    Effect.gen(function*() {
+      nock(API).get("/1/things/t1").reply(200, { id: "t1", name: `made with ${connection.token}`, count: 2 })
+      const signature = Webhook.hmacSha1Base64(Redacted.make("app-secret-0123"), created, callbackUrl)
+      const result = yield* provide(executor.handleDelivery(trigger, { webhookId: "w1" }, delivery(created, signature)))
+      expect(result.events).toEqual([{ id: "a1", output: { id: "t1", name: "made with [redacted]", count: 2 } }])
+    }))
+
+  it.effect("the provider's check of the URL is answered before any state exists, with nothing opened or sent", () =>
+    Effect.gen(function*() {
+      const anywhere = nock(/.*/).get(/.*/).reply(200, {}).persist()
+      const head = { ...delivery(""), method: "HEAD" }
+      // No state yet (the check comes while enabling), and no connection needed to answer it.
+      const result = yield* executor.handleDelivery(trigger, undefined, head).pipe(Effect.provide(connected({})))
+      expect(result).toEqual({ response: { status: 200 }, events: [] })
+      expect(anywhere.isDone()).toBe(false)
+      // A trigger whose provider does not check its URL so: a HEAD is a delivery like any other.
+      const plain = Component.make({ ...fixture, actions: [], triggers: [{ ...(fixture.triggers["newThing"] as Trigger.DynamicWebhookTrigger), urlCheck: undefined }] })
+      const error = yield* Effect.flip(
+        Executor.make([plain]).handleDelivery(trigger, undefined, head).pipe(Effect.provide(connected({ fixture: connection })))
+      )
+      expect(error.message).toContain("state: ")
     }))
 
   it.effect("a forged or unsigned delivery is answered 401 and runs nothing", () =>

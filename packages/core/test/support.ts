@@ -102,6 +102,7 @@ export const newThing = Trigger.dynamicWebhook({
   props: { listId: Property.string({ title: "List", required: true }) },
   output: Thing,
   state: Schema.Struct({ webhookId: Schema.String }),
+  urlCheck: Webhook.headCheck,
   enable: ({ client, params, webhookUrl }) =>
     client.json(
       { method: "POST", path: "/webhooks", body: ProviderClient.jsonBody({ callbackURL: webhookUrl, idModel: params.listId }) },

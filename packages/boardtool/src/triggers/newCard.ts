@@ -33,6 +33,8 @@ export const newCard = Trigger.dynamicWebhook({
       : [],
   output: Api.Card,
   state: Schema.Struct({ webhookId: Schema.String }),
+  // Trello checks the callback URL with a HEAD before it creates the webhook.
+  urlCheck: Webhook.headCheck,
 
   enable: ({ client, params, webhookUrl }) =>
     Effect.map(
@@ -50,8 +52,6 @@ export const newCard = Trigger.dynamicWebhook({
 
   handle: ({ client, connection, params, request }) =>
     Effect.gen(function*() {
-      // Trello checks the callback URL with a HEAD before it creates the webhook.
-      if (request.method === "HEAD") return { response: { status: 200 }, events: [] }
       if (connection.secret !== undefined) {
         yield* Webhook.verifyHmacSha1Base64({
           secret: connection.secret,

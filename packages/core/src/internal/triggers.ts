@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { type ConnectorError, type InvalidInput, invalidInput, UnexpectedResponse } from "../ConnectorError.js"
-import { Connections } from "../Connections.js"
+import { Connections, type Opened } from "../Connections.js"
 import * as Property from "../Property.js"
 import type * as Registry from "../Registry.js"
 import * as Step from "../Step.js"
@@ -40,39 +40,44 @@ const encodeWith = <A>(schema: Schema.Schema<A, any>, value: A, what: () => stri
   })
 
 export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.defaultMaxBytes) => {
+  /** Resolves a trigger step of this kind. */
+  const resolve = <K extends Trigger.Trigger["kind"]>(kind: K, input: unknown) =>
+    Either.flatMap(Step.decode(input), (step) =>
+      Either.flatMap(Either.mapLeft(registry.trigger(step.type), (error) => inStep(step, error)), ({ component, definition }) =>
+        definition.kind === kind
+          ? Either.right({ step, component, definition: definition as Extract<Trigger.Trigger, { kind: K }> })
+          : Either.left(invalidInput([{
+            path: "type",
+            message: `${step.type} is a ${definition.kind.toLowerCase().replace("_", " ")} trigger`
+          }], `step "${step.name}"`))))
+
   /** Resolves and decodes a trigger step of this kind, and gets its opened connection. */
   const prepare = <K extends Trigger.Trigger["kind"]>(kind: K, input: unknown) =>
     Effect.suspend(() => {
-      const step = Step.decode(input)
-      if (Either.isLeft(step)) return Effect.fail(step.left)
-      const resolved = registry.trigger(step.right.type)
-      if (Either.isLeft(resolved)) return Effect.fail(inStep(step.right, resolved.left))
-      const { component, definition } = resolved.right
-      if (definition.kind !== kind) {
-        return Effect.fail(invalidInput([{
-          path: "type",
-          message: `${step.right.type} is a ${definition.kind.toLowerCase().replace("_", " ")} trigger`
-        }], `step "${step.right.name}"`))
-      }
-      const params = definition.decode(step.right.parameters)
-      if (Either.isLeft(params)) return Effect.fail(inStep(step.right, params.left))
+      const resolved = resolve(kind, input)
+      if (Either.isLeft(resolved)) return Effect.fail(resolved.left)
+      const { component, definition, step } = resolved.right
+      const params = definition.decode(step.parameters)
+      if (Either.isLeft(params)) return Effect.fail(inStep(step, params.left))
       return Effect.flatMap(Connections, (connections) =>
         Effect.map(connections.get(component), (opened) => ({
-          step: step.right,
-          trigger: definition as Extract<Trigger.Trigger, { kind: K }>,
+          step,
+          trigger: definition,
           opened,
           context: { params: params.right, client: opened.client, connection: opened.values }
         })))
     })
 
+  /** Events encoded as JSON data, scrubbed of the connection's secrets like every output. */
   const encodeEvents = (
     trigger: Trigger.Trigger,
-    events: ReadonlyArray<Trigger.TriggerEvent<unknown>>
+    events: ReadonlyArray<Trigger.TriggerEvent<unknown>>,
+    opened: Opened
   ): Effect.Effect<ReadonlyArray<Trigger.TriggerEvent<unknown>>, UnexpectedResponse> =>
     Effect.forEach(events, (event) =>
       Effect.map(
         encodeWith(trigger.output, event.output, () => `${trigger.name} emitted an event that does not match its schema`),
-        (output) => ({ id: event.id, output })
+        (output) => ({ id: event.id, output: opened.scrub(output) })
       ))
 
   const enableTrigger = (input: Step.Step, webhookUrl: string): Effect.Effect<unknown, ConnectorError, Connections> =>
@@ -94,24 +99,38 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
     request.body.byteLength > maxDeliveryBytes
       // Too large to be a real delivery: answered 413 before anything is decoded or run.
       ? Effect.succeed({ response: { status: 413, body: `a delivery is at most ${maxDeliveryBytes} bytes` }, events: [] })
-      : Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, step, trigger }) =>
-        Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) =>
-          Effect.flatMap(
-            Effect.catchTag(
-              trigger.handle({ ...context, state, request }),
-              "DeliveryRejected",
-              (rejected) => Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })
-            ),
-            ({ events, response }) => Effect.map(encodeEvents(trigger, events), (encoded) => ({ response, events: encoded }))
-          )))
+      : Effect.suspend(() => {
+        // The provider checking the URL, before it registers it: no state exists yet.
+        const resolved = resolve("DYNAMIC_WEBHOOK", input)
+        const check = Either.isRight(resolved) ? resolved.right.definition.urlCheck : undefined
+        return check !== undefined && check.method === request.method.toUpperCase()
+          ? Effect.succeed({ response: check.response, events: [] })
+          : delivery(input, stored, request)
+      })
+
+  const delivery = (
+    input: Step.Step,
+    stored: unknown,
+    request: Trigger.WebhookRequest
+  ): Effect.Effect<Delivery, ConnectorError, Connections> =>
+    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, opened, step, trigger }) =>
+      Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) =>
+        Effect.flatMap(
+          Effect.catchTag(
+            trigger.handle({ ...context, state, request }),
+            "DeliveryRejected",
+            (rejected) => Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })
+          ),
+          ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
+        )))
 
   const poll = (input: Step.Step, stored: unknown) =>
-    Effect.flatMap(prepare("POLLING", input), ({ context, step, trigger }) =>
+    Effect.flatMap(prepare("POLLING", input), ({ context, opened, step, trigger }) =>
       Effect.flatMap(
         stored === undefined || stored === null ? Either.right(undefined) : decodeStored(trigger.cursor, stored, "cursor", step),
         (cursor) =>
           Effect.flatMap(trigger.poll({ ...context, cursor }), (result) =>
-            Effect.map(encodeEvents(trigger, result.events), (events) => ({
+            Effect.map(encodeEvents(trigger, result.events, opened), (events) => ({
               events,
               cursor: Either.getOrElse(
                 Schema.encodeUnknownEither(trigger.cursor as Schema.Schema<unknown, unknown>)(result.cursor),
