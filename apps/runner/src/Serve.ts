@@ -91,10 +91,10 @@ export const serve = (
     const maxBytes = Webhook.defaultMaxBytes
     const deliver = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      // The provider's check of the URL, before the webhook (and its state) exists.
-      if (request.method === "HEAD") return HttpServerResponse.empty({ status: 200 })
       const body = yield* CappedBody.read(request, maxBytes)
       if (Option.isNone(body)) return CappedBody.tooLarge(maxBytes)
+      // Every request goes to the trigger, the provider's check of the URL (before the webhook
+      // and its state exist) too.
       const handled = yield* Effect.either(executor.handleDelivery(trigger, state ?? {}, {
         method: request.method,
         url: publicUrl,

@@ -9,6 +9,7 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { UndiciHttpClient } from "@x/http-undici"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
@@ -41,5 +42,7 @@ const main = Effect.suspend(() => cli(process.argv)).pipe(
 
 NodeRuntime.runMain(main, {
   disableErrorReporting: true,
-  teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? exit.value as number : 1)
+  // Stopped by SIGINT or SIGTERM (serve, connect): ended as asked, after its finalizers ran.
+  teardown: (exit, onExit) =>
+    onExit(Exit.isSuccess(exit) ? exit.value as number : Cause.isInterruptedOnly(exit.cause) ? 0 : 1)
 })

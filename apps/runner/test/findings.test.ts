@@ -6,8 +6,8 @@ import { describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
 import { execFile, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs"
-import { createServer as createHttpServer, request } from "node:http"
-import { createServer } from "node:net"
+import { createServer as createHttpServer } from "node:http"
+import { connect, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -50,29 +50,38 @@ const issuesOf = (outcome: Outcome) =>
   (JSON.parse(outcome.stdout) as { issues: Array<{ path: string; message: string }> }).issues.map((i) => `${i.path}: ${i.message}`)
 
 /**
- * Streams a chunked body (no Content-Length) of up to `totalBytes` to the URL, and stops
- * sending once the answer comes: the status, and how many bytes were sent by then.
+ * Streams a chunked body (no Content-Length) of up to `totalBytes` to the URL over a raw
+ * socket, and stops sending once the answer's status line comes: the status, and how many
+ * bytes were sent by then. (A raw socket: the server closes the connection after its answer,
+ * which an HTTP client may report as a write error before the answer.)
  */
 const streamChunked = (url: string, method: string, totalBytes: number) =>
   new Promise<{ status: number; sentBytes: number }>((resolve, reject) => {
-    const chunk = Buffer.alloc(64 * 1024, 0x61)
+    const { hostname, pathname, port } = new URL(url)
+    const chunk = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, 0x61), Buffer.from("\r\n")])
     let sent = 0
-    let answered = false
-    const req = request(url, { method, headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (response) => {
-      answered = true
-      response.resume()
-      resolve({ status: response.statusCode!, sentBytes: sent })
-      req.destroy()
+    let answer = ""
+    const socket = connect({ host: hostname, port: Number(port) }, () => {
+      socket.write(`${method} ${pathname} HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`)
+      pump()
     })
-    req.on("error", (error) => (answered ? undefined : reject(error)))
-    const pump = () => {
-      while (!answered && sent < totalBytes) {
-        sent += chunk.length
-        if (!req.write(chunk)) return void req.once("drain", pump)
+    const answered = () => /^HTTP\/1\.1 (\d{3})/.exec(answer)
+    socket.on("data", (data: Buffer) => {
+      answer += data.toString("latin1")
+      const status = answered()
+      if (status !== null) {
+        resolve({ status: Number(status[1]), sentBytes: sent })
+        socket.destroy()
       }
-      if (!answered) req.end()
+    })
+    socket.on("error", (error) => setTimeout(() => (answered() === null ? reject(error) : undefined), 1000))
+    const pump = () => {
+      while (answered() === null && !socket.destroyed && sent < totalBytes) {
+        sent += 0x10000
+        if (!socket.write(chunk)) return void socket.once("drain", pump)
+      }
+      if (answered() === null && !socket.destroyed) socket.write("0\r\n\r\n")
     }
-    pump()
   })
 
 describe("checked before anything runs (exit 2, nothing sent)", () => {
