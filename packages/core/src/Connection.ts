@@ -10,7 +10,6 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Auth from "./Auth.js"
 import { AuthenticationFailed, type ConnectorError, type InvalidInput, invalidInput } from "./ConnectorError.js"
@@ -303,14 +302,6 @@ export const open = <P extends Property.Properties>(
     })
     return { values: decoded as Readonly<Record<string, unknown>>, client }
   })
-
-/** `open`, as a layer of the `ProviderClient`. */
-export const layer = <P extends Property.Properties>(
-  connection: Connection<P>,
-  values: unknown,
-  name: string
-): Layer.Layer<ProviderClient.ProviderClient, ConnectorError, HttpClient.HttpClient> =>
-  Layer.effect(ProviderClient.ProviderClient, Effect.map(open(connection, values, name), (opened) => opened.client))
 
 export interface ConnectionDescription {
   readonly kind: Kind

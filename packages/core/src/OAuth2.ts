@@ -15,6 +15,8 @@ import { randomBytes, timingSafeEqual } from "node:crypto"
 import * as Auth from "./Auth.js"
 import { AuthenticationFailed, type ConnectorError, InvalidInput } from "./ConnectorError.js"
 import * as ProviderClient from "./ProviderClient.js"
+import * as ProviderRequest from "./ProviderRequest.js"
+import * as ResponseReader from "./ResponseReader.js"
 
 export interface Settings {
   readonly authorizeUrl: string
@@ -88,8 +90,8 @@ const tokenRequest = (
           : error
     })
     const response = yield* client.send(
-      { method: "POST", path: "", body: ProviderClient.formBody(form) },
-      ProviderClient.json(TokenResponse)
+      { method: "POST", path: "", body: ProviderRequest.formBody(form) },
+      ResponseReader.json(TokenResponse)
     )
     const now = yield* Clock.currentTimeMillis
     return {
