@@ -24,11 +24,12 @@ import * as Errors from "./ConnectorError.js"
 import * as Attempt from "./internal/attempt.js"
 import { requestBuilder } from "./internal/requestBuilder.js"
 import * as Retrying from "./internal/retrying.js"
+import * as Watchdog from "./internal/watchdog.js"
 import type * as ProviderRequest from "./ProviderRequest.js"
 import * as RateLimiter from "./RateLimiter.js"
+import * as RequestDeadline from "./RequestDeadline.js"
 import * as ResponseReader from "./ResponseReader.js"
 import * as RetryPolicy from "./RetryPolicy.js"
-import * as Watchdog from "./Watchdog.js"
 
 /**
  * The client of one connection, as actions and triggers get it.
@@ -103,13 +104,15 @@ export const makeWith = (
   const retries = Retrying.make(config.credentials, config.retry)
   const timeout = Duration.decode(config.timeout ?? "30 seconds")
   const gate = limiters.gate(config.rateLimits ?? [])
+  // A deadline-aware client aborts at the watchdog's word (no fiber or timer per request);
+  // any other is interrupted, which a client built with `HttpClient.make` turns into an abort.
   // A tick of a twentieth of the limit, at most 100 ms: limits hold within 5 %, and a process
   // whose work is done waits at most that long for the watchdog's last sleep.
-  const watchdog = Watchdog.make(Duration.millis(Math.min(Math.max(Duration.toMillis(timeout) / 20, 10), 100)))
-  // Abortable innermost, so that the watchdog aborts the request as sent, whatever auth does on top.
-  const abortable = Watchdog.hasNativeAbort(http) ? http : watchdog.abortable(http)
+  const limit: Watchdog.Watchdog["limit"] = RequestDeadline.isDeadlineAware(http)
+    ? Watchdog.make(Duration.millis(Math.min(Math.max(Duration.toMillis(timeout) / 20, 10), 100))).limit
+    : (duration, effect, onExpired) => Effect.timeoutFail(effect, { duration, onTimeout: onExpired })
   const staticHeaders = config.credentials.staticHeaders
-  const client = staticHeaders === undefined ? config.credentials.transform(abortable) : abortable
+  const client = staticHeaders === undefined ? config.credentials.transform(http) : http
   const buildRequest = requestBuilder(baseUrl, staticHeaders)
   const tracing = config.tracing === true
   // Spans are turned off per request only when the runtime has tracing on: `Effect.locally`
@@ -144,7 +147,7 @@ export const makeWith = (
     const once = gate.pipe(
       Effect.zipRight(
         Duration.isFinite(attemptTimeout)
-          ? watchdog.limit(attemptTimeout, exchange, timedOut)
+          ? limit(attemptTimeout, exchange, timedOut)
           : exchange
       ),
       Effect.mapError((error) => Attempt.fromFailure(error, baseUrl, info, idempotent))
