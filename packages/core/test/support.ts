@@ -5,7 +5,8 @@
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { Action, Auth, Component, Connection, type OAuth2, Options, Property, ProviderRequest, TestHttpClient, Trigger, Webhook } from "../src/index.js"
+import { Action, Auth, Component, Connection, type OAuth2, Options, Property, ProviderRequest, Trigger, Webhook } from "../src/index.js"
+import { TestHttpClient } from "../src/testing.js"
 
 export type Handler = (request: TestHttpClient.Sent, index: number) => TestHttpClient.Outcome
 
