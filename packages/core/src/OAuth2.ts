@@ -2,6 +2,8 @@
  * OAuth2 authorization code: the authorize URL with a `state`, the callback's state check,
  * the code exchange, and credentials that refresh themselves where the provider issues
  * refresh tokens. Tokens are `Redacted` from the moment they arrive.
+ *
+ * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -18,6 +20,12 @@ import * as ProviderClient from "./ProviderClient.js"
 import * as ProviderRequest from "./ProviderRequest.js"
 import * as ResponseReader from "./ResponseReader.js"
 
+/**
+ * The provider's OAuth2 endpoints and the scopes to ask for.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Settings {
   readonly authorizeUrl: string
   readonly tokenUrl: string
@@ -28,6 +36,12 @@ export interface Settings {
   readonly extraAuthorizeParams?: Readonly<Record<string, string>>
 }
 
+/**
+ * A token set, its secrets `Redacted`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Token {
   readonly accessToken: Redacted.Redacted<string>
   readonly refreshToken?: Redacted.Redacted<string> | undefined
@@ -36,10 +50,20 @@ export interface Token {
   readonly scope?: string | undefined
 }
 
-/** A fresh, unguessable `state` for one authorization. */
+/**
+ * A fresh, unguessable `state` for one authorization.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeState = (): string => randomBytes(24).toString("base64url")
 
-/** The URL to send the user to, to authorize the app. */
+/**
+ * The URL to send the user to, to authorize the app.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const authorizationUrl = (
   settings: Settings,
   params: { readonly clientId: string; readonly redirectUri: string; readonly state: string }
@@ -54,7 +78,12 @@ export const authorizationUrl = (
   return url.toString()
 }
 
-/** The callback's `state` must be the one the authorization was started with (compared in constant time). */
+/**
+ * The callback's `state` must be the one the authorization was started with (compared in constant time).
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const checkState = (expected: string, received: string | undefined): Effect.Effect<void, InvalidInput> => {
   const a = Buffer.from(expected)
   const b = Buffer.from(received ?? "")
@@ -102,7 +131,12 @@ const tokenRequest = (
     }
   })
 
-/** Exchanges the callback's code for a token. */
+/**
+ * Exchanges the callback's code for a token.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const exchangeCode = (
   settings: Settings,
   params: {
@@ -120,7 +154,12 @@ export const exchangeCode = (
     redirect_uri: params.redirectUri
   }, [params.clientSecret, Redacted.make(params.code)])
 
-/** Exchanges a refresh token for a new access token. */
+/**
+ * Exchanges a refresh token for a new access token.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const refresh = (
   settings: Settings,
   params: {
@@ -140,11 +179,22 @@ export const refresh = (
     (token) => token.refreshToken === undefined ? { ...token, refreshToken: params.refreshToken } : token
   )
 
-/** Where refreshed tokens are kept, so that the next run starts with them. Default: memory only. */
+/**
+ * Where refreshed tokens are kept, so that the next run starts with them. Default: memory only.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface TokenStore {
   readonly save: (connection: string, token: Token) => Effect.Effect<void>
 }
 
+/**
+ * The `TokenStore` in use (memory only by default).
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export class TokenStores extends Context.Reference<TokenStores>()("@x/core/OAuth2/TokenStores", {
   defaultValue: (): TokenStore => ({ save: () => Effect.void })
 }) {}
@@ -155,6 +205,9 @@ const expiryMargin = 60_000
 /**
  * Bearer credentials from a token. With a refresh token, the token is renewed shortly before
  * it expires and after a 401, once at a time, and the new token is saved in the `TokenStores`.
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const credentials = (
   settings: Settings,

@@ -14,6 +14,8 @@
  * time limit costs no AbortController, fiber or timer.
  *
  * Bodies are buffered (API responses are small): a response over `maxResponseBytes` fails.
+ *
+ * @since 0.1.0
  */
 import * as Cookies from "@effect/platform/Cookies"
 import * as Headers from "@effect/platform/Headers"
@@ -35,9 +37,20 @@ import { Readable } from "node:stream"
 import { RequestDeadline } from "@x/core"
 import { Agent, type Dispatcher as UndiciDispatcher } from "undici"
 
-/** The undici dispatcher requests go through (an `Agent`: a connection pool per origin). */
+/**
+ * The undici dispatcher requests go through (an `Agent`: a connection pool per origin).
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export class Dispatcher extends Context.Tag("@x/http-undici/Dispatcher")<Dispatcher, UndiciDispatcher>() {}
 
+/**
+ * The client's options.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
   /** A response body larger than this fails with a `ResponseError`. Default 64 MiB. */
   readonly maxResponseBytes?: number
@@ -249,7 +262,12 @@ const dispatch = (
 const absoluteUrl = /^(https?:\/\/[^/?#\s]+)((?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@%]*)*(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?)$/
 const dotSegment = /(^|\/)\.{1,2}(\/|\?|$)/
 
-/** An HttpClient on this dispatcher. */
+/**
+ * An HttpClient on this dispatcher.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = (
   dispatcher: UndiciDispatcher,
   options: Options = {}
@@ -299,7 +317,12 @@ export const make = (
   return RequestDeadline.deadlineAware(client)
 }
 
-/** An undici `Agent` for the layer's lifetime, closed with it. */
+/**
+ * An undici `Agent` for the layer's lifetime, closed with it.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layerDispatcher = (options?: Agent.Options): Layer.Layer<Dispatcher> =>
   Layer.scoped(
     Dispatcher,
@@ -309,9 +332,19 @@ export const layerDispatcher = (options?: Agent.Options): Layer.Layer<Dispatcher
     )
   )
 
-/** The HttpClient on the `Dispatcher` in context. */
+/**
+ * The HttpClient on the `Dispatcher` in context.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layerWithoutDispatcher = (options?: Options): Layer.Layer<HttpClient.HttpClient, never, Dispatcher> =>
   Layer.effect(HttpClient.HttpClient, Effect.map(Dispatcher, (dispatcher) => make(dispatcher, options)))
 
-/** The HttpClient on its own undici `Agent`. */
+/**
+ * The HttpClient on its own undici `Agent`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.provide(layerWithoutDispatcher(), layerDispatcher())
