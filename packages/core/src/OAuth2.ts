@@ -12,13 +12,10 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
-import * as Schema from "effect/Schema"
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import * as Auth from "./Auth.js"
-import { AuthenticationFailed, type ConnectorError, InvalidInput } from "./ConnectorError.js"
-import * as ProviderClient from "./ProviderClient.js"
-import * as ProviderRequest from "./ProviderRequest.js"
-import * as ResponseReader from "./ResponseReader.js"
+import { type ConnectorError, InvalidInput } from "./ConnectorError.js"
+import * as TokenRequest from "./internal/tokenRequest.js"
 
 /**
  * The provider's OAuth2 endpoints and the scopes to ask for.
@@ -42,13 +39,7 @@ export interface Settings {
  * @since 0.1.0
  * @category models
  */
-export interface Token {
-  readonly accessToken: Redacted.Redacted<string>
-  readonly refreshToken?: Redacted.Redacted<string> | undefined
-  /** When the access token expires (ms since the epoch); absent when it does not. */
-  readonly expiresAt?: number | undefined
-  readonly scope?: string | undefined
-}
+export type Token = TokenRequest.Token
 
 /**
  * A fresh, unguessable `state` for one authorization.
@@ -95,42 +86,6 @@ export const checkState = (expected: string, received: string | undefined): Effe
   )
 }
 
-const TokenResponse = Schema.Struct({
-  access_token: Schema.String,
-  token_type: Schema.optional(Schema.String),
-  refresh_token: Schema.optional(Schema.String),
-  expires_in: Schema.optional(Schema.Number),
-  scope: Schema.optional(Schema.String)
-})
-
-const tokenRequest = (
-  tokenUrl: string,
-  form: Record<string, string>,
-  secrets: ReadonlyArray<Redacted.Redacted<string>>
-): Effect.Effect<Token, ConnectorError, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
-    const client = yield* ProviderClient.make({
-      baseUrl: tokenUrl,
-      credentials: { ...Auth.none, secrets },
-      // An invalid or used code is a 400 `invalid_grant`: the user must authorize again.
-      refineError: (error) =>
-        error._tag === "InvalidInput"
-          ? new AuthenticationFailed({ message: error.message, request: error.request, status: error.status, body: error.body })
-          : error
-    })
-    const response = yield* client.send(
-      { method: "POST", path: "", body: ProviderRequest.formBody(form) },
-      ResponseReader.json(TokenResponse)
-    )
-    const now = yield* Clock.currentTimeMillis
-    return {
-      accessToken: Redacted.make(response.access_token),
-      refreshToken: response.refresh_token === undefined ? undefined : Redacted.make(response.refresh_token),
-      expiresAt: response.expires_in === undefined ? undefined : now + response.expires_in * 1000,
-      scope: response.scope
-    }
-  })
-
 /**
  * Exchanges the callback's code for a token.
  *
@@ -146,7 +101,7 @@ export const exchangeCode = (
     readonly redirectUri: string
   }
 ): Effect.Effect<Token, ConnectorError, HttpClient.HttpClient> =>
-  tokenRequest(settings.tokenUrl, {
+  TokenRequest.tokenRequest(settings.tokenUrl, {
     client_id: params.clientId,
     client_secret: Redacted.value(params.clientSecret),
     code: params.code,
@@ -169,7 +124,7 @@ export const refresh = (
   }
 ): Effect.Effect<Token, ConnectorError, HttpClient.HttpClient> =>
   Effect.map(
-    tokenRequest(settings.tokenUrl, {
+    TokenRequest.tokenRequest(settings.tokenUrl, {
       client_id: params.clientId,
       client_secret: Redacted.value(params.clientSecret),
       refresh_token: Redacted.value(params.refreshToken),
