@@ -2,7 +2,7 @@
  * Trello's wire formats (REST API 1, `../shared/specs/trello`): the records we read, decoded
  * with Schema (unknown fields are ignored), and the endpoints the actions call.
  */
-import { ProviderClient } from "@x/core"
+import { ProviderClient, ProviderRequest } from "@x/core"
 import * as Schema from "effect/Schema"
 
 /** A Trello id: 24 hexadecimal digits (the spec's TrelloID). */
@@ -40,12 +40,12 @@ export const Delivery = Schema.Struct({
   })
 })
 
-const { path } = ProviderClient
+const { path } = ProviderRequest
 
 // The spec declares these parameters in the query string; Trello reads them from a form body
 // as well, and a body carries a 16384-character description that no URL would.
 export const createBoard = (client: ProviderClient.ProviderClient, board: { name: string; desc?: string | undefined }) =>
-  client.void({ method: "POST", path: "/boards", body: ProviderClient.formBody({ name: board.name, desc: board.desc }) })
+  client.void({ method: "POST", path: "/boards", body: ProviderRequest.formBody({ name: board.name, desc: board.desc }) })
 
 export const createCard = (
   client: ProviderClient.ProviderClient,
@@ -54,7 +54,7 @@ export const createCard = (
   client.json({
     method: "POST",
     path: "/cards",
-    body: ProviderClient.formBody({ idList: card.idList, name: card.name, desc: card.desc })
+    body: ProviderRequest.formBody({ idList: card.idList, name: card.name, desc: card.desc })
   }, Card)
 
 export const getCard = (client: ProviderClient.ProviderClient, id: string) =>

@@ -3,7 +3,7 @@
  * wire has it, the session as the component outputs it (neutral model names, `mailboxEmail`),
  * and the endpoints.
  */
-import { Pagination, ProviderClient } from "@x/core"
+import { Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 
@@ -123,7 +123,7 @@ const toSession = (wire: typeof WireSession.Type): Session => ({
   mailboxEmail: wire.agentmailEmail ?? null
 })
 
-const { path } = ProviderClient
+const { path } = ProviderRequest
 
 export interface CreateSession {
   readonly task: string
@@ -141,7 +141,7 @@ export const createSession = (client: ProviderClient.ProviderClient, request: Cr
     client.json({
       method: "POST",
       path: "/sessions",
-      body: ProviderClient.jsonBody({
+      body: ProviderRequest.jsonBody({
         task: request.task,
         model: models[request.model],
         ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),

@@ -1,6 +1,7 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import { Connections, Executor, TestHttpClient } from "@x/core"
+import { Connections, Executor } from "@x/core"
+import { TestHttpClient } from "@x/core/testing"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { browseragent } from "../src/index.js"

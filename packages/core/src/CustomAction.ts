@@ -10,7 +10,8 @@ import * as Schema from "effect/Schema"
 import * as Action from "./Action.js"
 import { invalidInput, type InvalidInput } from "./ConnectorError.js"
 import * as Property from "./Property.js"
-import * as ProviderClient from "./ProviderClient.js"
+import * as ProviderRequest from "./ProviderRequest.js"
+import type * as ResponseReader from "./ResponseReader.js"
 
 /**
  * Resolves a custom path against the base URL: the result is the part of the URL after the
@@ -104,9 +105,9 @@ const toParams = (
   value: Readonly<Record<string, unknown>> | undefined,
   field: string,
   issues: Issues
-): Record<string, ProviderClient.QueryValue> | undefined => {
+): Record<string, ProviderRequest.QueryValue> | undefined => {
   if (value === undefined) return undefined
-  const params: Record<string, ProviderClient.QueryValue> = {}
+  const params: Record<string, ProviderRequest.QueryValue> = {}
   for (const [key, item] of Object.entries(value)) {
     if (item === null || item === undefined) continue
     if (isScalar(item)) params[key] = item
@@ -117,7 +118,7 @@ const toParams = (
 }
 
 /** Reads the response as the caller asked: JSON (text if it is not JSON), text, or base64 bytes. */
-const readAs = (responseType: string): ProviderClient.Reader<typeof Output.Type> => (response) =>
+const readAs = (responseType: string): ResponseReader.ResponseReader<typeof Output.Type> => (response) =>
   Effect.map(response.arrayBuffer, (buffer) => {
     const bytes = Buffer.from(buffer)
     let body: unknown
@@ -162,11 +163,11 @@ export const action = Action.make({
       const body = params.method === "GET"
         ? undefined
         : bodyType === "TEXT" && params.bodyText !== undefined
-        ? ProviderClient.textBody(params.bodyText, contentType)
+        ? ProviderRequest.textBody(params.bodyText, contentType)
         : bodyType === "FORM" && form !== undefined
-        ? ProviderClient.formBody(form)
+        ? ProviderRequest.formBody(form)
         : bodyType === "JSON" && params.body !== undefined
-        ? ProviderClient.jsonBody(params.body)
+        ? ProviderRequest.jsonBody(params.body)
         : undefined
       if (contentType !== undefined && body?._tag !== "text") headers["content-type"] = contentType
       return yield* client.send(

@@ -2,6 +2,8 @@
  * OAuth2 authorization code: the authorize URL with a `state`, the callback's state check,
  * the code exchange, and credentials that refresh themselves where the provider issues
  * refresh tokens. Tokens are `Redacted` from the moment they arrive.
+ *
+ * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -10,12 +12,17 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
-import * as Schema from "effect/Schema"
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import * as Auth from "./Auth.js"
-import { AuthenticationFailed, type ConnectorError, InvalidInput } from "./ConnectorError.js"
-import * as ProviderClient from "./ProviderClient.js"
+import { type ConnectorError, InvalidInput } from "./ConnectorError.js"
+import * as TokenRequest from "./internal/tokenRequest.js"
 
+/**
+ * The provider's OAuth2 endpoints and the scopes to ask for.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Settings {
   readonly authorizeUrl: string
   readonly tokenUrl: string
@@ -26,18 +33,28 @@ export interface Settings {
   readonly extraAuthorizeParams?: Readonly<Record<string, string>>
 }
 
-export interface Token {
-  readonly accessToken: Redacted.Redacted<string>
-  readonly refreshToken?: Redacted.Redacted<string> | undefined
-  /** When the access token expires (ms since the epoch); absent when it does not. */
-  readonly expiresAt?: number | undefined
-  readonly scope?: string | undefined
-}
+/**
+ * A token set, its secrets `Redacted`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Token = TokenRequest.Token
 
-/** A fresh, unguessable `state` for one authorization. */
+/**
+ * A fresh, unguessable `state` for one authorization.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeState = (): string => randomBytes(24).toString("base64url")
 
-/** The URL to send the user to, to authorize the app. */
+/**
+ * The URL to send the user to, to authorize the app.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const authorizationUrl = (
   settings: Settings,
   params: { readonly clientId: string; readonly redirectUri: string; readonly state: string }
@@ -52,7 +69,12 @@ export const authorizationUrl = (
   return url.toString()
 }
 
-/** The callback's `state` must be the one the authorization was started with (compared in constant time). */
+/**
+ * The callback's `state` must be the one the authorization was started with (compared in constant time).
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const checkState = (expected: string, received: string | undefined): Effect.Effect<void, InvalidInput> => {
   const a = Buffer.from(expected)
   const b = Buffer.from(received ?? "")
@@ -64,43 +86,12 @@ export const checkState = (expected: string, received: string | undefined): Effe
   )
 }
 
-const TokenResponse = Schema.Struct({
-  access_token: Schema.String,
-  token_type: Schema.optional(Schema.String),
-  refresh_token: Schema.optional(Schema.String),
-  expires_in: Schema.optional(Schema.Number),
-  scope: Schema.optional(Schema.String)
-})
-
-const tokenRequest = (
-  tokenUrl: string,
-  form: Record<string, string>,
-  secrets: ReadonlyArray<Redacted.Redacted<string>>
-): Effect.Effect<Token, ConnectorError, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
-    const client = yield* ProviderClient.make({
-      baseUrl: tokenUrl,
-      credentials: { ...Auth.none, secrets },
-      // An invalid or used code is a 400 `invalid_grant`: the user must authorize again.
-      refineError: (error) =>
-        error._tag === "InvalidInput"
-          ? new AuthenticationFailed({ message: error.message, request: error.request, status: error.status, body: error.body })
-          : error
-    })
-    const response = yield* client.send(
-      { method: "POST", path: "", body: ProviderClient.formBody(form) },
-      ProviderClient.json(TokenResponse)
-    )
-    const now = yield* Clock.currentTimeMillis
-    return {
-      accessToken: Redacted.make(response.access_token),
-      refreshToken: response.refresh_token === undefined ? undefined : Redacted.make(response.refresh_token),
-      expiresAt: response.expires_in === undefined ? undefined : now + response.expires_in * 1000,
-      scope: response.scope
-    }
-  })
-
-/** Exchanges the callback's code for a token. */
+/**
+ * Exchanges the callback's code for a token.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const exchangeCode = (
   settings: Settings,
   params: {
@@ -110,7 +101,7 @@ export const exchangeCode = (
     readonly redirectUri: string
   }
 ): Effect.Effect<Token, ConnectorError, HttpClient.HttpClient> =>
-  tokenRequest(settings.tokenUrl, {
+  TokenRequest.tokenRequest(settings.tokenUrl, {
     client_id: params.clientId,
     client_secret: Redacted.value(params.clientSecret),
     code: params.code,
@@ -118,7 +109,12 @@ export const exchangeCode = (
     redirect_uri: params.redirectUri
   }, [params.clientSecret, Redacted.make(params.code)])
 
-/** Exchanges a refresh token for a new access token. */
+/**
+ * Exchanges a refresh token for a new access token.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const refresh = (
   settings: Settings,
   params: {
@@ -128,7 +124,7 @@ export const refresh = (
   }
 ): Effect.Effect<Token, ConnectorError, HttpClient.HttpClient> =>
   Effect.map(
-    tokenRequest(settings.tokenUrl, {
+    TokenRequest.tokenRequest(settings.tokenUrl, {
       client_id: params.clientId,
       client_secret: Redacted.value(params.clientSecret),
       refresh_token: Redacted.value(params.refreshToken),
@@ -138,11 +134,22 @@ export const refresh = (
     (token) => token.refreshToken === undefined ? { ...token, refreshToken: params.refreshToken } : token
   )
 
-/** Where refreshed tokens are kept, so that the next run starts with them. Default: memory only. */
+/**
+ * Where refreshed tokens are kept, so that the next run starts with them. Default: memory only.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface TokenStore {
   readonly save: (connection: string, token: Token) => Effect.Effect<void>
 }
 
+/**
+ * The `TokenStore` in use (memory only by default).
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export class TokenStores extends Context.Reference<TokenStores>()("@x/core/OAuth2/TokenStores", {
   defaultValue: (): TokenStore => ({ save: () => Effect.void })
 }) {}
@@ -153,6 +160,9 @@ const expiryMargin = 60_000
 /**
  * Bearer credentials from a token. With a refresh token, the token is renewed shortly before
  * it expires and after a 401, once at a time, and the new token is saved in the `TokenStores`.
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const credentials = (
   settings: Settings,

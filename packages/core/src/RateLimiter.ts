@@ -6,6 +6,8 @@
  * more than `limit` requests start within any window of `interval`, which is how providers
  * count (Trello: 100 requests per 10 s per token), so a batch runs at the full allowed rate
  * without being answered 429. Waiting is `Effect.sleep`, so it runs on `TestClock` in tests.
+ *
+ * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -13,7 +15,12 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { createHash } from "node:crypto"
 
-/** A provider's published limit: at most `limit` requests per `interval`, per `scope`. */
+/**
+ * A provider's published limit: at most `limit` requests per `interval`, per `scope`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface RateLimit {
   /** What the limit counts per, e.g. "token" or "key"; shown in descriptions, never the credential. */
   readonly scope: string
@@ -21,7 +28,12 @@ export interface RateLimit {
   readonly interval: Duration.DurationInput
 }
 
-/** A limit applied to one credential: the credential is hashed, never kept. */
+/**
+ * A limit applied to one credential: the credential is hashed, never kept.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface KeyedRateLimit extends RateLimit {
   readonly credential: string
 }
@@ -43,6 +55,12 @@ class Bucket {
   }
 }
 
+/**
+ * Paces requests under their limits.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface RateLimiter {
   /**
    * The gate of one credential's limits: an Effect that waits until a request under all of
@@ -55,13 +73,21 @@ export interface RateLimiter {
  * A token comes back this much later than one interval: the provider counts a request when it
  * arrives, a little after we sent it, and a request sent exactly one interval after another
  * may arrive inside the provider's window. 1 % of the interval, at least 50 ms.
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const marginOf = (intervalMillis: number): number => Math.max(50, Math.round(intervalMillis * 0.01))
 
 const hashCredential = (scope: string, credential: string): string =>
   `${scope}:${createHash("sha256").update(credential).digest("base64url").slice(0, 22)}`
 
-/** A limiter with its own buckets. Buckets are created on first use of a credential. */
+/**
+ * A limiter with its own buckets. Buckets are created on first use of a credential.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = (): RateLimiter => {
   const buckets = new Map<string, Bucket>()
   const bucketOf = (limit: KeyedRateLimit): Bucket => {
@@ -92,6 +118,9 @@ export const make = (): RateLimiter => {
 /**
  * The limiter in use. By default one per process, shared by every connection, so that two
  * steps with the same credential share its budget; tests provide their own.
+ *
+ * @since 0.1.0
+ * @category services
  */
 export class RateLimiters extends Context.Reference<RateLimiters>()("@x/core/RateLimiters", {
   defaultValue: (): RateLimiter => make()

@@ -7,10 +7,18 @@
  * (POST, PATCH) only when the provider provably did not process it (429, 503, a connection
  * that was refused before anything was sent), never after a read timeout, so a retry never
  * creates a second record.
+ *
+ * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
 import * as Schedule from "effect/Schedule"
 
+/**
+ * How a client retries (all optional).
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 4. */
   readonly maxRetries?: number
@@ -22,6 +30,12 @@ export interface RetryOptions {
   readonly maxRetryAfter?: Duration.DurationInput
 }
 
+/**
+ * The retry options, with their defaults applied.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface RetryPolicy {
   readonly maxRetries: number
   readonly baseDelay: Duration.Duration
@@ -29,6 +43,12 @@ export interface RetryPolicy {
   readonly maxRetryAfter: Duration.Duration
 }
 
+/**
+ * The client on this dispatcher.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = (options: RetryOptions = {}): RetryPolicy => ({
   maxRetries: options.maxRetries ?? 4,
   baseDelay: Duration.decode(options.baseDelay ?? "250 millis"),
@@ -36,7 +56,12 @@ export const make = (options: RetryOptions = {}): RetryPolicy => ({
   maxRetryAfter: Duration.decode(options.maxRetryAfter ?? "60 seconds")
 })
 
-/** What the retry loop knows of one failed attempt. */
+/**
+ * What the retry loop knows of one failed attempt.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Attempt {
   /** The request is idempotent (GET, HEAD, PUT, DELETE, OPTIONS). */
   readonly idempotent: boolean
@@ -47,7 +72,12 @@ export interface Attempt {
   readonly retryAfter?: Duration.Duration | undefined
 }
 
-/** Whether an attempt that failed this way may be tried again under this policy. */
+/**
+ * Whether an attempt that failed this way may be tried again under this policy.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const shouldRetry = (policy: RetryPolicy, attempt: Attempt): boolean =>
   (attempt.idempotent ? attempt.transient : attempt.notProcessed) &&
   (attempt.retryAfter === undefined || Duration.lessThanOrEqualTo(attempt.retryAfter, policy.maxRetryAfter))
@@ -55,6 +85,9 @@ export const shouldRetry = (policy: RetryPolicy, attempt: Attempt): boolean =>
 /**
  * The schedule of retries: exponential backoff from `baseDelay`, jittered, capped at
  * `maxDelay`, never sooner than the attempt's `Retry-After`, at most `maxRetries` times.
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const schedule = <A extends Attempt>(policy: RetryPolicy): Schedule.Schedule<A, A> =>
   Schedule.exponential(policy.baseDelay, 2).pipe(
@@ -71,6 +104,9 @@ export const schedule = <A extends Attempt>(policy: RetryPolicy): Schedule.Sched
 /**
  * Parses a `Retry-After` header: delay-seconds, or an HTTP date relative to `now` (ms).
  * An unparsable value is ignored; a date in the past means "now".
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const parseRetryAfter = (header: string | undefined, now: number): Duration.Duration | undefined => {
   if (header === undefined) return undefined
@@ -84,6 +120,11 @@ export const parseRetryAfter = (header: string | undefined, now: number): Durati
   return Duration.millis(Math.max(0, date - now))
 }
 
-/** Methods whose repetition has the same effect as one request (RFC 9110 §9.2.2). */
+/**
+ * Methods whose repetition has the same effect as one request (RFC 9110 §9.2.2).
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const isIdempotent = (method: string): boolean =>
   method === "GET" || method === "HEAD" || method === "PUT" || method === "DELETE" || method === "OPTIONS"

@@ -9,7 +9,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
 import { createServer } from "node:http"
-import { Auth, ConnectorError, ProviderClient, RateLimiter, RetryPolicy } from "../src/index.js"
+import { Auth, ConnectorError, ProviderClient, ProviderRequest, RateLimiter, ResponseReader, RetryPolicy } from "../src/index.js"
 import { fakeHttp, type Handler, Thing } from "./support.js"
 
 const SECRET = "sk_live_0123456789abcdef"
@@ -26,7 +26,7 @@ const clientWith = (handler: Handler, config: Partial<ProviderClient.Config> = {
 }
 
 const getThing = { method: "GET", path: "/things/abc", query: { token: "q-secret" } } as const
-const postThing = { method: "POST", path: "/things", body: ProviderClient.jsonBody({ name: "x" }) } as const
+const postThing = { method: "POST", path: "/things", body: ProviderRequest.jsonBody({ name: "x" }) } as const
 
 const thing = JSON.stringify({ id: "abc", name: "A", count: 1 })
 
@@ -52,7 +52,7 @@ describe("ProviderClient error mapping", () => {
           body: JSON.stringify({ message: `provider says ${status}` }),
           headers: { "content-type": "application/json" }
         }), { retry: { maxRetries: 0 } })
-        const error = yield* Effect.flip(client.send(postThing, ProviderClient.json(Thing)))
+        const error = yield* Effect.flip(client.send(postThing, ResponseReader.json(Thing)))
         expect(error._tag).toBe(tag)
         expect(error.message).toBe(`provider says ${status}`)
         expect(error.request).toEqual({ method: "POST", path: "/things" })
@@ -63,24 +63,24 @@ describe("ProviderClient error mapping", () => {
   it.effect("keeps a plain-text error body as the message", () =>
     Effect.gen(function*() {
       const { client } = clientWith(() => ({ status: 400, body: "invalid id" }))
-      const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
+      const error = yield* Effect.flip(client.send(getThing, ResponseReader.json(Thing)))
       expect(error).toMatchObject({ _tag: "InvalidInput", message: "invalid id", issues: [{ path: "", message: "invalid id" }] })
     }))
 
   it.effect("reads nested and list-shaped JSON messages", () =>
     Effect.gen(function*() {
       const nested = clientWith(() => ({ status: 404, body: JSON.stringify({ error: { message: "no such thing" } }) }))
-      expect((yield* Effect.flip(nested.client.send(getThing, ProviderClient.json(Thing)))).message).toBe("no such thing")
+      expect((yield* Effect.flip(nested.client.send(getThing, ResponseReader.json(Thing)))).message).toBe("no such thing")
       const listed = clientWith(() => ({ status: 422, body: JSON.stringify({ errors: [{ message: "name is too long" }] }) }))
-      expect((yield* Effect.flip(listed.client.send(getThing, ProviderClient.json(Thing)))).message).toBe("name is too long")
+      expect((yield* Effect.flip(listed.client.send(getThing, ResponseReader.json(Thing)))).message).toBe("name is too long")
       const empty = clientWith(() => ({ status: 409 }))
-      expect((yield* Effect.flip(empty.client.send(getThing, ProviderClient.json(Thing)))).message).toBe("HTTP 409")
+      expect((yield* Effect.flip(empty.client.send(getThing, ResponseReader.json(Thing)))).message).toBe("HTTP 409")
     }))
 
   it.effect("a body that does not decode is an UnexpectedResponse naming the problem", () =>
     Effect.gen(function*() {
       const { client } = clientWith(() => ({ status: 200, body: JSON.stringify({ id: 1 }) }))
-      const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
+      const error = yield* Effect.flip(client.send(getThing, ResponseReader.json(Thing)))
       expect(error._tag).toBe("UnexpectedResponse")
       expect(error.message).toBe(
         "the response does not match the expected shape: id: Expected string, actual 1; name: is missing; count: is missing"
@@ -95,7 +95,7 @@ describe("ProviderClient error mapping", () => {
             ? new ConnectorError.PermissionDenied({ ...error, message: error.message, missingScopes: ["ecommerce:write"] })
             : error
       })
-      const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
+      const error = yield* Effect.flip(client.send(getThing, ResponseReader.json(Thing)))
       expect(error).toMatchObject({ _tag: "PermissionDenied", missingScopes: ["ecommerce:write"] })
     }))
 
@@ -105,7 +105,7 @@ describe("ProviderClient error mapping", () => {
         status: 401,
         body: JSON.stringify({ message: `token ${SECRET} is invalid`, echo: { auth: `Bearer ${SECRET}` } })
       }))
-      const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
+      const error = yield* Effect.flip(client.send(getThing, ResponseReader.json(Thing)))
       expect(error.message).toBe("token [redacted] is invalid")
       const printed = [String(error), JSON.stringify(error), error.message, JSON.stringify(error.body)].join("\n")
       expect(printed).not.toContain(SECRET)
@@ -119,8 +119,8 @@ describe("ProviderClient requests", () => {
     Effect.gen(function*() {
       const { client, sent } = clientWith(() => ({ status: 200, body: thing }))
       const result = yield* client.send(
-        { method: "POST", path: "/things", query: { a: 1, b: undefined, c: ["x", "y"] }, body: ProviderClient.jsonBody({ n: 1 }) },
-        ProviderClient.json(Thing)
+        { method: "POST", path: "/things", query: { a: 1, b: undefined, c: ["x", "y"] }, body: ProviderRequest.jsonBody({ n: 1 }) },
+        ResponseReader.json(Thing)
       )
       expect(result).toEqual({ id: "abc", name: "A", count: 1 })
       expect(sent).toHaveLength(1)
@@ -131,10 +131,10 @@ describe("ProviderClient requests", () => {
     }))
 
   it("path`` percent-encodes interpolated values, and keeps dot segments from climbing", () => {
-    expect(ProviderClient.path`/cards/${"a/b?c"}/x`).toBe("/cards/a%2Fb%3Fc/x")
-    expect(ProviderClient.path`/sites/s/orders/${".."}/fulfill`).toBe("/sites/s/orders/%252E%252E/fulfill")
-    expect(new URL(`https://a.test/v2${ProviderClient.path`/orders/${"."}/x`}`).pathname).toBe("/v2/orders/%252E/x")
-    expect(ProviderClient.path`/x/${"a.b"}`).toBe("/x/a.b")
+    expect(ProviderRequest.path`/cards/${"a/b?c"}/x`).toBe("/cards/a%2Fb%3Fc/x")
+    expect(ProviderRequest.path`/sites/s/orders/${".."}/fulfill`).toBe("/sites/s/orders/%252E%252E/fulfill")
+    expect(new URL(`https://a.test/v2${ProviderRequest.path`/orders/${"."}/x`}`).pathname).toBe("/v2/orders/%252E/x")
+    expect(ProviderRequest.path`/x/${"a.b"}`).toBe("/x/a.b")
   })
 })
 
@@ -142,7 +142,7 @@ describe("ProviderClient retries (TestClock)", () => {
   it.effect("retries a GET on 5xx with exponential backoff, then succeeds", () =>
     Effect.gen(function*() {
       const { client, sent } = clientWith((_, i) => i < 2 ? { status: 502, body: "bad gateway" } : { status: 200, body: thing })
-      const fiber = yield* Effect.fork(client.send(getThing, ProviderClient.json(Thing)))
+      const fiber = yield* Effect.fork(client.send(getThing, ResponseReader.json(Thing)))
       yield* TestClock.adjust("1 minute")
       expect(yield* Fiber.join(fiber)).toEqual({ id: "abc", name: "A", count: 1 })
       expect(sent).toHaveLength(3)
@@ -157,7 +157,7 @@ describe("ProviderClient retries (TestClock)", () => {
   it.effect("gives up after maxRetries with the last typed error", () =>
     Effect.gen(function*() {
       const { client, sent } = clientWith(() => ({ status: 503, body: "down" }))
-      const fiber = yield* Effect.fork(client.send(getThing, ProviderClient.json(Thing)))
+      const fiber = yield* Effect.fork(client.send(getThing, ResponseReader.json(Thing)))
       yield* TestClock.adjust("5 minutes")
       const exit = yield* Fiber.await(fiber)
       expect(sent).toHaveLength(4)
@@ -171,7 +171,7 @@ describe("ProviderClient retries (TestClock)", () => {
       const { client, sent } = clientWith((_, i) =>
         i === 0 ? { status: 429, body: "slow down", headers: { "retry-after": "7" } } : { status: 200, body: thing }
       )
-      const fiber = yield* Effect.fork(client.send(getThing, ProviderClient.json(Thing)))
+      const fiber = yield* Effect.fork(client.send(getThing, ResponseReader.json(Thing)))
       yield* TestClock.adjust("6999 millis")
       expect(sent).toHaveLength(1)
       yield* TestClock.adjust("1 milli")
@@ -188,7 +188,7 @@ describe("ProviderClient retries (TestClock)", () => {
           ? { status: 503, body: "maintenance", headers: { "retry-after": "Sat, 21 Nov 2026 10:00:30 GMT" } }
           : { status: 200, body: thing }
       )
-      const fiber = yield* Effect.fork(client.send(getThing, ProviderClient.json(Thing)))
+      const fiber = yield* Effect.fork(client.send(getThing, ResponseReader.json(Thing)))
       yield* TestClock.adjust("29 seconds")
       expect(sent).toHaveLength(1)
       yield* TestClock.adjust("1 second")
@@ -199,7 +199,7 @@ describe("ProviderClient retries (TestClock)", () => {
   it.effect("does not wait for a Retry-After beyond maxRetryAfter: it returns RateLimited at once", () =>
     Effect.gen(function*() {
       const { client, sent } = clientWith(() => ({ status: 429, body: "quota", headers: { "retry-after": "3600" } }))
-      const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
+      const error = yield* Effect.flip(client.send(getThing, ResponseReader.json(Thing)))
       expect(sent).toHaveLength(1)
       expect(error).toMatchObject({ _tag: "RateLimited", message: "quota" })
       expect(error._tag === "RateLimited" && Duration.toSeconds(error.retryAfter!)).toBe(3600)
@@ -208,7 +208,7 @@ describe("ProviderClient retries (TestClock)", () => {
   it.effect("retries a GET after a connection reset", () =>
     Effect.gen(function*() {
       const { client, sent } = clientWith((_, i) => i === 0 ? "reset" : { status: 200, body: thing })
-      const fiber = yield* Effect.fork(client.send(getThing, ProviderClient.json(Thing)))
+      const fiber = yield* Effect.fork(client.send(getThing, ResponseReader.json(Thing)))
       yield* TestClock.adjust("1 minute")
       yield* Fiber.join(fiber)
       expect(sent).toHaveLength(2)
@@ -217,7 +217,7 @@ describe("ProviderClient retries (TestClock)", () => {
   it.effect("does not retry a POST on a 500: the provider may have created the record", () =>
     Effect.gen(function*() {
       const { client, sent } = clientWith(() => ({ status: 500, body: "oops" }))
-      const error = yield* Effect.flip(client.send(postThing, ProviderClient.json(Thing)))
+      const error = yield* Effect.flip(client.send(postThing, ResponseReader.json(Thing)))
       expect(sent).toHaveLength(1)
       expect(error._tag).toBe("UpstreamUnavailable")
     }))
@@ -225,7 +225,7 @@ describe("ProviderClient retries (TestClock)", () => {
   it.effect("does not retry a POST after a connection reset", () =>
     Effect.gen(function*() {
       const { client, sent } = clientWith(() => "reset")
-      const error = yield* Effect.flip(client.send(postThing, ProviderClient.json(Thing)))
+      const error = yield* Effect.flip(client.send(postThing, ResponseReader.json(Thing)))
       expect(sent).toHaveLength(1)
       expect(error).toMatchObject({ _tag: "UpstreamUnavailable", message: "the connection to api.example.test failed (ECONNRESET)" })
     }))
@@ -233,7 +233,7 @@ describe("ProviderClient retries (TestClock)", () => {
   it.effect("does not retry a POST after a read timeout, and reports a Timeout", () =>
     Effect.gen(function*() {
       const { client, sent } = clientWith(() => "hang", { timeout: "5 seconds" })
-      const fiber = yield* Effect.fork(client.send(postThing, ProviderClient.json(Thing)))
+      const fiber = yield* Effect.fork(client.send(postThing, ResponseReader.json(Thing)))
       yield* TestClock.adjust("5 minutes")
       const error = yield* Effect.flip(Fiber.join(fiber))
       expect(sent).toHaveLength(1)
@@ -243,7 +243,7 @@ describe("ProviderClient retries (TestClock)", () => {
   it.effect("retries a GET after a timeout", () =>
     Effect.gen(function*() {
       const { client, sent } = clientWith((_, i) => i === 0 ? "hang" : { status: 200, body: thing }, { timeout: "5 seconds" })
-      const fiber = yield* Effect.fork(client.send(getThing, ProviderClient.json(Thing)))
+      const fiber = yield* Effect.fork(client.send(getThing, ResponseReader.json(Thing)))
       yield* TestClock.adjust("1 minute")
       yield* Fiber.join(fiber)
       expect(sent).toHaveLength(2)
@@ -257,7 +257,7 @@ describe("ProviderClient retries (TestClock)", () => {
     it.effect(`retries a POST on ${name}: the provider provably did not process it`, () =>
       Effect.gen(function*() {
         const { client, sent } = clientWith((_, i) => i === 0 ? reply : { status: 200, body: thing })
-        const fiber = yield* Effect.fork(client.send(postThing, ProviderClient.json(Thing)))
+        const fiber = yield* Effect.fork(client.send(postThing, ResponseReader.json(Thing)))
         yield* TestClock.adjust("1 minute")
         expect(yield* Fiber.join(fiber)).toMatchObject({ id: "abc" })
         expect(sent).toHaveLength(2)
@@ -268,7 +268,7 @@ describe("ProviderClient retries (TestClock)", () => {
   it.effect("a refused connection is an UpstreamUnavailable that names the host, not the URL", () =>
     Effect.gen(function*() {
       const { client } = clientWith(() => "refused", { retry: { maxRetries: 0 } })
-      const error = yield* Effect.flip(client.send(getThing, ProviderClient.json(Thing)))
+      const error = yield* Effect.flip(client.send(getThing, ResponseReader.json(Thing)))
       expect(error).toMatchObject({
         _tag: "UpstreamUnavailable",
         message: "could not connect to api.example.test (ECONNREFUSED)"
@@ -278,7 +278,7 @@ describe("ProviderClient retries (TestClock)", () => {
   it.effect("a POST marked idempotent (e.g. with an idempotency key) retries like a GET", () =>
     Effect.gen(function*() {
       const { client, sent } = clientWith((_, i) => i === 0 ? { status: 500 } : { status: 200, body: thing })
-      const fiber = yield* Effect.fork(client.send({ ...postThing, idempotent: true }, ProviderClient.json(Thing)))
+      const fiber = yield* Effect.fork(client.send({ ...postThing, idempotent: true }, ResponseReader.json(Thing)))
       yield* TestClock.adjust("1 minute")
       yield* Fiber.join(fiber)
       expect(sent).toHaveLength(2)
@@ -289,15 +289,15 @@ describe("Readers", () => {
   it.effect("text, bytes and discard", () =>
     Effect.gen(function*() {
       const { client } = clientWith(() => ({ status: 200, body: "héllo" }))
-      expect(yield* client.send(getThing, ProviderClient.text)).toBe("héllo")
-      expect(Buffer.from(yield* client.send(getThing, ProviderClient.bytes)).toString("utf8")).toBe("héllo")
-      expect(yield* client.send(getThing, ProviderClient.discard)).toBeUndefined()
+      expect(yield* client.send(getThing, ResponseReader.text)).toBe("héllo")
+      expect(Buffer.from(yield* client.send(getThing, ResponseReader.bytes)).toString("utf8")).toBe("héllo")
+      expect(yield* client.send(getThing, ResponseReader.discard)).toBeUndefined()
     }))
 
   it.effect("a 204 decodes as an empty body when the schema allows it", () =>
     Effect.gen(function*() {
       const { client } = clientWith(() => ({ status: 204 }))
-      expect(yield* client.send(getThing, ProviderClient.json(Schema.Void))).toBeUndefined()
+      expect(yield* client.send(getThing, ResponseReader.json(Schema.Void))).toBeUndefined()
     }))
 })
 
@@ -317,7 +317,7 @@ describe("ProviderClient time limits on a real connection (FetchHttpClient)", ()
         timeout: "200 millis",
         retry: { maxRetries: 1, baseDelay: "10 millis" }
       })
-      const post = yield* Effect.flip(client.json({ method: "POST", path: "/things", body: ProviderClient.jsonBody({}) }, Thing))
+      const post = yield* Effect.flip(client.json({ method: "POST", path: "/things", body: ProviderRequest.jsonBody({}) }, Thing))
       expect(post).toMatchObject({ _tag: "Timeout", message: "no answer within 200ms" })
       const get = yield* Effect.flip(client.json({ method: "GET", path: "/things/1" }, Thing))
       expect(get._tag).toBe("Timeout")
@@ -351,7 +351,7 @@ describe("ProviderClient per-request time limits (TestClock)", () => {
   it.effect("a request's own short limit holds, whatever the connection's", () =>
     Effect.gen(function*() {
       const { client } = clientWith(() => "hang", { timeout: "30 seconds" })
-      const fiber = yield* Effect.fork(client.send({ ...postThing, timeout: "50 millis" }, ProviderClient.json(Thing)))
+      const fiber = yield* Effect.fork(client.send({ ...postThing, timeout: "50 millis" }, ResponseReader.json(Thing)))
       yield* TestClock.adjust("49 millis")
       expect(fiber.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 milli")
@@ -366,7 +366,7 @@ describe("ProviderClient headers", () => {
       const credentials = Auth.headers({ "X-Api-Key": Redacted.make("k-123456") })
       const http = fakeHttp(() => ({ status: 200, body: thing }))
       yield* ProviderClient.makeWith(http.client, RateLimiter.make(), { baseUrl: "https://a.test", credentials })
-        .send({ method: "GET", path: "/x", headers: { "x-api-key": "spoofed" } }, ProviderClient.json(Thing))
+        .send({ method: "GET", path: "/x", headers: { "x-api-key": "spoofed" } }, ResponseReader.json(Thing))
       yield* Effect.flatMap(credentials.transform(http.client).get("https://a.test/x"), (r) => r.text)
       expect(http.sent.map((s) => s.headers["x-api-key"])).toEqual(["k-123456", "k-123456"])
     }))
@@ -376,10 +376,10 @@ describe("ProviderClient headers", () => {
       const credentials = Auth.headers({ Authorization: Redacted.make("Bearer t-123456") })
       const http = fakeHttp(() => ({ status: 200, body: thing }))
       const client = ProviderClient.makeWith(http.client, RateLimiter.make(), { baseUrl: "https://a.test/v2/", credentials })
-      yield* client.send({ method: "GET", path: "/things/1", query: { fields: "name" } }, ProviderClient.json(Thing))
-      yield* client.send({ method: "GET", path: "/things/2" }, ProviderClient.json(Thing))
-      yield* client.send({ method: "POST", path: "/things", body: ProviderClient.formBody({ name: "b" }) }, ProviderClient.json(Thing))
-      yield* client.send({ method: "GET", path: "/things/3" }, ProviderClient.json(Thing))
+      yield* client.send({ method: "GET", path: "/things/1", query: { fields: "name" } }, ResponseReader.json(Thing))
+      yield* client.send({ method: "GET", path: "/things/2" }, ResponseReader.json(Thing))
+      yield* client.send({ method: "POST", path: "/things", body: ProviderRequest.formBody({ name: "b" }) }, ResponseReader.json(Thing))
+      yield* client.send({ method: "GET", path: "/things/3" }, ResponseReader.json(Thing))
       expect(http.sent.map((s) => `${s.method} ${s.url}`)).toEqual([
         "GET https://a.test/v2/things/1?fields=name",
         "GET https://a.test/v2/things/2",
@@ -395,8 +395,8 @@ describe("ProviderClient headers", () => {
   it.effect("asks for JSON by default; a request's own Accept wins", () =>
     Effect.gen(function*() {
       const { client, sent } = clientWith(() => ({ status: 200, body: "a,b" }))
-      yield* client.send({ method: "GET", path: "/x" }, ProviderClient.text)
-      yield* client.send({ method: "GET", path: "/x", headers: { Accept: "text/csv" } }, ProviderClient.text)
+      yield* client.send({ method: "GET", path: "/x" }, ResponseReader.text)
+      yield* client.send({ method: "GET", path: "/x", headers: { Accept: "text/csv" } }, ResponseReader.text)
       expect(sent.map((s) => s.headers["accept"])).toEqual(["application/json", "text/csv"])
     }))
 })

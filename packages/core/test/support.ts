@@ -8,7 +8,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { Action, Auth, Component, Connection, Connections, type OAuth2, Options, Property, ProviderClient, TestHttpClient, Trigger, Webhook } from "../src/index.js"
+import { Action, Auth, Component, Connection, Connections, type OAuth2, Options, Property, ProviderRequest, Trigger, Webhook } from "../src/index.js"
+import { TestHttpClient } from "../src/testing.js"
 
 /** The opened connections of these values (by component name), over this HttpClient: what a runner provides. */
 export const connected = (
@@ -38,7 +39,7 @@ export const everyKind = {
     title: "List",
     dynamicOptions: Options.dynamic(["boardId"], ({ client, params }) =>
       client.json(
-        { method: "GET", path: ProviderClient.path`/boards/${String(params["boardId"])}/lists` },
+        { method: "GET", path: ProviderRequest.path`/boards/${String(params["boardId"])}/lists` },
         Schema.Array(Thing)
       ).pipe(Effect.map((things) => Options.choices(things, (t) => t.name, (t) => t.id))))
   }),
@@ -55,7 +56,7 @@ export const createThing = Action.make({
     client.json({
       method: "POST",
       path: "/things",
-      body: ProviderClient.jsonBody({
+      body: ProviderRequest.jsonBody({
         text: params.text,
         flag: params.flag,
         count: params.count,
@@ -73,7 +74,7 @@ export const getThing = Action.make({
   description: "Reads one thing.",
   props: { id: Property.string({ title: "Id", required: true, pattern: /^[0-9a-f]{24}$/, patternMessage: "must be 24 hexadecimal digits" }) },
   output: Thing,
-  run: (params, { client }) => client.json({ method: "GET", path: ProviderClient.path`/things/${params.id}` }, Thing)
+  run: (params, { client }) => client.json({ method: "GET", path: ProviderRequest.path`/things/${params.id}` }, Thing)
 })
 
 export const fixtureConnection = Connection.custom({
@@ -105,11 +106,11 @@ export const newThing = Trigger.dynamicWebhook({
   urlCheck: Webhook.headCheck,
   enable: ({ client, params, webhookUrl }) =>
     client.json(
-      { method: "POST", path: "/webhooks", body: ProviderClient.jsonBody({ callbackURL: webhookUrl, idModel: params.listId }) },
+      { method: "POST", path: "/webhooks", body: ProviderRequest.jsonBody({ callbackURL: webhookUrl, idModel: params.listId }) },
       Schema.Struct({ id: Schema.String })
     ).pipe(Effect.map((webhook) => ({ webhookId: webhook.id }))),
   disable: ({ client, state }) =>
-    client.void({ method: "DELETE", path: ProviderClient.path`/webhooks/${state.webhookId}` }).pipe(
+    client.void({ method: "DELETE", path: ProviderRequest.path`/webhooks/${state.webhookId}` }).pipe(
       Effect.catchTag("NotFound", () => Effect.void)
     ),
   handle: ({ client, connection, request }) =>
@@ -128,7 +129,7 @@ export const newThing = Trigger.dynamicWebhook({
         return { response: { status: 200 }, events: [] }
       }
       const { action } = delivery.value
-      const thing = yield* client.json({ method: "GET", path: ProviderClient.path`/things/${action.data.thingId}` }, Thing)
+      const thing = yield* client.json({ method: "GET", path: ProviderRequest.path`/things/${action.data.thingId}` }, Thing)
       return { response: { status: 200 }, events: [{ id: action.id, output: thing }] }
     })
 })

@@ -6,9 +6,16 @@
  * undici with a handler that buffers the response, so a request is one async step and the
  * body is ready when the response is. When the runtime traces, requests go through
  * `HttpClient.make` and get the platform's spans; otherwise that wrapper is skipped.
- * Requests are aborted on interruption, and when `HttpClient.withScope`'s scope closes.
+ * Requests are aborted on interruption (and, on the traced path, when `HttpClient.withScope`'s
+ * scope closes).
+ *
+ * The client is `RequestDeadline.DeadlineAware` (see `@x/core`): a `ProviderClient`'s time
+ * limit reaches it as the deadline of the fiber's request, which it fills with its abort, so a
+ * time limit costs no AbortController, fiber or timer.
  *
  * Bodies are buffered (API responses are small): a response over `maxResponseBytes` fails.
+ *
+ * @since 0.1.0
  */
 import * as Cookies from "@effect/platform/Cookies"
 import * as Headers from "@effect/platform/Headers"
@@ -21,40 +28,33 @@ import * as UrlParams from "@effect/platform/UrlParams"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
-import { globalValue } from "effect/GlobalValue"
 import * as Inspectable from "effect/Inspectable"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { IncomingHttpHeaders } from "node:http"
 import { Readable } from "node:stream"
+import { RequestDeadline } from "@x/core"
 import { Agent, type Dispatcher as UndiciDispatcher } from "undici"
 
-/** The undici dispatcher requests go through (an `Agent`: a connection pool per origin). */
+/**
+ * The undici dispatcher requests go through (an `Agent`: a connection pool per origin).
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export class Dispatcher extends Context.Tag("@x/http-undici/Dispatcher")<Dispatcher, UndiciDispatcher>() {}
 
+/**
+ * The client's options.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
   /** A response body larger than this fails with a `ResponseError`. Default 64 MiB. */
   readonly maxResponseBytes?: number
 }
-
-// The per-request AbortControllers of `HttpClient.withScope` (a global of @effect/platform).
-const scopedRequests = globalValue(
-  "@effect/platform/HttpClient/scopedRequests",
-  () => new WeakMap<HttpClientRequest.HttpClientRequest, AbortController>()
-)
-
-/**
- * @x/core's request deadlines (its Watchdog module): the request a fiber is about to send
- * registers a hook there, which this client fills with its abort, so that a time limit costs
- * no AbortController. The marker below tells @x/core that this client does so.
- */
-interface AbortHook {
-  expired: boolean
-  abort: (() => void) | undefined
-}
-const sending = globalValue("@x/core/Watchdog/sending", () => new WeakMap<object, AbortHook>())
-const nativeAbort = Symbol.for("@x/core/Watchdog/nativeAbort")
 
 class BufferedResponse extends Inspectable.Class implements HttpClientResponse.HttpClientResponse {
   readonly [HttpClientResponse.TypeId]: HttpClientResponse.TypeId = HttpClientResponse.TypeId
@@ -225,13 +225,13 @@ const dispatch = (
   origin: string,
   path: string,
   signal: AbortSignal | undefined,
-  hook?: AbortHook
+  deadline: RequestDeadline.RequestDeadline | undefined
 ): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError> =>
   Effect.async<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>((resume) => {
     const exchange = new Exchange(request, resume, maxBytes, signal)
-    if (hook !== undefined) {
-      hook.abort = exchange.abort
-      if (hook.expired) exchange.abort()
+    if (deadline !== undefined) {
+      deadline.abort = exchange.abort
+      if (deadline.expired) exchange.abort()
     }
     if (signal !== undefined) {
       if (signal.aborted) exchange.abort(signal.reason)
@@ -262,15 +262,21 @@ const dispatch = (
 const absoluteUrl = /^(https?:\/\/[^/?#\s]+)((?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@%]*)*(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?)$/
 const dotSegment = /(^|\/)\.{1,2}(\/|\?|$)/
 
-/** An HttpClient on this dispatcher. */
-export const make = (dispatcher: UndiciDispatcher, options: Options = {}): HttpClient.HttpClient => {
+/**
+ * An HttpClient on this dispatcher.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  dispatcher: UndiciDispatcher,
+  options: Options = {}
+): HttpClient.HttpClient & RequestDeadline.DeadlineAware => {
   const maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024
   // With the tracer on: the platform's wrapper, for its spans, propagation and abort handling.
-  const traced = HttpClient.make((request, url, signal, fiber) => {
-    const hook = sending.get(fiber)
-    if (hook !== undefined) sending.delete(fiber)
-    return dispatch(dispatcher, maxBytes, request, url.origin, url.pathname + url.search, signal, hook)
-  })
+  const traced = HttpClient.make((request, url, signal, fiber) =>
+    dispatch(dispatcher, maxBytes, request, url.origin, url.pathname + url.search, signal, RequestDeadline.take(fiber))
+  )
   const invalidUrl = (request: HttpClientRequest.HttpClientRequest, cause: unknown) =>
     Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause }))
   const client = HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
@@ -283,9 +289,7 @@ export const make = (dispatcher: UndiciDispatcher, options: Options = {}): HttpC
           ) {
             return traced.execute(request)
           }
-          const hook = sending.get(fiber)
-          if (hook !== undefined) sending.delete(fiber)
-          const signal = scopedRequests.get(request)?.signal
+          const deadline = RequestDeadline.take(fiber)
           const match = absoluteUrl.exec(request.url)
           if (match === null || dotSegment.test(match[2]!)) {
             const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
@@ -297,8 +301,8 @@ export const make = (dispatcher: UndiciDispatcher, options: Options = {}): HttpC
                 request,
                 url.right.origin,
                 url.right.pathname + url.right.search,
-                signal,
-                hook
+                undefined,
+                deadline
               )
           }
           let path = match[2] === "" ? "/" : match[2]!
@@ -306,14 +310,19 @@ export const make = (dispatcher: UndiciDispatcher, options: Options = {}): HttpC
             const query = new URLSearchParams(request.urlParams as Array<[string, string]>).toString()
             path += (path.includes("?") ? "&" : "?") + query
           }
-          return dispatch(dispatcher, maxBytes, request, match[1]!, path, signal, hook)
+          return dispatch(dispatcher, maxBytes, request, match[1]!, path, undefined, deadline)
         })),
     Effect.succeed
   )
-  return Object.assign(client, { [nativeAbort]: true })
+  return RequestDeadline.deadlineAware(client)
 }
 
-/** An undici `Agent` for the layer's lifetime, closed with it. */
+/**
+ * An undici `Agent` for the layer's lifetime, closed with it.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layerDispatcher = (options?: Agent.Options): Layer.Layer<Dispatcher> =>
   Layer.scoped(
     Dispatcher,
@@ -323,9 +332,19 @@ export const layerDispatcher = (options?: Agent.Options): Layer.Layer<Dispatcher
     )
   )
 
-/** The HttpClient on the `Dispatcher` in context. */
+/**
+ * The HttpClient on the `Dispatcher` in context.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layerWithoutDispatcher = (options?: Options): Layer.Layer<HttpClient.HttpClient, never, Dispatcher> =>
   Layer.effect(HttpClient.HttpClient, Effect.map(Dispatcher, (dispatcher) => make(dispatcher, options)))
 
-/** The HttpClient on its own undici `Agent`. */
+/**
+ * The HttpClient on its own undici `Agent`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.provide(layerWithoutDispatcher(), layerDispatcher())

@@ -2,7 +2,7 @@
  * Webflow Data API v2's wire formats (`../shared/specs/webflow`): the records we read,
  * decoded with Schema (unknown fields ignored unless kept), and the endpoints we call.
  */
-import { Pagination, ProviderClient } from "@x/core"
+import { Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 
@@ -37,7 +37,7 @@ export const ErrorBody = Schema.Struct({
   details: Schema.optional(Schema.Array(Schema.Unknown))
 })
 
-const { path } = ProviderClient
+const { path } = ProviderRequest
 /** Webflow pages lists by offset and limit, 100 at most. */
 const pageSize = 100
 
@@ -61,7 +61,7 @@ export const fulfillOrder = (
   client.json({
     method: "POST",
     path: path`/sites/${order.siteId}/orders/${order.orderId}/fulfill`,
-    body: ProviderClient.jsonBody({ sendOrderFulfilledEmail: order.sendOrderFulfilledEmail })
+    body: ProviderRequest.jsonBody({ sendOrderFulfilledEmail: order.sendOrderFulfilledEmail })
   }, Order)
 
 export const listCollections = (client: ProviderClient.ProviderClient, siteId: string) =>

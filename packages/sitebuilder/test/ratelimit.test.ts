@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { RateLimiter, TestHttpClient } from "@x/core"
+import { RateLimiter } from "@x/core"
+import { TestHttpClient } from "@x/core/testing"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"

@@ -2,7 +2,7 @@
  * A tiny example component, "notes", declared the way every connector is: a connection, one
  * file's worth of actions, and nothing about HTTP, retries or auth beyond what it declares.
  */
-import { Action, Component, Connection, ProviderClient, Property } from "@x/core"
+import { Action, Component, Connection, Property, ProviderRequest } from "@x/core"
 import * as Schema from "effect/Schema"
 
 export const Note = Schema.Struct({ id: Schema.String, title: Schema.String, body: Schema.String })
@@ -20,7 +20,7 @@ const createNote = Action.make({
     client.json({
       method: "POST",
       path: "/notes",
-      body: ProviderClient.jsonBody({ title: params.title, body: params.body })
+      body: ProviderRequest.jsonBody({ title: params.title, body: params.body })
     }, Note)
 })
 
@@ -30,7 +30,7 @@ const getNote = Action.make({
   description: "Reads a note by its id.",
   props: { id: Property.string({ title: "Note", required: true, pattern: /^n\d+$/, patternMessage: "must be a note id like n1" }) },
   output: Note,
-  run: (params, { client }) => client.json({ method: "GET", path: ProviderClient.path`/notes/${params.id}` }, Note)
+  run: (params, { client }) => client.json({ method: "GET", path: ProviderRequest.path`/notes/${params.id}` }, Note)
 })
 
 export const notes = Component.make({

@@ -10,7 +10,7 @@
  * It is built on node:http so that importing `@x/boardtool/testing` adds no dependency.
  */
 import { createHmac, randomBytes } from "node:crypto"
-import { Loopback } from "@x/core"
+import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 
 export interface Options {
@@ -468,17 +468,17 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   }
 
   const server: Server = createServer((req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (chunk: Buffer) => chunks.push(chunk))
-    req.on("end", () => {
+    Loopback.readBody(req).then((read) => {
       stats.requests++
       const reply = (status: number, body: unknown) => {
         const text = typeof body === "string" ? body : JSON.stringify(body)
         res.writeHead(status, {
-          "content-type": typeof body === "string" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8"
+          "content-type": typeof body === "string" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8",
+          ...(read._tag === "TooLarge" ? { connection: "close" } : {})
         })
         res.end(text)
       }
+      if (read._tag === "TooLarge") return reply(413, "request entity too large")
       const handle = async () => {
         let url: URL
         try {
@@ -491,7 +491,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
         limit(res)
         let p: Map<string, string>
         try {
-          p = params(url.searchParams, Buffer.concat(chunks).toString("utf8"), req.headers["content-type"])
+          p = params(url.searchParams, read.bytes.toString("utf8"), req.headers["content-type"])
         } catch {
           throw new HttpError(400, "invalid body")
         }
@@ -502,7 +502,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
         (error) =>
           error instanceof HttpError ? reply(error.status, error.body) : reply(500, { message: String(error) })
       )
-    })
+    }, () => res.destroy())
   })
   origin = await Loopback.listen(server, options.port)
 

@@ -11,7 +11,7 @@
  * It is built on node:http so that importing `@x/browseragent/testing` adds no dependency.
  */
 import { randomBytes, randomUUID } from "node:crypto"
-import { Loopback } from "@x/core"
+import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 
 export interface Options {
@@ -321,22 +321,14 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     throw new Detail(404, "Not Found")
   }
 
-  const maxBody = 1024 * 1024
-  const read = (req: IncomingMessage) =>
-    new Promise<string>((resolve, reject) => {
-      const chunks: Array<Buffer> = []
-      let size = 0
-      req.on("data", (c: Buffer) => {
-        size += c.length
-        if (size > maxBody) {
-          reject(new Detail(413, "Request body too large"))
-          req.destroy()
-        } else chunks.push(c)
-      })
-      req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-      req.on("error", reject)
-      req.on("aborted", () => reject(new Error("aborted")))
-    })
+  const read = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await Loopback.readBody(req)
+    if (body._tag === "TooLarge") {
+      res.setHeader("connection", "close")
+      throw new Detail(413, "Request body too large")
+    }
+    return body.bytes.toString("utf8")
+  }
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const reply = (status: number, body: unknown) => {
@@ -349,7 +341,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
       if (!url.pathname.startsWith("/api/v3/")) throw new Detail(404, "Not Found")
       // The key is checked before the body is read.
       if (req.headers["x-browser-use-api-key"] !== apiKey) throw new Detail(401, "Invalid or missing API key")
-      const raw = await read(req)
+      const raw = await read(req, res)
       reply(200, route(req.method ?? "GET", url.pathname.slice("/api/v3".length), url.searchParams, raw))
     } catch (error) {
       if (error instanceof Detail) reply(error.status, { detail: error.detail })

@@ -11,7 +11,7 @@
  * It is built on node:http so that importing `@x/sitebuilder/testing` adds no dependency.
  */
 import { randomBytes } from "node:crypto"
-import { Loopback } from "@x/core"
+import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 
 export interface Options {
@@ -311,15 +311,6 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
     return undefined
   }
 
-  const read = (req: IncomingMessage) =>
-    new Promise<string>((resolve, reject) => {
-      const chunks: Array<Buffer> = []
-      req.on("data", (c: Buffer) => chunks.push(c))
-      req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-      req.on("error", reject)
-      req.on("aborted", () => reject(new Error("aborted")))
-    })
-
   const server: Server = createServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" })
@@ -328,7 +319,13 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   })
   const handle = async (req: IncomingMessage, res: import("node:http").ServerResponse) => {
     stats.requests++
-    const raw = await read(req)
+    const body = await Loopback.readBody(req)
+    if (body._tag === "TooLarge") {
+      res.writeHead(413, { "content-type": "application/json; charset=utf-8", connection: "close" })
+      res.end(JSON.stringify({ code: "payload_too_large", message: "Request body too large", externalReference: null, details: [] }))
+      return
+    }
+    const raw = body.bytes.toString("utf8")
     let url: URL
     try {
       url = new URL(req.url ?? "/", origin)

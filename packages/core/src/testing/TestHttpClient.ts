@@ -2,6 +2,8 @@
  * An in-memory HttpClient for tests: it answers from a handler, at once, and records each
  * request with the Clock's time. Its bodies read synchronously (a web Response's would wait
  * on a Promise), so retries, polling and rate limits run entirely on `TestClock`.
+ *
+ * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
@@ -11,6 +13,12 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
+/**
+ * A request as the client received it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Sent {
   /** When it was sent, by the Clock (TestClock's time in tests). */
   readonly at: number
@@ -20,6 +28,12 @@ export interface Sent {
   readonly body: string | undefined
 }
 
+/**
+ * An answer from the handler.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Reply {
   readonly status: number
   /** A string is sent as it is; anything else as JSON. */
@@ -27,7 +41,12 @@ export interface Reply {
   readonly headers?: Readonly<Record<string, string>>
 }
 
-/** What the handler returns: a reply, or how the request fails ("refused" before it is sent). */
+/**
+ * What the handler returns: a reply, or how the request fails ("refused" before it is sent).
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Outcome = Reply | "refused" | "reset" | "hang"
 
 const respond = (request: HttpClientRequest.HttpClientRequest, reply: Reply) => {
@@ -39,6 +58,12 @@ const respond = (request: HttpClientRequest.HttpClientRequest, reply: Reply) => 
   return response
 }
 
+/**
+ * The client, the requests it received, and a layer that provides it.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = (handler: (request: Sent, index: number) => Outcome) => {
   const sent: Array<Sent> = []
   const client = HttpClient.make((request, url, signal) =>

@@ -1,0 +1,83 @@
+/**
+ * How a successful response is read: JSON decoded with a Schema, text, bytes, or discarded.
+ * `ProviderClient.send` takes one; a reader's failure is a typed `ConnectorError`.
+ *
+ * @since 0.2.0
+ */
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import * as Errors from "./ConnectorError.js"
+import { describeMismatch, parseJson } from "./internal/json.js"
+
+/**
+ * Reads a successful response; `info` names the request in errors.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type ResponseReader<A> = (
+  response: HttpClientResponse.HttpClientResponse,
+  info: Errors.RequestInfo
+) => Effect.Effect<A, Errors.ConnectorError | HttpClientError.ResponseError>
+
+/**
+ * Reads a JSON body and decodes it with a Schema; a body that does not decode is an `UnexpectedResponse`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const json = <A, I>(schema: Schema.Schema<A, I>): ResponseReader<A> => {
+  let reader = jsonReaders.get(schema)
+  if (reader === undefined) {
+    reader = makeJsonReader(schema)
+    jsonReaders.set(schema, reader)
+  }
+  return reader as ResponseReader<A>
+}
+
+// Compiling a decoder costs more than using it: one reader per Schema.
+const jsonReaders = new WeakMap<Schema.Schema<any, any>, ResponseReader<any>>()
+
+const makeJsonReader = <A, I>(schema: Schema.Schema<A, I>): ResponseReader<A> => {
+  const decode = Schema.decodeUnknownEither(schema, { errors: "all" })
+  return (response, info) =>
+    Effect.flatMap(response.text, (text) => {
+      const body = parseJson(text)
+      const result = decode(body === undefined && text.trim() === "" ? undefined : body)
+      return Either.isRight(result) ? Effect.succeed(result.right) : Effect.fail(
+        new Errors.UnexpectedResponse({
+          message: `the response does not match the expected shape: ${describeMismatch(result.left)}`,
+          request: info,
+          status: response.status
+        })
+      )
+    })
+}
+
+/**
+ * Reads the body as text.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const text: ResponseReader<string> = (response) => response.text
+
+/**
+ * Reads the body as bytes.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const bytes: ResponseReader<Uint8Array> = (response) =>
+  Effect.map(response.arrayBuffer, (b) => new Uint8Array(b))
+
+/**
+ * Reads and discards the body (it must be read, or the connection is not reused).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const discard: ResponseReader<void> = (response) => Effect.asVoid(response.arrayBuffer)

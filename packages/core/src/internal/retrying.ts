@@ -1,0 +1,76 @@
+/**
+ * The retry combinator of `ProviderClient`: an attempt retried by the policy, then once more
+ * after a credentials refresh on a 401, with the secrets scrubbed from the final error.
+ */
+import * as Effect from "effect/Effect"
+import type * as Schedule from "effect/Schedule"
+import * as Auth from "../Auth.js"
+import type * as Errors from "../ConnectorError.js"
+import * as RetryPolicy from "../RetryPolicy.js"
+import { AttemptFailed } from "./attempt.js"
+import { scrubError } from "./scrubError.js"
+
+/** @internal What the combinator needs of a client, made once per client. */
+export interface Retrying {
+  readonly schedule: Schedule.Schedule<AttemptFailed, AttemptFailed>
+  readonly retryWhile: (failure: AttemptFailed) => boolean
+  readonly credentials: Auth.Credentials
+}
+
+/** @internal The policy's retries for one client. */
+export const make = (credentials: Auth.Credentials, options: RetryPolicy.RetryOptions | undefined): Retrying => {
+  const policy = RetryPolicy.make(options)
+  return {
+    schedule: RetryPolicy.schedule<AttemptFailed>(policy),
+    retryWhile: (failure) => RetryPolicy.shouldRetry(policy, failure),
+    credentials
+  }
+}
+
+/** @internal `once`, retried as the policy says, refreshed once on a 401; errors scrubbed. */
+export const retrying = <A>(
+  self: Retrying,
+  once: Effect.Effect<A, AttemptFailed>,
+  info: Errors.RequestInfo,
+  idempotent: boolean
+): Effect.Effect<A, Errors.ConnectorError> => {
+  const { credentials, retryWhile, schedule } = self
+  // The retry machinery is entered only after a failure, so the success path pays nothing for it.
+  const withRetry = Effect.catchAll(once, (first): Effect.Effect<A, AttemptFailed> => {
+    if (!retryWhile(first)) return Effect.fail(first)
+    let replayed = false
+    let attempt = 1
+    const again: Effect.Effect<A, AttemptFailed> = Effect.suspend(() => {
+      if (!replayed) {
+        replayed = true
+        return Effect.fail(first)
+      }
+      attempt++
+      return Effect.zipRight(
+        Effect.logDebug(Auth.scrub(credentials.secrets, `retrying ${info.method} ${info.path}`)).pipe(
+          Effect.annotateLogs({ attempt })
+        ),
+        once
+      )
+    })
+    return Effect.retry(
+      Effect.tapError(again, (failure) =>
+        Effect.logDebug(Auth.scrub(
+          credentials.secrets,
+          `${info.method} ${info.path} failed: ${failure.error._tag}: ${failure.error.message}`
+        ))),
+      { schedule, while: retryWhile }
+    )
+  })
+  const refresh = credentials.refresh
+  const withRefresh = refresh === undefined ? withRetry : Effect.catchAll(withRetry, (failure) =>
+    failure.error._tag !== "AuthenticationFailed"
+      ? Effect.fail(failure)
+      : Effect.flatMap(
+        Effect.mapError(refresh, (error) => new AttemptFailed(error, idempotent, false, false)),
+        (renewed) => renewed ? withRetry : Effect.fail(failure)
+      ))
+  // Secrets are scrubbed once, here, from whatever reached the error: the provider's message
+  // and body, the path (a token may be part of it), decoding details.
+  return Effect.mapError(withRefresh, (failure) => scrubError(credentials.secrets, failure.error))
+}

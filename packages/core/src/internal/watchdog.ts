@@ -1,0 +1,99 @@
+/**
+ * Time limits for in-flight requests without a fiber or a timer per request, for HttpClients
+ * that are `RequestDeadline.DeadlineAware`.
+ *
+ * `Effect.timeout` races each request against its own timer in two child fibers, which
+ * costs more than a fast request itself on loopback. Here each request registers its
+ * deadline, which the HttpClient takes (`RequestDeadline.take`) and fills with its abort; one
+ * watchdog fiber per client, running only while requests are in flight, wakes every `tick`
+ * and aborts the requests whose deadline has passed. A request that completes is never
+ * aborted (an abort after completion costs undici its connection). The watchdog sleeps on the
+ * Clock until the next deadline, at most `tick`, so time limits run on `TestClock` in tests
+ * and a limit is enforced within one tick of its deadline.
+ */
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import { type Deadline, pending } from "./requestDeadline.js"
+
+/** @internal The deadline of one request, as the watchdog tracks it. */
+interface Watch extends Deadline {
+  readonly deadline: number
+}
+
+/** @internal */
+export interface Watchdog {
+  /**
+   * Runs `effect` (which sends one request through a deadline-aware client) with a time
+   * limit: past it the request is aborted and its failure becomes `onExpired()`.
+   */
+  readonly limit: <A, E, R, E2>(
+    timeout: Duration.Duration,
+    effect: Effect.Effect<A, E, R>,
+    onExpired: () => E2
+  ) => Effect.Effect<A, E | E2, R>
+}
+
+/** @internal */
+export const make = (tick: Duration.DurationInput): Watchdog => {
+  const maxSleep = Math.max(1, Duration.toMillis(Duration.decode(tick)))
+  const watches = new Set<Watch>()
+  let running = false
+
+  // Aborts what has expired; returns how long to sleep: until the next deadline, at most a tick.
+  const sweep = Effect.map(Clock.currentTimeMillis, (now) => {
+    let next = now + maxSleep
+    for (const watch of watches) {
+      if (watch.deadline <= now) {
+        watch.expired = true
+        watches.delete(watch)
+        watch.abort?.()
+      } else if (watch.deadline < next) {
+        next = watch.deadline
+      }
+    }
+    return Math.max(1, next - now)
+  })
+  // Runs while requests are in flight; the next request after it stopped starts it again.
+  const loop: Effect.Effect<void> = Effect.flatMap(sweep, (sleep) => {
+    if (watches.size === 0) {
+      running = false
+      return Effect.void
+    }
+    return Effect.zipRight(Effect.sleep(Duration.millis(sleep)), loop)
+  })
+
+  return {
+    limit: <A, E, R, E2>(timeout: Duration.Duration, effect: Effect.Effect<A, E, R>, onExpired: () => E2) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.withFiberRuntime<A, E | E2, R>((fiber): Effect.Effect<A, E | E2, R> => {
+          const watch: Watch = { deadline: now + Duration.toMillis(timeout), expired: false, abort: undefined }
+          watches.add(watch)
+          // A request made while this one is being prepared (an OAuth2 token refresh on the same
+          // fiber) registers its own watch; the outer one is put back when it is done.
+          const outer = pending.get(fiber)
+          pending.set(fiber, watch)
+          const done = () => {
+            watches.delete(watch)
+            if (outer !== undefined) pending.set(fiber, outer)
+            else pending.delete(fiber)
+          }
+          const start = running ? Effect.void : Effect.asVoid(Effect.forkDaemon(loop))
+          running = true
+          return start.pipe(
+            Effect.zipRight(effect),
+            Effect.matchCauseEffect({
+              onSuccess: (value) => {
+                done()
+                return Effect.succeed(value)
+              },
+              onFailure: (cause): Effect.Effect<never, E | E2> => {
+                done()
+                return watch.expired ? Effect.fail(onExpired()) : Effect.failCause(cause)
+              }
+            })
+          )
+        })
+      )
+  }
+}

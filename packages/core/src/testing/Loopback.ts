@@ -1,0 +1,156 @@
+/**
+ * Serving on loopback, for the providers' simulators: listen on 127.0.0.1 (a free port by
+ * default), read request bodies within a cap, and close, connections included.
+ *
+ * @since 0.1.0
+ */
+import { type IncomingMessage, request, type Server } from "node:http"
+
+/**
+ * Listens on 127.0.0.1; resolves with the origin (`http://127.0.0.1:<port>`), rejects if the port is taken.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const listen = (server: Server, port = 0): Promise<string> =>
+  new Promise<string>((resolve, reject) => {
+    server.keepAliveTimeout = 60_000
+    server.once("error", reject)
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject)
+      resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)
+    })
+  })
+
+/**
+ * Closes the server and its open connections.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const close = (server: Server): Promise<void> =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections()
+    server.close(() => resolve())
+  })
+
+/**
+ * The largest request body a simulator reads: 1 MiB.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const maxBodyBytes = 1024 * 1024
+
+/**
+ * A request body read whole, or refused because it is larger than the cap.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Body =
+  | { readonly _tag: "Body"; readonly bytes: Buffer }
+  | { readonly _tag: "TooLarge"; readonly maxBytes: number }
+
+/**
+ * Reads a request body, at most `maxBytes` of it: past the cap (announced by `Content-Length`
+ * or reached while reading a body of unknown length) it stops reading and resolves with
+ * `TooLarge` at once, so memory stays bounded whatever the client sends. The rest of the body
+ * is never read: answer 413 with `Connection: close`. Rejects if the client aborts.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const readBody = (req: IncomingMessage, maxBytes: number = maxBodyBytes): Promise<Body> =>
+  new Promise<Body>((resolve, reject) => {
+    const tooLarge = () => {
+      // Paused, the socket stops reading: TCP holds the client back.
+      req.pause()
+      req.removeListener("data", onData)
+      resolve({ _tag: "TooLarge", maxBytes })
+    }
+    const chunks: Array<Buffer> = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > maxBytes) tooLarge()
+      else chunks.push(chunk)
+    }
+    if (Number(req.headers["content-length"]) > maxBytes) return tooLarge()
+    req.on("data", onData)
+    req.on("end", () => resolve({ _tag: "Body", bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) }))
+    req.on("error", reject)
+    req.on("aborted", () => reject(new Error("the client aborted the request")))
+  })
+
+/**
+ * What the server answered to an upload that never ends, and how much the client had sent.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface EndlessUpload {
+  readonly status: number
+  readonly body: string
+  /** Whether the whole upload was sent before the answer came (a server that reads it all). */
+  readonly sentAll: boolean
+  /** Bytes sent when the answer had arrived, and `settleMillis` later. */
+  readonly sentAtAnswer: number
+  readonly sentLater: number
+}
+
+/**
+ * Sends a chunked body (no `Content-Length`) of up to `totalBytes`, as fast as the server takes
+ * it, and reports the answer: to test that a server caps what it reads and stops reading.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const uploadEndlessly = (
+  url: string,
+  options: {
+    readonly method?: string
+    readonly headers?: Readonly<Record<string, string>>
+    readonly totalBytes?: number
+    readonly settleMillis?: number
+  } = {}
+): Promise<EndlessUpload> =>
+  new Promise<EndlessUpload>((resolve, reject) => {
+    const totalBytes = options.totalBytes ?? 64 * 1024 * 1024
+    const chunk = Buffer.alloc(64 * 1024, "a")
+    let sent = 0
+    let sentAll = false
+    let answered = false
+    const req = request(url, { method: options.method ?? "POST", headers: { ...options.headers } }, (res) => {
+      answered = true
+      const chunks: Array<Buffer> = []
+      res.on("data", (c: Buffer) => chunks.push(c))
+      res.on("end", () => {
+        const sentAtAnswer = sent
+        const answeredBeforeAll = !sentAll
+        setTimeout(() => {
+          req.destroy()
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString("utf8"),
+            sentAll: !answeredBeforeAll,
+            sentAtAnswer,
+            sentLater: sent
+          })
+        }, options.settleMillis ?? 300)
+      })
+    })
+    // Once the answer has come, the server may close the connection it stopped reading.
+    req.on("error", (error) => {
+      if (!answered) reject(error)
+    })
+    const write = () => {
+      while (sent < totalBytes) {
+        sent += chunk.length
+        if (!req.write(chunk)) return void req.once("drain", write)
+      }
+      sentAll = true
+      req.end()
+    }
+    write()
+  })

@@ -1,0 +1,78 @@
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as TestClock from "effect/TestClock"
+import { Auth, ProviderClient, RateLimiter, RequestDeadline } from "../src/index.js"
+
+/**
+ * A deadline-aware client on TestClock: it takes each request's deadline and answers `/ok`
+ * at once; `/hang` waits until the deadline's abort. It records what it saw.
+ */
+const fakeClient = () => {
+  const seen: Array<{ path: string; deadline: boolean; signalAborted: () => boolean }> = []
+  let aborts = 0
+  const client = RequestDeadline.deadlineAware(HttpClient.make((request, url, signal, fiber) => {
+    const deadline = RequestDeadline.take(fiber)
+    seen.push({ path: url.pathname, deadline: deadline !== undefined, signalAborted: () => signal.aborted })
+    if (url.pathname.endsWith("/ok")) {
+      if (deadline !== undefined) deadline.abort = () => aborts++
+      return Effect.succeed(HttpClientResponse.fromWeb(request, new Response("{}", { status: 200 })))
+    }
+    return Effect.async<never, HttpClientError.RequestError>((resume) => {
+      if (deadline === undefined) return
+      deadline.abort = () => {
+        aborts++
+        resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error("aborted") })))
+      }
+    })
+  }))
+  return { client, seen, aborts: () => aborts }
+}
+
+const providerOf = (http: HttpClient.HttpClient) =>
+  ProviderClient.makeWith(http, RateLimiter.make(), {
+    baseUrl: "https://api.example.test/v1",
+    credentials: Auth.query({ key: "key-0123456789" }),
+    timeout: "10 seconds",
+    retry: { maxRetries: 0 }
+  })
+
+describe("RequestDeadline", () => {
+  it("a client is deadline-aware only when it says so", () => {
+    expect(RequestDeadline.isDeadlineAware(fakeClient().client)).toBe(true)
+    expect(RequestDeadline.isDeadlineAware(HttpClient.make(() => Effect.never))).toBe(false)
+    expect(RequestDeadline.isDeadlineAware(null)).toBe(false)
+  })
+
+  it.effect("a deadline-aware client gets each request's deadline and is aborted through it, on TestClock", () =>
+    Effect.gen(function*() {
+      const fake = fakeClient()
+      const client = providerOf(fake.client)
+      const fiber = yield* Effect.fork(Effect.flip(client.void({ method: "GET", path: "/hang" })))
+      yield* TestClock.adjust("9 seconds")
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("1100 millis")
+      const error = yield* Fiber.join(fiber)
+      expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 10s" })
+      expect(fake.aborts()).toBe(1)
+      // Aborted through the deadline, not by the platform's interruption of the request.
+      expect(fake.seen[0]).toMatchObject({ path: "/v1/hang", deadline: true })
+      expect(fake.seen[0]!.signalAborted()).toBe(false)
+    }))
+
+  it.effect("a request that completes is never aborted, and its deadline is not left for the next request", () =>
+    Effect.gen(function*() {
+      const fake = fakeClient()
+      const client = providerOf(fake.client)
+      yield* client.void({ method: "GET", path: "/ok" })
+      yield* TestClock.adjust("1 minute")
+      expect(fake.aborts()).toBe(0)
+      // The same fiber sends a request outside any limit: it finds no deadline.
+      yield* Effect.withFiberRuntime((fiber) => Effect.sync(() => expect(RequestDeadline.take(fiber)).toBeUndefined()))
+      expect(fake.seen).toHaveLength(1)
+      expect(fake.seen[0]!.deadline).toBe(true)
+    }))
+})
