@@ -43,7 +43,7 @@ export const make = (config: {
   title: config.title,
   description: config.description,
   category: config.category,
-  connection: config.connection,
+  connection: withScopesOf(config.connection, config.actions),
   actions: Object.fromEntries(
     [...config.actions, ...(config.customAction === true ? [CustomAction.action] : [])].map((a) => [a.name, a])
   ),
@@ -60,6 +60,16 @@ export const withRateLimits = (component: Component, rateLimits: ReadonlyArray<R
   ...component,
   connection: { ...component.connection, rateLimits, rateLimitsOf: undefined }
 })
+
+/**
+ * The connection asking for the OAuth2 scopes these actions need (besides any it lists): a
+ * component's scopes are derived from its actions, in one place.
+ */
+const withScopesOf = (connection: Connection.Connection<any>, actions: ReadonlyArray<Action>): Connection.Connection<any> => {
+  if (connection.oauth2 === undefined) return connection
+  const scopes = [...new Set([...connection.oauth2.scopes, ...scopesOf(actions)])]
+  return { ...connection, oauth2: { ...connection.oauth2, scopes } }
+}
 
 /** The component's type prefix, e.g. `boardtool/v1`. */
 export const typeOf = (component: Component): string => `${component.name}/v${component.version}`

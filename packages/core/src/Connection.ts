@@ -199,12 +199,14 @@ type OAuth2Props = typeof oauth2Props
  */
 export const oauth2 = <P extends Property.Properties = {}>(
   config: Common & {
-    readonly oauth2: OAuth2.Settings
+    /** The scopes are optional: `Component.make` adds what the component's actions need. */
+    readonly oauth2: Omit<OAuth2.Settings, "scopes"> & { readonly scopes?: ReadonlyArray<string> }
     readonly props?: P
     readonly rateLimitsOf?: (values: Property.Params<OAuth2Props & P>) => ReadonlyArray<RateLimiter.RateLimit>
   }
-): Connection<OAuth2Props & P> =>
-  define("OAUTH2", { ...config, props: { ...oauth2Props, ...config.props } as OAuth2Props & P }, (input, name) => {
+): Connection<OAuth2Props & P> => {
+  const settings: OAuth2.Settings = { ...config.oauth2, scopes: config.oauth2.scopes ?? [] }
+  return define("OAUTH2", { ...config, oauth2: settings, props: { ...oauth2Props, ...config.props } as OAuth2Props & P }, (input, name) => {
     const values = input as Property.Params<OAuth2Props>
     return values.accessToken === undefined
       ? Effect.fail(
@@ -213,7 +215,7 @@ export const oauth2 = <P extends Property.Properties = {}>(
         })
       )
       : Effect.map(
-        OAuth2.credentials(settingsOf(config.oauth2, values), {
+        OAuth2.credentials(settingsOf(settings, values), {
           connection: name,
           clientId: values.clientId,
           clientSecret: values.clientSecret,
@@ -222,6 +224,7 @@ export const oauth2 = <P extends Property.Properties = {}>(
         (credentials) => ({ credentials, rateLimitKeys: revealKeys({ token: values.accessToken! }) })
       )
   })
+}
 
 /** The OAuth2 settings with the connection's overrides of the authorize and token URLs. */
 const settingsOf = (settings: OAuth2.Settings, values: { authorizeUrl?: string | undefined; tokenUrl?: string | undefined }) => ({

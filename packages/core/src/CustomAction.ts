@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as Action from "./Action.js"
+import * as Choice from "./Choice.js"
 import { invalidInput, type InvalidInput } from "./ConnectorError.js"
 import * as Property from "./Property.js"
 import * as ProviderClient from "./ProviderClient.js"
@@ -62,10 +63,8 @@ const Method = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
 const BodyType = ["JSON", "FORM", "TEXT", "NONE"] as const
 const ResponseType = ["JSON", "TEXT", "BINARY"] as const
 
-const choices = <A extends string>(values: ReadonlyArray<A>) => values.map((value) => ({ label: value, value }))
-
 const props = {
-  method: Property.string({ title: "Method", required: true, options: choices(Method) }),
+  method: Property.string({ title: "Method", required: true, choices: Choice.of(Method) }),
   path: Property.string({
     title: "Path",
     description: "Relative to the connection's base URL, e.g. /cards/{id}; it may not leave it.",
@@ -74,13 +73,13 @@ const props = {
   }),
   query: Property.object({ title: "Query Parameters" }),
   headers: Property.object({ title: "Headers" }),
-  bodyType: Property.string({ title: "Body Type", options: choices(BodyType), defaultValue: "JSON" }),
+  bodyType: Property.string({ title: "Body Type", choices: Choice.of(BodyType), defaultValue: "JSON" }),
   body: Property.object({ title: "Body", description: "JSON: any object; FORM: string values; TEXT: use bodyText." }),
   bodyText: Property.string({ title: "Body Text", description: "The raw body, when Body Type is TEXT." }),
   responseType: Property.string({
     title: "Response Type",
     description: "BINARY returns the body as base64.",
-    options: choices(ResponseType),
+    choices: Choice.of(ResponseType),
     defaultValue: "JSON"
   })
 }
@@ -170,7 +169,7 @@ export const action = Action.make({
         : undefined
       if (contentType !== undefined && body?._tag !== "text") headers["content-type"] = contentType
       return yield* client.send(
-        { method: params.method as (typeof Method)[number], path, query, headers, body },
+        { method: params.method, path, query, headers, body },
         readAs(params.responseType ?? "JSON")
       )
     })
