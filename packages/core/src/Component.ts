@@ -14,6 +14,10 @@ import type { Trigger } from "./Trigger.js"
 // ---------------------------------------------------------------------------
 // Components
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Component {
   readonly name: string
   readonly version: number
@@ -27,6 +31,10 @@ export interface Component {
   readonly customAction: boolean
 }
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = (config: {
   readonly name: string
   readonly version: number
@@ -55,6 +63,9 @@ export const make = (config: {
  * The component with its connection's rate limits replaced (and no plan-dependent ones): for
  * a sandbox or a load test whose provider keeps other limits, or none (`[]`: no limiter).
  * Auth, client and rate-limit keys are the connection's own.
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const withRateLimits = (component: Component, rateLimits: ReadonlyArray<RateLimiter.RateLimit>): Component => ({
   ...component,
@@ -71,10 +82,20 @@ const withScopesOf = (connection: Connection.Connection<any>, actions: ReadonlyA
   return { ...connection, oauth2: { ...connection.oauth2, scopes } }
 }
 
-/** The component's type prefix, e.g. `boardtool/v1`. */
+/**
+ * The component's type prefix, e.g. `boardtool/v1`.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const typeOf = (component: Component): string => `${component.name}/v${component.version}`
 
-/** The union of the OAuth2 scopes the given actions need, in a stable order. */
+/**
+ * The union of the OAuth2 scopes the given actions need, in a stable order.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const scopesOf = (actions: ReadonlyArray<Action>): ReadonlyArray<string> =>
   [...new Set(actions.flatMap((a) => a.scopes))].sort()
 
@@ -90,6 +111,10 @@ const outputSchema = (schema: Schema.Schema<any, any> | undefined): unknown => {
   }
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const describeAction = (a: Action) => ({
   name: a.name,
   title: a.title,
@@ -99,6 +124,10 @@ export const describeAction = (a: Action) => ({
   ...(a.scopes.length > 0 ? { scopes: a.scopes } : {})
 })
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const describeTrigger = (t: Trigger) => ({
   name: t.name,
   title: t.title,
@@ -108,7 +137,12 @@ export const describeTrigger = (t: Trigger) => ({
   output: outputSchema(t.output)
 })
 
-/** The whole definition as plain JSON: what the runner prints and a UI renders. */
+/**
+ * The whole definition as plain JSON: what the runner prints and a UI renders.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const describe = (component: Component) => ({
   type: typeOf(component),
   name: component.name,

@@ -21,6 +21,10 @@ import * as internal from "./internal/open.js"
 import type * as Property from "./Property.js"
 import type { Opened } from "./internal/open.js"
 
+/**
+ * @since 0.2.0
+ * @category models
+ */
 export type {
   /**
    * @since 0.2.0

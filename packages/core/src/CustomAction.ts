@@ -16,6 +16,9 @@ import * as ProviderClient from "./ProviderClient.js"
 /**
  * Resolves a custom path against the base URL: the result is the part of the URL after the
  * base (path and query), or an `InvalidInput` when the path would leave the base URL.
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const resolvePath = (baseUrl: string, path: string): Either.Either<string, InvalidInput> => {
   const reject = (reason: string) =>
@@ -84,6 +87,10 @@ const props = {
   })
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const Output = Schema.Struct({
   status: Schema.Number,
   headers: Schema.Record({ key: Schema.String, value: Schema.String }),
@@ -135,6 +142,10 @@ const readAs = (responseType: string): ProviderClient.Reader<typeof Output.Type>
     return { status: response.status, headers: { ...response.headers }, body }
   })
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const action = Action.make({
   name: "customAction",
   title: "Custom API Call",

@@ -18,11 +18,19 @@ import * as internal from "./internal/decoder.js"
 import { type Common, make, type Params, type Properties, type Property, type Validate } from "./internal/property.js"
 import * as Rule from "./internal/rule.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type {
   /** @since 0.1.0 */
   Choice
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type {
   /** @since 0.1.0 */
   AnyProperty,
