@@ -31,20 +31,13 @@ export type {
  * @since 0.1.0
  * @category models
  */
-export type {
-  /** @since 0.1.0 */
-  AnyProperty,
-  /** @since 0.1.0 */
-  Kind,
-  /** @since 0.1.0 */
-  Params,
-  /** @since 0.1.0 */
-  Properties,
-  /** @since 0.1.0 */
-  Property,
-  /** @since 0.1.0 */
-  Validate
-} from "./internal/property.js"
+/**
+ * The property model: `Property`, `Properties`, the decoded `Params` of a record, `Validate`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type { AnyProperty, Kind, Params, Properties, Property, Validate } from "./internal/property.js"
 
 /**
  * @since 0.1.0
@@ -101,6 +94,18 @@ export const string = <const R extends boolean = false, const V extends string =
 }
 
 /**
+ * A constructor of text properties that match one pattern (an id format, say): the pattern
+ * and its message written once, for every property of that format.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const patterned = (pattern: RegExp, patternMessage: string) =>
+<const R extends boolean = false>(
+  config: Omit<StringConfig<R>, "pattern" | "patternMessage" | "choices">
+): Property<string, R> => string({ ...config, pattern, patternMessage })
+
+/**
  * A secret text value (a key, token or password): decoded as `Redacted`, so it never prints.
  *
  * @since 0.1.0
@@ -155,10 +160,6 @@ export const integer = <const R extends boolean = false, const V extends number 
  */
 export const isIsoDateTime: (s: string) => boolean = dateTimes.isIsoDateTime
 
-const dateTimeRules: ReadonlyArray<Rule.Rule<string>> = [
-  { test: isIsoDateTime, message: "must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z", constraint: { format: "date-time" } }
-]
-
 /**
  * An ISO 8601 date-time (e.g. 2026-11-21T10:00:00Z, or without a zone); kept as the string given.
  *
@@ -171,9 +172,9 @@ export const dateTime = <const R extends boolean = false>(
   make(
     "DATE_TIME",
     config,
-    Rule.refine(Schema.String.annotations({ message: () => "must be an ISO 8601 date-time string" }), dateTimeRules),
-    Rule.constraints(dateTimeRules),
-    Rule.accepts(isString, dateTimeRules)
+    Rule.refine(Schema.String.annotations({ message: () => "must be an ISO 8601 date-time string" }), dateTimes.rules),
+    Rule.constraints(dateTimes.rules),
+    Rule.accepts(isString, dateTimes.rules)
   )
 
 export {
