@@ -5,9 +5,6 @@
 import { ProviderClient, ProviderRequest } from "@x/core"
 import * as Schema from "effect/Schema"
 
-/** A Trello id: 24 hexadecimal digits (the spec's TrelloID). */
-export const idPattern = /^[0-9a-fA-F]{24}$/
-
 /** The card as the component outputs it (the seed's five fields). */
 export const Card = Schema.Struct({
   id: Schema.String,

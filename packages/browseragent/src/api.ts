@@ -5,6 +5,7 @@
  */
 import { Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
+import * as Record from "effect/Record"
 import * as Schema from "effect/Schema"
 
 /** The neutral model names users see, and the provider's. */
@@ -14,6 +15,8 @@ export const models = {
   "modelfamilyB-5.4-mini": "gpt-5.4-mini"
 } as const
 export type Model = keyof typeof models
+/** The neutral model names, as the property's choices. */
+export const modelNames: ReadonlyArray<Model> = Record.keys(models)
 const neutralOf = Object.fromEntries(Object.entries(models).map(([neutral, wire]) => [wire, neutral])) as Record<string, string>
 
 export const statuses = ["created", "idle", "running", "stopped", "timed_out", "error"] as const

@@ -191,7 +191,7 @@ describe("browseragent definition", () => {
       }
     })
     const create = d.actions.find((a) => a.name === "createSession")!
-    expect(create.props["model"]!.options).toEqual([
+    expect(create.props["model"]!.choices).toEqual([
       { label: "modelfamilyA-sonnet-4.6", value: "modelfamilyA-sonnet-4.6" },
       { label: "modelfamilyA-opus-4.6", value: "modelfamilyA-opus-4.6" },
       { label: "modelfamilyB-5.4-mini", value: "modelfamilyB-5.4-mini" }

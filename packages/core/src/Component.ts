@@ -14,6 +14,10 @@ import type { Trigger } from "./Trigger.js"
 // ---------------------------------------------------------------------------
 // Components
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Component {
   readonly name: string
   readonly version: number
@@ -27,6 +31,10 @@ export interface Component {
   readonly customAction: boolean
 }
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = (config: {
   readonly name: string
   readonly version: number
@@ -43,7 +51,7 @@ export const make = (config: {
   title: config.title,
   description: config.description,
   category: config.category,
-  connection: config.connection,
+  connection: withScopesOf(config.connection, config.actions),
   actions: Object.fromEntries(
     [...config.actions, ...(config.customAction === true ? [CustomAction.action] : [])].map((a) => [a.name, a])
   ),
@@ -55,16 +63,39 @@ export const make = (config: {
  * The component with its connection's rate limits replaced (and no plan-dependent ones): for
  * a sandbox or a load test whose provider keeps other limits, or none (`[]`: no limiter).
  * Auth, client and rate-limit keys are the connection's own.
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const withRateLimits = (component: Component, rateLimits: ReadonlyArray<RateLimiter.RateLimit>): Component => ({
   ...component,
   connection: { ...component.connection, rateLimits, rateLimitsOf: undefined }
 })
 
-/** The component's type prefix, e.g. `boardtool/v1`. */
+/**
+ * The connection asking for the OAuth2 scopes these actions need (besides any it lists): a
+ * component's scopes are derived from its actions, in one place.
+ */
+const withScopesOf = (connection: Connection.Connection<any>, actions: ReadonlyArray<Action>): Connection.Connection<any> => {
+  if (connection.oauth2 === undefined) return connection
+  const scopes = [...new Set([...connection.oauth2.scopes, ...scopesOf(actions)])]
+  return { ...connection, oauth2: { ...connection.oauth2, scopes } }
+}
+
+/**
+ * The component's type prefix, e.g. `boardtool/v1`.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const typeOf = (component: Component): string => `${component.name}/v${component.version}`
 
-/** The union of the OAuth2 scopes the given actions need, in a stable order. */
+/**
+ * The union of the OAuth2 scopes the given actions need, in a stable order.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const scopesOf = (actions: ReadonlyArray<Action>): ReadonlyArray<string> =>
   [...new Set(actions.flatMap((a) => a.scopes))].sort()
 
@@ -80,6 +111,10 @@ const outputSchema = (schema: Schema.Schema<any, any> | undefined): unknown => {
   }
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const describeAction = (a: Action) => ({
   name: a.name,
   title: a.title,
@@ -89,6 +124,10 @@ export const describeAction = (a: Action) => ({
   ...(a.scopes.length > 0 ? { scopes: a.scopes } : {})
 })
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const describeTrigger = (t: Trigger) => ({
   name: t.name,
   title: t.title,
@@ -98,7 +137,12 @@ export const describeTrigger = (t: Trigger) => ({
   output: outputSchema(t.output)
 })
 
-/** The whole definition as plain JSON: what the runner prints and a UI renders. */
+/**
+ * The whole definition as plain JSON: what the runner prints and a UI renders.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const describe = (component: Component) => ({
   type: typeOf(component),
   name: component.name,

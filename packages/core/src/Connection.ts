@@ -5,20 +5,32 @@
  * takes an optional `baseUrl` (a proxy, a regional endpoint, a simulator).
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Redacted from "effect/Redacted"
+import type * as Either from "effect/Either"
+import type * as Redacted from "effect/Redacted"
 import * as Auth from "./Auth.js"
-import { AuthenticationFailed, type ConnectorError, type InvalidInput, invalidInput } from "./ConnectorError.js"
+import { apiKeyHeaderProps, apiKeyProps, baseUrlProperty, oauth2Props, revealKeys, settingsOf } from "./internal/connection.js"
+import { AuthenticationFailed, type ConnectorError, type InvalidInput } from "./ConnectorError.js"
+import type { Kind } from "./internal/connection.js"
+import * as flow from "./internal/oauth2Flow.js"
 import * as OAuth2 from "./OAuth2.js"
 import * as Property from "./Property.js"
 import type * as RateLimiter from "./RateLimiter.js"
 import type * as RetryPolicy from "./RetryPolicy.js"
 
-export type Kind = "OAUTH2" | "API_KEY" | "CUSTOM"
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type { Kind } from "./internal/connection.js"
 
-/** The provider-specific behaviour of the client, shared by every kind of connection. */
+/**
+ * The provider-specific behaviour of the client, shared by every kind of connection.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ClientSettings {
   readonly defaultBaseUrl: string
   readonly retry?: RetryPolicy.RetryOptions
@@ -26,13 +38,6 @@ export interface ClientSettings {
   readonly errorMessage?: (body: unknown) => string | undefined
   readonly refineError?: (error: ConnectorError, body: unknown) => ConnectorError
 }
-
-const baseUrlProperty = Property.string({
-  title: "Base URL",
-  description: "Overrides the provider's API base URL (a proxy, a regional endpoint or a simulator).",
-  pattern: /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
-  patternMessage: "must be an http(s) URL without query or fragment"
-})
 
 /**
  * A connection's properties: its own, and `baseUrl`.
@@ -51,6 +56,10 @@ export type WithBaseUrl<P extends Property.Properties> = P & { readonly baseUrl:
  */
 export type Values<C extends Connection<any>> = C extends Connection<infer P> ? Property.Params<WithBaseUrl<P>> : never
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Connection<P extends Property.Properties = Property.Properties> {
   readonly kind: Kind
   readonly version: number
@@ -112,6 +121,9 @@ const define = <P extends Property.Properties>(
 /**
  * Custom auth: any fields, turned into headers or query parameters by `authenticate`.
  * `rateLimitKeys` names, per rate-limit scope, the credential that scope counts per.
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const custom = <P extends Property.Properties>(
   config: Common & {
@@ -127,11 +139,12 @@ export const custom = <P extends Property.Properties>(
     return Effect.succeed({ credentials, rateLimitKeys: revealKeys(rateLimitKeys ?? {}) })
   })
 
-const apiKeyProps = (title: string) => ({
-  apiKey: Property.secret({ title, required: true, minLength: 1 })
-})
-
-/** An API key sent in one header, with an optional prefix (e.g. "Bearer "). */
+/**
+ * An API key sent in one header, with an optional prefix (e.g. "Bearer ").
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const apiKey = (
   config: Common & { readonly header: string; readonly prefix?: string; readonly keyTitle?: string }
 ): Connection<ReturnType<typeof apiKeyProps>> =>
@@ -141,23 +154,12 @@ export const apiKey = (
       rateLimitKeys: revealKeys({ key: values.apiKey })
     }))
 
-const headerNamePattern = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/
-
-const apiKeyHeaderProps = (defaultHeader: string) => ({
-  key: Property.string({
-    title: "Key",
-    description: "The header the API key goes in.",
-    required: true,
-    defaultValue: defaultHeader,
-    pattern: headerNamePattern,
-    patternMessage: "must be an HTTP header name"
-  }),
-  value: Property.secret({ title: "API Key", required: true, minLength: 1 })
-})
-
 /**
  * An API key in a header whose name is part of the connection: `key` is the header's name
  * (`defaultHeader` unless given), `value` the key.
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const apiKeyHeader = (
   config: Common & { readonly defaultHeader: string }
@@ -168,43 +170,25 @@ export const apiKeyHeader = (
       rateLimitKeys: revealKeys({ key: values.value })
     }))
 
-const oauth2Props = {
-  clientId: Property.string({ title: "Client Id", required: true, minLength: 1 }),
-  clientSecret: Property.secret({ title: "Client Secret", required: true, minLength: 1 }),
-  accessToken: Property.secret({
-    title: "Access Token",
-    description: "Obtained by connecting (the authorization code flow); not entered by hand."
-  }),
-  refreshToken: Property.secret({ title: "Refresh Token", description: "Issued by providers whose tokens expire." }),
-  expiresAt: Property.integer({ title: "Expires At", description: "When the access token expires (ms since the epoch)." }),
-  authorizeUrl: Property.string({
-    title: "Authorize URL",
-    description: "Overrides the provider's authorize URL (a proxy, or a simulator).",
-    pattern: /^https?:\/\/\S+$/,
-    patternMessage: "must be an http(s) URL"
-  }),
-  tokenUrl: Property.string({
-    title: "Token URL",
-    description: "Overrides the provider's token URL (a proxy, or a simulator).",
-    pattern: /^https?:\/\/\S+$/,
-    patternMessage: "must be an http(s) URL"
-  })
-}
-
 type OAuth2Props = typeof oauth2Props
 
 /**
  * OAuth2 authorization code: the user connects once; the access token is sent as a Bearer
  * token. `props` adds fields of the provider's own (a plan that sets the rate limit, say).
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const oauth2 = <P extends Property.Properties = {}>(
   config: Common & {
-    readonly oauth2: OAuth2.Settings
+    /** The scopes are optional: `Component.make` adds what the component's actions need. */
+    readonly oauth2: Omit<OAuth2.Settings, "scopes"> & { readonly scopes?: ReadonlyArray<string> }
     readonly props?: P
     readonly rateLimitsOf?: (values: Property.Params<OAuth2Props & P>) => ReadonlyArray<RateLimiter.RateLimit>
   }
-): Connection<OAuth2Props & P> =>
-  define("OAUTH2", { ...config, props: { ...oauth2Props, ...config.props } as OAuth2Props & P }, (input, name) => {
+): Connection<OAuth2Props & P> => {
+  const settings: OAuth2.Settings = { ...config.oauth2, scopes: config.oauth2.scopes ?? [] }
+  return define("OAUTH2", { ...config, oauth2: settings, props: { ...oauth2Props, ...config.props } as OAuth2Props & P }, (input, name) => {
     const values = input as Property.Params<OAuth2Props>
     return values.accessToken === undefined
       ? Effect.fail(
@@ -213,7 +197,7 @@ export const oauth2 = <P extends Property.Properties = {}>(
         })
       )
       : Effect.map(
-        OAuth2.credentials(settingsOf(config.oauth2, values), {
+        OAuth2.credentials(settingsOf(settings, values), {
           connection: name,
           clientId: values.clientId,
           clientSecret: values.clientSecret,
@@ -222,83 +206,44 @@ export const oauth2 = <P extends Property.Properties = {}>(
         (credentials) => ({ credentials, rateLimitKeys: revealKeys({ token: values.accessToken! }) })
       )
   })
-
-/** The OAuth2 settings with the connection's overrides of the authorize and token URLs. */
-const settingsOf = (settings: OAuth2.Settings, values: { authorizeUrl?: string | undefined; tokenUrl?: string | undefined }) => ({
-  ...settings,
-  authorizeUrl: values.authorizeUrl ?? settings.authorizeUrl,
-  tokenUrl: values.tokenUrl ?? settings.tokenUrl
-})
-
-const oauth2Settings = (connection: Connection<any>, values: unknown) =>
-  Effect.flatMap(connection.decode(values ?? {}), (decoded) =>
-    connection.oauth2 === undefined
-      ? Effect.fail(invalidInput([{ path: "", message: "this connection does not use OAuth2" }], "connection"))
-      : Effect.succeed({ settings: settingsOf(connection.oauth2, decoded), values: decoded as Record<string, any> }))
+}
 
 /**
  * Where to send the user to connect: the authorize URL with the connection's client id, the
  * redirect URI and a `state` that the callback must bring back (check it with `OAuth2.checkState`).
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const authorizationUrl = (
   connection: Connection<any>,
   values: unknown,
   params: { readonly redirectUri: string; readonly state: string }
-): Effect.Effect<string, InvalidInput> =>
-  Effect.map(oauth2Settings(connection, values), ({ settings, values }) =>
-    OAuth2.authorizationUrl(settings, { clientId: values["clientId"], ...params }))
+): Effect.Effect<string, InvalidInput> => flow.authorizationUrl(connection, values, params)
 
-/** The callback's code exchanged for a token, with the connection's client credentials. */
+/**
+ * The callback's code exchanged for a token, with the connection's client credentials.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const exchangeCode = (
   connection: Connection<any>,
   values: unknown,
   params: { readonly code: string; readonly redirectUri: string }
-): Effect.Effect<OAuth2.Token, ConnectorError, HttpClient.HttpClient> =>
-  Effect.flatMap(oauth2Settings(connection, values), ({ settings, values }) =>
-    OAuth2.exchangeCode(settings, {
-      clientId: values["clientId"],
-      clientSecret: values["clientSecret"],
-      code: params.code,
-      redirectUri: params.redirectUri
-    }))
+): Effect.Effect<OAuth2.Token, ConnectorError, HttpClient.HttpClient> => flow.exchangeCode(connection, values, params)
 
-const revealKeys = (keys: Readonly<Record<string, string | Redacted.Redacted<string>>>): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(keys).map(([scope, value]) => [scope, Auth.reveal(value)])
-  )
-
-export interface ConnectionDescription {
-  readonly kind: Kind
-  readonly version: number
-  readonly title: string
-  readonly description?: string
-  readonly props: Record<string, Property.PropertyDescription>
-  readonly defaultBaseUrl: string
-  readonly rateLimits: ReadonlyArray<{ readonly scope: string; readonly limit: number; readonly intervalMillis: number }>
-  readonly oauth2?: { readonly authorizeUrl: string; readonly tokenUrl: string; readonly scopes: ReadonlyArray<string> }
-}
-
-export const describe = (connection: Connection<any>): ConnectionDescription => ({
-  kind: connection.kind,
-  version: connection.version,
-  title: connection.title,
-  ...(connection.description !== undefined ? { description: connection.description } : {}),
-  props: Property.describeAll(connection.props),
-  defaultBaseUrl: connection.client.defaultBaseUrl,
-  rateLimits: connection.rateLimits.map((limit) => ({
-    scope: limit.scope,
-    limit: limit.limit,
-    intervalMillis: durationMillis(limit.interval)
-  })),
-  ...(connection.oauth2 !== undefined
-    ? {
-      oauth2: {
-        authorizeUrl: connection.oauth2.authorizeUrl,
-        tokenUrl: connection.oauth2.tokenUrl,
-        scopes: connection.oauth2.scopes
-      }
-    }
-    : {})
-})
-
-const durationMillis = (input: Duration.DurationInput) => Duration.toMillis(Duration.decode(input))
+export {
+  /**
+   * A connection as plain JSON data: what the runner prints and a UI renders.
+   *
+   * @since 0.1.0
+   * @category utils
+   */
+  describe,
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  type ConnectionDescription
+} from "./internal/describeConnection.js"

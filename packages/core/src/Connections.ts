@@ -14,29 +14,24 @@ import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import type * as Action from "./Action.js"
 import type * as Component from "./Component.js"
 import type { ConnectorError } from "./ConnectorError.js"
 import { invalidInput } from "./ConnectorError.js"
 import * as internal from "./internal/open.js"
 import type * as Property from "./Property.js"
-import type * as ProviderClient from "./ProviderClient.js"
+import type { Opened } from "./internal/open.js"
 
 /**
- * An opened connection: its decoded values (secrets `Redacted`), its provider client, and the
- * scrubber of its secrets that every output goes through.
- *
  * @since 0.2.0
  * @category models
  */
-export interface Opened {
-  readonly values: Readonly<Record<string, unknown>>
-  readonly client: ProviderClient.ProviderClient
-  /** What an action runs with (`{ client, connection }`), built once per opened connection. */
-  readonly context: Action.Context
-  /** Replaces the connection's secrets in a JSON value; returns the value itself when it holds none. */
-  readonly scrub: <A>(value: A) => A
-}
+export type {
+  /**
+   * @since 0.2.0
+   * @category models
+   */
+  Opened
+} from "./internal/open.js"
 
 /**
  * The service of opened connections.

@@ -7,13 +7,23 @@
 import * as Data from "effect/Data"
 import type * as Duration from "effect/Duration"
 
-/** The method and path of the request that failed; the query string is never kept. */
+/**
+ * The method and path of the request that failed; the query string is never kept.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface RequestInfo {
   readonly method: string
   readonly path: string
 }
 
-/** One problem with an input, with the path of the field it concerns. */
+/**
+ * One problem with an input, with the path of the field it concerns.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Issue {
   readonly path: string
   readonly message: string
@@ -27,44 +37,98 @@ interface HttpFields {
   readonly body?: unknown
 }
 
-/** The input is invalid: a step's parameters, a connection, a workflow or a provider's 400/422. */
+/**
+ * The input is invalid: a step's parameters, a connection, a workflow or a provider's 400/422.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class InvalidInput extends Data.TaggedError("InvalidInput")<
   HttpFields & { readonly issues: ReadonlyArray<Issue> }
 > {}
 
-/** 401: the credentials are missing, wrong, expired or revoked. */
+/**
+ * 401: the credentials are missing, wrong, expired or revoked.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class AuthenticationFailed extends Data.TaggedError("AuthenticationFailed")<HttpFields> {}
 
-/** 402: the account's plan does not allow this (e.g. order fulfilment on a free plan). */
+/**
+ * 402: the account's plan does not allow this (e.g. order fulfilment on a free plan).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class PaymentRequired extends Data.TaggedError("PaymentRequired")<HttpFields> {}
 
-/** 403: authenticated, but not allowed; `missingScopes` names the OAuth scopes to grant when known. */
+/**
+ * 403: authenticated, but not allowed; `missingScopes` names the OAuth scopes to grant when known.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class PermissionDenied extends Data.TaggedError("PermissionDenied")<
   HttpFields & { readonly missingScopes?: ReadonlyArray<string> | undefined }
 > {}
 
-/** 404: the resource does not exist, or is not visible to these credentials. */
+/**
+ * 404: the resource does not exist, or is not visible to these credentials.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class NotFound extends Data.TaggedError("NotFound")<HttpFields> {}
 
-/** 409: the request conflicts with the resource's current state. */
+/**
+ * 409: the request conflicts with the resource's current state.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class Conflict extends Data.TaggedError("Conflict")<HttpFields> {}
 
-/** 429, once every retry is spent. `retryAfter` is what the provider asked for, if it said. */
+/**
+ * 429, once every retry is spent. `retryAfter` is what the provider asked for, if it said.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class RateLimited extends Data.TaggedError("RateLimited")<
   HttpFields & { readonly retryAfter?: Duration.Duration | undefined }
 > {}
 
-/** 5xx, or the connection failed: the provider could not be reached or could not answer. */
+/**
+ * 5xx, or the connection failed: the provider could not be reached or could not answer.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class UpstreamUnavailable extends Data.TaggedError("UpstreamUnavailable")<
   HttpFields & { readonly retryAfter?: Duration.Duration | undefined }
 > {}
 
-/** No answer within the time limit. For a request that creates something, its outcome is unknown. */
+/**
+ * No answer within the time limit. For a request that creates something, its outcome is unknown.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class Timeout extends Data.TaggedError("Timeout")<HttpFields> {}
 
-/** The provider answered with something we cannot understand (an undecodable body, an unknown status). */
+/**
+ * The provider answered with something we cannot understand (an undecodable body, an unknown status).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class UnexpectedResponse extends Data.TaggedError("UnexpectedResponse")<HttpFields> {}
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type ConnectorError =
   | InvalidInput
   | AuthenticationFailed
@@ -77,7 +141,12 @@ export type ConnectorError =
   | Timeout
   | UnexpectedResponse
 
-/** Builds an `InvalidInput` whose message lists every issue. */
+/**
+ * Builds an `InvalidInput` whose message lists every issue.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const invalidInput = (issues: ReadonlyArray<Issue>, context?: string): InvalidInput =>
   new InvalidInput({
     message: (context ? `${context}: ` : "") +
@@ -85,7 +154,12 @@ export const invalidInput = (issues: ReadonlyArray<Issue>, context?: string): In
     issues
   })
 
-/** Whether a value is one of the connector errors (useful at the edges, e.g. the runner). */
+/**
+ * Whether a value is one of the connector errors (useful at the edges, e.g. the runner).
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const isConnectorError = (u: unknown): u is ConnectorError =>
   typeof u === "object" && u !== null && "_tag" in u && typeof (u as { _tag: unknown })._tag === "string" &&
   connectorErrorTags.has((u as { _tag: string })._tag)

@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as Action from "./Action.js"
+import * as Choice from "./Choice.js"
 import { invalidInput, type InvalidInput } from "./ConnectorError.js"
 import * as Property from "./Property.js"
 import * as ProviderRequest from "./ProviderRequest.js"
@@ -16,6 +17,9 @@ import type * as ResponseReader from "./ResponseReader.js"
 /**
  * Resolves a custom path against the base URL: the result is the part of the URL after the
  * base (path and query), or an `InvalidInput` when the path would leave the base URL.
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const resolvePath = (baseUrl: string, path: string): Either.Either<string, InvalidInput> => {
   const reject = (reason: string) =>
@@ -63,10 +67,8 @@ const Method = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
 const BodyType = ["JSON", "FORM", "TEXT", "NONE"] as const
 const ResponseType = ["JSON", "TEXT", "BINARY"] as const
 
-const choices = <A extends string>(values: ReadonlyArray<A>) => values.map((value) => ({ label: value, value }))
-
 const props = {
-  method: Property.string({ title: "Method", required: true, options: choices(Method) }),
+  method: Property.string({ title: "Method", required: true, choices: Choice.of(Method) }),
   path: Property.string({
     title: "Path",
     description: "Relative to the connection's base URL, e.g. /cards/{id}; it may not leave it.",
@@ -75,17 +77,21 @@ const props = {
   }),
   query: Property.object({ title: "Query Parameters" }),
   headers: Property.object({ title: "Headers" }),
-  bodyType: Property.string({ title: "Body Type", options: choices(BodyType), defaultValue: "JSON" }),
+  bodyType: Property.string({ title: "Body Type", choices: Choice.of(BodyType), defaultValue: "JSON" }),
   body: Property.object({ title: "Body", description: "JSON: any object; FORM: string values; TEXT: use bodyText." }),
   bodyText: Property.string({ title: "Body Text", description: "The raw body, when Body Type is TEXT." }),
   responseType: Property.string({
     title: "Response Type",
     description: "BINARY returns the body as base64.",
-    options: choices(ResponseType),
+    choices: Choice.of(ResponseType),
     defaultValue: "JSON"
   })
 }
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const Output = Schema.Struct({
   status: Schema.Number,
   headers: Schema.Record({ key: Schema.String, value: Schema.String }),
@@ -137,6 +143,10 @@ const readAs = (responseType: string): ResponseReader.ResponseReader<typeof Outp
     return { status: response.status, headers: { ...response.headers }, body }
   })
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const action = Action.make({
   name: "customAction",
   title: "Custom API Call",
@@ -171,7 +181,7 @@ export const action = Action.make({
         : undefined
       if (contentType !== undefined && body?._tag !== "text") headers["content-type"] = contentType
       return yield* client.send(
-        { method: params.method as (typeof Method)[number], path, query, headers, body },
+        { method: params.method, path, query, headers, body },
         readAs(params.responseType ?? "JSON")
       )
     })

@@ -13,7 +13,7 @@ import { type ConnectorError, type InvalidInput, invalidInput, UnexpectedRespons
 import { Connections } from "./Connections.js"
 import * as internal from "./internal/triggers.js"
 import { inStep } from "./internal/triggers.js"
-import * as Options from "./Options.js"
+import * as DynamicOptions from "./DynamicOptions.js"
 import * as Property from "./Property.js"
 import * as Registry from "./Registry.js"
 import * as Step from "./Step.js"
@@ -167,7 +167,7 @@ export const make = (
       }
       const dynamicOptions = prop.dynamicOptions
       // The parameters the list depends on are checked like any parameter before they are sent.
-      const given = dynamicOptions.dependsOn.filter((name) => Options.isGiven(params[name]))
+      const given = dynamicOptions.dependsOn.filter((name) => DynamicOptions.isGiven(params[name]))
       if (given.length === dynamicOptions.dependsOn.length && given.length > 0) {
         const properties = Object.fromEntries(given.map((name) => [name, props[name]!]))
         const checked = Property.decoder(properties, `options of ${property}`)(
@@ -176,7 +176,7 @@ export const make = (
         if (Either.isLeft(checked)) return Effect.fail(checked.left)
       }
       return Effect.flatMap(Connections, (connections) =>
-        Effect.flatMap(connections.get(component), ({ client }) => Options.load(dynamicOptions, params, client)))
+        Effect.flatMap(connections.get(component), ({ client }) => DynamicOptions.load(dynamicOptions, params, client)))
     })
 
   const triggers = internal.make(registry, settings.maxDeliveryBytes)

@@ -6,13 +6,21 @@
  */
 import * as Effect from "effect/Effect"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Page<A> {
   readonly items: ReadonlyArray<A>
   /** The total number of items, when the provider reports it. */
   readonly total?: number | undefined
 }
 
-export interface Options {
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Settings {
   /** Items per page. */
   readonly pageSize: number
   /** Stops after this many items (default: no limit). */
@@ -22,7 +30,7 @@ export interface Options {
 }
 
 const walk = <A, E, R>(
-  options: Options,
+  options: Settings,
   fetch: (index: number, received: number) => Effect.Effect<Page<A>, E, R>
 ): Effect.Effect<ReadonlyArray<A>, E, R> => {
   const maxItems = options.maxItems ?? Number.POSITIVE_INFINITY
@@ -39,14 +47,24 @@ const walk = <A, E, R>(
   return Effect.suspend(() => loop(0, []))
 }
 
-/** Offset/limit pagination: `fetch(offset, limit)`, each offset where the items so far end. */
+/**
+ * Offset/limit pagination: `fetch(offset, limit)`, each offset where the items so far end.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const byOffset = <A, E, R>(
-  options: Options,
+  options: Settings,
   fetch: (offset: number, limit: number) => Effect.Effect<Page<A>, E, R>
 ): Effect.Effect<ReadonlyArray<A>, E, R> => walk(options, (_, received) => fetch(received, options.pageSize))
 
-/** Page-number pagination: `fetch(page, pageSize)` for page 1, 2, 3, … */
+/**
+ * Page-number pagination: `fetch(page, pageSize)` for page 1, 2, 3, …
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const byPage = <A, E, R>(
-  options: Options,
+  options: Settings,
   fetch: (page: number, pageSize: number) => Effect.Effect<Page<A>, E, R>
 ): Effect.Effect<ReadonlyArray<A>, E, R> => walk(options, (index) => fetch(index + 1, options.pageSize))

@@ -10,6 +10,10 @@ import { invalidInput, type InvalidInput } from "./ConnectorError.js"
 import * as Step from "./Step.js"
 import type { Trigger } from "./Trigger.js"
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Registry {
   readonly components: ReadonlyArray<Component.Component>
   readonly component: (name: string, version: number) => Either.Either<Component.Component, InvalidInput>
@@ -17,6 +21,10 @@ export interface Registry {
   readonly trigger: (type: string) => Either.Either<Resolved<Trigger>, InvalidInput>
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Resolved<A> {
   readonly component: Component.Component
   readonly definition: A
@@ -24,6 +32,10 @@ export interface Resolved<A> {
 
 const list = (names: ReadonlyArray<string>) => names.length === 0 ? "none" : names.join(", ")
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = (components: ReadonlyArray<Component.Component>): Registry => {
   const byName = new Map<string, Map<number, Component.Component>>()
   for (const component of components) {

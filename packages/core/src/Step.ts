@@ -9,6 +9,10 @@ import * as Property from "./Property.js"
 
 const namePattern = /^[A-Za-z_][A-Za-z0-9_]*$/
 
+/**
+ * @since 0.1.0
+ * @category utils
+ */
 export const Step = Schema.Struct({
   label: Schema.String,
   name: Schema.String.pipe(Schema.pattern(namePattern, {
@@ -17,8 +21,16 @@ export const Step = Schema.Struct({
   parameters: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
   type: Schema.String
 })
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type Step = typeof Step.Type
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface StepType {
   readonly component: string
   readonly version: number
@@ -27,7 +39,12 @@ export interface StepType {
 
 const typePattern = /^([a-z][a-z0-9-]*)\/v([1-9][0-9]*)\/([A-Za-z][A-Za-z0-9_]*)$/
 
-/** Parses `<component>/v<version>/<action>`. */
+/**
+ * Parses `<component>/v<version>/<action>`.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const parseType = (type: string): Either.Either<StepType, InvalidInput> => {
   const match = typePattern.exec(type)
   return match === null
@@ -53,7 +70,12 @@ const isWellFormed = (input: unknown): input is Step => {
     typeof step["parameters"] === "object" && step["parameters"] !== null && !Array.isArray(step["parameters"])
 }
 
-/** Decodes a step, naming every problem with its path. */
+/**
+ * Decodes a step, naming every problem with its path.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const decode = (input: unknown): Either.Either<Step, InvalidInput> =>
   isWellFormed(input)
     ? Either.right(input)

@@ -13,7 +13,12 @@ import type { ProviderClient } from "./ProviderClient.js"
 import type { DeliveryRejected, UrlCheck } from "./Webhook.js"
 
 
-/** An incoming webhook delivery, as received: the raw body is what signatures cover. */
+/**
+ * An incoming webhook delivery, as received: the raw body is what signatures cover.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface WebhookRequest {
   readonly method: string
   /** The callback URL the webhook was registered with, exactly. */
@@ -23,17 +28,30 @@ export interface WebhookRequest {
   readonly body: Uint8Array
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface WebhookResponse {
   readonly status: number
   readonly body?: string
 }
 
-/** One event a trigger emits; `id` identifies it, so a redelivery is not run twice. */
+/**
+ * One event a trigger emits; `id` identifies it, so a redelivery is not run twice.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface TriggerEvent<A> {
   readonly id: string
   readonly output: A
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface TriggerContext<P extends Property.Properties, C = Readonly<Record<string, unknown>>> {
   readonly params: Property.Params<P>
   /** The connection's provider client. */
@@ -53,6 +71,10 @@ interface TriggerCommon<P extends Property.Properties, A> {
   readonly decode: (params: unknown) => Either.Either<Property.Params<P>, InvalidInput>
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = any, S = any, C = any>
   extends TriggerCommon<P, A>
 {
@@ -79,6 +101,10 @@ export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = 
   >
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface PollingTrigger<P extends Property.Properties = any, A = any, C = any, V = any> extends TriggerCommon<P, A> {
   readonly kind: "POLLING"
   /** The Schema of the cursor kept between polls. */
@@ -92,8 +118,16 @@ export interface PollingTrigger<P extends Property.Properties = any, A = any, C 
   >
 }
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export type Trigger = DynamicWebhookTrigger | PollingTrigger
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const dynamicWebhook = <P extends Property.Properties, A, S, C extends Property.Properties = Property.Properties>(
   config:
     & Omit<DynamicWebhookTrigger<P, A, S, Property.Params<Connection.WithBaseUrl<C>>>, "kind" | "decode" | "connection">
@@ -104,6 +138,10 @@ export const dynamicWebhook = <P extends Property.Properties, A, S, C extends Pr
   decode: Property.decoder(config.props, config.name, config.validate)
 })
 
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
 export const polling = <P extends Property.Properties, A, C, V extends Property.Properties = Property.Properties>(
   config:
     & Omit<PollingTrigger<P, A, C, Property.Params<Connection.WithBaseUrl<V>>>, "kind" | "decode" | "connection">

@@ -9,13 +9,23 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { createHmac, timingSafeEqual } from "node:crypto"
 
-/** Why a delivery was rejected; `status` is what to answer (401 bad signature, 413 too large, ...). */
+/**
+ * Why a delivery was rejected; `status` is what to answer (401 bad signature, 413 too large, ...).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class DeliveryRejected extends Data.TaggedError("DeliveryRejected")<{
   readonly status: 400 | 401 | 413
   readonly message: string
 }> {}
 
-/** Compares two strings in constant time (for their common length; a length mismatch is unequal). */
+/**
+ * Compares two strings in constant time (for their common length; a length mismatch is unequal).
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const safeEqual = (a: string, b: string): boolean => {
   const left = Buffer.from(a)
   const right = Buffer.from(b)
@@ -45,20 +55,40 @@ export interface UrlCheck {
  */
 export const headCheck: UrlCheck = { method: "HEAD", response: { status: 200 } }
 
-/** The default body size limit of a delivery: 1 MiB. */
+/**
+ * The default body size limit of a delivery: 1 MiB.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const defaultMaxBytes = 1024 * 1024
 
-/** Rejects a body larger than `maxBytes` with a 413. */
+/**
+ * Rejects a body larger than `maxBytes` with a 413.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const checkSize = (body: Uint8Array, maxBytes = defaultMaxBytes): Effect.Effect<void, DeliveryRejected> =>
   body.byteLength > maxBytes
     ? Effect.fail(new DeliveryRejected({ status: 413, message: `the delivery is larger than ${maxBytes} bytes` }))
     : Effect.void
 
-/** Base64 HMAC-SHA1 of the raw body followed by the callback URL (Trello's `X-Trello-Webhook`). */
+/**
+ * Base64 HMAC-SHA1 of the raw body followed by the callback URL (Trello's `X-Trello-Webhook`).
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const hmacSha1Base64 = (secret: Redacted.Redacted<string>, body: Uint8Array | string, callbackUrl: string): string =>
   createHmac("sha1", Redacted.value(secret)).update(toBuffer(body)).update(callbackUrl, "utf8").digest("base64")
 
-/** Verifies a base64 HMAC-SHA1 over body + callback URL; a missing or wrong signature is a 401. */
+/**
+ * Verifies a base64 HMAC-SHA1 over body + callback URL; a missing or wrong signature is a 401.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const verifyHmacSha1Base64 = (options: {
   readonly secret: Redacted.Redacted<string>
   readonly body: Uint8Array
@@ -71,13 +101,21 @@ export const verifyHmacSha1Base64 = (options: {
     ? Effect.void
     : Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's signature does not match" }))
 
-/** Hex HMAC-SHA256 of `timestamp:body` (Webflow's `x-webflow-signature`). */
+/**
+ * Hex HMAC-SHA256 of `timestamp:body` (Webflow's `x-webflow-signature`).
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const hmacSha256Hex = (secret: Redacted.Redacted<string>, timestamp: string, body: Uint8Array | string): string =>
   createHmac("sha256", Redacted.value(secret)).update(`${timestamp}:`, "utf8").update(toBuffer(body)).digest("hex")
 
 /**
  * Verifies a hex HMAC-SHA256 over `timestamp:body`, and that the timestamp (ms since the
  * epoch) is within `tolerance` of now (default 5 minutes), so an old delivery cannot be replayed.
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const verifyHmacSha256Hex = (options: {
   readonly secret: Redacted.Redacted<string>

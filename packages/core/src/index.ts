@@ -2,15 +2,16 @@
  * @x/core: the Effect runtime every connector component is built on.
  */
 export * as Action from "./Action.js"
+export * as Choice from "./Choice.js"
 export * as Auth from "./Auth.js"
 export * as Component from "./Component.js"
 export * as Connection from "./Connection.js"
 export * as Connections from "./Connections.js"
 export * as ConnectorError from "./ConnectorError.js"
 export * as CustomAction from "./CustomAction.js"
+export * as DynamicOptions from "./DynamicOptions.js"
 export * as Executor from "./Executor.js"
 export * as OAuth2 from "./OAuth2.js"
-export * as Options from "./Options.js"
 export * as Pagination from "./Pagination.js"
 export * as Property from "./Property.js"
 export * as ProviderClient from "./ProviderClient.js"

@@ -174,6 +174,16 @@ describe("OAuth2", () => {
     expect(description.actions[0]).toMatchObject({ name: "me", scopes: ["sites:read"] })
     expect(Component.scopesOf([me])).toEqual(["sites:read"])
   })
+
+  it("a connection that lists no scopes asks for what the component's actions need", () => {
+    const { component } = oauthComponent({ ...settings, scopes: [] }, { defaultBaseUrl: "https://api.example.test/v2" })
+    expect(component.connection.oauth2?.scopes).toEqual(["sites:read"])
+    const url = Effect.runSync(Connection.authorizationUrl(component.connection, { clientId: "c", clientSecret: "s" }, {
+      redirectUri: "http://localhost/callback",
+      state: "st"
+    }))
+    expect(new URL(url).searchParams.get("scope")).toBe("sites:read")
+  })
 })
 
 describe("OAuth2 through a connection's values", () => {
@@ -234,6 +244,7 @@ describe("OAuth2 refresh, concurrently", () => {
         Effect.provide(connected({ oauthy: values }, http.layer))
       )
       expect(refreshes).toBe(1)
-      expect(outputs).toEqual([{ id: "Bearer new-1" }, { id: "Bearer new-1" }])
+      // The fake echoes the Authorization header: the renewed token is scrubbed from the outputs.
+      expect(outputs).toEqual([{ id: "Bearer [redacted]" }, { id: "Bearer [redacted]" }])
     }))
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { Component, Property } from "../src/index.js"
+import { Choice, Component, Property } from "../src/index.js"
 import { createThing, everyKind, fixture } from "./support.js"
 
 const decode = Property.decoder(everyKind, "createThing")
@@ -154,7 +154,7 @@ describe("Property", () => {
         kind: "STRING",
         title: "Color",
         required: false,
-        options: [{ label: "Red", value: "red" }, { label: "Blue", value: "blue" }]
+        choices: [{ label: "Red", value: "red" }, { label: "Blue", value: "blue" }]
       },
       listId: { kind: "STRING", title: "List", required: false, dynamicOptions: { dependsOn: ["boardId"] } },
       boardId: { kind: "STRING", title: "Board", required: false }
@@ -220,5 +220,33 @@ describe("Property defaults", () => {
     expect(decode({})).toEqual(Either.right({ header: "X-Api-Key" }))
     expect(decode({ header: "X-Other" })).toEqual(Either.right({ header: "X-Other" }))
     expect(Either.isLeft(decode({ header: "" }))).toBe(true)
+  })
+})
+
+describe("Property rules, written once", () => {
+  it("the fast path and Schema agree on every rule, and choices type the property", () => {
+    const method = Property.string({ title: "Method", required: true, choices: Choice.of(["GET", "POST"]), minLength: 3 })
+    const typed: Property.Property<"GET" | "POST", true> = method
+    expect(typed.kind).toBe("STRING")
+    const props = {
+      s: Property.string({ title: "S", minLength: 2, maxLength: 4, pattern: /^[a-z]+$/ }),
+      n: Property.integer({ title: "N", minimum: 1, maximum: 9, choices: Choice.of([1, 5, 9]) }),
+      a: Property.array({ title: "A", items: Property.integer({ title: "I", minimum: 0 }), minItems: 1, maxItems: 2 }),
+      m: method
+    }
+    const schemaSays = (key: keyof typeof props, value: unknown) =>
+      Either.isRight(Schema.decodeUnknownEither(props[key].schema as Schema.Schema<unknown, unknown>)(value))
+    const samples: Record<keyof typeof props, ReadonlyArray<unknown>> = {
+      s: ["ab", "abcd", "a", "abcde", "AB", "", 3],
+      n: [1, 5, 9, 0, 2, 10, 1.5, "x"],
+      a: [[0], [0, 1], [], [0, 1, 2], [-1], ["x"], "x"],
+      m: ["GET", "POST", "PUT", "", 1]
+    }
+    for (const key of Object.keys(samples) as Array<keyof typeof props>) {
+      for (const value of samples[key]) {
+        // Where the fast path accepts, Schema accepts (and decodes to the same value).
+        expect([key, value, props[key].accepts!(value)]).toEqual([key, value, schemaSays(key, value)])
+      }
+    }
   })
 })

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { Action, Auth, Component, Connection, Connections, type OAuth2, Options, Property, ProviderRequest, Trigger, Webhook } from "../src/index.js"
+import { Action, Auth, Choice, Component, Connection, Connections, DynamicOptions, type OAuth2, Property, ProviderRequest, Trigger, Webhook } from "../src/index.js"
 import { TestHttpClient } from "../src/testing.js"
 
 /** The opened connections of these values (by component name), over this HttpClient: what a runner provides. */
@@ -34,14 +34,14 @@ export const everyKind = {
   when: Property.dateTime({ title: "When" }),
   meta: Property.object({ title: "Meta" }),
   tags: Property.array({ title: "Tags", items: Property.string({ title: "Tag" }) }),
-  color: Property.string({ title: "Color", options: [{ label: "Red", value: "red" }, { label: "Blue", value: "blue" }] }),
+  color: Property.string({ title: "Color", choices: [{ label: "Red", value: "red" }, { label: "Blue", value: "blue" }] }),
   listId: Property.string({
     title: "List",
-    dynamicOptions: Options.dynamic(["boardId"], ({ client, params }) =>
+    dynamicOptions: DynamicOptions.make(["boardId"], ({ client, params }) =>
       client.json(
         { method: "GET", path: ProviderRequest.path`/boards/${String(params["boardId"])}/lists` },
         Schema.Array(Thing)
-      ).pipe(Effect.map((things) => Options.choices(things, (t) => t.name, (t) => t.id))))
+      ).pipe(Effect.map((things) => Choice.fromRecords(things, (t) => t.name, (t) => t.id))))
   }),
   boardId: Property.string({ title: "Board" })
 }

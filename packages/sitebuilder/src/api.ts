@@ -6,9 +6,6 @@ import { Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 
-/** Webflow's ids of sites, collections and items: 24 hexadecimal digits (the spec's "objectid"). */
-export const objectId = { pattern: /^[0-9a-fA-F]{24}$/, patternMessage: "must be a Webflow id (24 hexadecimal digits)" }
-
 export const Order = Schema.Struct({ orderId: Schema.String, status: Schema.String })
 
 /** A CMS item: `fieldData` keeps every field of the collection, `name` and `slug` always among them. */

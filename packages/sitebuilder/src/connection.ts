@@ -3,10 +3,8 @@
  * token does not expire; it is sent as a Bearer token. Webflow's rate limit is per token:
  * 60 requests a minute, or 120 on CMS, e-commerce and business plans.
  */
-import { Component, Connection, ConnectorError, Property } from "@x/core"
+import { Choice, Connection, ConnectorError, Property } from "@x/core"
 import * as Schema from "effect/Schema"
-import { fulfillOrder } from "./actions/fulfillOrder.js"
-import { getCollectionItem } from "./actions/getCollectionItem.js"
 import * as Api from "./api.js"
 
 const errorBody = Schema.decodeUnknownOption(Api.ErrorBody)
@@ -32,15 +30,14 @@ export const connection = Connection.oauth2({
   description: "Your Webflow app's client id and secret; its redirect URI is {app_url}/callback.",
   oauth2: {
     authorizeUrl: "https://webflow.com/oauth/authorize",
-    tokenUrl: "https://api.webflow.com/oauth/access_token",
-    // What the actions and their option lists need.
-    scopes: Component.scopesOf([fulfillOrder, getCollectionItem])
+    tokenUrl: "https://api.webflow.com/oauth/access_token"
+    // The scopes: what the component's actions need (Component.make adds them).
   },
   props: {
     requestsPerMinute: Property.integer({
       title: "Requests per minute",
       description: "Webflow's limit for the site's plan: 60 (Starter, Basic) or 120 (CMS, e-commerce, Business).",
-      options: [{ label: "60", value: 60 }, { label: "120", value: 120 }],
+      choices: Choice.of([60, 120]),
       defaultValue: 60
     })
   },

@@ -4,7 +4,7 @@
 import { Component } from "@x/core"
 import { fulfillOrder } from "./actions/fulfillOrder.js"
 import { getCollectionItem } from "./actions/getCollectionItem.js"
-import { connection } from "./connection.js"
+import { connection as declared } from "./connection.js"
 
 export const sitebuilder = Component.make({
   name: "sitebuilder",
@@ -12,10 +12,12 @@ export const sitebuilder = Component.make({
   title: "Site Builder",
   description: "Visual web design and development platform for building responsive websites without code.",
   category: "Developer Tools",
-  connection,
+  connection: declared,
   actions: [fulfillOrder, getCollectionItem],
   customAction: true
 })
 
 export { Item, Order } from "./api.js"
-export { connection, fulfillOrder, getCollectionItem }
+/** The connection, with the OAuth2 scopes its actions need. */
+export const connection = sitebuilder.connection
+export { fulfillOrder, getCollectionItem }

@@ -209,7 +209,7 @@ describe("sitebuilder definition", () => {
         props: {
           clientId: { kind: "STRING", title: "Client Id", required: true },
           clientSecret: { kind: "STRING", title: "Client Secret", required: true, secret: true },
-          requestsPerMinute: { kind: "INTEGER", defaultValue: 60, options: [{ label: "60", value: 60 }, { label: "120", value: 120 }] }
+          requestsPerMinute: { kind: "INTEGER", defaultValue: 60, choices: [{ label: "60", value: 60 }, { label: "120", value: 120 }] }
         }
       }
     })

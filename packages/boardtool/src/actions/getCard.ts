@@ -1,20 +1,15 @@
-import { Action, Property } from "@x/core"
+import { Action } from "@x/core"
 import * as Api from "../api.js"
 import * as Options from "../options.js"
+import * as Props from "../props.js"
 
 export const getCard = Action.make({
   name: "getCard",
   title: "Get Card",
   description: "Reads a card.",
   props: {
-    idBoard: Options.idBoard,
-    id: Property.string({
-      title: "Card",
-      required: true,
-      pattern: Api.idPattern,
-      patternMessage: "must be a Trello id (24 hexadecimal digits)",
-      dynamicOptions: Options.cards
-    })
+    idBoard: Props.idBoard,
+    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards })
   },
   output: Api.Card,
   run: ({ id }, { client }) => Api.getCard(client, id)

@@ -1,10 +1,11 @@
-import { Property, Trigger, Webhook } from "@x/core"
+import { Trigger, Webhook } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as Api from "../api.js"
 import { connection } from "../connection.js"
 import * as Options from "../options.js"
+import * as Props from "../props.js"
 
 const readDelivery = Schema.decodeUnknownEither(Schema.parseJson(Api.Delivery))
 
@@ -18,12 +19,10 @@ export const newCard = Trigger.dynamicWebhook({
   description: "Fires when a card is created on a board, or in one of its lists.",
   connection,
   props: {
-    idBoard: Options.idBoard,
-    idList: Property.string({
+    idBoard: Props.idBoard,
+    idList: Props.trelloId({
       title: "List",
       description: "Only cards created in this list (else: anywhere on the board).",
-      pattern: Api.idPattern,
-      patternMessage: "must be a Trello id (24 hexadecimal digits)",
       dynamicOptions: Options.lists
     })
   },

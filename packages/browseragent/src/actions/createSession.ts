@@ -1,9 +1,9 @@
-import { Action, ConnectorError, Property } from "@x/core"
+import { Action, Choice, ConnectorError, Property } from "@x/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import * as Api from "../api.js"
-import * as Options from "../options.js"
+import * as Props from "../props.js"
 
 /** The schema string of a JSON output format, parsed; undefined when it is not a JSON object. */
 const parseSchema = (text: string | undefined): Record<string, unknown> | undefined => {
@@ -29,7 +29,7 @@ export const createSession = Action.make({
     model: Property.string({
       title: "Model",
       required: true,
-      options: Object.keys(Api.models).map((value) => ({ label: value, value }))
+      choices: Choice.of(Api.modelNames)
     }),
     outputSchema: Property.object({
       title: "Output Schema",
@@ -38,17 +38,15 @@ export const createSession = Action.make({
         format: Property.string({
           title: "Format",
           required: true,
-          options: [{ label: "Text", value: "TEXT" }, { label: "JSON", value: "JSON" }],
+          choices: [{ label: "Text", value: "TEXT" }, { label: "JSON", value: "JSON" }],
           defaultValue: "TEXT"
         }),
         schema: Property.string({ title: "Schema", description: "A JSON Schema, as text, for the JSON format." })
       }
     }),
-    sessionId: Property.string({
+    sessionId: Props.sessionId({
       title: "Session",
-      description: "Dispatch the task to this idle session instead of creating one.",
-      ...Options.sessionId,
-      dynamicOptions: Options.sessions
+      description: "Dispatch the task to this idle session instead of creating one."
     }),
     keepAlive: Property.boolean({ title: "Keep Alive", description: "Stay idle after the task, for the next one." }),
     enableScheduledTasks: Property.boolean({ title: "Enable Scheduled Tasks" }),
@@ -65,7 +63,7 @@ export const createSession = Action.make({
     Effect.gen(function*() {
       const session = yield* Api.createSession(client, {
         task: params.task,
-        model: params.model as Api.Model,
+        model: params.model,
         outputSchema: params.outputSchema.format === "JSON" ? parseSchema(params.outputSchema.schema) : undefined,
         sessionId: params.sessionId,
         keepAlive: params.keepAlive,

@@ -8,18 +8,34 @@ import * as Redacted from "effect/Redacted"
 import type * as Auth from "../Auth.js"
 import type * as Connection from "../Connection.js"
 import type { ConnectorError } from "../ConnectorError.js"
-import type * as Connections from "../Connections.js"
+import type * as Action from "../Action.js"
 import type * as Property from "../Property.js"
 import * as ProviderClient from "../ProviderClient.js"
 import type * as RateLimiter from "../RateLimiter.js"
 import * as Scrub from "./scrub.js"
+
+/**
+ * An opened connection: its decoded values (secrets `Redacted`), its provider client, and the
+ * scrubber of its secrets that every output goes through.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Opened {
+  readonly values: Readonly<Record<string, unknown>>
+  readonly client: ProviderClient.ProviderClient
+  /** What an action runs with (`{ client, connection }`), built once per opened connection. */
+  readonly context: Action.Context
+  /** Replaces the connection's secrets in a JSON value; returns the value itself when it holds none. */
+  readonly scrub: <A>(value: A) => A
+}
 
 /** Opens a connection; `name` names it in messages (the component's name). */
 export const open = <P extends Property.Properties>(
   connection: Connection.Connection<P>,
   values: unknown,
   name: string
-): Effect.Effect<Connections.Opened, ConnectorError, HttpClient.HttpClient> =>
+): Effect.Effect<Opened, ConnectorError, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const decoded = (yield* connection.decode(values ?? {})) as Readonly<Record<string, unknown>>
     const authenticated = yield* connection.authenticate(decoded as Property.Params<P>, name)

@@ -2,6 +2,7 @@ import { Action, ConnectorError, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Api from "../api.js"
 import * as Options from "../options.js"
+import * as Props from "../props.js"
 import * as Scopes from "../scopes.js"
 
 const codeOf = (error: ConnectorError.ConnectorError) => (error.body as { code?: unknown } | undefined)?.code
@@ -21,7 +22,7 @@ export const fulfillOrder = Action.make({
   title: "Fulfill Order",
   description: "Marks an order fulfilled (needs a paid Webflow e-commerce plan).",
   props: {
-    siteId: Options.siteId(true),
+    siteId: Props.siteId(true),
     orderId: Property.string({
       title: "Order",
       required: true,

@@ -1,6 +1,7 @@
-import { Action, Property } from "@x/core"
+import { Action } from "@x/core"
 import * as Api from "../api.js"
 import * as Options from "../options.js"
+import * as Props from "../props.js"
 import * as Scopes from "../scopes.js"
 
 export const getCollectionItem = Action.make({
@@ -8,9 +9,9 @@ export const getCollectionItem = Action.make({
   title: "Get Collection Item",
   description: "Reads a CMS item, with all its fields.",
   props: {
-    siteId: Options.siteId(false),
-    collectionId: Property.string({ title: "Collection", required: true, ...Api.objectId, dynamicOptions: Options.collections }),
-    itemId: Property.string({ title: "Item", required: true, ...Api.objectId, dynamicOptions: Options.items })
+    siteId: Props.siteId(false),
+    collectionId: Props.webflowId({ title: "Collection", required: true, dynamicOptions: Options.collections }),
+    itemId: Props.webflowId({ title: "Item", required: true, dynamicOptions: Options.items })
   },
   output: Api.Item,
   scopes: [Scopes.cmsRead, Scopes.sitesRead],
