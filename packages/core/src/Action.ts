@@ -26,6 +26,8 @@ export interface Context<C = Readonly<Record<string, unknown>>> {
 }
 
 /**
+ * An action: what it takes (props), what it returns (output), the scopes it needs and the Effect that runs it.
+ *
  * @since 0.1.0
  * @category models
  */

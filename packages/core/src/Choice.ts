@@ -6,6 +6,8 @@
  */
 
 /**
+ * One choice of a list: the label a user sees and the value a step carries.
+ *
  * @since 0.1.0
  * @category models
  */

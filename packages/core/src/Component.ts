@@ -15,6 +15,8 @@ import type { Trigger } from "./Trigger.js"
 // Components
 
 /**
+ * A component: its name and version, its connection, its actions and triggers.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -32,6 +34,8 @@ export interface Component {
 }
 
 /**
+ * Defines a component; the custom action is added when asked for, and the connection's OAuth2 scopes are derived from the actions.
+ *
  * @since 0.1.0
  * @category constructors
  */
@@ -112,6 +116,8 @@ const outputSchema = (schema: Schema.Schema<any, any> | undefined): unknown => {
 }
 
 /**
+ * An action as plain JSON: name, title, props, output as JSON Schema, scopes.
+ *
  * @since 0.1.0
  * @category utils
  */
@@ -125,6 +131,8 @@ export const describeAction = (a: Action) => ({
 })
 
 /**
+ * A trigger as plain JSON: name, title, kind, props, output as JSON Schema.
+ *
  * @since 0.1.0
  * @category utils
  */

@@ -10,8 +10,8 @@ import * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import type * as Redacted from "effect/Redacted"
 import * as Auth from "./Auth.js"
-import { apiKeyHeaderProps, apiKeyProps, baseUrlProperty, oauth2Props, revealKeys, settingsOf } from "./internal/connection.js"
-import { AuthenticationFailed, type ConnectorError, type InvalidInput } from "./ConnectorError.js"
+import { apiKeyHeaderProps, apiKeyProps, baseUrlProperty, oauth2Props, revealKeys } from "./internal/connection.js"
+import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import type { Kind } from "./internal/connection.js"
 import * as flow from "./internal/oauth2Flow.js"
 import * as OAuth2 from "./OAuth2.js"
@@ -20,6 +20,8 @@ import type * as RateLimiter from "./RateLimiter.js"
 import type * as RetryPolicy from "./RetryPolicy.js"
 
 /**
+ * How a connection authenticates: OAuth2, an API key, or custom.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -57,6 +59,8 @@ export type WithBaseUrl<P extends Property.Properties> = P & { readonly baseUrl:
 export type Values<C extends Connection<any>> = C extends Connection<infer P> ? Property.Params<WithBaseUrl<P>> : never
 
 /**
+ * A connection definition: its props (every one also takes `baseUrl`), client settings, rate limits and how it authenticates.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -188,24 +192,8 @@ export const oauth2 = <P extends Property.Properties = {}>(
   }
 ): Connection<OAuth2Props & P> => {
   const settings: OAuth2.Settings = { ...config.oauth2, scopes: config.oauth2.scopes ?? [] }
-  return define("OAUTH2", { ...config, oauth2: settings, props: { ...oauth2Props, ...config.props } as OAuth2Props & P }, (input, name) => {
-    const values = input as Property.Params<OAuth2Props>
-    return values.accessToken === undefined
-      ? Effect.fail(
-        new AuthenticationFailed({
-          message: `the ${name} connection has no access token: connect it first (authorization code flow)`
-        })
-      )
-      : Effect.map(
-        OAuth2.credentials(settingsOf(settings, values), {
-          connection: name,
-          clientId: values.clientId,
-          clientSecret: values.clientSecret,
-          token: { accessToken: values.accessToken, refreshToken: values.refreshToken, expiresAt: values.expiresAt }
-        }),
-        (credentials) => ({ credentials, rateLimitKeys: revealKeys({ token: values.accessToken! }) })
-      )
-  })
+  return define("OAUTH2", { ...config, oauth2: settings, props: { ...oauth2Props, ...config.props } as OAuth2Props & P }, (values, name) =>
+    flow.authenticate(settings, values as Property.Params<OAuth2Props>, name))
 }
 
 /**

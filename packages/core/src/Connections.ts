@@ -22,6 +22,8 @@ import type * as Property from "./Property.js"
 import type { Opened } from "./internal/open.js"
 
 /**
+ * An opened connection: its decoded values, its provider client, and the scrubber of its secrets.
+ *
  * @since 0.2.0
  * @category models
  */

@@ -126,6 +126,8 @@ export class Timeout extends Data.TaggedError("Timeout")<HttpFields> {}
 export class UnexpectedResponse extends Data.TaggedError("UnexpectedResponse")<HttpFields> {}
 
 /**
+ * Every failure a step can have, one class per cause a user can act on.
+ *
  * @since 0.1.0
  * @category models
  */

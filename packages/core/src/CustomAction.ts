@@ -89,6 +89,8 @@ const props = {
 }
 
 /**
+ * The output of the custom action: the response's status, headers and body.
+ *
  * @since 0.1.0
  * @category utils
  */
@@ -144,6 +146,8 @@ const readAs = (responseType: string): ResponseReader.ResponseReader<typeof Outp
   })
 
 /**
+ * The custom action: any request against the connection's base URL, with its credentials.
+ *
  * @since 0.1.0
  * @category constructors
  */

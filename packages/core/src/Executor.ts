@@ -49,6 +49,8 @@ export type TriggerStep = Step.Step
 export type Delivery = internal.Delivery
 
 /**
+ * Runs steps, loads dynamic options and drives triggers, with the connections of the `Connections` service.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -7,6 +7,8 @@
 import * as Effect from "effect/Effect"
 
 /**
+ * One page of a list endpoint: its items, and whether another page follows.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -17,6 +19,8 @@ export interface Page<A> {
 }
 
 /**
+ * How a walk over pages is sized: the page size and the most items it collects.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -19,6 +19,8 @@ import { type Common, make, type Params, type Properties, type Property, type Va
 import * as Rule from "./internal/rule.js"
 
 /**
+ * The models of properties: a property, a record of them, the decoded parameters, a choice, a cross-parameter rule.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -40,6 +42,8 @@ export type {
 export type { AnyProperty, Kind, Params, Properties, Property, Validate } from "./internal/property.js"
 
 /**
+ * The settings of a STRING property: length, pattern, choices, dynamic options, default.
+ *
  * @since 0.1.0
  * @category models
  */

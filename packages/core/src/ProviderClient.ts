@@ -54,6 +54,8 @@ export interface ProviderClient {
 }
 
 /**
+ * The settings of one connection's client: base URL, credentials, limits, retries, time limit, error reading.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -7,6 +7,8 @@
 import type * as Duration from "effect/Duration"
 
 /**
+ * The HTTP methods a provider request may use.
+ *
  * @since 0.2.0
  * @category models
  */

@@ -11,6 +11,8 @@ import * as Step from "./Step.js"
 import type { Trigger } from "./Trigger.js"
 
 /**
+ * The components a runner knows, and the resolution of a step's type to an action or trigger.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -22,6 +24,8 @@ export interface Registry {
 }
 
 /**
+ * An action or trigger found by its type, with its component.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -33,6 +37,8 @@ export interface Resolved<A> {
 const list = (names: ReadonlyArray<string>) => names.length === 0 ? "none" : names.join(", ")
 
 /**
+ * The registry of these components; a component registered twice (same name and version) is a defect.
+ *
  * @since 0.1.0
  * @category constructors
  */

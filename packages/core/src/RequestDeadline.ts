@@ -16,12 +16,16 @@ import type * as Fiber from "effect/Fiber"
 import * as internal from "./internal/requestDeadline.js"
 
 /**
+ * Marks an HttpClient that takes request deadlines natively (see `deadlineAware`).
+ *
  * @since 0.2.0
  * @category type ids
  */
 export const TypeId: unique symbol = Symbol("@x/core/RequestDeadline")
 
 /**
+ * The type of `TypeId`.
+ *
  * @since 0.2.0
  * @category type ids
  */

@@ -10,6 +10,8 @@ import * as Property from "./Property.js"
 const namePattern = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 /**
+ * The Schema of a workflow step: `{ label, name, parameters, type }`.
+ *
  * @since 0.1.0
  * @category utils
  */
@@ -22,12 +24,16 @@ export const Step = Schema.Struct({
   type: Schema.String
 })
 /**
+ * A workflow step.
+ *
  * @since 0.1.0
  * @category models
  */
 export type Step = typeof Step.Type
 
 /**
+ * A step's type, parsed: component, version, action.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -29,6 +29,8 @@ export interface WebhookRequest {
 }
 
 /**
+ * What the trigger's URL answers a delivery.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -49,6 +51,8 @@ export interface TriggerEvent<A> {
 }
 
 /**
+ * What a trigger's lifecycle functions run with: decoded params, the provider client, the connection's decoded values.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -72,6 +76,8 @@ interface TriggerCommon<P extends Property.Properties, A> {
 }
 
 /**
+ * A trigger the provider is told about: enable registers a webhook, disable removes it, handle turns a delivery into events.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -102,6 +108,8 @@ export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = 
 }
 
 /**
+ * A trigger that asks the provider what is new since its cursor, on an interval; the first poll sets the baseline.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -119,12 +127,16 @@ export interface PollingTrigger<P extends Property.Properties = any, A = any, C 
 }
 
 /**
+ * Any trigger.
+ *
  * @since 0.1.0
  * @category models
  */
 export type Trigger = DynamicWebhookTrigger | PollingTrigger
 
 /**
+ * Defines a dynamic-webhook trigger; its parameter decoder is compiled once.
+ *
  * @since 0.1.0
  * @category constructors
  */
@@ -139,6 +151,8 @@ export const dynamicWebhook = <P extends Property.Properties, A, S, C extends Pr
 })
 
 /**
+ * Defines a polling trigger; its parameter decoder is compiled once.
+ *
  * @since 0.1.0
  * @category constructors
  */

@@ -60,8 +60,8 @@ export const revealKeys = (keys: Readonly<Record<string, string | Redacted.Redac
 
 export const durationMillis = (input: Duration.DurationInput) => Duration.toMillis(Duration.decode(input))
 
-export /** The OAuth2 settings with the connection's overrides of the authorize and token URLs. */
-const settingsOf = (settings: OAuth2.Settings, values: { authorizeUrl?: string | undefined; tokenUrl?: string | undefined }) => ({
+/** The OAuth2 settings with the connection's overrides of the authorize and token URLs. */
+export const settingsOf = (settings: OAuth2.Settings, values: { authorizeUrl?: string | undefined; tokenUrl?: string | undefined }) => ({
   ...settings,
   authorizeUrl: values.authorizeUrl ?? settings.authorizeUrl,
   tokenUrl: values.tokenUrl ?? settings.tokenUrl

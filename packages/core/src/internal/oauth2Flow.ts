@@ -2,9 +2,11 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
-import { type ConnectorError, type InvalidInput, invalidInput } from "../ConnectorError.js"
+import type * as Auth from "../Auth.js"
+import { AuthenticationFailed, type ConnectorError, type InvalidInput, invalidInput } from "../ConnectorError.js"
 import * as OAuth2 from "../OAuth2.js"
-import { settingsOf } from "./connection.js"
+import type * as Property from "../Property.js"
+import { type oauth2Props, revealKeys, settingsOf } from "./connection.js"
 
 /** What the flow needs of a connection. */
 interface OAuth2Connection {
@@ -38,3 +40,29 @@ export const exchangeCode = (
       code: params.code,
       redirectUri: params.redirectUri
     }))
+
+/** Credentials from an OAuth2 connection's values: its access token, renewed where the provider allows. */
+export const authenticate = (
+  settings: OAuth2.Settings,
+  values: Property.Params<typeof oauth2Props>,
+  name: string
+): Effect.Effect<
+  { readonly credentials: Auth.Credentials; readonly rateLimitKeys: Readonly<Record<string, string>> },
+  ConnectorError,
+  HttpClient.HttpClient
+> =>
+  values.accessToken === undefined
+    ? Effect.fail(
+      new AuthenticationFailed({
+        message: `the ${name} connection has no access token: connect it first (authorization code flow)`
+      })
+    )
+    : Effect.map(
+      OAuth2.credentials(settingsOf(settings, values), {
+        connection: name,
+        clientId: values.clientId,
+        clientSecret: values.clientSecret,
+        token: { accessToken: values.accessToken, refreshToken: values.refreshToken, expiresAt: values.expiresAt }
+      }),
+      (credentials) => ({ credentials, rateLimitKeys: revealKeys({ token: values.accessToken! }) })
+    )
