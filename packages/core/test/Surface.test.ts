@@ -31,9 +31,16 @@ const docAbove = (lines: ReadonlyArray<string>, index: number): string | undefin
 }
 
 describe("@x/core's surface", () => {
-  it("exports the index, the testing helpers and package.json, and blocks everything else", () => {
+  it("exports the index, each public module by name, the testing helpers and package.json, and blocks internal/", () => {
     const pkg = JSON.parse(readFileSync(join(core, "package.json"), "utf8")) as { exports: Record<string, unknown> }
-    expect(Object.keys(pkg.exports).sort()).toEqual([".", "./internal/*", "./package.json", "./testing"])
+    const modules = readdirSync(src).filter((file) => file.endsWith(".ts") && file !== "index.ts" && file !== "testing.ts")
+      .map((file) => file.slice(0, -3))
+    expect(Object.keys(pkg.exports).sort()).toEqual(
+      [".", "./internal/*", "./package.json", "./testing", ...modules.map((name) => `./${name}`)].sort()
+    )
+    for (const name of modules) {
+      expect(pkg.exports[`./${name}`]).toEqual({ types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` })
+    }
     expect(pkg.exports["./internal/*"]).toBeNull()
   })
 
