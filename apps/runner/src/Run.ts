@@ -45,7 +45,7 @@ export interface RunResult {
  * @category models
  */
 export interface Reporter {
-  readonly started: (step: Workflow.CheckedStep) => Effect.Effect<void>
+  readonly started: (step: Workflow.CheckedTask) => Effect.Effect<void>
   readonly finished: (result: StepResult) => Effect.Effect<void>
 }
 
@@ -76,14 +76,17 @@ export const run = (
       }
       yield* reporter.started(checked)
       const started = Date.now()
-      const outcome = yield* Either.match(References.resolve(checked.parameters, scope), {
-        onLeft: (unresolved) =>
-          Effect.succeed(Either.left<ConnectorError.ConnectorError>(
-            ConnectorError.invalidInput([{ path: "parameters", message: unresolved.message }], `step "${name}" (${type})`)
-          )),
-        onRight: (parameters) =>
-          Effect.either(executor.runPrepared(checked.prepared, parameters))
-      })
+      // Decoded by the check when every parameter was known then; else decoded now, with the
+      // outputs it refers to put in.
+      const outcome = yield* checked.decoded !== undefined
+        ? Effect.either(executor.runDecoded(checked.decoded))
+        : Either.match(References.resolve(checked.parameters, scope), {
+          onLeft: (unresolved) =>
+            Effect.succeed(Either.left<ConnectorError.ConnectorError>(
+              ConnectorError.invalidInput([{ path: "parameters", message: unresolved.message }], `step "${name}" (${type})`)
+            )),
+          onRight: (parameters) => Effect.either(executor.runPrepared(checked.prepared, parameters))
+        })
       const durationMs = Date.now() - started
       const result: StepResult = Either.isRight(outcome)
         ? { name, type, status: "succeeded", output: outcome.right, durationMs }

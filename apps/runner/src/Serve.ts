@@ -58,7 +58,8 @@ export const serve = (
     const say = output.err
     const checked = workflow.trigger
     if (checked === undefined) return yield* new ServeProblem({ message: "the workflow has no trigger to serve" })
-    const trigger = Workflow.withParameters(checked, checked.parameters)
+    // Prepared by the check (resolved, its parameters decoded): nothing is decoded again per delivery.
+    const trigger = checked.prepared
     const publicUrl = options.publicUrl.toString()
 
     yield* TriggerState.makeDataDir(dataDir)
@@ -148,7 +149,7 @@ export const serve = (
         })
     )
     yield* worker
-    yield* say(`● serving ${trigger.type} at ${publicUrl} (listening on port ${options.port})`)
+    yield* say(`● serving ${trigger.step.type} at ${publicUrl} (listening on port ${options.port})`)
     return yield* Effect.never
   }).pipe(
     Effect.provide(NodeHttpServer.layer(() => createServer(), { port: options.port, host: "127.0.0.1" })),

@@ -3,35 +3,45 @@
  * anything runs, the whole file is checked and every problem listed with its path: JSON
  * syntax (with line and column), nesting depth, the shape, unknown types and actions,
  * missing or mistyped parameters, references to unknown or later steps, duplicate or
- * reserved step names. The checked workflow keeps what the check resolved (each step's
- * component and definition), so nothing is looked up by name again.
+ * reserved step names. The checked workflow keeps what the check resolved and decoded (each
+ * step prepared by the executor), so nothing is looked up or decoded again.
  *
  * @since 0.2.0
  */
-import type { Action, Component, ConnectorError, Executor, Trigger } from "@x/core"
-import { CustomAction, Property, type Step } from "@x/core"
+import type { Component, ConnectorError, Executor } from "@x/core"
+import { CustomAction, Property } from "@x/core"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as ConnectionValues from "./ConnectionValues.js"
-import { checkStep, reservedNames } from "./internal/checkStep.js"
+import * as Checked from "./internal/checkStep.js"
+import { reservedNames } from "./internal/checkStep.js"
 import * as JsonText from "./JsonText.js"
 import * as References from "./References.js"
 
 /**
- * A step that passed the check: the step as written, with its component and its action's
- * or trigger's definition, and its parameters with the inputs put in. An action's step is
- * `prepared` by the executor (for a trigger, `prepared` is not used).
+ * A step that passed the check: as written, its component, its parameters with the inputs put in.
  *
  * @since 0.2.0
  * @category models
  */
-export interface CheckedStep<D = Action.Action | Trigger.Trigger> {
-  readonly prepared: Executor.Prepared
-  readonly step: Step.Step
-  readonly component: Component.Component
-  readonly definition: D
-  readonly parameters: Readonly<Record<string, unknown>>
-}
+export type CheckedStep = Checked.CheckedStep
+
+/**
+ * A task that passed the check: prepared by the executor once, and decoded once when all its
+ * parameters were known then.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type CheckedTask = Checked.CheckedTask
+
+/**
+ * The trigger that passed the check: prepared (resolved and decoded) once.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type CheckedTrigger = Checked.CheckedTrigger
 
 /**
  * A checked workflow.
@@ -44,8 +54,8 @@ export interface Workflow {
   readonly description?: string | undefined
   /** The declared inputs with the given ones over them. */
   readonly inputs: ReadonlyMap<string, unknown>
-  readonly trigger: CheckedStep<Trigger.Trigger> | undefined
-  readonly tasks: ReadonlyArray<CheckedStep<Action.Action>>
+  readonly trigger: CheckedTrigger | undefined
+  readonly tasks: ReadonlyArray<CheckedTask>
 }
 
 // The shape is checked with Schema; the values are then taken from the JSON as written (a
@@ -111,15 +121,15 @@ export const parse = (
     known: new Map<string, boolean>(),
     allNames: new Set([...triggers, ...json.tasks].flatMap(nameOf))
   }
-  const trigger = triggers.map((value, i) => checkStep(context, "trigger", value, `triggers[${i}]`))[0]
-  const tasks = json.tasks.map((value, i) => checkStep(context, "action", value, `tasks[${i}]`))
+  const trigger = triggers.map((value, i) => Checked.checkTrigger(context, value, `triggers[${i}]`))[0]
+  const tasks = json.tasks.map((value, i) => Checked.checkTask(context, value, `tasks[${i}]`))
   if (issues.length > 0) return Either.left(issues)
   return Either.right({
     label: json.label,
     description: json.description,
     inputs,
-    trigger: trigger as CheckedStep<Trigger.Trigger> | undefined,
-    tasks: tasks as Array<CheckedStep<Action.Action>>
+    trigger,
+    tasks: tasks as Array<CheckedTask>
   })
 }
 
@@ -144,20 +154,9 @@ export const componentsOf = (workflow: Workflow): ReadonlyArray<Component.Compon
 export const checkWithConnections = (workflow: Workflow, connections: ConnectionValues.ConnectionValues): ReadonlyArray<ConnectorError.Issue> =>
   workflow.tasks.flatMap((checked, i) => {
     const path = checked.parameters["path"]
-    if (checked.definition !== CustomAction.action || typeof path !== "string" || References.hasReference(path)) return []
+    if (checked.prepared.action !== CustomAction.action || typeof path !== "string" || References.hasReference(path)) return []
     const resolved = CustomAction.resolvePath(ConnectionValues.baseUrlOf(connections, checked.component), path)
     return Either.isLeft(resolved)
       ? resolved.left.issues.map((issue) => ({ path: `tasks[${i}].parameters.${issue.path}`, message: issue.message }))
       : []
   })
-
-/**
- * The step as the executor takes it, with these parameters.
- *
- * @since 0.2.0
- * @category utils
- */
-export const withParameters = (checked: CheckedStep, parameters: unknown): Step.Step => ({
-  ...checked.step,
-  parameters: parameters as Record<string, unknown>
-})

@@ -33,12 +33,32 @@ export interface Prepared {
 }
 
 /**
- * A trigger as a workflow declares it: a step whose type names a trigger.
+ * A prepared step with its parameters decoded: ready to run as it is, any number of times.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Decoded extends Prepared {
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+/**
+ * A trigger as a workflow declares it (a step whose type names a trigger), or prepared once
+ * with `prepareTrigger` (then nothing is decoded again on each delivery or poll).
  *
  * @since 0.1.0
  * @category models
  */
-export type TriggerStep = Step.Step
+export type TriggerStep = Step.Step | PreparedTrigger
+
+/**
+ * A trigger step that was checked: its shape decoded, its type resolved to a trigger, its
+ * parameters decoded.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type PreparedTrigger = internal.PreparedTrigger
 
 /**
  * What a delivery to a dynamic-webhook trigger comes to: the answer, and the events.
@@ -58,10 +78,14 @@ export interface Executor {
   readonly registry: Registry.Registry
   /** Checks a step: its shape, and its type resolved to a component's action. */
   readonly prepare: (step: unknown) => Either.Either<Prepared, InvalidInput>
+  /** Decodes a prepared step's parameters (references in them substituted, if it had any). */
+  readonly decodeParameters: (prepared: Prepared, parameters: unknown) => Either.Either<Decoded, InvalidInput>
   /**
-   * Runs a prepared step with these parameters, and returns the action's output encoded as
-   * JSON data (`null` for an action without output), scrubbed of the connection's secrets.
+   * Runs a decoded step, and returns the action's output encoded as JSON data (`null` for an
+   * action without output), scrubbed of the connection's secrets.
    */
+  readonly runDecoded: (decoded: Decoded) => Effect.Effect<unknown, ConnectorError, Connections>
+  /** `decodeParameters` and `runDecoded` in one. */
   readonly runPrepared: (prepared: Prepared, parameters: unknown) => Effect.Effect<unknown, ConnectorError, Connections>
   /** `prepare` and `runPrepared` in one. */
   readonly run: (step: unknown) => Effect.Effect<unknown, ConnectorError, Connections>
@@ -71,6 +95,8 @@ export interface Executor {
     property: string,
     params: Readonly<Record<string, unknown>>
   ) => Effect.Effect<ReadonlyArray<Property.Choice<string>>, ConnectorError, Connections>
+  /** Checks a trigger step: its shape, its type resolved to a trigger, its parameters decoded. */
+  readonly prepareTrigger: (step: unknown) => Either.Either<PreparedTrigger, InvalidInput>
   /** Enables a dynamic-webhook trigger: registers it, and returns its state as JSON data, to be stored. */
   readonly enableTrigger: (trigger: TriggerStep, webhookUrl: string) => Effect.Effect<unknown, ConnectorError, Connections>
   /** Disables a dynamic-webhook trigger, from its stored state. */
@@ -129,20 +155,28 @@ export const make = (
     return Either.right({ step: step.right, component: resolved.right.component, action: resolved.right.definition })
   }
 
-  const runPrepared: Executor["runPrepared"] = ({ action, component, step }, parameters) => {
-    const params = action.decode(parameters)
-    if (Either.isLeft(params)) return Effect.fail(inStep(step, params.left))
-    return Effect.flatMap(Connections, (connections) =>
+  const decodeParameters: Executor["decodeParameters"] = (prepared, parameters) =>
+    Either.map(
+      Either.mapLeft(prepared.action.decode(parameters), (error) => inStep(prepared.step, error)),
+      (params) => ({ ...prepared, params })
+    )
+
+  const runDecoded: Executor["runDecoded"] = ({ action, component, params, step }) =>
+    Effect.flatMap(Connections, (connections) =>
       Effect.flatMap(connections.get(component), (opened) =>
-        Effect.flatMap(action.run(params.right, opened.context), (output) => {
+        Effect.flatMap(action.run(params, opened.context), (output) => {
           const encoded = action.encode(output)
           // A provider (or a proxy) may echo what it was sent: no output carries a credential.
           return Either.isRight(encoded) ? Effect.succeed(opened.scrub(encoded.right)) : Effect.fail(
             new UnexpectedResponse({
-              message: `${step.type} produced an output that does not match its schema: ${encoded.left.message}`
+              message: opened.scrub(`${step.type} produced an output that does not match its schema: ${encoded.left.message}`)
             })
           )
         })))
+
+  const runPrepared: Executor["runPrepared"] = (prepared, parameters) => {
+    const decoded = decodeParameters(prepared, parameters)
+    return Either.isLeft(decoded) ? Effect.fail(decoded.left) : runDecoded(decoded.right)
   }
 
   const run: Executor["run"] = (input) =>
@@ -182,5 +216,5 @@ export const make = (
     })
 
   const triggers = internal.make(registry, settings.maxDeliveryBytes)
-  return { registry, prepare, runPrepared, run, options, ...triggers }
+  return { registry, prepare, decodeParameters, runDecoded, runPrepared, run, options, ...triggers }
 }

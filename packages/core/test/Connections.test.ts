@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { Action, Component, Connection, Executor, Property } from "../src/index.js"
@@ -82,6 +82,27 @@ describe("Executor.prepare and runPrepared", () => {
       expect(output).toEqual({ id: "b".repeat(24), name: "n", count: 1 })
       const bad = yield* Effect.flip(executor.runPrepared(prepared.right, { id: "x" }).pipe(Effect.provide(connected({}))))
       expect(bad.message).toBe("step \"get\" (fixture/v1/getThing): id: must be 24 hexadecimal digits")
+    }))
+
+  it.effect("a step whose parameters are all known is decoded once, however often it runs", () =>
+    Effect.gen(function*() {
+      const http = fakeHttp(() => ({ status: 200, body: JSON.stringify({ id: "c".repeat(24), name: "n", count: 1 }) }))
+      const prepared = executor.prepare(getThing("c".repeat(24)))
+      if (Either.isLeft(prepared)) return expect.fail(prepared.left.message)
+      const decode = vi.spyOn(prepared.right.action, "decode")
+      try {
+        const decoded = executor.decodeParameters(prepared.right, prepared.right.step.parameters)
+        if (Either.isLeft(decoded)) return expect.fail(decoded.left.message)
+        for (let i = 0; i < 3; i++) {
+          expect(yield* executor.runDecoded(decoded.right).pipe(Effect.provide(connected({ fixture: connectionValues }, http.layer))))
+            .toEqual({ id: "c".repeat(24), name: "n", count: 1 })
+        }
+        expect(decode).toHaveBeenCalledTimes(1)
+        const bad = executor.decodeParameters(prepared.right, { id: "x" })
+        expect(Either.isLeft(bad) && bad.left.message).toBe("step \"get\" (fixture/v1/getThing): id: must be 24 hexadecimal digits")
+      } finally {
+        decode.mockRestore()
+      }
     }))
 
   it("refuses a malformed step or an unknown type, naming it", () => {

@@ -1,5 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import nock from "nock"
 import { Component, Connections, Executor, Trigger, Webhook } from "../src/index.js"
@@ -52,6 +53,26 @@ describe("Executor triggers", () => {
         response: { status: 200 },
         events: [{ id: "a1", output: { id: "t1", name: "Thing", count: 2 } }]
       })
+    }))
+
+  it.effect("a trigger prepared once is not decoded again on each delivery", () =>
+    Effect.gen(function*() {
+      const prepared = executor.prepareTrigger(trigger)
+      if (Either.isLeft(prepared)) return expect.fail(prepared.left.message)
+      const decode = vi.spyOn(prepared.right.trigger, "decode")
+      try {
+        nock(API).get("/1/things/t1").times(3).reply(200, { id: "t1", name: "Thing", count: 2 })
+        const signature = Webhook.hmacSha1Base64(Redacted.make("app-secret-0123"), created, callbackUrl)
+        for (let i = 0; i < 3; i++) {
+          const result = yield* provide(executor.handleDelivery(prepared.right, { webhookId: "w1" }, delivery(created, signature)))
+          expect(result.events).toEqual([{ id: "a1", output: { id: "t1", name: "Thing", count: 2 } }])
+        }
+        expect(decode).not.toHaveBeenCalled()
+      } finally {
+        decode.mockRestore()
+      }
+      const bad = executor.prepareTrigger({ ...trigger, parameters: {} })
+      expect(Either.isLeft(bad) && bad.left.message).toBe("step \"onNew\" (fixture/v1/newThing): listId: is required")
     }))
 
   it.effect("an event whose record echoes a credential is scrubbed like any output", () =>

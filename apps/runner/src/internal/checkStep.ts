@@ -4,11 +4,29 @@
  *
  * @internal
  */
-import type { Action, ConnectorError, Executor, Registry, Trigger } from "@x/core"
+import type { Component, ConnectorError, Executor } from "@x/core"
 import { Step } from "@x/core"
 import * as Either from "effect/Either"
 import * as References from "../References.js"
-import type { CheckedStep } from "../Workflow.js"
+
+/** A step that passed the check: as written, its component, its parameters with the inputs put in. */
+export interface CheckedStep {
+  readonly step: Step.Step
+  readonly component: Component.Component
+  readonly parameters: Readonly<Record<string, unknown>>
+}
+
+/** A task that passed the check: resolved once; decoded once too when no parameter waits for a step's output. */
+export interface CheckedTask extends CheckedStep {
+  readonly prepared: Executor.Prepared
+  /** The parameters decoded by the check, when all of them were known then: the run uses them as they are. */
+  readonly decoded: Executor.Decoded | undefined
+}
+
+/** A trigger that passed the check: resolved and decoded once (its parameters only refer to inputs). */
+export interface CheckedTrigger extends CheckedStep {
+  readonly prepared: Executor.PreparedTrigger
+}
 
 /**
  * Names no step may have: `inputs` and `trigger` are roots of references, the others would
@@ -58,56 +76,95 @@ const checkReferences = (context: CheckContext, key: string, value: unknown, pat
   }
 }
 
-/** Checks one step, adding its problems to the context's; the checked step, when its type resolved. */
-export const checkStep = (
+/** Adds an input error's issues under this path. */
+const report = (
   context: CheckContext,
-  kind: "trigger" | "action",
-  value: unknown,
-  path: string
-): CheckedStep | undefined => {
-  const { issues } = context
+  path: string,
+  error: { readonly issues: ReadonlyArray<ConnectorError.Issue> },
+  skip: ReadonlySet<string> = new Set()
+) => {
+  const reported = new Set<string>()
+  for (const issue of error.issues) {
+    const key = issue.path.split(/[.[]/)[0]!
+    if (skip.has(key)) continue
+    reported.add(key)
+    context.issues.push({ path: `${path}${issue.path === "" ? "" : `.${issue.path}`}`, message: issue.message })
+  }
+  return reported
+}
+
+/** The step's shape, its name, and the references in its parameters; the parameters with the inputs put in. */
+const checkCommon = (context: CheckContext, value: unknown, path: string) => {
   const step = Step.decode(value)
   if (Either.isLeft(step)) {
-    for (const issue of step.left.issues) issues.push({ path: `${path}.${issue.path}`, message: issue.message })
+    report(context, path, step.left)
     return undefined
   }
-  const { name, parameters, type } = step.right
+  const { name, parameters } = step.right
   if (context.names.has(name) || reservedNames.has(name)) {
-    issues.push({ path: `${path}.name`, message: `"${name}" is ${context.names.has(name) ? "the name of an earlier step" : "reserved"}` })
+    context.issues.push({ path: `${path}.name`, message: `"${name}" is ${context.names.has(name) ? "the name of an earlier step" : "reserved"}` })
   }
   context.names.add(name)
-  // An action is prepared by the executor here, once: the run uses what the check resolved.
-  const resolved: Either.Either<Registry.Resolved<Action.Action | Trigger.Trigger>, ConnectorError.InvalidInput> = kind === "action"
-    ? Either.map(context.executor.prepare(step.right), (prepared) => ({ component: prepared.component, definition: prepared.action }))
-    : context.executor.registry.trigger(type)
-  if (Either.isLeft(resolved)) {
-    for (const issue of resolved.left.issues) issues.push({ path: `${path}.type`, message: issue.message })
-    return undefined
-  }
-  const { component, definition } = resolved.right
   for (const [key, v] of Object.entries(parameters)) checkReferences(context, key, v, path)
   // Inputs are known now, so they are put in; a parameter that still refers to a step's
   // output is checked when it runs.
   const known = withInputs(parameters, context.inputs) as Record<string, unknown>
   const dynamic = new Set(Object.keys(known).filter((k) => References.hasReference(known[k])))
-  const literal = Object.fromEntries(Object.entries(known).filter(([k]) => !dynamic.has(k)))
-  const reported = new Set<string>()
-  const decoded: Either.Either<unknown, ConnectorError.InvalidInput> = definition.decode(literal)
-  if (Either.isLeft(decoded)) {
-    for (const issue of decoded.left.issues) {
-      const key = issue.path.split(/[.[]/)[0]!
-      if (dynamic.has(key)) continue
-      reported.add(key)
-      issues.push({ path: `${path}.parameters${issue.path === "" ? "" : `.${issue.path}`}`, message: issue.message })
-    }
+  return { step: step.right, known, dynamic }
+}
+
+/** Checks one task, adding its problems to the context's; the checked task, when its type resolved. */
+export const checkTask = (context: CheckContext, value: unknown, path: string): CheckedTask | undefined => {
+  const common = checkCommon(context, value, path)
+  if (common === undefined) return undefined
+  const { dynamic, known, step } = common
+  // Resolved here, once (the type parsed by core's one parser): the run uses what the check found.
+  const resolved = context.executor.registry.action(step.type)
+  if (Either.isLeft(resolved)) {
+    report(context, path, resolved.left) // its issues' path is "type"
+    return undefined
   }
+  const prepared: Executor.Prepared = { step, component: resolved.right.component, action: resolved.right.definition }
+  const literal = Object.fromEntries(Object.entries(known).filter(([k]) => !dynamic.has(k)))
+  const decoded = context.executor.decodeParameters(prepared, literal)
+  const reported = Either.isLeft(decoded) ? report(context, `${path}.parameters`, decoded.left, dynamic) : new Set<string>()
   // A key that is not a property is the user's mistake, whatever its name ("__proto__" too).
   for (const key of Object.keys(known)) {
-    if (!Object.hasOwn(definition.props, key) && !reported.has(key)) {
-      issues.push({ path: `${path}.parameters.${key}`, message: "is not a known parameter" })
+    if (!Object.hasOwn(prepared.action.props, key) && !reported.has(key)) {
+      context.issues.push({ path: `${path}.parameters.${key}`, message: "is not a known parameter" })
     }
   }
-  const root = kind === "trigger" ? "trigger" : name
-  context.known.set(root, definition.output !== undefined)
-  return { prepared: { step: step.right, component, action: definition as Action.Action }, step: step.right, component, definition, parameters: known }
+  context.known.set(step.name, prepared.action.output !== undefined)
+  return {
+    step,
+    component: prepared.component,
+    parameters: known,
+    prepared,
+    decoded: dynamic.size === 0 && Either.isRight(decoded) ? decoded.right : undefined
+  }
+}
+
+/** Checks the trigger, adding its problems to the context's; the checked trigger, when it resolved and decoded. */
+export const checkTrigger = (context: CheckContext, value: unknown, path: string): CheckedTrigger | undefined => {
+  const common = checkCommon(context, value, path)
+  if (common === undefined) return undefined
+  const { known, step } = common
+  context.known.set("trigger", true)
+  // A reference other than to an input is already reported: nothing to decode.
+  if (common.dynamic.size > 0) return undefined
+  const prepared = context.executor.prepareTrigger({ ...step, parameters: known })
+  if (Either.isRight(prepared)) return { step, component: prepared.right.component, parameters: known, prepared: prepared.right }
+  const type = prepared.left.issues.filter((issue) => issue.path === "type")
+  if (type.length > 0) {
+    report(context, path, { issues: type })
+    return undefined
+  }
+  const reported = report(context, `${path}.parameters`, prepared.left)
+  const props = context.executor.registry.trigger(step.type)
+  for (const key of Object.keys(known)) {
+    if (Either.isRight(props) && !Object.hasOwn(props.right.definition.props, key) && !reported.has(key)) {
+      context.issues.push({ path: `${path}.parameters.${key}`, message: "is not a known parameter" })
+    }
+  }
+  return undefined
 }

@@ -8,6 +8,8 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { type ConnectorError, type InvalidInput, invalidInput, UnexpectedResponse } from "../ConnectorError.js"
 import { Connections, type Opened } from "../Connections.js"
+import type * as Component from "../Component.js"
+import type * as Executor from "../Executor.js"
 import * as Property from "../Property.js"
 import type * as Registry from "../Registry.js"
 import * as Step from "../Step.js"
@@ -33,38 +35,67 @@ const decodeStored = <A>(schema: Schema.Schema<A, any>, value: unknown, what: st
       )
   )
 
-const encodeWith = <A>(schema: Schema.Schema<A, any>, value: A, what: () => string) =>
+/** Encodes what a trigger stores or emits; a failure's message (it quotes values) is scrubbed. */
+const encodeWith = <A>(schema: Schema.Schema<A, any>, value: A, what: () => string, scrub: (text: string) => string) =>
   Either.match(Schema.encodeUnknownEither(schema as Schema.Schema<unknown, unknown>)(value), {
-    onLeft: (error) => Effect.fail(new UnexpectedResponse({ message: `${what()}: ${error.message}` })),
+    onLeft: (error) => Effect.fail(new UnexpectedResponse({ message: scrub(`${what()}: ${error.message}`) })),
     onRight: Effect.succeed
   })
 
-export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.defaultMaxBytes) => {
-  /** Resolves a trigger step of this kind. */
-  const resolve = <K extends Trigger.Trigger["kind"]>(kind: K, input: unknown) =>
-    Either.flatMap(Step.decode(input), (step) =>
-      Either.flatMap(Either.mapLeft(registry.trigger(step.type), (error) => inStep(step, error)), ({ component, definition }) =>
-        definition.kind === kind
-          ? Either.right({ step, component, definition: definition as Extract<Trigger.Trigger, { kind: K }> })
-          : Either.left(invalidInput([{
-            path: "type",
-            message: `${step.type} is a ${definition.kind.toLowerCase().replace("_", " ")} trigger`
-          }], `step "${step.name}"`))))
+/** Marks a trigger step that `prepareTrigger` checked. */
+const PreparedTypeId: unique symbol = Symbol("@x/core/Executor/PreparedTrigger")
 
-  /** Resolves and decodes a trigger step of this kind, and gets its opened connection. */
-  const prepare = <K extends Trigger.Trigger["kind"]>(kind: K, input: unknown) =>
+export interface PreparedTrigger {
+  readonly [PreparedTypeId]: typeof PreparedTypeId
+  readonly step: Step.Step
+  readonly component: Component.Component
+  readonly trigger: Trigger.Trigger
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+const isPrepared = (input: unknown): input is PreparedTrigger =>
+  typeof input === "object" && input !== null && PreparedTypeId in input
+
+/** Checks a trigger step once: its shape, its type resolved to a trigger, its parameters decoded. */
+const prepareWith = (registry: Registry.Registry) => (input: unknown): Either.Either<PreparedTrigger, InvalidInput> =>
+  isPrepared(input) ? Either.right(input) : Either.flatMap(Step.decode(input), (step) =>
+    Either.mapLeft(
+      Either.flatMap(registry.trigger(step.type), ({ component, definition }) =>
+        Either.map(definition.decode(step.parameters), (params): PreparedTrigger => ({
+          [PreparedTypeId]: PreparedTypeId,
+          step,
+          component,
+          trigger: definition,
+          params
+        }))),
+      (error) => inStep(step, error)
+    ))
+
+export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.defaultMaxBytes) => {
+  const prepareTrigger = prepareWith(registry)
+
+  /** The prepared trigger, of this kind. */
+  const resolve = <K extends Trigger.Trigger["kind"]>(kind: K, input: Executor.TriggerStep) =>
+    Either.flatMap(prepareTrigger(input), (prepared) =>
+      prepared.trigger.kind === kind
+        ? Either.right(prepared as PreparedTrigger & { readonly trigger: Extract<Trigger.Trigger, { kind: K }> })
+        : Either.left(invalidInput([{
+          path: "type",
+          message: `${prepared.step.type} is a ${prepared.trigger.kind.toLowerCase().replace("_", " ")} trigger`
+        }], `step "${prepared.step.name}"`)))
+
+  /** The prepared trigger of this kind, with its opened connection. */
+  const prepare = <K extends Trigger.Trigger["kind"]>(kind: K, input: Executor.TriggerStep) =>
     Effect.suspend(() => {
       const resolved = resolve(kind, input)
       if (Either.isLeft(resolved)) return Effect.fail(resolved.left)
-      const { component, definition, step } = resolved.right
-      const params = definition.decode(step.parameters)
-      if (Either.isLeft(params)) return Effect.fail(inStep(step, params.left))
+      const { component, params, step, trigger } = resolved.right
       return Effect.flatMap(Connections, (connections) =>
         Effect.map(connections.get(component), (opened) => ({
           step,
-          trigger: definition,
+          trigger,
           opened,
-          context: { params: params.right, client: opened.client, connection: opened.values }
+          context: { params, client: opened.client, connection: opened.values }
         })))
     })
 
@@ -76,23 +107,23 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
   ): Effect.Effect<ReadonlyArray<Trigger.TriggerEvent<unknown>>, UnexpectedResponse> =>
     Effect.forEach(events, (event) =>
       Effect.map(
-        encodeWith(trigger.output, event.output, () => `${trigger.name} emitted an event that does not match its schema`),
+        encodeWith(trigger.output, event.output, () => `${trigger.name} emitted an event that does not match its schema`, opened.scrub),
         (output) => ({ id: event.id, output: opened.scrub(output) })
       ))
 
-  const enableTrigger = (input: Step.Step, webhookUrl: string): Effect.Effect<unknown, ConnectorError, Connections> =>
-    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, trigger }) =>
+  const enableTrigger = (input: Executor.TriggerStep, webhookUrl: string): Effect.Effect<unknown, ConnectorError, Connections> =>
+    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, opened, trigger }) =>
       Effect.flatMap(
         trigger.enable({ ...context, webhookUrl }),
-        (state) => encodeWith(trigger.state, state, () => `${trigger.name}'s state does not encode`)
+        (state) => encodeWith(trigger.state, state, () => `${trigger.name}'s state does not encode`, opened.scrub)
       ))
 
-  const disableTrigger = (input: Step.Step, stored: unknown): Effect.Effect<void, ConnectorError, Connections> =>
+  const disableTrigger = (input: Executor.TriggerStep, stored: unknown): Effect.Effect<void, ConnectorError, Connections> =>
     Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, step, trigger }) =>
       Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) => trigger.disable({ ...context, state })))
 
   const handleDelivery = (
-    input: Step.Step,
+    input: Executor.TriggerStep,
     stored: unknown,
     request: Trigger.WebhookRequest
   ): Effect.Effect<Delivery, ConnectorError, Connections> =>
@@ -102,14 +133,14 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
       : Effect.suspend(() => {
         // The provider checking the URL, before it registers it: no state exists yet.
         const resolved = resolve("DYNAMIC_WEBHOOK", input)
-        const check = Either.isRight(resolved) ? resolved.right.definition.urlCheck : undefined
+        const check = Either.isRight(resolved) ? resolved.right.trigger.urlCheck : undefined
         return check !== undefined && check.method === request.method.toUpperCase()
           ? Effect.succeed({ response: check.response, events: [] })
           : delivery(input, stored, request)
       })
 
   const delivery = (
-    input: Step.Step,
+    input: Executor.TriggerStep,
     stored: unknown,
     request: Trigger.WebhookRequest
   ): Effect.Effect<Delivery, ConnectorError, Connections> =>
@@ -124,7 +155,7 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
           ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
         )))
 
-  const poll = (input: Step.Step, stored: unknown) =>
+  const poll = (input: Executor.TriggerStep, stored: unknown) =>
     Effect.flatMap(prepare("POLLING", input), ({ context, opened, step, trigger }) =>
       Effect.flatMap(
         stored === undefined || stored === null ? Either.right(undefined) : decodeStored(trigger.cursor, stored, "cursor", step),
@@ -139,5 +170,5 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
             })))
       ))
 
-  return { enableTrigger, disableTrigger, handleDelivery, poll }
+  return { prepareTrigger, enableTrigger, disableTrigger, handleDelivery, poll }
 }
