@@ -10,6 +10,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type { ConnectorError } from "./ConnectorError.js"
+import * as Scrub from "./internal/scrub.js"
 
 /**
  * How a connection's credentials reach its requests.
@@ -110,57 +111,23 @@ export const query = (values: Readonly<Record<string, SecretValue>>): Credential
   }
 }
 
-/** Shorter values are not scrubbed: they would mangle ordinary text. */
-const minSecretLength = 4
-
-/** The forms a secret can take in text: as is, and percent-encoded (as in a URL); longest first. */
-const formsOf = (secrets: ReadonlyArray<Redacted.Redacted<string>>): ReadonlyArray<string> => {
-  const forms = new Set<string>()
-  for (const secret of secrets) {
-    const value = Redacted.value(secret)
-    if (value.length < minSecretLength) continue
-    forms.add(value)
-    forms.add(encodeURIComponent(value))
-  }
-  // Longest first, so a secret that contains a shorter one is replaced whole.
-  return [...forms].sort((a, b) => b.length - a.length)
-}
-
 /**
  * Replaces every secret in a text (e.g. a provider's error message or a path) by `[redacted]`.
  *
  * @since 0.1.0
  * @category redaction
  */
-export const scrub = (secrets: ReadonlyArray<Redacted.Redacted<string>>, text: string): string => {
-  let result = text
-  for (const form of formsOf(secrets)) {
-    if (result.includes(form)) result = result.split(form).join("[redacted]")
-  }
-  return result
-}
+export const scrub = (secrets: ReadonlyArray<Redacted.Redacted<string>>, text: string): string =>
+  Scrub.replaceIn(text, Scrub.formsOf(secrets))
 
 /**
- * `scrub` applied to every string (and key) of a decoded JSON value.
+ * `scrub` applied to every string (and key) of a decoded JSON value; the value itself when it
+ * holds no secret.
  *
  * @since 0.1.0
  * @category redaction
  */
 export const scrubValue = (secrets: ReadonlyArray<Redacted.Redacted<string>>, value: unknown): unknown => {
-  const forms = formsOf(secrets)
-  if (forms.length === 0) return value
-  const text = (s: string) => {
-    let result = s
-    for (const form of forms) if (result.includes(form)) result = result.split(form).join("[redacted]")
-    return result
-  }
-  const walk = (v: unknown): unknown =>
-    typeof v === "string"
-      ? text(v)
-      : Array.isArray(v)
-      ? v.map(walk)
-      : typeof v === "object" && v !== null
-      ? Object.fromEntries(Object.entries(v).map(([k, item]) => [text(k), walk(item)]))
-      : v
-  return walk(value)
+  const forms = Scrub.formsOf(secrets)
+  return forms.length === 0 ? value : Scrub.walk(value, forms)
 }

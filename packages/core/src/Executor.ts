@@ -49,7 +49,7 @@ export interface Decoded extends Prepared {
  * @since 0.1.0
  * @category models
  */
-export type TriggerStep = Step.Step | PreparedTrigger
+export type TriggerStep = internal.TriggerStep
 
 /**
  * A trigger step that was checked: its shape decoded, its type resolved to a trigger, its

@@ -9,7 +9,6 @@ import * as Schema from "effect/Schema"
 import { type ConnectorError, type InvalidInput, invalidInput, UnexpectedResponse } from "../ConnectorError.js"
 import { Connections, type Opened } from "../Connections.js"
 import type * as Component from "../Component.js"
-import type * as Executor from "../Executor.js"
 import * as Property from "../Property.js"
 import type * as Registry from "../Registry.js"
 import * as Step from "../Step.js"
@@ -53,6 +52,9 @@ export interface PreparedTrigger {
   readonly params: Readonly<Record<string, unknown>>
 }
 
+/** A trigger step as written, or prepared. */
+export type TriggerStep = Step.Step | PreparedTrigger
+
 const isPrepared = (input: unknown): input is PreparedTrigger =>
   typeof input === "object" && input !== null && PreparedTypeId in input
 
@@ -75,7 +77,7 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
   const prepareTrigger = prepareWith(registry)
 
   /** The prepared trigger, of this kind. */
-  const resolve = <K extends Trigger.Trigger["kind"]>(kind: K, input: Executor.TriggerStep) =>
+  const resolve = <K extends Trigger.Trigger["kind"]>(kind: K, input: TriggerStep) =>
     Either.flatMap(prepareTrigger(input), (prepared) =>
       prepared.trigger.kind === kind
         ? Either.right(prepared as PreparedTrigger & { readonly trigger: Extract<Trigger.Trigger, { kind: K }> })
@@ -85,7 +87,7 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
         }], `step "${prepared.step.name}"`)))
 
   /** The prepared trigger of this kind, with its opened connection. */
-  const prepare = <K extends Trigger.Trigger["kind"]>(kind: K, input: Executor.TriggerStep) =>
+  const prepare = <K extends Trigger.Trigger["kind"]>(kind: K, input: TriggerStep) =>
     Effect.suspend(() => {
       const resolved = resolve(kind, input)
       if (Either.isLeft(resolved)) return Effect.fail(resolved.left)
@@ -111,19 +113,19 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
         (output) => ({ id: event.id, output: opened.scrub(output) })
       ))
 
-  const enableTrigger = (input: Executor.TriggerStep, webhookUrl: string): Effect.Effect<unknown, ConnectorError, Connections> =>
+  const enableTrigger = (input: TriggerStep, webhookUrl: string): Effect.Effect<unknown, ConnectorError, Connections> =>
     Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, opened, trigger }) =>
       Effect.flatMap(
         trigger.enable({ ...context, webhookUrl }),
         (state) => encodeWith(trigger.state, state, () => `${trigger.name}'s state does not encode`, opened.scrub)
       ))
 
-  const disableTrigger = (input: Executor.TriggerStep, stored: unknown): Effect.Effect<void, ConnectorError, Connections> =>
+  const disableTrigger = (input: TriggerStep, stored: unknown): Effect.Effect<void, ConnectorError, Connections> =>
     Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, step, trigger }) =>
       Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) => trigger.disable({ ...context, state })))
 
   const handleDelivery = (
-    input: Executor.TriggerStep,
+    input: TriggerStep,
     stored: unknown,
     request: Trigger.WebhookRequest
   ): Effect.Effect<Delivery, ConnectorError, Connections> =>
@@ -140,7 +142,7 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
       })
 
   const delivery = (
-    input: Executor.TriggerStep,
+    input: TriggerStep,
     stored: unknown,
     request: Trigger.WebhookRequest
   ): Effect.Effect<Delivery, ConnectorError, Connections> =>
@@ -155,7 +157,7 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
           ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
         )))
 
-  const poll = (input: Executor.TriggerStep, stored: unknown) =>
+  const poll = (input: TriggerStep, stored: unknown) =>
     Effect.flatMap(prepare("POLLING", input), ({ context, opened, step, trigger }) =>
       Effect.flatMap(
         stored === undefined || stored === null ? Either.right(undefined) : decodeStored(trigger.cursor, stored, "cursor", step),
