@@ -8,6 +8,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { createHmac, timingSafeEqual } from "node:crypto"
+import type { IncomingMessage } from "node:http"
 
 /**
  * Why a delivery was rejected; `status` is what to answer (401 bad signature, 413 too large, ...).
@@ -137,4 +138,55 @@ export const verifyHmacSha256Hex = (options: {
     return safeEqual(hmacSha256Hex(options.secret, timestamp, options.body), signature.trim().toLowerCase())
       ? Effect.void
       : Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's signature does not match" }))
+  })
+
+/**
+ * A request body read whole, or refused because it is larger than the cap.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Body =
+  | { readonly _tag: "Body"; readonly bytes: Buffer }
+  | { readonly _tag: "TooLarge"; readonly maxBytes: number }
+
+/**
+ * Reads a Node request's body, at most `maxBytes` of it (a delivery's limit by default): past
+ * the cap (announced by `Content-Length`, or reached while reading a body of unknown length)
+ * it stops reading and resolves with `TooLarge` at once, so memory stays bounded whatever the
+ * client sends. The rest is never read: answer 413 with `Connection: close`. Rejects if the
+ * client goes away before the end.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const readBody = (req: IncomingMessage, maxBytes: number = defaultMaxBytes): Promise<Body> =>
+  new Promise<Body>((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    const stop = () => {
+      req.removeListener("data", onData)
+      req.removeListener("end", onEnd)
+    }
+    const tooLarge = () => {
+      stop()
+      // Paused, the socket stops reading: TCP holds the client back.
+      req.pause()
+      resolve({ _tag: "TooLarge", maxBytes })
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > maxBytes) tooLarge()
+      else chunks.push(chunk)
+    }
+    const onEnd = () => {
+      stop()
+      resolve({ _tag: "Body", bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) })
+    }
+    if (Number(req.headers["content-length"]) > maxBytes) return tooLarge()
+    if (req.readableEnded) return onEnd()
+    req.on("data", onData)
+    req.once("end", onEnd)
+    req.once("error", reject)
+    req.once("aborted", () => reject(new Error("the client went away before the end of the body")))
   })

@@ -4,56 +4,33 @@
  * passed, without reading the rest. The answer to a refused body closes the connection, so
  * the rest of it is never read.
  *
- * It reads the Node request itself: `@effect/platform`'s readers collect the whole body first
- * (`arrayBuffer`) or destroy the socket when they stop early (`stream`), which would leave no
- * way to answer 413.
+ * It reads the Node request itself (with core's `Webhook.readBody`): `@effect/platform`'s
+ * readers collect the whole body first (`arrayBuffer`) or destroy the socket when they stop
+ * early (`stream`), which would leave no way to answer 413.
  *
  * @internal
  */
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import { Webhook } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 
-/** The body, or none when it is larger than `maxBytes`. */
+/** The body, or none when it is larger than `maxBytes`; empty when the client went away before its end (no signature holds then). */
 export const read = (
   request: HttpServerRequest.HttpServerRequest,
   maxBytes: number
-): Effect.Effect<Option.Option<Uint8Array>> => {
-  if (Number(request.headers["content-length"] ?? 0) > maxBytes) return Effect.succeed(Option.none())
-  const source = NodeHttpServerRequest.toIncomingMessage(request)
-  if (source.readableEnded) return Effect.succeed(Option.some(new Uint8Array(0)))
-  return Effect.async<Option.Option<Uint8Array>>((resume) => {
-    const chunks: Array<Buffer> = []
-    let size = 0
-    const stop = () => {
-      source.off("data", onData)
-      source.off("end", onEnd)
-      source.off("error", onEnd)
-      source.off("close", onEnd)
-    }
-    const onData = (chunk: Buffer) => {
-      size += chunk.length
-      if (size > maxBytes) {
-        stop()
-        source.pause()
-        chunks.length = 0
-        resume(Effect.succeed(Option.none()))
-      } else chunks.push(chunk)
-    }
-    // A client that goes away mid-body leaves what arrived, which its signature check refuses.
-    const onEnd = () => {
-      stop()
-      resume(Effect.succeed(Option.some(Buffer.concat(chunks, size))))
-    }
-    source.on("data", onData)
-    source.once("end", onEnd)
-    source.once("error", onEnd)
-    source.once("close", onEnd)
-    return Effect.sync(stop)
-  })
-}
+): Effect.Effect<Option.Option<Uint8Array>> =>
+  Effect.map(
+    Effect.promise(() =>
+      Webhook.readBody(NodeHttpServerRequest.toIncomingMessage(request), maxBytes).catch(() => ({
+        _tag: "Body" as const,
+        bytes: Buffer.alloc(0)
+      }))
+    ),
+    (body) => body._tag === "TooLarge" ? Option.none() : Option.some(body.bytes)
+  )
 
 /** The answer to a body over the cap: 413, and the connection closed rather than read on. */
 export const tooLarge = (maxBytes: number): HttpServerResponse.HttpServerResponse =>

@@ -10,6 +10,7 @@
  * It is built on node:http so that importing `@x/boardtool/testing` adds no dependency.
  */
 import { createHmac, randomBytes } from "node:crypto"
+import { Webhook } from "@x/core"
 import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 
@@ -468,7 +469,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   }
 
   const server: Server = createServer((req, res) => {
-    Loopback.readBody(req).then((read) => {
+    Webhook.readBody(req).then((read) => {
       stats.requests++
       const reply = (status: number, body: unknown) => {
         const text = typeof body === "string" ? body : JSON.stringify(body)

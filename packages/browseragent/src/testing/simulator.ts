@@ -11,6 +11,7 @@
  * It is built on node:http so that importing `@x/browseragent/testing` adds no dependency.
  */
 import { randomBytes, randomUUID } from "node:crypto"
+import { Webhook } from "@x/core"
 import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 
@@ -322,7 +323,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   }
 
   const read = async (req: IncomingMessage, res: ServerResponse) => {
-    const body = await Loopback.readBody(req)
+    const body = await Webhook.readBody(req)
     if (body._tag === "TooLarge") {
       res.setHeader("connection", "close")
       throw new Detail(413, "Request body too large")

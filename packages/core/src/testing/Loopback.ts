@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { type IncomingMessage, request, type Server } from "node:http"
+import { request, type Server } from "node:http"
 
 /**
  * Listens on 127.0.0.1; resolves with the origin (`http://127.0.0.1:<port>`), rejects if the port is taken.
@@ -32,55 +32,6 @@ export const close = (server: Server): Promise<void> =>
   new Promise<void>((resolve) => {
     server.closeAllConnections()
     server.close(() => resolve())
-  })
-
-/**
- * The largest request body a simulator reads: 1 MiB.
- *
- * @since 0.2.0
- * @category constants
- */
-export const maxBodyBytes = 1024 * 1024
-
-/**
- * A request body read whole, or refused because it is larger than the cap.
- *
- * @since 0.2.0
- * @category models
- */
-export type Body =
-  | { readonly _tag: "Body"; readonly bytes: Buffer }
-  | { readonly _tag: "TooLarge"; readonly maxBytes: number }
-
-/**
- * Reads a request body, at most `maxBytes` of it: past the cap (announced by `Content-Length`
- * or reached while reading a body of unknown length) it stops reading and resolves with
- * `TooLarge` at once, so memory stays bounded whatever the client sends. The rest of the body
- * is never read: answer 413 with `Connection: close`. Rejects if the client aborts.
- *
- * @since 0.2.0
- * @category utils
- */
-export const readBody = (req: IncomingMessage, maxBytes: number = maxBodyBytes): Promise<Body> =>
-  new Promise<Body>((resolve, reject) => {
-    const tooLarge = () => {
-      // Paused, the socket stops reading: TCP holds the client back.
-      req.pause()
-      req.removeListener("data", onData)
-      resolve({ _tag: "TooLarge", maxBytes })
-    }
-    const chunks: Array<Buffer> = []
-    let size = 0
-    const onData = (chunk: Buffer) => {
-      size += chunk.length
-      if (size > maxBytes) tooLarge()
-      else chunks.push(chunk)
-    }
-    if (Number(req.headers["content-length"]) > maxBytes) return tooLarge()
-    req.on("data", onData)
-    req.on("end", () => resolve({ _tag: "Body", bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) }))
-    req.on("error", reject)
-    req.on("aborted", () => reject(new Error("the client aborted the request")))
   })
 
 /**

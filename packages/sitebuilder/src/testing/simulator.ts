@@ -11,6 +11,7 @@
  * It is built on node:http so that importing `@x/sitebuilder/testing` adds no dependency.
  */
 import { randomBytes } from "node:crypto"
+import { Webhook } from "@x/core"
 import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 
@@ -319,7 +320,7 @@ export const start = async (options: Options = {}): Promise<Simulator> => {
   })
   const handle = async (req: IncomingMessage, res: import("node:http").ServerResponse) => {
     stats.requests++
-    const body = await Loopback.readBody(req)
+    const body = await Webhook.readBody(req)
     if (body._tag === "TooLarge") {
       res.writeHead(413, { "content-type": "application/json; charset=utf-8", connection: "close" })
       res.end(JSON.stringify({ code: "payload_too_large", message: "Request body too large", externalReference: null, details: [] }))

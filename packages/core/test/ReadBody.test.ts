@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { createServer, request, type Server } from "node:http"
+import { Webhook } from "../src/index.js"
 import { Loopback } from "../src/testing.js"
 
 const cap = 1000
@@ -7,7 +8,7 @@ let server: Server
 let origin = ""
 beforeAll(async () => {
   server = createServer((req, res) => {
-    Loopback.readBody(req, cap).then((body) => {
+    Webhook.readBody(req, cap).then((body) => {
       if (body._tag === "TooLarge") {
         res.writeHead(413, { connection: "close" }).end(`over ${body.maxBytes}`)
       } else {
@@ -36,7 +37,7 @@ const post = (chunks: ReadonlyArray<string>, contentLength?: number) =>
     req.end()
   })
 
-describe("Loopback.readBody", () => {
+describe("Webhook.readBody", () => {
   it("reads a body up to the cap, with or without Content-Length", async () => {
     expect(await post(["a".repeat(600), "b".repeat(400)])).toEqual({ status: 200, body: "read 1000" })
     expect(await post(["a".repeat(1000)], 1000)).toEqual({ status: 200, body: "read 1000" })
