@@ -1,8 +1,8 @@
 /**
  * A request body read with a cap on its bytes: a body that declares more (`Content-Length`)
  * is refused unread, and one sent without a length (chunked) is refused as soon as the cap is
- * passed, without reading the rest. The answer to a refused body closes the connection, so
- * the rest of it is never read.
+ * passed: what the client still sends is then dropped as it arrives (never kept), for at most
+ * a few seconds, and the connection is left for the client to close.
  *
  * It reads the Node request itself (with core's `Webhook.readBody`): `@effect/platform`'s
  * readers collect the whole body first (`arrayBuffer`) or destroy the socket when they stop
@@ -17,24 +17,35 @@ import { Webhook } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 
+/**
+ * How long the rest of a refused body is read and dropped, at most: closing a connection whose
+ * data is still unread makes the kernel reset it, and a reset can discard the 413 before the
+ * client reads it; a client that has its answer stops sending long before this.
+ */
+const lingerMillis = 2_000
+
 /** The body, or none when it is larger than `maxBytes`; empty when the client went away before its end (no signature holds then). */
 export const read = (
   request: HttpServerRequest.HttpServerRequest,
   maxBytes: number
-): Effect.Effect<Option.Option<Uint8Array>> =>
-  Effect.map(
-    Effect.promise(() =>
-      Webhook.readBody(NodeHttpServerRequest.toIncomingMessage(request), maxBytes).catch(() => ({
-        _tag: "Body" as const,
-        bytes: Buffer.alloc(0)
-      }))
-    ),
-    (body) => body._tag === "TooLarge" ? Option.none() : Option.some(body.bytes)
+): Effect.Effect<Option.Option<Uint8Array>> => {
+  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+  return Effect.map(
+    Effect.promise(() => Webhook.readBody(incoming, maxBytes).catch(() => ({ _tag: "Body" as const, bytes: Buffer.alloc(0) }))),
+    (body) => {
+      if (body._tag === "Body") return Option.some(body.bytes)
+      // Read on and dropped (memory stays flat) until the client, answered, goes away.
+      incoming.on("data", () => {})
+      incoming.resume()
+      setTimeout(() => incoming.socket.destroy(), lingerMillis).unref()
+      return Option.none()
+    }
   )
+}
 
-/** The answer to a body over the cap: 413, and the connection closed rather than read on. */
+/** The answer to a body over the cap: 413 (the client closes; see `lingerMillis`). */
 export const tooLarge = (maxBytes: number): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.text(`a request body is at most ${maxBytes} bytes`, { status: 413, headers: { connection: "close" } })
+  HttpServerResponse.text(`a request body is at most ${maxBytes} bytes`, { status: 413 })
 
 /**
  * The answer to a request no route takes: 404, and the connection closed, so that a body sent
