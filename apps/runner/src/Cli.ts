@@ -84,7 +84,7 @@ const serve = Command.make("serve", {
   ),
   port: Options.integer("port").pipe(Options.withDescription("The port to listen on (default: the public URL's, else 8080)"), Options.optional),
   dataDir: Options.directory("data-dir").pipe(
-    Options.withDescription("Where the delivery journal and the trigger's state are kept (created 0700)"),
+    Options.withDescription("Where the delivery journal and the trigger's state are kept (made 0700 if others could read it)"),
     Options.withDefault(".x-runner")
   ),
   connections: connectionsOption,
