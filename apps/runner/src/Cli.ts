@@ -10,14 +10,30 @@ import * as Option from "effect/Option"
 import * as Commands from "./Commands.js"
 import { layer as components } from "./Components.js"
 import * as Effect from "effect/Effect"
+// esbuild inlines it in the bundle; from dist/ and src/ alike it is the runner's own package.json.
+import packageJson from "../package.json" with { type: "json" }
 
 /**
- * The runner's version, printed by `--version`.
+ * The runner's version (its package.json's), printed by `--version` and atop every help.
  *
  * @since 0.2.0
  * @category constants
  */
-export const version = "0.1.0"
+export const version: string = packageJson.version
+
+/**
+ * The example(s) of each command: the root `--help` shows them all, a command's `--help` its own.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const examples = {
+  run: ["$ x-runner run examples/demo.json --sandbox"],
+  serve: ["$ x-runner serve examples/new-card.json --sandbox --public-url http://127.0.0.1:8787/hooks/new-card"],
+  describe: ["$ x-runner describe boardtool/v1"],
+  options: ["$ x-runner options boardtool/v1/createCard idList --param idBoard=5eed00000000000000000002 --sandbox"],
+  connect: ["$ x-runner connect sitebuilder --connections connections.json --app-url http://127.0.0.1:3000"]
+} as const satisfies Record<string, ReadonlyArray<string>>
 
 const workflowArg = Args.text({ name: "workflow.json" }).pipe(
   Args.withDescription("The workflow file: {label, inputs?, triggers?, tasks} (see the README's \"Workflow files\")")
@@ -68,7 +84,7 @@ const serve = Command.make("serve", {
   ),
   port: Options.integer("port").pipe(Options.withDescription("The port to listen on (default: the public URL's, else 8080)"), Options.optional),
   dataDir: Options.directory("data-dir").pipe(
-    Options.withDescription("Where the delivery journal and the trigger's state are kept (created 0700)"),
+    Options.withDescription("Where the delivery journal and the trigger's state are kept (made 0700 if others could read it)"),
     Options.withDefault(".x-runner")
   ),
   connections: connectionsOption,
@@ -130,14 +146,7 @@ const connect = Command.make("connect", {
   Command.withDescription("Connect an OAuth2 component: authorize in the browser, and store the token in the connections file")
 )
 
-const examples = HelpDoc.blocks([
-  HelpDoc.h1("EXAMPLES"),
-  HelpDoc.p("$ x-runner run examples/demo.json --sandbox"),
-  HelpDoc.p("$ x-runner serve examples/new-card.json --sandbox --public-url http://127.0.0.1:8787/hooks/new-card"),
-  HelpDoc.p("$ x-runner describe boardtool/v1"),
-  HelpDoc.p("$ x-runner options boardtool/v1/createCard idList --param idBoard=5eed00000000000000000002 --sandbox"),
-  HelpDoc.p("$ x-runner connect sitebuilder --connections connections.json --app-url http://127.0.0.1:3000")
-])
+const footer = HelpDoc.blocks([HelpDoc.h1("EXAMPLES"), ...Object.values(examples).flat().map((example) => HelpDoc.p(example))])
 
 /**
  * The command line, run on the process's arguments.
@@ -150,5 +159,5 @@ export const cli = Command.run(
     Command.withDescription("Runs workflow files on the connector packages. Exit codes: 0 ok, 1 a step failed, 2 invalid workflow or arguments."),
     Command.withSubcommands([run, serve, describe, options, connect])
   ),
-  { name: "x-runner", version, footer: examples }
+  { name: "x-runner", version, footer }
 )

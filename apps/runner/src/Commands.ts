@@ -108,8 +108,8 @@ export const options = (args: {
   readonly source: Setup.ConnectionSource
 }): Effect.Effect<void, Errors.RunnerError, Needs> =>
   Effect.gen(function*() {
-    const { executor, registry } = yield* Components
-    const resolved = Either.orElse(registry.action(args.type), () => registry.trigger(args.type))
+    const { executor } = yield* Components
+    const resolved = Either.orElse(executor.registry.action(args.type), () => executor.registry.trigger(args.type))
     if (Either.isLeft(resolved)) return yield* new Errors.InvalidArguments({ message: `InvalidInput: ${resolved.left.message}` })
     const { component } = resolved.right
     const { connections } = yield* Setup.connect(args.source, [component])

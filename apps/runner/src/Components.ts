@@ -1,24 +1,24 @@
 /**
- * The components a command runs with, as a service: the catalog's entries, their registry
- * and the executor of their steps. Built once per command by its layer: no module-level
- * registry or executor.
+ * The components a command runs with, as a service: the catalog's entries and the executor
+ * of their steps (whose `registry` resolves step types). Built once per command by its layer:
+ * no module-level registry or executor.
  *
  * @since 0.2.0
  */
-import { Component, Executor, Registry } from "@x/core"
+import { Component, Executor } from "@x/core"
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import * as Catalog from "./Catalog.js"
 
 /**
- * The components, their registry and an executor.
+ * The components and their executor: one registry, the executor's (under
+ * `--without-rate-limits` it holds the components without their limits).
  *
  * @since 0.2.0
  * @category models
  */
 export interface Components {
   readonly entries: ReadonlyArray<Catalog.Entry>
-  readonly registry: Registry.Registry
   readonly executor: Executor.Executor
 }
 
@@ -38,11 +38,9 @@ export const Components = Context.GenericTag<Components>("@x/runner/Components")
  * @category constructors
  */
 export const make = (entries: ReadonlyArray<Catalog.Entry>, options: { readonly rateLimits: boolean }): Components => {
-  const registry = Registry.make(entries.map((entry) => entry.component))
-  const executor = options.rateLimits
-    ? Executor.make(registry)
-    : Executor.make(entries.map((entry) => Component.withRateLimits(entry.component, [])))
-  return { entries, registry, executor }
+  const components = entries.map((entry) => entry.component)
+  const executor = Executor.make(options.rateLimits ? components : components.map((component) => Component.withRateLimits(component, [])))
+  return { entries, executor }
 }
 
 /**

@@ -100,24 +100,26 @@ export const withEnvironment = (
   return result
 }
 
-const of = (connections: ConnectionValues, component: Component.Component) => connections.get(component.name)
-
 /**
- * The base URL a component's requests go to with these connections: the connection's
- * `baseUrl`, else the component's default.
+ * The base URL a component's requests go to with these connections, as `@x/core` opens the
+ * connection: its decoded `baseUrl`, else the component's default. Values that do not decode
+ * are refused by `check` before anything runs; for them this is the default.
  *
  * @since 0.2.0
  * @category utils
  */
 export const baseUrlOf = (connections: ConnectionValues, component: Component.Component): string => {
-  const given = of(connections, component)?.["baseUrl"]
-  return typeof given === "string" && given !== "" ? given : component.connection.client.defaultBaseUrl
+  const decoded = component.connection.decode(connections.get(component.name) ?? {})
+  const baseUrl = Either.isRight(decoded) ? (decoded.right as { readonly baseUrl?: string | undefined }).baseUrl : undefined
+  return baseUrl ?? component.connection.client.defaultBaseUrl
 }
 
+// The fields a connection cannot be opened without: @x/core's `Connections.open` applies the
+// same rule (required, no default) and exports none; the runner's message adds where to put them.
 const required = (component: Component.Component) =>
   Object.entries(component.connection.props as Property.Properties)
-    .filter(([, p]) => p.required && p.defaultValue === undefined)
-    .map(([k]) => k)
+    .filter(([, property]) => property.required && property.defaultValue === undefined)
+    .map(([name]) => name)
 
 /**
  * Checks the connection of each of these components; names what is missing and how to give it.
@@ -128,9 +130,10 @@ const required = (component: Component.Component) =>
 export const check = (connections: ConnectionValues, components: ReadonlyArray<Component.Component>): Either.Either<void, ConnectionProblem> => {
   const problems: Array<string> = []
   for (const component of components) {
+    // As @x/core opens it: no values is a problem only if a field is required, else `{}` is decoded.
     const values = connections.get(component.name)
-    if (values === undefined) {
-      const fields = required(component)
+    const fields = required(component)
+    if (values === undefined && fields.length > 0) {
       problems.push(
         `no connection for ${component.name}: put {"${component.name}": {${fields.map((f) => `"${f}": …`).join(", ")}}} in a connections file (--connections FILE), or set ${
           fields.map((f) => envName(component.name, f)).join(" and ")
@@ -138,7 +141,7 @@ export const check = (connections: ConnectionValues, components: ReadonlyArray<C
       )
       continue
     }
-    const decoded = component.connection.decode(values)
+    const decoded = component.connection.decode(values ?? {})
     if (Either.isLeft(decoded)) {
       for (const issue of decoded.left.issues) {
         const field = issue.path.split(".")[0]!

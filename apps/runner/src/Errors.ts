@@ -69,19 +69,38 @@ export class ConnectProblem extends Data.TaggedError("ConnectProblem")<{ readonl
 export class StepFailed extends Data.TaggedError("StepFailed")<{ readonly message: string }> {}
 
 /**
+ * The class of every error a command ends with: the one list `RunnerError` and `isRunnerError`
+ * are derived from, so that an error added here is recognized (and needs its exit code below).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export const classes = [
+  InvalidArguments,
+  InvalidWorkflow,
+  ConnectionProblem,
+  DamagedData,
+  ServeProblem,
+  ConnectProblem,
+  StepFailed
+] as const
+
+/**
  * Every error a command ends with.
  *
  * @since 0.2.0
  * @category models
  */
-export type RunnerError =
-  | InvalidArguments
-  | InvalidWorkflow
-  | ConnectionProblem
-  | DamagedData
-  | ServeProblem
-  | ConnectProblem
-  | StepFailed
+export type RunnerError = InstanceType<typeof classes[number]>
+
+/**
+ * Whether a value is one of the runner's errors (else it came from @effect/cli, which has
+ * printed it already).
+ *
+ * @since 0.2.0
+ * @category refinements
+ */
+export const isRunnerError = (u: unknown): u is RunnerError => classes.some((Class) => u instanceof Class)
 
 /**
  * The exit code of a command that ended with this error.

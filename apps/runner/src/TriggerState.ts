@@ -1,5 +1,5 @@
 /**
- * The data directory of `serve` (created readable by its owner only) and the enabled
+ * The data directory of `serve` (readable by its owner only) and the enabled
  * trigger's state in it (e.g. the webhook's id, in `trigger.json`), so that the next start
  * can remove a webhook a crash left behind before it registers a new one. A state file that
  * cannot be read stops the start: ignoring it would leave that webhook at the provider.
@@ -15,17 +15,33 @@ import { DamagedData } from "./Errors.js"
 import * as JsonText from "./JsonText.js"
 
 /**
- * Creates the data directory (mode 0700) unless it exists.
+ * Creates the data directory (mode 0700), or makes an existing one 0700: it holds payloads.
+ * One that others may read and that belongs to another user is refused (not ours to change).
  *
  * @since 0.2.0
  * @category constructors
  */
 export const makeDataDir = (dataDir: string): Effect.Effect<void, DamagedData, FileSystem.FileSystem> =>
-  Effect.flatMap(FileSystem.FileSystem, (fs) =>
-    Effect.mapError(
-      Effect.flatMap(fs.exists(dataDir), (exists) => exists ? Effect.void : fs.makeDirectory(dataDir, { recursive: true, mode: 0o700 })),
-      (error) => new DamagedData({ file: dataDir, message: `the data directory ${dataDir} cannot be created: ${error.message}` })
-    ))
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const problem = (message: string) => new DamagedData({ file: dataDir, message })
+    const cannot = (error: { readonly message: string }) => problem(`the data directory ${dataDir} cannot be used: ${error.message}`)
+    if (!(yield* Effect.mapError(fs.exists(dataDir), cannot))) {
+      return yield* Effect.mapError(fs.makeDirectory(dataDir, { recursive: true, mode: 0o700 }), (error) =>
+        problem(`the data directory ${dataDir} cannot be created: ${error.message}`))
+    }
+    const info = yield* Effect.mapError(fs.stat(dataDir), cannot)
+    if (info.type !== "Directory") return yield* problem(`the data directory ${dataDir} is not a directory`)
+    if ((info.mode & 0o077) === 0) return
+    const owner = Option.getOrUndefined(info.uid)
+    if (owner !== undefined && owner !== process.getuid?.()) {
+      return yield* problem(
+        `the data directory ${dataDir} can be read by other users (mode ${(info.mode & 0o777).toString(8)}) and belongs to ` +
+          `another user: make it 0700 (chmod 700 ${dataDir}) or choose another with --data-dir`
+      )
+    }
+    yield* Effect.mapError(fs.chmod(dataDir, 0o700), cannot)
+  })
 
 const fileOf = (dataDir: string) => Effect.map(Path.Path, (path) => path.join(dataDir, "trigger.json"))
 

@@ -13,30 +13,24 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import { cli } from "./Cli.js"
+import { cli, examples } from "./Cli.js"
 import * as Errors from "./Errors.js"
-import { cliConsole } from "./internal/cliConsole.js"
+import * as CliConsole from "./internal/cliConsole.js"
 import * as Output from "./Output.js"
 
 /** The HttpClient the packages run on, without a tracer (nothing exports spans). */
 const http = Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false))
 
-const isRunnerError = (error: unknown): error is Errors.RunnerError =>
-  typeof error === "object" && error !== null && "_tag" in error &&
-  ["InvalidArguments", "InvalidWorkflow", "ConnectionProblem", "DamagedData", "ServeProblem", "ConnectProblem", "StepFailed"].includes(
-    (error as { _tag: string })._tag
-  )
-
 const main = Effect.suspend(() => cli(process.argv)).pipe(
   Effect.as(0),
   Effect.catchAll((error) => {
-    if (!isRunnerError(error)) return Effect.succeed(2) // @effect/cli has said what was wrong with the arguments
+    if (!Errors.isRunnerError(error)) return Effect.succeed(2) // @effect/cli has said what was wrong with the arguments
     const message = Errors.messageOf(error)
     return Effect.as(message === "" ? Effect.void : Output.err(message), Errors.exitCode(error))
   }),
   // Anything else still says what happened, in one line.
   Effect.catchAllDefect((defect) => Effect.as(Output.err(`x-runner: ${defect instanceof Error ? defect.message : String(defect)}`), 1)),
-  Effect.withConsole(cliConsole),
+  Effect.withConsole(CliConsole.make({ name: "x-runner", commands: Object.keys(examples) })),
   Effect.provide(Layer.mergeAll(NodeContext.layer, Output.layer, http))
 )
 

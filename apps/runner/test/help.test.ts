@@ -45,6 +45,9 @@ const commands: Record<string, { readonly summary: string; readonly example: str
   }
 }
 
+// What @effect/cli says of every value of a kind, which its usage says already.
+const fillers = ["A user-defined piece of text", "A true or false value.", "An integer.", "A file.", "A directory.", "One of the following:"]
+
 describe("x-runner help", () => {
   it("--help lists every command with its one line and an example, without escapes when piped", async () => {
     const { code, stderr, stdout } = await runner(["--help"])
@@ -52,6 +55,12 @@ describe("x-runner help", () => {
     expect(stderr).toBe("")
     expect(stdout).not.toContain("\x1b[")
     expect(stdout).toContain("Exit codes: 0 ok, 1 a step failed, 2 invalid workflow or arguments")
+    // One title line, with the version of the runner's package.json; the usage names the program.
+    const lines = stdout.split("\n")
+    expect(lines[0]).toBe(`x-runner ${version}`)
+    expect(lines.filter((line) => line.startsWith("x-runner"))).toHaveLength(1)
+    expect(stdout).toContain("\n$ x-runner <command> ")
+    for (const filler of fillers) expect(stdout, filler).not.toContain(filler)
     const listed = stdout.slice(stdout.indexOf("COMMANDS"), stdout.indexOf("EXAMPLES"))
     for (const [name, { example, summary }] of Object.entries(commands)) {
       expect(listed).toMatch(new RegExp(`- ${name} .*${summary.replace(/[()']/g, ".")}`))
@@ -59,13 +68,19 @@ describe("x-runner help", () => {
     }
   }, 60_000)
 
-  it("each command's --help describes every argument and option, with no filler and no escapes", async () => {
-    for (const [name, { describes }] of Object.entries(commands)) {
+  it("each command's --help describes every argument and option, its own example only, with no filler and no escapes", async () => {
+    for (const [name, { describes, example }] of Object.entries(commands)) {
       const { code, stdout } = await runner([name, "--help"])
       expect(code, name).toBe(0)
       expect(stdout, name).not.toContain("\x1b[")
-      expect(stdout, name).not.toContain("A user-defined piece of text")
+      for (const filler of fillers) expect(stdout, `${name}: ${filler}`).not.toContain(filler)
       for (const text of describes) expect(stdout, `${name}: ${text}`).toContain(text)
+      expect(stdout.split("\n")[0], name).toBe(`x-runner ${version}`)
+      expect(stdout, name).toContain(`\n$ x-runner ${name} `)
+      expect(stdout.slice(stdout.indexOf("EXAMPLES")), name).toContain(example)
+      for (const [other, { example }] of Object.entries(commands)) {
+        if (other !== name) expect(stdout, `${name} shows the example of ${other}`).not.toContain(example)
+      }
     }
   }, 60_000)
 
