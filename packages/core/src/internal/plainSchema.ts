@@ -35,9 +35,7 @@ const leaf = (ast: AST.AST): ((input: unknown) => boolean) | undefined => {
 
 const compile = (ast: AST.AST): Check | undefined => {
   // An annotation that changes how a value is parsed: Schema's parser handles it.
-  if (AST.getParseOptionsAnnotation(ast)._tag === "Some" || AST.getDecodingFallbackAnnotation(ast)._tag === "Some") {
-    return undefined
-  }
+  if (hasParseAnnotation(ast)) return undefined
   const test = leaf(ast)
   if (test !== undefined) return (u) => test(u) ? u : fail
   switch (ast._tag) {
@@ -47,8 +45,11 @@ const compile = (ast: AST.AST): Check | undefined => {
     case "Union": {
       // Leaves (which never accept an object) and at most one object-like member: the members
       // are disjoint, so the first that passes is the one Schema's parser picks.
-      const tests = ast.types.map(leaf)
-      const others = ast.types.filter((_, i) => tests[i] === undefined)
+      const members = membersOf(ast)
+      const tests = members.map(leaf)
+      const others = members.filter((_, i) => tests[i] === undefined)
+      // Unknown among leaves (`Schema.optional(Schema.Unknown)`): every member gives the value as it is.
+      if (others.length > 0 && others.every(isUnknown)) return (u) => u
       if (others.length > 1) return undefined
       const other = others.length === 0 ? undefined : compile(others[0]!)
       if (others.length === 1 && (other === undefined || !isObjectLike(others[0]!))) return undefined
@@ -74,6 +75,15 @@ const compile = (ast: AST.AST): Check | undefined => {
   }
   return undefined
 }
+
+/** A union's members, those of unions in it included (`Schema.optional(Schema.NullOr(…))`). */
+const membersOf = (ast: AST.Union): Array<AST.AST> =>
+  ast.types.flatMap((member) => member._tag === "Union" && !hasParseAnnotation(member) ? membersOf(member) : [member])
+
+const hasParseAnnotation = (ast: AST.AST) =>
+  AST.getParseOptionsAnnotation(ast)._tag === "Some" || AST.getDecodingFallbackAnnotation(ast)._tag === "Some"
+
+const isUnknown = (ast: AST.AST) => ast._tag === "UnknownKeyword" || ast._tag === "AnyKeyword"
 
 const isObjectLike = (ast: AST.AST) => ast._tag === "TypeLiteral" || ast._tag === "TupleType"
 
