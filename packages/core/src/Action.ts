@@ -10,6 +10,7 @@ import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as Connection from "./Connection.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
+import * as PlainSchema from "./internal/plainSchema.js"
 import * as Property from "./Property.js"
 import type { ProviderClient } from "./ProviderClient.js"
 
@@ -87,5 +88,5 @@ export const make = <
   connection: config.connection,
   run: config.run,
   decode: Property.decoder(config.props, config.name, config.validate),
-  encode: config.output === undefined ? encodeNothing : Schema.encodeUnknownEither(config.output)
+  encode: config.output === undefined ? encodeNothing : PlainSchema.encodeUnknownEither(config.output)
 })

@@ -11,6 +11,7 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as Errors from "./ConnectorError.js"
 import { describeMismatch, parseJson } from "./internal/json.js"
+import * as PlainSchema from "./internal/plainSchema.js"
 
 /**
  * Reads a successful response; `info` names the request in errors.
@@ -42,7 +43,7 @@ export const json = <A, I>(schema: Schema.Schema<A, I>): ResponseReader<A> => {
 const jsonReaders = new WeakMap<Schema.Schema<any, any>, ResponseReader<any>>()
 
 const makeJsonReader = <A, I>(schema: Schema.Schema<A, I>): ResponseReader<A> => {
-  const decode = Schema.decodeUnknownEither(schema, { errors: "all" })
+  const decode = PlainSchema.decodeUnknownEither(schema, { errors: "all" })
   return (response, info) =>
     Effect.flatMap(response.text, (text) => {
       const body = parseJson(text)

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import * as PlainSchema from "../../src/internal/plainSchema.js"
+
+// Every result of the fast path must be what Schema's own parser gives: the same value (keys
+// and their order included) on success, the same error on failure.
+const same = (schema: Schema.Schema<any, any>, inputs: ReadonlyArray<unknown>) => {
+  const decode = PlainSchema.decodeUnknownEither(schema, { errors: "all" })
+  const encode = PlainSchema.encodeUnknownEither(schema)
+  const schemaDecode = Schema.decodeUnknownEither(schema, { errors: "all" })
+  const schemaEncode = Schema.encodeUnknownEither(schema)
+  for (const input of inputs) {
+    for (const [ours, theirs] of [[decode, schemaDecode], [encode, schemaEncode]] as const) {
+      const a = ours(input)
+      const b = theirs(input)
+      expect(a._tag).toBe(b._tag)
+      if (Either.isRight(a) && Either.isRight(b)) {
+        expect(a.right).toStrictEqual(b.right)
+        expect(JSON.stringify(a.right)).toBe(JSON.stringify(b.right))
+      } else if (Either.isLeft(a) && Either.isLeft(b)) {
+        expect(a.left.message).toBe(b.left.message)
+      }
+    }
+  }
+}
+
+const Session = Schema.Struct({
+  id: Schema.String,
+  count: Schema.Number,
+  done: Schema.NullOr(Schema.Boolean),
+  status: Schema.Literal("idle", "running"),
+  output: Schema.Unknown,
+  optionalOutput: Schema.optional(Schema.Unknown),
+  optionalSchema: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
+  schema: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  urls: Schema.optional(Schema.Array(Schema.String)),
+  title: Schema.optional(Schema.NullOr(Schema.String)),
+  nested: Schema.optional(Schema.Struct({ a: Schema.String }))
+})
+
+describe("internal/plainSchema", () => {
+  it("gives what Schema gives on a plain struct: declared fields only, in the schema's order", () => {
+    const valid = { urls: ["u"], status: "idle", id: "1", count: 2, done: null, output: { x: [1] }, schema: null, extra: 1 }
+    same(Session, [
+      valid,
+      { ...valid, schema: { type: "object" }, title: undefined, nested: { a: "b", c: 1 } },
+      { ...valid, output: undefined },
+      { ...valid, optionalOutput: { a: 1 } },
+      { ...valid, optionalOutput: undefined },
+      { ...valid, optionalSchema: { a: [1] } },
+      { ...valid, optionalSchema: null },
+      { ...valid, optionalSchema: "x" },
+      { id: "1", count: 2, done: true, status: "running", schema: null },
+      { ...valid, urls: ["u", 1] },
+      { ...valid, status: "gone" },
+      { ...valid, schema: [] },
+      { ...valid, nested: null },
+      { ...valid, count: "2" },
+      { ...valid, id: undefined },
+      null,
+      [],
+      "text"
+    ])
+  })
+
+  it("returns the declared fields even when the input has a key named __proto__", () => {
+    const input = JSON.parse(`{"id":"1","count":1,"done":false,"status":"idle","output":null,"schema":{"__proto__":{"a":1}}}`)
+    same(Session, [input])
+  })
+
+  it("leaves every other schema to Schema: transformations, filters, defaults, options", () => {
+    const withTransformation = Schema.Struct({ n: Schema.NumberFromString, at: Schema.optionalWith(Schema.String, { default: () => "x" }) })
+    const withFilter = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(2)) })
+    const withRest = Schema.Struct({ name: Schema.String }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+    const withOptions = Schema.Struct({ id: Schema.String }).annotations({ parseOptions: { onExcessProperty: "error" } })
+    same(withTransformation, [{ n: "1" }, { n: 1 }, { n: "1", at: "y" }])
+    same(withFilter, [{ id: "ab" }, { id: "a" }])
+    same(withRest, [{ name: "n", other: 1 }, { other: 1 }])
+    same(withOptions, [{ id: "1" }, { id: "1", extra: 1 }])
+    const exact = PlainSchema.decodeUnknownEither(Schema.Struct({ u: Schema.Unknown }), { exact: true })
+    expect(Either.isLeft(exact({}))).toBe(true)
+  })
+})

@@ -1,0 +1,55 @@
+/**
+ * `node tooling/bench/dist/cpu.js [part of a call title]`: the client's CPU time per call in
+ * sequence, a step of ours against raw undici, for A/B comparisons of the hot path. Throughput
+ * at concurrency 1 swings ±30 % on a shared machine; the CPU this process spends per call
+ * (`process.cpuUsage()`, the simulators run in a process of their own) is what the ratio
+ * depends on and swings far less. Short runs of each client alternate; the figures are the
+ * 10th percentile and the median over the runs, and the median of ours ÷ undici per pair.
+ *
+ * BENCH_CPU_RUNS (default 16) and BENCH_CPU_SECONDS (default 0.25) set the runs per client.
+ */
+import { fork } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { makeCalls, OURS, UNDICI } from "./calls.js"
+import type { Providers } from "./simulators.js"
+
+const runs = Number(process.env["BENCH_CPU_RUNS"] ?? 16)
+const seconds = Number(process.env["BENCH_CPU_SECONDS"] ?? 0.25)
+const only = process.argv[2]
+
+const simulators = fork(fileURLToPath(new URL("./simulators.js", import.meta.url)), { stdio: "inherit" })
+const providers = await new Promise<Providers>((resolve) => simulators.once("message", (m: Providers) => resolve(m)))
+const { calls, close } = makeCalls(providers)
+
+const quantile = (values: ReadonlyArray<number>, q: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(q * (sorted.length - 1))]!
+}
+const rows: Array<Record<string, unknown>> = []
+for (const call of calls) {
+  if (only !== undefined && !call.title.includes(only)) continue
+  const pair = [OURS, UNDICI].map((name) => call.clients.find((c) => c.name === name)!)
+  for (const client of pair) await client.run(1, 1)
+  const perCall: [Array<number>, Array<number>] = [[], []]
+  for (let run = 0; run < runs; run++) {
+    for (const i of run % 2 === 0 ? [0, 1] : [1, 0]) {
+      const before = process.cpuUsage()
+      const { calls: n } = await pair[i]!.run(1, seconds)
+      const used = process.cpuUsage(before)
+      perCall[i as 0 | 1].push((used.user + used.system) / n)
+    }
+  }
+  const [ours, undici] = perCall
+  rows.push({
+    call: call.title.split(":")[0],
+    "ours µs p10": Number(quantile(ours, 0.1).toFixed(1)),
+    "ours µs p50": Number(quantile(ours, 0.5).toFixed(1)),
+    "undici µs p10": Number(quantile(undici, 0.1).toFixed(1)),
+    "undici µs p50": Number(quantile(undici, 0.5).toFixed(1)),
+    "ours ÷ undici": Number(quantile(ours.map((o, i) => o / undici[i]!), 0.5).toFixed(2))
+  })
+}
+console.log(`\nClient CPU per call in sequence, ${runs} alternating runs of ${seconds}s per client`)
+console.table(rows)
+await close()
+simulators.disconnect()
