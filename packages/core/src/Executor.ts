@@ -8,6 +8,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Action from "./Action.js"
+import type * as Choice from "./Choice.js"
 import type * as Component from "./Component.js"
 import { type ConnectorError, type InvalidInput, invalidInput, UnexpectedResponse } from "./ConnectorError.js"
 import { Connections } from "./Connections.js"
@@ -94,7 +95,7 @@ export interface Executor {
     type: string,
     property: string,
     params: Readonly<Record<string, unknown>>
-  ) => Effect.Effect<ReadonlyArray<Property.Choice<string>>, ConnectorError, Connections>
+  ) => Effect.Effect<ReadonlyArray<Choice.Choice<string>>, ConnectorError, Connections>
   /** Checks a trigger step: its shape, its type resolved to a trigger, its parameters decoded. */
   readonly prepareTrigger: (step: unknown) => Either.Either<PreparedTrigger, InvalidInput>
   /** Enables a dynamic-webhook trigger: registers it, and returns its state as JSON data, to be stored. */

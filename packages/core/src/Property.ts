@@ -19,21 +19,6 @@ import { type Common, make, type Params, type Properties, type Property, type Va
 import * as Rule from "./internal/rule.js"
 
 /**
- * The models of properties: a property, a record of them, the decoded parameters, a choice, a cross-parameter rule.
- *
- * @since 0.1.0
- * @category models
- */
-export type {
-  /** @since 0.1.0 */
-  Choice
-}
-
-/**
- * @since 0.1.0
- * @category models
- */
-/**
  * The property model: `Property`, `Properties`, the decoded `Params` of a record, `Validate`.
  *
  * @since 0.1.0

@@ -4,5 +4,20 @@
  *
  * @since 0.2.0
  */
+/**
+ * Serving a simulator on loopback (127.0.0.1, a free port), closing it, and testing that a
+ * server stops reading an upload past its cap.
+ *
+ * @since 0.2.0
+ * @category testing
+ */
 export * as Loopback from "./testing/Loopback.js"
+
+/**
+ * An in-memory HttpClient that answers from a handler and records what it was sent, for
+ * tests on `TestClock`.
+ *
+ * @since 0.1.0
+ * @category testing
+ */
 export * as TestHttpClient from "./testing/TestHttpClient.js"

@@ -13,6 +13,7 @@ import { createHmac, randomBytes } from "node:crypto"
 import { Webhook } from "@x/core"
 import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { trelloIdPattern } from "../props.js"
 
 export interface Options {
   /** The port on 127.0.0.1; 0 (default) picks a free one. */
@@ -96,7 +97,7 @@ export const seed = {
   cards: { launchPost: seedId(10), loginRedirect: seedId(11), rotateKeys: seedId(12) }
 } as const
 const shortLink = () => randomBytes(6).toString("base64url").slice(0, 8)
-const isId = (s: string) => /^[0-9a-fA-F]{24}$/.test(s)
+const isId = (s: string) => trelloIdPattern.test(s)
 
 class HttpError {
   constructor(readonly status: number, readonly body: string | object) {}

@@ -14,6 +14,7 @@ import { randomBytes } from "node:crypto"
 import { Webhook } from "@x/core"
 import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server } from "node:http"
+import { webflowIdPattern } from "../props.js"
 
 export interface Options {
   readonly port?: number
@@ -62,7 +63,7 @@ export const seed = {
   productItem: (n: number) => seedId(0x100 + n),
   orders: { unfulfilled: "a1b-2c3", unfulfilledToo: "d4e-5f6", fulfilled: "a7b-8c9", refunded: "dab-cde", pending: "f01-234", disputed: "b56-789", disputeLost: "c0d-e1f" }
 } as const
-const isObjectId = (s: string) => /^[0-9a-fA-F]{24}$/.test(s)
+const isObjectId = (s: string) => webflowIdPattern.test(s)
 
 class ApiError {
   constructor(readonly status: number, readonly code: string, readonly message: string, readonly details: ReadonlyArray<unknown> = []) {}
