@@ -35,7 +35,7 @@ export type { Kind } from "./internal/connection.js"
  */
 export interface ClientSettings {
   readonly defaultBaseUrl: string
-  readonly retry?: RetryPolicy.RetryOptions
+  readonly retry?: RetryPolicy.Settings
   readonly timeout?: Duration.DurationInput
   readonly errorMessage?: (body: unknown) => string | undefined
   readonly refineError?: (error: ConnectorError, body: unknown) => ConnectorError

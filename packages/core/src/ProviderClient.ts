@@ -59,13 +59,13 @@ export interface ProviderClient {
  * @since 0.1.0
  * @category models
  */
-export interface Config {
+export interface Settings {
   /** The base URL every path is relative to, e.g. `https://api.trello.com/1`. */
   readonly baseUrl: string
   readonly credentials: Auth.Credentials
   /** The provider's limits, applied to these credentials. */
   readonly rateLimits?: ReadonlyArray<RateLimiter.KeyedRateLimit> | undefined
-  readonly retry?: RetryPolicy.RetryOptions | undefined
+  readonly retry?: RetryPolicy.Settings | undefined
   /** The time limit of one attempt (connect, headers and body). Default 30 s. */
   readonly timeout?: Duration.DurationInput | undefined
   /** Extracts the provider's message from an error body, when the default guess is not enough. */
@@ -85,7 +85,7 @@ export interface Config {
  * @since 0.1.0
  * @category constructors
  */
-export const make = (config: Config): Effect.Effect<ProviderClient, never, HttpClient.HttpClient> =>
+export const make = (config: Settings): Effect.Effect<ProviderClient, never, HttpClient.HttpClient> =>
   Effect.map(
     Effect.zip(HttpClient.HttpClient, RateLimiter.RateLimiters),
     ([http, limiters]) => makeWith(http, limiters, config)
@@ -100,7 +100,7 @@ export const make = (config: Config): Effect.Effect<ProviderClient, never, HttpC
 export const makeWith = (
   http: HttpClient.HttpClient,
   limiters: RateLimiter.RateLimiter,
-  config: Config
+  config: Settings
 ): ProviderClient => {
   const baseUrl = config.baseUrl.replace(/\/+$/, "")
   const retries = Retrying.make(config.credentials, config.retry)

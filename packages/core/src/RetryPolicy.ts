@@ -19,7 +19,7 @@ import * as Schedule from "effect/Schedule"
  * @since 0.1.0
  * @category models
  */
-export interface RetryOptions {
+export interface Settings {
   /** Retries after the first attempt. Default 4. */
   readonly maxRetries?: number
   /** The first backoff delay, doubled on each retry. Default 250 ms. */
@@ -31,7 +31,7 @@ export interface RetryOptions {
 }
 
 /**
- * The retry options, with their defaults applied.
+ * The retry settings, with their defaults applied.
  *
  * @since 0.1.0
  * @category models
@@ -49,11 +49,11 @@ export interface RetryPolicy {
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: RetryOptions = {}): RetryPolicy => ({
-  maxRetries: options.maxRetries ?? 4,
-  baseDelay: Duration.decode(options.baseDelay ?? "250 millis"),
-  maxDelay: Duration.decode(options.maxDelay ?? "10 seconds"),
-  maxRetryAfter: Duration.decode(options.maxRetryAfter ?? "60 seconds")
+export const make = (settings: Settings = {}): RetryPolicy => ({
+  maxRetries: settings.maxRetries ?? 4,
+  baseDelay: Duration.decode(settings.baseDelay ?? "250 millis"),
+  maxDelay: Duration.decode(settings.maxDelay ?? "10 seconds"),
+  maxRetryAfter: Duration.decode(settings.maxRetryAfter ?? "60 seconds")
 })
 
 /**

@@ -14,7 +14,7 @@ import { fakeHttp, type Handler, Thing } from "./support.js"
 
 const SECRET = "sk_live_0123456789abcdef"
 
-const clientWith = (handler: Handler, config: Partial<ProviderClient.Config> = {}) => {
+const clientWith = (handler: Handler, config: Partial<ProviderClient.Settings> = {}) => {
   const http = fakeHttp(handler)
   const client = ProviderClient.makeWith(http.client, RateLimiter.make(), {
     baseUrl: "https://api.example.test/v2/",

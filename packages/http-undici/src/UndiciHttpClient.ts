@@ -46,12 +46,12 @@ import { Agent, type Dispatcher as UndiciDispatcher } from "undici"
 export class Dispatcher extends Context.Tag("@x/http-undici/Dispatcher")<Dispatcher, UndiciDispatcher>() {}
 
 /**
- * The client's options.
+ * The client's settings.
  *
  * @since 0.1.0
  * @category models
  */
-export interface Options {
+export interface Settings {
   /** A response body larger than this fails with a `ResponseError`. Default 64 MiB. */
   readonly maxResponseBytes?: number
 }
@@ -270,9 +270,9 @@ const dotSegment = /(^|\/)\.{1,2}(\/|\?|$)/
  */
 export const make = (
   dispatcher: UndiciDispatcher,
-  options: Options = {}
+  settings: Settings = {}
 ): HttpClient.HttpClient & RequestDeadline.DeadlineAware => {
-  const maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024
+  const maxBytes = settings.maxResponseBytes ?? 64 * 1024 * 1024
   // With the tracer on: the platform's wrapper, for its spans, propagation and abort handling.
   const traced = HttpClient.make((request, url, signal, fiber) =>
     dispatch(dispatcher, maxBytes, request, url.origin, url.pathname + url.search, signal, RequestDeadline.take(fiber))
@@ -338,8 +338,8 @@ export const layerDispatcher = (options?: Agent.Options): Layer.Layer<Dispatcher
  * @since 0.1.0
  * @category layers
  */
-export const layerWithoutDispatcher = (options?: Options): Layer.Layer<HttpClient.HttpClient, never, Dispatcher> =>
-  Layer.effect(HttpClient.HttpClient, Effect.map(Dispatcher, (dispatcher) => make(dispatcher, options)))
+export const layerWithoutDispatcher = (settings?: Settings): Layer.Layer<HttpClient.HttpClient, never, Dispatcher> =>
+  Layer.effect(HttpClient.HttpClient, Effect.map(Dispatcher, (dispatcher) => make(dispatcher, settings)))
 
 /**
  * The HttpClient on its own undici `Agent`.

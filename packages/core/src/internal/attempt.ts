@@ -23,7 +23,7 @@ export class AttemptFailed implements RetryPolicy.Attempt {
   ) {}
 }
 
-/** @internal The provider-specific hooks of the mapping (see `ProviderClient.Config`). */
+/** @internal The provider-specific hooks of the mapping (see `ProviderClient.Settings`). */
 export interface ErrorHooks {
   readonly errorMessage?: ((body: unknown) => string | undefined) | undefined
   readonly refineError?: ((error: Errors.ConnectorError, body: unknown) => Errors.ConnectorError) | undefined

@@ -18,7 +18,7 @@ export interface Retrying {
 }
 
 /** @internal The policy's retries for one client. */
-export const make = (credentials: Auth.Credentials, options: RetryPolicy.RetryOptions | undefined): Retrying => {
+export const make = (credentials: Auth.Credentials, options: RetryPolicy.Settings | undefined): Retrying => {
   const policy = RetryPolicy.make(options)
   return {
     schedule: RetryPolicy.schedule<AttemptFailed>(policy),
