@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as WebflowSimulator from "@x/sitebuilder/testing"
-import { spawn } from "node:child_process"
+import { spawn } from "./children.js"
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"

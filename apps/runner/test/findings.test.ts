@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { execFile, spawn } from "node:child_process"
+import { execFile } from "node:child_process"
+import { spawn } from "./children.js"
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs"
 import { createServer as createHttpServer } from "node:http"
 import { connect, createServer } from "node:net"

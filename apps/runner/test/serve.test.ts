@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
+import { spawn } from "./children.js"
 import { createHmac } from "node:crypto"
 import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
