@@ -7,20 +7,11 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { runner } from "./bin.js"
 
-// XRUNNER_BUNDLE: another build of the bin to run the same tests on (e.g. an older one).
-const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
 const demo = fileURLToPath(new URL("../examples/demo.json", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "x-runner-test-"))
 
-interface Outcome { readonly code: number; readonly stdout: string; readonly stderr: string }
-
-const runner = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-  new Promise<Outcome>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? 1, stdout, stderr })
-    })
-  })
 
 const workflowFile = (name: string, content: unknown) => {
   const file = join(dir, name)

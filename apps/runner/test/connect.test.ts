@@ -1,14 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as WebflowSimulator from "@x/sitebuilder/testing"
-import { spawn } from "./children.js"
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { cli, spawn } from "./bin.js"
 
-// XRUNNER_BUNDLE: another build of the bin to run the same tests on (e.g. an older one).
-const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
 
 const freePort = () =>
   new Promise<number>((resolve) => {

@@ -4,27 +4,17 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { execFile } from "node:child_process"
-import { spawn } from "./children.js"
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs"
 import { createServer as createHttpServer } from "node:http"
 import { connect, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { cli, type Outcome, runner, spawn } from "./bin.js"
 
-// XRUNNER_BUNDLE: another build of the bin to run the same tests on (e.g. an older one).
-const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
 const newCard = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "x-runner-findings-"))
 
-interface Outcome { readonly code: number; readonly stdout: string; readonly stderr: string }
-const runner = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-  new Promise<Outcome>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? 1, stdout, stderr })
-    })
-  })
 const file = (name: string, content: unknown) => {
   const path = join(dir, name)
   writeFileSync(path, typeof content === "string" || Buffer.isBuffer(content) ? content : JSON.stringify(content))

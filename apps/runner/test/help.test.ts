@@ -3,19 +3,11 @@
  * ANSI escapes when the output is piped (as it is here).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
+import { runner } from "./bin.js"
 
-// XRUNNER_BUNDLE: another build of the bin to run the same tests on (e.g. an older one).
-const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
 
-const runner = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? 1, stdout, stderr }))
-  })
 
 const commands: Record<string, { readonly summary: string; readonly example: string; readonly describes: ReadonlyArray<string> }> = {
   run: {

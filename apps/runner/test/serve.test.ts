@@ -1,15 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { ChildProcess } from "node:child_process"
-import { spawn } from "./children.js"
 import { createHmac } from "node:crypto"
 import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { cli, spawn } from "./bin.js"
 
-// XRUNNER_BUNDLE: another build of the bin to run the same tests on (e.g. an older one).
-const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
 const workflow = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
 const secret = "sandbox-trello-secret"
 

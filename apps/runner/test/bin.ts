@@ -1,0 +1,39 @@
+/**
+ * The runner's bin, as the tests run it: the built bundle (or, with XRUNNER_BUNDLE, another
+ * build of it, e.g. an older one, to see a test fail there), run to its end or spawned. Every
+ * spawned child still running when its file's tests end (a test that failed before it could
+ * stop it) is killed, so no server outlives the test run.
+ */
+import { afterAll } from "@effect/vitest"
+import { type ChildProcessWithoutNullStreams, execFile, spawn as spawnProcess } from "node:child_process"
+import { fileURLToPath } from "node:url"
+
+export const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
+
+export interface Outcome {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs the bin with these arguments (and environment) to its end. */
+export const runner = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  new Promise<Outcome>((resolve) => {
+    execFile(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? 1, stdout, stderr })
+    })
+  })
+
+const running = new Set<ChildProcessWithoutNullStreams>()
+
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL")
+})
+
+/** Starts a process (the bin, usually) that the test stops; killed at the end of the file if not. */
+export const spawn = (command: string, args: ReadonlyArray<string>): ChildProcessWithoutNullStreams => {
+  const child = spawnProcess(command, args)
+  running.add(child)
+  child.once("exit", () => running.delete(child))
+  return child
+}
