@@ -24,6 +24,7 @@ import * as ConnectionValues from "./ConnectionValues.js"
 import { ConnectProblem } from "./Errors.js"
 import * as CappedBody from "./internal/cappedBody.js"
 import { Output } from "./Output.js"
+import * as PrivateFile from "./internal/privateFile.js"
 
 /**
  * Connects the named component, storing its token in `file`.
@@ -40,7 +41,6 @@ export const connect = (
     const base = yield* Effect.try({ try: () => new URL(appUrl), catch: () => new ConnectProblem({ message: `--app-url ${appUrl}: not a URL` }) })
     const { entries } = yield* Components
     const output = yield* Output
-    const fs = yield* FileSystem.FileSystem
     const oauth = entries.map((entry) => entry.component).filter((c) => c.connection.kind === "OAUTH2")
     const component = oauth.find((c) => c.name === name)
     if (component === undefined) {
@@ -94,13 +94,8 @@ export const connect = (
       (error) => new ConnectProblem({ message: `${error._tag}: ${error.message}` })
     )
     const updated = Object.fromEntries([...own, [name, { ...own.get(name), accessToken: Redacted.value(token.accessToken) }]])
-    // Written to a new file created 0600, then renamed over the old one: never readable by others.
-    const temporary = `${file}.${process.pid}.tmp`
     yield* Effect.mapError(
-      Effect.zipRight(
-        fs.writeFileString(temporary, JSON.stringify(updated, null, 2) + "\n", { mode: 0o600 }),
-        Effect.zipRight(fs.chmod(temporary, 0o600), fs.rename(temporary, file))
-      ),
+      PrivateFile.write(file, JSON.stringify(updated, null, 2) + "\n"),
       (error) => new ConnectProblem({ message: `${file} cannot be written: ${error.message}` })
     )
     yield* output.err(`Connected ${name}${token.scope === undefined ? "" : ` (scopes: ${token.scope})`}; the token is in ${file}.`)

@@ -13,6 +13,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { DamagedData } from "./Errors.js"
 import * as JsonText from "./JsonText.js"
+import * as PrivateFile from "./internal/privateFile.js"
 
 /**
  * Creates the data directory (mode 0700), or makes an existing one 0700: it holds payloads.
@@ -76,15 +77,8 @@ export const read = (dataDir: string): Effect.Effect<Option.Option<unknown>, Dam
  */
 export const write = (dataDir: string, state: unknown): Effect.Effect<void, DamagedData, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
     const file = yield* fileOf(dataDir)
-    const temporary = `${file}.tmp`
-    yield* Effect.scoped(Effect.gen(function*() {
-      const handle = yield* fs.open(temporary, { flag: "w", mode: 0o600 })
-      yield* handle.writeAll(new TextEncoder().encode(JSON.stringify(state)))
-      yield* handle.sync
-    }))
-    yield* fs.rename(temporary, file)
+    yield* PrivateFile.write(file, JSON.stringify(state))
   }).pipe(Effect.mapError((error) => new DamagedData({ file: dataDir, message: `the trigger's state cannot be stored in ${dataDir}: ${error.message}` })))
 
 /**
