@@ -162,7 +162,8 @@ export const make = (
       (params) => ({ ...prepared, params })
     )
 
-  const runDecoded: Executor["runDecoded"] = ({ action, component, params, step }) =>
+  /** Runs a step with its decoded parameters (no object built for them on the way: a hot path). */
+  const execute = ({ action, component, step }: Prepared, params: Readonly<Record<string, unknown>>) =>
     Effect.flatMap(Connections, (connections) =>
       Effect.flatMap(connections.get(component), (opened) =>
         Effect.flatMap(action.run(params, opened.context), (output) => {
@@ -175,9 +176,11 @@ export const make = (
           )
         })))
 
+  const runDecoded: Executor["runDecoded"] = (decoded) => execute(decoded, decoded.params)
+
   const runPrepared: Executor["runPrepared"] = (prepared, parameters) => {
-    const decoded = decodeParameters(prepared, parameters)
-    return Either.isLeft(decoded) ? Effect.fail(decoded.left) : runDecoded(decoded.right)
+    const params = prepared.action.decode(parameters)
+    return Either.isLeft(params) ? Effect.fail(inStep(prepared.step, params.left)) : execute(prepared, params.right)
   }
 
   const run: Executor["run"] = (input) =>
