@@ -1,7 +1,7 @@
 /**
  * @x/boardtool: the board component, `boardtool/v1` (Trello REST API 1).
  */
-import { Component } from "@x/core"
+import { Client, Component } from "@x/core"
 import { createBoard } from "./actions/createBoard.js"
 import { createCard } from "./actions/createCard.js"
 import { getCard } from "./actions/getCard.js"
@@ -19,6 +19,12 @@ export const boardtool = Component.make({
   triggers: [newCard],
   customAction: true
 })
+
+/**
+ * The typed clients of boardtool: `Boardtool.client(connection)` (Promise) and `Boardtool.effect(connection)`
+ * (Effect), one method per action.
+ */
+export const Boardtool = Client.make(boardtool)
 
 export { Card } from "./api.js"
 export { connection, createBoard, createCard, getCard, newCard }

@@ -1,7 +1,7 @@
 /**
  * @x/browseragent: the browser-agent component, `browseragent/v1` (Browser Use Cloud API v3).
  */
-import { Component } from "@x/core"
+import { Client, Component } from "@x/core"
 import { createSession } from "./actions/createSession.js"
 import { getSession } from "./actions/getSession.js"
 import { connection } from "./connection.js"
@@ -16,6 +16,12 @@ export const browseragent = Component.make({
   actions: [createSession, getSession],
   customAction: true
 })
+
+/**
+ * The typed clients of browseragent: `Browseragent.client(connection)` (Promise) and `Browseragent.effect(connection)`
+ * (Effect), one method per action.
+ */
+export const Browseragent = Client.make(browseragent)
 
 export { models, Session } from "./api.js"
 export { connection, createSession, getSession }

@@ -185,7 +185,7 @@ describe("browseragent definition", () => {
         kind: "API_KEY",
         defaultBaseUrl: "https://api.browser-use.com/api/v3",
         props: {
-          key: { kind: "STRING", title: "Key", required: true, defaultValue: "X-Browser-Use-API-Key" },
+          key: { kind: "STRING", title: "Key", required: false, defaultValue: "X-Browser-Use-API-Key" },
           value: { kind: "STRING", title: "API Key", required: true, secret: true }
         }
       }

@@ -32,8 +32,8 @@ export interface Context<C = Readonly<Record<string, unknown>>> {
  * @since 0.1.0
  * @category models
  */
-export interface Action<P extends Property.Properties = any, A = any> {
-  readonly name: string
+export interface Action<P extends Property.Properties = any, A = any, N extends string = string> {
+  readonly name: N
   readonly title: string
   readonly description: string
   readonly props: P
@@ -60,12 +60,13 @@ const encodeNothing = () => Either.right(null)
  * @category constructors
  */
 export const make = <
+  const N extends string,
   P extends Property.Properties,
   A = void,
   I = A,
   C extends Property.Properties = Property.Properties
 >(config: {
-  readonly name: string
+  readonly name: N
   readonly title: string
   readonly description: string
   readonly props: P
@@ -78,7 +79,7 @@ export const make = <
     params: Property.Params<P>,
     context: Context<Property.Params<Connection.WithBaseUrl<C>>>
   ) => Effect.Effect<A, ConnectorError>
-}): Action<P, A> => ({
+}): Action<P, A, N> => ({
   name: config.name,
   title: config.title,
   description: config.description,

@@ -20,18 +20,32 @@ import type { Trigger } from "./Trigger.js"
  * @since 0.1.0
  * @category models
  */
-export interface Component {
+export interface Component<
+  Actions extends Readonly<Record<string, Action>> = Readonly<Record<string, Action>>,
+  Conn extends Connection.Connection<any> = Connection.Connection<any>
+> {
   readonly name: string
   readonly version: number
   readonly title: string
   readonly description: string
   readonly category: string
-  readonly connection: Connection.Connection<any>
-  readonly actions: Readonly<Record<string, Action>>
+  readonly connection: Conn
+  /** By name; typed, for components defined with `make`, so that typed clients can be derived from them. */
+  readonly actions: Actions
   readonly triggers: Readonly<Record<string, Trigger>>
   /** Whether the generic custom action (any request with the connection's auth) is offered, as `customAction`. */
   readonly customAction: boolean
 }
+
+/**
+ * The actions of a component by name, typed: these actions, and the custom action when it is offered.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type ActionsByName<Actions extends ReadonlyArray<Action>, Custom extends boolean> =
+  & { readonly [A in Actions[number] as A["name"]]: A }
+  & (Custom extends true ? { readonly customAction: typeof CustomAction.action } : unknown)
 
 /**
  * Defines a component; the custom action is added when asked for, and the connection's OAuth2 scopes are derived from the actions.
@@ -39,17 +53,21 @@ export interface Component {
  * @since 0.1.0
  * @category constructors
  */
-export const make = (config: {
+export const make = <
+  const Actions extends ReadonlyArray<Action>,
+  Conn extends Connection.Connection<any>,
+  const Custom extends boolean = false
+>(config: {
   readonly name: string
   readonly version: number
   readonly title: string
   readonly description: string
   readonly category: string
-  readonly connection: Connection.Connection<any>
-  readonly actions: ReadonlyArray<Action>
+  readonly connection: Conn
+  readonly actions: Actions
   readonly triggers?: ReadonlyArray<Trigger>
-  readonly customAction?: boolean
-}): Component => ({
+  readonly customAction?: Custom
+}): Component<ActionsByName<Actions, Custom>, Conn> => ({
   name: config.name,
   version: config.version,
   title: config.title,
@@ -58,7 +76,7 @@ export const make = (config: {
   connection: withScopesOf(config.connection, config.actions),
   actions: Object.fromEntries(
     [...config.actions, ...(config.customAction === true ? [CustomAction.action] : [])].map((a) => [a.name, a])
-  ),
+  ) as ActionsByName<Actions, Custom>,
   triggers: Object.fromEntries((config.triggers ?? []).map((t) => [t.name, t])),
   customAction: config.customAction ?? false
 })
@@ -71,7 +89,7 @@ export const make = (config: {
  * @since 0.1.0
  * @category utils
  */
-export const withRateLimits = (component: Component, rateLimits: ReadonlyArray<RateLimiter.RateLimit>): Component => ({
+export const withRateLimits = <C extends Component>(component: C, rateLimits: ReadonlyArray<RateLimiter.RateLimit>): C => ({
   ...component,
   connection: { ...component.connection, rateLimits, rateLimitsOf: undefined }
 })
@@ -80,7 +98,7 @@ export const withRateLimits = (component: Component, rateLimits: ReadonlyArray<R
  * The connection asking for the OAuth2 scopes these actions need (besides any it lists): a
  * component's scopes are derived from its actions, in one place.
  */
-const withScopesOf = (connection: Connection.Connection<any>, actions: ReadonlyArray<Action>): Connection.Connection<any> => {
+const withScopesOf = <Conn extends Connection.Connection<any>>(connection: Conn, actions: ReadonlyArray<Action>): Conn => {
   if (connection.oauth2 === undefined) return connection
   const scopes = [...new Set([...connection.oauth2.scopes, ...scopesOf(actions)])]
   return { ...connection, oauth2: { ...connection.oauth2, scopes } }

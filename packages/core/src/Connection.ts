@@ -170,7 +170,7 @@ export const apiKeyHeader = (
 ): Connection<ReturnType<typeof apiKeyHeaderProps>> =>
   define("API_KEY", { ...config, props: apiKeyHeaderProps(config.defaultHeader) }, (values) =>
     Effect.succeed({
-      credentials: Auth.headers({ [values.key]: values.value }),
+      credentials: Auth.headers({ [values.key ?? config.defaultHeader]: values.value }),
       rateLimitKeys: revealKeys({ key: values.value })
     }))
 

@@ -10,8 +10,9 @@ import * as Either from "effect/Either"
 import type * as Action from "./Action.js"
 import type * as Choice from "./Choice.js"
 import type * as Component from "./Component.js"
-import { type ConnectorError, type InvalidInput, invalidInput, UnexpectedResponse } from "./ConnectorError.js"
+import { type ConnectorError, type InvalidInput, invalidInput } from "./ConnectorError.js"
 import { Connections } from "./Connections.js"
+import * as internalExecute from "./internal/execute.js"
 import * as internal from "./internal/triggers.js"
 import { inStep } from "./internal/triggers.js"
 import * as DynamicOptions from "./DynamicOptions.js"
@@ -134,6 +135,8 @@ export interface Settings {
   readonly maxDeliveryBytes?: number
 }
 
+const asScrubbed = (_output: unknown, _encoded: unknown, scrubbed: unknown) => scrubbed
+
 /**
  * An executor of these components' steps. It needs the `Connections` service to run them.
  *
@@ -164,17 +167,7 @@ export const make = (
 
   /** Runs a step with its decoded parameters (no object built for them on the way: a hot path). */
   const execute = ({ action, component, step }: Prepared, params: Readonly<Record<string, unknown>>) =>
-    Effect.flatMap(Connections, (connections) =>
-      Effect.flatMap(connections.get(component), (opened) =>
-        Effect.flatMap(action.run(params, opened.context), (output) => {
-          const encoded = action.encode(output)
-          // A provider (or a proxy) may echo what it was sent: no output carries a credential.
-          return Either.isRight(encoded) ? Effect.succeed(opened.scrub(encoded.right)) : Effect.fail(
-            new UnexpectedResponse({
-              message: opened.scrub(`${step.type} produced an output that does not match its schema: ${encoded.left.message}`)
-            })
-          )
-        })))
+    internalExecute.execute(component, action, params, step.type, asScrubbed)
 
   const runDecoded: Executor["runDecoded"] = (decoded) => execute(decoded, decoded.params)
 

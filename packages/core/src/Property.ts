@@ -19,12 +19,13 @@ import { type Common, make, type Params, type Properties, type Property, type Va
 import * as Rule from "./internal/rule.js"
 
 /**
- * The property model: `Property`, `Properties`, the decoded `Params` of a record, `Validate`.
+ * The property model: `Property`, `Properties`, the decoded `Params` of a record, what a typed
+ * caller gives for it (`Input`), `Validate`.
  *
  * @since 0.1.0
  * @category models
  */
-export type { AnyProperty, Kind, Params, Properties, Property, Validate } from "./internal/property.js"
+export type { AnyProperty, Input, Kind, Params, Properties, Property, Validate } from "./internal/property.js"
 
 /**
  * The settings of a STRING property: length, pattern, choices, dynamic options, default.
@@ -77,7 +78,8 @@ const stringSchema = (rules: ReadonlyArray<Rule.Rule<string>>) =>
  */
 export const string = <const R extends boolean = false, const V extends string = string>(
   config: StringConfig<R, V>
-): Property<V, R> => {
+  // NoInfer: V comes from the choices (else string), never from the context the property is used in.
+): Property<NoInfer<V>, R> => {
   const rules = stringRules(config)
   return make("STRING", config, stringSchema(rules) as unknown as Schema.Schema<V>, Rule.constraints(rules), Rule.accepts(isString, rules))
 }
@@ -102,7 +104,7 @@ export const patterned = (pattern: RegExp, patternMessage: string) =>
  */
 export const secret = <const R extends boolean = false>(
   config: Omit<StringConfig<R>, "choices" | "dynamicOptions" | "defaultValue">
-): Property<Redacted.Redacted<string>, R> => {
+): Property<Redacted.Redacted<string>, R, string> => {
   const rules = stringRules(config)
   return make("STRING", { ...config, secret: true }, Schema.Redacted(stringSchema(rules)), Rule.constraints(rules))
 }
@@ -132,7 +134,7 @@ export const integer = <const R extends boolean = false, const V extends number 
     readonly choices?: ReadonlyArray<Choice<V>>
     readonly defaultValue?: NoInfer<V>
   }
-): Property<V, R> => {
+): Property<NoInfer<V>, R> => {
   const rules: ReadonlyArray<Rule.Rule<number>> = [
     ...Rule.when(config.minimum, (min) => ({ test: (n: number) => n >= min, message: `must be at least ${min}`, constraint: { minimum: min } })),
     ...Rule.when(config.maximum, (max) => ({ test: (n: number) => n <= max, message: `must be at most ${max}`, constraint: { maximum: max } })),

@@ -22,6 +22,12 @@ export * as Choice from "./Choice.js"
  */
 export * as Auth from "./Auth.js"
 /**
+ * Typed clients: a component's actions as typed methods, as Effects or Promises.
+ *
+ * @since 0.2.0
+ */
+export * as Client from "./Client.js"
+/**
  * Components: a name, a version, a connection, actions and triggers; described as JSON.
  *
  * @since 0.1.0

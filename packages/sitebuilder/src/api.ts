@@ -16,6 +16,8 @@ export const Item = Schema.Struct({
     Schema.Record({ key: Schema.String, value: Schema.Unknown })
   )
 })
+export type Item = typeof Item.Type
+export type Order = typeof Order.Type
 
 const Site = Schema.Struct({ id: Schema.String, displayName: Schema.String })
 const Collection = Schema.Struct({ id: Schema.String, displayName: Schema.String })

@@ -1,7 +1,7 @@
 /**
  * @x/sitebuilder: the site-builder component, `sitebuilder/v1` (Webflow Data API v2).
  */
-import { Component } from "@x/core"
+import { Client, Component } from "@x/core"
 import { fulfillOrder } from "./actions/fulfillOrder.js"
 import { getCollectionItem } from "./actions/getCollectionItem.js"
 import { connection as declared } from "./connection.js"
@@ -16,6 +16,12 @@ export const sitebuilder = Component.make({
   actions: [fulfillOrder, getCollectionItem],
   customAction: true
 })
+
+/**
+ * The typed clients of sitebuilder: `Sitebuilder.client(connection)` (Promise) and `Sitebuilder.effect(connection)`
+ * (Effect), one method per action.
+ */
+export const Sitebuilder = Client.make(sitebuilder)
 
 export { Item, Order } from "./api.js"
 /** The connection, with the OAuth2 scopes its actions need. */

@@ -19,10 +19,10 @@ export const apiKeyProps = (title: string) => ({
 const headerNamePattern = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/
 
 export const apiKeyHeaderProps = (defaultHeader: string) => ({
+  // Not required: it has a default, so a typed caller may leave it out.
   key: Property.string({
     title: "Key",
     description: "The header the API key goes in.",
-    required: true,
     defaultValue: defaultHeader,
     pattern: headerNamePattern,
     patternMessage: "must be an HTTP header name"

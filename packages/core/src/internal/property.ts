@@ -14,7 +14,7 @@ export type Kind = "STRING" | "BOOLEAN" | "INTEGER" | "DATE_TIME" | "OBJECT" | "
  * @since 0.1.0
  * @category models
  */
-export interface Property<A, R extends boolean = boolean> {
+export interface Property<A, R extends boolean = boolean, I = A> {
   readonly kind: Kind
   readonly title: string
   readonly description?: string | undefined
@@ -32,10 +32,12 @@ export interface Property<A, R extends boolean = boolean> {
    * Schema for well-formed input. Absent where decoding transforms (secrets, nested objects).
    */
   readonly accepts?: ((value: unknown) => boolean) | undefined
+  /** Type only, never set: what a typed caller gives (a secret's plain string, say), when it differs from `A`. */
+  readonly "~input"?: I | undefined
 }
 
 /** @since 0.1.0 @category models */
-export type AnyProperty = Property<any, boolean>
+export type AnyProperty = Property<any, boolean, any>
 /** @since 0.1.0 @category models */
 export type Properties = Readonly<Record<string, AnyProperty>>
 
@@ -46,8 +48,22 @@ export type Properties = Readonly<Record<string, AnyProperty>>
  * @category models
  */
 export type Params<P extends Properties> =
-  & { readonly [K in keyof P as P[K]["required"] extends true ? K : never]: P[K] extends Property<infer A, any> ? A : never }
-  & { readonly [K in keyof P as P[K]["required"] extends true ? never : K]?: P[K] extends Property<infer A, any> ? A | undefined : never }
+  & { readonly [K in keyof P as P[K]["required"] extends true ? K : never]: P[K] extends Property<infer A, any, any> ? A : never }
+  & { readonly [K in keyof P as P[K]["required"] extends true ? never : K]?: P[K] extends Property<infer A, any, any> ? A | undefined : never }
+
+/**
+ * What a typed caller gives for a parameter record: required properties present, optional ones
+ * may be left out; secrets as plain strings.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Input<P extends Properties> = Simplify<
+  & { readonly [K in keyof P as P[K]["required"] extends true ? K : never]: P[K] extends Property<any, any, infer I> ? I : never }
+  & { readonly [K in keyof P as P[K]["required"] extends true ? never : K]?: P[K] extends Property<any, any, infer I> ? I | undefined : never }
+>
+
+type Simplify<A> = { [K in keyof A]: A[K] } extends infer B ? B : never
 
 export interface Common<R extends boolean> {
   readonly title: string
@@ -55,7 +71,7 @@ export interface Common<R extends boolean> {
   readonly required?: R
 }
 
-export const make = <A, R extends boolean>(
+export const make = <A, R extends boolean, I = A>(
   kind: Kind,
   config: Common<R> & {
     readonly secret?: boolean
@@ -66,7 +82,7 @@ export const make = <A, R extends boolean>(
   schema: Schema.Schema<A, any>,
   constraints: Record<string, unknown> = {},
   accepts?: (value: unknown) => boolean
-): Property<A, R> => ({
+): Property<A, R, I> => ({
   kind,
   title: config.title,
   description: config.description,

@@ -2,13 +2,17 @@
 import * as Schema from "effect/Schema"
 import { isPlainObject, JsonObject, struct } from "./decoder.js"
 import { describe, describeAll } from "./describe.js"
-import { type Common, make, type Params, type Properties, type Property } from "./property.js"
+import { type Common, type Input, make, type Params, type Properties, type Property } from "./property.js"
 import * as Rule from "./rule.js"
 
 /** A JSON object; with `properties`, its fields are decoded like a step's parameters. */
 export const object = <const R extends boolean = false, P extends Properties = never>(
   config: Common<R> & { readonly properties?: P; readonly defaultValue?: Record<string, unknown> }
-): Property<[P] extends [never] ? Readonly<Record<string, unknown>> : Params<P>, R> =>
+): Property<
+  [NoInfer<P>] extends [never] ? Readonly<Record<string, unknown>> : Params<NoInfer<P>>,
+  R,
+  [NoInfer<P>] extends [never] ? Readonly<Record<string, unknown>> : Input<NoInfer<P>>
+> =>
   make(
     "OBJECT",
     config,
@@ -18,14 +22,14 @@ export const object = <const R extends boolean = false, P extends Properties = n
   ) as any
 
 /** A JSON array; with `items`, each element is decoded as that property. */
-export const array = <const R extends boolean = false, A = unknown>(
+export const array = <const R extends boolean = false, A = unknown, I = A>(
   config: Common<R> & {
-    readonly items?: Property<A, boolean>
+    readonly items?: Property<A, boolean, I>
     readonly minItems?: number
     readonly maxItems?: number
     readonly defaultValue?: ReadonlyArray<A>
   }
-): Property<ReadonlyArray<A>, R> => {
+): Property<ReadonlyArray<NoInfer<A>>, R, ReadonlyArray<NoInfer<I>>> => {
   const items = config.items
   const rules: ReadonlyArray<Rule.Rule<ReadonlyArray<A>>> = [
     ...Rule.when(config.minItems, (min) => ({

@@ -1,0 +1,184 @@
+/**
+ * Typed clients: a component's actions as methods, their parameters and outputs typed from the
+ * actions' own definitions (no hand-written duplicate), in two flavours. The Effect flavour
+ * returns `Effect<Output, ConnectorError>`; the Promise flavour resolves to the output and
+ * rejects with the same typed errors. Parameters are checked before anything is sent. For
+ * programs that call a provider directly; the step executor stays for workflow files.
+ *
+ * @since 0.2.0
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
+import type * as Action from "./Action.js"
+import * as Component from "./Component.js"
+import type * as Connection from "./Connection.js"
+import type { ConnectorError } from "./ConnectorError.js"
+import * as Connections from "./Connections.js"
+import * as DefaultHttpClient from "./internal/defaultHttpClient.js"
+import { execute } from "./internal/execute.js"
+import type * as Property from "./Property.js"
+
+/**
+ * The values a component's connection takes, typed (secrets as plain strings; `baseUrl` optional).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type ConnectionInput<C extends Component.Component> = C["connection"] extends Connection.Connection<infer P>
+  ? Property.Input<Connection.WithBaseUrl<P>>
+  : never
+
+/**
+ * An action's parameters as a method takes them: optional when the action requires none.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Arguments<P extends Property.Properties> = {} extends Property.Input<P> ? [params?: Property.Input<P>]
+  : [params: Property.Input<P>]
+
+/**
+ * The Effect flavour: one method per action, returning its output or a typed `ConnectorError`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type EffectClient<C extends Component.Component> = {
+  readonly [K in keyof C["actions"]]: C["actions"][K] extends Action.Action<infer P, infer A, any>
+    ? (...args: Arguments<P>) => Effect.Effect<A, ConnectorError>
+    : never
+}
+
+/**
+ * The Promise flavour: one method per action, resolving to its output or rejecting with a typed
+ * `ConnectorError`; `close` releases the connection and its HTTP client.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type PromiseClient<C extends Component.Component> =
+  & {
+    readonly [K in keyof C["actions"]]: C["actions"][K] extends Action.Action<infer P, infer A, any>
+      ? (...args: Arguments<P>) => Promise<A>
+      : never
+  }
+  & { readonly close: () => Promise<void> }
+
+/**
+ * How a Promise client is built.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Options {
+  /** The HttpClient to send requests with; by default `@x/http-undici` where it is installed, else fetch. */
+  readonly httpClient?: Layer.Layer<HttpClient.HttpClient>
+}
+
+/**
+ * The typed clients of one component.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Factory<C extends Component.Component> {
+  readonly component: C
+  /** A Promise client on this connection. */
+  readonly client: (connection: ConnectionInput<C>, options?: Options) => PromiseClient<C>
+  /**
+   * An Effect client on this connection, open for the scope: it uses the HttpClient in the
+   * context if there is one, else the default.
+   */
+  readonly effect: (connection: ConnectionInput<C>) => Effect.Effect<EffectClient<C>, never, Scope.Scope>
+}
+
+/**
+ * The default HttpClient of typed clients: `@x/http-undici` where it is installed, else fetch.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerDefaultHttpClient: Layer.Layer<HttpClient.HttpClient> = DefaultHttpClient.make()
+
+/** Returns the typed output; decoded again only in the rare case its encoding held a secret. */
+const finishWith = (action: Action.Action) => {
+  const decode = action.output === undefined ? undefined : Schema.decodeUnknownEither(action.output)
+  return (output: unknown, encoded: unknown, scrubbed: unknown): unknown => {
+    if (scrubbed === encoded || decode === undefined) return output
+    const decoded = decode(scrubbed)
+    return Either.isRight(decoded) ? decoded.right : scrubbed
+  }
+}
+
+const methodsOf = <M>(component: Component.Component, method: (call: (params?: unknown) => Effect.Effect<unknown, ConnectorError, Connections.Connections>, name: string) => M) =>
+  Object.fromEntries(Object.values(component.actions).map((action) => {
+    const label = `${Component.typeOf(component)}/${action.name}`
+    const finish = finishWith(action)
+    const call = (params: unknown = {}) => {
+      const decoded = action.decode(params)
+      return Either.isLeft(decoded) ? Effect.fail(decoded.left) : execute(component, action, decoded.right, label, finish)
+    }
+    return [action.name, method(call, action.name)]
+  }))
+
+const rejectOnFailure = <A>(exit: Exit.Exit<A, ConnectorError>): A => {
+  if (Exit.isSuccess(exit)) return exit.value
+  // The typed error itself (not a wrapper), so that `instanceof` and `_tag` work on it.
+  throw Cause.squash(exit.cause)
+}
+
+/**
+ * The typed clients of a component.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make = <C extends Component.Component>(component: C): Factory<C> => {
+  if (Object.hasOwn(component.actions, "close")) {
+    throw new Error(`${component.name} has an action named "close", which its Promise client uses to release it`)
+  }
+
+  const effect = (connection: ConnectionInput<C>): Effect.Effect<EffectClient<C>, never, Scope.Scope> =>
+    Effect.gen(function*() {
+      const given = yield* Effect.serviceOption(HttpClient.HttpClient)
+      const http = Option.isSome(given)
+        ? Context.make(HttpClient.HttpClient, given.value)
+        : yield* Layer.build(layerDefaultHttpClient)
+      const connections = yield* Effect.provide(Connections.make({ [component.name]: connection }), http)
+      return methodsOf(component, (call) => (params?: unknown) => Effect.provideService(call(params), Connections.Connections, connections)) as EffectClient<C>
+    })
+
+  const client = (connection: ConnectionInput<C>, options: Options = {}): PromiseClient<C> => {
+    const scope = Effect.runSync(Scope.make())
+    let ready: EffectClient<C> | undefined
+    let closed = false
+    const opening = Effect.runPromise(Effect.gen(function*() {
+      const http = options.httpClient === undefined ? Context.empty() : yield* Layer.buildWithScope(options.httpClient, scope)
+      return ready = yield* Effect.provide(Scope.extend(effect(connection), scope), http)
+    }))
+    // A failure to build is reported by the calls that wait for it, not as an unhandled rejection.
+    opening.catch(() => {})
+    const methods = methodsOf(component, (_call, name) => (params?: unknown): Promise<unknown> => {
+      if (closed) return Promise.reject(new Error(`this ${component.name} client is closed`))
+      const run = (c: EffectClient<C>) =>
+        Effect.runPromiseExit((c as Record<string, (p?: unknown) => Effect.Effect<unknown, ConnectorError>>)[name]!(params))
+          .then(rejectOnFailure)
+      return ready !== undefined ? run(ready) : opening.then(run)
+    })
+    const close = (): Promise<void> => {
+      closed = true
+      return opening.then(() => undefined, () => undefined).then(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+    }
+    return { ...methods, close } as PromiseClient<C>
+  }
+
+  return { component, client, effect }
+}
