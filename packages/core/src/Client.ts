@@ -15,6 +15,7 @@ import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
 import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import type * as Action from "./Action.js"
@@ -159,17 +160,21 @@ export const make = <C extends Component.Component>(component: C): Factory<C> =>
   const client = (connection: ConnectionInput<C>, options: Options = {}): PromiseClient<C> => {
     const scope = Effect.runSync(Scope.make())
     let ready: EffectClient<C> | undefined
+    let runPromiseExit: <A, E>(effect: Effect.Effect<A, E>) => Promise<Exit.Exit<A, E>> = Effect.runPromiseExit
     let closed = false
     const opening = Effect.runPromise(Effect.gen(function*() {
       const http = options.httpClient === undefined ? Context.empty() : yield* Layer.buildWithScope(options.httpClient, scope)
-      return ready = yield* Effect.provide(Scope.extend(effect(connection), scope), http)
+      const built = yield* Effect.provide(Scope.extend(effect(connection), scope), http)
+      // Nothing outside an Effect program can export spans: calls run without a tracer.
+      runPromiseExit = Runtime.runPromiseExit(yield* Effect.withTracerEnabled(Effect.runtime<never>(), false))
+      return ready = built
     }))
     // A failure to build is reported by the calls that wait for it, not as an unhandled rejection.
     opening.catch(() => {})
     const methods = methodsOf(component, (_call, name) => (params?: unknown): Promise<unknown> => {
       if (closed) return Promise.reject(new Error(`this ${component.name} client is closed`))
       const run = (c: EffectClient<C>) =>
-        Effect.runPromiseExit((c as Record<string, (p?: unknown) => Effect.Effect<unknown, ConnectorError>>)[name]!(params))
+        runPromiseExit((c as Record<string, (p?: unknown) => Effect.Effect<unknown, ConnectorError>>)[name]!(params))
           .then(rejectOnFailure)
       return ready !== undefined ? run(ready) : opening.then(run)
     })

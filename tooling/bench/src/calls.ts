@@ -8,7 +8,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import { boardtool } from "@x/boardtool"
 import { browseragent } from "@x/browseragent"
-import { Component, Connections, Executor, type RateLimiter } from "@x/core"
+import { Client as TypedClient, Component, Connections, Executor, type RateLimiter } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
 import { sitebuilder } from "@x/sitebuilder"
 import { BrowserUse } from "browser-use-sdk/v3"
@@ -23,6 +23,7 @@ import type { Providers } from "./simulators.js"
 
 export const OURS = "@x/core step, fibers (runner)"
 export const OURS_PROMISE = "@x/core step, runPromise per call"
+export const TYPED_PROMISE = "typed client, Promise (Boardtool.client)"
 export const FETCH = "bare fetch"
 export const UNDICI = "raw undici Pool.request"
 
@@ -110,6 +111,12 @@ export const makeCalls = (p: Providers) => {
   const isCard = (card: any) => card?.id === p.trello.cardId
   const isNewCard = (card: any) => card?.idList === p.trello.listId && card?.name === "Load"
   const getCard = step("boardtool/v1/getCard", { id: p.trello.cardId }, isCard)
+  // What a consumer writes: the typed Promise client, on its default HttpClient (@x/http-undici here).
+  const trello = TypedClient.make(Component.withRateLimits(boardtool, unlimited)).client(connections.boardtool)
+  const typedGetCard = async () => {
+    const card = await trello.getCard({ id: p.trello.cardId })
+    return expect(TYPED_PROMISE, isCard(card), card)
+  }
   const httpAlone = Effect.flatMap(HttpClient.HttpClient, (http) =>
     Effect.flatMap(http.get(`${p.trello.baseUrl}/cards/${p.trello.cardId}`, { headers: { authorization: trelloAuth } }), (r) => r.json))
 
@@ -128,6 +135,7 @@ export const makeCalls = (p: Providers) => {
       clients: [
         fibers(getCard),
         { name: OURS_PROMISE, run: (c, s) => measurePromises(() => lean.runPromise(getCard), c, s) },
+        { name: TYPED_PROMISE, run: (c, s) => measurePromises(typedGetCard, c, s) },
         { name: "@x/core step, fibers, platform-node layerUndici", run: (c, s) => measureFibers(platform, getCard, c, s) },
         { name: "HttpClient alone (@x/http-undici)", run: (c, s) => measureFibers(lean, httpAlone, c, s) },
         sdk("trello.js (official SDK)", async () => {
@@ -179,6 +187,7 @@ export const makeCalls = (p: Providers) => {
     }
   ]
   const close = async () => {
+    await trello.close()
     await lean.dispose()
     await platform.dispose()
     await Promise.all([...pools.values()].map((pool) => pool.close()))
