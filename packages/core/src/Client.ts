@@ -119,16 +119,30 @@ const finishWith = (action: Action.Action) => {
   }
 }
 
-const methodsOf = <M>(component: Component.Component, method: (call: (params?: unknown) => Effect.Effect<unknown, ConnectorError, Connections.Connections>, name: string) => M) =>
-  Object.fromEntries(Object.values(component.actions).map((action) => {
+/** One method per action, each given how to call it (parameters decoded first: nothing is sent on bad input). */
+const methodsOf = <M>(
+  component: Component.Component,
+  connections: Connections.Connections["Type"],
+  method: (call: (params?: unknown) => Effect.Effect<unknown, ConnectorError>) => M
+) => {
+  // The opened connection, once there is one: later calls skip the service's lookup.
+  let opened: Connections.Opened | undefined
+  const open = Effect.tap(Effect.suspend(() => connections.get(component)), (o) => {
+    opened = o
+  })
+  return Object.fromEntries(Object.values(component.actions).map((action) => {
     const label = `${Component.typeOf(component)}/${action.name}`
     const finish = finishWith(action)
     const call = (params: unknown = {}) => {
       const decoded = action.decode(params)
-      return Either.isLeft(decoded) ? Effect.fail(decoded.left) : execute(component, action, decoded.right, label, finish)
+      if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
+      return opened !== undefined
+        ? execute(opened, action, decoded.right, label, finish)
+        : Effect.flatMap(open, (o) => execute(o, action, decoded.right, label, finish))
     }
-    return [action.name, method(call, action.name)]
+    return [action.name, method(call)]
   }))
+}
 
 const rejectOnFailure = <A>(exit: Exit.Exit<A, ConnectorError>): A => {
   if (Exit.isSuccess(exit)) return exit.value
@@ -154,7 +168,7 @@ export const make = <C extends Component.Component>(component: C): Factory<C> =>
         ? Context.make(HttpClient.HttpClient, given.value)
         : yield* Layer.build(layerDefaultHttpClient)
       const connections = yield* Effect.provide(Connections.make({ [component.name]: connection }), http)
-      return methodsOf(component, (call) => (params?: unknown) => Effect.provideService(call(params), Connections.Connections, connections)) as EffectClient<C>
+      return methodsOf(component, connections, (call) => call) as EffectClient<C>
     })
 
   const client = (connection: ConnectionInput<C>, options: Options = {}): PromiseClient<C> => {
@@ -171,13 +185,13 @@ export const make = <C extends Component.Component>(component: C): Factory<C> =>
     }))
     // A failure to build is reported by the calls that wait for it, not as an unhandled rejection.
     opening.catch(() => {})
-    const methods = methodsOf(component, (_call, name) => (params?: unknown): Promise<unknown> => {
+    const methods = Object.fromEntries(Object.keys(component.actions).map((name) => [name, (params?: unknown): Promise<unknown> => {
       if (closed) return Promise.reject(new Error(`this ${component.name} client is closed`))
       const run = (c: EffectClient<C>) =>
         runPromiseExit((c as Record<string, (p?: unknown) => Effect.Effect<unknown, ConnectorError>>)[name]!(params))
           .then(rejectOnFailure)
       return ready !== undefined ? run(ready) : opening.then(run)
-    })
+    }]))
     const close = (): Promise<void> => {
       closed = true
       return opening.then(() => undefined, () => undefined).then(() => Effect.runPromise(Scope.close(scope, Exit.void)))

@@ -167,7 +167,8 @@ export const make = (
 
   /** Runs a step with its decoded parameters (no object built for them on the way: a hot path). */
   const execute = ({ action, component, step }: Prepared, params: Readonly<Record<string, unknown>>) =>
-    internalExecute.execute(component, action, params, step.type, asScrubbed)
+    Effect.flatMap(Connections, (connections) =>
+      Effect.flatMap(connections.get(component), (opened) => internalExecute.execute(opened, action, params, step.type, asScrubbed)))
 
   const runDecoded: Executor["runDecoded"] = (decoded) => execute(decoded, decoded.params)
 

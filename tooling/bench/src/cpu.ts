@@ -6,7 +6,8 @@
  * depends on and swings far less. Short runs of each client alternate; the figures are the
  * 10th percentile and the median over the runs, and the median of ours ÷ undici per pair.
  *
- * BENCH_CPU_RUNS (default 16) and BENCH_CPU_SECONDS (default 0.25) set the runs per client.
+ * BENCH_CPU_RUNS (default 16) and BENCH_CPU_SECONDS (default 0.25) set the runs per client;
+ * BENCH_CPU_PAIR ("<client>|<client>", default ours|raw undici) the two clients compared.
  */
 import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
@@ -16,6 +17,7 @@ import type { Providers } from "./simulators.js"
 const runs = Number(process.env["BENCH_CPU_RUNS"] ?? 16)
 const seconds = Number(process.env["BENCH_CPU_SECONDS"] ?? 0.25)
 const only = process.argv[2]
+const names = process.env["BENCH_CPU_PAIR"]?.split("|") ?? [OURS, UNDICI]
 
 const simulators = fork(fileURLToPath(new URL("./simulators.js", import.meta.url)), { stdio: "inherit" })
 const providers = await new Promise<Providers>((resolve) => simulators.once("message", (m: Providers) => resolve(m)))
@@ -28,7 +30,8 @@ const quantile = (values: ReadonlyArray<number>, q: number) => {
 const rows: Array<Record<string, unknown>> = []
 for (const call of calls) {
   if (only !== undefined && !call.title.includes(only)) continue
-  const pair = [OURS, UNDICI].map((name) => call.clients.find((c) => c.name === name)!)
+  const pair = names.map((name) => call.clients.find((c) => c.name === name)!)
+  if (pair.some((client) => client === undefined)) continue
   for (const client of pair) await client.run(1, 1)
   const perCall: [Array<number>, Array<number>] = [[], []]
   for (let run = 0; run < runs; run++) {
@@ -42,11 +45,11 @@ for (const call of calls) {
   const [ours, undici] = perCall
   rows.push({
     call: call.title.split(":")[0],
-    "ours µs p10": Number(quantile(ours, 0.1).toFixed(1)),
-    "ours µs p50": Number(quantile(ours, 0.5).toFixed(1)),
-    "undici µs p10": Number(quantile(undici, 0.1).toFixed(1)),
-    "undici µs p50": Number(quantile(undici, 0.5).toFixed(1)),
-    "ours ÷ undici": Number(quantile(ours.map((o, i) => o / undici[i]!), 0.5).toFixed(2))
+    [`${names[0]} µs p10`]: Number(quantile(ours, 0.1).toFixed(1)),
+    [`${names[0]} µs p50`]: Number(quantile(ours, 0.5).toFixed(1)),
+    [`${names[1]} µs p10`]: Number(quantile(undici, 0.1).toFixed(1)),
+    [`${names[1]} µs p50`]: Number(quantile(undici, 0.5).toFixed(1)),
+    ratio: Number(quantile(ours.map((o, i) => o / undici[i]!), 0.5).toFixed(2))
   })
 }
 console.log(`\nClient CPU per call in sequence, ${runs} alternating runs of ${seconds}s per client`)

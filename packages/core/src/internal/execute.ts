@@ -5,33 +5,30 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Action from "../Action.js"
-import type * as Component from "../Component.js"
 import { type ConnectorError, UnexpectedResponse } from "../ConnectorError.js"
-import { Connections } from "../Connections.js"
+import type { Opened } from "./open.js"
 
 /**
- * Runs an action with decoded parameters. Its output is encoded (checked against its schema)
+ * Runs an action with decoded parameters on its component's opened connection. Its output is encoded (checked against its schema)
  * and scrubbed of the connection's secrets, since a provider or a proxy may echo what it was
  * sent; `finish` gets the output, its encoding and the scrubbed encoding (the same object when
  * there was nothing to scrub). `label` names the action in the error of an output that does
  * not match its schema.
  */
 export const execute = <A, B>(
-  component: Component.Component,
+  opened: Opened,
   action: Action.Action<any, A>,
   params: Readonly<Record<string, unknown>>,
   label: string,
   finish: (output: A, encoded: unknown, scrubbed: unknown) => B
-): Effect.Effect<B, ConnectorError, Connections> =>
-  Effect.flatMap(Connections, (connections) =>
-    Effect.flatMap(connections.get(component), (opened) =>
-      Effect.flatMap(action.run(params, opened.context), (output) => {
-        const encoded = action.encode(output)
-        return Either.isRight(encoded)
-          ? Effect.succeed(finish(output, encoded.right, opened.scrub(encoded.right)))
-          : Effect.fail(
-            new UnexpectedResponse({
-              message: opened.scrub(`${label} produced an output that does not match its schema: ${encoded.left.message}`)
-            })
-          )
-      })))
+): Effect.Effect<B, ConnectorError> =>
+  Effect.flatMap(action.run(params, opened.context), (output) => {
+    const encoded = action.encode(output)
+    return Either.isRight(encoded)
+      ? Effect.succeed(finish(output, encoded.right, opened.scrub(encoded.right)))
+      : Effect.fail(
+        new UnexpectedResponse({
+          message: opened.scrub(`${label} produced an output that does not match its schema: ${encoded.left.message}`)
+        })
+      )
+  })
