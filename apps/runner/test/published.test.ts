@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { execFile, execFileSync } from "node:child_process"
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -67,15 +67,28 @@ describe("x-runner as published", () => {
     expect(demo.stdout).toContain("item (sitebuilder/v1/getCollectionItem): succeeded")
   })
 
-  it("refuses to pack without its bundle, saying how to build it", () => {
-    const empty = mkdtempSync(join(tmpdir(), "x-runner-unbuilt-"))
-    let failure: { status: number; stderr: string } | undefined
+  /** The prepack check, run in `cwd` as pnpm runs it in the package: its exit status and stderr. */
+  const prepack = (cwd: string) => {
     try {
-      execFileSync(process.execPath, [join(runnerDir, "scripts/check-bundle.mjs")], { cwd: empty, stdio: "pipe", encoding: "utf8" })
+      execFileSync(process.execPath, [join(runnerDir, "scripts/check-bundle.mjs")], { cwd, stdio: "pipe", encoding: "utf8" })
+      return { status: 0, stderr: "" }
     } catch (error) {
-      failure = error as { status: number; stderr: string }
+      return error as { status: number; stderr: string }
     }
-    expect(failure?.status).toBe(1)
-    expect(failure?.stderr).toContain("dist/bundle/x-runner.js is missing")
+  }
+
+  it("refuses to pack without its bundle, or with one older than the compiled sources, saying how to build it", () => {
+    const unbuilt = mkdtempSync(join(tmpdir(), "x-runner-unbuilt-"))
+    expect(prepack(unbuilt)).toMatchObject({ status: 1, stderr: expect.stringContaining("dist/bundle/x-runner.js is missing") })
+
+    mkdirSync(join(unbuilt, "dist/bundle"), { recursive: true })
+    writeFileSync(join(unbuilt, "dist/bundle/x-runner.js"), "")
+    writeFileSync(join(unbuilt, "dist/main.js"), "")
+    const now = Date.now() / 1000
+    utimesSync(join(unbuilt, "dist/bundle/x-runner.js"), now - 60, now - 60)
+    expect(prepack(unbuilt)).toMatchObject({ status: 1, stderr: expect.stringContaining("is older than dist/main.js") })
+
+    utimesSync(join(unbuilt, "dist/bundle/x-runner.js"), now, now)
+    expect(prepack(unbuilt).status).toBe(0)
   })
 })
