@@ -28,7 +28,7 @@ export interface Components {
  * @since 0.2.0
  * @category tags
  */
-export const Components = Context.GenericTag<Components>("@x/runner/Components")
+export const Components = Context.GenericTag<Components>("x-runner/Components")
 
 /**
  * The components of these entries. Without `rateLimits` the executor keeps to no rate limit:

@@ -25,7 +25,7 @@ export interface Output {
  * @since 0.2.0
  * @category tags
  */
-export const Output = Context.GenericTag<Output>("@x/runner/Output")
+export const Output = Context.GenericTag<Output>("x-runner/Output")
 
 const line = (text: string) => text.endsWith("\n") ? text : text + "\n"
 

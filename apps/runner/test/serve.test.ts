@@ -68,6 +68,16 @@ const journal = (dataDir: string) =>
     ? readFileSync(join(dataDir, "journal.ndjson"), "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
     : []
 
+/** The journal once it records `id` as done: the run's end is written after its "■ event" line. */
+const journalOnceDone = async (dataDir: string, id: string) => {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const entries = journal(dataDir)
+    if (entries.some((e) => e.t === "done" && e.id === id) || Date.now() > deadline) return entries
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
 describe("x-runner serve", () => {
   it("a real card fires the trigger; a forged delivery is refused; a duplicate runs once; SIGTERM disables", async () => {
     const port = await freePort()
@@ -91,7 +101,7 @@ describe("x-runner serve", () => {
     expect((await delivery("bbbbbbbbbbbbbbbbbbbbbbbb", publicUrl)).status).toBe(200)
     await served.waitFor("■ event bbbbbbbbbbbbbbbbbbbbbbbb succeeded")
     await served.waitFor("= event bbbbbbbbbbbbbbbbbbbbbbbb was delivered again")
-    const entries = journal(dataDir)
+    const entries = await journalOnceDone(dataDir, "bbbbbbbbbbbbbbbbbbbbbbbb")
     expect(entries.filter((e) => e.id === "bbbbbbbbbbbbbbbbbbbbbbbb").map((e) => e.t)).toEqual(["accepted", "done"])
     expect(entries.some((e) => e.id === "aaaaaaaaaaaaaaaaaaaaaaaa")).toBe(false)
     served.child.kill("SIGTERM")
@@ -120,7 +130,7 @@ describe("x-runner serve", () => {
     // Delivered again after the restart: recognised, not run again.
     expect((await delivery("cccccccccccccccccccccccc", publicUrl)).status).toBe(200)
     await second.waitFor("= event cccccccccccccccccccccccc was delivered again")
-    expect(journal(dataDir).map((e) => `${e.t}:${e.id}`)).toEqual([
+    expect((await journalOnceDone(dataDir, "cccccccccccccccccccccccc")).map((e) => `${e.t}:${e.id}`)).toEqual([
       "accepted:cccccccccccccccccccccccc",
       "done:cccccccccccccccccccccccc"
     ])

@@ -1,10 +1,7 @@
 /** The properties the actions share: Webflow ids, and the site. */
 import { Property } from "@x/core"
+import { webflowIdPattern } from "./ids.js"
 import * as Options from "./options.js"
-
-/** Webflow's id of a site, collection or item (the spec's "objectid"): 24 hexadecimal digits. */
-/** A Webflow id: 24 hexadecimal digits. */
-export const webflowIdPattern = /^[0-9a-fA-F]{24}$/
 
 export const webflowId = Property.patterned(webflowIdPattern, "must be a Webflow id (24 hexadecimal digits)")
 

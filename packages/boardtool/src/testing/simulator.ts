@@ -7,13 +7,15 @@
  * HEAD check on creation, a signed POST (`X-Trello-Webhook`) on every card created on a
  * watched board or list, up to 3 retries, and deletion of the webhook on a 410.
  *
- * It is built on node:http so that importing `@x/boardtool/testing` adds no dependency.
+ * It is built on node:http. Importing `@x/boardtool/testing` loads `@x/core/Webhook` and
+ * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
+ * nor `@x/core`'s index.
  */
 import { createHmac, randomBytes } from "node:crypto"
-import { Webhook } from "@x/core"
+import { readBody } from "@x/core/Webhook"
 import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import { trelloIdPattern } from "../props.js"
+import { trelloIdPattern } from "../ids.js"
 
 export interface Settings {
   /** The port on 127.0.0.1; 0 (default) picks a free one. */
@@ -470,7 +472,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
 
   const server: Server = createServer((req, res) => {
-    Webhook.readBody(req).then((read) => {
+    readBody(req).then((read) => {
       stats.requests++
       const reply = (status: number, body: unknown) => {
         const text = typeof body === "string" ? body : JSON.stringify(body)

@@ -8,10 +8,12 @@
  * credits (each switchable), and 422 for a task sent to a session that is not idle.
  *
  * State is computed from the clock on each request: no timers run between requests.
- * It is built on node:http so that importing `@x/browseragent/testing` adds no dependency.
+ * It is built on node:http. Importing `@x/browseragent/testing` loads `@x/core/Webhook` and
+ * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
+ * nor `@x/core`'s index.
  */
 import { randomBytes, randomUUID } from "node:crypto"
-import { Webhook } from "@x/core"
+import { readBody } from "@x/core/Webhook"
 import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 
@@ -323,7 +325,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
 
   const read = async (req: IncomingMessage, res: ServerResponse) => {
-    const body = await Webhook.readBody(req)
+    const body = await readBody(req)
     if (body._tag === "TooLarge") {
       res.setHeader("connection", "close")
       throw new Detail(413, "Request body too large")

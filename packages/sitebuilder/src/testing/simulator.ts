@@ -8,13 +8,15 @@
  * (`code`, `message`, `externalReference`, `details`), the per-token rate limit with 429 and
  * `Retry-After`, and full Order and Item objects.
  *
- * It is built on node:http so that importing `@x/sitebuilder/testing` adds no dependency.
+ * It is built on node:http. Importing `@x/sitebuilder/testing` loads `@x/core/Webhook` and
+ * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
+ * nor `@x/core`'s index.
  */
 import { randomBytes } from "node:crypto"
-import { Webhook } from "@x/core"
+import { readBody } from "@x/core/Webhook"
 import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server } from "node:http"
-import { webflowIdPattern } from "../props.js"
+import { webflowIdPattern } from "../ids.js"
 
 export interface Settings {
   readonly port?: number
@@ -321,7 +323,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   })
   const handle = async (req: IncomingMessage, res: import("node:http").ServerResponse) => {
     stats.requests++
-    const body = await Webhook.readBody(req)
+    const body = await readBody(req)
     if (body._tag === "TooLarge") {
       res.writeHead(413, { "content-type": "application/json; charset=utf-8", connection: "close" })
       res.end(JSON.stringify({ code: "payload_too_large", message: "Request body too large", externalReference: null, details: [] }))
