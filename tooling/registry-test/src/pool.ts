@@ -30,6 +30,14 @@ export const makePool = (size: number) => {
 
 export type Pool = ReturnType<typeof makePool>
 
-/** Maps every item through the pool and waits for all, keeping the order. */
-export const mapInPool = <A, B>(pool: Pool, items: ReadonlyArray<A>, f: (item: A) => Promise<B>) =>
-  Promise.all(items.map((item) => pool(() => f(item))))
+/**
+ * Maps every item through the pool, keeping the order. It waits for every task to settle, even
+ * when one fails, so no child process outlives the test's clean-up.
+ */
+export const mapInPool = async <A, B>(pool: Pool, items: ReadonlyArray<A>, f: (item: A) => Promise<B>) => {
+  const settled = await Promise.allSettled(items.map((item) => pool(() => f(item))))
+  const failures = settled.flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []))
+  if (failures.length === 1) throw failures[0]
+  if (failures.length > 1) throw new AggregateError(failures, failures.map(String).join("\n\n"))
+  return settled.map((result) => (result as PromiseFulfilledResult<B>).value)
+}

@@ -3,6 +3,7 @@ import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { runServer } from "verdaccio"
+import { setup as setupLogger } from "verdaccio/build/lib/logger/index.js"
 
 export interface Registry {
   /** http://127.0.0.1:<port>/ */
@@ -33,6 +34,8 @@ export const startRegistry = async (dir: string): Promise<Registry> => {
     web: { enable: false },
     log: { type: "stdout", format: "pretty", level: "error" }
   }
+  // runServer leaves the logger to the CLI, which would otherwise log every request at "http".
+  setupLogger(config.log)
   const server = (await runServer(config as never)) as Server
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)

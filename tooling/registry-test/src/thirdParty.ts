@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import type { Clients } from "./clients.js"
-import { describeRun } from "./exec.js"
+import * as tar from "tar"
+import { mapInPool, type Pool } from "./pool.js"
 import { readManifest, workspaceRoot, type Manifest, type WorkspacePackage } from "./workspace.js"
 
 /** A third-party package as the workspace installed it (pnpm's node_modules/.pnpm/…). */
@@ -63,36 +63,32 @@ export const thirdPartyClosure = (published: ReadonlyArray<WorkspacePackage>): R
 const cacheFile = (cacheDir: string, pkg: InstalledPackage) => join(cacheDir, `${id(pkg).replace("/", "+")}.tgz`)
 
 /**
- * Tarballs of the installed packages, packed with npm (the files the package publishes) and
- * cached by name@version in `cacheDir`, so later runs pack nothing.
+ * Tarballs of the installed packages, cached by name@version in `cacheDir`, so later runs pack
+ * nothing. An installed package holds exactly the files its published tarball had, so the
+ * tarball is its directory under `package/`. The directory is copied first: pnpm's store
+ * hard-links every file, and node-tar 7.5 (npm pack's too) waits forever for the other links of
+ * such files, which are outside the archive.
  */
-export const packThirdParty = async (
+export const packThirdParty = (
   packages: ReadonlyArray<InstalledPackage>,
   cacheDir: string,
-  clients: Clients
+  pool: Pool
 ): Promise<ReadonlyArray<string>> => {
   mkdirSync(cacheDir, { recursive: true })
-  const missing = packages.filter((pkg) => !existsSync(cacheFile(cacheDir, pkg)))
-  if (missing.length > 0) {
-    // One npm process packs them all; a private directory, then a rename each, so a run that
-    // is stopped half-way or runs beside another never leaves a partial file in the cache.
+  return mapInPool(pool, packages, async (pkg) => {
+    const file = cacheFile(cacheDir, pkg)
+    if (existsSync(file)) return file
+    // Built aside then renamed, so a stopped or concurrent run never leaves a partial file.
     const staging = mkdtempSync(join(cacheDir, ".staging-"))
     try {
-      const ran = await clients.npm(
-        ["pack", "--ignore-scripts", "--json", "--pack-destination", staging, ...missing.map((pkg) => pkg.dir)],
-        staging,
-        300_000
-      )
-      if (ran.exitCode !== 0) throw new Error(describeRun(ran))
-      const packed = JSON.parse(ran.stdout) as ReadonlyArray<{ readonly id: string; readonly filename: string }>
-      for (const pkg of missing) {
-        const entry = packed.find((item) => item.id === id(pkg))
-        if (entry === undefined) throw new Error(`npm pack did not report ${id(pkg)}`)
-        renameSync(join(staging, entry.filename), cacheFile(cacheDir, pkg))
-      }
+      const copy = join(staging, "package")
+      cpSync(pkg.dir, copy, { recursive: true, filter: (source) => source !== join(pkg.dir, "node_modules") })
+      const partial = join(staging, "package.tgz")
+      await tar.create({ gzip: true, portable: true, prefix: "package/", cwd: copy, file: partial }, readdirSync(copy))
+      renameSync(partial, file)
     } finally {
       rmSync(staging, { recursive: true, force: true })
     }
-  }
-  return packages.map((pkg) => cacheFile(cacheDir, pkg))
+    return file
+  })
 }

@@ -12,7 +12,8 @@ export const workspaceRoot = fileURLToPath(new URL("../../..", import.meta.url))
 /** The workspace's own tools, so the test uses the pinned versions and fetches none. */
 export const tools = {
   /** The pnpm the workspace pins (package.json's packageManager, also a devDependency here). */
-  pnpm: join(dirname(require.resolve("pnpm/package.json")), "bin", "pnpm.cjs"),
+  // pnpm exports only its package.json, as ".".
+  pnpm: join(dirname(require.resolve("pnpm")), "bin", "pnpm.cjs"),
   tsc: join(dirname(require.resolve("typescript/package.json")), "bin", "tsc"),
   /** @types/node, for the consumers' type-checks (a consumer would install it; same package). */
   typesNodeRoot: dirname(dirname(require.resolve("@types/node/package.json")))
