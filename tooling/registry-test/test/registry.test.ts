@@ -83,6 +83,7 @@ beforeAll(async () => {
       )
     )
   )
+  consumers.sort((a, b) => a.name.localeCompare(b.name))
   const [node16, bundler] = await phase("type-checked the README examples (node16, bundler)", () =>
     Promise.all([
       typecheckConsumers(consumers, root, "node16", clients),
@@ -99,7 +100,7 @@ beforeAll(async () => {
       })
     )
   )
-  runnerProblems = await phase(`ran npx ${runnerBin}`, () => runnerRun)
+  runnerProblems = await phase(`waited for npx ${runnerBin} (it ran beside the installs)`, () => runnerRun)
 })
 
 afterAll(async () => {
@@ -113,7 +114,8 @@ afterAll(async () => {
 describe("a release rehearsal on a local registry", () => {
   it("builds every published package before it runs (each is a devDependency, so turbo's ^build covers it)", () => {
     const own = readManifest(join(workspaceRoot, "tooling", "registry-test")).devDependencies ?? {}
-    expect(published.map((pkg) => pkg.name).filter((name) => own[name] !== "workspace:*")).toEqual([])
+    const unbuilt = published.map((pkg) => pkg.name).filter((name) => own[name] !== "workspace:*")
+    expect(unbuilt, `add to tooling/registry-test's devDependencies, as "workspace:*": ${unbuilt.join(", ")}`).toEqual([])
   })
 
   it("publishes every package that is not private", async () => {
