@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import type { Clients, PackageManager } from "./clients.js"
 import { describeRun, run } from "./exec.js"
@@ -39,12 +39,19 @@ export const installConsumer = async (options: {
 }): Promise<Installed> => {
   const { pkg, packageManager, root, clients, pool } = options
   const readme = relative(workspaceRoot, join(pkg.dir, "README.md"))
+  if (!existsSync(join(pkg.dir, "README.md"))) return { problems: [`${readme} does not exist`] }
   const docs = parseReadme(readFileSync(join(pkg.dir, "README.md"), "utf8"))
   const missing = [
     docs.installLine === undefined ? `${readme} has no install line (a line "npm i …" in a \`\`\`sh block)` : [],
     docs.examples.length === 0 ? `${readme} has no \`\`\`ts example block` : []
   ].flat()
   if (missing.length > 0 || docs.installLine === undefined) return { problems: missing }
+  let args: ReadonlyArray<string>
+  try {
+    args = installArguments(docs.installLine)
+  } catch (error) {
+    return { problems: [`${readme}: ${(error as Error).message}`] }
+  }
 
   const name = `${packageManager}-${pkg.name.replace("/", "+")}`
   const dir = join(root, name)
@@ -52,7 +59,6 @@ export const installConsumer = async (options: {
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }, null, 2) + "\n")
   writeFileSync(join(dir, ".npmrc"), clients.projectNpmrc)
 
-  const args = installArguments(docs.installLine)
   const installed = await pool(() =>
     packageManager === "npm"
       ? clients.npm(["install", ...args], dir, 240_000)

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -6,6 +6,7 @@ import { makeClients, type PackageManager } from "../src/clients.js"
 import { installConsumer, runExamples, type Consumer } from "../src/consumer.js"
 import { makePool, mapInPool } from "../src/pool.js"
 import { publishTarball } from "../src/publish.js"
+import { parseReadme } from "../src/readme.js"
 import { startRegistry, type Registry } from "../src/registry.js"
 import { findRunner, proveRunner, runnerBin } from "../src/runner.js"
 import { packThirdParty, thirdPartyClosure } from "../src/thirdParty.js"
@@ -15,8 +16,16 @@ import { packWorkspace } from "../src/workspacePack.js"
 
 const published = publishedPackages()
 const runner = findRunner(workspacePackages())
-/** The packages whose README documents a consumer's first program (the install line, examples). */
-const documented = ["@x/boardtool", "@x/sitebuilder", "@x/browseragent", "@x/http-undici"]
+/** The packages whose README must show a consumer's first program (an install line, examples). */
+const mustDocument = ["@x/boardtool", "@x/sitebuilder", "@x/browseragent", "@x/http-undici"]
+/** …and any other published package whose README has examples: they are run too. */
+const documented = [
+  ...mustDocument,
+  ...published
+    .filter((pkg) => !mustDocument.includes(pkg.name) && existsSync(join(pkg.dir, "README.md")))
+    .filter((pkg) => parseReadme(readFileSync(join(pkg.dir, "README.md"), "utf8")).examples.length > 0)
+    .map((pkg) => pkg.name)
+]
 const packageManagers: ReadonlyArray<PackageManager> = ["npm", "pnpm"]
 /** Third-party packages packed from the workspace's install, by name@version (they change with the lockfile). */
 const cacheDir = join(workspaceRoot, "node_modules", ".cache", "registry-test")
