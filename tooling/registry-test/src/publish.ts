@@ -26,13 +26,13 @@ export const tarballManifest = async (tarball: string): Promise<Manifest> => {
  * package's publishConfig does not apply: e.g. @effect/platform's provenance, which only a
  * CI provider can sign.
  */
-export const publishTarball = async (registry: Registry, tarball: string): Promise<void> => {
+export const publishTarball = async (registry: Registry, tarball: string, tag = "latest"): Promise<void> => {
   const manifest = await tarballManifest(tarball)
   await publish(manifest as never, await readFile(tarball), {
     registry: registry.url,
     [`//${new URL(registry.url).host}/:_authToken`]: registry.token,
     access: "public",
-    defaultTag: "latest",
+    defaultTag: tag,
     provenance: false
   })
 }

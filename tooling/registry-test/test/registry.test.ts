@@ -4,6 +4,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeClients, type PackageManager } from "../src/clients.js"
 import { installConsumer, runExamples, type Consumer } from "../src/consumer.js"
+import { proveEffect4Refused } from "../src/effect4.js"
 import { makePool, mapInPool } from "../src/pool.js"
 import { publishTarball } from "../src/publish.js"
 import { parseReadme } from "../src/readme.js"
@@ -39,6 +40,7 @@ let registry: Registry | undefined
 /** What went wrong for each consumer (`npm @x/boardtool`), in the order it happened. */
 const problems = new Map<string, Array<string>>()
 let runnerProblems: ReadonlyArray<string> | undefined
+let effect4Problems: ReadonlyArray<string> | undefined
 
 const workspacePackage = (name: string): WorkspacePackage => {
   const pkg = published.find((candidate) => candidate.name === name)
@@ -72,6 +74,9 @@ beforeAll(async () => {
     runner !== undefined && runner.manifest.private !== true
       ? pool(() => proveRunner(runner, join(temp, "npx"), clients))
       : Promise.resolve(undefined)
+
+  // Installing next to effect 4, also beside the consumers' installs.
+  const effect4Run = proveEffect4Refused({ registry, dir: join(temp, "effect4"), clients, pool, connector: "@x/boardtool" })
 
   const root = join(temp, "consumers")
   mkdirSync(root, { recursive: true })
@@ -110,6 +115,7 @@ beforeAll(async () => {
     )
   )
   runnerProblems = await phase(`waited for npx ${runnerBin} (it ran beside the installs)`, () => runnerRun)
+  effect4Problems = await effect4Run
 })
 
 afterAll(async () => {
@@ -145,6 +151,10 @@ describe("a release rehearsal on a local registry", () => {
       })
     }
   }
+
+  it("refuses effect 4 loudly: npm fails with ERESOLVE, pnpm reports the unmet peer", () => {
+    expect(effect4Problems, effect4Problems?.join("\n\n")).toEqual([])
+  })
 
   it(`npx ${runnerBin} --help, and ${runnerBin} run --sandbox on the demo workflow, from the registry`, () => {
     if (runner === undefined) throw new Error(`no workspace package ships the ${runnerBin} bin`)
