@@ -119,12 +119,11 @@ const finishWith = (action: Action.Action) => {
   }
 }
 
-/** One method per action, each given how to call it (parameters decoded first: nothing is sent on bad input). */
-const methodsOf = <M>(
+/** One method per action (its parameters decoded first: nothing is sent on bad input), on these opened connections. */
+const methodsOf = (
   component: Component.Component,
-  connections: Connections.Connections["Type"],
-  method: (call: (params?: unknown) => Effect.Effect<unknown, ConnectorError>) => M
-) => {
+  connections: Connections.Connections["Type"]
+): Record<string, (params?: unknown) => Effect.Effect<unknown, ConnectorError>> => {
   // The opened connection, once there is one: later calls skip the service's lookup.
   let opened: Connections.Opened | undefined
   const open = Effect.tap(Effect.suspend(() => connections.get(component)), (o) => {
@@ -140,7 +139,7 @@ const methodsOf = <M>(
         ? execute(opened, action, decoded.right, label, finish)
         : Effect.flatMap(open, (o) => execute(o, action, decoded.right, label, finish))
     }
-    return [action.name, method(call)]
+    return [action.name, call]
   }))
 }
 
@@ -168,7 +167,7 @@ export const make = <C extends Component.Component>(component: C): Factory<C> =>
         ? Context.make(HttpClient.HttpClient, given.value)
         : yield* Layer.build(layerDefaultHttpClient)
       const connections = yield* Effect.provide(Connections.make({ [component.name]: connection }), http)
-      return methodsOf(component, connections, (call) => call) as EffectClient<C>
+      return methodsOf(component, connections) as EffectClient<C>
     })
 
   const client = (connection: ConnectionInput<C>, options: Options = {}): PromiseClient<C> => {
