@@ -143,11 +143,13 @@ const methodsOf = (
   }))
 }
 
-const rejectOnFailure = <A>(exit: Exit.Exit<A, ConnectorError>): A => {
-  if (Exit.isSuccess(exit)) return exit.value
-  // The typed error itself (not a wrapper), so that `instanceof` and `_tag` work on it.
-  throw Cause.squash(exit.cause)
-}
+type RunCallback = <A, E>(effect: Effect.Effect<A, E>, options: Runtime.RunCallbackOptions<A, E>) => unknown
+
+/** Runs an effect as a Promise that rejects with the typed error itself (not a wrapper), so that `instanceof` and `_tag` work on it. */
+const promiseOf = <A>(runCallback: RunCallback, effect: Effect.Effect<A, ConnectorError>): Promise<A> =>
+  new Promise((resolve, reject) =>
+    runCallback(effect, { onExit: (exit) => Exit.isSuccess(exit) ? resolve(exit.value) : reject(Cause.squash(exit.cause)) })
+  )
 
 /**
  * The typed clients of a component.
@@ -173,13 +175,13 @@ export const make = <C extends Component.Component>(component: C): Factory<C> =>
   const client = (connection: ConnectionInput<C>, options: Options = {}): PromiseClient<C> => {
     const scope = Effect.runSync(Scope.make())
     let ready: EffectClient<C> | undefined
-    let runPromiseExit: <A, E>(effect: Effect.Effect<A, E>) => Promise<Exit.Exit<A, E>> = Effect.runPromiseExit
+    let runCallback: RunCallback = Runtime.runCallback(Runtime.defaultRuntime)
     let closed = false
     const opening = Effect.runPromise(Effect.gen(function*() {
       const http = options.httpClient === undefined ? Context.empty() : yield* Layer.buildWithScope(options.httpClient, scope)
       const built = yield* Effect.provide(Scope.extend(effect(connection), scope), http)
       // Nothing outside an Effect program can export spans: calls run without a tracer.
-      runPromiseExit = Runtime.runPromiseExit(yield* Effect.withTracerEnabled(Effect.runtime<never>(), false))
+      runCallback = Runtime.runCallback(yield* Effect.withTracerEnabled(Effect.runtime<never>(), false))
       return ready = built
     }))
     // A failure to build is reported by the calls that wait for it, not as an unhandled rejection.
@@ -187,8 +189,7 @@ export const make = <C extends Component.Component>(component: C): Factory<C> =>
     const methods = Object.fromEntries(Object.keys(component.actions).map((name) => [name, (params?: unknown): Promise<unknown> => {
       if (closed) return Promise.reject(new Error(`this ${component.name} client is closed`))
       const run = (c: EffectClient<C>) =>
-        runPromiseExit((c as Record<string, (p?: unknown) => Effect.Effect<unknown, ConnectorError>>)[name]!(params))
-          .then(rejectOnFailure)
+        promiseOf(runCallback, (c as Record<string, (p?: unknown) => Effect.Effect<unknown, ConnectorError>>)[name]!(params))
       return ready !== undefined ? run(ready) : opening.then(run)
     }]))
     const close = (): Promise<void> => {
