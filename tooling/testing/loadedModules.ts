@@ -24,3 +24,22 @@ export const loadedModules = (specifier: string, cwd: string): Array<string> => 
     rmSync(dir, { recursive: true, force: true })
   }
 }
+
+/**
+ * The test each connector runs on its `./testing` entry (what a consumer's tests import): it
+ * loads the simulator and `@x/core`'s Webhook module, not `@x/core`'s index nor the component.
+ */
+export const testingEntryLoads = (
+  packageName: string,
+  packageDir: string
+): { readonly simulator: number; readonly webhook: number; readonly coreIndex: number; readonly componentIndex: number } => {
+  const loaded = loadedModules(`${packageName}/testing`, packageDir)
+  const component = packageName.split("/")[1]!
+  const count = (pattern: RegExp) => loaded.filter((url) => pattern.test(url)).length
+  return {
+    simulator: count(/\/dist\/testing\/simulator\.js$/),
+    webhook: count(/\/core\/dist\/Webhook\.js$/),
+    coreIndex: count(/\/core\/dist\/index\.js$/),
+    componentIndex: count(new RegExp(`/${component}/dist/index\\.js$`))
+  }
+}
