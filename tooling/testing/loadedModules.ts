@@ -43,3 +43,6 @@ export const testingEntryLoads = (
     componentIndex: count(new RegExp(`/${component}/dist/index\\.js$`))
   }
 }
+
+/** What a lean `./testing` entry loads: the simulator and core's Webhook module, once each; no index. */
+export const leanTestingEntry = { simulator: 1, webhook: 1, coreIndex: 0, componentIndex: 0 } as const
