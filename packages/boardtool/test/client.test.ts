@@ -28,6 +28,13 @@ describe("Boardtool.client (Promise)", () => {
 
   it("rejects a wrong parameter with the typed InvalidInput, sending nothing", async () => {
     const trello = Boardtool.client(connection())
+    // The parameters as the action's props declare them: only idList is required, every one a string.
+    expectTypeOf(trello.createCard).parameter(0).toEqualTypeOf<{
+      readonly idList: string
+      readonly idBoard?: string | undefined
+      readonly name?: string | undefined
+      readonly desc?: string | undefined
+    }>()
     const before = sim.stats.requests
     // @ts-expect-error idList is a string (a Trello id), not a number
     const failure = await trello.createCard({ idList: 42, name: "Nope" }).catch((e: unknown) => e)

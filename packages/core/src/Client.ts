@@ -10,6 +10,7 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
@@ -21,7 +22,7 @@ import * as Scope from "effect/Scope"
 import type * as Action from "./Action.js"
 import * as Component from "./Component.js"
 import type * as Connection from "./Connection.js"
-import type { ConnectorError } from "./ConnectorError.js"
+import { type ConnectorError, UnexpectedResponse } from "./ConnectorError.js"
 import * as Connections from "./Connections.js"
 import * as DefaultHttpClient from "./internal/defaultHttpClient.js"
 import { execute } from "./internal/execute.js"
@@ -60,7 +61,8 @@ export type EffectClient<C extends Component.Component> = {
 
 /**
  * The Promise flavour: one method per action, resolving to its output or rejecting with a typed
- * `ConnectorError`; `close` releases the connection and its HTTP client.
+ * `ConnectorError`; `close` waits for the calls under way, then releases the connection and its
+ * HTTP client (later calls reject with `ClientClosed`).
  *
  * @since 0.2.0
  * @category models
@@ -72,6 +74,14 @@ export type PromiseClient<C extends Component.Component> =
       : never
   }
   & { readonly close: () => Promise<void> }
+
+/**
+ * A call to a Promise client after its `close`.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class ClientClosed extends Data.TaggedError("ClientClosed")<{ readonly message: string }> {}
 
 /**
  * How a Promise client is built.
@@ -109,17 +119,21 @@ export interface Factory<C extends Component.Component> {
  */
 export const layerDefaultHttpClient: Layer.Layer<HttpClient.HttpClient> = DefaultHttpClient.make()
 
-/** Returns the typed output; decoded again only in the rare case its encoding held a secret. */
-const finishWith = (action: Action.Action) => {
+/**
+ * The typed output; decoded again from its scrubbed encoding in the rare case that held a
+ * secret, and an `UnexpectedResponse` when that no longer decodes (never an encoded value
+ * passed off as the output type).
+ */
+const finishWith = (action: Action.Action, label: string) => {
   const decode = action.output === undefined ? undefined : Schema.decodeUnknownEither(action.output)
-  return (output: unknown, encoded: unknown, scrubbed: unknown): unknown => {
-    if (scrubbed === encoded || decode === undefined) return output
-    const decoded = decode(scrubbed)
-    return Either.isRight(decoded) ? decoded.right : scrubbed
+  return (output: unknown, encoded: unknown, scrubbed: unknown): Either.Either<unknown, UnexpectedResponse> => {
+    if (scrubbed === encoded || decode === undefined) return Either.right(output)
+    return Either.mapLeft(decode(scrubbed), () =>
+      new UnexpectedResponse({ message: `${label}'s output held a secret of the connection, and without it is not a valid output` }))
   }
 }
 
-/** One method per action (its parameters decoded first: nothing is sent on bad input), on these opened connections. */
+/** One method per action, by the name it is listed under (its parameters decoded first: nothing is sent on bad input). */
 const methodsOf = (
   component: Component.Component,
   connections: Connections.Connections["Type"]
@@ -129,17 +143,17 @@ const methodsOf = (
   const open = Effect.tap(Effect.suspend(() => connections.get(component)), (o) => {
     opened = o
   })
-  return Object.fromEntries(Object.values(component.actions).map((action) => {
-    const label = `${Component.typeOf(component)}/${action.name}`
-    const finish = finishWith(action)
+  return Object.fromEntries(Object.entries(component.actions).map(([name, action]) => {
+    const label = `${Component.typeOf(component)}/${name}`
+    const finish = finishWith(action, label)
+    const run = (o: Connections.Opened, params: Readonly<Record<string, unknown>>) =>
+      Effect.flatten(execute(o, action, params, label, finish))
     const call = (params: unknown = {}) => {
       const decoded = action.decode(params)
       if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
-      return opened !== undefined
-        ? execute(opened, action, decoded.right, label, finish)
-        : Effect.flatMap(open, (o) => execute(o, action, decoded.right, label, finish))
+      return opened !== undefined ? run(opened, decoded.right) : Effect.flatMap(open, (o) => run(o, decoded.right))
     }
-    return [action.name, call]
+    return [name, call]
   }))
 }
 
@@ -176,26 +190,38 @@ export const make = <C extends Component.Component>(component: C): Factory<C> =>
     const scope = Effect.runSync(Scope.make())
     let ready: EffectClient<C> | undefined
     let runCallback: RunCallback = Runtime.runCallback(Runtime.defaultRuntime)
-    let closed = false
-    const opening = Effect.runPromise(Effect.gen(function*() {
-      const http = options.httpClient === undefined ? Context.empty() : yield* Layer.buildWithScope(options.httpClient, scope)
-      const built = yield* Effect.provide(Scope.extend(effect(connection), scope), http)
-      // Nothing outside an Effect program can export spans: calls run without a tracer.
-      runCallback = Runtime.runCallback(yield* Effect.withTracerEnabled(Effect.runtime<never>(), false))
-      return ready = built
-    }))
+    let closing: Promise<void> | undefined
+    const inFlight = new Set<Promise<unknown>>()
+    const opening = new Promise<EffectClient<C>>((resolve, reject) =>
+      runCallback(
+        Effect.gen(function*() {
+          const http = options.httpClient === undefined ? Context.empty() : yield* Layer.buildWithScope(options.httpClient, scope)
+          const built = yield* Effect.provide(Scope.extend(effect(connection), scope), http)
+          // Nothing outside an Effect program can export spans: calls run without a tracer.
+          runCallback = Runtime.runCallback(yield* Effect.withTracerEnabled(Effect.runtime<never>(), false))
+          return ready = built
+        }),
+        // A failure to build (a layer of the caller's, say) rejects the calls with the error itself.
+        { onExit: (exit) => Exit.isSuccess(exit) ? resolve(exit.value) : reject(Cause.squash(exit.cause)) }
+      )
+    )
     // A failure to build is reported by the calls that wait for it, not as an unhandled rejection.
     opening.catch(() => {})
     const methods = Object.fromEntries(Object.keys(component.actions).map((name) => [name, (params?: unknown): Promise<unknown> => {
-      if (closed) return Promise.reject(new Error(`this ${component.name} client is closed`))
+      if (closing !== undefined) return Promise.reject(new ClientClosed({ message: `this ${component.name} client is closed` }))
       const run = (c: EffectClient<C>) =>
         promiseOf(runCallback, (c as Record<string, (p?: unknown) => Effect.Effect<unknown, ConnectorError>>)[name]!(params))
-      return ready !== undefined ? run(ready) : opening.then(run)
+      const call = ready !== undefined ? run(ready) : opening.then(run)
+      // Tracked until settled, so that `close` lets it finish before the HTTP client goes.
+      inFlight.add(call)
+      const settled = () => {
+        inFlight.delete(call)
+      }
+      call.then(settled, settled)
+      return call
     }]))
-    const close = (): Promise<void> => {
-      closed = true
-      return opening.then(() => undefined, () => undefined).then(() => Effect.runPromise(Scope.close(scope, Exit.void)))
-    }
+    const close = (): Promise<void> =>
+      closing ??= Promise.allSettled([opening, ...inFlight]).then(() => Effect.runPromise(Scope.close(scope, Exit.void)))
     return { ...methods, close } as PromiseClient<C>
   }
 

@@ -66,6 +66,43 @@ describe("Client: the Promise flavour", () => {
     await client.close()
   })
 
+  it("lets the calls under way finish before close releases the HTTP client", async () => {
+    let answer: (() => void) | undefined
+    const http = fakeHttp(() => ({ status: 200, body: thing }))
+    // Answers only when told to: the call is under way while close is asked for.
+    const events: Array<string> = []
+    const slow = Layer.scoped(
+      HttpClient.HttpClient,
+      Effect.acquireRelease(
+        Effect.succeed(HttpClient.make((request) =>
+          Effect.zipRight(
+            Effect.async<void>((resume) => {
+              answer = () => resume(Effect.sync(() => events.push("answered")))
+            }),
+            http.client.execute(request)
+          )
+        )),
+        () => Effect.sync(() => events.push("released"))
+      )
+    )
+    const client = Fixture.client(connectionValues, { httpClient: slow })
+    const call = client.getThing({ id: ID })
+    const closed = client.close()
+    await expect(client.getThing({ id: ID })).rejects.toBeInstanceOf(Client.ClientClosed)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    answer!()
+    await expect(call).resolves.toEqual(thing)
+    await closed
+    expect(events).toEqual(["answered", "released"])
+  })
+
+  it("rejects its calls with the error itself when its HttpClient cannot be built", async () => {
+    const broken = Layer.fail(new ConnectorError.UpstreamUnavailable({ message: "no HTTP today" }))
+    const client = Fixture.client(connectionValues, { httpClient: broken as never })
+    await expect(client.getThing({ id: ID })).rejects.toBeInstanceOf(ConnectorError.UpstreamUnavailable)
+    await client.close()
+  })
+
   it("releases its HTTP client on close, and refuses calls after it", async () => {
     let released = 0
     const http = fakeHttp(() => ({ status: 200, body: thing }))
@@ -78,6 +115,7 @@ describe("Client: the Promise flavour", () => {
     await client.close()
     expect(released).toBe(1)
     await expect(client.getThing({ id: ID })).rejects.toThrow("this fixture client is closed")
+    await expect(client.getThing({ id: ID })).rejects.toBeInstanceOf(Client.ClientClosed)
   })
 })
 
@@ -129,17 +167,31 @@ describe("Client: the default HttpClient", () => {
 
   it("is @x/http-undici's layer when that package loads", async () => {
     const http = fakeHttp(() => ({ status: 204 }))
-    const layer = DefaultHttpClient.make(() => Promise.resolve({ UndiciHttpClient: { layer: http.layer } }))
+    const layer = DefaultHttpClient.make(() => Promise.resolve({ UndiciHttpClient: { layer: http.layer } }), () => true)
     expect(Exit.isSuccess(await getThrough(layer, "http://127.0.0.1:9/x"))).toBe(true)
     expect(http.sent.map((r) => r.url)).toEqual(["http://127.0.0.1:9/x"])
   })
 
-  it("is fetch when @x/http-undici is not installed", async () => {
+  it("is fetch when @x/http-undici does not resolve, without trying to load it", async () => {
+    const server = await serve()
+    let loads = 0
+    const layer = DefaultHttpClient.make(() => {
+      loads++
+      return Promise.reject(new Error("not to be loaded"))
+    }, () => false)
+    const exit = await getThrough(layer, `${server.url}/thing`)
+    server.close()
+    expect(Exit.isSuccess(exit)).toBe(true)
+    expect(server.hits()).toBe(1)
+    expect(loads).toBe(0)
+  })
+
+  it("is fetch when, with no resolver to ask, loading @x/http-undici finds no such package", async () => {
     const server = await serve()
     const missing = Object.assign(new Error("Cannot find package '@x/http-undici' imported from /x/core/dist/Client.js"), {
       code: "ERR_MODULE_NOT_FOUND"
     })
-    const exit = await getThrough(DefaultHttpClient.make(() => Promise.reject(missing)), `${server.url}/thing`)
+    const exit = await getThrough(DefaultHttpClient.make(() => Promise.reject(missing), () => undefined), `${server.url}/thing`)
     server.close()
     expect(Exit.isSuccess(exit)).toBe(true)
     expect(server.hits()).toBe(1)
@@ -149,7 +201,7 @@ describe("Client: the default HttpClient", () => {
     const broken = Object.assign(new Error("Cannot find package 'undici' imported from /x/http-undici/dist/index.js"), {
       code: "ERR_MODULE_NOT_FOUND"
     })
-    const exit = await getThrough(DefaultHttpClient.make(() => Promise.reject(broken)), "http://127.0.0.1:9/x")
+    const exit = await getThrough(DefaultHttpClient.make(() => Promise.reject(broken), () => true), "http://127.0.0.1:9/x")
     expect(Exit.isFailure(exit) && String(exit.cause)).toContain("Cannot find package 'undici'")
   })
 })

@@ -3,7 +3,6 @@
  * installed (the fast one), else the platform's fetch. Core does not depend on it: it is looked
  * up when a client is first built.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -14,24 +13,45 @@ export const undiciPackage = "@x/http-undici"
 // A plain string argument keeps bundlers from resolving (or failing on) an optional package.
 const importOptional = (specifier: string): Promise<unknown> => import(/* webpackIgnore: true */ /* @vite-ignore */ specifier)
 
+/**
+ * Whether the package resolves from here, asked of the resolver rather than read from an
+ * error's wording; undefined where `import.meta.resolve` is not available (some bundlers).
+ */
+const resolves = (specifier: string): boolean | undefined => {
+  if (typeof import.meta.resolve !== "function") return undefined
+  try {
+    import.meta.resolve(specifier)
+    return true
+  } catch {
+    return false
+  }
+}
+
 const isMissing = (error: unknown): boolean =>
   typeof error === "object" && error !== null &&
   (error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" &&
   String((error as { message?: unknown }).message).includes(`'${undiciPackage}'`)
 
+const fetchLayer = () =>
+  import("@effect/platform/FetchHttpClient").then((FetchHttpClient) => FetchHttpClient.layer as Layer.Layer<HttpClient.HttpClient>)
+
 /**
- * The default HttpClient, given how to load `@x/http-undici`. Missing, it is fetch; present but
- * broken (a dependency of its own missing, say), it is a defect rather than a silent fallback.
+ * The default HttpClient, given whether `@x/http-undici` is installed and how to load it.
+ * Missing, it is fetch; present but broken (a dependency of its own missing, say), it is a
+ * defect rather than a silent fallback.
  */
 export const make = (
-  load: () => Promise<unknown> = () => importOptional(undiciPackage)
+  load: () => Promise<unknown> = () => importOptional(undiciPackage),
+  installed: () => boolean | undefined = () => resolves(undiciPackage)
 ): Layer.Layer<HttpClient.HttpClient> =>
-  Layer.unwrapEffect(Effect.promise(() =>
-    load().then(
+  Layer.unwrapEffect(Effect.promise(() => {
+    if (installed() === false) return fetchLayer()
+    return load().then(
       (module) => (module as { readonly UndiciHttpClient: { readonly layer: Layer.Layer<HttpClient.HttpClient> } }).UndiciHttpClient.layer,
       (error: unknown) => {
-        if (isMissing(error)) return FetchHttpClient.layer
+        // Without a resolver to ask first, the loader's own "not found" is the sign.
+        if (isMissing(error)) return fetchLayer()
         throw error
       }
     )
-  ))
+  }))
