@@ -11,10 +11,12 @@ import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { publint } from "publint"
 import { formatMessage } from "publint/utils"
+import { holds } from "./core-peer-floor.mjs"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const bin = (name) => join(root, "node_modules/.bin", name)
 const repository = "git+https://github.com/x-connectors/x-connectors.git"
+const coreVersion = JSON.parse(readFileSync(join(root, "packages/core/package.json"), "utf8")).version
 
 const published = ["packages", "apps"]
   .flatMap((parent) => readdirSync(join(root, parent)).map((name) => join(root, parent, name)))
@@ -52,6 +54,11 @@ const ownRules = (dir, manifest, files) => {
   }
   // A connector takes @x/core as a peer: a second copy of the runtime must never install silently.
   if (manifest.dependencies?.["@x/core"] !== undefined) problems.push("@x/core is a dependency, not a peer dependency")
+  // …whose range holds the core it is built and tested with (`pnpm release` raises its floor to it).
+  const corePeer = manifest.peerDependencies?.["@x/core"]
+  if (corePeer !== undefined && !holds(corePeer, coreVersion)) {
+    problems.push(`peer @x/core ${corePeer} is not ">=X <1.0.0" holding the workspace's @x/core ${coreVersion}`)
+  }
   for (const [name, target] of Object.entries(manifest.bin ?? {})) {
     if (!files.includes(target.replace(/^\.\//, ""))) problems.push(`bin ${name} (${target}) is not in the tarball`)
   }

@@ -18,19 +18,23 @@ const resolutionOptions = {
  * Type-checks the examples of every consumer under one resolution, strict, with the published
  * declarations checked too (skipLibCheck false: a broken .d.ts is the consumer's error).
  *
- * One compiler run covers all the consumers: each example still resolves its imports from its
- * own project's node_modules, and TypeScript reads a package it meets again at the same
- * name@version once, so effect's declarations are checked once instead of once per project
- * (that is most of a check's time). Resolves with each consumer's errors, by file path;
+ * One compiler run covers all the consumers of one package manager: each example still resolves
+ * its imports from its own project's node_modules, and TypeScript reads a package it meets
+ * again at the same name@version once, so effect's declarations are checked once instead of
+ * once per project (that is most of a check's time). npm's and pnpm's projects are checked in
+ * runs of their own, so that a declaration that resolves in one layout only cannot pass on the
+ * other's copy. Resolves with each consumer's errors, by file path;
  * an error in no consumer's files (e.g. the compiler's own) is every consumer's.
  */
 export const typecheckConsumers = async (
   consumers: ReadonlyArray<Consumer>,
   root: string,
   resolution: Resolution,
-  clients: Clients
+  clients: Clients,
+  /** Names the run's tsconfig (e.g. the package manager), so that runs side by side do not share one. */
+  label: string
 ): Promise<ReadonlyMap<Consumer, ReadonlyArray<string>>> => {
-  const config = `tsconfig.${resolution}.json`
+  const config = `tsconfig.${label}.${resolution}.json`
   const tsconfig = {
     compilerOptions: {
       target: "es2022",
