@@ -7,7 +7,7 @@
  */
 import type * as Either from "effect/Either"
 import type * as ParseResult from "effect/ParseResult"
-import type * as Redacted from "effect/Redacted"
+import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type { Choice } from "./Choice.js"
 import type { Issue, InvalidInput } from "./ConnectorError.js"
@@ -98,15 +98,23 @@ export const patterned = (pattern: RegExp, patternMessage: string) =>
 
 /**
  * A secret text value (a key, token or password): decoded as `Redacted`, so it never prints.
+ * Given as text, or already `Redacted` (from `Config.redacted`, say), checked the same way.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const secret = <const R extends boolean = false>(
   config: Omit<StringConfig<R>, "choices" | "dynamicOptions" | "defaultValue">
-): Property<Redacted.Redacted<string>, R, string> => {
+): Property<Redacted.Redacted<string>, R, string | Redacted.Redacted<string>> => {
   const rules = stringRules(config)
-  return make("STRING", { ...config, secret: true }, Schema.Redacted(stringSchema(rules)), Rule.constraints(rules))
+  // Either form becomes a Redacted first; the rules then check the text inside it.
+  const given = Schema.Union(Schema.RedactedFromSelf(Schema.String), Schema.String.annotations({ message: () => "must be a string" }))
+  const schema = Schema.transform(given, Schema.RedactedFromSelf(stringSchema(rules)), {
+    strict: true,
+    decode: (value) => Redacted.isRedacted(value) ? value : Redacted.make(value),
+    encode: (value) => value
+  })
+  return make("STRING", { ...config, secret: true }, schema, Rule.constraints(rules))
 }
 
 /**

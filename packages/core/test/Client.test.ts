@@ -3,6 +3,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Client, ConnectorError } from "../src/index.js"
@@ -135,12 +136,21 @@ describe("Client: the Effect flavour", () => {
     }).pipe(Effect.scoped, Effect.provide(http.layer))
   })
 
+  it.effect("takes secrets already Redacted (from Config.redacted, say)", () => {
+    const http = fakeHttp(() => ({ status: 200, body: thing }))
+    return Effect.gen(function*() {
+      const client = yield* Fixture.effect({ key: Redacted.make(connectionValues.key), token: Redacted.make(TOKEN) })
+      expect(yield* client.getThing({ id: ID })).toEqual(thing)
+      expect(http.sent[0]!.headers["x-token"]).toBe(TOKEN)
+    }).pipe(Effect.scoped, Effect.provide(http.layer))
+  })
+
   it("has no method for what the component does not offer, and typed connection values", () => {
     const factory = Client.make(fixture)
     expectTypeOf<Parameters<typeof factory.client>[0]>().toEqualTypeOf<{
-      readonly key: string
-      readonly token: string
-      readonly secret?: string | undefined
+      readonly key: string | Redacted.Redacted<string>
+      readonly token: string | Redacted.Redacted<string>
+      readonly secret?: string | Redacted.Redacted<string> | undefined
       readonly baseUrl?: string | undefined
     }>()
     expectTypeOf<keyof Client.PromiseClient<typeof fixture>>().toEqualTypeOf<"createThing" | "getThing" | "customAction" | "close">()

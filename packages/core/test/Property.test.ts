@@ -121,6 +121,17 @@ describe("Property", () => {
     expect(JSON.stringify(result.right)).not.toContain("s3cr3t")
   })
 
+  it("takes a secret already Redacted, and checks it like text", () => {
+    const props = { token: Property.secret({ title: "Token", required: true, minLength: 8 }) }
+    const decode = Property.decoder(props, "t")
+    const result = decode({ token: Redacted.make("s3cr3t-value") })
+    if (Either.isLeft(result)) throw result.left
+    expect(Redacted.value(result.right.token)).toBe("s3cr3t-value")
+    const short = decode({ token: Redacted.make("s3cr3t") })
+    expect(Either.isLeft(short) && short.left.issues.map((i) => i.path)).toEqual(["token"])
+    expect(Either.isLeft(short) && short.left.message).not.toContain("s3cr3t")
+  })
+
   it("describes a component as JSON: kinds, required flags, options, dynamic options, output schema", () => {
     const description = JSON.parse(JSON.stringify(Component.describe(fixture)))
     expect(description).toMatchObject({
