@@ -2,6 +2,7 @@
  * The component model: a component is a name, a version, a title, a category, a connection,
  * actions and triggers. Definitions are data plus Effects: `describe` prints them as JSON.
  */
+import * as Duration from "effect/Duration"
 import * as JSONSchema from "effect/JSONSchema"
 import * as Schema from "effect/Schema"
 import type { Action } from "./Action.js"
@@ -149,7 +150,8 @@ export const describeAction = (a: Action) => ({
 })
 
 /**
- * A trigger as plain JSON: name, title, kind, props, output as JSON Schema.
+ * A trigger as plain JSON: name, title, kind, props, output as JSON Schema, a polling
+ * trigger's interval, and whether it offers sample data.
  *
  * @since 0.1.0
  * @category utils
@@ -160,7 +162,9 @@ export const describeTrigger = (t: Trigger) => ({
   description: t.description,
   kind: t.kind,
   props: Property.describeAll(t.props),
-  output: outputSchema(t.output)
+  output: outputSchema(t.output),
+  ...(t.kind === "POLLING" ? { intervalMillis: Duration.toMillis(t.interval) } : {}),
+  sample: t.sample !== undefined
 })
 
 /**

@@ -113,7 +113,11 @@ export interface Executor {
     state: unknown,
     request: Trigger.WebhookRequest
   ) => Effect.Effect<Delivery, ConnectorError, Connections>
-  /** Polls a polling trigger from its stored cursor (undefined at first); returns events and the next cursor. */
+  /**
+   * Polls a polling trigger from its stored cursor and returns the events and the next cursor
+   * (JSON data, to be stored once the events are). Without a cursor (the first poll) it sets
+   * the baseline: no events. `Polling.run` drives it on the trigger's interval.
+   */
   readonly poll: (
     trigger: TriggerStep,
     cursor: unknown
@@ -122,6 +126,8 @@ export interface Executor {
     ConnectorError,
     Connections
   >
+  /** Sample events of a trigger of any kind, read now (nothing enabled or stored); `InvalidInput` if it offers none. */
+  readonly sample: (trigger: TriggerStep) => Effect.Effect<ReadonlyArray<Trigger.TriggerEvent<unknown>>, ConnectorError, Connections>
 }
 
 /**

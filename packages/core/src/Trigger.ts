@@ -3,6 +3,7 @@
  * with the provider on enable, removed on disable, and turns each delivery into events; a
  * polling trigger fetches what is new since its cursor.
  */
+import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import type * as Schema from "effect/Schema"
@@ -76,13 +77,27 @@ interface TriggerCommon<P extends Property.Properties, A> {
 }
 
 /**
+ * What any trigger may offer: sample events without waiting for one ("test this trigger").
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Sampled<P extends Property.Properties, A, C> {
+  /**
+   * The most recent records the trigger would emit, as events (the newest first), read from
+   * the provider now; nothing is enabled, stored or marked as seen.
+   */
+  readonly sample?: ((context: TriggerContext<P, C>) => Effect.Effect<ReadonlyArray<TriggerEvent<A>>, ConnectorError>) | undefined
+}
+
+/**
  * A trigger the provider is told about: enable registers a webhook, disable removes it, handle turns a delivery into events.
  *
  * @since 0.1.0
  * @category models
  */
 export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = any, S = any, C = any>
-  extends TriggerCommon<P, A>
+  extends TriggerCommon<P, A>, Sampled<P, A, C>
 {
   readonly kind: "DYNAMIC_WEBHOOK"
   /** How the provider checks the callback URL before it registers it (e.g. `Webhook.headCheck`), if it does. */
@@ -108,16 +123,25 @@ export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = 
 }
 
 /**
- * A trigger that asks the provider what is new since its cursor, on an interval; the first poll sets the baseline.
+ * A trigger that asks the provider what is new since its cursor, on an interval; the first poll
+ * sets the baseline (its events are dropped: no flood of history), and every event carries an
+ * id, by which whoever runs them drops one seen before.
  *
  * @since 0.1.0
  * @category models
  */
-export interface PollingTrigger<P extends Property.Properties = any, A = any, C = any, V = any> extends TriggerCommon<P, A> {
+export interface PollingTrigger<P extends Property.Properties = any, A = any, C = any, V = any>
+  extends TriggerCommon<P, A>, Sampled<P, A, V>
+{
   readonly kind: "POLLING"
-  /** The Schema of the cursor kept between polls. */
+  /** How often to poll, as the provider's limits and the events' urgency suggest (e.g. "5 minutes"). */
+  readonly interval: Duration.DurationInput
+  /** The Schema of the cursor kept between polls (stored as JSON data, so that it survives a restart). */
   readonly cursor: Schema.Schema<C, any>
-  /** Fetches what is new since `cursor` (undefined on the first poll, which sets the baseline). */
+  /**
+   * Fetches what is new since `cursor` (undefined on the first poll, which sets the baseline).
+   * Time is read from `Clock`, so that a test can drive it.
+   */
   readonly poll: (
     context: TriggerContext<P, V> & { readonly cursor: C | undefined }
   ) => Effect.Effect<

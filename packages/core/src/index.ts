@@ -82,6 +82,12 @@ export * as OAuth2 from "./OAuth2.js"
  */
 export * as Pagination from "./Pagination.js"
 /**
+ * Driving a polling trigger on its interval, from its stored cursor.
+ *
+ * @since 0.2.0
+ */
+export * as Polling from "./Polling.js"
+/**
  * Input properties: the kinds of parameters, their rules and decoding.
  *
  * @since 0.1.0

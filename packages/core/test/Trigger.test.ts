@@ -142,7 +142,8 @@ describe("Executor triggers", () => {
         name: "newThing",
         kind: "DYNAMIC_WEBHOOK",
         props: { listId: { kind: "STRING", title: "List", required: true } }
-      })
+      }),
+      expect.objectContaining({ name: "thingsChanged", kind: "POLLING" })
     ])
   })
 })

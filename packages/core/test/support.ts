@@ -134,6 +134,34 @@ export const newThing = Trigger.dynamicWebhook({
     })
 })
 
+const Page = Schema.Array(Thing)
+
+/**
+ * `fixture/v1/thingsChanged`: polls `GET /things?since=<count>` every minute; the cursor is the
+ * highest count seen, each thing an event (id = thing id + count). Its sample is the first
+ * page of `GET /things`.
+ */
+export const thingsChanged = Trigger.polling({
+  name: "thingsChanged",
+  title: "Things Changed",
+  description: "Fires for each thing whose count rose.",
+  props: { listId: Property.string({ title: "List", required: true }) },
+  output: Thing,
+  interval: "1 minute",
+  cursor: Schema.Struct({ since: Schema.Number }),
+  poll: ({ client, cursor, params }) =>
+    client.json({ method: "GET", path: "/things", query: { list: params.listId, since: String(cursor?.since ?? 0) } }, Page).pipe(
+      Effect.map((things) => ({
+        events: things.map((thing) => ({ id: `${thing.id}:${thing.count}`, output: thing })),
+        cursor: { since: Math.max(cursor?.since ?? 0, ...things.map((t) => t.count)) }
+      }))
+    ),
+  sample: ({ client, params }) =>
+    client.json({ method: "GET", path: "/things", query: { list: params.listId } }, Page).pipe(
+      Effect.map((things) => things.map((thing) => ({ id: thing.id, output: thing })))
+    )
+})
+
 export const fixture = Component.make({
   name: "fixture",
   version: 1,
@@ -142,7 +170,7 @@ export const fixture = Component.make({
   category: "Testing",
   connection: fixtureConnection,
   actions: [createThing, getThing],
-  triggers: [newThing],
+  triggers: [newThing, thingsChanged],
   customAction: true
 })
 

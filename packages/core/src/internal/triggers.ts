@@ -157,20 +157,44 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
           ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
         )))
 
+  // --- polling triggers ------------------------------------------------------------------
+
+  /** A poll from the stored cursor; the first one (no cursor) sets the baseline and emits nothing. */
   const poll = (input: TriggerStep, stored: unknown) =>
-    Effect.flatMap(prepare("POLLING", input), ({ context, opened, step, trigger }) =>
-      Effect.flatMap(
-        stored === undefined || stored === null ? Either.right(undefined) : decodeStored(trigger.cursor, stored, "cursor", step),
+    Effect.flatMap(prepare("POLLING", input), ({ context, opened, step, trigger }) => {
+      const baseline = stored === undefined || stored === null
+      return Effect.flatMap(
+        baseline ? Either.right(undefined) : decodeStored(trigger.cursor, stored, "cursor", step),
         (cursor) =>
           Effect.flatMap(trigger.poll({ ...context, cursor }), (result) =>
-            Effect.map(encodeEvents(trigger, result.events, opened), (events) => ({
-              events,
-              cursor: Either.getOrElse(
-                Schema.encodeUnknownEither(trigger.cursor as Schema.Schema<unknown, unknown>)(result.cursor),
-                () => result.cursor
-              )
-            })))
-      ))
+            Effect.zipWith(
+              // The baseline's events are history, not news: dropped here, whatever the trigger returned.
+              baseline ? Effect.succeed([]) : encodeEvents(trigger, result.events, opened),
+              encodeWith(trigger.cursor, result.cursor, () => `${trigger.name}'s cursor does not encode`, opened.scrub),
+              (events, cursor) => ({ events, cursor })
+            ))
+      )
+    })
 
-  return { prepareTrigger, enableTrigger, disableTrigger, handleDelivery, poll }
+  // --- sample data -----------------------------------------------------------------------
+
+  /** Sample events of any kind of trigger, encoded and scrubbed like real ones. */
+  const sample = (input: TriggerStep): Effect.Effect<ReadonlyArray<Trigger.TriggerEvent<unknown>>, ConnectorError, Connections> =>
+    Effect.suspend(() => {
+      const prepared = prepareTrigger(input)
+      if (Either.isLeft(prepared)) return Effect.fail(prepared.left)
+      const { component, params, step, trigger } = prepared.right
+      if (trigger.sample === undefined) {
+        return Effect.fail(invalidInput([{ path: "type", message: `${step.type} offers no sample data` }], `step "${step.name}"`))
+      }
+      const sampleOf = trigger.sample as NonNullable<Trigger.Sampled<any, unknown, unknown>["sample"]>
+      return Effect.flatMap(Connections, (connections) =>
+        Effect.flatMap(connections.get(component), (opened) =>
+          Effect.flatMap(
+            sampleOf({ params, client: opened.client, connection: opened.values }),
+            (events) => encodeEvents(trigger, events, opened)
+          )))
+    })
+
+  return { prepareTrigger, enableTrigger, disableTrigger, handleDelivery, poll, sample }
 }
