@@ -15,6 +15,18 @@ export const Card = Schema.Struct({
 })
 export type Card = typeof Card.Type
 
+/** A card with its due date and states, as the due-date trigger reads it (`due` is ISO, or null). */
+export const DatedCard = Schema.Struct({
+  ...Card.fields,
+  due: Schema.NullOr(Schema.String),
+  dueComplete: Schema.Boolean,
+  closed: Schema.Boolean
+})
+export type DatedCard = typeof DatedCard.Type
+
+/** A card that is due: the five fields and its due date. */
+export const DueCard = Schema.Struct({ ...Card.fields, due: Schema.String })
+
 export const Named = Schema.Struct({ id: Schema.String, name: Schema.String })
 
 export const Webhook = Schema.Struct({
@@ -66,6 +78,31 @@ export const boardLists = (client: ProviderClient.ProviderClient, idBoard: strin
 
 export const boardCards = (client: ProviderClient.ProviderClient, idBoard: string) =>
   client.json({ method: "GET", path: path`/boards/${idBoard}/cards`, query: { fields: "name" } }, Schema.Array(Named))
+
+/** Where to read cards: a list, else a board (open cards only, as Trello's default filter). */
+export interface CardsOf {
+  readonly idBoard?: string | undefined
+  readonly idList?: string | undefined
+}
+const cardsPath = (where: CardsOf) =>
+  where.idList !== undefined ? path`/lists/${where.idList}/cards` : path`/boards/${where.idBoard!}/cards`
+
+export const cardsOf = (client: ProviderClient.ProviderClient, where: CardsOf) =>
+  client.json({ method: "GET", path: cardsPath(where), query: { fields: "name,desc,idBoard,idList" } }, Schema.Array(Card))
+
+export const datedCardsOf = (client: ProviderClient.ProviderClient, where: CardsOf) =>
+  client.json({
+    method: "GET",
+    path: cardsPath(where),
+    query: { fields: "name,desc,idBoard,idList,due,dueComplete,closed" }
+  }, Schema.Array(DatedCard))
+
+/** How many records a trigger's sample data holds at most. */
+export const sampleSize = 5
+
+/** Newest first: a Trello id starts with its creation time (seconds, 8 hex digits). */
+export const newestFirst = <A extends { readonly id: string }>(records: ReadonlyArray<A>): Array<A> =>
+  [...records].sort((a, b) => b.id.toLowerCase().localeCompare(a.id.toLowerCase()))
 
 export const createWebhook = (
   client: ProviderClient.ProviderClient,

@@ -6,6 +6,7 @@ import { createBoard } from "./actions/createBoard.js"
 import { createCard } from "./actions/createCard.js"
 import { getCard } from "./actions/getCard.js"
 import { connection } from "./connection.js"
+import { cardDueSoon } from "./triggers/cardDueSoon.js"
 import { newCard } from "./triggers/newCard.js"
 
 export const boardtool = Component.make({
@@ -16,7 +17,7 @@ export const boardtool = Component.make({
   category: "Productivity and Collaboration",
   connection,
   actions: [createBoard, createCard, getCard],
-  triggers: [newCard],
+  triggers: [newCard, cardDueSoon],
   customAction: true
 })
 
@@ -26,5 +27,5 @@ export const boardtool = Component.make({
  */
 export const Boardtool = Client.make(boardtool)
 
-export { Card } from "./api.js"
-export { connection, createBoard, createCard, getCard, newCard }
+export { Card, DueCard } from "./api.js"
+export { cardDueSoon, connection, createBoard, createCard, getCard, newCard }

@@ -148,6 +148,9 @@ describe("boardtool definition", () => {
     expect(createCard.props["idBoard"]).toMatchObject({ required: false, dynamicOptions: { dependsOn: [] } })
     expect(createCard.output).toMatchObject({ required: ["id", "desc", "idBoard", "idList", "name"] })
     expect(d.actions.find((a) => a.name === "createBoard")!.output).toBeNull()
-    expect(d.triggers).toEqual([expect.objectContaining({ name: "newCard", kind: "DYNAMIC_WEBHOOK" })])
+    expect(d.triggers).toEqual([
+      expect.objectContaining({ name: "newCard", kind: "DYNAMIC_WEBHOOK", sample: true }),
+      expect.objectContaining({ name: "cardDueSoon", kind: "POLLING", intervalMillis: 300_000, sample: true })
+    ])
   })
 })

@@ -5,7 +5,9 @@
  * plain-text errors (`invalid key`, `invalid token`, `invalid id`), 404 for unknown objects,
  * rate limits per token and per key with Trello's 429 body, and real webhook deliveries: a
  * HEAD check on creation, a signed POST (`X-Trello-Webhook`) on every card created on a
- * watched board or list, up to 3 retries, and deletion of the webhook on a 410.
+ * watched board or list, up to 3 retries, and deletion of the webhook on a 410. Ids are minted
+ * like Trello's (their first 8 hex digits are the creation time in seconds), and cards carry
+ * `due` and `dueComplete`, set on creation or with `PUT /cards/{id}`.
  *
  * It is built on node:http. Importing `@x/boardtool/testing` loads `@x/core/Webhook` and
  * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
@@ -51,6 +53,9 @@ export interface Card {
   shortLink: string
   closed: boolean
   dateLastActivity: string
+  /** ISO date-time, or null. */
+  due: string | null
+  dueComplete: boolean
 }
 export interface Webhook { id: string; idModel: string; callbackURL: string; description: string; active: boolean; consecutiveFailures: number }
 
@@ -82,7 +87,12 @@ export interface Simulator {
   readonly close: () => Promise<void>
 }
 
-const newId = () => randomBytes(12).toString("hex")
+// As Trello's (MongoDB) ids: the creation time in seconds, 5 random bytes, a counter, so that
+// a later id sorts after an earlier one.
+let counter = randomBytes(3).readUIntBE(0, 3)
+const newId = () =>
+  Math.floor(Date.now() / 1000).toString(16).padStart(8, "0") + randomBytes(5).toString("hex") +
+  ((counter = (counter + 1) % 0x1000000)).toString(16).padStart(6, "0")
 const seedId = (n: number) => `5eed${n.toString(16).padStart(20, "0")}`
 
 /**
@@ -98,6 +108,8 @@ export const seed = {
   },
   cards: { launchPost: seedId(10), loginRedirect: seedId(11), rotateKeys: seedId(12) }
 } as const
+/** How long after the start the seeded "Fix the login redirect" card is due. */
+export const seedDueInMs = 12 * 3600_000
 const shortLink = () => randomBytes(6).toString("base64url").slice(0, 8)
 const isId = (s: string) => trelloIdPattern.test(s)
 
@@ -165,14 +177,14 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   })
   const cardJson = (c: Card) => ({
     id: c.id,
-    badges: { attachments: 0, checkItems: 0, checkItemsChecked: 0, comments: 0, description: c.desc !== "", due: null, dueComplete: false, subscribed: false, viewingMemberVoted: false, votes: 0 },
+    badges: { attachments: 0, checkItems: 0, checkItemsChecked: 0, comments: 0, description: c.desc !== "", due: c.due, dueComplete: c.dueComplete, subscribed: false, viewingMemberVoted: false, votes: 0 },
     checkItemStates: [],
     closed: c.closed,
-    dueComplete: false,
+    dueComplete: c.dueComplete,
     dateLastActivity: c.dateLastActivity,
     desc: c.desc,
     descData: { emoji: {} },
-    due: null,
+    due: c.due,
     dueReminder: null,
     email: null,
     idBoard: c.idBoard,
@@ -220,7 +232,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   // stays O(1) however many a load test has made.
   const cardsOnBoard = new Map<string, number>()
   const cardsInList = new Map<string, number>()
-  const addCard = (idList: string, name: string, desc: string) => {
+  const addCard = (idList: string, name: string, desc: string, due: string | null = null, dueComplete = false) => {
     const list = lists.get(idList)!
     const onBoard = (cardsOnBoard.get(list.idBoard) ?? 0) + 1
     const inList = (cardsInList.get(idList) ?? 0) + 1
@@ -236,7 +248,9 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       pos: inList * 16384,
       shortLink: shortLink(),
       closed: false,
-      dateLastActivity: new Date().toISOString()
+      dateLastActivity: new Date().toISOString(),
+      due,
+      dueComplete
     }
     cards.set(card.id, card)
     return card
@@ -247,7 +261,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     const ops = addBoard("Operations")
     const [todo, doing] = [...lists.values()].filter((l) => l.idBoard === product.id)
     addCard(todo!.id, "Write the launch post", "Draft, review, publish.")
-    addCard(doing!.id, "Fix the login redirect", "")
+    addCard(doing!.id, "Fix the login redirect", "", new Date(Date.now() + seedDueInMs).toISOString())
     const opsList = [...lists.values()].find((l) => l.idBoard === ops.id)!
     addCard(opsList.id, "Rotate the API keys", "Every quarter.")
     seeding = 0
@@ -379,6 +393,21 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     if (value === undefined || value === "") throw new HttpError(400, `invalid value for ${name}`)
     return value
   }
+  /** `due`: a date Trello parses, or "null"/"" to clear it; stored as Trello answers it (ISO). */
+  const dueOf = (p: Map<string, string>): string | null | undefined => {
+    const value = p.get("due")
+    if (value === undefined) return undefined
+    if (value === "" || value === "null") return null
+    const time = Date.parse(value)
+    if (Number.isNaN(time)) throw new HttpError(400, "invalid value for due")
+    return new Date(time).toISOString()
+  }
+  const booleanOf = (p: Map<string, string>, name: string): boolean | undefined => {
+    const value = p.get(name)
+    if (value === undefined) return undefined
+    if (value !== "true" && value !== "false") throw new HttpError(400, `invalid value for ${name}`)
+    return value === "true"
+  }
   const lookup = <A>(map: Map<string, A>, id: string): A => {
     if (!isId(id)) throw new HttpError(400, "invalid id")
     const found = map.get(id.toLowerCase())
@@ -428,11 +457,30 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       if (!isId(idList)) throw new HttpError(400, "invalid value for idList")
       const list = lists.get(idList.toLowerCase())
       if (list === undefined) throw notFound()
-      const card = addCard(list.id, p.get("name") ?? "", p.get("desc") ?? "")
+      const card = addCard(list.id, p.get("name") ?? "", p.get("desc") ?? "", dueOf(p) ?? null, booleanOf(p, "dueComplete") ?? false)
       cardCreated(card)
       return cardJson(card)
     }
     if (a === "cards" && b !== undefined && c === undefined && method === "GET") return pick(cardJson(lookup(cards, b)), fields)
+    if (a === "cards" && b !== undefined && c === undefined && method === "PUT") {
+      const card = lookup(cards, b)
+      // Checked before anything changes: Trello applies all of an update or none.
+      const [name, desc, due, dueComplete, closed] = [p.get("name"), p.get("desc"), dueOf(p), booleanOf(p, "dueComplete"), booleanOf(p, "closed")]
+      if ((name ?? "").length > 16384 || (desc ?? "").length > 16384) throw new HttpError(400, "invalid value for name")
+      if (name !== undefined) card.name = name
+      if (desc !== undefined) card.desc = desc
+      if (due !== undefined) card.due = due
+      if (dueComplete !== undefined) card.dueComplete = dueComplete
+      if (closed !== undefined) card.closed = closed
+      card.dateLastActivity = new Date().toISOString()
+      return cardJson(card)
+    }
+    // A list's open cards, in their order (the default filter is "open").
+    if (a === "lists" && b !== undefined && c === "cards" && method === "GET") {
+      const list = lookup(lists, b)
+      return [...cards.values()].filter((x) => x.idList === list.id && !x.closed).sort((x, y) => x.pos - y.pos)
+        .map((x) => pick(cardJson(x), fields))
+    }
     if (method === "POST" && a === "webhooks" && b === undefined) {
       const callbackURL = required(p, "callbackURL")
       const given = required(p, "idModel")

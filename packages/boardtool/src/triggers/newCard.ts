@@ -49,6 +49,11 @@ export const newCard = Trigger.dynamicWebhook({
   disable: ({ client, state }) =>
     Api.deleteWebhook(client, state.webhookId).pipe(Effect.catchTag("NotFound", () => Effect.void)),
 
+  // The most recent cards of the list (or board): what a new card's event looks like.
+  sample: ({ client, params }) =>
+    Effect.map(Api.cardsOf(client, params), (cards) =>
+      Api.newestFirst(cards).slice(0, Api.sampleSize).map((card) => ({ id: card.id, output: card }))),
+
   handle: ({ client, connection, params, request }) =>
     Effect.gen(function*() {
       if (connection.secret !== undefined) {
