@@ -29,7 +29,11 @@ export const version: string = packageJson.version
  */
 export const examples = {
   run: ["$ x-runner run examples/demo.json --sandbox"],
-  serve: ["$ x-runner serve examples/new-card.json --sandbox --public-url http://127.0.0.1:8787/hooks/new-card"],
+  serve: [
+    "$ x-runner serve examples/new-card.json --sandbox --public-url http://127.0.0.1:8787/hooks/new-card",
+    "$ x-runner serve examples/card-due-soon.json --sandbox --poll-interval \"30 seconds\""
+  ],
+  sample: ["$ x-runner sample examples/card-due-soon.json --sandbox"],
   describe: ["$ x-runner describe boardtool/v1"],
   options: ["$ x-runner options boardtool/v1/createCard idList --param idBoard=5eed00000000000000000002 --sandbox"],
   connect: ["$ x-runner connect sitebuilder --connections connections.json --app-url http://127.0.0.1:3000"]
@@ -80,7 +84,13 @@ const serve = Command.make("serve", {
   workflow: workflowArg,
   publicUrl: Options.text("public-url").pipe(
     Options.withPseudoName("URL"),
-    Options.withDescription("The URL the provider sends deliveries to (it reaches this process, e.g. through a tunnel)")
+    Options.withDescription("A webhook trigger's: the URL the provider sends deliveries to (it reaches this process, e.g. through a tunnel)"),
+    Options.optional
+  ),
+  pollInterval: Options.text("poll-interval").pipe(
+    Options.withPseudoName("DURATION"),
+    Options.withDescription("A polling trigger's: how often to poll, e.g. \"30 seconds\" (default: the interval the trigger declares)"),
+    Options.optional
   ),
   port: Options.integer("port").pipe(Options.withDescription("The port to listen on (default: the public URL's, else 8080)"), Options.optional),
   dataDir: Options.directory("data-dir").pipe(
@@ -97,10 +107,25 @@ const serve = Command.make("serve", {
     inputs: mapOf(args.input),
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
     publicUrl: args.publicUrl,
+    pollInterval: args.pollInterval,
     port: args.port,
     dataDir: args.dataDir
   }).pipe(Effect.provide(components({ rateLimits: !args.withoutRateLimits })))).pipe(
   Command.withDescription("Enable the workflow's trigger and run its tasks once per event, until stopped (SIGINT/SIGTERM)")
+)
+
+const sample = Command.make("sample", {
+  workflow: workflowArg,
+  connections: connectionsOption,
+  sandbox: sandboxOption,
+  input: inputOption
+}, (args) =>
+  Commands.sample({
+    workflow: args.workflow,
+    inputs: mapOf(args.input),
+    source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: false }
+  }).pipe(Effect.provide(components()))).pipe(
+  Command.withDescription("Print sample events of the workflow's trigger (the most recent matching records) as JSON, without serving it")
 )
 
 const describe = Command.make("describe", {
@@ -157,7 +182,7 @@ const footer = HelpDoc.blocks([HelpDoc.h1("EXAMPLES"), ...Object.values(examples
 export const cli = Command.run(
   Command.make("x-runner").pipe(
     Command.withDescription("Runs workflow files on the connector packages. Exit codes: 0 ok, 1 a step failed, 2 invalid workflow or arguments."),
-    Command.withSubcommands([run, serve, describe, options, connect])
+    Command.withSubcommands([run, serve, sample, describe, options, connect])
   ),
   { name: "x-runner", version, footer }
 )

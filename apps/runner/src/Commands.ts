@@ -8,6 +8,7 @@ import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Path from "@effect/platform/Path"
 import { Component, Connections } from "@x/core"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -132,16 +133,26 @@ export const serve = (args: {
   readonly workflow: string
   readonly inputs: ReadonlyMap<string, string>
   readonly source: Setup.ConnectionSource
-  readonly publicUrl: string
+  readonly publicUrl: Option.Option<string>
+  readonly pollInterval?: Option.Option<string>
   readonly port: Option.Option<number>
   readonly dataDir: string
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
     const workflow = yield* Setup.loadWorkflow(args.workflow, args.inputs)
-    const publicUrl = yield* Effect.try({
-      try: () => new URL(args.publicUrl),
-      catch: () => new Errors.InvalidArguments({ message: `--public-url ${args.publicUrl}: not a URL` })
+    const polling = workflow.trigger?.prepared.trigger.kind === "POLLING"
+    if (Option.isNone(args.publicUrl) && !polling) {
+      return yield* new Errors.InvalidArguments({ message: "--public-url is needed: the provider sends the trigger's deliveries there" })
+    }
+    const publicUrl = Option.isNone(args.publicUrl) ? undefined : yield* Effect.try({
+      try: () => new URL(args.publicUrl.pipe(Option.getOrThrow)),
+      catch: () => new Errors.InvalidArguments({ message: `--public-url ${Option.getOrThrow(args.publicUrl)}: not a URL` })
     })
+    const given = Option.getOrUndefined(args.pollInterval ?? Option.none())
+    const pollInterval = given === undefined ? undefined : Option.getOrUndefined(Duration.decodeUnknown(given))
+    if (given !== undefined && (pollInterval === undefined || !Duration.greaterThan(pollInterval, Duration.zero))) {
+      return yield* new Errors.InvalidArguments({ message: `--poll-interval ${given}: not a positive duration such as "30 seconds"` })
+    }
     const { connections, notes } = yield* Setup.connect(args.source, Workflow.componentsOf(workflow))
     yield* checkWithConnections(args.workflow, workflow, connections)
     for (const note of notes) yield* Effect.flatMap(Output, (output) => output.err(`sandbox: ${note}`))
@@ -149,9 +160,38 @@ export const serve = (args: {
     return yield* Serve.serve({
       workflow,
       publicUrl,
-      port: Option.getOrElse(args.port, () => Number(publicUrl.port || 8080)),
+      pollInterval,
+      port: Option.getOrElse(args.port, () => Number(publicUrl?.port || 8080)),
       dataDir: args.dataDir
     }).pipe(Effect.provide(Connections.layer(connections)))
+  }).pipe(Effect.scoped)
+
+/**
+ * `sample`: prints sample events of the workflow's trigger, read now from the provider (its
+ * most recent matching records), as a JSON array of `{id, output}`; nothing is enabled or run.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const sample = (args: {
+  readonly workflow: string
+  readonly inputs: ReadonlyMap<string, string>
+  readonly source: Setup.ConnectionSource
+}): Effect.Effect<void, Errors.RunnerError, Needs> =>
+  Effect.gen(function*() {
+    const output = yield* Output
+    const workflow = yield* Setup.loadWorkflow(args.workflow, args.inputs)
+    const trigger = workflow.trigger
+    if (trigger === undefined) return yield* new Errors.InvalidArguments({ message: `${args.workflow} has no trigger to sample` })
+    const { connections } = yield* Setup.connect(args.source, [trigger.component])
+    const { executor } = yield* Components
+    const events = yield* Effect.either(executor.sample(trigger.prepared).pipe(Effect.provide(Connections.layer(connections))))
+    if (Either.isLeft(events)) {
+      const message = `${events.left._tag}: ${events.left.message}`
+      return yield* events.left._tag === "InvalidInput" ? new Errors.InvalidArguments({ message }) : new Errors.StepFailed({ message })
+    }
+    yield* output.err(`${events.right.length} sample event${events.right.length === 1 ? "" : "s"} of ${trigger.step.type}`)
+    yield* output.out(JSON.stringify(events.right, null, 2))
   }).pipe(Effect.scoped)
 
 /**

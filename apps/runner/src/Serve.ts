@@ -2,7 +2,8 @@
  * `serve`: enables the workflow's trigger (a webhook registered with the provider, pointing at
  * the public URL), receives its deliveries, and runs the tasks once per accepted event, one at
  * a time. On interruption (SIGINT, SIGTERM) it disables the trigger. The trigger's connection
- * comes from the `Connections` service, like every step's.
+ * comes from the `Connections` service, like every step's. A polling trigger is served by
+ * `ServePolling` instead (no URL, no server).
  *
  * @since 0.2.0
  */
@@ -15,15 +16,15 @@ import type * as Path from "@effect/platform/Path"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { type Connections, Webhook } from "@x/core"
 import * as Effect from "effect/Effect"
+import type * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
-import * as Queue from "effect/Queue"
 import { createServer } from "node:http"
 import { Components } from "./Components.js"
 import { type DamagedData, ServeProblem } from "./Errors.js"
 import * as CappedBody from "./internal/cappedBody.js"
-import * as Journal from "./Journal.js"
+import * as EventWorker from "./internal/eventWorker.js"
 import { Output } from "./Output.js"
-import * as Run from "./Run.js"
+import * as ServePolling from "./ServePolling.js"
 import * as TriggerState from "./TriggerState.js"
 import * as Workflow from "./Workflow.js"
 
@@ -35,12 +36,15 @@ import * as Workflow from "./Workflow.js"
  */
 export interface ServeOptions {
   readonly workflow: Workflow.Workflow
-  readonly publicUrl: URL
+  /** Where a webhook trigger's deliveries come (not used by a polling trigger). */
+  readonly publicUrl: URL | undefined
   readonly port: number
   readonly dataDir: string
+  /** A polling trigger's interval, instead of the one it declares. */
+  readonly pollInterval?: Duration.Duration | undefined
 }
 
-const mark = (status: Run.StepResult["status"]) => status === "succeeded" ? "✔" : status === "failed" ? "✘" : "–"
+type Needs = Components | Output | Connections.Connections | FileSystem.FileSystem | Path.Path
 
 /**
  * Serves the workflow until interrupted.
@@ -48,9 +52,10 @@ const mark = (status: Run.StepResult["status"]) => status === "succeeded" ? "✔
  * @since 0.2.0
  * @category constructors
  */
-export const serve = (
-  options: ServeOptions
-): Effect.Effect<never, ServeProblem | DamagedData, Components | Output | Connections.Connections | FileSystem.FileSystem | Path.Path> =>
+export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem | DamagedData, Needs> =>
+  options.workflow.trigger?.prepared.trigger.kind === "POLLING" ? ServePolling.serve(options) : serveWebhook(options)
+
+const serveWebhook = (options: ServeOptions): Effect.Effect<never, ServeProblem | DamagedData, Needs> =>
   Effect.gen(function*() {
     const { dataDir, workflow } = options
     const { executor } = yield* Components
@@ -58,35 +63,17 @@ export const serve = (
     const say = output.err
     const checked = workflow.trigger
     if (checked === undefined) return yield* new ServeProblem({ message: "the workflow has no trigger to serve" })
+    if (options.publicUrl === undefined) {
+      return yield* new ServeProblem({ message: `${checked.step.type} is a webhook trigger: serving it needs --public-url` })
+    }
     // Prepared by the check (resolved, its parameters decoded): nothing is decoded again per delivery.
     const trigger = checked.prepared
     const publicUrl = options.publicUrl.toString()
 
-    yield* TriggerState.makeDataDir(dataDir)
-    const journal = yield* Journal.open(dataDir)
+    // One run at a time, in the order events were accepted; started once the trigger is enabled.
+    const { accept, journal, start: worker } = yield* EventWorker.open(dataDir, workflow, executor, say)
     // Read before anything is served: a state that cannot be read stops the start.
     const stale = yield* TriggerState.read(dataDir)
-    const events = yield* Queue.unbounded<Journal.Event>()
-    for (const event of journal.unfinished) {
-      yield* say(`↻ event ${event.id} was accepted before a stop and not finished: it runs once the trigger is enabled`)
-      yield* Queue.offer(events, event)
-    }
-    // One run at a time, in the order events were accepted; started once the trigger is enabled.
-    const worker = Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(events), (event) =>
-      Effect.gen(function*() {
-        yield* say(`▶ event ${event.id}`)
-        const result = yield* Run.run(executor, workflow, {
-          started: () => Effect.void,
-          finished: (step) =>
-            say(`  ${mark(step.status)} ${step.name} ${step.status}${step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`}`)
-        }, event.output)
-        // Not waited for: a run whose record is lost runs again at the next start, which
-        // steps (at least once) allow; the next run need not wait for the disk.
-        yield* Effect.forkDaemon(Effect.catchAll(journal.finish(event.id, result.status), (error) =>
-          say(`✘ event ${event.id} could not be recorded as finished (it runs again at the next start): ${error.message}`)))
-        yield* say(`■ event ${event.id} ${result.status}`)
-      })
-    )))
 
     let state: unknown = undefined
     const maxBytes = Webhook.defaultMaxBytes
@@ -116,7 +103,7 @@ export const serve = (
           continue
         }
         // Not cut short by a client that goes away: an event on disk is also queued to run.
-        const accepted = yield* Effect.either(Effect.uninterruptible(Effect.zipRight(journal.accept(event), Queue.offer(events, event))))
+        const accepted = yield* Effect.either(accept(event))
         if (accepted._tag === "Left") {
           yield* say(`✘ event ${event.id} could not be written to the journal, so it is not acknowledged: ${accepted.left.message}`)
           return HttpServerResponse.text("could not record the delivery", { status: 503 })
@@ -125,7 +112,7 @@ export const serve = (
       return HttpServerResponse.text(response.body ?? "", { status: response.status })
     })
     yield* HttpServer.serveEffect()(HttpRouter.empty.pipe(
-      HttpRouter.all(options.publicUrl.pathname as HttpRouter.PathInput, deliver),
+      HttpRouter.all(new URL(publicUrl).pathname as HttpRouter.PathInput, deliver),
       HttpRouter.all("*", Effect.succeed(CappedBody.notFound))
     ))
 

@@ -89,3 +89,76 @@ export const write = (dataDir: string, state: unknown): Effect.Effect<void, Dama
  */
 export const clear = (dataDir: string): Effect.Effect<void, never, FileSystem.FileSystem | Path.Path> =>
   Effect.flatMap(fileOf(dataDir), (file) => Effect.flatMap(FileSystem.FileSystem, (fs) => Effect.ignore(fs.remove(file, { force: true }))))
+
+// --- a polling trigger's cursor ------------------------------------------------------------
+
+/**
+ * What `cursor.json` holds: the cursor of the last poll whose events are in the journal, with
+ * the trigger it belongs to (a cursor of another board, say, would skip its events).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface StoredCursor {
+  readonly type: string
+  readonly parameters: unknown
+  readonly cursor: unknown
+}
+
+const cursorFileOf = (dataDir: string) => Effect.map(Path.Path, (path) => path.join(dataDir, "cursor.json"))
+
+const sameTrigger = (stored: StoredCursor, type: string, parameters: unknown) =>
+  stored.type === type && JSON.stringify(stored.parameters) === JSON.stringify(parameters)
+
+/**
+ * The cursor a previous run stored for this trigger: `none` when there is none, or it belongs
+ * to another trigger (then `replaced` says so: the next poll is a new baseline). A file that
+ * cannot be read stops the start: a new baseline would skip what happened meanwhile.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const readCursor = (
+  dataDir: string,
+  type: string,
+  parameters: unknown
+): Effect.Effect<{ readonly cursor: Option.Option<unknown>; readonly replaced: boolean }, DamagedData, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const file = yield* cursorFileOf(dataDir)
+    const damaged = (reason: string) =>
+      new DamagedData({
+        file,
+        message: `${file} ${reason}. It holds where the polling trigger stopped; without it, serve would start from a new ` +
+          `baseline and skip what happened since. Restore it, or delete it to start from a new baseline.`
+      })
+    if (!(yield* Effect.mapError(fs.exists(file), (error) => damaged(`cannot be read (${error.message})`)))) {
+      return { cursor: Option.none(), replaced: false }
+    }
+    const text = yield* Effect.mapError(fs.readFileString(file), (error) => damaged(`cannot be read (${error.message})`))
+    const parsed = JsonText.parse(text)
+    if (Either.isLeft(parsed)) return yield* damaged(`is damaged (${parsed.left.message})`)
+    const stored = parsed.right as Partial<StoredCursor> | null
+    if (typeof stored !== "object" || stored === null || typeof stored.type !== "string" || !("cursor" in stored)) {
+      return yield* damaged("is not a cursor x-runner wrote")
+    }
+    return sameTrigger(stored as StoredCursor, type, parameters)
+      ? { cursor: Option.some(stored.cursor), replaced: false }
+      : { cursor: Option.none(), replaced: true }
+  })
+
+/**
+ * Stores the cursor (mode 0600; written to a new file, synced, renamed over the old one), once
+ * the events of its poll are in the journal.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const writeCursor = (
+  dataDir: string,
+  stored: StoredCursor
+): Effect.Effect<void, DamagedData, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const file = yield* cursorFileOf(dataDir)
+    yield* PrivateFile.write(file, JSON.stringify(stored))
+  }).pipe(Effect.mapError((error) => new DamagedData({ file: dataDir, message: `the trigger's cursor cannot be stored in ${dataDir}: ${error.message}` })))

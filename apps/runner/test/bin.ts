@@ -31,8 +31,8 @@ afterAll(() => {
 })
 
 /** Starts a process (the bin, usually) that the test stops; killed at the end of the file if not. */
-export const spawn = (command: string, args: ReadonlyArray<string>): ChildProcessWithoutNullStreams => {
-  const child = spawnProcess(command, args)
+export const spawn = (command: string, args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcessWithoutNullStreams => {
+  const child = spawnProcess(command, args, { env: { ...process.env, ...env } })
   running.add(child)
   child.once("exit", () => running.delete(child))
   return child
