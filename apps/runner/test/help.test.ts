@@ -18,7 +18,15 @@ const commands: Record<string, { readonly summary: string; readonly example: str
   serve: {
     summary: "Enable the workflow's trigger and run its tasks once per event",
     example: "$ x-runner serve examples/new-card.json --sandbox --public-url",
-    describes: ["<workflow.json>", "--public-url URL", "The URL the provider sends deliveries to", "--port", "The port to listen on", "--data-dir", "delivery journal", "--input"]
+    describes: [
+      "<workflow.json>", "--public-url URL", "the URL the provider sends deliveries to", "--poll-interval DURATION", "how often to poll",
+      "--port", "The port to listen on", "--data-dir", "delivery journal", "--input"
+    ]
+  },
+  sample: {
+    summary: "Print sample events of the workflow's trigger",
+    example: "$ x-runner sample examples/card-due-soon.json --sandbox",
+    describes: ["<workflow.json>", "The workflow file", "--connections", "--sandbox", "--input"]
   },
   describe: {
     summary: "Print the components' definitions",
