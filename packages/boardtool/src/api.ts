@@ -2,7 +2,7 @@
  * Trello's wire formats (REST API 1, `../shared/specs/trello`): the records we read, decoded
  * with Schema (unknown fields are ignored), and the endpoints the actions call.
  */
-import { ProviderClient, ProviderRequest } from "@x/core"
+import { Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Schema from "effect/Schema"
 
 /** The card as the component outputs it (the seed's five fields). */
@@ -16,6 +16,16 @@ export const Card = Schema.Struct({
 export type Card = typeof Card.Type
 
 export const Named = Schema.Struct({ id: Schema.String, name: Schema.String })
+
+/** An action on a board (a card created, a comment, an update): who, what, when, and its data. */
+export const BoardAction = Schema.Struct({
+  id: Schema.String,
+  type: Schema.String,
+  date: Schema.String,
+  idMemberCreator: Schema.String,
+  data: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+})
+export type BoardAction = typeof BoardAction.Type
 
 export const Webhook = Schema.Struct({
   id: Schema.String,
@@ -66,6 +76,26 @@ export const boardLists = (client: ProviderClient.ProviderClient, idBoard: strin
 
 export const boardCards = (client: ProviderClient.ProviderClient, idBoard: string) =>
   client.json({ method: "GET", path: path`/boards/${idBoard}/cards`, query: { fields: "name" } }, Schema.Array(Named))
+
+/**
+ * A board's actions, newest first, as a stream up to `maxItems`: Trello answers at most 1000 a
+ * request, and the next page is the actions `before` the last one received.
+ */
+export const boardActions = (
+  client: ProviderClient.ProviderClient,
+  query: { idBoard: string; filter?: string | undefined; since?: string | undefined },
+  maxItems: number
+) =>
+  Pagination.keyset(
+    { pageSize: 1000, maxItems },
+    (before, limit) =>
+      client.json({
+        method: "GET",
+        path: path`/boards/${query.idBoard}/actions`,
+        query: { filter: query.filter, since: query.since, before, limit }
+      }, Schema.Array(BoardAction)),
+    (action) => action.id
+  )
 
 export const createWebhook = (
   client: ProviderClient.ProviderClient,

@@ -5,6 +5,7 @@ import { Client, Component } from "@x/core"
 import { createBoard } from "./actions/createBoard.js"
 import { createCard } from "./actions/createCard.js"
 import { getCard } from "./actions/getCard.js"
+import { listBoardActions } from "./actions/listBoardActions.js"
 import { connection } from "./connection.js"
 import { newCard } from "./triggers/newCard.js"
 
@@ -15,7 +16,7 @@ export const boardtool = Component.make({
   description: "Project management with boards, lists and cards.",
   category: "Productivity and Collaboration",
   connection,
-  actions: [createBoard, createCard, getCard],
+  actions: [createBoard, createCard, getCard, listBoardActions],
   triggers: [newCard],
   customAction: true
 })
@@ -26,5 +27,5 @@ export const boardtool = Component.make({
  */
 export const Boardtool = Client.make(boardtool)
 
-export { Card } from "./api.js"
-export { connection, createBoard, createCard, getCard, newCard }
+export { BoardAction, Card } from "./api.js"
+export { connection, createBoard, createCard, getCard, listBoardActions, newCard }

@@ -101,7 +101,7 @@ export const pageNumber = <A, E, R>(
 
 /**
  * Keyset paging, newest first (Trello's `before` with `limit`): `fetch(before, limit)`, with
- * `before` undefined for the first page and then the key of the last item received (its id).
+ * `before` undefined for the first page and then `keyOf` the last item received (its id).
  * The stream ends at a page shorter than asked.
  *
  * @since 0.2.0
@@ -109,8 +109,8 @@ export const pageNumber = <A, E, R>(
  */
 export const keyset = <A, E, R>(
   settings: Settings,
-  keyOf: (item: A) => string,
-  fetch: (before: string | undefined, limit: number) => Effect.Effect<ReadonlyArray<A>, E, R>
+  fetch: (before: string | undefined, limit: number) => Effect.Effect<ReadonlyArray<A>, E, R>,
+  keyOf: (item: A) => string
 ): Stream.Stream<A, E, R> =>
   Paging.walk(settings, undefined as string | undefined, (before, limit) =>
     Effect.map(fetch(before, limit), (items) =>

@@ -152,20 +152,20 @@ describe("Pagination.keyset", () => {
   it.effect("the first page without a key, each next one before the last item; a short page ends it", () =>
     Effect.gen(function*() {
       const p = provider()
-      expect(yield* Pagination.collect(Pagination.keyset({ pageSize: 10 }, (a) => a.id, p.fetch))).toEqual(actions)
+      expect(yield* Pagination.collect(Pagination.keyset({ pageSize: 10 }, p.fetch, (a) => a.id))).toEqual(actions)
       expect(p.calls).toEqual([[undefined, 10], ["a091", 10], ["a081", 10]])
     }))
 
   it.effect("a full last page costs one empty request (nothing says it was the last); maxItems asks for what is left", () =>
     Effect.gen(function*() {
       const p = provider()
-      expect(yield* Pagination.collect(Pagination.keyset({ pageSize: 5, maxItems: 25 }, (a) => a.id, p.fetch))).toEqual(actions)
+      expect(yield* Pagination.collect(Pagination.keyset({ pageSize: 5, maxItems: 25 }, p.fetch, (a) => a.id))).toEqual(actions)
       expect(p.calls.map(([before]) => before)).toEqual([undefined, "a096", "a091", "a086", "a081"])
       const q = provider()
-      yield* Pagination.collect(Pagination.keyset({ pageSize: 10, maxItems: 12 }, (a) => a.id, q.fetch))
+      yield* Pagination.collect(Pagination.keyset({ pageSize: 10, maxItems: 12 }, q.fetch, (a) => a.id))
       expect(q.calls).toEqual([[undefined, 10], ["a091", 2]])
       const r = provider()
-      expect(yield* Pagination.collect(Pagination.keyset({ pageSize: 5 }, (a) => a.id, r.fetch))).toHaveLength(25)
+      expect(yield* Pagination.collect(Pagination.keyset({ pageSize: 5 }, r.fetch, (a) => a.id))).toHaveLength(25)
       expect(r.calls.map(([before]) => before)).toEqual([undefined, "a096", "a091", "a086", "a081", "a076"])
     }))
 })

@@ -6,6 +6,9 @@ import * as Options from "../options.js"
 import * as Props from "../props.js"
 import * as Scopes from "../scopes.js"
 
+/** One Webflow page: most lists are read in one request. */
+const defaultLimit = 100
+
 export const listCollectionItems = Action.make({
   name: "listCollectionItems",
   title: "List Collection Items",
@@ -14,7 +17,7 @@ export const listCollectionItems = Action.make({
     siteId: Props.siteId(false),
     collectionId: Props.webflowId({ title: "Collection", required: true, dynamicOptions: Options.collections }),
     live: Property.boolean({ title: "Live items only", description: "The published items, not the staged ones.", defaultValue: false }),
-    limit: Property.integer({ title: "Limit", description: "The most items returned (Webflow pages by 100).", minimum: 1, maximum: 5000, defaultValue: 100 }),
+    limit: Property.integer({ title: "Limit", description: "The most items returned (Webflow pages by 100).", minimum: 1, maximum: 5000, defaultValue: defaultLimit }),
     name: Property.string({ title: "Name", description: "Only the items of exactly this name." }),
     slug: Property.string({ title: "Slug", description: "Only the item of exactly this slug." }),
     sortBy: Property.string({ title: "Sort by", choices: Api.sortBy.map((value) => ({ label: value, value })) }),
@@ -23,5 +26,5 @@ export const listCollectionItems = Action.make({
   output: Schema.Struct({ items: Schema.Array(Api.Item) }),
   scopes: [Scopes.cmsRead, Scopes.sitesRead],
   run: ({ limit, ...query }, { client }) =>
-    Effect.map(Pagination.collect(Api.items(client, query, Api.Item, limit)), (items) => ({ items }))
+    Effect.map(Pagination.collect(Api.items(client, query, Api.Item, limit ?? defaultLimit)), (items) => ({ items }))
 })
