@@ -24,7 +24,8 @@ interface State<C> {
   readonly pages: number
 }
 
-const positive = (n: number | undefined, fallback: number) =>
+// A bound as a whole number of at least 0 (a NaN or absent one takes the default).
+const whole = (n: number | undefined, fallback: number) =>
   n === undefined || Number.isNaN(n) ? fallback : Math.max(0, Math.floor(n))
 
 export const walk = <C, A, E, R>(
@@ -32,9 +33,9 @@ export const walk = <C, A, E, R>(
   first: C,
   fetch: (cursor: C, limit: number, received: number) => Effect.Effect<Fetched<A, C>, E, R>
 ): Stream.Stream<A, E, R> => {
-  const pageSize = Math.max(1, positive(bounds.pageSize, 1))
-  const maxItems = positive(bounds.maxItems, Number.POSITIVE_INFINITY)
-  const maxPages = positive(bounds.maxPages, 10_000)
+  const pageSize = Math.max(1, whole(bounds.pageSize, 1))
+  const maxItems = whole(bounds.maxItems, Number.POSITIVE_INFINITY)
+  const maxPages = whole(bounds.maxPages, 10_000)
   if (maxItems === 0 || maxPages === 0) return Stream.empty
   return Stream.paginateChunkEffect<State<C>, A, E, R>({ cursor: first, received: 0, pages: 0 }, (state) => {
     const left = maxItems - state.received
