@@ -2,7 +2,7 @@
  * Trello's wire formats (REST API 1, `../shared/specs/trello`): the records we read, decoded
  * with Schema (unknown fields are ignored), and the endpoints the actions call.
  */
-import { ProviderClient, ProviderRequest } from "@x/core"
+import { Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Schema from "effect/Schema"
 
 /** The card as the component outputs it (the seed's five fields). */
@@ -28,6 +28,16 @@ export type DatedCard = typeof DatedCard.Type
 export const DueCard = Schema.Struct({ ...Card.fields, due: Schema.String })
 
 export const Named = Schema.Struct({ id: Schema.String, name: Schema.String })
+
+/** An action on a board (a card created, a comment, an update): who, what, when, and its data. */
+export const BoardAction = Schema.Struct({
+  id: Schema.String,
+  type: Schema.String,
+  date: Schema.String,
+  idMemberCreator: Schema.String,
+  data: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+})
+export type BoardAction = typeof BoardAction.Type
 
 export const Webhook = Schema.Struct({
   id: Schema.String,
@@ -103,6 +113,26 @@ export const sampleSize = 5
 /** Newest first: a Trello id starts with its creation time (seconds, 8 hex digits). */
 export const newestFirst = <A extends { readonly id: string }>(records: ReadonlyArray<A>): Array<A> =>
   [...records].sort((a, b) => b.id.toLowerCase().localeCompare(a.id.toLowerCase()))
+
+/**
+ * A board's actions, newest first, as a stream up to `maxItems`: Trello answers at most 1000 a
+ * request, and the next page is the actions `before` the last one received.
+ */
+export const boardActions = (
+  client: ProviderClient.ProviderClient,
+  query: { idBoard: string; filter?: string | undefined; since?: string | undefined },
+  maxItems: number
+) =>
+  Pagination.keyset(
+    { pageSize: 1000, maxItems },
+    (before, limit) =>
+      client.json({
+        method: "GET",
+        path: path`/boards/${query.idBoard}/actions`,
+        query: { filter: query.filter, since: query.since, before, limit }
+      }, Schema.Array(BoardAction)),
+    (action) => action.id
+  )
 
 export const createWebhook = (
   client: ProviderClient.ProviderClient,

@@ -5,6 +5,7 @@ import { Client, Component } from "@x/core"
 import { createBoard } from "./actions/createBoard.js"
 import { createCard } from "./actions/createCard.js"
 import { getCard } from "./actions/getCard.js"
+import { listBoardActions } from "./actions/listBoardActions.js"
 import { connection } from "./connection.js"
 import { cardDueSoon } from "./triggers/cardDueSoon.js"
 import { newCard } from "./triggers/newCard.js"
@@ -16,7 +17,7 @@ export const boardtool = Component.make({
   description: "Project management with boards, lists and cards.",
   category: "Productivity and Collaboration",
   connection,
-  actions: [createBoard, createCard, getCard],
+  actions: [createBoard, createCard, getCard, listBoardActions],
   triggers: [newCard, cardDueSoon],
   customAction: true
 })
@@ -27,5 +28,5 @@ export const boardtool = Component.make({
  */
 export const Boardtool = Client.make(boardtool)
 
-export { Card, DueCard } from "./api.js"
-export { cardDueSoon, connection, createBoard, createCard, getCard, newCard }
+export { BoardAction, Card, DueCard } from "./api.js"
+export { cardDueSoon, connection, createBoard, createCard, getCard, listBoardActions, newCard }

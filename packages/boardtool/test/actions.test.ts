@@ -142,7 +142,8 @@ describe("boardtool definition", () => {
         rateLimits: [{ scope: "token", limit: 100, intervalMillis: 10_000 }, { scope: "key", limit: 300, intervalMillis: 10_000 }]
       }
     })
-    expect(d.actions.map((a) => a.name)).toEqual(["createBoard", "createCard", "getCard", "customAction"])
+    expect(d.actions.map((a) => a.name)).toEqual(["createBoard", "createCard", "getCard", "listBoardActions", "customAction"])
+    expect(d.actions.find((a) => a.name === "listBoardActions")!.props["limit"]).toMatchObject({ kind: "INTEGER", defaultValue: 50 })
     const createCard = d.actions.find((a) => a.name === "createCard")!
     expect(createCard.props["idList"]).toMatchObject({ required: true, dynamicOptions: { dependsOn: ["idBoard"] } })
     expect(createCard.props["idBoard"]).toMatchObject({ required: false, dynamicOptions: { dependsOn: [] } })
@@ -153,4 +154,54 @@ describe("boardtool definition", () => {
       expect.objectContaining({ name: "cardDueSoon", kind: "POLLING", intervalMillis: 300_000, sample: true })
     ])
   })
+})
+
+describe("boardtool listBoardActions: paged with before", () => {
+  // Ids that fall as the actions get older, as Trello's ObjectIds do.
+  const actionAt = (n: number) => ({
+    id: `61a0f0f0f0f0f0f0f0${String(n).padStart(6, "0")}`,
+    idMemberCreator: "5eed00000000000000000001",
+    type: "commentCard",
+    date: "2026-11-21T10:00:00.000Z",
+    data: { text: `comment ${n}`, card: { id: CARD } },
+    memberCreator: { id: "5eed00000000000000000001", username: "ada" }
+  })
+  const newestFirst = (from: number, count: number) => Array.from({ length: count }, (_, i) => actionAt(from - i))
+
+  it.effect("GET /1/boards/{id}/actions with filter, limit 1000, then before the last id; a short page ends it", () =>
+    Effect.gen(function*() {
+      const scope = trello()
+        .get(`/1/boards/${BOARD}/actions`).query({ filter: "commentCard,createCard", limit: 1000 }).reply(200, newestFirst(1500, 1000))
+        .get(`/1/boards/${BOARD}/actions`).query({ filter: "commentCard,createCard", limit: 1000, before: actionAt(501).id }).reply(200, newestFirst(500, 200))
+      const output = (yield* run("listBoardActions", { idBoard: BOARD, filter: "commentCard,createCard", limit: 5000 })) as { actions: Array<{ id: string; data: unknown }> }
+      expect(output.actions).toHaveLength(1200)
+      expect(output.actions[1199]).toEqual({
+        id: actionAt(301).id, type: "commentCard", date: "2026-11-21T10:00:00.000Z", idMemberCreator: "5eed00000000000000000001", data: { text: "comment 301", card: { id: CARD } }
+      })
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("the default limit is Trello's 50, one request; a cap of 1200 asks the second page for 200 and stops there", () =>
+    Effect.gen(function*() {
+      const one = trello().get(`/1/boards/${BOARD}/actions`).query({ limit: 50 }).reply(200, newestFirst(50, 50))
+      expect(((yield* run("listBoardActions", { idBoard: BOARD })) as { actions: Array<unknown> }).actions).toHaveLength(50)
+      expect(one.isDone()).toBe(true)
+      const since = "2026-11-01T00:00:00Z"
+      const two = trello()
+        .get(`/1/boards/${BOARD}/actions`).query({ since, limit: 1000 }).reply(200, newestFirst(3000, 1000))
+        .get(`/1/boards/${BOARD}/actions`).query({ since, limit: 200, before: actionAt(2001).id }).reply(200, newestFirst(2000, 200))
+      expect(((yield* run("listBoardActions", { idBoard: BOARD, since, limit: 1200 })) as { actions: Array<unknown> }).actions).toHaveLength(1200)
+      expect(two.isDone()).toBe(true)
+    }))
+
+  it.effect("bad input is refused before any request; a Trello error on a later page fails the step, typed", () =>
+    Effect.gen(function*() {
+      const bad = yield* Effect.flip(run("listBoardActions", { idBoard: "nope", filter: "createCard; drop", limit: 5001 }))
+      expect(bad._tag === "InvalidInput" && bad.issues.map((i) => i.path)).toEqual(["idBoard", "filter", "limit"])
+      trello()
+        .get(`/1/boards/${BOARD}/actions`).query({ limit: 1000 }).reply(200, newestFirst(3000, 1000))
+        .get(`/1/boards/${BOARD}/actions`).query({ limit: 1000, before: actionAt(2001).id }).reply(401, "invalid token")
+      const error = yield* Effect.flip(run("listBoardActions", { idBoard: BOARD, limit: 2000 }))
+      expect(error).toMatchObject({ _tag: "AuthenticationFailed", status: 401 })
+    }))
 })

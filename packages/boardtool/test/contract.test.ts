@@ -82,4 +82,12 @@ describe.runIf(spec !== undefined)("the simulator against trello-openapi.json", 
     check(responseSchema("/webhooks/{id}", "get"), await call("GET", `/webhooks/${webhook.id}`))
     await new Promise((resolve) => receiver.close(resolve))
   })
+
+  it("a board's actions validate against the spec's Action (its endpoint declares no response schema)", async () => {
+    const validate = compiler().compile({ type: "array", items: { $ref: "trello#/components/schemas/Action" } })
+    const actions = await call("GET", `/boards/${Simulator.seed.boards.operations}/actions`, { limit: "1000" })
+    expect(actions).toHaveLength(1000)
+    check(validate, actions)
+    check(validate, await call("GET", `/boards/${Simulator.seed.boards.roadmap}/actions`))
+  })
 })

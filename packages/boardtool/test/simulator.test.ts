@@ -236,3 +236,77 @@ describe("boardtool against the simulator", () => {
       yield* Effect.promise(() => limited.close())
     }))
 })
+
+describe("listBoardActions against the simulator", () => {
+  // A simulator of its own: the board's history as seeded, whatever the tests above created.
+  let sim: Simulator.Simulator
+  let values: Record<string, string>
+  beforeAll(async () => {
+    sim = await Simulator.start()
+    values = { key: sim.key, token: sim.token, baseUrl: sim.baseUrl }
+  })
+  afterAll(() => sim.close())
+  const run = (action: string, parameters: Record<string, unknown>) =>
+    executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
+  type Listed = { actions: Array<{ id: string; type: string; date: string; data: Record<string, unknown> }> }
+  const list = (parameters: Record<string, unknown>) =>
+    Effect.gen(function*() {
+      const before = sim.stats.requests
+      const result = (yield* run("listBoardActions", parameters)) as Listed
+      return { actions: result.actions, requests: sim.stats.requests - before }
+    })
+  const { boards } = Simulator.seed
+  // The Operations board: its createBoard, three createList, one createCard, then its history.
+  const operations = Simulator.seed.operationsHistory + 5
+
+  it.live("a busy board's whole history, newest first, in pages of 1000 before the last id; caps stop at their page", () =>
+    Effect.gen(function*() {
+      const all = yield* list({ idBoard: boards.operations, limit: 5000 })
+      expect(all.requests).toBe(2)
+      expect(all.actions).toHaveLength(operations)
+      expect(new Set(all.actions.map((a) => a.id)).size).toBe(operations)
+      expect(all.actions.every((a, i) => i === 0 || a.id < all.actions[i - 1]!.id)).toBe(true)
+      expect(all.actions[0]).toMatchObject({ type: "updateCard", date: "2026-02-19T23:00:00.000Z" })
+      expect(all.actions.at(-1)).toMatchObject({ type: "createBoard", data: { board: { id: boards.operations, name: "Operations" } } })
+      const capped = yield* list({ idBoard: boards.operations, limit: 1100 })
+      expect([capped.actions.length, capped.requests]).toEqual([1100, 2])
+      expect(capped.actions).toEqual(all.actions.slice(0, 1100))
+      const onePage = yield* list({ idBoard: boards.operations, limit: 1000 })
+      expect([onePage.actions.length, onePage.requests]).toEqual([1000, 1])
+      const byDefault = yield* list({ idBoard: boards.operations })
+      expect([byDefault.actions.length, byDefault.requests]).toEqual([50, 1])
+    }))
+
+  it.live("filter by type, since a date; a card created now is the newest action of its board", () =>
+    Effect.gen(function*() {
+      const comments = yield* list({ idBoard: boards.operations, filter: "commentCard", limit: 5000 })
+      expect([comments.actions.length, comments.requests]).toEqual([800, 1])
+      expect(comments.actions.every((a) => a.type === "commentCard")).toBe(true)
+      const recent = yield* list({ idBoard: boards.operations, since: "2026-02-19T20:30:00Z", limit: 10 })
+      expect(recent.actions.map((a) => a.date)).toEqual(["2026-02-19T23:00:00.000Z", "2026-02-19T22:00:00.000Z", "2026-02-19T21:00:00.000Z"])
+      yield* run("createCard", { idList: Simulator.seed.lists.roadmapDone, name: "Paged streams" })
+      const created = yield* list({ idBoard: boards.roadmap, filter: "createCard,createBoard" })
+      expect(created.actions.map((a) => [a.type, (a.data["card"] as { name?: string } | undefined)?.name])).toEqual([
+        ["createCard", "Paged streams"], ["createCard", "Fix the login redirect"], ["createCard", "Write the launch post"], ["createBoard", undefined]
+      ])
+    }))
+
+  it.live("answers like Trello: newest first, limit at most 1000, before and since as ids or dates", () =>
+    Effect.gen(function*() {
+      const get = (query: string) =>
+        Effect.promise(async () => {
+          const response = await fetch(`${sim.baseUrl}/boards/${boards.operations}/actions?key=${sim.key}&token=${sim.token}&${query}`)
+          return { status: response.status, body: response.headers.get("content-type")?.includes("json") ? await response.json() : await response.text() }
+        })
+      expect(yield* get("limit=1001")).toEqual({ status: 400, body: "invalid value for limit" })
+      expect(yield* get("before=yesterday")).toEqual({ status: 400, body: "invalid value for before" })
+      expect((yield* get("limit=0")).body).toEqual([])
+      const first = (yield* get("limit=3")).body as Array<{ id: string; date: string }>
+      const next = (yield* get(`limit=2&before=${first[2]!.id}`)).body as Array<{ id: string }>
+      const byDate = (yield* get(`limit=2&before=${first[1]!.date}`)).body as Array<{ id: string }>
+      const all = (yield* get("limit=6")).body as Array<{ id: string }>
+      expect(next.map((a) => a.id)).toEqual(all.slice(3, 5).map((a) => a.id))
+      expect(byDate.map((a) => a.id)).toEqual(all.slice(2, 4).map((a) => a.id))
+      expect(((yield* get(`since=${first[2]!.id}`)).body as Array<{ id: string }>).map((a) => a.id)).toEqual(first.slice(0, 2).map((a) => a.id))
+    }))
+})

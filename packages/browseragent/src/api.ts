@@ -167,8 +167,9 @@ const SessionPage = Schema.Struct({
   pageSize: Schema.Number
 })
 
-export const listSessions = (client: ProviderClient.ProviderClient) =>
-  Pagination.byPage({ pageSize: 100 }, (page, pageSize) =>
+/** The sessions, newest first, as a stream: Browser Use pages by number, 100 at most. */
+export const sessions = (client: ProviderClient.ProviderClient) =>
+  Pagination.pageNumber({ pageSize: 100 }, (page, pageSize) =>
     Effect.map(
       client.json({ method: "GET", path: "/sessions", query: { page, page_size: pageSize } }, SessionPage),
       (r) => ({ items: r.sessions.map(toSession), total: r.total })

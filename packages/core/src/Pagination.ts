@@ -1,13 +1,27 @@
 /**
- * Follows a paginated listing to its end: offset/limit (Webflow) or page/page_size.
- * With a reported total, the walk ends when that many items have come (or a page is empty);
- * without one, at the first page shorter than asked for. Offsets advance by what came, so a
- * provider that caps pages below `pageSize` skips nothing.
+ * Paged streams: one `Stream` per list endpoint, following the provider's paging lazily, one
+ * request per page through the provider client (so rate limits, retries and typed errors
+ * apply to each page). Written once for the kinds the providers use: offset/limit with a
+ * total (Webflow), page numbers (Browser Use sessions), keyset "before the last item"
+ * (Trello actions) and cursor tokens (Browser Use files).
+ *
+ * Every kind stops without an extra request: at the provider's last page (a reported total
+ * reached, a page shorter than asked, no next cursor), at an empty page, at `maxItems` (the
+ * cap a user sets; the last request asks only for what is left where the paging allows it)
+ * and at `maxPages`. Nothing is requested before the stream is pulled, and a consumer that
+ * takes fewer items (`Stream.take`) causes no request for a page it does not need.
+ *
+ * @since 0.1.0
  */
+import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import * as Paging from "./internal/paging.js"
 
 /**
- * One page of a list endpoint: its items, and whether another page follows.
+ * One page of an offset or page-number listing: its items, and the total when the provider
+ * reports one.
  *
  * @since 0.1.0
  * @category models
@@ -19,56 +33,136 @@ export interface Page<A> {
 }
 
 /**
- * How a walk over pages is sized: the page size and the most items it collects.
+ * One page of a cursor listing: its items and the cursor of the next page (absent, null or
+ * empty after the last).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface CursorPage<A> {
+  readonly items: ReadonlyArray<A>
+  readonly next?: string | null | undefined
+}
+
+/**
+ * How a stream is sized: the page size asked of the provider, and the caps.
  *
  * @since 0.1.0
  * @category models
  */
 export interface Settings {
-  /** Items per page. */
+  /** Items per page (at most what the provider allows). */
   readonly pageSize: number
   /** Stops after this many items (default: no limit). */
-  readonly maxItems?: number
+  readonly maxItems?: number | undefined
   /** A safety bound against providers that never stop answering (default 10,000 pages). */
-  readonly maxPages?: number
+  readonly maxPages?: number | undefined
 }
 
-const walk = <A, E, R>(
-  options: Settings,
-  fetch: (index: number, received: number) => Effect.Effect<Page<A>, E, R>
-): Effect.Effect<ReadonlyArray<A>, E, R> => {
-  const maxItems = options.maxItems ?? Number.POSITIVE_INFINITY
-  const maxPages = options.maxPages ?? 10_000
-  const loop = (index: number, acc: Array<A>): Effect.Effect<ReadonlyArray<A>, E, R> =>
-    Effect.flatMap(fetch(index, acc.length), (page) => {
-      for (const item of page.items) acc.push(item)
-      const done = page.items.length === 0 ||
-        (page.total === undefined ? page.items.length < options.pageSize : acc.length >= page.total) ||
-        acc.length >= maxItems ||
-        index + 1 >= maxPages
-      return done ? Effect.succeed(acc.length > maxItems ? acc.slice(0, maxItems) : acc) : loop(index + 1, acc)
-    })
-  return Effect.suspend(() => loop(0, []))
-}
+const nextIf = <C>(more: boolean, cursor: () => C): Option.Option<C> => (more ? Option.some(cursor()) : Option.none())
 
 /**
- * Offset/limit pagination: `fetch(offset, limit)`, each offset where the items so far end.
+ * Offset/limit paging (Webflow): `fetch(offset, limit)`, each offset where the items so far
+ * end, so a provider that caps pages below `pageSize` skips nothing. With a reported total,
+ * the stream ends when the offset reaches it; without one, at a page shorter than asked.
  *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const offset = <A, E, R>(
+  settings: Settings,
+  fetch: (offset: number, limit: number) => Effect.Effect<Page<A>, E, R>
+): Stream.Stream<A, E, R> =>
+  Paging.walk(settings, 0, (at: number, limit) =>
+    Effect.map(fetch(at, limit), (page) => {
+      const end = at + page.items.length
+      return [page.items, nextIf(page.total === undefined ? page.items.length >= limit : end < page.total, () => end)] as const
+    }))
+
+/**
+ * Page-number paging (Browser Use's `page`/`page_size`): `fetch(page, pageSize)` for page
+ * 1, 2, 3, … (every request asks for `pageSize`, as page numbers depend on it). With a
+ * reported total, the stream ends when that many items have come; without one, at a short page.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const pageNumber = <A, E, R>(
+  settings: Settings,
+  fetch: (page: number, pageSize: number) => Effect.Effect<Page<A>, E, R>
+): Stream.Stream<A, E, R> =>
+  Paging.walk(settings, 1, (page: number, _limit, received) =>
+    Effect.map(fetch(page, settings.pageSize), (result) => {
+      const more = result.total === undefined
+        ? result.items.length >= settings.pageSize
+        : received + result.items.length < result.total
+      return [result.items, nextIf(more, () => page + 1)] as const
+    }))
+
+/**
+ * Keyset paging, newest first (Trello's `before` with `limit`): `fetch(before, limit)`, with
+ * `before` undefined for the first page and then `keyOf` the last item received (its id).
+ * The stream ends at a page shorter than asked.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const keyset = <A, E, R>(
+  settings: Settings,
+  fetch: (before: string | undefined, limit: number) => Effect.Effect<ReadonlyArray<A>, E, R>,
+  keyOf: (item: A) => string
+): Stream.Stream<A, E, R> =>
+  Paging.walk(settings, undefined as string | undefined, (before, limit) =>
+    Effect.map(fetch(before, limit), (items) =>
+      [items, nextIf(items.length >= limit && items.length > 0, () => keyOf(items[items.length - 1]!) as string | undefined)] as const))
+
+/**
+ * Cursor-token paging (`nextCursor`): `fetch(cursor, limit)`, the cursor undefined for the
+ * first page and then the one the previous page gave; the stream ends when none is given.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const cursor = <A, E, R>(
+  settings: Settings,
+  fetch: (cursor: string | undefined, limit: number) => Effect.Effect<CursorPage<A>, E, R>
+): Stream.Stream<A, E, R> =>
+  Paging.walk(settings, undefined as string | undefined, (at, limit) =>
+    Effect.map(fetch(at, limit), (page) => {
+      const next = page.next
+      return [page.items, nextIf(next !== undefined && next !== null && next !== "", () => next as string | undefined)] as const
+    }))
+
+/**
+ * Runs a paged stream to its end (or its cap) and gives its items as an array: what an
+ * options loader or a "list" action returns.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const collect = <A, E, R>(stream: Stream.Stream<A, E, R>): Effect.Effect<ReadonlyArray<A>, E, R> =>
+  Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
+
+/**
+ * Offset/limit paging collected into an array.
+ *
+ * @deprecated Use `Pagination.collect(Pagination.offset(settings, fetch))`.
  * @since 0.1.0
  * @category utils
  */
 export const byOffset = <A, E, R>(
-  options: Settings,
+  settings: Settings,
   fetch: (offset: number, limit: number) => Effect.Effect<Page<A>, E, R>
-): Effect.Effect<ReadonlyArray<A>, E, R> => walk(options, (_, received) => fetch(received, options.pageSize))
+): Effect.Effect<ReadonlyArray<A>, E, R> => collect(offset(settings, fetch))
 
 /**
- * Page-number pagination: `fetch(page, pageSize)` for page 1, 2, 3, …
+ * Page-number paging collected into an array.
  *
+ * @deprecated Use `Pagination.collect(Pagination.pageNumber(settings, fetch))`.
  * @since 0.1.0
  * @category utils
  */
 export const byPage = <A, E, R>(
-  options: Settings,
+  settings: Settings,
   fetch: (page: number, pageSize: number) => Effect.Effect<Page<A>, E, R>
-): Effect.Effect<ReadonlyArray<A>, E, R> => walk(options, (index) => fetch(index + 1, options.pageSize))
+): Effect.Effect<ReadonlyArray<A>, E, R> => collect(pageNumber(settings, fetch))

@@ -24,7 +24,7 @@ const Collection = Schema.Struct({ id: Schema.String, displayName: Schema.String
 const Page = Schema.Struct({ total: Schema.optional(Schema.Number) })
 
 /** An item as a dropdown reads it: a name if it has one (one odd item does not spoil the list). */
-const ListedItem = Schema.Struct({
+export const ListedItem = Schema.Struct({
   id: Schema.String,
   fieldData: Schema.Struct({ name: Schema.optional(Schema.String), slug: Schema.optional(Schema.String) })
 })
@@ -43,8 +43,9 @@ const pageSize = 100
 export const listSites = (client: ProviderClient.ProviderClient) =>
   Effect.map(client.json({ method: "GET", path: "/sites" }, Schema.Struct({ sites: Schema.Array(Site) })), (r) => r.sites)
 
-export const listOrders = (client: ProviderClient.ProviderClient, siteId: string) =>
-  Pagination.byOffset({ pageSize }, (offset, limit) =>
+/** The site's orders, every page (a stream: pulled page by page). */
+export const orders = (client: ProviderClient.ProviderClient, siteId: string) =>
+  Pagination.offset({ pageSize }, (offset, limit) =>
     Effect.map(
       client.json(
         { method: "GET", path: path`/sites/${siteId}/orders`, query: { offset, limit } },
@@ -69,15 +70,39 @@ export const listCollections = (client: ProviderClient.ProviderClient, siteId: s
     (r) => r.collections
   )
 
-export const listItems = (client: ProviderClient.ProviderClient, collectionId: string) =>
-  Pagination.byOffset({ pageSize }, (offset, limit) =>
+/** Which items to list: staged (every item) or live (published), filtered and sorted as Webflow allows. */
+export interface ItemQuery {
+  readonly collectionId: string
+  readonly live?: boolean | undefined
+  readonly name?: string | undefined
+  readonly slug?: string | undefined
+  readonly sortBy?: SortBy | undefined
+  readonly sortOrder?: SortOrder | undefined
+}
+export const sortBy = ["lastPublished", "name", "slug"] as const
+export const sortOrder = ["asc", "desc"] as const
+export type SortBy = typeof sortBy[number]
+export type SortOrder = typeof sortOrder[number]
+
+/**
+ * A collection's items as a stream, every page up to `maxItems`, each read with `item` (the full
+ * Item, or the lenient one a dropdown needs). `GET /collections/{id}/items`, or `…/items/live`.
+ */
+export const items = <A, I>(
+  client: ProviderClient.ProviderClient,
+  query: ItemQuery,
+  item: Schema.Schema<A, I>,
+  maxItems?: number
+) => {
+  const listing = Schema.Struct({ items: Schema.Array(item), pagination: Schema.optional(Page) })
+  const url = query.live === true ? path`/collections/${query.collectionId}/items/live` : path`/collections/${query.collectionId}/items`
+  const filters = { name: query.name, slug: query.slug, sortBy: query.sortBy, sortOrder: query.sortOrder }
+  return Pagination.offset({ pageSize, maxItems }, (offset, limit) =>
     Effect.map(
-      client.json(
-        { method: "GET", path: path`/collections/${collectionId}/items`, query: { offset, limit } },
-        Schema.Struct({ items: Schema.Array(ListedItem), pagination: Schema.optional(Page) })
-      ),
+      client.json({ method: "GET", path: url, query: { offset, limit, ...filters } }, listing),
       (r) => ({ items: r.items, total: r.pagination?.total })
     ))
+}
 
 export const getItem = (client: ProviderClient.ProviderClient, collectionId: string, itemId: string) =>
   client.json({ method: "GET", path: path`/collections/${collectionId}/items/${itemId}` }, Item)

@@ -4,6 +4,7 @@
 import { Client, Component } from "@x/core"
 import { fulfillOrder } from "./actions/fulfillOrder.js"
 import { getCollectionItem } from "./actions/getCollectionItem.js"
+import { listCollectionItems } from "./actions/listCollectionItems.js"
 import { connection as declared } from "./connection.js"
 
 export const sitebuilder = Component.make({
@@ -13,7 +14,7 @@ export const sitebuilder = Component.make({
   description: "Visual web design and development platform for building responsive websites without code.",
   category: "Developer Tools",
   connection: declared,
-  actions: [fulfillOrder, getCollectionItem],
+  actions: [fulfillOrder, getCollectionItem, listCollectionItems],
   customAction: true
 })
 
@@ -26,4 +27,4 @@ export const Sitebuilder = Client.make(sitebuilder)
 export { Item, Order } from "./api.js"
 /** The connection, with the OAuth2 scopes its actions need. */
 export const connection = sitebuilder.connection
-export { fulfillOrder, getCollectionItem }
+export { fulfillOrder, getCollectionItem, listCollectionItems }

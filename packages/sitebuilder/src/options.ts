@@ -1,5 +1,5 @@
 /** Dynamic options: sites; a site's orders and collections; a collection's items (every page). */
-import { Choice, DynamicOptions } from "@x/core"
+import { Choice, DynamicOptions, Pagination } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Api from "./api.js"
 
@@ -9,11 +9,11 @@ export const sites = DynamicOptions.make([], ({ client }) =>
   Effect.map(Api.listSites(client), (items) => Choice.fromRecords(items, (s) => s.displayName, (s) => s.id)))
 
 export const orders = DynamicOptions.make(["siteId"], ({ client, params }) =>
-  Effect.map(Api.listOrders(client, param(params, "siteId")), (items) => Choice.fromRecords(items, (o) => o.orderId, (o) => o.orderId)))
+  Effect.map(Pagination.collect(Api.orders(client, param(params, "siteId"))), (items) => Choice.fromRecords(items, (o) => o.orderId, (o) => o.orderId)))
 
 export const collections = DynamicOptions.make(["siteId"], ({ client, params }) =>
   Effect.map(Api.listCollections(client, param(params, "siteId")), (items) => Choice.fromRecords(items, (c) => c.displayName, (c) => c.id)))
 
 export const items = DynamicOptions.make(["collectionId"], ({ client, params }) =>
-  Effect.map(Api.listItems(client, param(params, "collectionId")), (items) =>
+  Effect.map(Pagination.collect(Api.items(client, { collectionId: param(params, "collectionId") }, Api.ListedItem)), (items) =>
     Choice.fromRecords(items, (i) => i.fieldData.name ?? i.fieldData.slug ?? i.id, (i) => i.id)))

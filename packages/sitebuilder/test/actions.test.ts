@@ -68,6 +68,52 @@ describe("sitebuilder actions: the wire", () => {
     }))
 })
 
+describe("sitebuilder listCollectionItems: paged", () => {
+  const item = (i: number) => ({ ...webflowItem, id: `${ITEM.slice(0, 20)}${String(i).padStart(4, "0")}`, fieldData: { name: `Item ${i}`, slug: `item-${i}` } })
+  const page = (from: number, count: number, total: number, limit = 100) =>
+    ({ items: Array.from({ length: count }, (_, i) => item(from + i)), pagination: { limit, offset: from, total } })
+
+  it.effect("staged: GET /items?offset&limit=100 page after page to the total; the default cap is 100 items", () =>
+    Effect.gen(function*() {
+      const scope = webflow()
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 0, limit: 100 }).reply(200, page(0, 100, 250))
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 100, limit: 100 }).reply(200, page(100, 100, 250))
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 200, limit: 100 }).reply(200, page(200, 50, 250))
+      const all = (yield* run("listCollectionItems", { collectionId: COLLECTION, limit: 1000 })) as { items: Array<{ id: string; fieldData: unknown }> }
+      expect(all.items).toHaveLength(250)
+      expect(all.items[249]).toEqual({ id: item(249).id, fieldData: { name: "Item 249", slug: "item-249" } })
+      expect(scope.isDone()).toBe(true)
+      // The default limit, 100: one page, and no request past it.
+      const one = webflow().get(`/v2/collections/${COLLECTION}/items`).query({ offset: 0, limit: 100 }).reply(200, page(0, 100, 250))
+      expect(((yield* run("listCollectionItems", { collectionId: COLLECTION })) as { items: Array<unknown> }).items).toHaveLength(100)
+      expect(one.isDone()).toBe(true)
+    }))
+
+  it.effect("live, filtered and sorted: GET /items/live with name, sortBy, sortOrder; a cap of 120 asks the second page for 20", () =>
+    Effect.gen(function*() {
+      const scope = webflow()
+        .get(`/v2/collections/${COLLECTION}/items/live`).query({ offset: 0, limit: 100, sortBy: "name", sortOrder: "desc" }).reply(200, page(0, 100, 130))
+        .get(`/v2/collections/${COLLECTION}/items/live`).query({ offset: 100, limit: 20, sortBy: "name", sortOrder: "desc" }).reply(200, page(100, 20, 130, 20))
+        .get(`/v2/collections/${COLLECTION}/items/live`).query({ offset: 0, limit: 5, name: "Item 7", slug: "item-7" }).reply(200, page(7, 1, 1, 5))
+      const capped = (yield* run("listCollectionItems", { collectionId: COLLECTION, live: true, limit: 120, sortBy: "name", sortOrder: "desc" })) as { items: Array<unknown> }
+      expect(capped.items).toHaveLength(120)
+      const named = (yield* run("listCollectionItems", { collectionId: COLLECTION, live: true, limit: 5, name: "Item 7", slug: "item-7" })) as { items: Array<{ id: string }> }
+      expect(named.items.map((i) => i.id)).toEqual([item(7).id])
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("a failed page fails the step with the typed error; bad limits and sort keys are refused before any request", () =>
+    Effect.gen(function*() {
+      webflow()
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 0, limit: 100 }).reply(200, page(0, 100, 300))
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 100, limit: 100 }).reply(404, webflowError("collection_not_found", "Collection not found"))
+      const error = yield* Effect.flip(run("listCollectionItems", { collectionId: COLLECTION, limit: 300 }))
+      expect(error).toMatchObject({ _tag: "NotFound", status: 404, message: "Collection not found" })
+      const bad = yield* Effect.flip(run("listCollectionItems", { collectionId: COLLECTION, limit: 0, sortBy: "price" }))
+      expect(bad._tag === "InvalidInput" && bad.issues.map((i) => i.path)).toEqual(["limit", "sortBy"])
+    }))
+})
+
 describe("sitebuilder options: uncooperative pages", () => {
   it.effect("no pagination block, an item without a name, a provider that caps pages at 50", () =>
     Effect.gen(function*() {

@@ -69,6 +69,7 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
     check("/sites/{site_id}/collections", "get", collections)
     const items = await call("GET", `/collections/${collections.collections[0].id}/items`)
     check("/collections/{collection_id}/items", "get", items)
+    check("/collections/{collection_id}/items/live", "get", await call("GET", `/collections/${collections.collections[0].id}/items/live?offset=100&limit=100`))
     check("/collections/{collection_id}/items/{item_id}", "get", await call("GET", `/collections/${collections.collections[0].id}/items/${items.items[0].id}`))
   })
 })

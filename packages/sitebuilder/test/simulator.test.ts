@@ -117,6 +117,35 @@ describe("sitebuilder against the simulator", () => {
       expect(item).toEqual({ id: items[9]!.value, fieldData: { name: "Product 10", slug: "product-10", price: 1000, featured: true } })
     }))
 
+  it.live("listCollectionItems: 130 staged items in two pages; a cap of 120 stops after the second; live leaves out drafts", () =>
+    Effect.gen(function*() {
+      const values = { ...app, accessToken: sim.issueToken() }
+      type Listed = { items: Array<{ id: string; fieldData: { name: string } }> }
+      const list = (parameters: Record<string, unknown>) =>
+        Effect.gen(function*() {
+          const before = sim.stats.requests
+          const result = (yield* run("listCollectionItems", { collectionId: products().id, ...parameters }, values)) as Listed
+          return { items: result.items, requests: sim.stats.requests - before }
+        })
+      const staged = yield* list({ limit: 5000 })
+      expect(staged.items).toHaveLength(130)
+      expect(staged.items.map((i) => i.id)).toEqual(Array.from({ length: 130 }, (_, i) => Simulator.seed.productItem(i + 1)))
+      expect(staged.requests).toBe(2)
+      const capped = yield* list({ limit: 120 })
+      expect(capped.items.map((i) => i.fieldData.name)).toEqual(Array.from({ length: 120 }, (_, i) => `Product ${i + 1}`))
+      expect(capped.requests).toBe(2)
+      const onePage = yield* list({ limit: 100 })
+      expect([onePage.items.length, onePage.requests]).toEqual([100, 1])
+      const live = yield* list({ live: true, limit: 5000 })
+      expect(live.items).toHaveLength(125)
+      expect(live.items.some((i) => i.id === Simulator.seed.productItem(25))).toBe(false)
+      const sorted = yield* list({ live: true, sortBy: "slug", sortOrder: "desc", limit: 3 })
+      expect(sorted.items.map((i) => i.fieldData.name)).toEqual(["Product 99", "Product 98", "Product 97"])
+      const named = yield* list({ name: "Product 25" })
+      expect(named.items.map((i) => i.id)).toEqual([Simulator.seed.productItem(25)])
+      expect((yield* list({ name: "Product 25", live: true })).items).toEqual([])
+    }))
+
   it.live("the paid-account case, a missing scope, unknown ids", () =>
     Effect.gen(function*() {
       const portfolio = [...sim.sites.values()].find((s) => !s.ecommerce)!

@@ -7,7 +7,11 @@
  * HEAD check on creation, a signed POST (`X-Trello-Webhook`) on every card created on a
  * watched board or list, up to 3 retries, and deletion of the webhook on a 410. Ids are minted
  * like Trello's (their first 8 hex digits are the creation time in seconds), and cards carry
- * `due` and `dueComplete`, set on creation or with `PUT /cards/{id}`.
+ * `due` and `dueComplete`, set on creation or with `PUT /cards/{id}`. Each board
+ * keeps its actions (createBoard, createList, createCard as they happen, and a seeded history
+ * of 1,200 comments and updates on the Operations board), listed newest first by
+ * `GET /boards/{id}/actions` with `filter`, `limit` (0 to 1000, default 50), and `before` or
+ * `since` (an action id or a date), as Trello pages them.
  *
  * It is built on node:http. Importing `@x/boardtool/testing` loads `@x/core/Webhook` and
  * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
@@ -57,6 +61,15 @@ export interface Card {
   due: string | null
   dueComplete: boolean
 }
+/** An action: ids are ObjectIds (creation second first), so later actions have greater ids. */
+export interface Action {
+  id: string
+  idBoard: string
+  idMemberCreator: string
+  type: string
+  date: string
+  data: Record<string, unknown>
+}
 export interface Webhook { id: string; idModel: string; callbackURL: string; description: string; active: boolean; consecutiveFailures: number }
 
 export interface Delivery {
@@ -78,6 +91,8 @@ export interface Simulator {
   readonly lists: Map<string, List>
   readonly cards: Map<string, Card>
   readonly webhooks: Map<string, Webhook>
+  /** Every board's actions, oldest first (in id order). */
+  readonly actions: Array<Action>
   /** Every delivery attempt, in order. */
   readonly deliveries: Array<Delivery>
   /** Requests served, and how many of them were answered 429. */
@@ -106,7 +121,9 @@ export const seed = {
     roadmapToDo: seedId(3), roadmapDoing: seedId(4), roadmapDone: seedId(5),
     operationsToDo: seedId(7), operationsDoing: seedId(8), operationsDone: seedId(9)
   },
-  cards: { launchPost: seedId(10), loginRedirect: seedId(11), rotateKeys: seedId(12) }
+  cards: { launchPost: seedId(10), loginRedirect: seedId(11), rotateKeys: seedId(12) },
+  /** How many comments and updates the Operations board's history holds (beyond its create actions). */
+  operationsHistory: 1200
 } as const
 /** How long after the start the seeded "Fix the login redirect" card is due. */
 export const seedDueInMs = 12 * 3600_000
@@ -138,6 +155,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   const lists = new Map<string, List>()
   const cards = new Map<string, Card>()
   const webhooks = new Map<string, Webhook>()
+  const actions: Array<Action> = []
   const deliveries: Array<Delivery> = []
   const stats = { requests: 0, rateLimited: 0 }
   const pending = new Set<Promise<void>>()
@@ -215,17 +233,87 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     return out
   }
 
+  // --- actions ----------------------------------------------------------------------------
+
+  // ObjectIds as MongoDB makes them: the second, a value fixed per process, a counter. Ordered
+  // by time, so `before=<id>` and `since=<id>` compare them as strings, as Trello does.
+  const processPart = randomBytes(5).toString("hex")
+  let counter = 0
+  const actionId = (date: Date) =>
+    Math.floor(date.getTime() / 1000).toString(16).padStart(8, "0") + processPart + (counter++ % 0x1000000).toString(16).padStart(6, "0")
+  // While seeding, actions are dated from the seed's clock; after, now.
+  let seedClock = Date.parse("2025-12-31T09:00:00.000Z")
+  const actionDate = () => (seeding > 0 ? new Date(seedClock += 60_000) : new Date())
+  const boardRef = (b: Board) => ({ id: b.id, name: b.name, shortLink: b.shortLink })
+  const record = (idBoard: string, type: string, data: Record<string, unknown>, date = actionDate()) => {
+    const action: Action = { id: actionId(date), idBoard, idMemberCreator: member.id, type, date: date.toISOString(), data }
+    // Kept in id order (a clock set back would otherwise break `before`).
+    let at = actions.length
+    while (at > 0 && actions[at - 1]!.id > action.id) at--
+    actions.splice(at, 0, action)
+    return action
+  }
+  const avatarHash = randomBytes(16).toString("hex")
+  const actionJson = (a: Action) => ({
+    id: a.id,
+    idMemberCreator: a.idMemberCreator,
+    data: a.data,
+    appCreator: null,
+    type: a.type,
+    date: a.date,
+    // Only comments take reactions, and only theirs carry the limits of them.
+    limits: a.type === "commentCard"
+      ? { reactions: { perAction: { status: "ok", disableAt: 900, warnAt: 720 }, uniquePerAction: { status: "ok", disableAt: 17, warnAt: 14 } } }
+      : {},
+    memberCreator: {
+      id: member.id, activityBlocked: false, avatarHash: avatarHash, avatarUrl: `https://trello-members.s3.amazonaws.com/${member.id}/${avatarHash}`,
+      fullName: "Simulated Member", idMemberReferrer: null, initials: "SM", nonPublic: {}, nonPublicAvailable: true, username: member.username
+    }
+  })
+  /**
+   * `before`/`since`: an action id (compared with ids) or a date (YYYY-MM-DDThh:mm:ssZ, compared
+   * with dates), as the key of an action and the value it is compared with.
+   */
+  const bound = (p: Map<string, string>, name: string) => {
+    const value = p.get(name)
+    if (value === undefined || value === "") return undefined
+    if (isId(value)) return { key: (a: Action) => a.id, value: value.toLowerCase() }
+    if (/^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value))) {
+      return { key: (a: Action) => a.date, value: new Date(value).toISOString() }
+    }
+    throw new HttpError(400, `invalid value for ${name}`)
+  }
+  const boardActions = (board: Board, p: Map<string, string>) => {
+    const limit = Number(p.get("limit") ?? 50)
+    if (!Number.isInteger(limit) || limit < 0 || limit > 1000) throw new HttpError(400, "invalid value for limit")
+    const filter = p.get("filter") ?? "all"
+    const types = filter === "all" ? undefined : new Set(filter.split(","))
+    const [before, since] = [bound(p, "before"), bound(p, "since")]
+    const out: Array<unknown> = []
+    // Newest first.
+    for (let i = actions.length - 1; i >= 0 && out.length < limit; i--) {
+      const a = actions[i]!
+      if (a.idBoard !== board.id || (types !== undefined && !types.has(a.type))) continue
+      if (before !== undefined && !(before.key(a) < before.value)) continue
+      if (since !== undefined && !(since.key(a) > since.value)) continue
+      out.push(actionJson(a))
+    }
+    return out
+  }
+
   // --- state changes ----------------------------------------------------------------------
 
   const addBoard = (name: string, desc = "", defaultLists = true) => {
     const board: Board = { id: nextId(), name, desc, closed: false, shortLink: shortLink() }
     boards.set(board.id, board)
+    record(board.id, "createBoard", { board: boardRef(board) })
     if (defaultLists) ["To Do", "Doing", "Done"].forEach((n, i) => addList(board.id, n, (i + 1) * 16384))
     return board
   }
   const addList = (idBoard: string, name: string, pos: number) => {
     const list: List = { id: nextId(), name, idBoard, closed: false, pos }
     lists.set(list.id, list)
+    record(idBoard, "createList", { list: { id: list.id, name }, board: boardRef(boards.get(idBoard)!) })
     return list
   }
   // Counted as cards are added (cards are never moved or removed here), so that creating one
@@ -253,6 +341,11 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       dueComplete
     }
     cards.set(card.id, card)
+    record(card.idBoard, "createCard", {
+      card: { id: card.id, name, idShort: card.idShort, shortLink: card.shortLink },
+      list: { id: list.id, name: list.name },
+      board: boardRef(boards.get(list.idBoard)!)
+    })
     return card
   }
 
@@ -263,7 +356,14 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     addCard(todo!.id, "Write the launch post", "Draft, review, publish.")
     addCard(doing!.id, "Fix the login redirect", "", new Date(Date.now() + seedDueInMs).toISOString())
     const opsList = [...lists.values()].find((l) => l.idBoard === ops.id)!
-    addCard(opsList.id, "Rotate the API keys", "Every quarter.")
+    const rotate = addCard(opsList.id, "Rotate the API keys", "Every quarter.")
+    // A busy board's history: one action an hour from 2026-01-01, a comment or an update.
+    for (let n = 1; n <= seed.operationsHistory; n++) {
+      const card = { id: rotate.id, name: rotate.name, idShort: rotate.idShort, shortLink: rotate.shortLink }
+      const date = new Date(Date.parse("2026-01-01T00:00:00.000Z") + (n - 1) * 3_600_000)
+      if (n % 3 === 0) record(ops.id, "updateCard", { card, old: { desc: `Revision ${n - 1}` }, list: { id: opsList.id, name: opsList.name }, board: boardRef(ops) }, date)
+      else record(ops.id, "commentCard", { text: `Checked the keys (${n})`, card, list: { id: opsList.id, name: opsList.name }, board: boardRef(ops) }, date)
+    }
     seeding = 0
   }
 
@@ -450,6 +550,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       if (c === "cards") {
         return [...cards.values()].filter((x) => x.idBoard === board.id && !x.closed).map((x) => pick(cardJson(x), fields))
       }
+      if (c === "actions") return boardActions(board, p)
     }
     if (a === "boards" && b !== undefined && c === undefined && method === "GET") return pick(boardJson(lookup(boards, b)), fields)
     if (method === "POST" && a === "cards" && b === undefined) {
@@ -568,6 +669,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     lists,
     cards,
     webhooks,
+    actions,
     deliveries,
     stats,
     idle: async () => {

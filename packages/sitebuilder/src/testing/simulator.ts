@@ -1,12 +1,15 @@
 /**
  * A Webflow simulator for offline tests: a real HTTP server on 127.0.0.1 with seeded sites,
  * orders (several statuses), CMS collections and items (one collection of 130, to page
- * through), and a site without e-commerce. It serves the OAuth2 flow (an authorize endpoint
+ * through, 5 of them drafts that only the staged list shows), and a site without e-commerce. It serves the OAuth2 flow (an authorize endpoint
  * that consents at once and redirects with `code` and `state`; a token endpoint that checks
  * the client, the `redirect_uri` and that a code is used once) and the Data API v2 under
  * `/v2`: Bearer tokens and their scopes, errors in Webflow's JSON shape
  * (`code`, `message`, `externalReference`, `details`), the per-token rate limit with 429 and
- * `Retry-After`, and full Order and Item objects.
+ * `Retry-After`, and full Order and Item objects. Lists page as Webflow's do (`offset`,
+ * `limit` at most 100, `pagination {limit, offset, total}`); items are listed staged
+ * (`/items`) or live (`/items/live`, published items only), filtered by exact `name` or
+ * `slug`, sorted by `sortBy`/`sortOrder`.
  *
  * It is built on node:http. Importing `@x/sitebuilder/testing` loads `@x/core/Webhook` and
  * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
@@ -30,7 +33,14 @@ export interface Settings {
 export interface Site { id: string; displayName: string; shortName: string; ecommerce: boolean; createdOn: string }
 export interface Order { siteId: string; orderId: string; status: string; acceptedOn: string; fulfilledOn: string | null; customer: string; total: number }
 export interface Collection { id: string; siteId: string; displayName: string; singularName: string; slug: string }
-export interface Item { id: string; collectionId: string; fieldData: Record<string, unknown>; createdOn: string }
+export interface Item {
+  id: string
+  collectionId: string
+  fieldData: Record<string, unknown>
+  createdOn: string
+  /** Set back to draft after it was published: staged only, absent from the live list. */
+  isDraft?: boolean
+}
 
 export interface Simulator {
   /** The base URL to give a connection: `http://127.0.0.1:<port>/v2`. */
@@ -57,7 +67,7 @@ const seedId = (n: number) => `5eed${n.toString(16).padStart(20, "0")}`
 
 /**
  * The seeded records' ids: the same on every start, so that a workflow or a test can name
- * them. Items of "Products" are `productItem(1)` … `productItem(130)`.
+ * them. Items of "Products" are `productItem(1)` … `productItem(130)`; every 25th is a draft.
  */
 export const seed = {
   sites: { store: seedId(1), portfolio: seedId(2) },
@@ -103,7 +113,8 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
         id: itemId(i),
         collectionId: collection.id,
         createdOn: new Date(now.getTime() + i * 60_000).toISOString(),
-        fieldData: { name: `${singularName} ${i}`, slug: `${singularName.toLowerCase().replace(/\W+/g, "-")}-${i}`, price: i * 100, featured: i % 10 === 0 }
+        fieldData: { name: `${singularName} ${i}`, slug: `${singularName.toLowerCase().replace(/\W+/g, "-")}-${i}`, price: i * 100, featured: i % 10 === 0 },
+        isDraft: i % 25 === 0
       }
       items.set(item.id, item)
     }
@@ -192,7 +203,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     id: c.id, displayName: c.displayName, singularName: c.singularName, slug: c.slug, createdOn: now.toISOString(), lastUpdated: now.toISOString()
   })
   const itemJson = (i: Item) => ({
-    id: i.id, cmsLocaleId: cmsLocale, lastPublished: i.createdOn, lastUpdated: i.createdOn, createdOn: i.createdOn, isArchived: false, isDraft: false, fieldData: i.fieldData
+    id: i.id, cmsLocaleId: cmsLocale, lastPublished: i.createdOn, lastUpdated: i.createdOn, createdOn: i.createdOn, isArchived: false, isDraft: i.isDraft === true, fieldData: i.fieldData
   })
 
   // --- OAuth ------------------------------------------------------------------------------
@@ -254,6 +265,25 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     if (found === undefined) throw new ApiError(404, "collection_not_found", "Requested resource not found: Collection not found")
     return found
   }
+  /** A collection's items, staged or live, filtered by exact name or slug and sorted as asked. */
+  const listed = (c: Collection, live: boolean, q: URLSearchParams) => {
+    const sortBy = q.get("sortBy")
+    const sortOrder = q.get("sortOrder")
+    if (sortBy !== null && !["lastPublished", "name", "slug"].includes(sortBy)) {
+      throw new ApiError(400, "validation_error", "Validation Error", [{ param: "sortBy", description: "must be one of lastPublished, name, slug" }])
+    }
+    if (sortOrder !== null && sortOrder !== "asc" && sortOrder !== "desc") {
+      throw new ApiError(400, "validation_error", "Validation Error", [{ param: "sortOrder", description: "must be one of asc, desc" }])
+    }
+    const [name, slug] = [q.get("name"), q.get("slug")]
+    const all = [...items.values()].filter((i) =>
+      i.collectionId === c.id && (!live || i.isDraft !== true) &&
+      (name === null || i.fieldData["name"] === name) && (slug === null || i.fieldData["slug"] === slug))
+    if (sortBy === null) return all
+    const key = (i: Item) => String(sortBy === "lastPublished" ? itemJson(i).lastPublished : i.fieldData[sortBy])
+    const direction = sortOrder === "desc" ? -1 : 1
+    return all.sort((a, b) => direction * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+  }
   const ecommerce = (s: Site) => {
     if (!s.ecommerce) throw new ApiError(409, "ecommerce_not_enabled", "Ecommerce is not enabled for this site. Upgrade to an Ecommerce plan.")
   }
@@ -289,9 +319,9 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     }
     if (method === "GET" && s[0] === "collections" && s[2] === "items") {
       const theCollection = collection(s[1]!)
-      if (s.length === 3) {
+      if (s.length === 3 || (s.length === 4 && s[3] === "live")) {
         const { limit, offset } = page(q)
-        const all = [...items.values()].filter((i) => i.collectionId === theCollection.id)
+        const all = listed(theCollection, s.length === 4, q)
         return { items: all.slice(offset, offset + limit).map(itemJson), pagination: { limit, offset, total: all.length } }
       }
       if (s.length === 4) {

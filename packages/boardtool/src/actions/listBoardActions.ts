@@ -1,0 +1,29 @@
+import { Action, Pagination, Property } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Api from "../api.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+
+/** Trello's own default page: 50 actions. */
+const defaultLimit = 50
+
+export const listBoardActions = Action.make({
+  name: "listBoardActions",
+  title: "List Board Actions",
+  description: "Lists a board's activity (cards created, comments, updates), newest first, across pages up to the limit.",
+  props: {
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards }),
+    filter: Property.string({
+      title: "Types",
+      description: "Comma-separated action types, e.g. createCard,commentCard (default: all).",
+      pattern: /^[A-Za-z]+(,[A-Za-z]+)*$/,
+      patternMessage: "must be action types separated by commas, e.g. createCard,commentCard"
+    }),
+    since: Property.dateTime({ title: "Since", description: "Only the actions after this date." }),
+    limit: Property.integer({ title: "Limit", description: "The most actions returned (Trello pages by 1000).", minimum: 1, maximum: 5000, defaultValue: defaultLimit })
+  },
+  output: Schema.Struct({ actions: Schema.Array(Api.BoardAction) }),
+  run: ({ limit, ...query }, { client }) =>
+    Effect.map(Pagination.collect(Api.boardActions(client, query, limit ?? defaultLimit)), (actions) => ({ actions }))
+})

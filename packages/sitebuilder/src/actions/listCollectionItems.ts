@@ -1,0 +1,30 @@
+import { Action, Pagination, Property } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Api from "../api.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+import * as Scopes from "../scopes.js"
+
+/** One Webflow page: most lists are read in one request. */
+const defaultLimit = 100
+
+export const listCollectionItems = Action.make({
+  name: "listCollectionItems",
+  title: "List Collection Items",
+  description: "Lists a collection's CMS items, staged or live, across every page up to the limit.",
+  props: {
+    siteId: Props.siteId(false),
+    collectionId: Props.webflowId({ title: "Collection", required: true, dynamicOptions: Options.collections }),
+    live: Property.boolean({ title: "Live items only", description: "The published items, not the staged ones.", defaultValue: false }),
+    limit: Property.integer({ title: "Limit", description: "The most items returned (Webflow pages by 100).", minimum: 1, maximum: 5000, defaultValue: defaultLimit }),
+    name: Property.string({ title: "Name", description: "Only the items of exactly this name." }),
+    slug: Property.string({ title: "Slug", description: "Only the item of exactly this slug." }),
+    sortBy: Property.string({ title: "Sort by", choices: Api.sortBy.map((value) => ({ label: value, value })) }),
+    sortOrder: Property.string({ title: "Sort order", choices: Api.sortOrder.map((value) => ({ label: value, value })) })
+  },
+  output: Schema.Struct({ items: Schema.Array(Api.Item) }),
+  scopes: [Scopes.cmsRead, Scopes.sitesRead],
+  run: ({ limit, ...query }, { client }) =>
+    Effect.map(Pagination.collect(Api.items(client, query, Api.Item, limit ?? defaultLimit)), (items) => ({ items }))
+})
