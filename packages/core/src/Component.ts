@@ -149,7 +149,7 @@ export const describeAction = (a: Action) => ({
 })
 
 /**
- * A trigger as plain JSON: name, title, kind, props, output as JSON Schema.
+ * A trigger as plain JSON: name, title, kind (with `setup` for a static webhook), props, output as JSON Schema.
  *
  * @since 0.1.0
  * @category utils
@@ -159,6 +159,7 @@ export const describeTrigger = (t: Trigger) => ({
   title: t.title,
   description: t.description,
   kind: t.kind,
+  ...(t.kind === "STATIC_WEBHOOK" ? { setup: t.setup } : {}),
   props: Property.describeAll(t.props),
   output: outputSchema(t.output)
 })
