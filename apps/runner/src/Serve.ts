@@ -1,7 +1,9 @@
 /**
  * `serve`: enables the workflow's trigger (a webhook registered with the provider, pointing at
  * the public URL), receives its deliveries, and runs the tasks once per accepted event, one at
- * a time. On interruption (SIGINT, SIGTERM) it disables the trigger. The trigger's connection
+ * a time. On interruption (SIGINT, SIGTERM) it disables the trigger. A static webhook (its URL
+ * registered by hand in the provider's dashboard) is neither enabled nor disabled: `serve`
+ * prints the URL to paste there, and receives its deliveries the same way. The trigger's connection
  * comes from the `Connections` service, like every step's.
  *
  * @since 0.2.0
@@ -128,6 +130,14 @@ export const serve = (
       HttpRouter.all(options.publicUrl.pathname as HttpRouter.PathInput, deliver),
       HttpRouter.all("*", Effect.succeed(CappedBody.notFound))
     ))
+
+    if (trigger.trigger.kind === "STATIC_WEBHOOK") {
+      // Registered by hand: nothing to enable, remove or keep; the user needs the URL.
+      yield* say(`☛ paste ${publicUrl} as the webhook URL at the provider: ${trigger.trigger.setup}`)
+      yield* worker
+      yield* say(`● serving ${trigger.step.type} at ${publicUrl} (listening on port ${options.port})`)
+      return yield* Effect.never
+    }
 
     // A webhook a crash left behind goes first, or the provider refuses a second one.
     if (Option.isSome(stale)) {
