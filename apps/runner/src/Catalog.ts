@@ -100,8 +100,14 @@ const browserUse: Entry = {
   component: browseragent,
   simulate: () =>
     Effect.map(
-      simulator(() => import("@x/browseragent/testing").then((Simulator) => Simulator.start({ stepMs: 150 }))),
-      (sim) => ({ connection: { value: sim.apiKey, baseUrl: sim.baseUrl }, note: `Browser Use simulator at ${sim.baseUrl}` })
+      // A well-known webhook secret, like Trello's: deliveries to a sandbox serve can be signed by hand.
+      simulator(() =>
+        import("@x/browseragent/testing").then((Simulator) => Simulator.start({ stepMs: 150, webhookSecret: "sandbox-browser-use-webhook-secret" }))
+      ),
+      (sim) => ({
+        connection: { value: sim.apiKey, baseUrl: sim.baseUrl, webhookSecret: sim.webhookSecret },
+        note: `Browser Use simulator at ${sim.baseUrl}`
+      })
     )
 }
 

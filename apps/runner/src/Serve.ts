@@ -1,9 +1,11 @@
 /**
  * `serve`: enables the workflow's trigger (a webhook registered with the provider, pointing at
  * the public URL), receives its deliveries, and runs the tasks once per accepted event, one at
- * a time. On interruption (SIGINT, SIGTERM) it disables the trigger. The trigger's connection
- * comes from the `Connections` service, like every step's. A polling trigger is served by
- * `ServePolling` instead (no URL, no server).
+ * a time. On interruption (SIGINT, SIGTERM) it disables the trigger. A static webhook (its URL
+ * registered by hand in the provider's dashboard) is neither enabled nor disabled: `serve`
+ * prints the URL to paste there, and receives its deliveries the same way. The trigger's
+ * connection comes from the `Connections` service, like every step's. A polling trigger is
+ * served by `ServePolling` instead (no URL, no server).
  *
  * @since 0.2.0
  */
@@ -115,6 +117,14 @@ const serveWebhook = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       HttpRouter.all(new URL(publicUrl).pathname as HttpRouter.PathInput, deliver),
       HttpRouter.all("*", Effect.succeed(CappedBody.notFound))
     ))
+
+    if (trigger.trigger.kind === "STATIC_WEBHOOK") {
+      // Registered by hand: nothing to enable, remove or keep; the user needs the URL.
+      yield* say(`☛ paste ${publicUrl} as the webhook URL at the provider: ${trigger.trigger.setup}`)
+      yield* worker
+      yield* say(`● serving ${trigger.step.type} at ${publicUrl} (listening on port ${options.port})`)
+      return yield* Effect.never
+    }
 
     // A webhook a crash left behind goes first, or the provider refuses a second one.
     if (Option.isSome(stale)) {

@@ -5,6 +5,7 @@ import { Client, Component } from "@x/core"
 import { createSession } from "./actions/createSession.js"
 import { getSession } from "./actions/getSession.js"
 import { connection } from "./connection.js"
+import { taskStatusChanged } from "./triggers/taskStatusChanged.js"
 
 export const browseragent = Component.make({
   name: "browseragent",
@@ -14,6 +15,7 @@ export const browseragent = Component.make({
   category: "Artificial Intelligence",
   connection,
   actions: [createSession, getSession],
+  triggers: [taskStatusChanged],
   customAction: true
 })
 
@@ -23,5 +25,5 @@ export const browseragent = Component.make({
  */
 export const Browseragent = Client.make(browseragent)
 
-export { models, Session } from "./api.js"
-export { connection, createSession, getSession }
+export { models, Session, TaskStatusUpdate } from "./api.js"
+export { connection, createSession, getSession, taskStatusChanged }

@@ -150,8 +150,8 @@ export const describeAction = (a: Action) => ({
 })
 
 /**
- * A trigger as plain JSON: name, title, kind, props, output as JSON Schema, a polling
- * trigger's interval, and whether it offers sample data.
+ * A trigger as plain JSON: name, title, kind (with `setup` for a static webhook), props, output
+ * as JSON Schema, a polling trigger's interval, and whether it offers sample data.
  *
  * @since 0.1.0
  * @category utils
@@ -161,6 +161,7 @@ export const describeTrigger = (t: Trigger) => ({
   title: t.title,
   description: t.description,
   kind: t.kind,
+  ...(t.kind === "STATIC_WEBHOOK" ? { setup: t.setup } : {}),
   props: Property.describeAll(t.props),
   output: outputSchema(t.output),
   ...(t.kind === "POLLING" ? { intervalMillis: Duration.toMillis(t.interval) } : {}),

@@ -160,19 +160,21 @@ export const apiKey = (
 
 /**
  * An API key in a header whose name is part of the connection: `key` is the header's name
- * (`defaultHeader` unless given), `value` the key.
+ * (`defaultHeader` unless given), `value` the key. `props` adds fields of the provider's own
+ * (a secret that signs webhook deliveries, say).
  *
  * @since 0.1.0
  * @category constructors
  */
-export const apiKeyHeader = (
-  config: Common & { readonly defaultHeader: string }
-): Connection<ReturnType<typeof apiKeyHeaderProps>> =>
-  define("API_KEY", { ...config, props: apiKeyHeaderProps(config.defaultHeader) }, (values) =>
-    Effect.succeed({
-      credentials: Auth.headers({ [values.key ?? config.defaultHeader]: values.value }),
-      rateLimitKeys: revealKeys({ key: values.value })
-    }))
+export const apiKeyHeader = <P extends Property.Properties = {}>(
+  config: Common & { readonly defaultHeader: string; readonly props?: P }
+): Connection<ApiKeyHeaderProps & P> =>
+  define("API_KEY", { ...config, props: { ...config.props, ...apiKeyHeaderProps(config.defaultHeader) } as ApiKeyHeaderProps & P }, (values) => {
+    const { key, value } = values as Property.Params<ApiKeyHeaderProps>
+    return Effect.succeed({ credentials: Auth.headers({ [key ?? config.defaultHeader]: value }), rateLimitKeys: revealKeys({ key: value }) })
+  })
+
+type ApiKeyHeaderProps = ReturnType<typeof apiKeyHeaderProps>
 
 type OAuth2Props = typeof oauth2Props
 

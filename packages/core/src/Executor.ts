@@ -63,7 +63,7 @@ export type TriggerStep = internal.TriggerStep
 export type PreparedTrigger = internal.PreparedTrigger
 
 /**
- * What a delivery to a dynamic-webhook trigger comes to: the answer, and the events.
+ * What a delivery to a webhook trigger (dynamic or static) comes to: the answer, and the events.
  *
  * @since 0.2.0
  * @category models
@@ -99,14 +99,18 @@ export interface Executor {
   ) => Effect.Effect<ReadonlyArray<Choice.Choice<string>>, ConnectorError, Connections>
   /** Checks a trigger step: its shape, its type resolved to a trigger, its parameters decoded. */
   readonly prepareTrigger: (step: unknown) => Either.Either<PreparedTrigger, InvalidInput>
-  /** Enables a dynamic-webhook trigger: registers it, and returns its state as JSON data, to be stored. */
+  /**
+   * Enables a dynamic-webhook trigger: registers it, and returns its state as JSON data, to be
+   * stored. Any other kind is an `InvalidInput` (a static webhook's URL is registered by hand).
+   */
   readonly enableTrigger: (trigger: TriggerStep, webhookUrl: string) => Effect.Effect<unknown, ConnectorError, Connections>
-  /** Disables a dynamic-webhook trigger, from its stored state. */
+  /** Disables a dynamic-webhook trigger, from its stored state (any other kind: `InvalidInput`). */
   readonly disableTrigger: (trigger: TriggerStep, state: unknown) => Effect.Effect<void, ConnectorError, Connections>
   /**
-   * Handles one request to a dynamic-webhook trigger's URL: what to answer, and the events
-   * (each with its id, for deduplication, and its output encoded as JSON data). A rejected
-   * delivery answers 4xx and has no events.
+   * Handles one request to a webhook trigger's URL, dynamic or static (a static one has no
+   * state: `state` is ignored): what to answer, and the events (each with its id, for
+   * deduplication, and its output encoded as JSON data). A rejected delivery answers 4xx
+   * (413 over the size limit, 401 for a bad signature) and has no events.
    */
   readonly handleDelivery: (
     trigger: TriggerStep,

@@ -1,7 +1,8 @@
 /**
  * A trigger: like an action, plus its kind and lifecycle. A dynamic webhook is registered
  * with the provider on enable, removed on disable, and turns each delivery into events; a
- * polling trigger fetches what is new since its cursor.
+ * static webhook's URL is registered by hand in the provider's dashboard, so it only verifies
+ * and parses deliveries; a polling trigger fetches what is new since its cursor.
  */
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
@@ -151,12 +152,36 @@ export interface PollingTrigger<P extends Property.Properties = any, A = any, C 
 }
 
 /**
+ * A trigger whose URL the user registers by hand (in the provider's dashboard): nothing to
+ * enable or disable, no state; `handle` verifies a delivery (the signing secret is part of the
+ * connection) and turns it into events.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface StaticWebhookTrigger<P extends Property.Properties = any, A = any, C = any> extends TriggerCommon<P, A>, Sampled<P, A, C> {
+  readonly kind: "STATIC_WEBHOOK"
+  /** Where the user pastes the trigger's URL at the provider (shown by `serve` and `describe`). */
+  readonly setup: string
+  /**
+   * Verifies one delivery and turns it into events. A delivery that fails a check fails with
+   * `DeliveryRejected`: the executor answers its status and message, and emits no events.
+   */
+  readonly handle: (
+    context: TriggerContext<P, C> & { readonly request: WebhookRequest }
+  ) => Effect.Effect<
+    { readonly response: WebhookResponse; readonly events: ReadonlyArray<TriggerEvent<A>> },
+    ConnectorError | DeliveryRejected
+  >
+}
+
+/**
  * Any trigger.
  *
  * @since 0.1.0
  * @category models
  */
-export type Trigger = DynamicWebhookTrigger | PollingTrigger
+export type Trigger = DynamicWebhookTrigger | PollingTrigger | StaticWebhookTrigger
 
 /**
  * Defines a dynamic-webhook trigger; its parameter decoder is compiled once.
@@ -190,3 +215,19 @@ export const polling = <P extends Property.Properties, A, C, V extends Property.
   decode: Property.decoder(config.props, config.name, config.validate)
 })
 
+
+/**
+ * Defines a static-webhook trigger (its URL registered by hand); its parameter decoder is compiled once.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const staticWebhook = <P extends Property.Properties, A, C extends Property.Properties = Property.Properties>(
+  config:
+    & Omit<StaticWebhookTrigger<P, A, Property.Params<Connection.WithBaseUrl<C>>>, "kind" | "decode" | "connection">
+    & { readonly validate?: Property.Validate<P>; readonly connection?: Connection.Connection<C> }
+): StaticWebhookTrigger<P, A> => ({
+  ...config,
+  kind: "STATIC_WEBHOOK",
+  decode: Property.decoder(config.props, config.name, config.validate)
+})

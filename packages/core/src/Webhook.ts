@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import type { IncomingMessage } from "node:http"
+import { asciiOnly, sortedJson } from "./internal/sortedJson.js"
 
 /**
  * Why a delivery was rejected; `status` is what to answer (401 bad signature, 413 too large, ...).
@@ -136,6 +137,55 @@ export const verifyHmacSha256Hex = (options: {
       return Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's timestamp is outside the tolerance window" }))
     }
     return safeEqual(hmacSha256Hex(options.secret, timestamp, options.body), signature.trim().toLowerCase())
+      ? Effect.void
+      : Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's signature does not match" }))
+  })
+
+/**
+ * Hex HMAC-SHA256 of `{timestamp}.{value as JSON with sorted keys, no spaces}`, characters
+ * outside ASCII escaped as Python writes them (Browser Use's `X-Browser-Use-Signature`).
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const hmacSha256SortedJsonHex = (secret: Redacted.Redacted<string>, timestamp: string, value: unknown): string =>
+  createHmac("sha256", Redacted.value(secret)).update(`${timestamp}.${asciiOnly(sortedJson(value))}`, "utf8").digest("hex")
+
+/**
+ * Verifies a hex HMAC-SHA256 over `{timestamp}.{body re-serialized with sorted keys, no spaces}`
+ * (Browser Use's scheme), and that the timestamp (seconds since the epoch) is within
+ * `tolerance` of now (default 5 minutes). Both escapings of characters outside ASCII are
+ * accepted (Python's, which the service writes, and JavaScript's). A body that is not JSON is a 400.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const verifyHmacSha256SortedJsonHex = (options: {
+  readonly secret: Redacted.Redacted<string>
+  readonly body: Uint8Array
+  readonly timestamp: string | undefined
+  readonly signature: string | undefined
+  readonly tolerance?: Duration.DurationInput
+}): Effect.Effect<void, DeliveryRejected> =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    const { signature, timestamp } = options
+    if (signature === undefined || signature === "" || timestamp === undefined || timestamp === "") {
+      return Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery has no signature or timestamp" }))
+    }
+    const tolerance = Duration.toMillis(Duration.decode(options.tolerance ?? "5 minutes"))
+    if (!/^\d{1,15}$/.test(timestamp) || Math.abs(now - Number(timestamp) * 1000) > tolerance) {
+      return Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's timestamp is outside the tolerance window" }))
+    }
+    let json: string
+    try {
+      json = sortedJson(JSON.parse(toBuffer(options.body).toString("utf8")))
+    } catch {
+      return Effect.fail(new DeliveryRejected({ status: 400, message: "the delivery is not JSON" }))
+    }
+    const sign = (text: string) => createHmac("sha256", Redacted.value(options.secret)).update(`${timestamp}.${text}`, "utf8").digest("hex")
+    const given = signature.trim().toLowerCase()
+    const ascii = asciiOnly(json)
+    return safeEqual(sign(ascii), given) || (ascii !== json && safeEqual(sign(json), given))
       ? Effect.void
       : Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's signature does not match" }))
   })

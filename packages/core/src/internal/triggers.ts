@@ -1,7 +1,8 @@
 /**
  * The executor's side of triggers: resolve and decode a trigger step, get its opened
  * connection, and run its lifecycle (enable, disable, a delivery, a poll), with what it
- * stores and emits encoded as JSON data.
+ * stores and emits encoded as JSON data. A static webhook has deliveries only: enabling or
+ * disabling one is an `InvalidInput` (its URL is registered by hand).
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -73,6 +74,8 @@ const prepareWith = (registry: Registry.Registry) => (input: unknown): Either.Ei
       (error) => inStep(step, error)
     ))
 
+const staticHint = ": its URL is registered by hand at the provider, so there is nothing to enable or disable (only deliveries to handle)"
+
 export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.defaultMaxBytes) => {
   const prepareTrigger = prepareWith(registry)
 
@@ -83,7 +86,9 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
         ? Either.right(prepared as PreparedTrigger & { readonly trigger: Extract<Trigger.Trigger, { kind: K }> })
         : Either.left(invalidInput([{
           path: "type",
-          message: `${prepared.step.type} is a ${prepared.trigger.kind.toLowerCase().replace("_", " ")} trigger`
+          message: `${prepared.step.type} is a ${prepared.trigger.kind.toLowerCase().replace("_", " ")} trigger${
+            prepared.trigger.kind === "STATIC_WEBHOOK" ? staticHint : ""
+          }`
         }], `step "${prepared.step.name}"`)))
 
   /** The prepared trigger of this kind, with its opened connection. */
@@ -133,6 +138,8 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
       // Too large to be a real delivery: answered 413 before anything is decoded or run.
       ? Effect.succeed({ response: { status: 413, body: `a delivery is at most ${maxDeliveryBytes} bytes` }, events: [] })
       : Effect.suspend(() => {
+        const prepared = prepareTrigger(input)
+        if (Either.isRight(prepared) && prepared.right.trigger.kind === "STATIC_WEBHOOK") return staticDelivery(prepared.right, request)
         // The provider checking the URL, before it registers it: no state exists yet.
         const resolved = resolve("DYNAMIC_WEBHOOK", input)
         const check = Either.isRight(resolved) ? resolved.right.trigger.urlCheck : undefined
@@ -156,6 +163,18 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
           ),
           ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
         )))
+
+  // Static webhooks: registered by hand, so a delivery is all there is (no state, no lifecycle).
+  const staticDelivery = (input: TriggerStep, request: Trigger.WebhookRequest): Effect.Effect<Delivery, ConnectorError, Connections> =>
+    Effect.flatMap(prepare("STATIC_WEBHOOK", input), ({ context, opened, trigger }) =>
+      Effect.flatMap(
+        Effect.catchTag(
+          trigger.handle({ ...context, request }),
+          "DeliveryRejected",
+          (rejected) => Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })
+        ),
+        ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
+      ))
 
   // --- polling triggers ------------------------------------------------------------------
 

@@ -1,0 +1,54 @@
+import { Property, Trigger, Webhook } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import * as Api from "../api.js"
+import { connection } from "../connection.js"
+
+const readDelivery = Schema.decodeUnknownEither(Schema.parseJson(Api.WebhookDelivery))
+const readStatus = Schema.decodeUnknownEither(Api.WireTaskStatus)
+
+export const taskStatusChanged = Trigger.staticWebhook({
+  name: "taskStatusChanged",
+  title: "Task Status Changed",
+  description: "Fires when a task's status changes (running, idle, stopped), from the webhook set up in Browser Use's dashboard.",
+  setup: `Add the URL as a webhook at ${Api.webhookSettingsUrl}, and put its signing secret in the connection's webhookSecret.`,
+  connection,
+  props: {
+    statuses: Property.array({
+      title: "Statuses",
+      description: "Only these statuses (else: every change).",
+      items: Property.string({ title: "Status", choices: Api.webhookStatuses.map((value) => ({ label: value, value })) }),
+      minItems: 1
+    })
+  },
+  output: Api.TaskStatusUpdate,
+
+  handle: ({ connection, params, request }) =>
+    Effect.gen(function*() {
+      // Without the secret nothing can be verified, and an unverified delivery runs nothing.
+      if (connection.webhookSecret === undefined) {
+        return yield* new Webhook.DeliveryRejected({ status: 401, message: "the connection has no webhookSecret to verify deliveries with" })
+      }
+      yield* Webhook.verifyHmacSha256SortedJsonHex({
+        secret: connection.webhookSecret,
+        body: request.body,
+        timestamp: request.headers["x-browser-use-timestamp"],
+        signature: request.headers["x-browser-use-signature"]
+      })
+      const delivery = readDelivery(new TextDecoder().decode(request.body))
+      if (Either.isLeft(delivery)) return { response: { status: 400, body: "not a Browser Use delivery" }, events: [] }
+      const ignored = { response: { status: 200 }, events: [] }
+      if (delivery.right.type !== "agent.task.status_update") return ignored
+      const task = readStatus(delivery.right.payload)
+      if (Either.isLeft(task)) return { response: { status: 400, body: "not a task status update" }, events: [] }
+      const { metadata, session_id, status, task_id } = task.right
+      if (params.statuses !== undefined && !(params.statuses as ReadonlyArray<string>).includes(status)) return ignored
+      const { timestamp } = delivery.right
+      // A retry resends the same event: the same task, status and time make the same id.
+      return {
+        response: { status: 200 },
+        events: [{ id: `${task_id}/${status}/${timestamp}`, output: { taskId: task_id, sessionId: session_id, status, metadata: metadata ?? {}, timestamp } }]
+      }
+    })
+})
