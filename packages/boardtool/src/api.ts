@@ -2,7 +2,8 @@
  * Trello's wire formats (REST API 1, `../shared/specs/trello`): the records we read, decoded
  * with Schema (unknown fields are ignored), and the endpoints the actions call.
  */
-import { Pagination, ProviderClient, ProviderRequest } from "@x/core"
+import { Auth, Pagination, ProviderClient, ProviderRequest } from "@x/core"
+import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 
 /** The card as the component outputs it (the seed's five fields). */
@@ -141,3 +142,42 @@ export const createWebhook = (
 
 export const deleteWebhook = (client: ProviderClient.ProviderClient, id: string) =>
   client.void({ method: "DELETE", path: path`/webhooks/${id}` })
+
+/** The webhooks a token created (Trello lists them by the token itself, in the path). */
+export const tokenWebhooks = (client: ProviderClient.ProviderClient, token: Auth.SecretValue) =>
+  client.json({ method: "GET", path: path`/tokens/${Auth.reveal(token)}/webhooks` }, Schema.Array(Webhook))
+
+export const activateWebhook = (client: ProviderClient.ProviderClient, id: string) =>
+  client.json({ method: "PUT", path: path`/webhooks/${id}`, query: { active: true } }, Webhook)
+
+/** Trello answers this 400 to a second webhook with the same callback, model and token. */
+const duplicateMessage = "A webhook with that callback, model, and token already exists"
+
+/**
+ * The token's webhook on this model with this callback URL, reactivated if Trello turned it
+ * off; a new one only when there is none. Trello refuses a duplicate, and one that slipped
+ * through elsewhere would deliver every event twice. A duplicate created between the listing
+ * and the creation (another enable at the same time) is found by listing again.
+ */
+export const ensureWebhook = (
+  client: ProviderClient.ProviderClient,
+  token: Auth.SecretValue,
+  webhook: { callbackURL: string; idModel: string; description: string }
+) => {
+  const existing = Effect.map(
+    tokenWebhooks(client, token),
+    (webhooks) =>
+      webhooks.find((w) =>
+        w.callbackURL === webhook.callbackURL && w.idModel.toLowerCase() === webhook.idModel.toLowerCase()
+      )
+  )
+  const reuse = (found: typeof Webhook.Type) =>
+    found.active === false ? activateWebhook(client, found.id) : Effect.succeed(found)
+  return Effect.flatMap(existing, (found) =>
+    found !== undefined ? reuse(found) : createWebhook(client, webhook).pipe(
+      Effect.catchIf(
+        (error) => error._tag === "InvalidInput" && error.message.includes(duplicateMessage),
+        (error) => Effect.flatMap(existing, (raced) => raced !== undefined ? reuse(raced) : Effect.fail(error))
+      )
+    ))
+}

@@ -11,7 +11,9 @@
  * keeps its actions (createBoard, createList, createCard as they happen, and a seeded history
  * of 1,200 comments and updates on the Operations board), listed newest first by
  * `GET /boards/{id}/actions` with `filter`, `limit` (0 to 1000, default 50), and `before` or
- * `since` (an action id or a date), as Trello pages them.
+ * `since` (an action id or a date), as Trello pages them. Webhooks are listed by their token
+ * (`GET /tokens/{token}/webhooks`), updated or reactivated with `PUT /webhooks/{id}`, and a
+ * second one with the same callback and model is refused with Trello's 400.
  *
  * It is built on node:http. Importing `@x/boardtool/testing` loads `@x/core/Webhook` and
  * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
@@ -526,6 +528,32 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     if (status !== 200) throw new HttpError(400, `URL (${callbackURL}) did not return 200 status code, got ${status}`)
   }
 
+  /**
+   * `PUT /webhooks/{id}`: its description, active state, model or callback URL (checked with a
+   * HEAD, and refused when the token already has that callback on that model).
+   */
+  const updateWebhook = async (webhook: Webhook, p: Map<string, string>) => {
+    const active = booleanOf(p, "active")
+    const description = p.get("description")
+    if ((description ?? "").length > 16384) throw new HttpError(400, "invalid value for description")
+    const given = p.get("idModel")
+    if (given !== undefined && !isId(given)) throw new HttpError(400, "invalid value for idModel")
+    const idModel = given?.toLowerCase() ?? webhook.idModel
+    if (!boards.has(idModel) && !lists.has(idModel) && !cards.has(idModel)) throw notFound()
+    const callbackURL = p.get("callbackURL") ?? webhook.callbackURL
+    if (idModel !== webhook.idModel || callbackURL !== webhook.callbackURL) {
+      if ([...webhooks.values()].some((w) => w !== webhook && w.idModel === idModel && w.callbackURL === callbackURL)) {
+        throw new HttpError(400, "A webhook with that callback, model, and token already exists")
+      }
+      if (callbackURL !== webhook.callbackURL) await checkCallback(callbackURL)
+    }
+    webhook.idModel = idModel
+    webhook.callbackURL = callbackURL
+    if (description !== undefined) webhook.description = description
+    if (active !== undefined) webhook.active = active
+    return webhookJson(webhook)
+  }
+
   const route = async (method: string, path: string, p: Map<string, string>): Promise<unknown> => {
     const segments = path.split("/").filter((s) => s !== "")
     const fields = p.get("fields")
@@ -609,9 +637,15 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       webhooks.set(webhook.id, webhook)
       return webhookJson(webhook)
     }
+    // The webhooks of a token: this simulator accepts one token, which made them all.
+    if (method === "GET" && a === "tokens" && b !== undefined && c === "webhooks" && segments.length === 3) {
+      if (b !== token) throw new HttpError(401, "invalid token")
+      return [...webhooks.values()].map(webhookJson)
+    }
     if (a === "webhooks" && b !== undefined && c === undefined) {
       const webhook = lookup(webhooks, b)
       if (method === "GET") return webhookJson(webhook)
+      if (method === "PUT") return updateWebhook(webhook, p)
       if (method === "DELETE") {
         webhooks.delete(webhook.id)
         return { _value: null }

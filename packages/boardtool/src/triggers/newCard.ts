@@ -35,9 +35,10 @@ export const newCard = Trigger.dynamicWebhook({
   // Trello checks the callback URL with a HEAD before it creates the webhook.
   urlCheck: Webhook.headCheck,
 
-  enable: ({ client, params, webhookUrl }) =>
+  // The token's webhook for this model and URL if it has one: a second would fire twice.
+  enable: ({ client, connection, params, webhookUrl }) =>
     Effect.map(
-      Api.createWebhook(client, {
+      Api.ensureWebhook(client, connection.token, {
         callbackURL: webhookUrl,
         idModel: params.idList ?? params.idBoard!,
         description: `New cards on ${params.idList === undefined ? "board" : "list"} ${params.idList ?? params.idBoard}`
