@@ -150,34 +150,21 @@ export const tokenWebhooks = (client: ProviderClient.ProviderClient, token: Auth
 export const activateWebhook = (client: ProviderClient.ProviderClient, id: string) =>
   client.json({ method: "PUT", path: path`/webhooks/${id}`, query: { active: true } }, Webhook)
 
-/** Trello answers this 400 to a second webhook with the same callback, model and token. */
-const duplicateMessage = "A webhook with that callback, model, and token already exists"
-
 /**
  * The token's webhook on this model with this callback URL, reactivated if Trello turned it
- * off; a new one only when there is none. Trello refuses a duplicate, and one that slipped
- * through elsewhere would deliver every event twice. A duplicate created between the listing
- * and the creation (another enable at the same time) is found by listing again.
+ * off; a new one only when there is none. Re-enabling (a restart that lost the state, a
+ * workflow enabled twice) must neither register a second webhook that fires twice nor fail
+ * on Trello's 400 to a duplicate.
  */
 export const ensureWebhook = (
   client: ProviderClient.ProviderClient,
   token: Auth.SecretValue,
   webhook: { callbackURL: string; idModel: string; description: string }
-) => {
-  const existing = Effect.map(
-    tokenWebhooks(client, token),
-    (webhooks) =>
-      webhooks.find((w) =>
-        w.callbackURL === webhook.callbackURL && w.idModel.toLowerCase() === webhook.idModel.toLowerCase()
-      )
-  )
-  const reuse = (found: typeof Webhook.Type) =>
-    found.active === false ? activateWebhook(client, found.id) : Effect.succeed(found)
-  return Effect.flatMap(existing, (found) =>
-    found !== undefined ? reuse(found) : createWebhook(client, webhook).pipe(
-      Effect.catchIf(
-        (error) => error._tag === "InvalidInput" && error.message.includes(duplicateMessage),
-        (error) => Effect.flatMap(existing, (raced) => raced !== undefined ? reuse(raced) : Effect.fail(error))
-      )
-    ))
-}
+) =>
+  Effect.flatMap(tokenWebhooks(client, token), (webhooks) => {
+    const found = webhooks.find((w) =>
+      w.callbackURL === webhook.callbackURL && w.idModel.toLowerCase() === webhook.idModel.toLowerCase()
+    )
+    if (found === undefined) return createWebhook(client, webhook)
+    return found.active === false ? activateWebhook(client, found.id) : Effect.succeed(found)
+  })

@@ -1,13 +1,25 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { API, AUTHORIZATION, BOARD, CARD, card, connection, executor, LIST, trelloCard, withFetch } from "./support.js"
+import { API, AUTHORIZATION, BOARD, CARD, card, connection, executor, LIST, TOKEN, trelloCard, withFetch } from "./support.js"
 
 const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION } })
 const callbackUrl = "https://hooks.example.com/trello/newCard"
 const onList = { label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idBoard: BOARD, idList: LIST } }
 const onBoard = { ...onList, parameters: { idBoard: BOARD } }
 const state = { webhookId: "61a0f0f0f0f0f0f0f0f0f0e1" }
+const tokenWebhooks = `/1/tokens/${TOKEN}/webhooks`
+/** A webhook as Trello lists it. */
+const trelloWebhook = (fields: { id?: string; idModel?: string; callbackURL?: string; active?: boolean } = {}) => ({
+  id: state.webhookId,
+  description: "New cards",
+  idModel: LIST,
+  callbackURL: callbackUrl,
+  active: true,
+  consecutiveFailures: 0,
+  firstConsecutiveFailDate: null,
+  ...fields
+})
 
 // The delivery and its signature: base64 HMAC-SHA1 of body + callback URL with the app secret,
 // computed with `openssl dgst -sha1 -hmac trello-app-secret-0123456789 -binary | base64`.
@@ -37,9 +49,14 @@ describe("newCard", () => {
       expect(result).toEqual({ response: { status: 200 }, events: [] })
     }))
 
-  it.effect("enable: POST /1/webhooks?callbackURL&idModel=<list>&description; the webhook id is the state", () =>
+  it.effect("enable: the token's webhooks first, then POST /1/webhooks?callbackURL&idModel=<list>&description; the webhook id is the state", () =>
     Effect.gen(function*() {
-      const scope = trello().post("/1/webhooks")
+      // The token's other webhooks: another model, another URL; neither is this one.
+      const scope = trello().get(tokenWebhooks).reply(200, [
+        trelloWebhook({ id: "61a0f0f0f0f0f0f0f0f0f0e2", idModel: BOARD }),
+        trelloWebhook({ id: "61a0f0f0f0f0f0f0f0f0f0e3", callbackURL: `${callbackUrl}/other` })
+      ])
+        .post("/1/webhooks")
         .query({ callbackURL: callbackUrl, idModel: LIST, description: `New cards on list ${LIST}` })
         .reply(200, { id: state.webhookId, idModel: LIST, callbackURL: callbackUrl, active: true, consecutiveFailures: 0 })
       expect(yield* withFetch(executor.enableTrigger(onList, callbackUrl))).toEqual(state)
@@ -48,12 +65,39 @@ describe("newCard", () => {
 
   it.effect("enable on a board watches the board; neither board nor list is InvalidInput", () =>
     Effect.gen(function*() {
-      const scope = trello().post("/1/webhooks").query((q) => q["idModel"] === BOARD)
+      const scope = trello().get(tokenWebhooks).reply(200, []).post("/1/webhooks").query((q) => q["idModel"] === BOARD)
         .reply(200, { id: state.webhookId, idModel: BOARD, callbackURL: callbackUrl })
       yield* withFetch(executor.enableTrigger(onBoard, callbackUrl))
       expect(scope.isDone()).toBe(true)
       const error = yield* Effect.flip(withFetch(executor.enableTrigger({ ...onList, parameters: {} }, callbackUrl)))
       expect(error.message).toBe("step \"newCard\" (boardtool/v1/newCard): idBoard: a board or a list is required")
+    }))
+
+  it.effect("enable reuses the token's webhook for the same model and URL (ids in any case): no POST", () =>
+    Effect.gen(function*() {
+      // nock refuses any request not pinned here: a POST would fail the enable.
+      const scope = trello().get(tokenWebhooks).reply(200, [trelloWebhook({ idModel: LIST.toUpperCase() })])
+      expect(yield* withFetch(executor.enableTrigger(onList, callbackUrl))).toEqual(state)
+      expect(scope.isDone()).toBe(true)
+      expect(nock.pendingMocks()).toEqual([])
+    }))
+
+  it.effect("enable reactivates the token's inactive webhook for the same model and URL: PUT ?active=true", () =>
+    Effect.gen(function*() {
+      const scope = trello().get(tokenWebhooks).reply(200, [trelloWebhook({ active: false })])
+        .put(`/1/webhooks/${state.webhookId}`).query({ active: "true" }).reply(200, trelloWebhook())
+      expect(yield* withFetch(executor.enableTrigger(onList, callbackUrl))).toEqual(state)
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("the token in the listing's path never shows in an error", () =>
+    Effect.gen(function*() {
+      // A 404 is not retried; its body echoes the token, as a proxy might.
+      trello().get(tokenWebhooks).reply(404, `no such token ${TOKEN}`)
+      const error = yield* Effect.flip(withFetch(executor.enableTrigger(onList, callbackUrl)))
+      expect(error).toMatchObject({ _tag: "NotFound", request: { method: "GET", path: "/tokens/[redacted]/webhooks" } })
+      expect(JSON.stringify(error)).not.toContain(TOKEN)
+      expect(error.message).not.toContain(TOKEN)
     }))
 
   it.effect("disable: DELETE /1/webhooks/{id}; a 404 means it is already gone", () =>
@@ -110,7 +154,7 @@ describe("newCard", () => {
 
   it.effect("enable on a list alone; an id in upper case is the same id", () =>
     Effect.gen(function*() {
-      const scope = trello().post("/1/webhooks").query((q) => q["idModel"] === LIST.toUpperCase())
+      const scope = trello().get(tokenWebhooks).reply(200, []).post("/1/webhooks").query((q) => q["idModel"] === LIST.toUpperCase())
         .reply(200, { id: state.webhookId, idModel: LIST, callbackURL: callbackUrl })
       const upper = { ...onList, parameters: { idList: LIST.toUpperCase() } }
       yield* withFetch(executor.enableTrigger(upper, callbackUrl))

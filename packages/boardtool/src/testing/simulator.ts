@@ -528,6 +528,14 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     if (status !== 200) throw new HttpError(400, `URL (${callbackURL}) did not return 200 status code, got ${status}`)
   }
 
+  const safeDecode = (segment: string) => {
+    try {
+      return decodeURIComponent(segment)
+    } catch {
+      return segment
+    }
+  }
+
   /**
    * `PUT /webhooks/{id}`: its description, active state, model or callback URL (checked with a
    * HEAD, and refused when the token already has that callback on that model).
@@ -639,7 +647,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     }
     // The webhooks of a token: this simulator accepts one token, which made them all.
     if (method === "GET" && a === "tokens" && b !== undefined && c === "webhooks" && segments.length === 3) {
-      if (b !== token) throw new HttpError(401, "invalid token")
+      if (safeDecode(b) !== token) throw new HttpError(401, "invalid token")
       return [...webhooks.values()].map(webhookJson)
     }
     if (a === "webhooks" && b !== undefined && c === undefined) {
