@@ -116,8 +116,13 @@ describe("boardtool against the simulator", () => {
           ),
           { concurrency: 2 }
         )
-        expect(both.filter((r) => r._tag === "Right")).toHaveLength(1)
+        // Both may list no webhook before either is created: the later POST is then Trello's 400.
+        const [webhook] = [...other.webhooks.values()]
         expect(other.webhooks.size).toBe(1)
+        for (const result of both) {
+          if (result._tag === "Right") expect(result.right).toEqual({ webhookId: webhook!.id })
+          else expect(result.left).toMatchObject({ message: "A webhook with that callback, model, and token already exists" })
+        }
         yield* executor.run(step("createCard", { idList: list.id, name: "x" })).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
         yield* Effect.sleep("200 millis")
         const started = Date.now()
@@ -180,6 +185,89 @@ describe("boardtool against the simulator", () => {
       yield* executor.disableTrigger(trigger, state).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
       expect(sim.webhooks.has(webhookId)).toBe(false)
       yield* hooks.close
+    }))
+
+  it.live("newCard enabled twice with one URL: one webhook, one delivery per card; reactivated if off; another URL: a second", () =>
+    Effect.gen(function*() {
+      const board = [...sim.boards.values()][0]!
+      const list = [...sim.lists.values()].filter((l) => l.idBoard === board.id)[2]!
+      const trigger = { label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idList: list.id } }
+      const enable = (url: string) =>
+        Effect.map(
+          executor.enableTrigger(trigger, url).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer))),
+          (state) => state as { webhookId: string }
+        )
+      let state: unknown
+      const hooks = receiver(trigger, () => state)
+      const url = yield* hooks.start
+      const before = sim.webhooks.size
+      const first = yield* enable(url)
+      state = first
+      // Enabled again (a restart that lost the state): the same webhook, not a second, not a 400.
+      expect(yield* enable(url)).toEqual(first)
+      expect([...sim.webhooks.values()].filter((w) => w.callbackURL === url)).toHaveLength(1)
+      expect(sim.webhooks.size).toBe(before + 1)
+      const created = yield* run("createCard", { idList: list.id, name: "Delivered once" })
+      yield* Effect.promise(() => sim.idle())
+      expect(sim.deliveries.filter((d) => d.webhookId === first.webhookId)).toHaveLength(1)
+      expect(hooks.events).toEqual([{ id: expect.stringMatching(/^[0-9a-f]{24}$/), output: created }])
+
+      // Turned off (as Trello does after a month of failures): enabling turns it back on.
+      sim.webhooks.get(first.webhookId)!.active = false
+      expect(yield* enable(url)).toEqual(first)
+      expect(sim.webhooks.get(first.webhookId)!.active).toBe(true)
+
+      // Another callback URL on the same list is another webhook.
+      let otherState: unknown
+      const other = receiver(trigger, () => otherState)
+      const second = yield* enable(yield* other.start)
+      otherState = second
+      expect(second.webhookId).not.toBe(first.webhookId)
+      expect(sim.webhooks.size).toBe(before + 2)
+
+      // The token's listing is Trello's: every field of each webhook, no more.
+      const listed = (yield* run("customAction", { method: "GET", path: `/tokens/${sim.token}/webhooks` })) as { body: Array<Record<string, unknown>> }
+      expect(listed.body.find((w) => w["id"] === first.webhookId)).toEqual({
+        id: first.webhookId,
+        description: `New cards on list ${list.id}`,
+        idModel: list.id,
+        callbackURL: url,
+        active: true,
+        consecutiveFailures: 0,
+        firstConsecutiveFailDate: null
+      })
+      const otherToken = yield* Effect.flip(run("customAction", { method: "GET", path: `/tokens/${"f".repeat(64)}/webhooks` }))
+      expect(otherToken).toMatchObject({ _tag: "AuthenticationFailed", message: "invalid token" })
+
+      for (const [s, receiving] of [[first, hooks], [second, other]] as const) {
+        yield* executor.disableTrigger(trigger, s).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
+        yield* receiving.close
+      }
+      expect(sim.webhooks.size).toBe(before)
+    }))
+
+  it.live("a second POST /webhooks with the same callback and model is Trello's 400; PUT /webhooks/{id} updates one", () =>
+    Effect.gen(function*() {
+      const list = [...sim.lists.values()][1]!
+      const answering = createServer((_, res) => res.writeHead(200).end())
+      yield* Effect.promise(() => new Promise<void>((resolve) => answering.listen(0, "127.0.0.1", resolve)))
+      const url = `http://127.0.0.1:${(answering.address() as { port: number }).port}/hooks`
+      const create = run("customAction", { method: "POST", path: "/webhooks", query: { callbackURL: url, idModel: list.id } })
+      const created = ((yield* create) as { body: { id: string } }).body
+      const duplicate = yield* Effect.flip(create)
+      expect(duplicate).toMatchObject({ _tag: "InvalidInput", message: "A webhook with that callback, model, and token already exists" })
+      // The same callback on another model is another webhook; moved onto the first's model, a duplicate.
+      const board = sim.boards.get(list.idBoard)!
+      const onBoard = ((yield* run("customAction", { method: "POST", path: "/webhooks", query: { callbackURL: url, idModel: board.id } })) as { body: { id: string } }).body
+      const moved = yield* Effect.flip(run("customAction", { method: "PUT", path: `/webhooks/${onBoard.id}`, query: { idModel: list.id } }))
+      expect(moved).toMatchObject({ _tag: "InvalidInput", message: "A webhook with that callback, model, and token already exists" })
+      const off = yield* run("customAction", { method: "PUT", path: `/webhooks/${created.id}`, query: { active: false, description: "paused" } })
+      expect(off).toMatchObject({ status: 200, body: { id: created.id, active: false, description: "paused" } })
+      expect(sim.webhooks.get(created.id)).toMatchObject({ active: false, description: "paused" })
+      const bad = yield* Effect.flip(run("customAction", { method: "PUT", path: `/webhooks/${created.id}`, query: { active: "maybe" } }))
+      expect(bad).toMatchObject({ _tag: "InvalidInput", message: "invalid value for active" })
+      for (const id of [created.id, onBoard.id]) yield* run("customAction", { method: "DELETE", path: `/webhooks/${id}` })
+      yield* Effect.promise(() => new Promise((resolve) => answering.close(resolve)))
     }))
 
   it.live("deliveries are retried up to 3 times; a 410 deletes the webhook; a failing HEAD check fails enable", () =>
