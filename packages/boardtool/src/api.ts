@@ -135,6 +135,14 @@ export const boardActions = (
     (action) => action.id
   )
 
+/** A list's open cards, by id and name (the list's default filter is "open"). */
+export const openCardsOfList = (client: ProviderClient.ProviderClient, idList: string) =>
+  client.json({ method: "GET", path: path`/lists/${idList}/cards`, query: { fields: "name" } }, Schema.Array(Named))
+
+/** Archives a card: `closed=true` in the query, as the spec declares it; a PUT, so retried on a 429. */
+export const archiveCard = (client: ProviderClient.ProviderClient, id: string) =>
+  client.json({ method: "PUT", path: path`/cards/${id}`, query: { closed: true } }, Named)
+
 export const createWebhook = (
   client: ProviderClient.ProviderClient,
   webhook: { callbackURL: string; idModel: string; description: string }

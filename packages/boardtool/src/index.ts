@@ -2,6 +2,7 @@
  * @x/boardtool: the board component, `boardtool/v1` (Trello REST API 1).
  */
 import { Client, Component } from "@x/core"
+import { archiveAllCards } from "./actions/archiveAllCards.js"
 import { createBoard } from "./actions/createBoard.js"
 import { createCard } from "./actions/createCard.js"
 import { getCard } from "./actions/getCard.js"
@@ -17,7 +18,7 @@ export const boardtool = Component.make({
   description: "Project management with boards, lists and cards.",
   category: "Productivity and Collaboration",
   connection,
-  actions: [createBoard, createCard, getCard, listBoardActions],
+  actions: [createBoard, createCard, getCard, listBoardActions, archiveAllCards],
   triggers: [newCard, cardDueSoon],
   customAction: true
 })
@@ -29,4 +30,4 @@ export const boardtool = Component.make({
 export const Boardtool = Client.make(boardtool)
 
 export { BoardAction, Card, DueCard } from "./api.js"
-export { cardDueSoon, connection, createBoard, createCard, getCard, listBoardActions, newCard }
+export { archiveAllCards, cardDueSoon, connection, createBoard, createCard, getCard, listBoardActions, newCard }

@@ -142,7 +142,7 @@ describe("boardtool definition", () => {
         rateLimits: [{ scope: "token", limit: 100, intervalMillis: 10_000 }, { scope: "key", limit: 300, intervalMillis: 10_000 }]
       }
     })
-    expect(d.actions.map((a) => a.name)).toEqual(["createBoard", "createCard", "getCard", "listBoardActions", "customAction"])
+    expect(d.actions.map((a) => a.name)).toEqual(["createBoard", "createCard", "getCard", "listBoardActions", "archiveAllCards", "customAction"])
     expect(d.actions.find((a) => a.name === "listBoardActions")!.props["limit"]).toMatchObject({ kind: "INTEGER", defaultValue: 50 })
     const createCard = d.actions.find((a) => a.name === "createCard")!
     expect(createCard.props["idList"]).toMatchObject({ required: true, dynamicOptions: { dependsOn: ["idBoard"] } })
@@ -203,5 +203,56 @@ describe("boardtool listBoardActions: paged with before", () => {
         .get(`/1/boards/${BOARD}/actions`).query({ limit: 1000, before: actionAt(2001).id }).reply(401, "invalid token")
       const error = yield* Effect.flip(run("listBoardActions", { idBoard: BOARD, limit: 2000 }))
       expect(error).toMatchObject({ _tag: "AuthenticationFailed", status: 401 })
+    }))
+})
+
+describe("boardtool archiveAllCards: one PUT per open card of the list", () => {
+  const cardIds = ["61a0f0f0f0f0f0f0f0f0f0c1", "61a0f0f0f0f0f0f0f0f0f0c2", "61a0f0f0f0f0f0f0f0f0f0c3"]
+  const listed = cardIds.map((id, i) => ({ id, name: `Card ${i + 1}` }))
+  const archived = (id: string, name: string) => ({ ...trelloCard, id, name, closed: true })
+
+  it.effect("GET /1/lists/{id}/cards with fields=name, then PUT /1/cards/{id}?closed=true for each; a 404 is that card's result and the others are archived", () =>
+    Effect.gen(function*() {
+      const scope = trello()
+        .get(`/1/lists/${LIST}/cards`).query({ fields: "name" }).reply(200, listed)
+        .put(`/1/cards/${cardIds[0]}`).query({ closed: "true" }).reply(200, archived(cardIds[0]!, "Card 1"))
+        .put(`/1/cards/${cardIds[1]}`).query({ closed: "true" }).reply(404, "The requested resource was not found.")
+        .put(`/1/cards/${cardIds[2]}`).query({ closed: "true" }).reply(200, archived(cardIds[2]!, "Card 3"))
+      const output = yield* run("archiveAllCards", { idBoard: BOARD, idList: LIST })
+      expect(scope.isDone()).toBe(true)
+      expect(output).toEqual({
+        archived: 2,
+        failed: 1,
+        results: [
+          { id: cardIds[0], ok: true, output: { id: cardIds[0], name: "Card 1" } },
+          { id: cardIds[1], ok: false, error: { _tag: "NotFound", message: "The requested resource was not found." } },
+          { id: cardIds[2], ok: true, output: { id: cardIds[2], name: "Card 3" } }
+        ]
+      })
+    }))
+
+  it.live("a card answered 429 is retried and archived; an empty list sends no PUT", () =>
+    Effect.gen(function*() {
+      const scope = trello()
+        .get(`/1/lists/${LIST}/cards`).query({ fields: "name" }).reply(200, listed.slice(0, 1))
+        .put(`/1/cards/${cardIds[0]}`).query({ closed: "true" })
+        .reply(429, { error: "API_TOKEN_LIMIT_EXCEEDED", message: "Rate limit exceeded" }, { "retry-after": "0" })
+        .put(`/1/cards/${cardIds[0]}`).query({ closed: "true" }).reply(200, archived(cardIds[0]!, "Card 1"))
+        .get(`/1/lists/${LIST}/cards`).query({ fields: "name" }).reply(200, [])
+      expect(yield* run("archiveAllCards", { idList: LIST })).toEqual({
+        archived: 1,
+        failed: 0,
+        results: [{ id: cardIds[0], ok: true, output: { id: cardIds[0], name: "Card 1" } }]
+      })
+      expect(yield* run("archiveAllCards", { idList: LIST })).toEqual({ archived: 0, failed: 0, results: [] })
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("a list that cannot be read fails the action: nothing was archived", () =>
+    Effect.gen(function*() {
+      const scope = trello().get(`/1/lists/${LIST}/cards`).query({ fields: "name" }).reply(404, "The requested resource was not found.")
+      const error = yield* Effect.flip(run("archiveAllCards", { idList: LIST }))
+      expect(error).toMatchObject({ _tag: "NotFound" })
+      expect(scope.isDone()).toBe(true)
     }))
 })

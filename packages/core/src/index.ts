@@ -10,6 +10,12 @@
  */
 export * as Action from "./Action.js"
 /**
+ * Bulk operations: one effect per item, concurrent under the limiter, with per-item results.
+ *
+ * @since 0.2.0
+ */
+export * as Bulk from "./Bulk.js"
+/**
  * One choice of a list, and choices from provider records.
  *
  * @since 0.2.0

@@ -1,0 +1,27 @@
+import { Action, Bulk } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Api from "../api.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+
+export const archiveAllCards = Action.make({
+  name: "archiveAllCards",
+  title: "Archive All Cards in List",
+  description:
+    "Archives every open card of a list, several at once within the token's rate limit; reports each card's result, so a failure says which cards were archived.",
+  props: {
+    idBoard: Props.idBoard,
+    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: Options.lists })
+  },
+  output: Schema.Struct({
+    archived: Schema.Number,
+    failed: Schema.Number,
+    results: Schema.Array(Bulk.ResultSchema(Api.Named))
+  }),
+  run: ({ idList }, { client }) =>
+    Api.openCardsOfList(client, idList).pipe(
+      Effect.flatMap((cards) => Bulk.forEach(cards, (card) => Api.archiveCard(client, card.id), { id: (card) => card.id })),
+      Effect.map(({ failed, results, succeeded }) => ({ archived: succeeded, failed, results }))
+    )
+})
