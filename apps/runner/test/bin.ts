@@ -37,3 +37,33 @@ export const spawn = (command: string, args: ReadonlyArray<string>, env: Record<
   child.once("exit", () => running.delete(child))
   return child
 }
+
+/** A spawned bin whose stdout and stderr are kept, in one log, to wait on. */
+export interface Served {
+  readonly child: ChildProcessWithoutNullStreams
+  readonly log: () => string
+  /** Resolves once the log holds `text` (`times` times, for a string), or rejects with the log after `timeoutMs`. */
+  readonly waitFor: (text: string | RegExp, times?: number, timeoutMs?: number) => Promise<void>
+  readonly exited: Promise<number | null>
+}
+
+/** Spawns the bin with these arguments, keeping its output to wait on (`serve`, usually). */
+export const served = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Served => {
+  const child = spawn(process.execPath, [cli, ...args], env)
+  let log = ""
+  child.stderr.on("data", (c: Buffer) => (log += c.toString()))
+  child.stdout.on("data", (c: Buffer) => (log += c.toString()))
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+  const seen = (text: string | RegExp) => typeof text === "string" ? log.split(text).length - 1 : text.test(log) ? 1 : 0
+  const waitFor = (text: string | RegExp, times = 1, timeoutMs = 15_000) =>
+    new Promise<void>((resolve, reject) => {
+      const started = Date.now()
+      const check = () => {
+        if (seen(text) >= times) return resolve()
+        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${text}; log:\n${log}`))
+        setTimeout(check, 25)
+      }
+      check()
+    })
+  return { child, log: () => log, waitFor, exited }
+}

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { ChildProcess } from "node:child_process"
 import { createHmac } from "node:crypto"
 import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { cli, spawn } from "./bin.js"
+import { served, type Served } from "./bin.js"
 
 const workflow = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
 const secret = "sandbox-trello-secret"
@@ -19,31 +18,8 @@ const freePort = () =>
     })
   })
 
-interface Served {
-  readonly child: ChildProcess
-  readonly log: () => string
-  readonly waitFor: (text: string | RegExp, timeoutMs?: number) => Promise<void>
-  readonly exited: Promise<number | null>
-}
-
-const start = (publicUrl: string, port: number, dataDir: string): Served => {
-  const child = spawn(process.execPath, [cli, "serve", workflow, "--sandbox", "--public-url", publicUrl, "--port", String(port), "--data-dir", dataDir])
-  let log = ""
-  child.stderr!.on("data", (c: Buffer) => (log += c.toString()))
-  child.stdout!.on("data", (c: Buffer) => (log += c.toString()))
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
-  const waitFor = (text: string | RegExp, timeoutMs = 15_000) =>
-    new Promise<void>((resolve, reject) => {
-      const started = Date.now()
-      const check = () => {
-        if (typeof text === "string" ? log.includes(text) : text.test(log)) return resolve()
-        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${text}; log:\n${log}`))
-        setTimeout(check, 25)
-      }
-      check()
-    })
-  return { child, log: () => log, waitFor, exited }
-}
+const start = (publicUrl: string, port: number, dataDir: string): Served =>
+  served(["serve", workflow, "--sandbox", "--public-url", publicUrl, "--port", String(port), "--data-dir", dataDir])
 
 /** A createCard delivery for the seeded "Write the launch post" card, signed as Trello signs. */
 const delivery = (actionId: string, publicUrl: string, signed = true) => {

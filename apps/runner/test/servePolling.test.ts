@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { cli, runner, spawn } from "./bin.js"
+import { runner, served } from "./bin.js"
 
 const workflow = fileURLToPath(new URL("../examples/card-due-soon.json", import.meta.url))
 const { boards, cards, lists } = TrelloSimulator.seed
@@ -24,25 +24,7 @@ afterAll(() => sim.close())
 const trello = (method: string, path: string) =>
   fetch(`${sim.baseUrl}${path}`, { method, headers: { authorization: `OAuth oauth_consumer_key="${sim.key}", oauth_token="${sim.token}"` } })
 
-const start = (dataDir: string) => {
-  const child = spawn(process.execPath, [cli, "serve", workflow, "--poll-interval", "200 millis", "--data-dir", dataDir], env)
-  let log = ""
-  child.stderr.on("data", (c: Buffer) => (log += c.toString()))
-  child.stdout.on("data", (c: Buffer) => (log += c.toString()))
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
-  /** Waits for the text to appear `times` times in the log. */
-  const waitFor = (text: string, times = 1, timeoutMs = 15_000) =>
-    new Promise<void>((resolve, reject) => {
-      const started = Date.now()
-      const check = () => {
-        if (log.split(text).length - 1 >= times) return resolve()
-        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${text}; log:\n${log}`))
-        setTimeout(check, 25)
-      }
-      check()
-    })
-  return { child, log: () => log, waitFor, exited }
-}
+const start = (dataDir: string) => served(["serve", workflow, "--poll-interval", "200 millis", "--data-dir", dataDir], env)
 
 const journal = (dataDir: string) =>
   existsSync(join(dataDir, "journal.ndjson"))

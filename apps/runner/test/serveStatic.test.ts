@@ -7,7 +7,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { cli, runner, spawn } from "./bin.js"
+import { runner, served } from "./bin.js"
 
 // A static webhook: Browser Use's task-status trigger, its URL "pasted in the dashboard" by the test.
 const workflow = fileURLToPath(new URL("../examples/task-status.json", import.meta.url))
@@ -54,24 +54,10 @@ describe("x-runner serve: a static webhook", () => {
       const port = await freePort()
       const publicUrl = `http://127.0.0.1:${port}/hooks/browser-use`
       const dataDir = join(dir, "data")
-      const child = spawn(process.execPath, [cli, "serve", workflow, "--connections", connections, "--public-url", publicUrl, "--port", String(port), "--data-dir", dataDir])
-      let log = ""
-      child.stderr!.on("data", (c: Buffer) => (log += c.toString()))
-      child.stdout!.on("data", (c: Buffer) => (log += c.toString()))
-      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
-      const waitFor = (text: string | RegExp, timeoutMs = 15_000) =>
-        new Promise<void>((resolve, reject) => {
-          const started = Date.now()
-          const check = () => {
-            if (typeof text === "string" ? log.includes(text) : text.test(log)) return resolve()
-            if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${text}; log:\n${log}`))
-            setTimeout(check, 25)
-          }
-          check()
-        })
+      const { child, exited, log: logOf, waitFor } = served(["serve", workflow, "--connections", connections, "--public-url", publicUrl, "--port", String(port), "--data-dir", dataDir])
 
       await waitFor("● serving browseragent/v1/taskStatusChanged")
-      expect(log).toContain(`☛ paste ${publicUrl} as the webhook URL at the provider: Add the URL as a webhook at https://cloud.browser-use.com/settings?tab=webhooks`)
+      expect(logOf()).toContain(`☛ paste ${publicUrl} as the webhook URL at the provider: Add the URL as a webhook at https://cloud.browser-use.com/settings?tab=webhooks`)
       // Nothing was enabled, so nothing is stored for a restart to remove.
       expect(existsSync(join(dataDir, "trigger.json"))).toBe(false)
 
@@ -88,7 +74,7 @@ describe("x-runner serve: a static webhook", () => {
       const stopped = sim.deliveries[2]!.body
       const id = `${stopped.payload["task_id"]}/stopped/${stopped.timestamp}`
       await waitFor(`■ event ${id} succeeded`)
-      expect(log).toContain("✔ session succeeded")
+      expect(logOf()).toContain("✔ session succeeded")
       expect(stopped.payload["session_id"]).toBe(created.id)
 
       // Resent (a new signing time, the same event): acknowledged, not run twice.
@@ -106,12 +92,12 @@ describe("x-runner serve: a static webhook", () => {
       const entries = journal(dataDir)
       expect(entries.filter((e) => e.id === id).map((e) => e.t)).toEqual(["accepted", "done"])
       expect(entries.some((e) => e.id.startsWith("forged-task"))).toBe(false)
-      expect(log.match(/▶ event/g)).toHaveLength(1)
+      expect(logOf().match(/▶ event/g)).toHaveLength(1)
 
       child.kill("SIGTERM")
       await exited
-      expect(log).not.toContain("trigger disabled")
-      expect(log).not.toContain(sim.webhookSecret)
+      expect(logOf()).not.toContain("trigger disabled")
+      expect(logOf()).not.toContain(sim.webhookSecret)
     } finally {
       await sim.close()
     }

@@ -6,9 +6,11 @@ import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import type { IncomingMessage } from "node:http"
+import * as SignedTimestamp from "./internal/signedTimestamp.js"
 import { asciiOnly, sortedJson } from "./internal/sortedJson.js"
 
 /**
@@ -112,6 +114,7 @@ export const verifyHmacSha1Base64 = (options: {
 export const hmacSha256Hex = (secret: Redacted.Redacted<string>, timestamp: string, body: Uint8Array | string): string =>
   createHmac("sha256", Redacted.value(secret)).update(`${timestamp}:`, "utf8").update(toBuffer(body)).digest("hex")
 
+
 /**
  * Verifies a hex HMAC-SHA256 over `timestamp:body`, and that the timestamp (ms since the
  * epoch) is within `tolerance` of now (default 5 minutes), so an old delivery cannot be replayed.
@@ -127,15 +130,9 @@ export const verifyHmacSha256Hex = (options: {
   readonly tolerance?: Duration.DurationInput
 }): Effect.Effect<void, DeliveryRejected> =>
   Effect.flatMap(Clock.currentTimeMillis, (now) => {
-    const { signature, timestamp } = options
-    if (signature === undefined || signature === "" || timestamp === undefined || timestamp === "") {
-      return Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery has no signature or timestamp" }))
-    }
-    const sent = Number(timestamp)
-    const tolerance = Duration.toMillis(Duration.decode(options.tolerance ?? "5 minutes"))
-    if (!/^\d+$/.test(timestamp) || Math.abs(now - sent) > tolerance) {
-      return Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's timestamp is outside the tolerance window" }))
-    }
+    const checked = SignedTimestamp.check(now, options, 1, /^\d+$/)
+    if (Either.isLeft(checked)) return Effect.fail(new DeliveryRejected({ status: 401, message: checked.left }))
+    const { signature, timestamp } = checked.right
     return safeEqual(hmacSha256Hex(options.secret, timestamp, options.body), signature.trim().toLowerCase())
       ? Effect.void
       : Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's signature does not match" }))
@@ -168,14 +165,9 @@ export const verifyHmacSha256SortedJsonHex = (options: {
   readonly tolerance?: Duration.DurationInput
 }): Effect.Effect<void, DeliveryRejected> =>
   Effect.flatMap(Clock.currentTimeMillis, (now) => {
-    const { signature, timestamp } = options
-    if (signature === undefined || signature === "" || timestamp === undefined || timestamp === "") {
-      return Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery has no signature or timestamp" }))
-    }
-    const tolerance = Duration.toMillis(Duration.decode(options.tolerance ?? "5 minutes"))
-    if (!/^\d{1,15}$/.test(timestamp) || Math.abs(now - Number(timestamp) * 1000) > tolerance) {
-      return Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's timestamp is outside the tolerance window" }))
-    }
+    const checked = SignedTimestamp.check(now, options, 1000, /^\d{1,15}$/)
+    if (Either.isLeft(checked)) return Effect.fail(new DeliveryRejected({ status: 401, message: checked.left }))
+    const { signature, timestamp } = checked.right
     let json: string
     try {
       json = sortedJson(JSON.parse(toBuffer(options.body).toString("utf8")))
