@@ -18,6 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Paging from "./internal/paging.js"
+import * as Property from "./Property.js"
 
 /**
  * One page of an offset or page-number listing: its items, and the total when the provider
@@ -132,6 +133,16 @@ export const cursor = <A, E, R>(
       const next = page.next
       return [page.items, nextIf(next !== undefined && next !== null && next !== "", () => next as string | undefined)] as const
     }))
+
+/**
+ * The `limit` input of a list action: the most records it returns across pages, 1 to 5000,
+ * passed to the stream as `maxItems`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const limit = (config: { readonly description: string; readonly defaultValue: number }) =>
+  Property.integer({ title: "Limit", description: config.description, minimum: 1, maximum: 5000, defaultValue: config.defaultValue })
 
 /**
  * Runs a paged stream to its end (or its cap) and gives its items as an array: what an

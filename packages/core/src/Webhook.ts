@@ -116,19 +116,28 @@ export const hmacSha256Hex = (secret: Redacted.Redacted<string>, timestamp: stri
 
 
 /**
+ * A delivery signed over its timestamp: the secret, the raw body, the timestamp and signature
+ * headers' values, and how far from now the timestamp may be (default 5 minutes).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface TimestampedDelivery {
+  readonly secret: Redacted.Redacted<string>
+  readonly body: Uint8Array
+  readonly timestamp: string | undefined
+  readonly signature: string | undefined
+  readonly tolerance?: Duration.DurationInput
+}
+
+/**
  * Verifies a hex HMAC-SHA256 over `timestamp:body`, and that the timestamp (ms since the
  * epoch) is within `tolerance` of now (default 5 minutes), so an old delivery cannot be replayed.
  *
  * @since 0.1.0
  * @category utils
  */
-export const verifyHmacSha256Hex = (options: {
-  readonly secret: Redacted.Redacted<string>
-  readonly body: Uint8Array
-  readonly timestamp: string | undefined
-  readonly signature: string | undefined
-  readonly tolerance?: Duration.DurationInput
-}): Effect.Effect<void, DeliveryRejected> =>
+export const verifyHmacSha256Hex = (options: TimestampedDelivery): Effect.Effect<void, DeliveryRejected> =>
   Effect.flatMap(Clock.currentTimeMillis, (now) => {
     const checked = SignedTimestamp.check(now, options, 1, /^\d+$/)
     if (Either.isLeft(checked)) return Effect.fail(new DeliveryRejected({ status: 401, message: checked.left }))
@@ -157,13 +166,7 @@ export const hmacSha256SortedJsonHex = (secret: Redacted.Redacted<string>, times
  * @since 0.2.0
  * @category utils
  */
-export const verifyHmacSha256SortedJsonHex = (options: {
-  readonly secret: Redacted.Redacted<string>
-  readonly body: Uint8Array
-  readonly timestamp: string | undefined
-  readonly signature: string | undefined
-  readonly tolerance?: Duration.DurationInput
-}): Effect.Effect<void, DeliveryRejected> =>
+export const verifyHmacSha256SortedJsonHex = (options: TimestampedDelivery): Effect.Effect<void, DeliveryRejected> =>
   Effect.flatMap(Clock.currentTimeMillis, (now) => {
     const checked = SignedTimestamp.check(now, options, 1000, /^\d{1,15}$/)
     if (Either.isLeft(checked)) return Effect.fail(new DeliveryRejected({ status: 401, message: checked.left }))

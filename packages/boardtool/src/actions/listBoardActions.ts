@@ -21,7 +21,7 @@ export const listBoardActions = Action.make({
       patternMessage: "must be action types separated by commas, e.g. createCard,commentCard"
     }),
     since: Property.dateTime({ title: "Since", description: "Only the actions after this date." }),
-    limit: Property.integer({ title: "Limit", description: "The most actions returned (Trello pages by 1000).", minimum: 1, maximum: 5000, defaultValue: defaultLimit })
+    limit: Pagination.limit({ description: "The most actions returned (Trello pages by 1000).", defaultValue: defaultLimit })
   },
   output: Schema.Struct({ actions: Schema.Array(Api.BoardAction) }),
   run: ({ limit, ...query }, { client }) =>

@@ -17,7 +17,7 @@ export const listCollectionItems = Action.make({
     siteId: Props.siteId(false),
     collectionId: Props.webflowId({ title: "Collection", required: true, dynamicOptions: Options.collections }),
     live: Property.boolean({ title: "Live items only", description: "The published items, not the staged ones.", defaultValue: false }),
-    limit: Property.integer({ title: "Limit", description: "The most items returned (Webflow pages by 100).", minimum: 1, maximum: 5000, defaultValue: defaultLimit }),
+    limit: Pagination.limit({ description: "The most items returned (Webflow pages by 100).", defaultValue: defaultLimit }),
     name: Property.string({ title: "Name", description: "Only the items of exactly this name." }),
     slug: Property.string({ title: "Slug", description: "Only the item of exactly this slug." }),
     sortBy: Property.string({ title: "Sort by", choices: Api.sortBy.map((value) => ({ label: value, value })) }),
