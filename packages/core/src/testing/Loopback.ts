@@ -52,12 +52,31 @@ export interface EndlessUpload {
 
 /**
  * Sends a chunked body (no `Content-Length`) of up to `totalBytes`, as fast as the server takes
- * it, and reports the answer: to test that a server caps what it reads and stops reading.
+ * it, and reports the answer: to test that a server caps what it reads and stops reading. A
+ * server that answers and closes may close before this client has read the answer (a write
+ * then fails with EPIPE or ECONNRESET, and Node drops the answer): the upload is tried again,
+ * up to 3 times, before that error is the result.
  *
  * @since 0.2.0
  * @category utils
  */
 export const uploadEndlessly = (
+  url: string,
+  options: {
+    readonly method?: string
+    readonly headers?: Readonly<Record<string, string>>
+    readonly totalBytes?: number
+    readonly settleMillis?: number
+  } = {},
+  attempts = 3
+): Promise<EndlessUpload> =>
+  uploadOnce(url, options).catch((error: unknown) => {
+    const code = (error as { code?: unknown }).code
+    if (attempts > 1 && (code === "EPIPE" || code === "ECONNRESET")) return uploadEndlessly(url, options, attempts - 1)
+    throw error
+  })
+
+const uploadOnce = (
   url: string,
   options: {
     readonly method?: string
