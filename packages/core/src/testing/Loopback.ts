@@ -51,6 +51,20 @@ export interface EndlessUpload {
 }
 
 /**
+ * How `uploadEndlessly` sends: the method (POST), headers, how much at most (64 MiB), and how
+ * long it keeps sending after the answer, to see whether the server still reads (300 ms).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface UploadOptions {
+  readonly method?: string
+  readonly headers?: Readonly<Record<string, string>>
+  readonly totalBytes?: number
+  readonly settleMillis?: number
+}
+
+/**
  * Sends a chunked body (no `Content-Length`) of up to `totalBytes`, as fast as the server takes
  * it, and reports the answer: to test that a server caps what it reads and stops reading. A
  * server that answers and closes may close before this client has read the answer (a write
@@ -62,12 +76,7 @@ export interface EndlessUpload {
  */
 export const uploadEndlessly = (
   url: string,
-  options: {
-    readonly method?: string
-    readonly headers?: Readonly<Record<string, string>>
-    readonly totalBytes?: number
-    readonly settleMillis?: number
-  } = {},
+  options: UploadOptions = {},
   attempts = 3
 ): Promise<EndlessUpload> =>
   uploadOnce(url, options).catch((error: unknown) => {
@@ -76,15 +85,7 @@ export const uploadEndlessly = (
     throw error
   })
 
-const uploadOnce = (
-  url: string,
-  options: {
-    readonly method?: string
-    readonly headers?: Readonly<Record<string, string>>
-    readonly totalBytes?: number
-    readonly settleMillis?: number
-  } = {}
-): Promise<EndlessUpload> =>
+const uploadOnce = (url: string, options: UploadOptions): Promise<EndlessUpload> =>
   new Promise<EndlessUpload>((resolve, reject) => {
     const totalBytes = options.totalBytes ?? 64 * 1024 * 1024
     const chunk = Buffer.alloc(64 * 1024, "a")
