@@ -6,6 +6,9 @@
  */
 import { afterAll } from "@effect/vitest"
 import { type ChildProcessWithoutNullStreams, execFile, spawn as spawnProcess } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 export const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
@@ -67,3 +70,18 @@ export const served = (args: ReadonlyArray<string>, env: Record<string, string> 
     })
   return { child, log: () => log, waitFor, exited }
 }
+
+/** A port free on 127.0.0.1 a moment ago (for a server the test starts in another process). */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+/** The entries of a data directory's journal, in order (none when it has none yet). */
+export const journal = (dataDir: string): Array<{ readonly t: string; readonly id: string; readonly [key: string]: unknown }> =>
+  existsSync(join(dataDir, "journal.ndjson"))
+    ? readFileSync(join(dataDir, "journal.ndjson"), "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
+    : []

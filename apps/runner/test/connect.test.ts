@@ -1,19 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as WebflowSimulator from "@x/sitebuilder/testing"
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { cli, spawn } from "./bin.js"
+import { cli, freePort, spawn } from "./bin.js"
 
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 describe("x-runner connect", () => {
   it("the OAuth flow against the simulator: URL printed, callback served, state checked, token stored 0600", async () => {

@@ -6,11 +6,11 @@ import { describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs"
 import { createServer as createHttpServer } from "node:http"
-import { connect, createServer } from "node:net"
+import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { cli, type Outcome, runner, spawn } from "./bin.js"
+import { cli, freePort, type Outcome, runner, spawn } from "./bin.js"
 
 const newCard = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "x-runner-findings-"))
@@ -20,13 +20,6 @@ const file = (name: string, content: unknown) => {
   writeFileSync(path, typeof content === "string" || Buffer.isBuffer(content) ? content : JSON.stringify(content))
   return path
 }
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 /** A Trello simulator in this process, and the environment that points the runner at it. */
 const trello = async () => {

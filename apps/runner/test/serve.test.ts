@@ -1,22 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { createHmac } from "node:crypto"
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
-import { createServer } from "node:net"
+import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { served, type Served } from "./bin.js"
+import { freePort, journal, served, type Served } from "./bin.js"
 
 const workflow = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
 const secret = "sandbox-trello-secret"
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 const start = (publicUrl: string, port: number, dataDir: string): Served =>
   served(["serve", workflow, "--sandbox", "--public-url", publicUrl, "--port", String(port), "--data-dir", dataDir])
@@ -39,10 +31,6 @@ const delivery = (actionId: string, publicUrl: string, signed = true) => {
   return fetch(publicUrl, { method: "POST", headers: { "content-type": "application/json", "x-trello-webhook": signature }, body })
 }
 
-const journal = (dataDir: string) =>
-  existsSync(join(dataDir, "journal.ndjson"))
-    ? readFileSync(join(dataDir, "journal.ndjson"), "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
-    : []
 
 /** The journal once it records `id` as done: the run's end is written after its "■ event" line. */
 const journalOnceDone = async (dataDir: string, id: string) => {

@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { runner, served } from "./bin.js"
+import { journal, runner, served } from "./bin.js"
 
 const workflow = fileURLToPath(new URL("../examples/card-due-soon.json", import.meta.url))
 const { boards, cards, lists } = TrelloSimulator.seed
@@ -26,10 +26,6 @@ const trello = (method: string, path: string) =>
 
 const start = (dataDir: string) => served(["serve", workflow, "--poll-interval", "200 millis", "--data-dir", dataDir], env)
 
-const journal = (dataDir: string) =>
-  existsSync(join(dataDir, "journal.ndjson"))
-    ? readFileSync(join(dataDir, "journal.ndjson"), "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
-    : []
 const reminders = () => [...sim.cards.values()].filter((c) => c.idList === lists.operationsToDo && c.name.startsWith("Reminder: "))
 
 describe("x-runner serve, a polling trigger", () => {

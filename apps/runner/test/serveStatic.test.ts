@@ -2,28 +2,16 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Simulator from "@x/browseragent/testing"
 import { Webhook } from "@x/core"
 import * as Redacted from "effect/Redacted"
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { runner, served } from "./bin.js"
+import { freePort, journal, runner, served } from "./bin.js"
 
 // A static webhook: Browser Use's task-status trigger, its URL "pasted in the dashboard" by the test.
 const workflow = fileURLToPath(new URL("../examples/task-status.json", import.meta.url))
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
-const journal = (dataDir: string): Array<{ t: string; id: string }> =>
-  existsSync(join(dataDir, "journal.ndjson"))
-    ? readFileSync(join(dataDir, "journal.ndjson"), "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
-    : []
 
 const post = (url: string, body: unknown, secret: string, at = Math.floor(Date.now() / 1000)) => {
   const timestamp = String(at)

@@ -23,7 +23,8 @@ import type * as Trigger from "./Trigger.js"
 
 /**
  * A step that was checked: its shape decoded and its type resolved, once. Its parameters are
- * decoded when it runs (references in them may have been substituted since).
+ * decoded by `decodeParameters` (or `runPrepared`), once they are known: references in them may
+ * be substituted after the check.
  *
  * @since 0.2.0
  * @category models

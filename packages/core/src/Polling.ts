@@ -60,7 +60,8 @@ export const intervalOf = (trigger: Trigger.PollingTrigger): Duration.Duration =
 /**
  * Polls the trigger until interrupted: at once, then after each interval (counted from the
  * end of the previous poll, so that a slow provider is not asked twice at a time). Fails only
- * when the step is not a polling trigger, or the interval is not positive.
+ * when the step cannot be prepared (its shape, type or parameters), is not a polling trigger,
+ * or its interval is not positive.
  *
  * @since 0.2.0
  * @category constructors

@@ -1,6 +1,7 @@
 /**
  * Serving on loopback, for the providers' simulators: listen on 127.0.0.1 (a free port by
- * default), read request bodies within a cap, and close, connections included.
+ * default) and close, connections included; and an endless upload, to test that a server
+ * caps what it reads (bodies are read within a cap by `Webhook.readBody`).
  *
  * @since 0.1.0
  */
