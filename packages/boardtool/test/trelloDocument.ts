@@ -1,0 +1,37 @@
+/**
+ * Trello's published OpenAPI document (../shared/specs), with what Trello takes and the
+ * document leaves out.
+ */
+import * as Contract from "@x/contract"
+import { existsSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+
+export const specPath = fileURLToPath(new URL("../../../../shared/specs/trello/trello-openapi.json", import.meta.url))
+export const hasSpec = existsSync(specPath)
+
+const cardFields = {
+  in: "query",
+  name: "fields",
+  schema: { type: "string", pattern: "^(all|[a-zA-Z]+(,[a-zA-Z]+)*)$" }
+} as const
+
+export const amendments: ReadonlyArray<Contract.Amendment> = [
+  {
+    operation: "GET /members/{id}/boards",
+    // The parameter's own description: "The ID or username of the member"; `me` is the token's member.
+    parameter: { in: "path", name: "id", schema: { anyOf: [{ $ref: "#/components/schemas/TrelloID" }, { type: "string", pattern: "^(me|[a-z0-9_]{3,})$" }] } },
+    reason: "the document describes the id as \"the ID or username\" but types it as an id only"
+  },
+  {
+    operation: "GET /boards/{id}/cards",
+    parameter: cardFields,
+    reason: "a nested resource takes its model's fields (Trello's Nested Resources guide, which the operation links)"
+  },
+  {
+    operation: "GET /lists/{id}/cards",
+    parameter: cardFields,
+    reason: "a nested resource takes its model's fields (Trello's Nested Resources guide)"
+  }
+]
+
+export const load = () => Contract.load(specPath, amendments)

@@ -1,0 +1,47 @@
+/**
+ * Every request sitebuilder can send (each action and options list, run against the simulator)
+ * checked against Webflow's published OpenAPI document (../shared/specs): method, path,
+ * parameters, body. A new action or trigger without a case here fails the test.
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Contract from "@x/contract"
+import * as Effect from "effect/Effect"
+import { existsSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { sitebuilder } from "../src/index.js"
+import * as Simulator from "../src/testing/simulator.js"
+import { connectedTo, executor } from "./support.js"
+
+const specPath = fileURLToPath(new URL("../../../../shared/specs/webflow/webflow-data-api-v2-openapi.yml", import.meta.url))
+const { seed } = Simulator
+
+let sim: Simulator.Simulator
+beforeAll(async () => {
+  sim = await Simulator.start({ rateLimit: false })
+})
+afterAll(() => sim.close())
+
+// ../shared sits beside the repository in CI and on the developers' machines.
+describe.runIf(existsSync(specPath))("every request sitebuilder sends, against webflow-data-api-v2-openapi.yml", () => {
+  it.effect("each action and options list sends only operations, parameters and bodies the document has", () =>
+    Effect.gen(function*() {
+      const contract = Contract.load(specPath)
+      const recorder = Contract.recording(FetchHttpClient.layer)
+      const collection = seed.collections.products
+      const { missing } = yield* Contract.exercise(executor, sitebuilder, {
+        actions: {
+          fulfillOrder: { siteId: seed.sites.store, orderId: seed.orders.unfulfilled, sendOrderFulfilledEmail: true },
+          getCollectionItem: { siteId: seed.sites.store, collectionId: collection, itemId: seed.productItem(1) },
+          listCollectionItems: { siteId: seed.sites.store, collectionId: collection, live: true, sortBy: "lastPublished", sortOrder: "desc", limit: 150 },
+          customAction: { method: "GET", path: `/sites/${seed.sites.store}/collections` }
+        },
+        triggers: {}
+      }, "http://127.0.0.1:1/unused").pipe(
+        Effect.provide(connectedTo({ clientId: "client", clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }, recorder.layer))
+      )
+      expect(missing).toEqual([])
+      expect(recorder.requests.length).toBeGreaterThan(5)
+      expect(recorder.requests.flatMap((request) => contract.check(request, sim.baseUrl))).toEqual([])
+    }))
+})

@@ -1,0 +1,73 @@
+/**
+ * Runs every request a component can send, from one table of example parameters: each action,
+ * each dynamic option list of its properties, and each trigger (enabled and disabled, polled
+ * twice, sampled, as its kind allows). A component member missing from the table is reported,
+ * so a new action cannot go unchecked.
+ */
+import type { Component, Connections, ConnectorError, Executor } from "@x/core"
+import * as Effect from "effect/Effect"
+
+type Params = Readonly<Record<string, unknown>>
+
+export interface Cases {
+  /**
+   * Each action's example parameters (its dynamic options are loaded with them too), in the
+   * component's order; a function is called when its turn comes (to name what an earlier case made).
+   */
+  readonly actions: Readonly<Record<string, Params | (() => Params)>>
+  /** Each trigger's example parameters. */
+  readonly triggers: Readonly<Record<string, Params | (() => Params)>>
+}
+
+const paramsOf = (params: Params | (() => Params) | undefined) => typeof params === "function" ? params() : params
+
+const step = (type: string, parameters: Params) => ({ label: "contract", name: "contract", type, parameters })
+
+/** Fails with the step's type when a case fails: the table, or the simulator, is wrong. */
+const named = <A>(type: string, effect: Effect.Effect<A, ConnectorError.ConnectorError, Connections.Connections>) =>
+  Effect.mapError(effect, (error) => new Error(`${type}: ${error._tag}: ${error.message}`))
+
+export const exercise = (
+  executor: Executor.Executor,
+  component: Component.Component,
+  cases: Cases,
+  webhookUrl: string
+): Effect.Effect<{ readonly missing: ReadonlyArray<string> }, Error, Connections.Connections> =>
+  Effect.gen(function*() {
+    const prefix = `${component.name}/v${component.version}`
+    const missing: Array<string> = []
+    for (const action of Object.values<{ name: string; props: Record<string, { dynamicOptions?: unknown }> }>(component.actions as any)) {
+      const params = paramsOf(cases.actions[action.name])
+      if (params === undefined) {
+        missing.push(`action ${action.name}`)
+        continue
+      }
+      const type = `${prefix}/${action.name}`
+      for (const [property, definition] of Object.entries(action.props)) {
+        if (definition.dynamicOptions !== undefined) yield* named(`${type} options ${property}`, executor.options(type, property, params))
+      }
+      yield* named(type, executor.run(step(type, params)))
+    }
+    for (const trigger of Object.values(component.triggers)) {
+      const params = paramsOf(cases.triggers[trigger.name])
+      if (params === undefined) {
+        missing.push(`trigger ${trigger.name}`)
+        continue
+      }
+      const type = `${prefix}/${trigger.name}`
+      const prepared = executor.prepareTrigger(step(type, params))
+      if (prepared._tag === "Left") return yield* Effect.fail(new Error(`${type}: ${prepared.left.message}`))
+      for (const [property, definition] of Object.entries<{ dynamicOptions?: unknown }>(trigger.props)) {
+        if (definition.dynamicOptions !== undefined) yield* named(`${type} options ${property}`, executor.options(type, property, params))
+      }
+      if (trigger.kind === "DYNAMIC_WEBHOOK") {
+        const state = yield* named(`${type} enable`, executor.enableTrigger(prepared.right, webhookUrl))
+        yield* named(`${type} disable`, executor.disableTrigger(prepared.right, state))
+      } else if (trigger.kind === "POLLING") {
+        const first = yield* named(`${type} poll`, executor.poll(prepared.right, undefined))
+        yield* named(`${type} poll`, executor.poll(prepared.right, first.cursor))
+      }
+      if (trigger.sample !== undefined) yield* named(`${type} sample`, executor.sample(prepared.right))
+    }
+    return { missing }
+  })
