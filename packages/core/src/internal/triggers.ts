@@ -129,6 +129,20 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
     Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, step, trigger }) =>
       Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) => trigger.disable({ ...context, state })))
 
+  /** What a trigger's handler gives, as the answer: a rejection answered with its status, the events encoded. */
+  const answer = (
+    trigger: Trigger.Trigger,
+    opened: Opened,
+    handled: Effect.Effect<
+      { readonly response: Trigger.WebhookResponse; readonly events: ReadonlyArray<Trigger.TriggerEvent<unknown>> },
+      ConnectorError | Webhook.DeliveryRejected
+    >
+  ): Effect.Effect<Delivery, ConnectorError> =>
+    Effect.flatMap(
+      Effect.catchTag(handled, "DeliveryRejected", (rejected) => Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })),
+      ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
+    )
+
   const handleDelivery = (
     input: TriggerStep,
     stored: unknown,
@@ -138,43 +152,22 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
       // Too large to be a real delivery: answered 413 before anything is decoded or run.
       ? Effect.succeed({ response: { status: 413, body: `a delivery is at most ${maxDeliveryBytes} bytes` }, events: [] })
       : Effect.suspend(() => {
+        // Decoded once here; `prepare` below takes the prepared step as it is.
         const prepared = prepareTrigger(input)
-        if (Either.isRight(prepared) && prepared.right.trigger.kind === "STATIC_WEBHOOK") return staticDelivery(prepared.right, request)
+        if (Either.isLeft(prepared)) return Effect.fail(prepared.left)
+        const definition = prepared.right.trigger
+        // Static webhooks: registered by hand, so a delivery is all there is (no state, no lifecycle).
+        if (definition.kind === "STATIC_WEBHOOK") {
+          return Effect.flatMap(prepare("STATIC_WEBHOOK", prepared.right), ({ context, opened, trigger }) =>
+            answer(trigger, opened, trigger.handle({ ...context, request })))
+        }
         // The provider checking the URL, before it registers it: no state exists yet.
-        const resolved = resolve("DYNAMIC_WEBHOOK", input)
-        const check = Either.isRight(resolved) ? resolved.right.trigger.urlCheck : undefined
-        return check !== undefined && check.method === request.method.toUpperCase()
-          ? Effect.succeed({ response: check.response, events: [] })
-          : delivery(input, stored, request)
+        const check = definition.kind === "DYNAMIC_WEBHOOK" ? definition.urlCheck : undefined
+        if (check !== undefined && check.method === request.method.toUpperCase()) return Effect.succeed({ response: check.response, events: [] })
+        return Effect.flatMap(prepare("DYNAMIC_WEBHOOK", prepared.right), ({ context, opened, step, trigger }) =>
+          Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) =>
+            answer(trigger, opened, trigger.handle({ ...context, state, request }))))
       })
-
-  const delivery = (
-    input: TriggerStep,
-    stored: unknown,
-    request: Trigger.WebhookRequest
-  ): Effect.Effect<Delivery, ConnectorError, Connections> =>
-    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, opened, step, trigger }) =>
-      Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) =>
-        Effect.flatMap(
-          Effect.catchTag(
-            trigger.handle({ ...context, state, request }),
-            "DeliveryRejected",
-            (rejected) => Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })
-          ),
-          ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
-        )))
-
-  // Static webhooks: registered by hand, so a delivery is all there is (no state, no lifecycle).
-  const staticDelivery = (input: TriggerStep, request: Trigger.WebhookRequest): Effect.Effect<Delivery, ConnectorError, Connections> =>
-    Effect.flatMap(prepare("STATIC_WEBHOOK", input), ({ context, opened, trigger }) =>
-      Effect.flatMap(
-        Effect.catchTag(
-          trigger.handle({ ...context, request }),
-          "DeliveryRejected",
-          (rejected) => Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })
-        ),
-        ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
-      ))
 
   // --- polling triggers ------------------------------------------------------------------
 
