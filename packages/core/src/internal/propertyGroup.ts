@@ -52,14 +52,22 @@ const during = (error: ConnectorError, doing: string): ConnectorError => {
 const compile = (name: string, properties: Properties): Loaded => {
   const decode = decoder(properties, name)
   const known = Object.keys(properties).join(", ")
+  // A null for an optional field is kept, not dropped as "not given": it clears the field at the provider.
+  const keepNulls = (value: unknown, decoded: Readonly<Record<string, unknown>>) => {
+    const cleared = Object.entries(value as Record<string, unknown>).filter(([key, v]) => v === null && Object.hasOwn(properties, key))
+    return cleared.length === 0 ? decoded : { ...decoded, ...Object.fromEntries(cleared) }
+  }
   return {
     properties,
     decode: (value) =>
-      Either.mapLeft(decode(value), (error) =>
+      Either.mapBoth(decode(value), {
+        onRight: (decoded) => keepNulls(value, decoded),
+        onLeft: (error) =>
         error.issues.map((issue) => ({
           path: issue.path === "" ? name : `${name}.${issue.path}`,
           message: issue.message === "is not a known parameter" ? `is not a field of ${name} (its fields: ${known})` : issue.message
-        })))
+        }))
+      })
   }
 }
 
