@@ -111,18 +111,18 @@ describe("PropertyGroup: described", () => {
   it.effect("executor.fields loads and describes the fields; a missing dependency or a non-group is an InvalidInput", () =>
     withSetup(({ fieldsOf, sent }) =>
       Effect.gen(function*() {
-      expect(yield* fieldsOf({ tableId: TABLE })).toEqual({
-        title: { kind: "STRING", title: "title", required: true, maxLength: 20 },
-        price: { kind: "NUMBER", title: "price", required: false, minimum: 0 },
-        inStock: { kind: "BOOLEAN", title: "inStock", required: false }
-      })
-      const missing = yield* Effect.flip(fieldsOf({}))
-      expect(missing.message).toBe("fields: needs tableId to load its fields")
-      const notGroup = yield* Effect.flip(fieldsOf({ tableId: TABLE }, "tableId"))
-      expect(notGroup.message).toBe("tableId: tables/v1/createRecord has no property group \"tableId\"; available: fields")
-      const badDependency = yield* Effect.flip(fieldsOf({ tableId: 5 }))
-      expect(badDependency._tag).toBe("InvalidInput")
-      expect(sentLines(sent)).toEqual(["GET /1/tables/tbl1"])
+        expect(yield* fieldsOf({ tableId: TABLE })).toEqual({
+          title: { kind: "STRING", title: "title", required: true, maxLength: 20 },
+          price: { kind: "NUMBER", title: "price", required: false, minimum: 0 },
+          inStock: { kind: "BOOLEAN", title: "inStock", required: false }
+        })
+        const missing = yield* Effect.flip(fieldsOf({}))
+        expect(missing.message).toBe("fields: needs tableId to load its fields")
+        const notGroup = yield* Effect.flip(fieldsOf({ tableId: TABLE }, "tableId"))
+        expect(notGroup.message).toBe("tableId: tables/v1/createRecord has no property group \"tableId\"; available: fields")
+        const badDependency = yield* Effect.flip(fieldsOf({ tableId: 5 }))
+        expect(badDependency._tag).toBe("InvalidInput")
+        expect(sentLines(sent)).toEqual(["GET /1/tables/tbl1"])
       })
     ))
 })
@@ -131,69 +131,72 @@ describe("PropertyGroup: decoding a step's group value", () => {
   it.effect("decodes the value against the loaded fields (a numeric string becomes a number) and sends it", () =>
     withSetup(({ run, sent }) =>
       Effect.gen(function*() {
-      const output = yield* run("createRecord", { tableId: TABLE, fields: { title: "Towel", price: "42.5", inStock: true } })
-      expect(output).toEqual({ id: "r1", fields: { title: "Towel", price: 42.5, inStock: true } })
-      expect(sentLines(sent)).toEqual(["GET /1/tables/tbl1", "POST /1/tables/tbl1/records"])
-      expect(JSON.parse(sent[1]!.body!)).toEqual({ fields: { title: "Towel", price: 42.5, inStock: true } })
+        const output = yield* run("createRecord", { tableId: TABLE, fields: { title: "Towel", price: "42.5", inStock: true } })
+        expect(output).toEqual({ id: "r1", fields: { title: "Towel", price: 42.5, inStock: true } })
+        expect(sentLines(sent)).toEqual(["GET /1/tables/tbl1", "POST /1/tables/tbl1/records"])
+        expect(JSON.parse(sent[1]!.body!)).toEqual({ fields: { title: "Towel", price: 42.5, inStock: true } })
+        // A null for an optional field is kept (it clears the field), not dropped as "not given".
+        yield* run("createRecord", { tableId: TABLE, fields: { title: "Towel", price: null } })
+        expect(JSON.parse(sent[2]!.body!)).toEqual({ fields: { title: "Towel", price: null } })
       })
     ))
 
   it.effect("an unknown field, a wrong type and a missing required field: one InvalidInput naming each, and nothing sent but the load", () =>
     withSetup(({ run, sent }) =>
       Effect.gen(function*() {
-      const error = yield* Effect.flip(run("createRecord", { tableId: TABLE, fields: { price: "cheap", inStock: "maybe", colour: "red" } }))
-      expect(error._tag).toBe("InvalidInput")
-      expect(error._tag === "InvalidInput" && error.issues).toEqual([
-        { path: "fields.colour", message: "is not a field of fields (its fields: title, price, inStock)" },
-        { path: "fields.title", message: "is required" },
-        { path: "fields.price", message: "must be a number" },
-        { path: "fields.inStock", message: "must be a boolean" }
-      ])
-      expect(error.message).toBe(
-        "tables/v1/createRecord: fields.colour: is not a field of fields (its fields: title, price, inStock); fields.title: is required; " +
-          "fields.price: must be a number; fields.inStock: must be a boolean"
-      )
-      expect(sentLines(sent)).toEqual(["GET /1/tables/tbl1"])
+        const error = yield* Effect.flip(run("createRecord", { tableId: TABLE, fields: { price: "cheap", inStock: "maybe", colour: "red" } }))
+        expect(error._tag).toBe("InvalidInput")
+        expect(error._tag === "InvalidInput" && error.issues).toEqual([
+          { path: "fields.colour", message: "is not a field of fields (its fields: title, price, inStock)" },
+          { path: "fields.title", message: "is required" },
+          { path: "fields.price", message: "must be a number" },
+          { path: "fields.inStock", message: "must be a boolean" }
+        ])
+        expect(error.message).toBe(
+          "tables/v1/createRecord: fields.colour: is not a field of fields (its fields: title, price, inStock); fields.title: is required; " +
+            "fields.price: must be a number; fields.inStock: must be a boolean"
+        )
+        expect(sentLines(sent)).toEqual(["GET /1/tables/tbl1"])
       })
     ))
 
   it.effect("the static parameters are decoded first: a bad one fails before the fields are loaded", () =>
     withSetup(({ run, sent }) =>
       Effect.gen(function*() {
-      const error = yield* Effect.flip(run("createRecord", { tableId: "", fields: [] }))
-      expect(error.message).toBe("step \"s1\" (tables/v1/createRecord): tableId: must not be empty; fields: must be an object")
-      expect(sent).toEqual([])
+        const error = yield* Effect.flip(run("createRecord", { tableId: "", fields: [] }))
+        expect(error.message).toBe("step \"s1\" (tables/v1/createRecord): tableId: must not be empty; fields: must be an object")
+        expect(sent).toEqual([])
       })
     ))
 
   it.effect("loads once per connection and dependency values while fresh (TestClock), again after cacheFor", () =>
     withSetup(({ run, sent }) =>
       Effect.gen(function*() {
-      const create = run("createRecord", { tableId: TABLE, fields: { title: "A" } })
-      // Two at once wait for the same load.
-      yield* Effect.all([create, create], { concurrency: 2 })
-      yield* TestClock.adjust("29 seconds")
-      yield* create
-      expect(sentLines(sent).filter((line) => line.startsWith("GET"))).toEqual(["GET /1/tables/tbl1"])
-      yield* TestClock.adjust("2 seconds")
-      yield* create
-      expect(sentLines(sent).filter((line) => line.startsWith("GET"))).toEqual(["GET /1/tables/tbl1", "GET /1/tables/tbl1"])
-      // Another connection loads its own.
-      const other = setup()
-      yield* Effect.provide(other.run("createRecord", { tableId: TABLE, fields: { title: "B" } }), other.layer)
-      expect(sentLines(other.sent)).toEqual(["GET /1/tables/tbl1", "POST /1/tables/tbl1/records"])
+        const create = run("createRecord", { tableId: TABLE, fields: { title: "A" } })
+        // Two at once wait for the same load.
+        yield* Effect.all([create, create], { concurrency: 2 })
+        yield* TestClock.adjust("29 seconds")
+        yield* create
+        expect(sentLines(sent).filter((line) => line.startsWith("GET"))).toEqual(["GET /1/tables/tbl1"])
+        yield* TestClock.adjust("2 seconds")
+        yield* create
+        expect(sentLines(sent).filter((line) => line.startsWith("GET"))).toEqual(["GET /1/tables/tbl1", "GET /1/tables/tbl1"])
+        // Another connection loads its own.
+        const other = setup()
+        yield* Effect.provide(other.run("createRecord", { tableId: TABLE, fields: { title: "B" } }), other.layer)
+        expect(sentLines(other.sent)).toEqual(["GET /1/tables/tbl1", "POST /1/tables/tbl1/records"])
       })
     ))
 
   it.effect("a failed load is the provider's typed error, saying what it was loading; it is not kept", () =>
     withSetup(({ run, sent }) =>
       Effect.gen(function*() {
-      const create = run("createRecord", { tableId: "nope", fields: { title: "A" } })
-      const error = yield* Effect.flip(create)
-      expect(error._tag).toBe("NotFound")
-      expect(error.message).toMatch(/^loading the fields of fields: .*no such table/)
-      yield* Effect.flip(create)
-      expect(sentLines(sent)).toEqual(["GET /1/tables/nope", "GET /1/tables/nope"])
+        const create = run("createRecord", { tableId: "nope", fields: { title: "A" } })
+        const error = yield* Effect.flip(create)
+        expect(error._tag).toBe("NotFound")
+        expect(error.message).toMatch(/^loading the fields of fields: .*no such table/)
+        yield* Effect.flip(create)
+        expect(sentLines(sent)).toEqual(["GET /1/tables/nope", "GET /1/tables/nope"])
       })
     ))
 
