@@ -34,8 +34,11 @@ export const examples = {
     "$ x-runner serve examples/card-due-soon.json --sandbox --poll-interval \"30 seconds\""
   ],
   sample: ["$ x-runner sample examples/card-due-soon.json --sandbox"],
-  describe: ["$ x-runner describe boardtool/v1"],
-  options: ["$ x-runner options boardtool/v1/createCard idList --param idBoard=5eed00000000000000000002 --sandbox"],
+  describe: ["$ x-runner describe boardtool/v1", "$ x-runner describe sitebuilder/v1/createCollectionItem"],
+  options: [
+    "$ x-runner options boardtool/v1/createCard idList --param idBoard=5eed00000000000000000002 --sandbox",
+    "$ x-runner options sitebuilder/v1/createCollectionItem fieldData --param collectionId=5eed00000000000000000003 --sandbox"
+  ],
   connect: ["$ x-runner connect sitebuilder --connections connections.json --app-url http://127.0.0.1:3000"]
 } as const satisfies Record<string, ReadonlyArray<string>>
 
@@ -130,18 +133,22 @@ const sample = Command.make("sample", {
 
 const describe = Command.make("describe", {
   type: Args.text({ name: "type" }).pipe(
-    Args.withDescription("A component's type or name (e.g. boardtool/v1 or boardtool); all components when left out"),
+    Args.withDescription(
+      "A component's type or name (e.g. boardtool/v1 or boardtool), or an action's or trigger's type; all components when left out"
+    ),
     Args.optional
   )
 }, ({ type }) => Commands.describe(type).pipe(Effect.provide(components()))).pipe(
-  Command.withDescription("Print the components' definitions (actions, triggers, properties) as JSON")
+  Command.withDescription("Print the components' definitions (actions, triggers, properties) as JSON, or one action's or trigger's")
 )
 
 const options = Command.make("options", {
   type: Args.text({ name: "type" }).pipe(Args.withDescription("The step type of an action or trigger, e.g. boardtool/v1/createCard")),
-  property: Args.text({ name: "property" }).pipe(Args.withDescription("The property whose options to load, e.g. idList")),
+  property: Args.text({ name: "property" }).pipe(
+    Args.withDescription("The property whose options to load (e.g. idList), or a property group whose fields to load (e.g. fieldData)")
+  ),
   param: Options.keyValueMap("param").pipe(
-    Options.withDescription("A value of a property the list depends on, as name=value (repeatable)"),
+    Options.withDescription("A value of a property the list or the fields depend on, as name=value (repeatable)"),
     Options.optional
   ),
   connections: connectionsOption,
@@ -153,7 +160,7 @@ const options = Command.make("options", {
     params: mapOf(args.param),
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: false }
   }).pipe(Effect.provide(components()))).pipe(
-  Command.withDescription("Load the dynamic option list of a property, e.g. the lists of a board")
+  Command.withDescription("Load the dynamic option list of a property (e.g. the lists of a board), or the fields of a property group (e.g. a collection's)")
 )
 
 const connect = Command.make("connect", {

@@ -7,7 +7,7 @@
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Path from "@effect/platform/Path"
-import { Component, Connections } from "@x/core"
+import { Component, Connections, type ConnectorError, PropertyGroup } from "@x/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -79,25 +79,50 @@ export const run = (args: {
   )
 
 /**
- * `describe`: prints the definitions of every component, or of one (by type or name).
+ * `describe`: prints the definitions of every component, or of one (by type or name), or of one
+ * action or trigger (by step type). A property group's fields come from the provider: stderr
+ * says how to see them (`options`).
  *
  * @since 0.2.0
  * @category commands
  */
 export const describe = (wanted: Option.Option<string>): Effect.Effect<void, Errors.InvalidArguments, Components | Output> =>
   Effect.gen(function*() {
-    const { entries } = yield* Components
+    const { entries, executor } = yield* Components
+    const output = yield* Output
     const all = entries.map((entry) => Component.describe(entry.component))
-    if (Option.isNone(wanted)) return yield* Effect.flatMap(Output, (output) => output.out(JSON.stringify(all, null, 2)))
-    const chosen = all.find((c) => c.type === wanted.value || c.name === wanted.value)
+    const type = Option.getOrUndefined(wanted)
+    const action = type === undefined ? undefined : Either.getOrUndefined(executor.registry.action(type))
+    const trigger = type === undefined || action !== undefined ? undefined : Either.getOrUndefined(executor.registry.trigger(type))
+    const chosen = type === undefined
+      ? all
+      : action !== undefined
+      ? Component.describeAction(action.definition)
+      : trigger !== undefined
+      ? Component.describeTrigger(trigger.definition)
+      : all.find((c) => c.type === type || c.name === type)
     if (chosen === undefined) {
-      return yield* new Errors.InvalidArguments({ message: `unknown component "${wanted.value}"; available: ${all.map((c) => c.type).join(", ")}` })
+      return yield* new Errors.InvalidArguments({ message: `unknown component or step type "${type}"; available: ${all.map((c) => c.type).join(", ")}` })
     }
-    yield* Effect.flatMap(Output, (output) => output.out(JSON.stringify(chosen, null, 2)))
+    yield* output.out(JSON.stringify(chosen, null, 2))
+    // The actions described, by step type: where one has a property group, say how to see its fields.
+    const actions = action !== undefined
+      ? [[type!, action.definition] as const]
+      : trigger !== undefined
+      ? []
+      : entries.filter((e) => type === undefined || Component.typeOf(e.component) === type || e.component.name === type)
+        .flatMap((e) => Object.values(e.component.actions).map((a) => [`${Component.typeOf(e.component)}/${a.name}`, a] as const))
+    for (const [stepType, definition] of actions) {
+      for (const [name, group] of PropertyGroup.groupsOf(definition.props) ?? []) {
+        const params = group.fields.dependsOn.map((dependency) => ` --param ${dependency}=…`).join("")
+        yield* output.err(`${stepType}: ${name} holds fields loaded from ${group.fields.dependsOn.join(", ")}; see them with: x-runner options ${stepType} ${name}${params}`)
+      }
+    }
   })
 
 /**
- * `options`: loads the dynamic option list of one property.
+ * `options`: loads the dynamic option list of one property, or the fields of a property group
+ * (their definitions by key: title, kind, required, choices, rules).
  *
  * @since 0.2.0
  * @category commands
@@ -112,15 +137,20 @@ export const options = (args: {
     const { executor } = yield* Components
     const resolved = Either.orElse(executor.registry.action(args.type), () => executor.registry.trigger(args.type))
     if (Either.isLeft(resolved)) return yield* new Errors.InvalidArguments({ message: `InvalidInput: ${resolved.left.message}` })
-    const { component } = resolved.right
+    const { component, definition } = resolved.right
     const { connections } = yield* Setup.connect(args.source, [component])
     const params = Object.fromEntries(args.params)
-    const choices = yield* Effect.either(executor.options(args.type, args.property, params).pipe(Effect.provide(Connections.layer(connections))))
-    if (Either.isLeft(choices)) {
-      const message = `${choices.left._tag}: ${choices.left.message}`
-      return yield* choices.left._tag === "InvalidInput" ? new Errors.InvalidArguments({ message }) : new Errors.StepFailed({ message })
+    const props = definition.props as Record<string, PropertyGroup.PropertyGroup | { readonly kind: string }>
+    const group = Object.hasOwn(props, args.property) && props[args.property]!.kind === "GROUP"
+    const load: Effect.Effect<unknown, ConnectorError.ConnectorError, Connections.Connections> = group
+      ? executor.fields(args.type, args.property, params)
+      : executor.options(args.type, args.property, params)
+    const loaded = yield* Effect.either(load.pipe(Effect.provide(Connections.layer(connections))))
+    if (Either.isLeft(loaded)) {
+      const message = `${loaded.left._tag}: ${loaded.left.message}`
+      return yield* loaded.left._tag === "InvalidInput" ? new Errors.InvalidArguments({ message }) : new Errors.StepFailed({ message })
     }
-    yield* Effect.flatMap(Output, (output) => output.out(JSON.stringify(choices.right, null, 2)))
+    yield* Effect.flatMap(Output, (output) => output.out(JSON.stringify(loaded.right, null, 2)))
   }).pipe(Effect.scoped)
 
 /**

@@ -36,7 +36,7 @@ const commands: Record<string, { readonly summary: string; readonly example: str
   options: {
     summary: "Load the dynamic option list of a property",
     example: "$ x-runner options boardtool/v1/createCard idList --param",
-    describes: ["<type>", "The step type of an action or trigger", "<property>", "The property whose options to load", "--param", "a property the list depends on"]
+    describes: ["<type>", "The step type of an action or trigger", "<property>", "The property whose options to load", "a property group whose fields to load", "--param", "a property the list or the fields depend on"]
   },
   connect: {
     summary: "Connect an OAuth2 component",

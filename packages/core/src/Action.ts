@@ -13,6 +13,7 @@ import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import * as PlainSchema from "./internal/plainSchema.js"
 import * as Property from "./Property.js"
 import type { ProviderClient } from "./ProviderClient.js"
+import * as PropertyGroup from "./PropertyGroup.js"
 
 /**
  * What an action runs with, besides its parameters: the connection's provider client, and
@@ -48,6 +49,8 @@ export interface Action<P extends Property.Properties = any, A = any, N extends 
   readonly decode: (params: unknown) => Either.Either<Property.Params<P>, InvalidInput>
   /** Encodes an output as JSON data, keeping only its declared fields (`null` without output), compiled once. */
   readonly encode: (output: A) => Either.Either<unknown, ParseResult.ParseError>
+  /** Its property groups by name, decoded against their loaded fields before it runs; `undefined` when it has none. */
+  readonly groups?: ReadonlyArray<readonly [string, PropertyGroup.PropertyGroup]> | undefined
 }
 
 const encodeNothing = () => Either.right(null)
@@ -89,5 +92,6 @@ export const make = <
   connection: config.connection,
   run: config.run,
   decode: Property.decoder(config.props, config.name, config.validate),
-  encode: config.output === undefined ? encodeNothing : PlainSchema.encodeUnknownEither(config.output)
+  encode: config.output === undefined ? encodeNothing : PlainSchema.encodeUnknownEither(config.output),
+  groups: PropertyGroup.groupsOf(config.props)
 })

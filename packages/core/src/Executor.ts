@@ -13,6 +13,7 @@ import type * as Component from "./Component.js"
 import { type ConnectorError, type InvalidInput, invalidInput } from "./ConnectorError.js"
 import { Connections } from "./Connections.js"
 import * as internalExecute from "./internal/execute.js"
+import * as PropertyGroups from "./internal/propertyGroup.js"
 import * as internal from "./internal/triggers.js"
 import { inStep } from "./internal/triggers.js"
 import * as DynamicOptions from "./DynamicOptions.js"
@@ -98,6 +99,15 @@ export interface Executor {
     property: string,
     params: Readonly<Record<string, unknown>>
   ) => Effect.Effect<ReadonlyArray<Choice.Choice<string>>, ConnectorError, Connections>
+  /**
+   * Loads the fields of one property group of an action for these parameters (those it depends
+   * on are needed), described as JSON data by field key: what its value may hold.
+   */
+  readonly fields: (
+    type: string,
+    property: string,
+    params: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<Record<string, Property.PropertyDescription>, ConnectorError, Connections>
   /** Checks a trigger step: its shape, its type resolved to a trigger, its parameters decoded. */
   readonly prepareTrigger: (step: unknown) => Either.Either<PreparedTrigger, InvalidInput>
   /**
@@ -224,6 +234,8 @@ export const make = (
         Effect.flatMap(connections.get(component), ({ client }) => DynamicOptions.load(dynamicOptions, params, client)))
     })
 
+  const fields: Executor["fields"] = (type, property, params) => PropertyGroups.fields(registry, type, property, params)
+
   const triggers = internal.make(registry, settings.maxDeliveryBytes)
-  return { registry, prepare, decodeParameters, runDecoded, runPrepared, run, options, ...triggers }
+  return { registry, prepare, decodeParameters, runDecoded, runPrepared, run, options, fields, ...triggers }
 }

@@ -12,7 +12,8 @@ import * as Schema from "effect/Schema"
 import type { Choice } from "./Choice.js"
 import type { Issue, InvalidInput } from "./ConnectorError.js"
 import type { DynamicOptions } from "./DynamicOptions.js"
-import { BooleanLike, IntegerLike } from "./internal/lenient.js"
+import { BooleanLike } from "./internal/lenient.js"
+import * as numeric from "./internal/numeric.js"
 import * as dateTimes from "./internal/dateTime.js"
 import * as internal from "./internal/decoder.js"
 import { type Common, make, type Params, type Properties, type Property, type Validate } from "./internal/property.js"
@@ -127,29 +128,21 @@ export const boolean = <const R extends boolean = false>(
   config: Common<R> & { readonly defaultValue?: boolean }
 ): Property<boolean, R> => make("BOOLEAN", config, BooleanLike, {}, (value) => typeof value === "boolean")
 
-const isInteger = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u)
-
 /**
  * A whole number; a string of digits (from an interpolated reference) is accepted.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const integer = <const R extends boolean = false, const V extends number = number>(
-  config: Common<R> & {
-    readonly minimum?: number
-    readonly maximum?: number
-    readonly choices?: ReadonlyArray<Choice<V>>
-    readonly defaultValue?: NoInfer<V>
-  }
-): Property<NoInfer<V>, R> => {
-  const rules: ReadonlyArray<Rule.Rule<number>> = [
-    ...Rule.when(config.minimum, (min) => ({ test: (n: number) => n >= min, message: `must be at least ${min}`, constraint: { minimum: min } })),
-    ...Rule.when(config.maximum, (max) => ({ test: (n: number) => n <= max, message: `must be at most ${max}`, constraint: { maximum: max } })),
-    ...Rule.oneOf<number>(config.choices?.map((choice) => choice.value), String)
-  ]
-  return make("INTEGER", config, Rule.refine(IntegerLike, rules) as unknown as Schema.Schema<V, unknown>, Rule.constraints(rules), Rule.accepts(isInteger, rules))
-}
+export const integer = numeric.integer
+
+/**
+ * A number, whole or not (a price, say); a numeric string (from an interpolated reference) is accepted.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const number = numeric.number
 
 /**
  * Whether a string is an ISO 8601 date or date-time, with or without a zone designator, that exists.

@@ -100,6 +100,12 @@ export * as Polling from "./Polling.js"
  */
 export * as Property from "./Property.js"
 /**
+ * Property groups: inputs whose fields are loaded from the provider (a collection's fields).
+ *
+ * @since 0.2.0
+ */
+export * as PropertyGroup from "./PropertyGroup.js"
+/**
  * The HTTP client of one connection: auth, limits, time limits, retries, typed errors.
  *
  * @since 0.1.0

@@ -19,6 +19,27 @@ export const Item = Schema.Struct({
 export type Item = typeof Item.Type
 export type Order = typeof Order.Type
 
+/** A created or updated CMS item: the Item, with its status flags. */
+export const WrittenItem = Schema.Struct({
+  ...Item.fields,
+  isDraft: Schema.Boolean,
+  isArchived: Schema.Boolean
+})
+export type WrittenItem = typeof WrittenItem.Type
+
+/** A field of a collection, as `GET /collections/{id}` describes it; `validations` depend on its type. */
+export const Field = Schema.Struct({
+  id: Schema.String,
+  slug: Schema.String,
+  displayName: Schema.String,
+  type: Schema.String,
+  isRequired: Schema.Boolean,
+  isEditable: Schema.optional(Schema.Boolean),
+  helpText: Schema.optional(Schema.NullOr(Schema.String)),
+  validations: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })))
+})
+export type Field = typeof Field.Type
+
 const Site = Schema.Struct({ id: Schema.String, displayName: Schema.String })
 const Collection = Schema.Struct({ id: Schema.String, displayName: Schema.String })
 const Page = Schema.Struct({ total: Schema.optional(Schema.Number) })
@@ -106,3 +127,46 @@ export const items = <A, I>(
 
 export const getItem = (client: ProviderClient.ProviderClient, collectionId: string, itemId: string) =>
   client.json({ method: "GET", path: path`/collections/${collectionId}/items/${itemId}` }, Item)
+
+/** A collection's fields: `GET /collections/{id}`. */
+export const collectionFields = (client: ProviderClient.ProviderClient, collectionId: string) =>
+  Effect.map(
+    client.json({ method: "GET", path: path`/collections/${collectionId}` }, Schema.Struct({ fields: Schema.Array(Field) })),
+    (r) => r.fields
+  )
+
+/** What an item write sends: its fields, and its status flags where given. */
+export interface ItemWrite {
+  readonly collectionId: string
+  /** Published at once (`…/live`) rather than staged. */
+  readonly live: boolean
+  /** Absent on an update that changes only the flags. */
+  readonly fieldData?: Readonly<Record<string, unknown>> | undefined
+  readonly isDraft?: boolean | undefined
+  readonly isArchived?: boolean | undefined
+}
+
+const writeBody = (write: ItemWrite) =>
+  ProviderRequest.jsonBody({
+    ...(write.isArchived === undefined ? {} : { isArchived: write.isArchived }),
+    ...(write.isDraft === undefined ? {} : { isDraft: write.isDraft }),
+    ...(write.fieldData === undefined ? {} : { fieldData: write.fieldData })
+  })
+
+/** `POST /collections/{id}/items` (staged) or `…/items/live` (published at once). */
+export const createItem = (client: ProviderClient.ProviderClient, write: ItemWrite) =>
+  client.json({
+    method: "POST",
+    path: write.live ? path`/collections/${write.collectionId}/items/live` : path`/collections/${write.collectionId}/items`,
+    body: writeBody(write)
+  }, WrittenItem)
+
+/** `PATCH /collections/{id}/items/{itemId}` (staged) or `…/live` (the live item too). */
+export const updateItem = (client: ProviderClient.ProviderClient, write: ItemWrite & { readonly itemId: string }) =>
+  client.json({
+    method: "PATCH",
+    path: write.live
+      ? path`/collections/${write.collectionId}/items/${write.itemId}/live`
+      : path`/collections/${write.collectionId}/items/${write.itemId}`,
+    body: writeBody(write)
+  }, WrittenItem)

@@ -18,6 +18,20 @@ const missingScopes = (body: unknown): ReadonlyArray<string> | undefined => {
   return [...(parsed.value.message ?? "").matchAll(/[a-z_]+:(?:read|write)/g)].map((m) => m[0])
 }
 
+/** Webflow's `details` of a 400 (`{param, description}`, `{field, message}` or text), as issues. */
+const issuesOf = (body: unknown): ReadonlyArray<ConnectorError.Issue> => {
+  const parsed = errorBody(body)
+  if (parsed._tag === "None") return []
+  return (parsed.value.details ?? []).flatMap((detail) => {
+    if (typeof detail === "string") return [{ path: "", message: detail }]
+    if (typeof detail !== "object" || detail === null) return []
+    const { description, field, message, param } = detail as Record<string, unknown>
+    const text = typeof description === "string" ? description : typeof message === "string" ? message : undefined
+    const path = typeof param === "string" ? param : typeof field === "string" ? field : ""
+    return text === undefined ? [] : [{ path, message: text }]
+  })
+}
+
 const lacking = (scopes: ReadonlyArray<string>) =>
   scopes.length === 0
     ? "the connection lacks a scope this needs: connect again to grant it"
@@ -44,6 +58,12 @@ export const connection = Connection.oauth2({
   client: {
     defaultBaseUrl: "https://api.webflow.com/v2",
     refineError: (error, body) => {
+      if (error._tag === "InvalidInput") {
+        const issues = issuesOf(body)
+        if (issues.length === 0) return error
+        const named = issues.map((issue) => issue.path === "" ? issue.message : `${issue.path}: ${issue.message}`).join("; ")
+        return new ConnectorError.InvalidInput({ ...error, message: `${error.message}: ${named}`, issues })
+      }
       const scopes = error._tag === "PermissionDenied" ? missingScopes(body) : undefined
       return scopes === undefined ? error : new ConnectorError.PermissionDenied({
         ...error,

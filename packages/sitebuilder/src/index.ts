@@ -2,9 +2,11 @@
  * @x/sitebuilder: the site-builder component, `sitebuilder/v1` (Webflow Data API v2).
  */
 import { Client, Component } from "@x/core"
+import { createCollectionItem } from "./actions/createCollectionItem.js"
 import { fulfillOrder } from "./actions/fulfillOrder.js"
 import { getCollectionItem } from "./actions/getCollectionItem.js"
 import { listCollectionItems } from "./actions/listCollectionItems.js"
+import { updateCollectionItem } from "./actions/updateCollectionItem.js"
 import { connection as declared } from "./connection.js"
 
 export const sitebuilder = Component.make({
@@ -14,7 +16,7 @@ export const sitebuilder = Component.make({
   description: "Visual web design and development platform for building responsive websites without code.",
   category: "Developer Tools",
   connection: declared,
-  actions: [fulfillOrder, getCollectionItem, listCollectionItems],
+  actions: [fulfillOrder, getCollectionItem, listCollectionItems, createCollectionItem, updateCollectionItem],
   customAction: true
 })
 
@@ -24,7 +26,7 @@ export const sitebuilder = Component.make({
  */
 export const Sitebuilder = Client.make(sitebuilder)
 
-export { Item, Order } from "./api.js"
+export { Field, Item, Order, WrittenItem } from "./api.js"
 /** The connection, with the OAuth2 scopes its actions need. */
 export const connection = sitebuilder.connection
-export { fulfillOrder, getCollectionItem, listCollectionItems }
+export { createCollectionItem, fulfillOrder, getCollectionItem, listCollectionItems, updateCollectionItem }

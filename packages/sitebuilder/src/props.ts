@@ -7,3 +7,6 @@ export const webflowId = Property.patterned(webflowIdPattern, "must be a Webflow
 
 /** The site. */
 export const siteId = <const R extends boolean>(required: R) => webflowId({ title: "Site", required, dynamicOptions: Options.sites })
+
+/** A collection of the site. */
+export const collectionId = webflowId({ title: "Collection", required: true, dynamicOptions: Options.collections })

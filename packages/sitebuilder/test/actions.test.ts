@@ -248,7 +248,7 @@ describe("sitebuilder definition", () => {
         oauth2: {
           authorizeUrl: "https://webflow.com/oauth/authorize",
           tokenUrl: "https://api.webflow.com/oauth/access_token",
-          scopes: ["cms:read", "ecommerce:read", "ecommerce:write", "sites:read"]
+          scopes: ["cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "sites:read"]
         },
         defaultBaseUrl: "https://api.webflow.com/v2",
         rateLimits: [{ scope: "token", limit: 60, intervalMillis: 60_000 }],
@@ -265,5 +265,14 @@ describe("sitebuilder definition", () => {
     const get = d.actions.find((a) => a.name === "getCollectionItem")!
     expect(get.props["itemId"]).toMatchObject({ dynamicOptions: { dependsOn: ["collectionId"] } })
     expect(get.props["siteId"]).toMatchObject({ required: false })
+    const create = d.actions.find((a) => a.name === "createCollectionItem")!
+    expect(create.props["fieldData"]).toEqual({
+      kind: "GROUP",
+      title: "Fields",
+      description: "The item's fields by slug: name, slug and every other required field of the collection.",
+      required: true,
+      dependsOn: ["collectionId"]
+    })
+    expect(d.actions.find((a) => a.name === "updateCollectionItem")!.props["fieldData"]).toMatchObject({ kind: "GROUP", required: false })
   })
 })

@@ -30,13 +30,13 @@ afterAll(() => sim.close())
 
 // ../shared sits beside the repository in CI and on the developers' machines.
 describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-openapi.yml", () => {
-  it("sites, orders, a fulfilled order, collections and items validate against the spec", async () => {
+  it("sites, orders, a fulfilled order, collections (with their fields), items, created and updated items validate against the spec", async () => {
     const spec = normalize(parse(readFileSync(specPath, "utf8"))) as any
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
     ajv.addSchema({ $id: "webflow", components: spec.components }, "webflow")
-    const schemaOf = (path: string, method: string) => {
+    const schemaOf = (path: string, method: string, status = "200") => {
       const schema = JSON.parse(
-        JSON.stringify(spec.paths[path][method].responses["200"].content["application/json"].schema).replaceAll(
+        JSON.stringify(spec.paths[path][method].responses[status].content["application/json"].schema).replaceAll(
           "\"#/components/",
           "\"webflow#/components/"
         )
@@ -44,17 +44,17 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
       return ajv.compile(schema)
     }
     const token = sim.issueToken()
-    const call = async (method: string, path: string, body?: object) => {
+    const call = async (method: string, path: string, body?: object, status = 200) => {
       const response = await fetch(`${sim.baseUrl}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
         ...(body === undefined ? {} : { body: JSON.stringify(body) })
       })
-      expect(response.status).toBe(200)
+      expect(response.status).toBe(status)
       return response.json()
     }
-    const check = (path: string, method: string, value: unknown) => {
-      const validate = schemaOf(path, method)
+    const check = (path: string, method: string, value: unknown, status = "200") => {
+      const validate = schemaOf(path, method, status)
       validate(value)
       expect(validate.errors ?? []).toEqual([])
     }
@@ -71,5 +71,17 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
     check("/collections/{collection_id}/items", "get", items)
     check("/collections/{collection_id}/items/live", "get", await call("GET", `/collections/${collections.collections[0].id}/items/live?offset=100&limit=100`))
     check("/collections/{collection_id}/items/{item_id}", "get", await call("GET", `/collections/${collections.collections[0].id}/items/${items.items[0].id}`))
+    const products = Simulator.seed.collections.products
+    const details = await call("GET", `/collections/${products}`)
+    expect(details.fields.map((f: { type: string }) => f.type)).toEqual([
+      "PlainText", "PlainText", "Number", "Number", "Switch", "RichText", "Option", "DateTime", "Reference", "MultiReference",
+      "Email", "Phone", "Link", "Color", "Image", "File"
+    ])
+    check("/collections/{collection_id}", "get", details)
+    const live = await call("POST", `/collections/${products}/items/live`, { isDraft: false, fieldData: { name: "Towel", slug: "towel", price: 4.2 } }, 202)
+    check("/collections/{collection_id}/items/live", "post", live, "202")
+    const updated = await call("PATCH", `/collections/${products}/items/${live.id}`, { fieldData: { featured: true } })
+    check("/collections/{collection_id}/items/{item_id}", "patch", updated)
+    check("/collections/{collection_id}/items/{item_id}/live", "patch", await call("PATCH", `/collections/${products}/items/${live.id}/live`, { fieldData: { price: 5 } }))
   })
 })

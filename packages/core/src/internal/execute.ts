@@ -7,15 +7,31 @@ import * as Either from "effect/Either"
 import type * as Action from "../Action.js"
 import { type ConnectorError, UnexpectedResponse } from "../ConnectorError.js"
 import type { Opened } from "./open.js"
+import * as PropertyGroups from "./propertyGroup.js"
 
 /**
  * Runs an action with decoded parameters on its component's opened connection. Its output is encoded (checked against its schema)
  * and scrubbed of the connection's secrets, since a provider or a proxy may echo what it was
  * sent; `finish` gets the output, its encoding and the scrubbed encoding (the same object when
  * there was nothing to scrub). `label` names the action in the error of an output that does
- * not match its schema.
+ * not match its schema, and the step in the error of a group value that does not match its
+ * loaded fields (an action with property groups has them decoded first; any other pays nothing).
  */
 export const execute = <A, B>(
+  opened: Opened,
+  action: Action.Action<any, A>,
+  params: Readonly<Record<string, unknown>>,
+  label: string,
+  finish: (output: A, encoded: unknown, scrubbed: unknown) => B
+): Effect.Effect<B, ConnectorError> =>
+  action.groups === undefined
+    ? runAndEncode(opened, action, params, label, finish)
+    : Effect.flatMap(
+      PropertyGroups.decode(action.groups, params, opened.client, label),
+      (decoded) => runAndEncode(opened, action, decoded, label, finish)
+    )
+
+const runAndEncode = <A, B>(
   opened: Opened,
   action: Action.Action<any, A>,
   params: Readonly<Record<string, unknown>>,

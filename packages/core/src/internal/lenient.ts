@@ -1,5 +1,5 @@
 /**
- * Booleans and integers that also accept their string form, as an interpolated reference
+ * Booleans and numbers that also accept their string form, as an interpolated reference
  * (`"${step.count}"`) gives them.
  */
 import * as ParseResult from "effect/ParseResult"
@@ -24,5 +24,16 @@ export const IntegerLike = Schema.transformOrFail(Schema.Unknown, Schema.Number,
       : typeof u === "string" && /^-?\d{1,15}$/.test(u)
       ? ParseResult.succeed(Number(u))
       : ParseResult.fail(new ParseResult.Type(ast, u, "must be an integer")),
+  encode: ParseResult.succeed
+})
+
+export const NumberLike = Schema.transformOrFail(Schema.Unknown, Schema.Number, {
+  strict: true,
+  decode: (u, _, ast) =>
+    typeof u === "number" && Number.isFinite(u)
+      ? ParseResult.succeed(u)
+      : typeof u === "string" && /^-?\d{1,15}(\.\d{1,15})?$/.test(u)
+      ? ParseResult.succeed(Number(u))
+      : ParseResult.fail(new ParseResult.Type(ast, u, "must be a number")),
   encode: ParseResult.succeed
 })

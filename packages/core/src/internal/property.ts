@@ -8,7 +8,16 @@ import type { DynamicOptions } from "../DynamicOptions.js"
  * @since 0.1.0
  * @category models
  */
-export type Kind = "STRING" | "BOOLEAN" | "INTEGER" | "DATE_TIME" | "OBJECT" | "ARRAY"
+export type Kind =
+  | "STRING"
+  | "BOOLEAN"
+  | "INTEGER"
+  | "NUMBER"
+  | "DATE_TIME"
+  | "OBJECT"
+  | "ARRAY"
+  /** A group of fields loaded from the provider (`PropertyGroup`), its value an object of them. */
+  | "GROUP"
 
 /**
  * @since 0.1.0

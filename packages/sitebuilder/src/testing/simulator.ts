@@ -9,7 +9,11 @@
  * `Retry-After`, and full Order and Item objects. Lists page as Webflow's do (`offset`,
  * `limit` at most 100, `pagination {limit, offset, total}`); items are listed staged
  * (`/items`) or live (`/items/live`, published items only), filtered by exact `name` or
- * `slug`, sorted by `sortBy`/`sortOrder`.
+ * `slug`, sorted by `sortBy`/`sortOrder`. Each collection has its fields (`GET /collections/{id}`;
+ * "Products" one of every type), and items are created (`POST …/items`, staged, 202; `…/items/live`,
+ * published) and updated (`PATCH …/items/{id}`, `…/live`) with their `fieldData` checked as
+ * Webflow checks it (`./cms.ts`): an unknown field, a wrong type or a missing required field is
+ * a 400 `validation_error` whose `details` name each (`{param: "fieldData.price", description}`).
  *
  * It is built on node:http. Importing `@x/sitebuilder/testing` loads `@x/core/Webhook` and
  * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
@@ -20,6 +24,7 @@ import { readBody } from "@x/core/Webhook"
 import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import { webflowIdPattern } from "../ids.js"
+import * as Cms from "./cms.js"
 
 export interface Settings {
   readonly port?: number
@@ -32,7 +37,8 @@ export interface Settings {
 
 export interface Site { id: string; displayName: string; shortName: string; ecommerce: boolean; createdOn: string }
 export interface Order { siteId: string; orderId: string; status: string; acceptedOn: string; fulfilledOn: string | null; customer: string; total: number }
-export interface Collection { id: string; siteId: string; displayName: string; singularName: string; slug: string }
+export interface Collection { id: string; siteId: string; displayName: string; singularName: string; slug: string; fields: Array<Cms.CollectionField> }
+export type CollectionField = Cms.CollectionField
 export interface Item {
   id: string
   collectionId: string
@@ -40,6 +46,10 @@ export interface Item {
   createdOn: string
   /** Set back to draft after it was published: staged only, absent from the live list. */
   isDraft?: boolean
+  isArchived?: boolean
+  /** null: created staged and never published (absent from the live list); absent: published when created. */
+  lastPublished?: string | null
+  lastUpdated?: string
 }
 
 export interface Simulator {
@@ -60,7 +70,7 @@ export interface Simulator {
   readonly close: () => Promise<void>
 }
 
-export const allScopes = ["sites:read", "ecommerce:read", "ecommerce:write", "cms:read"] as const
+export const allScopes = ["sites:read", "ecommerce:read", "ecommerce:write", "cms:read", "cms:write"] as const
 
 const objectId = () => randomBytes(12).toString("hex")
 const seedId = (n: number) => `5eed${n.toString(16).padStart(20, "0")}`
@@ -73,12 +83,46 @@ export const seed = {
   sites: { store: seedId(1), portfolio: seedId(2) },
   collections: { products: seedId(3), blogPosts: seedId(4), projects: seedId(5) },
   productItem: (n: number) => seedId(0x100 + n),
+  blogPost: (n: number) => seedId(0x200 + n),
+  /** The options of the Products' "category" field. */
+  categories: { apparel: seedId(0x401), gadgets: seedId(0x402) },
   orders: { unfulfilled: "a1b-2c3", unfulfilledToo: "d4e-5f6", fulfilled: "a7b-8c9", refunded: "dab-cde", pending: "f01-234", disputed: "b56-789", disputeLost: "c0d-e1f" }
 } as const
 const isObjectId = (s: string) => webflowIdPattern.test(s)
 
+/** The fields of a collection: `name` and `slug` (required), then `extra`. */
+const fieldsOf = (collectionNumber: number, extra: ReadonlyArray<Omit<Cms.CollectionField, "id" | "isEditable" | "helpText" | "isRequired"> & { isRequired?: boolean }>): Array<Cms.CollectionField> =>
+  [
+    { slug: "name", displayName: "Name", type: "PlainText", isRequired: true, validations: { maxLength: 256 } },
+    { slug: "slug", displayName: "Slug", type: "PlainText", isRequired: true, validations: { maxLength: 256 } },
+    ...extra
+  ].map((field, i) => ({ isRequired: false, ...field, id: seedId(0x1000 * collectionNumber + i), isEditable: true, helpText: "" }))
+
+/** "Products": one field of every type Webflow has, with their validations. */
+const productFields = fieldsOf(3, [
+  { slug: "price", displayName: "Price", type: "Number", validations: { format: "decimal", allowNegative: false, precision: 2 } },
+  { slug: "stock", displayName: "Stock", type: "Number", validations: { format: "integer", allowNegative: false, allowZero: true, maxValue: 10000 } },
+  { slug: "featured", displayName: "Featured", type: "Switch", validations: null },
+  { slug: "description", displayName: "Description", type: "RichText", validations: null },
+  { slug: "category", displayName: "Category", type: "Option", validations: { options: [{ name: "Apparel", id: seedId(0x401) }, { name: "Gadgets", id: seedId(0x402) }] } },
+  { slug: "released", displayName: "Released", type: "DateTime", validations: null },
+  { slug: "related", displayName: "Related product", type: "Reference", validations: { collectionId: seedId(3) } },
+  { slug: "posts", displayName: "Blog posts", type: "MultiReference", validations: { collectionId: seedId(4) } },
+  { slug: "contact-email", displayName: "Contact email", type: "Email", validations: null },
+  { slug: "support-phone", displayName: "Support phone", type: "Phone", validations: null },
+  { slug: "website", displayName: "Website", type: "Link", validations: null },
+  { slug: "color", displayName: "Color", type: "Color", validations: null },
+  { slug: "image", displayName: "Image", type: "Image", validations: null },
+  { slug: "manual", displayName: "Manual", type: "File", validations: null }
+])
+
 class ApiError {
   constructor(readonly status: number, readonly code: string, readonly message: string, readonly details: ReadonlyArray<unknown> = []) {}
+}
+
+/** A 202 answer (Webflow accepts item creations with 202). */
+class Accepted {
+  constructor(readonly body: unknown) {}
 }
 
 const money = (cents: number) => ({ unit: "USD", value: String(cents), string: `$ ${(cents / 100).toFixed(2)} USD` })
@@ -105,8 +149,11 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     sites.set(site.id, site)
     return site
   }
-  const addCollection = (siteId: string, displayName: string, singularName: string, count: number, id: string, itemId: (n: number) => string) => {
-    const collection: Collection = { id, siteId, displayName, singularName, slug: displayName.toLowerCase().replace(/\W+/g, "-") }
+  const addCollection = (
+    siteId: string, displayName: string, singularName: string, count: number, id: string, itemId: (n: number) => string,
+    fields: Array<Cms.CollectionField>
+  ) => {
+    const collection: Collection = { id, siteId, displayName, singularName, slug: displayName.toLowerCase().replace(/\W+/g, "-"), fields }
     collections.set(collection.id, collection)
     for (let i = 1; i <= count; i++) {
       const item: Item = {
@@ -122,9 +169,10 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
   const store = addSite("Acme Store", true, seed.sites.store)
   const portfolio = addSite("Portfolio", false, seed.sites.portfolio)
-  addCollection(store.id, "Products", "Product", 130, seed.collections.products, seed.productItem)
-  addCollection(store.id, "Blog Posts", "Blog Post", 3, seed.collections.blogPosts, (n) => seedId(0x200 + n))
-  addCollection(portfolio.id, "Projects", "Project", 2, seed.collections.projects, (n) => seedId(0x300 + n))
+  addCollection(store.id, "Products", "Product", 130, seed.collections.products, seed.productItem, productFields)
+  addCollection(store.id, "Blog Posts", "Blog Post", 3, seed.collections.blogPosts, seed.blogPost,
+    fieldsOf(4, [{ slug: "body", displayName: "Body", type: "RichText", validations: null }]))
+  addCollection(portfolio.id, "Projects", "Project", 2, seed.collections.projects, (n) => seedId(0x300 + n), fieldsOf(5, []))
   const orderIds = Object.values(seed.orders)
   ;["unfulfilled", "unfulfilled", "fulfilled", "refunded", "pending", "disputed", "dispute-lost"].forEach((status, i) => {
     const order: Order = {
@@ -203,8 +251,10 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     id: c.id, displayName: c.displayName, singularName: c.singularName, slug: c.slug, createdOn: now.toISOString(), lastUpdated: now.toISOString()
   })
   const itemJson = (i: Item) => ({
-    id: i.id, cmsLocaleId: cmsLocale, lastPublished: i.createdOn, lastUpdated: i.createdOn, createdOn: i.createdOn, isArchived: false, isDraft: i.isDraft === true, fieldData: i.fieldData
+    id: i.id, cmsLocaleId: cmsLocale, lastPublished: i.lastPublished === undefined ? i.createdOn : i.lastPublished,
+    lastUpdated: i.lastUpdated ?? i.createdOn, createdOn: i.createdOn, isArchived: i.isArchived === true, isDraft: i.isDraft === true, fieldData: i.fieldData
   })
+  const collectionDetails = (c: Collection) => ({ ...collectionJson(c), fields: c.fields })
 
   // --- OAuth ------------------------------------------------------------------------------
   const authorize = (url: URL): { status: number; location?: string; body?: unknown } => {
@@ -243,7 +293,10 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     [/^\/sites\/[^/]+\/orders$/, "GET", "ecommerce:read"],
     [/^\/sites\/[^/]+\/orders\/[^/]+\/fulfill$/, "POST", "ecommerce:write"],
     [/^\/sites\/[^/]+\/collections$/, "GET", "cms:read"],
-    [/^\/collections\/[^/]+\/items(\/[^/]+)?$/, "GET", "cms:read"]
+    [/^\/collections\/[^/]+$/, "GET", "cms:read"],
+    [/^\/collections\/[^/]+\/items(\/[^/]+)*$/, "GET", "cms:read"],
+    [/^\/collections\/[^/]+\/items(\/live)?$/, "POST", "cms:write"],
+    [/^\/collections\/[^/]+\/items\/[^/]+(\/live)?$/, "PATCH", "cms:write"]
   ]
   const page = (q: URLSearchParams) => {
     const offset = Number(q.get("offset") ?? 0)
@@ -277,7 +330,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     }
     const [name, slug] = [q.get("name"), q.get("slug")]
     const all = [...items.values()].filter((i) =>
-      i.collectionId === c.id && (!live || i.isDraft !== true) &&
+      i.collectionId === c.id && (!live || (i.isDraft !== true && i.lastPublished !== null)) &&
       (name === null || i.fieldData["name"] === name) && (slug === null || i.fieldData["slug"] === slug))
     if (sortBy === null) return all
     const key = (i: Item) => String(sortBy === "lastPublished" ? itemJson(i).lastPublished : i.fieldData[sortBy])
@@ -286,6 +339,45 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
   const ecommerce = (s: Site) => {
     if (!s.ecommerce) throw new ApiError(409, "ecommerce_not_enabled", "Ecommerce is not enabled for this site. Upgrade to an Ecommerce plan.")
+  }
+
+  /** Creates an item (staged, or published with `live`), its fieldData checked as Webflow does. */
+  const createItem = (c: Collection, live: boolean, body: Record<string, unknown>) => {
+    const details = [...flags(body, live), ...Cms.check(c.fields, body["fieldData"], true, exists), ...uniqueSlug(c, body["fieldData"])]
+    if (details.length > 0) throw new ApiError(400, "validation_error", "Validation Error", details)
+    const at = new Date().toISOString()
+    const item: Item = {
+      id: objectId(), collectionId: c.id, createdOn: at, lastUpdated: at, fieldData: { ...body["fieldData"] as Record<string, unknown> },
+      isDraft: live ? false : body["isDraft"] === true, isArchived: body["isArchived"] === true, lastPublished: live ? at : null
+    }
+    items.set(item.id, item)
+    return new Accepted(itemJson(item))
+  }
+  /** Updates an item's given fields (null clears one); `live` publishes the change, for an item that is live. */
+  const updateItem = (c: Collection, item: Item, live: boolean, body: Record<string, unknown>) => {
+    const details = [...flags(body, live), ...Cms.check(c.fields, body["fieldData"], false, exists), ...uniqueSlug(c, body["fieldData"], item.id)]
+    if (details.length > 0) throw new ApiError(400, "validation_error", "Validation Error", details)
+    if (live && (item.isDraft === true || item.lastPublished === null)) throw new ApiError(409, "conflict", "Conflict: Item not published")
+    for (const [slug, value] of Object.entries((body["fieldData"] ?? {}) as Record<string, unknown>)) {
+      if (value === null) delete item.fieldData[slug]
+      else item.fieldData[slug] = value
+    }
+    if (typeof body["isDraft"] === "boolean") item.isDraft = body["isDraft"]
+    if (typeof body["isArchived"] === "boolean") item.isArchived = body["isArchived"]
+    item.lastUpdated = new Date().toISOString()
+    if (live) item.lastPublished = item.lastUpdated
+    return itemJson(item)
+  }
+  const exists = (collectionId: string, itemId: string) => items.get(itemId)?.collectionId === collectionId
+  const flags = (body: Record<string, unknown>, live: boolean): ReadonlyArray<Cms.Detail> => [
+    ...(["isDraft", "isArchived"] as const).filter((flag) => body[flag] !== undefined && typeof body[flag] !== "boolean")
+      .map((flag) => ({ param: flag, description: "Expected a boolean" })),
+    ...(live && body["isDraft"] === true ? [{ param: "isDraft", description: "A live item cannot be a draft" }] : [])
+  ]
+  const uniqueSlug = (c: Collection, fieldData: unknown, itself?: string): ReadonlyArray<Cms.Detail> => {
+    const slug = (fieldData as Record<string, unknown> | undefined)?.["slug"]
+    const taken = typeof slug === "string" && [...items.values()].some((i) => i.collectionId === c.id && i.id !== itself && i.fieldData["slug"] === slug)
+    return taken ? [{ param: "fieldData.slug", description: `Unique value is already in database: '${slug}'` }] : []
   }
 
   const api = (method: string, path: string, q: URLSearchParams, body: Record<string, unknown>): unknown => {
@@ -316,6 +408,17 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     if (method === "GET" && s[0] === "sites" && s[2] === "collections" && s.length === 3) {
       const theSite = site(s[1]!)
       return { collections: [...collections.values()].filter((c) => c.siteId === theSite.id).map(collectionJson) }
+    }
+    if (method === "GET" && s[0] === "collections" && s.length === 2) return collectionDetails(collection(s[1]!))
+    if (method === "POST" && s[0] === "collections" && s[2] === "items" && (s.length === 3 || (s.length === 4 && s[3] === "live"))) {
+      return createItem(collection(s[1]!), s.length === 4, body)
+    }
+    if (method === "PATCH" && s[0] === "collections" && s[2] === "items" && (s.length === 4 || (s.length === 5 && s[4] === "live"))) {
+      const theCollection = collection(s[1]!)
+      if (!isObjectId(s[3]!)) throw new ApiError(400, "validation_error", "Validation Error", [{ param: "item_id", description: "invalid id" }])
+      const item = items.get(s[3]!)
+      if (item === undefined || item.collectionId !== theCollection.id) throw new ApiError(404, "item_not_found", "Requested resource not found: Item not found")
+      return updateItem(theCollection, item, s.length === 5, body)
     }
     if (method === "GET" && s[0] === "collections" && s[2] === "items") {
       const theCollection = collection(s[1]!)
@@ -416,7 +519,9 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     }
     try {
       const body = raw === "" ? {} : JSON.parse(raw) as Record<string, unknown>
-      json(200, api(req.method ?? "GET", path, url.searchParams, body))
+      const answer = api(req.method ?? "GET", path, url.searchParams, body)
+      if (answer instanceof Accepted) json(202, answer.body)
+      else json(200, answer)
     } catch (error) {
       if (error instanceof ApiError) fail(error)
       else if (error instanceof SyntaxError) fail(new ApiError(400, "bad_request", "Bad Request: the body is not JSON"))
