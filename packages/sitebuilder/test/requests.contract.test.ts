@@ -34,6 +34,18 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
           fulfillOrder: { siteId: seed.sites.store, orderId: seed.orders.unfulfilled, sendOrderFulfilledEmail: true },
           getCollectionItem: { siteId: seed.sites.store, collectionId: collection, itemId: seed.productItem(1) },
           listCollectionItems: { siteId: seed.sites.store, collectionId: collection, live: true, sortBy: "lastPublished", sortOrder: "desc", limit: 150 },
+          createCollectionItem: {
+            siteId: seed.sites.store,
+            collectionId: collection,
+            live: true,
+            fieldData: { name: "Contract tee", slug: "contract-tee", price: 25, featured: true, category: seed.categories.apparel }
+          },
+          updateCollectionItem: {
+            siteId: seed.sites.store,
+            collectionId: collection,
+            itemId: seed.productItem(2),
+            fieldData: { name: "Renamed", price: 12.5 }
+          },
           customAction: { method: "GET", path: `/sites/${seed.sites.store}/collections` }
         },
         triggers: {}
