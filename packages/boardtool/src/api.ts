@@ -2,7 +2,7 @@
  * Trello's wire formats (REST API 1, `../shared/specs/trello`): the records we read, decoded
  * with Schema (unknown fields are ignored), and the endpoints the actions call.
  */
-import { Auth, Pagination, ProviderClient, ProviderRequest } from "@x/core"
+import { Auth, ConnectorError, FileInput, Files, Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 
@@ -60,7 +60,95 @@ export const Delivery = Schema.Struct({
   })
 })
 
+/**
+ * A card's attachment: an uploaded file (`isUpload`, its size in `bytes`) or a link. Trello
+ * answers `bytes` as a number (the spec says string) and adds `fileName` to uploads.
+ */
+export const Attachment = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  url: Schema.String,
+  isUpload: Schema.Boolean,
+  mimeType: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  bytes: Schema.optionalWith(Schema.NullOr(Schema.Number), { default: () => null }),
+  fileName: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  date: Schema.String
+})
+export type Attachment = typeof Attachment.Type
+
+/** Trello's largest attachment: 10 MB in a free workspace, 250 MB in a paid one. */
+export const attachmentLimits = { free: 10 * FileInput.MiB, paid: 250 * FileInput.MiB } as const
+
 const { path } = ProviderRequest
+
+/**
+ * Attaches a file (uploaded as `multipart/form-data`, opened within `maxBytes` before anything
+ * is sent) or a link to a card. The name and type default to the file's.
+ */
+export const addAttachment = (
+  client: ProviderClient.ProviderClient,
+  idCard: string,
+  attachment: {
+    file?: FileInput.FileInput | undefined
+    url?: string | undefined
+    name?: string | undefined
+    mimeType?: string | undefined
+    setCover?: boolean | undefined
+    maxBytes: number
+  }
+) => {
+  const request = { method: "POST", path: path`/cards/${idCard}/attachments` } as const
+  const { file, mimeType, name, setCover } = attachment
+  return file === undefined
+    ? client.json({ ...request, body: ProviderRequest.formBody({ url: attachment.url, name, mimeType, setCover }) }, Attachment)
+    : Effect.scoped(Effect.flatMap(FileInput.open(client, file, { field: "file", maxBytes: attachment.maxBytes }), (opened) =>
+      client.json({
+        ...request,
+        body: ProviderRequest.multipartBody({
+          fields: { name: name ?? opened.name, mimeType: mimeType ?? opened.contentType, setCover },
+          files: { file: opened }
+        }),
+        timeout: Files.transferTimeout
+      }, Attachment)))
+}
+
+export const getAttachment = (client: ProviderClient.ProviderClient, idCard: string, idAttachment: string) =>
+  client.json({ method: "GET", path: path`/cards/${idCard}/attachments/${idAttachment}` }, Attachment)
+
+const lastSegment = (url: string) => {
+  const segment = url.slice(url.lastIndexOf("/") + 1)
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+/**
+ * Downloads an uploaded attachment to `to`, streamed: Trello serves the file at
+ * `/cards/{id}/attachments/{id}/download/{fileName}` to the `Authorization: OAuth` header
+ * (the connection's credentials), not to `key` and `token` in the query.
+ */
+export const downloadAttachment = (
+  client: ProviderClient.ProviderClient,
+  idCard: string,
+  idAttachment: string,
+  options: { to: string; maxBytes?: number | undefined }
+) =>
+  Effect.flatMap(getAttachment(client, idCard, idAttachment), (attachment) => {
+    if (!attachment.isUpload) {
+      const message = "the attachment is a link, not an uploaded file"
+      return Effect.fail(new ConnectorError.InvalidInput({ message, issues: [{ path: "idAttachment", message }] }))
+    }
+    const fileName = attachment.fileName ?? lastSegment(attachment.url)
+    return Effect.map(
+      Files.download(client, {
+        method: "GET",
+        path: path`/cards/${idCard}/attachments/${idAttachment}/download/${fileName}`
+      }, { to: options.to, maxBytes: options.maxBytes, field: "path" }),
+      (downloaded) => ({ ...downloaded, contentType: downloaded.contentType ?? null, name: attachment.name, fileName })
+    )
+  })
 
 // The spec declares these parameters in the query string; Trello reads them from a form body
 // as well, and a body carries a 16384-character description that no URL would.

@@ -18,9 +18,10 @@ export const connection = Connection.custom({
   },
   client: {
     defaultBaseUrl: "https://api.trello.com/1",
-    // "unauthorized permission requested" comes with a 401, but the token is valid: it lacks a scope.
+    // "unauthorized permission requested" (or "unauthorized card permission requested", for one
+    // card or its attachment) comes with a 401, but the token is valid: it lacks a scope or access.
     refineError: (error) =>
-      error._tag === "AuthenticationFailed" && error.message === "unauthorized permission requested"
+      error._tag === "AuthenticationFailed" && /^unauthorized (?:\w+ )?permission requested$/.test(error.message)
         ? new ConnectorError.PermissionDenied({ ...error, message: error.message })
         : error
   },

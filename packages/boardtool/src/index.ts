@@ -2,9 +2,11 @@
  * @x/boardtool: the board component, `boardtool/v1` (Trello REST API 1).
  */
 import { Client, Component } from "@x/core"
+import { addAttachment } from "./actions/addAttachment.js"
 import { archiveAllCards } from "./actions/archiveAllCards.js"
 import { createBoard } from "./actions/createBoard.js"
 import { createCard } from "./actions/createCard.js"
+import { downloadAttachment } from "./actions/downloadAttachment.js"
 import { getCard } from "./actions/getCard.js"
 import { listBoardActions } from "./actions/listBoardActions.js"
 import { connection } from "./connection.js"
@@ -18,7 +20,7 @@ export const boardtool = Component.make({
   description: "Project management with boards, lists and cards.",
   category: "Productivity and Collaboration",
   connection,
-  actions: [createBoard, createCard, getCard, listBoardActions, archiveAllCards],
+  actions: [createBoard, createCard, getCard, listBoardActions, archiveAllCards, addAttachment, downloadAttachment],
   triggers: [newCard, cardDueSoon],
   customAction: true
 })
@@ -29,5 +31,16 @@ export const boardtool = Component.make({
  */
 export const Boardtool = Client.make(boardtool)
 
-export { BoardAction, Card, DueCard } from "./api.js"
-export { archiveAllCards, cardDueSoon, connection, createBoard, createCard, getCard, listBoardActions, newCard }
+export { Attachment, BoardAction, Card, DueCard } from "./api.js"
+export {
+  addAttachment,
+  archiveAllCards,
+  cardDueSoon,
+  connection,
+  createBoard,
+  createCard,
+  downloadAttachment,
+  getCard,
+  listBoardActions,
+  newCard
+}

@@ -7,7 +7,10 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Contract from "@x/contract"
 import * as Effect from "effect/Effect"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { boardtool } from "../src/index.js"
 import * as Simulator from "../src/testing/simulator.js"
 import { connectedTo, executor } from "./support.js"
@@ -18,7 +21,10 @@ const { seed } = Simulator
 let sim: Simulator.Simulator
 // Trello checks a webhook's callback URL with a HEAD before it registers it.
 let receiver: Server
+const dir = mkdtempSync(join(tmpdir(), "boardtool-contract-"))
+const upload = join(dir, "notes.txt")
 beforeAll(async () => {
+  writeFileSync(upload, "contract\n")
   sim = await Simulator.start({ rateLimits: false })
   receiver = createServer((_, response) => response.writeHead(200).end())
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
@@ -26,6 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve))
   await sim.close()
+  rmSync(dir, { recursive: true, force: true })
 })
 
 // ../shared sits beside the repository in CI and on the developers' machines.
@@ -42,6 +49,13 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
           getCard: { idBoard: seed.boards.roadmap, id: seed.cards.launchPost },
           listBoardActions: { idBoard: seed.boards.roadmap, filter: "createCard", since: "2020-01-01T00:00:00Z", limit: 20 },
           archiveAllCards: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },
+          addAttachment: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, file: { path: upload }, name: "Notes", setCover: false },
+          downloadAttachment: () => ({
+            idBoard: seed.boards.roadmap,
+            idCard: seed.cards.launchPost,
+            idAttachment: [...sim.attachments.keys()].at(-1),
+            path: join(dir, "downloaded.txt")
+          }),
           customAction: { method: "GET", path: "/members/me/boards", query: { filter: "open", fields: "name" } }
         },
         triggers: {

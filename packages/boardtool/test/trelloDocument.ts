@@ -19,18 +19,28 @@ export const amendments: ReadonlyArray<Contract.Amendment> = [
   {
     operation: "GET /members/{id}/boards",
     // The parameter's own description: "The ID or username of the member"; `me` is the token's member.
-    parameter: { in: "path", name: "id", schema: { anyOf: [{ $ref: "#/components/schemas/TrelloID" }, { type: "string", pattern: "^(me|[a-z0-9_]{3,})$" }] } },
+    parameters: [{ in: "path", name: "id", schema: { anyOf: [{ $ref: "#/components/schemas/TrelloID" }, { type: "string", pattern: "^(me|[a-z0-9_]{3,})$" }] } }],
     reason: "the document describes the id as \"the ID or username\" but types it as an id only"
   },
   {
     operation: "GET /boards/{id}/cards",
-    parameter: cardFields,
+    parameters: [cardFields],
     reason: "a nested resource takes its model's fields (Trello's Nested Resources guide, which the operation links)"
   },
   {
     operation: "GET /lists/{id}/cards",
-    parameter: cardFields,
+    parameters: [cardFields],
     reason: "a nested resource takes its model's fields (Trello's Nested Resources guide)"
+  },
+  {
+    operation: "GET /cards/{id}/attachments/{idAttachment}/download/{fileName}",
+    adds: true,
+    parameters: [
+      { in: "path", name: "id", schema: { $ref: "#/components/schemas/TrelloID" } },
+      { in: "path", name: "idAttachment", schema: { $ref: "#/components/schemas/TrelloID" } },
+      { in: "path", name: "fileName", schema: { type: "string", minLength: 1 } }
+    ],
+    reason: "an uploaded attachment's bytes: its `url` (which the document's Attachment has) points here, and it takes the OAuth header only"
   }
 ]
 

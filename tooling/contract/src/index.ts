@@ -81,13 +81,16 @@ export interface Contract {
 }
 
 /**
- * What the provider really takes and its document leaves out: a parameter added to an
- * operation, or one whose schema is replaced. Each says why (where the fact comes from).
+ * What the provider really takes and its document leaves out: parameters added to an
+ * operation or retyped, or (with `adds`) an operation the document lacks. Each says why
+ * (where the fact comes from).
  */
 export interface Amendment {
   /** `METHOD /template`, as in `Contract.operations`. */
   readonly operation: string
-  readonly parameter: { readonly name: string; readonly in: "path" | "query"; readonly schema: unknown }
+  readonly parameters: ReadonlyArray<{ readonly name: string; readonly in: "path" | "query"; readonly schema: unknown }>
+  /** The operation is not in the document: it is added, with these parameters. */
+  readonly adds?: boolean
   readonly reason: string
 }
 
@@ -241,15 +244,22 @@ export const load = (path: string, amendments: ReadonlyArray<Amendment> = []): C
   }
 }
 
-const amend = (document: any, { operation, parameter }: Amendment) => {
+const amend = (document: any, { adds, operation, parameters }: Amendment) => {
   const [method, template] = operation.split(" ") as [string, string]
-  const target = document.paths?.[template]?.[method.toLowerCase()]
+  const item = document.paths[template] ??= {}
+  if (adds === true) {
+    if (item[method.toLowerCase()] !== undefined) throw new Error(`amendment: the document already has ${operation}`)
+    item[method.toLowerCase()] = { parameters: [], responses: {} }
+  }
+  const target = item[method.toLowerCase()]
   if (target === undefined) throw new Error(`amendment: the document has no ${operation}`)
-  const parameters: Array<any> = (target.parameters ??= [])
-  const index = parameters.findIndex((item) => item.name === parameter.name && item.in === parameter.in)
-  const amended = { ...(index === -1 ? {} : parameters[index]), ...parameter, required: parameter.in === "path" || parameters[index]?.required === true }
-  if (index === -1) parameters.push(amended)
-  else parameters[index] = amended
+  const declared: Array<any> = (target.parameters ??= [])
+  for (const parameter of parameters) {
+    const index = declared.findIndex((existing) => existing.name === parameter.name && existing.in === parameter.in)
+    const amended = { ...(index === -1 ? {} : declared[index]), ...parameter, required: parameter.in === "path" || declared[index]?.required === true }
+    if (index === -1) declared.push(amended)
+    else declared[index] = amended
+  }
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
@@ -273,20 +283,33 @@ const jsonText = (item: unknown) => typeof item === "string" ? item : JSON.strin
 const fieldsValue = (fields: Readonly<Record<string, ReadonlyArray<string>>>) =>
   Object.fromEntries(Object.entries(fields).map(([name, values]) => [name, values.length === 1 ? coerce(values[0]!) : values.map(coerce)]))
 
+const formFields = (formData: FormData): SentRequest["body"] => {
+  const fields: Record<string, Array<string>> = {}
+  formData.forEach((value, name) => (fields[name] ??= []).push(typeof value === "string" ? value : FILE))
+  return { kind: "multipart", fields }
+}
+
 const decodeBody = async (body: HttpClientRequest.HttpClientRequest["body"]): Promise<SentRequest["body"]> => {
   switch (body._tag) {
     case "Empty":
       return { kind: "none" }
-    case "FormData": {
-      const fields: Record<string, Array<string>> = {}
-      body.formData.forEach((value, name) => (fields[name] ??= []).push(typeof value === "string" ? value : FILE))
-      return { kind: "multipart", fields }
-    }
+    case "FormData":
+      return formFields(body.formData)
     case "Uint8Array":
     case "Raw": {
       const contentType = body.contentType ?? ""
       const bytes: unknown = body.body
-      const text = bytes instanceof Uint8Array ? new TextDecoder().decode(bytes) : typeof bytes === "string" ? bytes : undefined
+      // A Blob (core's multipart and file bodies) is read here: a test's files are small.
+      const text = bytes instanceof Uint8Array
+        ? new TextDecoder().decode(bytes)
+        : typeof bytes === "string"
+        ? bytes
+        : bytes instanceof Blob && !contentType.startsWith("multipart/")
+        ? await bytes.text()
+        : undefined
+      if (bytes instanceof Blob && contentType.startsWith("multipart/form-data")) {
+        return formFields(await new Response(bytes, { headers: { "content-type": contentType } }).formData())
+      }
       if (text !== undefined && contentType.startsWith("application/json")) return { kind: "json", value: JSON.parse(text) }
       if (text !== undefined && contentType.startsWith("application/x-www-form-urlencoded")) {
         const fields: Record<string, Array<string>> = {}

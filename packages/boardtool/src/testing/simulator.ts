@@ -24,6 +24,7 @@ import { readBody } from "@x/core/Webhook"
 import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { trelloIdPattern } from "../ids.js"
+import * as Attachments from "./attachments.js"
 
 export interface Settings {
   /** The port on 127.0.0.1; 0 (default) picks a free one. */
@@ -39,6 +40,8 @@ export interface Settings {
   readonly deliveryRetryDelayMs?: number
   /** Start with a member, two boards with lists and cards (default true). */
   readonly seed?: boolean
+  /** The largest attachment it takes: Trello's 10 MB of a free workspace by default (250 MB paid). */
+  readonly attachmentMaxBytes?: number
 }
 
 export interface Limit {
@@ -93,6 +96,8 @@ export interface Simulator {
   readonly lists: Map<string, List>
   readonly cards: Map<string, Card>
   readonly webhooks: Map<string, Webhook>
+  /** Card attachments by id: uploads (with their bytes) and links. */
+  readonly attachments: Map<string, Attachments.Attachment>
   /** Every board's actions, oldest first (in id order). */
   readonly actions: Array<Action>
   /** Every delivery attempt, in order. */
@@ -157,6 +162,8 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   const lists = new Map<string, List>()
   const cards = new Map<string, Card>()
   const webhooks = new Map<string, Webhook>()
+  const attachments = new Map<string, Attachments.Attachment>()
+  const attachmentMaxBytes = settings.attachmentMaxBytes ?? 10 * 1024 * 1024
   const actions: Array<Action> = []
   const deliveries: Array<Delivery> = []
   const stats = { requests: 0, rateLimited: 0 }
@@ -562,10 +569,27 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     return webhookJson(webhook)
   }
 
-  const route = async (method: string, path: string, p: Map<string, string>): Promise<unknown> => {
+  const route = async (method: string, path: string, p: Map<string, string>, file?: File): Promise<unknown> => {
     const segments = path.split("/").filter((s) => s !== "")
     const fields = p.get("fields")
-    const [a, b, c] = segments
+    const [a, b, c, d] = segments
+    if (a === "cards" && b !== undefined && c === "attachments" && segments.length <= 4) {
+      const card = lookup(cards, b)
+      if (method === "POST" && d === undefined) {
+        if (file !== undefined && file.size > attachmentMaxBytes) throw new HttpError(413, "request entity too large")
+        const attachment = await Attachments.attach(attachments, newId, card, member.id, p, file)
+        attachments.set(attachment.id, attachment)
+        return Attachments.json(attachment)
+      }
+      if (method === "GET" && d === undefined) {
+        return [...attachments.values()].filter((x) => x.idCard === card.id).map(Attachments.json)
+      }
+      if (method === "GET" && d !== undefined) {
+        const attachment = lookup(attachments, d)
+        if (attachment.idCard !== card.id) throw notFound()
+        return Attachments.json(attachment)
+      }
+    }
     if (method === "GET" && a === "members" && (b === "me" || b === member.id || b === member.username) && c === "boards") {
       const filter = p.get("filter") ?? "all"
       return [...boards.values()]
@@ -662,8 +686,33 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     throw new HttpError(404, `Cannot ${method} /1/${segments.join("/")}`)
   }
 
+  /** `GET /1/cards/{id}/attachments/{id}/download/{fileName}`: the bytes, to the OAuth header only. */
+  const download = (req: IncomingMessage, res: ServerResponse, match: RegExpExecArray) => {
+    stats.requests++
+    const plain = (status: number, text: string) =>
+      res.writeHead(status, { "content-type": "text/plain; charset=utf-8" }).end(text)
+    if (!Attachments.hasOAuthHeader(req.headers["authorization"], key, token)) {
+      return plain(401, Attachments.unauthorizedDownload().body)
+    }
+    const attachment = attachments.get(match[2]!.toLowerCase())
+    if (attachment === undefined || attachment.bytes === null || attachment.idCard !== match[1]!.toLowerCase() ||
+      safeDecode(match[3]!) !== attachment.fileName) return plain(404, "The requested resource was not found.")
+    res.writeHead(200, {
+      "content-type": attachment.mimeType,
+      "content-length": String(attachment.bytes.length),
+      "content-disposition": `attachment; filename="${encodeURIComponent(attachment.fileName ?? "file")}"`
+    })
+    res.end(attachment.bytes)
+  }
+  const downloadPath = /^\/1\/cards\/([0-9a-fA-F]{24})\/attachments\/([0-9a-fA-F]{24})\/download\/([^/?]+)(?:\?.*)?$/
+  const uploadPath = /^\/1\/cards\/[^/]+\/attachments\/?(?:\?.*)?$/
+
   const server: Server = createServer((req, res) => {
-    readBody(req).then((read) => {
+    const downloading = req.method === "GET" ? downloadPath.exec(req.url ?? "") : null
+    if (downloading !== null) return download(req, res, downloading)
+    // An upload's body may be as large as an attachment (and its parts' headers).
+    const cap = req.method === "POST" && uploadPath.test(req.url ?? "") ? attachmentMaxBytes + 64 * 1024 : undefined
+    readBody(req, cap).then((read) => {
       stats.requests++
       const reply = (status: number, body: unknown) => {
         const text = typeof body === "string" ? body : JSON.stringify(body)
@@ -685,17 +734,27 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
         authenticate(req, url.searchParams)
         limit(res)
         let p: Map<string, string>
+        let file: File | undefined
+        const contentType = req.headers["content-type"]
         try {
-          p = params(url.searchParams, read.bytes.toString("utf8"), req.headers["content-type"])
+          if (contentType?.startsWith("multipart/form-data")) {
+            const form = await Attachments.parseMultipart(read.bytes, contentType)
+            p = new Map([...url.searchParams, ...form.fields])
+            file = form.file
+          } else {
+            p = params(url.searchParams, read.bytes.toString("utf8"), contentType)
+          }
         } catch {
           throw new HttpError(400, "invalid body")
         }
-        return route(req.method ?? "GET", url.pathname.slice(3), p)
+        return route(req.method ?? "GET", url.pathname.slice(3), p, file)
       }
       handle().then(
         (body) => reply(200, body),
         (error) =>
-          error instanceof HttpError ? reply(error.status, error.body) : reply(500, { message: String(error) })
+          error instanceof HttpError || error instanceof Attachments.AttachmentError
+            ? reply(error.status, error.body)
+            : reply(500, { message: String(error) })
       )
     }, () => res.destroy())
   })
@@ -711,6 +770,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     lists,
     cards,
     webhooks,
+    attachments,
     actions,
     deliveries,
     stats,

@@ -18,6 +18,8 @@ export type Kind =
   | "ARRAY"
   /** A group of fields loaded from the provider (`PropertyGroup`), its value an object of them. */
   | "GROUP"
+  /** A file by path, URL or base64 (`FileInput`), opened by the action that takes it. */
+  | "FILE"
 
 /**
  * @since 0.1.0
