@@ -11,7 +11,9 @@
  * dashboard: `configureWebhook`, which first sends the signed `test` ping), each task's status
  * changes (`running`, then `idle` or `stopped`) are POSTed as signed `agent.task.status_update`
  * deliveries when they happen, once each (the service documents no retries); `idle()` waits
- * for those under way. It is built on node:http. Importing `@x/browseragent/testing` loads `@x/core/Webhook` and
+ * for those under way. Workspaces and their files (`/workspaces…`, see `./workspaces.ts`) are
+ * kept in an object storage served through presigned URLs under the simulator's own origin,
+ * refused as S3 refuses them (`./storage.ts`). It is built on node:http. Importing `@x/browseragent/testing` loads `@x/core/Webhook` and
  * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
  * nor `@x/core`'s index.
  */
