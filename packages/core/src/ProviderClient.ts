@@ -19,7 +19,7 @@ import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import { constTrue } from "effect/Function"
 import type * as Schema from "effect/Schema"
-import type * as Auth from "./Auth.js"
+import * as Auth from "./Auth.js"
 import * as Errors from "./ConnectorError.js"
 import * as Attempt from "./internal/attempt.js"
 import { requestBuilder } from "./internal/requestBuilder.js"
@@ -51,6 +51,12 @@ export interface ProviderClient {
   ) => Effect.Effect<A, Errors.ConnectorError>
   /** Sends a request and ignores its response body. */
   readonly void: (request: ProviderRequest.ProviderRequest) => Effect.Effect<void, Errors.ConnectorError>
+  /**
+   * The same client for absolute URLs outside the provider's API (a presigned upload or
+   * download URL, a file given by URL): the request's `path` is the whole URL; no base URL,
+   * no credentials, no rate limit; the same time limit, retries and typed errors.
+   */
+  readonly external: ProviderClient
 }
 
 /**
@@ -139,7 +145,7 @@ export const makeWith = (
     const attemptTimeout = request.timeout === undefined ? timeout : Duration.decode(request.timeout)
     const timedOut = () =>
       new Errors.Timeout({ message: `no answer within ${Duration.format(attemptTimeout)}`, request: info })
-    const exchange = Effect.flatMap(execute(httpRequest), (response): Effect.Effect<
+    const exchange = Effect.flatMap((ResponseReader.isStreaming(read) ? executeStreamed : execute)(httpRequest), (response): Effect.Effect<
       A,
       Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.ResponseError
     > =>
@@ -157,10 +163,26 @@ export const makeWith = (
     return Retrying.retrying(retries, once, info, idempotent)
   }
 
-  return {
+  // A streaming reader's request is executed with `streamRequested`, so that the HttpClient
+  // hands its body over as it arrives; the usual path does not pay for the FiberRef.
+  const executeStreamed = (request: HttpClientRequest.HttpClientRequest) =>
+    Effect.locally(execute(request), ResponseReader.streamRequested, true)
+
+  let external: ProviderClient | undefined
+  const self: ProviderClient = {
     baseUrl,
     send,
     json: (request, schema) => send(request, ResponseReader.json(schema)),
-    void: (request) => send(request, ResponseReader.discard)
+    void: (request) => send(request, ResponseReader.discard),
+    get external() {
+      return external ??= makeWith(http, limiters, {
+        baseUrl: "",
+        credentials: Auth.none,
+        retry: config.retry,
+        timeout: config.timeout,
+        tracing: config.tracing
+      })
+    }
   }
+  return self
 }

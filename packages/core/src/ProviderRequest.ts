@@ -23,7 +23,23 @@ export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | 
 export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number | boolean>
 
 /**
- * The body of a request; build it with `jsonBody`, `formBody`, `textBody` or `bytesBody`.
+ * A file to send, opened (see `FileInput.open`): its name, content type, size, and its bytes
+ * as a `Blob` that is read lazily and again for each attempt (a file-backed Blob from
+ * `fs.openAsBlob`, say), so that a body is streamed and a retried upload resends all of it.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface FilePart {
+  readonly name: string
+  readonly contentType: string
+  readonly size: number
+  readonly blob: Blob
+}
+
+/**
+ * The body of a request; build it with `jsonBody`, `formBody`, `textBody`, `bytesBody`,
+ * `multipartBody` or `fileBody`.
  *
  * @since 0.2.0
  * @category models
@@ -33,6 +49,12 @@ export type Body =
   | { readonly _tag: "form"; readonly value: Readonly<Record<string, QueryValue>> }
   | { readonly _tag: "text"; readonly value: string; readonly contentType: string }
   | { readonly _tag: "bytes"; readonly value: Uint8Array; readonly contentType: string }
+  | {
+    readonly _tag: "multipart"
+    readonly fields: Readonly<Record<string, QueryValue>>
+    readonly files: Readonly<Record<string, FilePart>>
+  }
+  | { readonly _tag: "file"; readonly file: FilePart }
 
 /**
  * A JSON body.
@@ -67,6 +89,27 @@ export const textBody = (value: string, contentType = "text/plain; charset=utf-8
  */
 export const bytesBody = (value: Uint8Array, contentType = "application/octet-stream"): Body =>
   ({ _tag: "bytes", value, contentType })
+
+/**
+ * A `multipart/form-data` body: the fields (undefined and null left out, an array repeats the
+ * field), then the files, each streamed from its Blob, with a `Content-Length`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const multipartBody = (parts: {
+  readonly fields?: Readonly<Record<string, QueryValue>>
+  readonly files: Readonly<Record<string, FilePart>>
+}): Body => ({ _tag: "multipart", fields: parts.fields ?? {}, files: parts.files })
+
+/**
+ * A file as the whole body (a presigned upload, say): its content type and size as the
+ * `Content-Type` and `Content-Length`, its bytes streamed.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const fileBody = (file: FilePart): Body => ({ _tag: "file", file })
 
 /**
  * A request to the provider, relative to the connection's base URL.

@@ -1,5 +1,6 @@
 /**
- * How a successful response is read: JSON decoded with a Schema, text, bytes, or discarded.
+ * How a successful response is read: JSON decoded with a Schema, text, bytes, or discarded; or,
+ * by a `streaming` reader, as a stream (a download to a file, never buffered whole).
  * `ProviderClient.send` takes one; a reader's failure is a typed `ConnectorError`.
  *
  * @since 0.2.0
@@ -8,6 +9,7 @@ import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
 import * as Schema from "effect/Schema"
 import * as Errors from "./ConnectorError.js"
 import { describeMismatch, parseJson } from "./internal/json.js"
@@ -82,3 +84,36 @@ export const bytes: ResponseReader<Uint8Array> = (response) =>
  * @category constructors
  */
 export const discard: ResponseReader<void> = (response) => Effect.asVoid(response.arrayBuffer)
+
+/**
+ * True on the fiber that executes a request whose response a `streaming` reader reads: an
+ * HttpClient that buffers responses (as `@x/http-undici` does, with a size cap) must hand
+ * this one over as a stream as it arrives, without buffering or capping it.
+ *
+ * @since 0.2.0
+ * @category streaming
+ */
+export const streamRequested: FiberRef.FiberRef<boolean> = FiberRef.unsafeMake(false)
+
+const StreamingId: unique symbol = Symbol("@x/core/ResponseReader/streaming")
+
+/**
+ * A reader that reads the body as a stream (`response.stream`), e.g. to a file: the request is
+ * executed with `streamRequested`, so the HttpClient does not buffer the body first.
+ *
+ * @since 0.2.0
+ * @category streaming
+ */
+export const streaming = <A>(reader: ResponseReader<A>): ResponseReader<A> =>
+  Object.assign((response: HttpClientResponse.HttpClientResponse, info: Errors.RequestInfo) => reader(response, info), {
+    [StreamingId]: true
+  })
+
+/**
+ * Whether a reader is `streaming`.
+ *
+ * @since 0.2.0
+ * @category streaming
+ */
+export const isStreaming = (reader: ResponseReader<unknown>): boolean =>
+  (reader as unknown as { readonly [StreamingId]?: boolean })[StreamingId] === true

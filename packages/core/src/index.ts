@@ -76,6 +76,18 @@ export * as DynamicOptions from "./DynamicOptions.js"
  */
 export * as Executor from "./Executor.js"
 /**
+ * File inputs (a path, a URL or base64) and opening them within a size limit.
+ *
+ * @since 0.2.0
+ */
+export * as FileInput from "./FileInput.js"
+/**
+ * Streamed downloads to a path and uploads to presigned URLs.
+ *
+ * @since 0.2.0
+ */
+export * as Files from "./Files.js"
+/**
  * The OAuth2 authorization code flow, tokens and their refresh.
  *
  * @since 0.1.0

@@ -13,7 +13,11 @@
  * limit reaches it as the deadline of the fiber's request, which it fills with its abort, so a
  * time limit costs no AbortController, fiber or timer.
  *
- * Bodies are buffered (API responses are small): a response over `maxResponseBytes` fails.
+ * Bodies are buffered (API responses are small): a response over `maxResponseBytes` fails;
+ * except where the fiber asks for a stream (`ResponseReader.streamRequested`, a download):
+ * then the response comes as soon as its headers do, and its body is a stream fed as it
+ * arrives, with backpressure, neither buffered nor capped. Request bodies that are Blobs (a
+ * file from `fs.openAsBlob`, a multipart body) and FormData are streamed, never read whole.
  *
  * @since 0.1.0
  */
@@ -34,7 +38,7 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { IncomingHttpHeaders } from "node:http"
 import { Readable } from "node:stream"
-import { RequestDeadline } from "@x/core"
+import { RequestDeadline, ResponseReader } from "@x/core"
 import { Agent, type Dispatcher as UndiciDispatcher } from "undici"
 
 /**
@@ -193,27 +197,158 @@ class Exchange implements UndiciDispatcher.DispatchHandler {
   }
 }
 
+/** A response whose body is a stream, read once: `stream`, or collected by `text` and the others. */
+class StreamedResponse extends BufferedResponse {
+  private collected: Promise<Buffer> | undefined
+
+  constructor(
+    request: HttpClientRequest.HttpClientRequest,
+    status: number,
+    rawHeaders: IncomingHttpHeaders,
+    private readonly readable: Readable,
+    private readonly maxBytes: number
+  ) {
+    super(request, status, rawHeaders, Buffer.alloc(0))
+  }
+
+  private streamError(cause: unknown): HttpClientError.ResponseError {
+    return new HttpClientError.ResponseError({ request: this.request, response: this, reason: "Decode", cause })
+  }
+
+  // An error body (or a caller that wants it whole) is collected, within the client's cap.
+  private get whole(): Effect.Effect<Buffer, HttpClientError.ResponseError> {
+    return Effect.tryPromise({
+      try: () =>
+        this.collected ??= (async () => {
+          const chunks: Array<Buffer> = []
+          let size = 0
+          for await (const chunk of this.readable as AsyncIterable<Buffer>) {
+            size += chunk.length
+            if (size > this.maxBytes) {
+              this.readable.destroy()
+              throw new Error(`the response body is larger than ${this.maxBytes} bytes`)
+            }
+            chunks.push(chunk)
+          }
+          return Buffer.concat(chunks, size)
+        })(),
+      catch: (cause) => this.streamError(cause)
+    })
+  }
+
+  override get text(): Effect.Effect<string, HttpClientError.ResponseError> {
+    return Effect.map(this.whole, (body) => body.toString("utf8"))
+  }
+
+  override get arrayBuffer(): Effect.Effect<ArrayBuffer, HttpClientError.ResponseError> {
+    return Effect.map(this.whole, (body) => body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer)
+  }
+
+  override get formData(): Effect.Effect<FormData, HttpClientError.ResponseError> {
+    return Effect.flatMap(this.whole, (body) =>
+      Effect.tryPromise({
+        try: () => new Response(new Uint8Array(body), { headers: this.headers }).formData(),
+        catch: (e) => this.streamError(e)
+      }))
+  }
+
+  override get stream(): Stream.Stream<Uint8Array, HttpClientError.ResponseError> {
+    return Stream.fromAsyncIterable(this.readable as AsyncIterable<Uint8Array>, (cause) => this.streamError(cause))
+  }
+}
+
+/**
+ * One request whose response is streamed: the fiber resumes at the headers; the body is pushed
+ * into a Readable as it arrives, undici paused while the reader is behind. A reader that stops
+ * early (or a deadline, or an interruption) aborts the request.
+ */
+class StreamingExchange implements UndiciDispatcher.DispatchHandler {
+  private controller: UndiciDispatcher.DispatchController | undefined
+  private pendingAbort: Error | undefined
+  private body: Readable | undefined
+  private resumed = false
+  private ended = false
+
+  constructor(
+    private readonly request: HttpClientRequest.HttpClientRequest,
+    private readonly resume: Resume,
+    private readonly maxBytes: number,
+    private readonly signal: AbortSignal | undefined
+  ) {}
+
+  readonly abort = (reason?: unknown): void => {
+    if (this.ended) return
+    const error = reason instanceof Error ? reason : new Error("the request was aborted")
+    if (this.controller !== undefined) this.controller.abort(error)
+    else this.pendingAbort = error
+  }
+
+  readonly onSignal = (): void => this.abort(this.signal?.reason)
+
+  private end() {
+    this.ended = true
+    this.signal?.removeEventListener("abort", this.onSignal)
+  }
+
+  onRequestStart(controller: UndiciDispatcher.DispatchController): void {
+    this.controller = controller
+    if (this.pendingAbort !== undefined) controller.abort(this.pendingAbort)
+  }
+
+  onResponseStart(controller: UndiciDispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    const body = new Readable({
+      read: () => controller.resume(),
+      destroy: (error, callback) => {
+        if (!this.ended) this.abort(error ?? new Error("the response body was not read to its end"))
+        callback(error)
+      }
+    })
+    this.body = body
+    this.resumed = true
+    this.resume(Effect.succeed(new StreamedResponse(this.request, statusCode, headers, body, this.maxBytes)))
+  }
+
+  onResponseData(controller: UndiciDispatcher.DispatchController, chunk: Buffer): void {
+    if (!this.body!.push(chunk)) controller.pause()
+  }
+
+  onResponseEnd(): void {
+    this.end()
+    this.body!.push(null)
+  }
+
+  onResponseError(_: UndiciDispatcher.DispatchController, cause: Error): void {
+    this.end()
+    if (this.resumed) return void this.body!.destroy(cause)
+    const reason = (cause as { code?: unknown }).code === "UND_ERR_INVALID_ARG" ? "Encode" : "Transport"
+    this.resume(Effect.fail(new HttpClientError.RequestError({ request: this.request, reason, cause })))
+  }
+}
+
 type Body = string | Uint8Array | Readable | null
 
 const requestBody = (
   body: HttpClientRequest.HttpClientRequest["body"]
-): { readonly body: Body; readonly contentType?: string } | Promise<{ body: Body; contentType?: string }> => {
+): { readonly body: Body; readonly contentType?: string } => {
   switch (body._tag) {
     case "Empty":
       return { body: null }
     case "Uint8Array":
       return { body: body.body }
     case "Raw":
-      return { body: body.body as Body }
+      // A Blob is streamed (undici would read it whole first); its length is the request's.
+      return body.body instanceof Blob
+        ? { body: Readable.fromWeb(body.body.stream() as import("node:stream/web").ReadableStream) }
+        : { body: body.body as Body }
     case "Stream":
       return { body: Readable.from(Stream.toAsyncIterable(body.stream)) }
     case "FormData": {
-      // Let the platform's Response encode the multipart body and its boundary.
+      // The platform's Response encodes the multipart body and its boundary, streamed.
       const encoded = new Response(body.formData)
-      return encoded.arrayBuffer().then((bytes) => ({
-        body: new Uint8Array(bytes),
+      return {
+        body: Readable.fromWeb(encoded.body as import("node:stream/web").ReadableStream),
         contentType: encoded.headers.get("content-type") ?? "multipart/form-data"
-      }))
+      }
     }
   }
 }
@@ -225,10 +360,13 @@ const dispatch = (
   origin: string,
   path: string,
   signal: AbortSignal | undefined,
-  deadline: RequestDeadline.RequestDeadline | undefined
+  deadline: RequestDeadline.RequestDeadline | undefined,
+  streamed = false
 ): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError> =>
   Effect.async<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>((resume) => {
-    const exchange = new Exchange(request, resume, maxBytes, signal)
+    const exchange = streamed
+      ? new StreamingExchange(request, resume, maxBytes, signal)
+      : new Exchange(request, resume, maxBytes, signal)
     if (deadline !== undefined) {
       deadline.abort = exchange.abort
       if (deadline.expired) exchange.abort()
@@ -246,14 +384,7 @@ const dispatch = (
       }
     }
     const prepared = requestBody(request.body)
-    if (prepared instanceof Promise) {
-      prepared.then(
-        ({ body, contentType }) => start(body, contentType),
-        (cause) => resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Encode", cause })))
-      )
-    } else {
-      start(prepared.body, prepared.contentType)
-    }
+    start(prepared.body, prepared.contentType)
     return Effect.sync(() => exchange.abort(new Error("the request was interrupted")))
   })
 
@@ -275,7 +406,16 @@ export const make = (
   const maxBytes = settings.maxResponseBytes ?? 64 * 1024 * 1024
   // With the tracer on: the platform's wrapper, for its spans, propagation and abort handling.
   const traced = HttpClient.make((request, url, signal, fiber) =>
-    dispatch(dispatcher, maxBytes, request, url.origin, url.pathname + url.search, signal, RequestDeadline.take(fiber))
+    dispatch(
+      dispatcher,
+      maxBytes,
+      request,
+      url.origin,
+      url.pathname + url.search,
+      signal,
+      RequestDeadline.take(fiber),
+      fiber.getFiberRef(ResponseReader.streamRequested)
+    )
   )
   const invalidUrl = (request: HttpClientRequest.HttpClientRequest, cause: unknown) =>
     Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause }))
@@ -302,7 +442,8 @@ export const make = (
                 url.right.origin,
                 url.right.pathname + url.right.search,
                 undefined,
-                deadline
+                deadline,
+                fiber.getFiberRef(ResponseReader.streamRequested)
               )
           }
           let path = match[2] === "" ? "/" : match[2]!
@@ -310,7 +451,16 @@ export const make = (
             const query = new URLSearchParams(request.urlParams as Array<[string, string]>).toString()
             path += (path.includes("?") ? "&" : "?") + query
           }
-          return dispatch(dispatcher, maxBytes, request, match[1]!, path, undefined, deadline)
+          return dispatch(
+            dispatcher,
+            maxBytes,
+            request,
+            match[1]!,
+            path,
+            undefined,
+            deadline,
+            fiber.getFiberRef(ResponseReader.streamRequested)
+          )
         })),
     Effect.succeed
   )

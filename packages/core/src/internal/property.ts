@@ -8,7 +8,7 @@ import type { DynamicOptions } from "../DynamicOptions.js"
  * @since 0.1.0
  * @category models
  */
-export type Kind = "STRING" | "BOOLEAN" | "INTEGER" | "DATE_TIME" | "OBJECT" | "ARRAY"
+export type Kind = "STRING" | "BOOLEAN" | "INTEGER" | "DATE_TIME" | "OBJECT" | "ARRAY" | "FILE"
 
 /**
  * @since 0.1.0

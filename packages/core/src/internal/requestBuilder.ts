@@ -1,6 +1,8 @@
 /** `ProviderRequest`s turned into the platform's `HttpClientRequest`s, at the cost of one copy each. */
+import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as ProviderRequest from "../ProviderRequest.js"
+import * as Multipart from "./multipart.js"
 
 const acceptJson = { accept: "application/json" }
 
@@ -45,11 +47,23 @@ export const requestBuilder = (baseUrl: string, credentials: Readonly<Record<str
         case "bytes":
           req = HttpClientRequest.bodyUint8Array(req, body.value, body.contentType)
           break
+        case "multipart": {
+          const encoded = Multipart.encode(body.fields, body.files)
+          req = blobBody(req, encoded.blob, encoded.contentType)
+          break
+        }
+        case "file":
+          req = blobBody(req, body.file.blob, body.file.contentType)
+          break
       }
     }
     return req
   }
 }
+
+// A Blob as it is: an HttpClient streams it (file-backed Blobs are read as they are sent).
+const blobBody = (req: HttpClientRequest.HttpClientRequest, blob: Blob, contentType: string) =>
+  HttpClientRequest.setBody(req, HttpBody.raw(blob, { contentType, contentLength: blob.size }))
 
 const queryParams = (query: Readonly<Record<string, ProviderRequest.QueryValue>>): Array<[string, string]> => {
   const params: Array<[string, string]> = []

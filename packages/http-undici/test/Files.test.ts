@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import { Auth, FileInput, Files, ProviderClient, ProviderRequest, RateLimiter } from "@x/core"
+import { Loopback } from "@x/core/testing"
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as v8 from "node:v8"
+import * as vm from "node:vm"
+import { Agent } from "undici"
+import { UndiciHttpClient } from "../src/index.js"
+
+const MiB = 1024 * 1024
+const size = 96 * MiB
+let server: Server
+let origin = ""
+const uploads: Array<{ length: string | undefined; chunked: boolean; received: number }> = []
+const agent = new Agent()
+const dir = mkdtempSync(join(tmpdir(), "undici-files-"))
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.method === "GET") {
+      // A generated body, larger than the client's 64 MiB buffer cap.
+      const chunk = Buffer.alloc(64 * 1024, 1)
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(size) })
+      let sent = 0
+      const more = () => {
+        while (sent < size) {
+          sent += chunk.length
+          if (!res.write(chunk)) return void res.once("drain", more)
+        }
+        res.end()
+      }
+      return more()
+    }
+    let received = 0
+    req.on("data", (c: Buffer) => received += c.length)
+    req.on("end", () => {
+      uploads.push({ length: req.headers["content-length"], chunked: req.headers["transfer-encoding"] === "chunked", received })
+      res.writeHead(200, { "content-type": "application/json" }).end("{}")
+    })
+  })
+  origin = await Loopback.listen(server)
+})
+afterAll(async () => {
+  await Loopback.close(server)
+  await agent.close()
+})
+
+const client = () =>
+  ProviderClient.makeWith(UndiciHttpClient.make(agent), RateLimiter.make(), {
+    baseUrl: origin,
+    credentials: Auth.bearer(Redacted.make("t0ken")),
+    retry: { maxRetries: 0 }
+  })
+
+/** The peak growth of the process's array-buffer memory (sampled after collections) while `effect` runs. */
+const peakMemory = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.gen(function*() {
+    v8.setFlagsFromString("--expose-gc")
+    const gc = vm.runInNewContext("gc") as () => void
+    gc()
+    const base = process.memoryUsage().arrayBuffers
+    let peak = 0
+    const timer = setInterval(() => {
+      gc()
+      peak = Math.max(peak, process.memoryUsage().arrayBuffers - base)
+    }, 40)
+    const result = yield* Effect.ensuring(effect, Effect.sync(() => clearInterval(timer)))
+    return [result, peak] as const
+  })
+
+describe("files through the undici client", () => {
+  it.live("a download larger than the 64 MiB buffer cap is streamed to disk, never buffered", () =>
+    Effect.gen(function*() {
+      const to = join(dir, "download.bin")
+      const [downloaded, peak] = yield* peakMemory(Files.download(client(), { method: "GET", path: "/export" }, { to }))
+      expect(downloaded).toEqual({ path: to, size, contentType: "application/octet-stream" })
+      expect(statSync(to).size).toBe(size)
+      expect(peak).toBeLessThan(24 * MiB)
+      // Without streaming, the same body is over the client's cap: the request is aborted.
+      const buffered = yield* Effect.flip(client().send({ method: "GET", path: "/export" }, () => Effect.void))
+      expect(buffered._tag).toBe("UpstreamUnavailable")
+    }), 60_000)
+
+  it.live("a multipart upload of a large file is streamed with its Content-Length", () =>
+    Effect.gen(function*() {
+      const path = join(dir, "upload.bin")
+      writeFileSync(path, Buffer.alloc(80 * MiB, 2))
+      const [, peak] = yield* peakMemory(Effect.scoped(Effect.flatMap(
+        FileInput.open(client(), { path }, { field: "file", maxBytes: 100 * MiB }),
+        (file) => client().void({ method: "POST", path: "/upload", body: ProviderRequest.multipartBody({ fields: { name: "big" }, files: { file } }) })
+      )))
+      const upload = uploads.at(-1)!
+      expect(upload.chunked).toBe(false)
+      expect(Number(upload.length)).toBe(upload.received)
+      expect(upload.received).toBeGreaterThan(80 * MiB)
+      expect(peak).toBeLessThan(24 * MiB)
+      expect(readdirSync(dir)).toEqual(["download.bin", "upload.bin"])
+    }), 60_000)
+})
