@@ -3,7 +3,7 @@
  * wire has it, the session as the component outputs it (neutral model names, `mailboxEmail`),
  * and the endpoints.
  */
-import { ConnectorError, Pagination, ProviderClient, ProviderRequest } from "@x/core"
+import { ConnectorError, FileInput, Files, Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Record from "effect/Record"
 import * as Schema from "effect/Schema"
@@ -318,3 +318,57 @@ export const workspaceUploadUrl = (client: ProviderClient.ProviderClient, worksp
     }, UploadAnswer),
     (r) => r.files[0]
   )
+
+/**
+ * The largest file "upload workspace file" sends: Browser Use documents no limit, so this one
+ * is ours, and a larger file is refused before anything is sent.
+ */
+export const workspaceUploadLimit = 100 * FileInput.MiB
+
+/** A file uploaded to a workspace: where it is, and what was sent. */
+export const UploadedFile = Schema.Struct({
+  path: Schema.String,
+  name: Schema.String,
+  size: Schema.Number,
+  contentType: Schema.String
+})
+export type UploadedFile = typeof UploadedFile.Type
+
+/**
+ * Uploads a file to a workspace: opened (and checked against `maxBytes`) first, then declared
+ * (name, content type, size) for a presigned PUT URL, then streamed there with no API key.
+ */
+export const uploadWorkspaceFile = (
+  client: ProviderClient.ProviderClient,
+  workspaceId: string,
+  input: FileInput.FileInput,
+  options: { readonly prefix?: string | undefined; readonly maxBytes: number }
+): Effect.Effect<UploadedFile, ConnectorError.ConnectorError> =>
+  Effect.scoped(Effect.gen(function*() {
+    const file = yield* FileInput.open(client, input, { field: "file", maxBytes: options.maxBytes })
+    const target = yield* workspaceUploadUrl(client, workspaceId, file, options.prefix)
+    yield* Files.upload(client, { url: target.uploadUrl }, file)
+    return { path: target.path, name: file.name, size: file.size, contentType: file.contentType }
+  }))
+
+/** A workspace file downloaded to a local path. */
+export const DownloadedFile = Schema.Struct({
+  path: Schema.String,
+  size: Schema.Number,
+  contentType: Schema.NullOr(Schema.String),
+  workspacePath: Schema.String
+})
+export type DownloadedFile = typeof DownloadedFile.Type
+
+/** Downloads a workspace file to `to`: its presigned URL (listed with `includeUrls`), streamed there. */
+export const downloadWorkspaceFile = (
+  client: ProviderClient.ProviderClient,
+  workspaceId: string,
+  filePath: string,
+  options: { readonly to: string; readonly maxBytes?: number | undefined }
+): Effect.Effect<DownloadedFile, ConnectorError.ConnectorError> =>
+  Effect.flatMap(workspaceFileUrl(client, workspaceId, filePath), (file) =>
+    Effect.map(
+      Files.downloadUrl(client, file.url, { to: options.to, maxBytes: options.maxBytes, field: "to" }),
+      (downloaded): DownloadedFile => ({ path: downloaded.path, size: downloaded.size, contentType: downloaded.contentType ?? null, workspacePath: file.path })
+    ))
