@@ -19,7 +19,7 @@ const api = async (method: string, path: string, body?: unknown, key = sim.apiKe
   return { status: response.status, body: text === "" ? undefined : JSON.parse(text) as any }
 }
 const createWorkspace = async (name?: string) => (await api("POST", "/workspaces", name === undefined ? undefined : { name })).body as { id: string }
-const put = (url: string, body: string | Uint8Array, headers: Record<string, string>) =>
+const put = (url: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>) =>
   fetch(url, { method: "PUT", headers, body }).then(async (r) => ({ status: r.status, text: await r.text(), etag: r.headers.get("etag") }))
 /** Uploads `content` at `name` through the presigned flow; the upload URL. */
 const upload = async (workspaceId: string, name: string, content: string, contentType = "text/plain", prefix = "") => {
