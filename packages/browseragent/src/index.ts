@@ -3,7 +3,12 @@
  */
 import { Client, Component } from "@x/core"
 import { createSession } from "./actions/createSession.js"
+import { createWorkspace } from "./actions/createWorkspace.js"
+import { downloadWorkspaceFile } from "./actions/downloadWorkspaceFile.js"
 import { getSession } from "./actions/getSession.js"
+import { listWorkspaceFiles } from "./actions/listWorkspaceFiles.js"
+import { listWorkspaces } from "./actions/listWorkspaces.js"
+import { uploadWorkspaceFile } from "./actions/uploadWorkspaceFile.js"
 import { connection } from "./connection.js"
 import { taskStatusChanged } from "./triggers/taskStatusChanged.js"
 
@@ -11,10 +16,10 @@ export const browseragent = Component.make({
   name: "browseragent",
   version: 1,
   title: "Browser Agent",
-  description: "Browser automation by AI agents that navigate sites and extract data.",
+  description: "Browser automation by AI agents that navigate sites and extract data, with workspaces for their files.",
   category: "Artificial Intelligence",
   connection,
-  actions: [createSession, getSession],
+  actions: [createSession, getSession, createWorkspace, listWorkspaces, listWorkspaceFiles, uploadWorkspaceFile, downloadWorkspaceFile],
   triggers: [taskStatusChanged],
   customAction: true
 })
@@ -25,5 +30,15 @@ export const browseragent = Component.make({
  */
 export const Browseragent = Client.make(browseragent)
 
-export { models, Session, TaskStatusUpdate } from "./api.js"
-export { connection, createSession, getSession, taskStatusChanged }
+export { DownloadedFile, models, Session, TaskStatusUpdate, UploadedFile, Workspace, WorkspaceFile } from "./api.js"
+export {
+  connection,
+  createSession,
+  createWorkspace,
+  downloadWorkspaceFile,
+  getSession,
+  listWorkspaceFiles,
+  listWorkspaces,
+  taskStatusChanged,
+  uploadWorkspaceFile
+}
