@@ -7,7 +7,9 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Contract from "@x/contract"
 import * as Effect from "effect/Effect"
-import { existsSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { browseragent } from "../src/index.js"
 import * as Simulator from "../src/testing/simulator.js"
@@ -19,7 +21,11 @@ let sim: Simulator.Simulator
 beforeAll(async () => {
   sim = await Simulator.start()
 })
-afterAll(() => sim.close())
+const dir = mkdtempSync(join(tmpdir(), "browseragent-contract-"))
+afterAll(async () => {
+  await sim.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 
 // ../shared sits beside the repository in CI and on the developers' machines.
 describe.runIf(existsSync(specPath))("every request browseragent sends, against browser-use-openapi-v3.json", () => {
@@ -27,6 +33,7 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
     Effect.gen(function*() {
       const contract = Contract.load(specPath)
       const recorder = Contract.recording(FetchHttpClient.layer)
+      const workspace = () => [...sim.workspaces.keys()][0]
       const { missing } = yield* Contract.exercise(executor, browseragent, {
         actions: {
           createSession: {
@@ -36,6 +43,11 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
             outputSchema: { format: "JSON", schema: JSON.stringify({ type: "object", properties: { price: { type: "number" } } }) }
           },
           getSession: () => ({ sessionId: [...sim.sessions.keys()][0] }),
+          createWorkspace: { name: "Contract" },
+          listWorkspaces: { limit: 5 },
+          listWorkspaceFiles: () => ({ workspaceId: workspace(), prefix: "uploads/" }),
+          uploadWorkspaceFile: () => ({ workspaceId: workspace(), file: { base64: Buffer.from("a,b\n1,2\n").toString("base64"), name: "data.csv" }, prefix: "uploads/" }),
+          downloadWorkspaceFile: () => ({ workspaceId: workspace(), path: "uploads/data.csv", to: join(dir, "data.csv") }),
           customAction: { method: "GET", path: "/sessions", query: { page_size: 10 } }
         },
         triggers: { taskStatusChanged: { statuses: ["idle", "stopped"] } }
@@ -44,6 +56,12 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
       )
       expect(missing).toEqual([])
       expect(recorder.requests.length).toBeGreaterThan(2)
-      expect(recorder.requests.flatMap((request) => contract.check(request, sim.baseUrl))).toEqual([])
+      // The presigned upload and download URLs are storage's, not the API's: outside the document.
+      const [api, storage] = [recorder.requests.filter((r) => r.url.startsWith(sim.baseUrl)), recorder.requests.filter((r) => !r.url.startsWith(sim.baseUrl))]
+      expect(storage.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
+        expect.stringMatching(/^PUT \/storage\/workspaces\/[^/]+\/uploads\/data\.csv$/),
+        expect.stringMatching(/^GET \/storage\/workspaces\/[^/]+\/uploads\/data\.csv$/)
+      ])
+      expect(api.flatMap((request) => contract.check(request, sim.baseUrl))).toEqual([])
     }))
 })

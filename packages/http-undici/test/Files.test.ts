@@ -86,6 +86,16 @@ describe("files through the undici client", () => {
       expect(buffered._tag).toBe("UpstreamUnavailable")
     }), 60_000)
 
+  it.live("a download refused for its declared length ends at once and releases its connection", () =>
+    Effect.gen(function*() {
+      const to = join(dir, "refused.bin")
+      const refused = yield* Effect.flip(Files.download(client(), { method: "GET", path: "/export" }, { to, maxBytes: 1000 }).pipe(Effect.timeout("5 seconds")))
+      expect(refused).toMatchObject({ _tag: "UnexpectedResponse", message: expect.stringMatching(/^the file is 96 MiB .* over the limit of 1000 bytes$/) })
+      expect(readdirSync(dir).filter((name) => name.includes("refused"))).toEqual([])
+      // The server sees the request end: the refused body was not left paused on its connection.
+      yield* Effect.promise(() => new Promise<void>((resolve) => server.getConnections((_, count) => count === 0 ? resolve() : setTimeout(() => server.getConnections((_, again) => again === 0 && resolve()), 200))))
+    }), 20_000)
+
   it.live("a multipart upload of a large file is streamed with its Content-Length", () =>
     Effect.gen(function*() {
       const path = join(dir, "upload.bin")

@@ -95,8 +95,11 @@ const write = (
   )
 }
 
+// Reading one chunk and stopping releases the body: the stream's end cancels the fetch reader or
+// destroys the undici Readable, which aborts the request. A stream never pulled releases nothing
+// (an undici body would stay paused, its connection held).
 const discardBody = (response: HttpClientResponse.HttpClientResponse) =>
-  Effect.ignore(Stream.runDrain(Stream.take(response.stream, 0)))
+  Effect.ignore(Stream.runDrain(Stream.take(response.stream, 1)))
 
 const reason = (cause: unknown) => {
   const code = (cause as { code?: unknown }).code
