@@ -133,42 +133,59 @@ class BufferedResponse extends Inspectable.Class implements HttpClientResponse.H
 
 type Resume = (effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>) => void
 
-/** One request on the wire: collects the response and resumes the waiting fiber once. */
-class Exchange implements UndiciDispatcher.DispatchHandler {
+/**
+ * What both kinds of exchange share: aborting (before undici hands over its controller, the
+ * abort waits for it), the caller's abort signal, and the end after which nothing is aborted.
+ */
+abstract class AbortableExchange implements UndiciDispatcher.DispatchHandler {
   private controller: UndiciDispatcher.DispatchController | undefined
   private pendingAbort: Error | undefined
-  private status = 0
-  private headers: IncomingHttpHeaders = {}
-  private readonly chunks: Array<Buffer> = []
-  private size = 0
-  private done = false
+  protected ended = false
 
   constructor(
-    private readonly request: HttpClientRequest.HttpClientRequest,
-    private readonly resume: Resume,
-    private readonly maxBytes: number,
+    protected readonly request: HttpClientRequest.HttpClientRequest,
+    protected readonly resume: Resume,
+    protected readonly maxBytes: number,
     private readonly signal: AbortSignal | undefined
   ) {}
 
   readonly abort = (reason?: unknown): void => {
-    if (this.done) return
+    if (this.ended) return
     const error = reason instanceof Error ? reason : new Error("the request was aborted")
     if (this.controller !== undefined) this.controller.abort(error)
     else this.pendingAbort = error
   }
 
-  private finish(effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>) {
-    if (this.done) return
-    this.done = true
+  readonly onSignal = (): void => this.abort(this.signal?.reason)
+
+  protected end(): void {
+    this.ended = true
     this.signal?.removeEventListener("abort", this.onSignal)
-    this.resume(effect)
   }
 
-  readonly onSignal = (): void => this.abort(this.signal?.reason)
+  // undici rejects a request it cannot build (a bad header, say) with an argument error.
+  protected requestError(cause: Error): HttpClientError.RequestError {
+    const reason = (cause as { code?: unknown }).code === "UND_ERR_INVALID_ARG" ? "Encode" : "Transport"
+    return new HttpClientError.RequestError({ request: this.request, reason, cause })
+  }
 
   onRequestStart(controller: UndiciDispatcher.DispatchController): void {
     this.controller = controller
     if (this.pendingAbort !== undefined) controller.abort(this.pendingAbort)
+  }
+}
+
+/** One request on the wire: collects the response and resumes the waiting fiber once. */
+class Exchange extends AbortableExchange {
+  private status = 0
+  private headers: IncomingHttpHeaders = {}
+  private readonly chunks: Array<Buffer> = []
+  private size = 0
+
+  private finish(effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>) {
+    if (this.ended) return
+    this.end()
+    this.resume(effect)
   }
 
   onResponseStart(_: UndiciDispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
@@ -191,9 +208,7 @@ class Exchange implements UndiciDispatcher.DispatchHandler {
   }
 
   onResponseError(_: UndiciDispatcher.DispatchController, cause: Error): void {
-    // undici rejects a request it cannot build (a bad header, say) with an argument error.
-    const reason = (cause as { code?: unknown }).code === "UND_ERR_INVALID_ARG" ? "Encode" : "Transport"
-    this.finish(Effect.fail(new HttpClientError.RequestError({ request: this.request, reason, cause })))
+    this.finish(Effect.fail(this.requestError(cause)))
   }
 }
 
@@ -262,38 +277,9 @@ class StreamedResponse extends BufferedResponse {
  * into a Readable as it arrives, undici paused while the reader is behind. A reader that stops
  * early (or a deadline, or an interruption) aborts the request.
  */
-class StreamingExchange implements UndiciDispatcher.DispatchHandler {
-  private controller: UndiciDispatcher.DispatchController | undefined
-  private pendingAbort: Error | undefined
+class StreamingExchange extends AbortableExchange {
   private body: Readable | undefined
   private resumed = false
-  private ended = false
-
-  constructor(
-    private readonly request: HttpClientRequest.HttpClientRequest,
-    private readonly resume: Resume,
-    private readonly maxBytes: number,
-    private readonly signal: AbortSignal | undefined
-  ) {}
-
-  readonly abort = (reason?: unknown): void => {
-    if (this.ended) return
-    const error = reason instanceof Error ? reason : new Error("the request was aborted")
-    if (this.controller !== undefined) this.controller.abort(error)
-    else this.pendingAbort = error
-  }
-
-  readonly onSignal = (): void => this.abort(this.signal?.reason)
-
-  private end() {
-    this.ended = true
-    this.signal?.removeEventListener("abort", this.onSignal)
-  }
-
-  onRequestStart(controller: UndiciDispatcher.DispatchController): void {
-    this.controller = controller
-    if (this.pendingAbort !== undefined) controller.abort(this.pendingAbort)
-  }
 
   onResponseStart(controller: UndiciDispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     const body = new Readable({
@@ -320,8 +306,7 @@ class StreamingExchange implements UndiciDispatcher.DispatchHandler {
   onResponseError(_: UndiciDispatcher.DispatchController, cause: Error): void {
     this.end()
     if (this.resumed) return void this.body!.destroy(cause)
-    const reason = (cause as { code?: unknown }).code === "UND_ERR_INVALID_ARG" ? "Encode" : "Transport"
-    this.resume(Effect.fail(new HttpClientError.RequestError({ request: this.request, reason, cause })))
+    this.resume(Effect.fail(this.requestError(cause)))
   }
 }
 
