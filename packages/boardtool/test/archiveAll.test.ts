@@ -31,7 +31,8 @@ const simulatorWith = async (n: number, settings: Simulator.Settings = {}) => {
     const id = `61a0f0f0f0f0f0f0f0${i.toString(16).padStart(6, "0")}`
     sim.cards.set(id, {
       id, name: `Card ${i}`, desc: "", idBoard: Simulator.seed.boards.roadmap, idList, idShort: 100 + i, pos: (i + 1) * 16384,
-      shortLink: `c${i}`, closed: false, dateLastActivity: new Date().toISOString(), due: null, dueComplete: false
+      shortLink: `c${i}`, closed: false, dateLastActivity: new Date().toISOString(), due: null, start: null, dueComplete: false,
+      idMembers: [], idLabels: [], idMembersVoted: []
     })
   }
   const open = () => [...sim!.cards.values()].filter((c) => c.idList === idList && !c.closed)

@@ -4,7 +4,7 @@
  * attached by URL, each answered in Trello's attachment shape; and the download of an
  * uploaded file, which Trello serves only with the `Authorization: OAuth` header.
  */
-import { randomBytes } from "node:crypto"
+import { HttpError } from "./http.js"
 
 export interface Attachment {
   id: string
@@ -19,11 +19,6 @@ export interface Attachment {
   isUpload: boolean
   date: string
   pos: number
-}
-
-/** An error Trello answers with: a status and its plain-text (or JSON) body. */
-export class AttachmentError {
-  constructor(readonly status: number, readonly body: string) {}
 }
 
 export const json = (a: Attachment) => ({
@@ -66,10 +61,10 @@ export const attach = async (
 ): Promise<Attachment> => {
   const name = fields.get("name")
   const mimeType = fields.get("mimeType")
-  if ((name ?? "").length > 256) throw new AttachmentError(400, "invalid value for name")
-  if ((mimeType ?? "").length > 256) throw new AttachmentError(400, "invalid value for mimeType")
+  if ((name ?? "").length > 256) throw new HttpError(400, "invalid value for name")
+  if ((mimeType ?? "").length > 256) throw new HttpError(400, "invalid value for mimeType")
   const setCover = fields.get("setCover")
-  if (setCover !== undefined && setCover !== "true" && setCover !== "false") throw new AttachmentError(400, "invalid value for setCover")
+  if (setCover !== undefined && setCover !== "true" && setCover !== "false") throw new HttpError(400, "invalid value for setCover")
   const onCard = [...store.values()].filter((a) => a.idCard === card.id).length
   const id = newId()
   if (file !== undefined) {
@@ -83,8 +78,8 @@ export const attach = async (
     }
   }
   const url = fields.get("url")
-  if (url === undefined || url === "") throw new AttachmentError(400, "Must provide either a file or a url")
-  if (!/^https?:\/\//.test(url)) throw new AttachmentError(400, "invalid value for url")
+  if (url === undefined || url === "") throw new HttpError(400, "Must provide either a file or a url")
+  if (!/^https?:\/\//.test(url)) throw new HttpError(400, "invalid value for url")
   return {
     id, idCard: card.id, idMember, name: name ?? url, fileName: null, mimeType: mimeType ?? "",
     bytes: null, url, isUpload: false, date: trelloDate(), pos: (onCard + 1) * 16384
@@ -97,7 +92,3 @@ export const hasOAuthHeader = (header: string | undefined, key: string, token: s
   const field = (name: string) => new RegExp(`(?:^OAuth\\s+|,\\s*)${name}="([^"]*)"`).exec(header)?.[1]
   return field("oauth_consumer_key") === key && field("oauth_token") === token
 }
-
-export const unauthorizedDownload = () => new AttachmentError(401, "unauthorized card permission requested")
-
-export const randomName = () => randomBytes(4).toString("hex")

@@ -15,16 +15,32 @@
  * (`GET /tokens/{token}/webhooks`), updated or reactivated with `PUT /webhooks/{id}`, and a
  * second one with the same callback and model is refused with Trello's 400.
  *
- * It is built on node:http. Importing `@x/boardtool/testing` loads `@x/core/Webhook` and
+ * It is built on node:http: `store.ts` holds the records and records each change as an action,
+ * `deliveries.ts` delivers them to webhooks, and each resource's routes are a module of
+ * `routes/` (a template, a method, a handler), found by `http.ts`'s router. Importing `@x/boardtool/testing` loads `@x/core/Webhook` and
  * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
  * nor `@x/core`'s index.
  */
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { readBody } from "@x/core/Webhook"
 import { Loopback } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import { trelloIdPattern } from "../ids.js"
 import * as Attachments from "./attachments.js"
+import * as Deliveries from "./deliveries.js"
+import { HttpError, params, type Route, router, safeDecode } from "./http.js"
+import * as AttachmentRoutes from "./routes/attachments.js"
+import * as BoardRoutes from "./routes/boards.js"
+import * as CardRoutes from "./routes/cards.js"
+import type { Context } from "./routes/context.js"
+import * as WebhookRoutes from "./routes/webhooks.js"
+import * as Store from "./store.js"
+import { seedId } from "./store.js"
+
+import type { Action, Board, Card, Label, List, Member, Membership, Webhook } from "./store.js"
+
+export type { Action, Board, Card, Label, List, Member, Membership, Webhook } from "./store.js"
+type Delivery = Deliveries.Delivery
+export type { Delivery } from "./deliveries.js"
 
 export interface Settings {
   /** The port on 127.0.0.1; 0 (default) picks a free one. */
@@ -49,52 +65,22 @@ export interface Limit {
   readonly intervalMs: number
 }
 
-export interface Board { id: string; name: string; desc: string; closed: boolean; shortLink: string }
-export interface List { id: string; name: string; idBoard: string; closed: boolean; pos: number }
-export interface Card {
-  id: string
-  name: string
-  desc: string
-  idBoard: string
-  idList: string
-  idShort: number
-  pos: number
-  shortLink: string
-  closed: boolean
-  dateLastActivity: string
-  /** ISO date-time, or null. */
-  due: string | null
-  dueComplete: boolean
-}
-/** An action: ids are ObjectIds (creation second first), so later actions have greater ids. */
-export interface Action {
-  id: string
-  idBoard: string
-  idMemberCreator: string
-  type: string
-  date: string
-  data: Record<string, unknown>
-}
-export interface Webhook { id: string; idModel: string; callbackURL: string; description: string; active: boolean; consecutiveFailures: number }
-
-export interface Delivery {
-  readonly webhookId: string
-  readonly actionId: string
-  readonly attempt: number
-  /** The callback's answer, or "error" when it could not be reached. */
-  readonly status: number | "error"
-}
-
 export interface Simulator {
   /** The base URL to give a connection: `http://127.0.0.1:<port>/1`. */
   readonly baseUrl: string
   readonly key: string
   readonly token: string
   readonly secret: string
-  readonly member: { readonly id: string; readonly username: string }
+  /** The member the token belongs to ("me"). */
+  readonly member: Member
+  /** Every member it knows: "me", and the others boards can be shared with. */
+  readonly members: Map<string, Member>
   readonly boards: Map<string, Board>
+  /** Who is on which board, with which role. */
+  readonly memberships: Map<string, Membership>
   readonly lists: Map<string, List>
   readonly cards: Map<string, Card>
+  readonly labels: Map<string, Label>
   readonly webhooks: Map<string, Webhook>
   /** Card attachments by id: uploads (with their bytes) and links. */
   readonly attachments: Map<string, Attachments.Attachment>
@@ -108,14 +94,6 @@ export interface Simulator {
   readonly idle: () => Promise<void>
   readonly close: () => Promise<void>
 }
-
-// As Trello's (MongoDB) ids: the creation time in seconds, 5 random bytes, a counter, so that
-// a later id sorts after an earlier one.
-let counter = randomBytes(3).readUIntBE(0, 3)
-const newId = () =>
-  Math.floor(Date.now() / 1000).toString(16).padStart(8, "0") + randomBytes(5).toString("hex") +
-  ((counter = (counter + 1) % 0x1000000)).toString(16).padStart(6, "0")
-const seedId = (n: number) => `5eed${n.toString(16).padStart(20, "0")}`
 
 /**
  * The seeded records' ids: the same on every start, so that a workflow or a test can name
@@ -134,14 +112,14 @@ export const seed = {
 } as const
 /** How long after the start the seeded "Fix the login redirect" card is due. */
 export const seedDueInMs = 12 * 3600_000
-const shortLink = () => randomBytes(6).toString("base64url").slice(0, 8)
-const isId = (s: string) => trelloIdPattern.test(s)
 
-class HttpError {
-  constructor(readonly status: number, readonly body: string | object) {}
-}
-
-const notFound = () => new HttpError(404, "The requested resource was not found.")
+/** Every resource's routes. */
+const modules: ReadonlyArray<(context: Context) => ReadonlyArray<Route>> = [
+  AttachmentRoutes.routes,
+  BoardRoutes.routes,
+  CardRoutes.routes,
+  WebhookRoutes.routes
+]
 
 /** Starts a simulator; `close()` stops it. */
 export const start = async (settings: Settings = {}): Promise<Simulator> => {
@@ -151,306 +129,52 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   const limits = settings.rateLimits === false
     ? undefined
     : settings.rateLimits ?? { perToken: { limit: 100, intervalMs: 10_000 }, perKey: { limit: 300, intervalMs: 10_000 } }
-  const retries = settings.deliveryRetries ?? 3
-  const retryDelayMs = settings.deliveryRetryDelayMs ?? 1000
-  // While seeding, ids are the well-known ones of `seed`; after, random.
-  let seeding = settings.seed !== false ? 1 : 0
-  const nextId = () => (seeding > 0 ? seedId(seeding++) : newId())
-  const member = { id: nextId(), username: "simulated" }
-  const organization = newId()
-  const boards = new Map<string, Board>()
-  const lists = new Map<string, List>()
-  const cards = new Map<string, Card>()
-  const webhooks = new Map<string, Webhook>()
-  const attachments = new Map<string, Attachments.Attachment>()
   const attachmentMaxBytes = settings.attachmentMaxBytes ?? 10 * 1024 * 1024
-  const actions: Array<Action> = []
-  const deliveries: Array<Delivery> = []
   const stats = { requests: 0, rateLimited: 0 }
-  const pending = new Set<Promise<void>>()
   const windows = { token: [] as Array<number>, key: [] as Array<number> }
-  // Webhooks being created (their HEAD check in flight), so that a duplicate is refused meanwhile.
-  const creating = new Set<string>()
-  const deliveriesAbort = new AbortController()
-  // Retries waiting for their turn: cleared and woken (to stop) on close.
-  const waiting = new Map<NodeJS.Timeout, () => void>()
-  let closed = false
   let origin = ""
 
-  // --- records as Trello returns them ----------------------------------------------------
-
-  const boardJson = (b: Board) => ({
-    id: b.id,
-    name: b.name,
-    desc: b.desc,
-    descData: "",
-    closed: b.closed,
-    idOrganization: organization,
-    pinned: false,
-    url: `https://trello.com/b/${b.shortLink}/${b.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
-    shortUrl: `https://trello.com/b/${b.shortLink}`,
-    shortLink: b.shortLink,
-    prefs: { permissionLevel: "org", voting: "disabled", comments: "members", invitations: "members", selfJoin: true, cardCovers: true },
-    labelNames: { green: "", yellow: "", orange: "", red: "", purple: "", blue: "" }
-  })
-  const listJson = (l: List) => ({
-    id: l.id,
-    name: l.name,
-    closed: l.closed,
-    idBoard: l.idBoard,
-    pos: l.pos,
-    subscribed: false,
-    softLimit: ""
-  })
-  const cardJson = (c: Card) => ({
-    id: c.id,
-    badges: { attachments: 0, checkItems: 0, checkItemsChecked: 0, comments: 0, description: c.desc !== "", due: c.due, dueComplete: c.dueComplete, subscribed: false, viewingMemberVoted: false, votes: 0 },
-    checkItemStates: [],
-    closed: c.closed,
-    dueComplete: c.dueComplete,
-    dateLastActivity: c.dateLastActivity,
-    desc: c.desc,
-    descData: { emoji: {} },
-    due: c.due,
-    dueReminder: null,
-    email: null,
-    idBoard: c.idBoard,
-    idChecklists: [],
-    idList: c.idList,
-    idMembers: [],
-    idMembersVoted: [],
-    idShort: c.idShort,
-    idAttachmentCover: null,
-    labels: [],
-    idLabels: [],
-    manualCoverAttachment: false,
-    name: c.name,
-    pos: c.pos,
-    shortLink: c.shortLink,
-    shortUrl: `https://trello.com/c/${c.shortLink}`,
-    start: null,
-    subscribed: false,
-    url: `https://trello.com/c/${c.shortLink}/${c.idShort}-${c.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`
-  })
-  const webhookJson = (w: Webhook) => ({ ...w, firstConsecutiveFailDate: null })
-
-  /** Only `id` and the named fields, as Trello answers `?fields=a,b`. */
-  const pick = (record: Record<string, unknown>, fields: string | undefined) => {
-    if (fields === undefined || fields === "all") return record
-    const out: Record<string, unknown> = { id: record["id"] }
-    for (const field of fields.split(",")) if (field in record) out[field] = record[field]
-    return out
-  }
-
-  // --- actions ----------------------------------------------------------------------------
-
-  // ObjectIds as MongoDB makes them: the second, a value fixed per process, a counter. Ordered
-  // by time, so `before=<id>` and `since=<id>` compare them as strings, as Trello does.
-  const processPart = randomBytes(5).toString("hex")
-  let counter = 0
-  const actionId = (date: Date) =>
-    Math.floor(date.getTime() / 1000).toString(16).padStart(8, "0") + processPart + (counter++ % 0x1000000).toString(16).padStart(6, "0")
-  // While seeding, actions are dated from the seed's clock; after, now.
-  let seedClock = Date.parse("2025-12-31T09:00:00.000Z")
-  const actionDate = () => (seeding > 0 ? new Date(seedClock += 60_000) : new Date())
-  const boardRef = (b: Board) => ({ id: b.id, name: b.name, shortLink: b.shortLink })
-  const record = (idBoard: string, type: string, data: Record<string, unknown>, date = actionDate()) => {
-    const action: Action = { id: actionId(date), idBoard, idMemberCreator: member.id, type, date: date.toISOString(), data }
-    // Kept in id order (a clock set back would otherwise break `before`).
-    let at = actions.length
-    while (at > 0 && actions[at - 1]!.id > action.id) at--
-    actions.splice(at, 0, action)
-    return action
-  }
-  const avatarHash = randomBytes(16).toString("hex")
-  const actionJson = (a: Action) => ({
-    id: a.id,
-    idMemberCreator: a.idMemberCreator,
-    data: a.data,
-    appCreator: null,
-    type: a.type,
-    date: a.date,
-    // Only comments take reactions, and only theirs carry the limits of them.
-    limits: a.type === "commentCard"
-      ? { reactions: { perAction: { status: "ok", disableAt: 900, warnAt: 720 }, uniquePerAction: { status: "ok", disableAt: 17, warnAt: 14 } } }
-      : {},
-    memberCreator: {
-      id: member.id, activityBlocked: false, avatarHash: avatarHash, avatarUrl: `https://trello-members.s3.amazonaws.com/${member.id}/${avatarHash}`,
-      fullName: "Simulated Member", idMemberReferrer: null, initials: "SM", nonPublic: {}, nonPublicAvailable: true, username: member.username
+  // Each action is delivered to the active webhooks that watch a model it is about.
+  const store: Store.Store = Store.make({
+    seeded: settings.seed !== false,
+    onAction: (action) => {
+      const models = store.modelsOf(action)
+      for (const webhook of store.webhooks.values()) {
+        if (!webhook.active || !models.includes(webhook.idModel)) continue
+        webhooks.deliver(webhook, { model: store.modelJson(webhook.idModel), action: store.actionJson(action) }, action.id)
+      }
     }
   })
-  /**
-   * `before`/`since`: an action id (compared with ids) or a date (YYYY-MM-DDThh:mm:ssZ, compared
-   * with dates), as the key of an action and the value it is compared with.
-   */
-  const bound = (p: Map<string, string>, name: string) => {
-    const value = p.get(name)
-    if (value === undefined || value === "") return undefined
-    if (isId(value)) return { key: (a: Action) => a.id, value: value.toLowerCase() }
-    if (/^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value))) {
-      return { key: (a: Action) => a.date, value: new Date(value).toISOString() }
-    }
-    throw new HttpError(400, `invalid value for ${name}`)
-  }
-  const boardActions = (board: Board, p: Map<string, string>) => {
-    const limit = Number(p.get("limit") ?? 50)
-    if (!Number.isInteger(limit) || limit < 0 || limit > 1000) throw new HttpError(400, "invalid value for limit")
-    const filter = p.get("filter") ?? "all"
-    const types = filter === "all" ? undefined : new Set(filter.split(","))
-    const [before, since] = [bound(p, "before"), bound(p, "since")]
-    const out: Array<unknown> = []
-    // Newest first.
-    for (let i = actions.length - 1; i >= 0 && out.length < limit; i--) {
-      const a = actions[i]!
-      if (a.idBoard !== board.id || (types !== undefined && !types.has(a.type))) continue
-      if (before !== undefined && !(before.key(a) < before.value)) continue
-      if (since !== undefined && !(since.key(a) > since.value)) continue
-      out.push(actionJson(a))
-    }
-    return out
-  }
-
-  // --- state changes ----------------------------------------------------------------------
-
-  const addBoard = (name: string, desc = "", defaultLists = true) => {
-    const board: Board = { id: nextId(), name, desc, closed: false, shortLink: shortLink() }
-    boards.set(board.id, board)
-    record(board.id, "createBoard", { board: boardRef(board) })
-    if (defaultLists) ["To Do", "Doing", "Done"].forEach((n, i) => addList(board.id, n, (i + 1) * 16384))
-    return board
-  }
-  const addList = (idBoard: string, name: string, pos: number) => {
-    const list: List = { id: nextId(), name, idBoard, closed: false, pos }
-    lists.set(list.id, list)
-    record(idBoard, "createList", { list: { id: list.id, name }, board: boardRef(boards.get(idBoard)!) })
-    return list
-  }
-  // Counted as cards are added (cards are never moved or removed here), so that creating one
-  // stays O(1) however many a load test has made.
-  const cardsOnBoard = new Map<string, number>()
-  const cardsInList = new Map<string, number>()
-  const addCard = (idList: string, name: string, desc: string, due: string | null = null, dueComplete = false) => {
-    const list = lists.get(idList)!
-    const onBoard = (cardsOnBoard.get(list.idBoard) ?? 0) + 1
-    const inList = (cardsInList.get(idList) ?? 0) + 1
-    cardsOnBoard.set(list.idBoard, onBoard)
-    cardsInList.set(idList, inList)
-    const card: Card = {
-      id: nextId(),
-      name,
-      desc,
-      idBoard: list.idBoard,
-      idList,
-      idShort: onBoard,
-      pos: inList * 16384,
-      shortLink: shortLink(),
-      closed: false,
-      dateLastActivity: new Date().toISOString(),
-      due,
-      dueComplete
-    }
-    cards.set(card.id, card)
-    record(card.idBoard, "createCard", {
-      card: { id: card.id, name, idShort: card.idShort, shortLink: card.shortLink },
-      list: { id: list.id, name: list.name },
-      board: boardRef(boards.get(list.idBoard)!)
-    })
-    return card
-  }
+  const webhooks = Deliveries.make({
+    secret,
+    webhooks: store.webhooks,
+    retries: settings.deliveryRetries ?? 3,
+    retryDelayMs: settings.deliveryRetryDelayMs ?? 1000
+  })
 
   if (settings.seed !== false) {
-    const product = addBoard("Product Roadmap", "What ships when.")
-    const ops = addBoard("Operations")
-    const [todo, doing] = [...lists.values()].filter((l) => l.idBoard === product.id)
-    addCard(todo!.id, "Write the launch post", "Draft, review, publish.")
-    addCard(doing!.id, "Fix the login redirect", "", new Date(Date.now() + seedDueInMs).toISOString())
-    const opsList = [...lists.values()].find((l) => l.idBoard === ops.id)!
-    const rotate = addCard(opsList.id, "Rotate the API keys", "Every quarter.")
+    const product = store.addBoard("Product Roadmap", "What ships when.")
+    const ops = store.addBoard("Operations")
+    const [todo, doing] = [...store.lists.values()].filter((l) => l.idBoard === product.id)
+    store.addCard(todo!.id, { name: "Write the launch post", desc: "Draft, review, publish." })
+    store.addCard(doing!.id, { name: "Fix the login redirect", due: new Date(Date.now() + seedDueInMs).toISOString() })
+    const opsList = [...store.lists.values()].find((l) => l.idBoard === ops.id)!
+    const rotate = store.addCard(opsList.id, { name: "Rotate the API keys", desc: "Every quarter." })
     // A busy board's history: one action an hour from 2026-01-01, a comment or an update.
     for (let n = 1; n <= seed.operationsHistory; n++) {
-      const card = { id: rotate.id, name: rotate.name, idShort: rotate.idShort, shortLink: rotate.shortLink }
+      const card = store.cardRef(rotate)
+      const list = store.listRef(opsList)
       const date = new Date(Date.parse("2026-01-01T00:00:00.000Z") + (n - 1) * 3_600_000)
-      if (n % 3 === 0) record(ops.id, "updateCard", { card, old: { desc: `Revision ${n - 1}` }, list: { id: opsList.id, name: opsList.name }, board: boardRef(ops) }, date)
-      else record(ops.id, "commentCard", { text: `Checked the keys (${n})`, card, list: { id: opsList.id, name: opsList.name }, board: boardRef(ops) }, date)
+      if (n % 3 === 0) store.record(ops.id, "updateCard", { card, old: { desc: `Revision ${n - 1}` }, list, board: store.boardRef(ops) }, date)
+      else store.record(ops.id, "commentCard", { text: `Checked the keys (${n})`, card, list, board: store.boardRef(ops) }, date)
     }
-    seeding = 0
+    store.seeded()
   }
 
-  // --- webhooks ---------------------------------------------------------------------------
+  const context: Context = { store, token, attachmentMaxBytes }
+  const route = router(modules.flatMap((routes) => routes(context)))
 
-  const sign = (body: string, callbackURL: string) =>
-    createHmac("sha1", secret).update(body + callbackURL, "utf8").digest("base64")
-
-  const deliver = (webhook: Webhook, payload: object, actionId: string) => {
-    const body = JSON.stringify(payload)
-    const attempt = async (n: number): Promise<void> => {
-      if (closed || !webhooks.has(webhook.id)) return
-      let status: number | "error"
-      try {
-        const response = await fetch(webhook.callbackURL, {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-trello-webhook": sign(body, webhook.callbackURL) },
-          body,
-          signal: AbortSignal.any([deliveriesAbort.signal, AbortSignal.timeout(10_000)])
-        })
-        status = response.status
-        await response.arrayBuffer()
-      } catch {
-        status = "error"
-      }
-      deliveries.push({ webhookId: webhook.id, actionId, attempt: n, status })
-      if (status === 410) {
-        webhooks.delete(webhook.id)
-        return
-      }
-      if (status !== "error" && status >= 200 && status < 300) {
-        webhook.consecutiveFailures = 0
-        return
-      }
-      webhook.consecutiveFailures++
-      if (n <= retries && !closed) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            waiting.delete(timer)
-            resolve()
-          }, retryDelayMs)
-          waiting.set(timer, resolve)
-        })
-        return attempt(n + 1)
-      }
-    }
-    const task = attempt(1).finally(() => pending.delete(task))
-    pending.add(task)
-  }
-
-  const cardCreated = (card: Card) => {
-    const list = lists.get(card.idList)!
-    const board = boards.get(card.idBoard)!
-    for (const webhook of webhooks.values()) {
-      if (!webhook.active || ![board.id, list.id, card.id].includes(webhook.idModel)) continue
-      const actionId = newId()
-      const model = webhook.idModel === board.id ? boardJson(board) : webhook.idModel === list.id ? listJson(list) : cardJson(card)
-      deliver(webhook, {
-        model,
-        action: {
-          id: actionId,
-          idMemberCreator: member.id,
-          type: "createCard",
-          date: new Date().toISOString(),
-          data: {
-            card: { id: card.id, name: card.name, idShort: card.idShort, shortLink: card.shortLink },
-            list: { id: list.id, name: list.name },
-            board: { id: board.id, name: board.name, shortLink: board.shortLink }
-          },
-          memberCreator: { id: member.id, username: member.username }
-        }
-      }, actionId)
-    }
-  }
-
-  // --- requests ---------------------------------------------------------------------------
-
-  const authenticate = (req: IncomingMessage, query: URLSearchParams) => {
+    const authenticate = (req: IncomingMessage, query: URLSearchParams) => {
     const header = req.headers["authorization"] ?? ""
     // `OAuth oauth_consumer_key="…", oauth_token="…"`: the scheme and the exact names.
     const oauth = (name: string) =>
@@ -481,220 +205,15 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     windows.key.push(now)
   }
 
-  const params = (query: URLSearchParams, body: string, contentType: string | undefined) => {
-    const out = new Map<string, string>(query)
-    if (body !== "") {
-      if (contentType?.includes("application/json")) {
-        for (const [k, v] of Object.entries(JSON.parse(body) as Record<string, unknown>)) {
-          if (v === null || v === undefined) continue
-          if (typeof v === "object") throw new HttpError(400, `invalid value for ${k}`)
-          out.set(k, String(v))
-        }
-      } else {
-        for (const [k, v] of new URLSearchParams(body)) out.set(k, v)
-      }
-    }
-    return out
-  }
-
-  const required = (p: Map<string, string>, name: string) => {
-    const value = p.get(name)
-    if (value === undefined || value === "") throw new HttpError(400, `invalid value for ${name}`)
-    return value
-  }
-  /** `due`: a date Trello parses, or "null"/"" to clear it; stored as Trello answers it (ISO). */
-  const dueOf = (p: Map<string, string>): string | null | undefined => {
-    const value = p.get("due")
-    if (value === undefined) return undefined
-    if (value === "" || value === "null") return null
-    const time = Date.parse(value)
-    if (Number.isNaN(time)) throw new HttpError(400, "invalid value for due")
-    return new Date(time).toISOString()
-  }
-  const booleanOf = (p: Map<string, string>, name: string): boolean | undefined => {
-    const value = p.get(name)
-    if (value === undefined) return undefined
-    if (value !== "true" && value !== "false") throw new HttpError(400, `invalid value for ${name}`)
-    return value === "true"
-  }
-  const lookup = <A>(map: Map<string, A>, id: string): A => {
-    if (!isId(id)) throw new HttpError(400, "invalid id")
-    const found = map.get(id.toLowerCase())
-    if (found === undefined) throw notFound()
-    return found
-  }
-
-  const checkCallback = async (callbackURL: string) => {
-    let status: number
-    try {
-      const response = await fetch(callbackURL, { method: "HEAD", signal: AbortSignal.timeout(10_000) })
-      status = response.status
-    } catch {
-      throw new HttpError(400, `URL (${callbackURL}) did not return 200 status code, got no response`)
-    }
-    if (status !== 200) throw new HttpError(400, `URL (${callbackURL}) did not return 200 status code, got ${status}`)
-  }
-
-  const safeDecode = (segment: string) => {
-    try {
-      return decodeURIComponent(segment)
-    } catch {
-      return segment
-    }
-  }
-
-  /**
-   * `PUT /webhooks/{id}`: its description, active state, model or callback URL (checked with a
-   * HEAD, and refused when the token already has that callback on that model).
-   */
-  const updateWebhook = async (webhook: Webhook, p: Map<string, string>) => {
-    const active = booleanOf(p, "active")
-    const description = p.get("description")
-    if ((description ?? "").length > 16384) throw new HttpError(400, "invalid value for description")
-    const given = p.get("idModel")
-    if (given !== undefined && !isId(given)) throw new HttpError(400, "invalid value for idModel")
-    const idModel = given?.toLowerCase() ?? webhook.idModel
-    if (!boards.has(idModel) && !lists.has(idModel) && !cards.has(idModel)) throw notFound()
-    const callbackURL = p.get("callbackURL") ?? webhook.callbackURL
-    if (idModel !== webhook.idModel || callbackURL !== webhook.callbackURL) {
-      if ([...webhooks.values()].some((w) => w !== webhook && w.idModel === idModel && w.callbackURL === callbackURL)) {
-        throw new HttpError(400, "A webhook with that callback, model, and token already exists")
-      }
-      if (callbackURL !== webhook.callbackURL) await checkCallback(callbackURL)
-    }
-    webhook.idModel = idModel
-    webhook.callbackURL = callbackURL
-    if (description !== undefined) webhook.description = description
-    if (active !== undefined) webhook.active = active
-    return webhookJson(webhook)
-  }
-
-  const route = async (method: string, path: string, p: Map<string, string>, file?: File): Promise<unknown> => {
-    const segments = path.split("/").filter((s) => s !== "")
-    const fields = p.get("fields")
-    const [a, b, c, d] = segments
-    if (a === "cards" && b !== undefined && c === "attachments" && segments.length <= 4) {
-      const card = lookup(cards, b)
-      if (method === "POST" && d === undefined) {
-        if (file !== undefined && file.size > attachmentMaxBytes) throw new HttpError(413, "request entity too large")
-        const attachment = await Attachments.attach(attachments, newId, card, member.id, p, file)
-        attachments.set(attachment.id, attachment)
-        return Attachments.json(attachment)
-      }
-      if (method === "GET" && d === undefined) {
-        return [...attachments.values()].filter((x) => x.idCard === card.id).map(Attachments.json)
-      }
-      if (method === "GET" && d !== undefined) {
-        const attachment = lookup(attachments, d)
-        if (attachment.idCard !== card.id) throw notFound()
-        return Attachments.json(attachment)
-      }
-    }
-    if (method === "GET" && a === "members" && (b === "me" || b === member.id || b === member.username) && c === "boards") {
-      const filter = p.get("filter") ?? "all"
-      return [...boards.values()]
-        .filter((x) => filter === "all" || (filter === "open" ? !x.closed : filter === "closed" ? x.closed : true))
-        .map((x) => pick(boardJson(x), fields))
-    }
-    if (method === "POST" && a === "boards" && b === undefined) {
-      const name = required(p, "name")
-      if (name.length > 16384 || (p.get("desc") ?? "").length > 16384) throw new HttpError(400, "invalid value for name")
-      return boardJson(addBoard(name, p.get("desc") ?? "", p.get("defaultLists") !== "false"))
-    }
-    if (a === "boards" && b !== undefined && c !== undefined && method === "GET") {
-      const board = lookup(boards, b)
-      if (c === "lists") {
-        return [...lists.values()].filter((l) => l.idBoard === board.id && !l.closed).sort((x, y) => x.pos - y.pos)
-          .map((l) => pick(listJson(l), fields))
-      }
-      if (c === "cards") {
-        return [...cards.values()].filter((x) => x.idBoard === board.id && !x.closed).map((x) => pick(cardJson(x), fields))
-      }
-      if (c === "actions") return boardActions(board, p)
-    }
-    if (a === "boards" && b !== undefined && c === undefined && method === "GET") return pick(boardJson(lookup(boards, b)), fields)
-    if (method === "POST" && a === "cards" && b === undefined) {
-      const idList = required(p, "idList")
-      if (!isId(idList)) throw new HttpError(400, "invalid value for idList")
-      const list = lists.get(idList.toLowerCase())
-      if (list === undefined) throw notFound()
-      const card = addCard(list.id, p.get("name") ?? "", p.get("desc") ?? "", dueOf(p) ?? null, booleanOf(p, "dueComplete") ?? false)
-      cardCreated(card)
-      return cardJson(card)
-    }
-    if (a === "cards" && b !== undefined && c === undefined && method === "GET") return pick(cardJson(lookup(cards, b)), fields)
-    if (a === "cards" && b !== undefined && c === undefined && method === "PUT") {
-      const card = lookup(cards, b)
-      // Checked before anything changes: Trello applies all of an update or none.
-      const [name, desc, due, dueComplete, closed] = [p.get("name"), p.get("desc"), dueOf(p), booleanOf(p, "dueComplete"), booleanOf(p, "closed")]
-      if ((name ?? "").length > 16384 || (desc ?? "").length > 16384) throw new HttpError(400, "invalid value for name")
-      if (name !== undefined) card.name = name
-      if (desc !== undefined) card.desc = desc
-      if (due !== undefined) card.due = due
-      if (dueComplete !== undefined) card.dueComplete = dueComplete
-      if (closed !== undefined) card.closed = closed
-      card.dateLastActivity = new Date().toISOString()
-      return cardJson(card)
-    }
-    // A list's open cards, in their order (the default filter is "open").
-    if (a === "lists" && b !== undefined && c === "cards" && method === "GET") {
-      const list = lookup(lists, b)
-      return [...cards.values()].filter((x) => x.idList === list.id && !x.closed).sort((x, y) => x.pos - y.pos)
-        .map((x) => pick(cardJson(x), fields))
-    }
-    if (method === "POST" && a === "webhooks" && b === undefined) {
-      const callbackURL = required(p, "callbackURL")
-      const given = required(p, "idModel")
-      if (!isId(given)) throw new HttpError(400, "invalid value for idModel")
-      const idModel = given.toLowerCase()
-      if (!boards.has(idModel) && !lists.has(idModel) && !cards.has(idModel)) throw notFound()
-      const key = `${idModel} ${callbackURL}`
-      if (creating.has(key) || [...webhooks.values()].some((w) => w.idModel === idModel && w.callbackURL === callbackURL)) {
-        throw new HttpError(400, "A webhook with that callback, model, and token already exists")
-      }
-      creating.add(key)
-      try {
-        await checkCallback(callbackURL)
-      } finally {
-        creating.delete(key)
-      }
-      const webhook: Webhook = {
-        id: newId(),
-        idModel,
-        callbackURL,
-        description: p.get("description") ?? "",
-        active: p.get("active") !== "false",
-        consecutiveFailures: 0
-      }
-      webhooks.set(webhook.id, webhook)
-      return webhookJson(webhook)
-    }
-    // The webhooks of a token: this simulator accepts one token, which made them all.
-    if (method === "GET" && a === "tokens" && b !== undefined && c === "webhooks" && segments.length === 3) {
-      if (safeDecode(b) !== token) throw new HttpError(401, "invalid token")
-      return [...webhooks.values()].map(webhookJson)
-    }
-    if (a === "webhooks" && b !== undefined && c === undefined) {
-      const webhook = lookup(webhooks, b)
-      if (method === "GET") return webhookJson(webhook)
-      if (method === "PUT") return updateWebhook(webhook, p)
-      if (method === "DELETE") {
-        webhooks.delete(webhook.id)
-        return { _value: null }
-      }
-    }
-    throw new HttpError(404, `Cannot ${method} /1/${segments.join("/")}`)
-  }
-
   /** `GET /1/cards/{id}/attachments/{id}/download/{fileName}`: the bytes, to the OAuth header only. */
   const download = (req: IncomingMessage, res: ServerResponse, match: RegExpExecArray) => {
     stats.requests++
     const plain = (status: number, text: string) =>
       res.writeHead(status, { "content-type": "text/plain; charset=utf-8" }).end(text)
     if (!Attachments.hasOAuthHeader(req.headers["authorization"], key, token)) {
-      return plain(401, Attachments.unauthorizedDownload().body)
+      return plain(401, "unauthorized card permission requested")
     }
-    const attachment = attachments.get(match[2]!.toLowerCase())
+    const attachment = store.attachments.get(match[2]!.toLowerCase())
     if (attachment === undefined || attachment.bytes === null || attachment.idCard !== match[1]!.toLowerCase() ||
       safeDecode(match[3]!) !== attachment.fileName) return plain(404, "The requested resource was not found.")
     res.writeHead(200, {
@@ -747,12 +266,12 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
         } catch {
           throw new HttpError(400, "invalid body")
         }
-        return route(req.method ?? "GET", url.pathname.slice(3), p, file)
+        return route(req.method ?? "GET", url.pathname.slice(2), p, file)
       }
       handle().then(
         (body) => reply(200, body),
         (error) =>
-          error instanceof HttpError || error instanceof Attachments.AttachmentError
+          error instanceof HttpError
             ? reply(error.status, error.body)
             : reply(500, { message: String(error) })
       )
@@ -765,29 +284,23 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     key,
     token,
     secret,
-    member,
-    boards,
-    lists,
-    cards,
-    webhooks,
-    attachments,
-    actions,
-    deliveries,
+    member: store.me,
+    members: store.members,
+    boards: store.boards,
+    memberships: store.memberships,
+    lists: store.lists,
+    cards: store.cards,
+    labels: store.labels,
+    webhooks: store.webhooks,
+    attachments: store.attachments,
+    actions: store.actions,
+    deliveries: webhooks.deliveries,
     stats,
-    idle: async () => {
-      while (pending.size > 0) await Promise.all([...pending])
-    },
+    idle: webhooks.idle,
     // Stops the server and every delivery: in flight, or waiting to be retried.
     close: async () => {
-      closed = true
-      deliveriesAbort.abort()
-      for (const [timer, wake] of waiting) {
-        clearTimeout(timer)
-        wake()
-      }
-      waiting.clear()
+      await webhooks.close()
       await Loopback.close(server)
-      await Promise.allSettled([...pending])
     }
   }
 }

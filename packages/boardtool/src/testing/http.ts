@@ -1,0 +1,141 @@
+/**
+ * The simulator's HTTP vocabulary: Trello's errors (a status and a plain-text or JSON body),
+ * the parameters of a request (query, form or JSON body, multipart fields, all one map, as
+ * Trello reads them), the checks every route shares, and a small router of path templates.
+ */
+import { trelloIdPattern } from "../ids.js"
+
+/** An error Trello answers with: a status and its plain-text (or JSON) body. */
+export class HttpError {
+  constructor(readonly status: number, readonly body: string | object) {}
+}
+
+export const notFound = () => new HttpError(404, "The requested resource was not found.")
+export const invalid = (name: string) => new HttpError(400, `invalid value for ${name}`)
+export const isId = (s: string) => trelloIdPattern.test(s)
+
+/** What a route gets: its path parameters, the request's parameters, and an uploaded file. */
+export interface Request {
+  readonly method: string
+  readonly path: Readonly<Record<string, string>>
+  readonly p: Map<string, string>
+  readonly file?: File | undefined
+}
+
+/** A route: a method, a path template below `/1` (`/cards/:id/labels`), and its handler. */
+export interface Route {
+  readonly method: "GET" | "POST" | "PUT" | "DELETE"
+  readonly path: string
+  readonly handle: (request: Request) => unknown
+}
+
+const compile = (route: Route) => {
+  const names: Array<string> = []
+  const source = route.path.replace(/\/$/, "").split("/").map((segment) => {
+    if (!segment.startsWith(":")) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+    names.push(segment.slice(1))
+    return "([^/]+)"
+  }).join("/")
+  return { route, names, pattern: new RegExp(`^${source}/?$`) }
+}
+
+/** Finds the route of a request; literal segments win over parameters (`/boards/:id/lists` over `/boards/:id/:field`). */
+export const router = (routes: ReadonlyArray<Route>) => {
+  const compiled = routes.map(compile).sort((a, b) =>
+    b.route.path.split("/").filter((s) => s !== "" && !s.startsWith(":")).length -
+    a.route.path.split("/").filter((s) => s !== "" && !s.startsWith(":")).length
+  )
+  return (method: string, path: string, p: Map<string, string>, file?: File): unknown => {
+    for (const { names, pattern, route } of compiled) {
+      if (route.method !== method) continue
+      const match = pattern.exec(path)
+      if (match === null) continue
+      const values: Record<string, string> = {}
+      names.forEach((name, i) => values[name] = safeDecode(match[i + 1]!))
+      return route.handle({ method, path: values, p, file })
+    }
+    throw new HttpError(404, `Cannot ${method} /1${path}`)
+  }
+}
+
+export const safeDecode = (segment: string) => {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+/** A query and a form or JSON body, as one map of parameters (Trello reads them alike). */
+export const params = (query: URLSearchParams, body: string, contentType: string | undefined) => {
+  const out = new Map<string, string>(query)
+  if (body !== "") {
+    if (contentType?.includes("application/json")) {
+      for (const [k, v] of Object.entries(JSON.parse(body) as Record<string, unknown>)) {
+        if (v === null || v === undefined) continue
+        if (typeof v === "object") throw invalid(k)
+        out.set(k, String(v))
+      }
+    } else {
+      for (const [k, v] of new URLSearchParams(body)) out.set(k, v)
+    }
+  }
+  return out
+}
+
+export const required = (p: Map<string, string>, name: string) => {
+  const value = p.get(name)
+  if (value === undefined || value === "") throw invalid(name)
+  return value
+}
+
+/** A date Trello parses, or "null"/"" to clear it; stored as Trello answers it (ISO). */
+export const dateOf = (p: Map<string, string>, name: string): string | null | undefined => {
+  const value = p.get(name)
+  if (value === undefined) return undefined
+  if (value === "" || value === "null") return null
+  const time = Date.parse(value)
+  if (Number.isNaN(time)) throw invalid(name)
+  return new Date(time).toISOString()
+}
+
+export const booleanOf = (p: Map<string, string>, name: string): boolean | undefined => {
+  const value = p.get(name)
+  if (value === undefined) return undefined
+  if (value !== "true" && value !== "false") throw invalid(name)
+  return value === "true"
+}
+
+/** A text parameter within Trello's length limit (16384 by default). */
+export const textOf = (p: Map<string, string>, name: string, max = 16384): string | undefined => {
+  const value = p.get(name)
+  if (value !== undefined && value.length > max) throw invalid(name)
+  return value
+}
+
+/** An id parameter of this map, looked up: 400 `invalid id` when malformed, 404 when unknown. */
+export const lookup = <A>(map: Map<string, A>, id: string): A => {
+  if (!isId(id)) throw new HttpError(400, "invalid id")
+  const found = map.get(id.toLowerCase())
+  if (found === undefined) throw notFound()
+  return found
+}
+
+/** Only `id` and the named fields, as Trello answers `?fields=a,b`. */
+export const pick = (record: Record<string, unknown>, fields: string | undefined) => {
+  if (fields === undefined || fields === "all") return record
+  const out: Record<string, unknown> = { id: record["id"] }
+  for (const field of fields.split(",")) if (field in record) out[field] = record[field]
+  return out
+}
+
+/** A position: `top`, `bottom` or a positive number, given the positions already taken. */
+export const positionOf = (p: Map<string, string>, taken: ReadonlyArray<number>, name = "pos"): number | undefined => {
+  const value = p.get(name)
+  if (value === undefined) return undefined
+  if (value === "top") return taken.length === 0 ? 16384 : Math.min(...taken) / 2
+  if (value === "bottom") return taken.length === 0 ? 16384 : Math.max(...taken) + 16384
+  const n = Number(value)
+  if (!Number.isFinite(n) || n < 0) throw invalid(name)
+  return n
+}

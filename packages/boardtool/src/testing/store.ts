@@ -1,0 +1,301 @@
+/**
+ * The simulator's state: Trello's records in memory, their JSON as Trello answers it, ids
+ * minted like Trello's, and every change recorded as a Trello action on its board (what
+ * `GET /boards/{id}/actions` lists and webhooks deliver). Routes change the state only through
+ * it, so that each change is recorded once.
+ */
+import { randomBytes } from "node:crypto"
+import type * as Attachments from "./attachments.js"
+
+export interface Board { id: string; name: string; desc: string; closed: boolean; shortLink: string; idOrganization: string; permissionLevel: string }
+export interface List { id: string; name: string; idBoard: string; closed: boolean; pos: number }
+export interface Card {
+  id: string
+  name: string
+  desc: string
+  idBoard: string
+  idList: string
+  idShort: number
+  pos: number
+  shortLink: string
+  closed: boolean
+  dateLastActivity: string
+  /** ISO date-times, or null. */
+  due: string | null
+  start: string | null
+  dueComplete: boolean
+  idMembers: Array<string>
+  idLabels: Array<string>
+  idMembersVoted: Array<string>
+}
+export interface Label { id: string; idBoard: string; name: string; color: string | null }
+export interface Member { id: string; username: string; fullName: string; email: string }
+/** A board's member and their role. */
+export interface Membership { id: string; idBoard: string; idMember: string; memberType: "admin" | "normal" | "observer" }
+/** An action: ids are ObjectIds (creation second first), so later actions have greater ids. */
+export interface Action {
+  id: string
+  idBoard: string
+  idMemberCreator: string
+  type: string
+  date: string
+  data: Record<string, unknown>
+}
+export interface Webhook { id: string; idModel: string; callbackURL: string; description: string; active: boolean; consecutiveFailures: number }
+
+// As Trello's (MongoDB) ids: the creation time in seconds, 5 random bytes, a counter, so that
+// a later id sorts after an earlier one.
+let counter = randomBytes(3).readUIntBE(0, 3)
+export const newId = () =>
+  Math.floor(Date.now() / 1000).toString(16).padStart(8, "0") + randomBytes(5).toString("hex") +
+  ((counter = (counter + 1) % 0x1000000)).toString(16).padStart(6, "0")
+export const seedId = (n: number) => `5eed${n.toString(16).padStart(20, "0")}`
+export const shortLink = () => randomBytes(6).toString("base64url").slice(0, 8)
+const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-")
+
+export type Store = ReturnType<typeof make>
+
+/** A store; `onAction` is told of every action recorded after seeding (to deliver it). */
+export const make = (options: { readonly seeded: boolean; readonly onAction: (action: Action) => void }) => {
+  // While seeding, ids are the well-known ones of `seed`; after, random.
+  let seeding = options.seeded ? 1 : 0
+  const nextId = () => (seeding > 0 ? seedId(seeding++) : newId())
+  const me: Member = { id: nextId(), username: "simulated", fullName: "Simulated Member", email: "simulated@example.com" }
+  const organization = newId()
+  const members = new Map<string, Member>([[me.id, me]])
+  const boards = new Map<string, Board>()
+  const memberships = new Map<string, Membership>()
+  const lists = new Map<string, List>()
+  const cards = new Map<string, Card>()
+  const labels = new Map<string, Label>()
+  const webhooks = new Map<string, Webhook>()
+  const attachments = new Map<string, Attachments.Attachment>()
+  const actions: Array<Action> = []
+
+  // --- records as Trello returns them ----------------------------------------------------
+
+  const boardJson = (b: Board) => ({
+    id: b.id,
+    name: b.name,
+    desc: b.desc,
+    descData: "",
+    closed: b.closed,
+    idOrganization: b.idOrganization,
+    pinned: false,
+    url: `https://trello.com/b/${b.shortLink}/${slug(b.name)}`,
+    shortUrl: `https://trello.com/b/${b.shortLink}`,
+    shortLink: b.shortLink,
+    prefs: { permissionLevel: b.permissionLevel, voting: "disabled", comments: "members", invitations: "members", selfJoin: true, cardCovers: true },
+    labelNames: { green: "", yellow: "", orange: "", red: "", purple: "", blue: "" }
+  })
+  const listJson = (l: List) => ({ id: l.id, name: l.name, closed: l.closed, idBoard: l.idBoard, pos: l.pos, subscribed: false, softLimit: "" })
+  const labelJson = (l: Label) => ({ id: l.id, idBoard: l.idBoard, name: l.name, color: l.color })
+  const memberJson = (m: Member) => ({
+    id: m.id,
+    username: m.username,
+    fullName: m.fullName,
+    initials: m.fullName.split(" ").map((word) => word[0] ?? "").join("").toUpperCase(),
+    avatarHash: null,
+    avatarUrl: null,
+    confirmed: true,
+    memberType: "normal",
+    url: `https://trello.com/${m.username}`
+  })
+  const cardJson = (c: Card) => ({
+    id: c.id,
+    badges: {
+      attachments: [...attachments.values()].filter((a) => a.idCard === c.id).length,
+      checkItems: 0,
+      checkItemsChecked: 0,
+      comments: actions.filter((a) => a.type === "commentCard" && (a.data["card"] as { id?: string } | undefined)?.id === c.id).length,
+      description: c.desc !== "",
+      due: c.due,
+      dueComplete: c.dueComplete,
+      start: c.start,
+      subscribed: false,
+      viewingMemberVoted: c.idMembersVoted.includes(me.id),
+      votes: c.idMembersVoted.length
+    },
+    checkItemStates: [],
+    closed: c.closed,
+    dueComplete: c.dueComplete,
+    dateLastActivity: c.dateLastActivity,
+    desc: c.desc,
+    descData: { emoji: {} },
+    due: c.due,
+    dueReminder: null,
+    email: null,
+    idBoard: c.idBoard,
+    idChecklists: [],
+    idList: c.idList,
+    idMembers: [...c.idMembers],
+    idMembersVoted: [...c.idMembersVoted],
+    idShort: c.idShort,
+    idAttachmentCover: null,
+    labels: c.idLabels.flatMap((id) => {
+      const label = labels.get(id)
+      return label === undefined ? [] : [labelJson(label)]
+    }),
+    idLabels: [...c.idLabels],
+    manualCoverAttachment: false,
+    name: c.name,
+    pos: c.pos,
+    shortLink: c.shortLink,
+    shortUrl: `https://trello.com/c/${c.shortLink}`,
+    start: c.start,
+    subscribed: false,
+    url: `https://trello.com/c/${c.shortLink}/${c.idShort}-${slug(c.name)}`
+  })
+  const webhookJson = (w: Webhook) => ({ ...w, firstConsecutiveFailDate: null })
+
+  // The references an action's data carries, as Trello writes them.
+  const boardRef = (b: Board) => ({ id: b.id, name: b.name, shortLink: b.shortLink })
+  const listRef = (l: List) => ({ id: l.id, name: l.name })
+  const cardRef = (c: Card) => ({ id: c.id, name: c.name, idShort: c.idShort, shortLink: c.shortLink })
+
+  // --- actions ----------------------------------------------------------------------------
+
+  // ObjectIds as MongoDB makes them: the second, a value fixed per process, a counter. Ordered
+  // by time, so `before=<id>` and `since=<id>` compare them as strings, as Trello does.
+  const processPart = randomBytes(5).toString("hex")
+  let actionCounter = 0
+  const actionId = (date: Date) =>
+    Math.floor(date.getTime() / 1000).toString(16).padStart(8, "0") + processPart + (actionCounter++ % 0x1000000).toString(16).padStart(6, "0")
+  // While seeding, actions are dated from the seed's clock; after, now.
+  let seedClock = Date.parse("2025-12-31T09:00:00.000Z")
+  const actionDate = () => (seeding > 0 ? new Date(seedClock += 60_000) : new Date())
+
+  /** Records an action on a board (and, after seeding, tells `onAction`, which delivers it). */
+  const record = (idBoard: string, type: string, data: Record<string, unknown>, date = actionDate()) => {
+    const action: Action = { id: actionId(date), idBoard, idMemberCreator: me.id, type, date: date.toISOString(), data }
+    // Kept in id order (a clock set back would otherwise break `before`).
+    let at = actions.length
+    while (at > 0 && actions[at - 1]!.id > action.id) at--
+    actions.splice(at, 0, action)
+    if (seeding === 0) options.onAction(action)
+    return action
+  }
+  const avatarHash = randomBytes(16).toString("hex")
+  const actionJson = (a: Action) => ({
+    id: a.id,
+    idMemberCreator: a.idMemberCreator,
+    data: a.data,
+    appCreator: null,
+    type: a.type,
+    date: a.date,
+    // Only comments take reactions, and only theirs carry the limits of them.
+    limits: a.type === "commentCard"
+      ? { reactions: { perAction: { status: "ok", disableAt: 900, warnAt: 720 }, uniquePerAction: { status: "ok", disableAt: 17, warnAt: 14 } } }
+      : {},
+    memberCreator: {
+      id: me.id, activityBlocked: false, avatarHash, avatarUrl: `https://trello-members.s3.amazonaws.com/${me.id}/${avatarHash}`,
+      fullName: me.fullName, idMemberReferrer: null, initials: "SM", nonPublic: {}, nonPublicAvailable: true, username: me.username
+    }
+  })
+  /** The ids of the models an action is about (its board, lists and card): the webhooks watching any of them get it. */
+  const modelsOf = (action: Action): ReadonlyArray<string> => {
+    const ids = new Set<string>([action.idBoard])
+    for (const key of ["list", "listBefore", "listAfter", "card", "member"]) {
+      const ref = action.data[key] as { id?: unknown } | undefined
+      if (typeof ref?.id === "string") ids.add(ref.id)
+    }
+    return [...ids]
+  }
+  /** The JSON of a watched model, for a delivery's `model`. */
+  const modelJson = (id: string): unknown => {
+    const board = boards.get(id)
+    if (board !== undefined) return boardJson(board)
+    const list = lists.get(id)
+    if (list !== undefined) return listJson(list)
+    const card = cards.get(id)
+    if (card !== undefined) return cardJson(card)
+    const member = members.get(id)
+    return member === undefined ? { id } : memberJson(member)
+  }
+
+  // --- state changes ----------------------------------------------------------------------
+
+  const addBoard = (name: string, desc = "", defaultLists = true, permissionLevel = "org") => {
+    const board: Board = { id: nextId(), name, desc, closed: false, shortLink: shortLink(), idOrganization: organization, permissionLevel }
+    boards.set(board.id, board)
+    const membership: Membership = { id: newId(), idBoard: board.id, idMember: me.id, memberType: "admin" }
+    memberships.set(membership.id, membership)
+    record(board.id, "createBoard", { board: boardRef(board) })
+    if (defaultLists) ["To Do", "Doing", "Done"].forEach((n, i) => addList(board.id, n, (i + 1) * 16384))
+    return board
+  }
+  const addList = (idBoard: string, name: string, pos: number) => {
+    const list: List = { id: nextId(), name, idBoard, closed: false, pos }
+    lists.set(list.id, list)
+    record(idBoard, "createList", { list: listRef(list), board: boardRef(boards.get(idBoard)!) })
+    return list
+  }
+  // Counted as cards are added (a card's idShort is its number on its board), so that creating
+  // one stays O(1) however many a load test has made.
+  const cardsOnBoard = new Map<string, number>()
+  const cardsInList = new Map<string, number>()
+  const addCard = (
+    idList: string,
+    fields: { readonly name: string; readonly desc?: string; readonly due?: string | null; readonly start?: string | null; readonly dueComplete?: boolean; readonly pos?: number }
+  ) => {
+    const list = lists.get(idList)!
+    const onBoard = (cardsOnBoard.get(list.idBoard) ?? 0) + 1
+    const inList = (cardsInList.get(idList) ?? 0) + 1
+    cardsOnBoard.set(list.idBoard, onBoard)
+    cardsInList.set(idList, inList)
+    const card: Card = {
+      id: nextId(),
+      name: fields.name,
+      desc: fields.desc ?? "",
+      idBoard: list.idBoard,
+      idList,
+      idShort: onBoard,
+      pos: fields.pos ?? inList * 16384,
+      shortLink: shortLink(),
+      closed: false,
+      dateLastActivity: new Date().toISOString(),
+      due: fields.due ?? null,
+      start: fields.start ?? null,
+      dueComplete: fields.dueComplete ?? false,
+      idMembers: [],
+      idLabels: [],
+      idMembersVoted: []
+    }
+    cards.set(card.id, card)
+    record(card.idBoard, "createCard", { card: cardRef(card), list: listRef(list), board: boardRef(boards.get(list.idBoard)!) })
+    return card
+  }
+
+  return {
+    me,
+    organization,
+    members,
+    boards,
+    memberships,
+    lists,
+    cards,
+    labels,
+    webhooks,
+    attachments,
+    actions,
+    nextId,
+    /** Ends seeding: ids are random from now on, and actions are delivered. */
+    seeded: () => void (seeding = 0),
+    boardJson,
+    listJson,
+    cardJson,
+    labelJson,
+    memberJson,
+    webhookJson,
+    actionJson,
+    boardRef,
+    listRef,
+    cardRef,
+    record,
+    modelsOf,
+    modelJson,
+    addBoard,
+    addList,
+    addCard
+  }
+}
