@@ -21,3 +21,12 @@ export * as Loopback from "./testing/Loopback.js"
  * @category testing
  */
 export * as TestHttpClient from "./testing/TestHttpClient.js"
+
+/**
+ * Webhook deliveries for simulators: a POST with its signed headers, retried while the
+ * provider's policy says so, every attempt reported; `idle` and `close`.
+ *
+ * @since 0.2.0
+ * @category testing
+ */
+export * as WebhookSender from "./testing/WebhookSender.js"

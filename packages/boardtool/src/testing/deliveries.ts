@@ -4,6 +4,7 @@
  * to each active webhook watching a model the action is about, retried up to 3 times on a
  * failure, and the webhook deleted on a 410.
  */
+import { WebhookSender } from "@x/core/testing"
 import { createHmac } from "node:crypto"
 import type { Webhook } from "./store.js"
 
@@ -21,68 +22,31 @@ export const make = (options: {
   readonly retries: number
   readonly retryDelayMs: number
 }) => {
-  const { retries, retryDelayMs, secret, webhooks } = options
+  const { secret, webhooks } = options
   const deliveries: Array<Delivery> = []
-  const pending = new Set<Promise<void>>()
-  const abort = new AbortController()
-  // Retries waiting for their turn: cleared and woken (to stop) on close.
-  const waiting = new Map<NodeJS.Timeout, () => void>()
-  let closed = false
-
+  const sender = WebhookSender.make({ retries: options.retries, retryDelayMs: options.retryDelayMs })
   const sign = (body: string, callbackURL: string) => createHmac("sha1", secret).update(body + callbackURL, "utf8").digest("base64")
 
   const deliver = (webhook: Webhook, payload: object, actionId: string) => {
     const body = JSON.stringify(payload)
-    const attempt = async (n: number): Promise<void> => {
-      if (closed || !webhooks.has(webhook.id)) return
-      let status: number | "error"
-      try {
-        const response = await fetch(webhook.callbackURL, {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-trello-webhook": sign(body, webhook.callbackURL) },
-          body,
-          signal: AbortSignal.any([abort.signal, AbortSignal.timeout(10_000)])
-        })
-        status = response.status
-        await response.arrayBuffer()
-      } catch {
-        status = "error"
+    void sender.deliver({
+      url: webhook.callbackURL,
+      headers: { "content-type": "application/json", "x-trello-webhook": sign(body, webhook.callbackURL) },
+      body,
+      stillWanted: () => webhooks.has(webhook.id),
+      onAttempt: ({ attempt, status }) => {
+        deliveries.push({ webhookId: webhook.id, actionId, attempt, status })
+        // A 410 deletes the webhook; any other failure counts, and is retried.
+        if (status === 410) {
+          webhooks.delete(webhook.id)
+          return false
+        }
+        const failed = status === "error" || status < 200 || status > 299
+        webhook.consecutiveFailures = failed ? webhook.consecutiveFailures + 1 : 0
+        return failed
       }
-      deliveries.push({ webhookId: webhook.id, actionId, attempt: n, status })
-      if (status === 410) return void webhooks.delete(webhook.id)
-      if (status !== "error" && status >= 200 && status < 300) return void (webhook.consecutiveFailures = 0)
-      webhook.consecutiveFailures++
-      if (n <= retries && !closed) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            waiting.delete(timer)
-            resolve()
-          }, retryDelayMs)
-          waiting.set(timer, resolve)
-        })
-        return attempt(n + 1)
-      }
-    }
-    const task = attempt(1).finally(() => pending.delete(task))
-    pending.add(task)
+    })
   }
 
-  return {
-    deliveries,
-    deliver,
-    idle: async () => {
-      while (pending.size > 0) await Promise.all([...pending])
-    },
-    // Stops every delivery: in flight, or waiting to be retried.
-    close: async () => {
-      closed = true
-      abort.abort()
-      for (const [timer, wake] of waiting) {
-        clearTimeout(timer)
-        wake()
-      }
-      waiting.clear()
-      await Promise.allSettled([...pending])
-    }
-  }
+  return { deliveries, deliver, idle: sender.idle, close: sender.close }
 }

@@ -20,7 +20,7 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import { hmacSha256SortedJsonHex, readBody } from "@x/core/Webhook"
 import * as Redacted from "effect/Redacted"
-import { Loopback } from "@x/core/testing"
+import { Loopback, WebhookSender } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { Detail, jsonObject, Reply } from "./fastapi.js"
 import * as Storage from "./storage.js"
@@ -270,29 +270,29 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     for (const resolve of waiting) resolve()
   }
 
+  // The service documents no retries: one attempt each.
+  const sender = WebhookSender.make()
   /** One signed POST, as the service sends it: the timestamp (seconds) is the time of sending. */
   const send = async (url: string, type: string, payload: Record<string, unknown>, at: number): Promise<number> => {
     const body = { type, timestamp: new Date(at).toISOString(), payload }
     const timestamp = String(Math.floor(Date.now() / 1000))
-    let status = 0
-    try {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-browser-use-timestamp": timestamp,
-          "x-browser-use-signature": hmacSha256SortedJsonHex(signingSecret, timestamp, body)
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(10_000)
-      })
-      await response.arrayBuffer()
-      status = response.status
-    } catch {
-      // No answer: recorded as 0.
-    }
-    deliveries.push({ url, body, status })
-    return status
+    let answer = 0
+    await sender.deliver({
+      url,
+      headers: {
+        "content-type": "application/json",
+        "x-browser-use-timestamp": timestamp,
+        "x-browser-use-signature": hmacSha256SortedJsonHex(signingSecret, timestamp, body)
+      },
+      body: JSON.stringify(body),
+      onAttempt: ({ status }) => {
+        // No answer: recorded as 0.
+        answer = status === "error" ? 0 : status
+        deliveries.push({ url, body, status: answer })
+        return false
+      }
+    })
+    return answer
   }
 
   const track = (delivery: Promise<unknown>) => {
@@ -494,11 +494,12 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
         waiters.push(resolve)
         settle()
       }),
-    close: () => {
+    close: async () => {
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
+      await sender.close()
       settle()
-      return Loopback.close(server)
+      await Loopback.close(server)
     }
   }
 }
