@@ -42,11 +42,11 @@ export const boardtool = Component.make({
   actions: [
     createBoard, createCard, getCard, listBoardActions, archiveAllCards, addAttachment, downloadAttachment,
     // comments
-    addComment, listComments, updateComment, deleteComment, addReaction,
+    addComment, listComments, updateComment, addReaction, deleteComment,
     // checklists
-    createChecklist, listCardChecklists, updateChecklist, deleteChecklist, addChecklistItem, updateChecklistItem, deleteChecklistItem,
+    createChecklist, addChecklistItem, updateChecklistItem, listCardChecklists, updateChecklist, deleteChecklistItem, deleteChecklist,
     // labels
-    listBoardLabels, createLabel, updateLabel, deleteLabel, addLabelToCard, removeLabelFromCard,
+    listBoardLabels, createLabel, updateLabel, addLabelToCard, removeLabelFromCard, deleteLabel,
   ],
   triggers: [newCard, cardDueSoon],
   customAction: true
