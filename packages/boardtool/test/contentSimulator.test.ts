@@ -18,6 +18,8 @@ const run = (action: string, parameters: Record<string, unknown>) =>
 const options = (type: string, property: string, params: Record<string, unknown>) =>
   executor.options(`boardtool/v1/${type}`, property, params).pipe(Effect.provide(connectedTo(connection)))
 /** The types of the actions recorded since `from` (an index in `sim.actions`). */
+/** The latest action of this type. */
+const lastAction = (type: string) => [...sim.actions].reverse().find((a) => a.type === type)!
 const recordedSince = (from: number) => sim.actions.slice(from).map((a) => a.type)
 // The card as Trello answers it (the actions output five of its fields).
 const cardJson = (id: string) => Effect.promise(() => fetch(`${sim.baseUrl}/cards/${id}?key=${sim.key}&token=${sim.token}`).then((r) => r.json()))
@@ -51,7 +53,7 @@ describe("comments against the simulator", () => {
       const types = recordedSince(from)
       expect(types.filter((t) => t === "commentCard")).toHaveLength(60)
       expect(types.slice(-2)).toEqual(["updateComment", "deleteComment"])
-      expect(sim.actions.findLast((a) => a.type === "updateComment")!.data).toMatchObject({
+      expect(lastAction("updateComment").data).toMatchObject({
         action: { id: added.id, text: "Draft reviewed" }, old: { text: "Draft is ready for review" }, card: { id: card }, board: { id: seed.boards.roadmap }
       })
     }))
@@ -106,7 +108,7 @@ describe("checklists against the simulator", () => {
         "addChecklistToCard", "createCheckItem", "createCheckItem", "updateCheckItemStateOnCard", "updateCheckItem",
         "updateCheckItemStateOnCard", "addChecklistToCard", "updateChecklist", "deleteCheckItem", "removeChecklistFromCard"
       ])
-      expect(sim.actions.findLast((a) => a.type === "updateCheckItem")!.data).toMatchObject({
+      expect(lastAction("updateCheckItem").data).toMatchObject({
         checkItem: { id: tag.id, name: "Tag the release" }, checklist: { id: list.id }, card: { id: card }, old: { name: "Tag the build" }
       })
     }))
@@ -147,7 +149,7 @@ describe("labels against the simulator", () => {
       expect(recordedSince(from)).toEqual([
         "createLabel", "updateLabel", "addLabelToCard", "addLabelToCard", "createLabel", "addLabelToCard", "removeLabelFromCard", "deleteLabel"
       ])
-      expect(sim.actions.findLast((a) => a.type === "updateLabel")!.data).toMatchObject({ label: { id: blocked.id, color: null }, old: { color: "black" } })
+      expect(lastAction("updateLabel").data).toMatchObject({ label: { id: blocked.id, color: null }, old: { color: "black" } })
       expect(yield* options("removeLabelFromCard", "idLabel", { idBoard: seed.boards.operations })).toContainEqual({ label: "Urgent (orange)", value: urgent.id })
     }))
 

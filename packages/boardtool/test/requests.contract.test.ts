@@ -20,7 +20,7 @@ const { seed } = Simulator
 
 let sim: Simulator.Simulator
 /** The id of the simulator's latest action of this type. */
-const lastOf = (type: string) => sim.actions.findLast((a) => a.type === type)!.id
+const lastOf = (type: string) => [...sim.actions].reverse().find((a) => a.type === type)!.id
 // Trello checks a webhook's callback URL with a HEAD before it registers it.
 let receiver: Server
 const dir = mkdtempSync(join(tmpdir(), "boardtool-contract-"))
