@@ -10,6 +10,25 @@ import { downloadAttachment } from "./actions/downloadAttachment.js"
 import { getCard } from "./actions/getCard.js"
 import { listBoardActions } from "./actions/listBoardActions.js"
 import { connection } from "./connection.js"
+// --- comments, checklists, labels ---
+import { addComment } from "./actions/addComment.js"
+import { listComments } from "./actions/listComments.js"
+import { updateComment } from "./actions/updateComment.js"
+import { deleteComment } from "./actions/deleteComment.js"
+import { addReaction } from "./actions/addReaction.js"
+import { createChecklist } from "./actions/createChecklist.js"
+import { listCardChecklists } from "./actions/listCardChecklists.js"
+import { updateChecklist } from "./actions/updateChecklist.js"
+import { deleteChecklist } from "./actions/deleteChecklist.js"
+import { addChecklistItem } from "./actions/addChecklistItem.js"
+import { updateChecklistItem } from "./actions/updateChecklistItem.js"
+import { deleteChecklistItem } from "./actions/deleteChecklistItem.js"
+import { listBoardLabels } from "./actions/listBoardLabels.js"
+import { createLabel } from "./actions/createLabel.js"
+import { updateLabel } from "./actions/updateLabel.js"
+import { deleteLabel } from "./actions/deleteLabel.js"
+import { addLabelToCard } from "./actions/addLabelToCard.js"
+import { removeLabelFromCard } from "./actions/removeLabelFromCard.js"
 import { cardDueSoon } from "./triggers/cardDueSoon.js"
 import { newCard } from "./triggers/newCard.js"
 
@@ -20,7 +39,15 @@ export const boardtool = Component.make({
   description: "Project management with boards, lists and cards.",
   category: "Productivity and Collaboration",
   connection,
-  actions: [createBoard, createCard, getCard, listBoardActions, archiveAllCards, addAttachment, downloadAttachment],
+  actions: [
+    createBoard, createCard, getCard, listBoardActions, archiveAllCards, addAttachment, downloadAttachment,
+    // comments
+    addComment, listComments, updateComment, addReaction, deleteComment,
+    // checklists
+    createChecklist, addChecklistItem, updateChecklistItem, listCardChecklists, updateChecklist, deleteChecklistItem, deleteChecklist,
+    // labels
+    listBoardLabels, createLabel, updateLabel, addLabelToCard, removeLabelFromCard, deleteLabel,
+  ],
   triggers: [newCard, cardDueSoon],
   customAction: true
 })
@@ -32,6 +59,30 @@ export const boardtool = Component.make({
 export const Boardtool = Client.make(boardtool)
 
 export { Attachment, BoardAction, Card, DueCard } from "./api.js"
+// --- comments, checklists, labels ---
+export { CheckItem, Checklist } from "./api/checklists.js"
+export { Comment, Reaction } from "./api/comments.js"
+export { Label } from "./api/labels.js"
+export {
+  addChecklistItem,
+  addComment,
+  addLabelToCard,
+  addReaction,
+  createChecklist,
+  createLabel,
+  deleteChecklist,
+  deleteChecklistItem,
+  deleteComment,
+  deleteLabel,
+  listBoardLabels,
+  listCardChecklists,
+  listComments,
+  removeLabelFromCard,
+  updateChecklist,
+  updateChecklistItem,
+  updateComment,
+  updateLabel,
+}
 export {
   addAttachment,
   archiveAllCards,

@@ -19,6 +19,8 @@ import * as TrelloDocument from "./trelloDocument.js"
 const { seed } = Simulator
 
 let sim: Simulator.Simulator
+/** The id of the simulator's latest action of this type. */
+const lastOf = (type: string) => [...sim.actions].reverse().find((a) => a.type === type)!.id
 // Trello checks a webhook's callback URL with a HEAD before it registers it.
 let receiver: Server
 const dir = mkdtempSync(join(tmpdir(), "boardtool-contract-"))
@@ -56,7 +58,26 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
             idAttachment: [...sim.attachments.keys()].at(-1),
             path: join(dir, "downloaded.txt")
           }),
-          customAction: { method: "GET", path: "/members/me/boards", query: { filter: "open", fields: "name" } }
+          customAction: { method: "GET", path: "/members/me/boards", query: { filter: "open", fields: "name" } },
+          // comments, checklists, labels
+          addComment: { idBoard: seed.boards.operations, idCard: seed.cards.rotateKeys, text: "Rotated the **staging** keys" },
+          listComments: { idBoard: seed.boards.operations, idCard: seed.cards.rotateKeys, limit: 120 },
+          updateComment: () => ({ idCard: seed.cards.rotateKeys, idAction: lastOf("commentCard"), text: "Rotated staging and production" }),
+          addReaction: () => ({ idCard: seed.cards.rotateKeys, idAction: lastOf("commentCard"), shortName: "thumbsup" }),
+          deleteComment: () => ({ idCard: seed.cards.rotateKeys, idAction: lastOf("commentCard") }),
+          createChecklist: { idBoard: seed.boards.roadmap, idCard: seed.cards.loginRedirect, name: "Release", pos: "top" },
+          addChecklistItem: () => ({ idChecklist: [...sim.checklists.keys()].at(-1), name: "Tag the build", pos: "bottom", checked: false, due: "2026-12-01T10:00:00Z", idMember: seed.member }),
+          updateChecklistItem: () => ({ idCard: seed.cards.loginRedirect, idCheckItem: [...sim.checkItems.keys()].at(-1), state: "complete", name: "Tag the release build", pos: "top", due: "2026-12-02T10:00:00Z", idMember: seed.member }),
+          listCardChecklists: { idCard: seed.cards.loginRedirect },
+          updateChecklist: () => ({ id: [...sim.checklists.keys()].at(-1), name: "Release steps", pos: "bottom" }),
+          deleteChecklistItem: () => ({ idChecklist: [...sim.checklists.keys()].at(-1), idCheckItem: [...sim.checkItems.keys()].at(-1) }),
+          deleteChecklist: () => ({ id: [...sim.checklists.keys()].at(-1) }),
+          listBoardLabels: { idBoard: seed.boards.roadmap, limit: 100 },
+          createLabel: { idBoard: seed.boards.roadmap, name: "Blocked", color: "black" },
+          updateLabel: { id: seed.labels.roadmap.green, name: "Ready", color: "none" },
+          addLabelToCard: { idCard: seed.cards.launchPost, name: "Urgent", color: "red" },
+          removeLabelFromCard: () => ({ idCard: seed.cards.launchPost, idLabel: sim.cards.get(seed.cards.launchPost)!.idLabels.at(-1) }),
+          deleteLabel: { id: seed.labels.roadmap.purple }
         },
         triggers: {
           newCard: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },

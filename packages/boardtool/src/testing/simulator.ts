@@ -31,14 +31,17 @@ import { HttpError, params, type Route, router, safeDecode } from "./http.js"
 import * as AttachmentRoutes from "./routes/attachments.js"
 import * as BoardRoutes from "./routes/boards.js"
 import * as CardRoutes from "./routes/cards.js"
+import * as ChecklistRoutes from "./routes/checklists.js"
+import * as CommentRoutes from "./routes/comments.js"
+import * as LabelRoutes from "./routes/labels.js"
 import type { Context } from "./routes/context.js"
 import * as WebhookRoutes from "./routes/webhooks.js"
 import * as Store from "./store.js"
 import { seedId } from "./store.js"
 
-import type { Action, Board, Card, Label, List, Member, Membership, Webhook } from "./store.js"
+import type { Action, Board, Card, CheckItem, Checklist, Label, List, Member, Membership, Reaction, Webhook } from "./store.js"
 
-export type { Action, Board, Card, Label, List, Member, Membership, Webhook } from "./store.js"
+export type { Action, Board, Card, CheckItem, Checklist, Label, List, Member, Membership, Reaction, Webhook } from "./store.js"
 type Delivery = Deliveries.Delivery
 export type { Delivery } from "./deliveries.js"
 
@@ -84,6 +87,10 @@ export interface Simulator {
   readonly webhooks: Map<string, Webhook>
   /** Card attachments by id: uploads (with their bytes) and links. */
   readonly attachments: Map<string, Attachments.Attachment>
+  /** Checklists on cards, their items, and reactions to comments. */
+  readonly checklists: Map<string, Checklist>
+  readonly checkItems: Map<string, CheckItem>
+  readonly reactions: Map<string, Reaction>
   /** Every board's actions, oldest first (in id order). */
   readonly actions: Array<Action>
   /** Every delivery attempt, in order. */
@@ -108,7 +115,12 @@ export const seed = {
   },
   cards: { launchPost: seedId(10), loginRedirect: seedId(11), rotateKeys: seedId(12) },
   /** How many comments and updates the Operations board's history holds (beyond its create actions). */
-  operationsHistory: 1200
+  operationsHistory: 1200,
+  /** Each seeded board's six default labels (Trello's colours, no names). */
+  labels: {
+    roadmap: { green: seedId(0x101), yellow: seedId(0x102), orange: seedId(0x103), red: seedId(0x104), purple: seedId(0x105), blue: seedId(0x106) },
+    operations: { green: seedId(0x201), yellow: seedId(0x202), orange: seedId(0x203), red: seedId(0x204), purple: seedId(0x205), blue: seedId(0x206) }
+  }
 } as const
 /** How long after the start the seeded "Fix the login redirect" card is due. */
 export const seedDueInMs = 12 * 3600_000
@@ -118,7 +130,10 @@ const modules: ReadonlyArray<(context: Context) => ReadonlyArray<Route>> = [
   AttachmentRoutes.routes,
   BoardRoutes.routes,
   CardRoutes.routes,
-  WebhookRoutes.routes
+  WebhookRoutes.routes,
+  CommentRoutes.routes,
+  ChecklistRoutes.routes,
+  LabelRoutes.routes
 ]
 
 /** Starts a simulator; `close()` stops it. */
@@ -168,6 +183,9 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       if (n % 3 === 0) store.record(ops.id, "updateCard", { card, old: { desc: `Revision ${n - 1}` }, list, board: store.boardRef(ops) }, date)
       else store.record(ops.id, "commentCard", { text: `Checked the keys (${n})`, card, list, board: store.boardRef(ops) }, date)
     }
+    // Trello gives every board six coloured labels.
+    store.addDefaultLabels(product.id, Object.values(seed.labels.roadmap))
+    store.addDefaultLabels(ops.id, Object.values(seed.labels.operations))
     store.seeded()
   }
 
@@ -294,6 +312,9 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     webhooks: store.webhooks,
     attachments: store.attachments,
     actions: store.actions,
+    checklists: store.checklists,
+    checkItems: store.checkItems,
+    reactions: store.reactions,
     deliveries: webhooks.deliveries,
     stats,
     idle: webhooks.idle,

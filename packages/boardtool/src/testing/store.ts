@@ -41,6 +41,24 @@ export interface Action {
   date: string
   data: Record<string, unknown>
 }
+// --- comments, checklists, labels ---
+export interface Checklist { id: string; idCard: string; idBoard: string; name: string; pos: number }
+export interface CheckItem {
+  id: string
+  idChecklist: string
+  name: string
+  state: "complete" | "incomplete"
+  pos: number
+  /** ISO date-time, or null. */
+  due: string | null
+  idMember: string | null
+}
+/** A reaction to a comment (a commentCard action). */
+export interface Reaction { id: string; idAction: string; idMember: string; emoji: Emoji }
+export interface Emoji { unified: string; native: string; name: string; shortName: string }
+/** The labels Trello gives every new board: six colours, no names. */
+export const defaultLabelColors = ["green", "yellow", "orange", "red", "purple", "blue"] as const
+
 export interface Webhook { id: string; idModel: string; callbackURL: string; description: string; active: boolean; consecutiveFailures: number }
 
 // As Trello's (MongoDB) ids: the creation time in seconds, 5 random bytes, a counter, so that
@@ -71,6 +89,10 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
   const webhooks = new Map<string, Webhook>()
   const attachments = new Map<string, Attachments.Attachment>()
   const actions: Array<Action> = []
+  // --- comments, checklists, labels ---
+  const checklists = new Map<string, Checklist>()
+  const checkItems = new Map<string, CheckItem>()
+  const reactions = new Map<string, Reaction>()
 
   // --- records as Trello returns them ----------------------------------------------------
 
@@ -105,8 +127,8 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     id: c.id,
     badges: {
       attachments: [...attachments.values()].filter((a) => a.idCard === c.id).length,
-      checkItems: 0,
-      checkItemsChecked: 0,
+      checkItems: itemsOfCard(c.id).length,
+      checkItemsChecked: itemsOfCard(c.id).filter((i) => i.state === "complete").length,
       comments: actions.filter((a) => a.type === "commentCard" && (a.data["card"] as { id?: string } | undefined)?.id === c.id).length,
       description: c.desc !== "",
       due: c.due,
@@ -116,7 +138,7 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
       viewingMemberVoted: c.idMembersVoted.includes(me.id),
       votes: c.idMembersVoted.length
     },
-    checkItemStates: [],
+    checkItemStates: itemsOfCard(c.id).filter((i) => i.state === "complete").map((i) => ({ idCheckItem: i.id, state: i.state })),
     closed: c.closed,
     dueComplete: c.dueComplete,
     dateLastActivity: c.dateLastActivity,
@@ -126,7 +148,7 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     dueReminder: null,
     email: null,
     idBoard: c.idBoard,
-    idChecklists: [],
+    idChecklists: checklistsOfCard(c.id).map((l) => l.id),
     idList: c.idList,
     idMembers: [...c.idMembers],
     idMembersVoted: [...c.idMembersVoted],
@@ -266,6 +288,41 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     return card
   }
 
+  // --- comments, checklists, labels -------------------------------------------------------
+
+  const checklistsOfCard = (idCard: string) => [...checklists.values()].filter((l) => l.idCard === idCard).sort((a, b) => a.pos - b.pos)
+  const itemsOf = (idChecklist: string) => [...checkItems.values()].filter((i) => i.idChecklist === idChecklist).sort((a, b) => a.pos - b.pos)
+  const itemsOfCard = (idCard: string) => checklistsOfCard(idCard).flatMap((l) => itemsOf(l.id))
+  const checkItemJson = (i: CheckItem) => ({
+    id: i.id, name: i.name, nameData: { emoji: {} }, pos: i.pos, state: i.state, due: i.due, dueReminder: null, idMember: i.idMember,
+    idChecklist: i.idChecklist
+  })
+  const checklistJson = (l: Checklist) => ({
+    id: l.id, name: l.name, idBoard: l.idBoard, idCard: l.idCard, pos: l.pos,
+    checkItems: itemsOf(l.id).map(checkItemJson),
+    limits: { checkItems: { perChecklist: { status: "ok", disableAt: 200, warnAt: 160 } } }
+  })
+  const reactionJson = (r: Reaction) => ({
+    id: r.id, idMember: r.idMember, idModel: r.idAction, idEmoji: r.emoji.unified,
+    member: memberJson(members.get(r.idMember)!),
+    emoji: { ...r.emoji, skinVariation: null }
+  })
+  const checklistRef = (l: Checklist) => ({ id: l.id, name: l.name })
+  const checkItemRef = (i: CheckItem) => ({ id: i.id, name: i.name, state: i.state })
+  const labelRef = (l: Label) => ({ id: l.id, name: l.name, color: l.color })
+  /** What every action on a card carries: the card, its list and board. */
+  const onCard = (c: Card) => ({ card: cardRef(c), list: listRef(lists.get(c.idList)!), board: boardRef(boards.get(c.idBoard)!) })
+  /** A label on a board; `recorded` as Trello records one a member creates (not a new board's defaults). */
+  const addLabel = (idBoard: string, name: string, color: string | null, options: { id?: string | undefined; recorded?: boolean } = {}) => {
+    const label: Label = { id: options.id ?? nextId(), idBoard, name, color }
+    labels.set(label.id, label)
+    if (options.recorded !== false) record(idBoard, "createLabel", { label: labelRef(label), board: boardRef(boards.get(idBoard)!) })
+    return label
+  }
+  /** Trello's six default labels on a board (the ids given, or new ones). */
+  const addDefaultLabels = (idBoard: string, ids: ReadonlyArray<string> = []) =>
+    defaultLabelColors.map((color, i) => addLabel(idBoard, "", color, { id: ids[i], recorded: false }))
+
   return {
     me,
     organization,
@@ -296,6 +353,21 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     modelJson,
     addBoard,
     addList,
-    addCard
+    addCard,
+    // --- comments, checklists, labels ---
+    checklists,
+    checkItems,
+    reactions,
+    checklistsOfCard,
+    itemsOf,
+    checkItemJson,
+    checklistJson,
+    reactionJson,
+    checklistRef,
+    checkItemRef,
+    labelRef,
+    onCard,
+    addLabel,
+    addDefaultLabels
   }
 }

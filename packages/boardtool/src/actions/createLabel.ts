@@ -1,0 +1,18 @@
+import { Action, Property } from "@x/core"
+import * as Labels from "../api/labels.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+import * as Content from "../props/content.js"
+
+export const createLabel = Action.make({
+  name: "createLabel",
+  title: "Create Label",
+  description: "Creates a label on a board, in one of Trello's colours or none.",
+  props: {
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards }),
+    name: Property.string({ title: "Name", required: true, maxLength: 16384 }),
+    color: Content.color
+  },
+  output: Labels.Label,
+  run: ({ color, idBoard, name }, { client }) => Labels.createLabel(client, { idBoard, name, color: Content.colorOf(color) ?? null })
+})

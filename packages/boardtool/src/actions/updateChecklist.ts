@@ -1,0 +1,14 @@
+import { Action } from "@x/core"
+import * as Checklists from "../api/checklists.js"
+import * as Props from "../props.js"
+import * as Content from "../props/content.js"
+
+export const updateChecklist = Action.make({
+  name: "updateChecklist",
+  title: "Update Checklist",
+  description: "Renames a checklist or moves it on its card.",
+  props: { idBoard: Props.idBoard, idCard: Content.cardToChooseFrom, id: Content.idChecklist, name: Content.name, pos: Content.pos },
+  validate: ({ name, pos }) => (name === undefined && pos === undefined ? [{ path: "name", message: "give a name or a position" }] : []),
+  output: Checklists.Checklist,
+  run: ({ id, name, pos }, { client }) => Checklists.updateChecklist(client, id, { name, pos: Content.positionOf(pos) })
+})

@@ -1,0 +1,13 @@
+import { Action } from "@x/core"
+import * as Comments from "../api/comments.js"
+import * as Props from "../props.js"
+import * as Content from "../props/content.js"
+
+export const updateComment = Action.make({
+  name: "updateComment",
+  title: "Update Comment",
+  description: "Replaces the text of a comment on a card.",
+  props: { idBoard: Props.idBoard, idCard: Content.idCard, idAction: Content.idComment, text: Content.commentText },
+  output: Comments.Comment,
+  run: ({ idAction, idCard, text }, { client }) => Comments.updateComment(client, idCard, idAction, text)
+})

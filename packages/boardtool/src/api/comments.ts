@@ -1,0 +1,77 @@
+/** Comments on cards (Trello's commentCard actions) and reactions to them: wire calls and records. */
+import { Pagination, type ProviderClient, ProviderRequest } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+
+const { path } = ProviderRequest
+
+/** A comment: the commentCard action, its text and the card it is on. */
+export const Comment = Schema.Struct({
+  id: Schema.String,
+  type: Schema.String,
+  date: Schema.String,
+  idMemberCreator: Schema.String,
+  data: Schema.Struct({
+    text: Schema.String,
+    card: Schema.Struct({ id: Schema.String, name: Schema.String })
+  })
+})
+export type Comment = typeof Comment.Type
+
+/** A reaction to a comment: who reacted, with which emoji. */
+export const Reaction = Schema.Struct({
+  id: Schema.String,
+  idMember: Schema.String,
+  idModel: Schema.String,
+  emoji: Schema.Struct({
+    unified: Schema.String,
+    native: Schema.String,
+    shortName: Schema.String,
+    name: Schema.String
+  })
+})
+export type Reaction = typeof Reaction.Type
+
+// Text goes in a form body: a comment takes 16384 characters, more than a URL carries.
+export const addComment = (client: ProviderClient.ProviderClient, idCard: string, text: string) =>
+  client.json({ method: "POST", path: path`/cards/${idCard}/actions/comments`, body: ProviderRequest.formBody({ text }) }, Comment)
+
+export const updateComment = (client: ProviderClient.ProviderClient, idCard: string, idAction: string, text: string) =>
+  client.json({
+    method: "PUT",
+    path: path`/cards/${idCard}/actions/${idAction}/comments`,
+    body: ProviderRequest.formBody({ text })
+  }, Comment)
+
+export const deleteComment = (client: ProviderClient.ProviderClient, idCard: string, idAction: string) =>
+  client.void({ method: "DELETE", path: path`/cards/${idCard}/actions/${idAction}/comments` })
+
+/** Trello pages a card's actions by `page` (0 to 19), 50 an answer. */
+export const commentsPageSize = 50
+
+/** A card's comments, newest first, as a stream up to `maxItems`. */
+export const cardComments = (client: ProviderClient.ProviderClient, idCard: string, maxItems: number) =>
+  Pagination.pageNumber(
+    { pageSize: commentsPageSize, maxItems, maxPages: 20 },
+    (page) =>
+      Effect.map(
+        client.json({
+          method: "GET",
+          path: path`/cards/${idCard}/actions`,
+          query: { filter: "commentCard", page: page - 1 }
+        }, Schema.Array(Comment)),
+        (items) => ({ items })
+      )
+  )
+
+/** Reacts to a comment with an emoji, by its short name (`thumbsup`) or its unified code (`1F44D`). */
+export const addReaction = (
+  client: ProviderClient.ProviderClient,
+  idAction: string,
+  emoji: { shortName?: string | undefined; unified?: string | undefined }
+) =>
+  client.json({
+    method: "POST",
+    path: path`/actions/${idAction}/reactions`,
+    body: ProviderRequest.jsonBody(emoji.shortName !== undefined ? { shortName: emoji.shortName } : { unified: emoji.unified })
+  }, Reaction)
