@@ -9,6 +9,19 @@ import { createCard } from "./actions/createCard.js"
 import { downloadAttachment } from "./actions/downloadAttachment.js"
 import { getCard } from "./actions/getCard.js"
 import { listBoardActions } from "./actions/listBoardActions.js"
+// cards and votes
+import { updateCard } from "./actions/updateCard.js"
+import { deleteCard } from "./actions/deleteCard.js"
+import { moveCard } from "./actions/moveCard.js"
+import { archiveCard } from "./actions/archiveCard.js"
+import { unarchiveCard } from "./actions/unarchiveCard.js"
+import { copyCard } from "./actions/copyCard.js"
+import { listListCards } from "./actions/listListCards.js"
+import { listBoardCards } from "./actions/listBoardCards.js"
+import { listCardActivity } from "./actions/listCardActivity.js"
+import { voteOnCard } from "./actions/voteOnCard.js"
+import { removeVote } from "./actions/removeVote.js"
+import { listVoters } from "./actions/listVoters.js"
 import { connection } from "./connection.js"
 import { cardDueSoon } from "./triggers/cardDueSoon.js"
 import { newCard } from "./triggers/newCard.js"
@@ -20,7 +33,12 @@ export const boardtool = Component.make({
   description: "Project management with boards, lists and cards.",
   category: "Productivity and Collaboration",
   connection,
-  actions: [createBoard, createCard, getCard, listBoardActions, archiveAllCards, addAttachment, downloadAttachment],
+  actions: [
+    createBoard, createCard, getCard, listBoardActions, archiveAllCards, addAttachment, downloadAttachment,
+    // cards and votes
+    updateCard, deleteCard, moveCard, archiveCard, unarchiveCard, copyCard, listListCards, listBoardCards, listCardActivity,
+    voteOnCard, removeVote, listVoters
+  ],
   triggers: [newCard, cardDueSoon],
   customAction: true
 })
@@ -32,6 +50,8 @@ export const boardtool = Component.make({
 export const Boardtool = Client.make(boardtool)
 
 export { Attachment, BoardAction, Card, DueCard } from "./api.js"
+// cards and votes
+export { CardDetails, CardLabel, CardMember, CardWithNested, Checklist, CustomFieldItem } from "./api/cards.js"
 export {
   addAttachment,
   archiveAllCards,
@@ -44,3 +64,5 @@ export {
   listBoardActions,
   newCard
 }
+// cards and votes
+export { archiveCard, copyCard, deleteCard, listBoardCards, listCardActivity, listListCards, listVoters, moveCard, removeVote, unarchiveCard, updateCard, voteOnCard }
