@@ -32,6 +32,7 @@ import * as AttachmentRoutes from "./routes/attachments.js"
 import * as BoardRoutes from "./routes/boards.js"
 import * as CardRoutes from "./routes/cards.js"
 import type { Context } from "./routes/context.js"
+import * as VoteRoutes from "./routes/votes.js"
 import * as WebhookRoutes from "./routes/webhooks.js"
 import * as Store from "./store.js"
 import { seedId } from "./store.js"
@@ -118,7 +119,8 @@ const modules: ReadonlyArray<(context: Context) => ReadonlyArray<Route>> = [
   AttachmentRoutes.routes,
   BoardRoutes.routes,
   CardRoutes.routes,
-  WebhookRoutes.routes
+  WebhookRoutes.routes,
+  VoteRoutes.routes
 ]
 
 /** Starts a simulator; `close()` stops it. */
