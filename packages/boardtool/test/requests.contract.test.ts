@@ -45,8 +45,12 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
       const { missing } = yield* Contract.exercise(executor, boardtool, {
         actions: {
           createBoard: { name: "Contract board", desc: "Checked against the document" },
-          createCard: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo, name: "Contract", desc: "Checked" },
-          getCard: { idBoard: seed.boards.roadmap, id: seed.cards.launchPost },
+          createCard: {
+            idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo, name: "Contract", desc: "Checked", pos: "top",
+            start: "2026-11-20T09:00:00Z", due: "2026-11-21T17:00:00Z", dueComplete: false, idMembers: [seed.member],
+            urlSource: "https://example.com/spec", idCardSource: seed.cards.launchPost, keepFromSource: ["due", "labels"]
+          },
+          getCard: { idBoard: seed.boards.roadmap, id: seed.cards.launchPost, attachments: true, checklists: true, customFieldItems: true, members: true },
           listBoardActions: { idBoard: seed.boards.roadmap, filter: "createCard", since: "2020-01-01T00:00:00Z", limit: 20 },
           archiveAllCards: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },
           addAttachment: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, file: { path: upload }, name: "Notes", setCover: false },
@@ -56,7 +60,33 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
             idAttachment: [...sim.attachments.keys()].at(-1),
             path: join(dir, "downloaded.txt")
           }),
-          customAction: { method: "GET", path: "/members/me/boards", query: { filter: "open", fields: "name" } }
+          customAction: { method: "GET", path: "/members/me/boards", query: { filter: "open", fields: "name" } },
+          // cards
+          updateCard: () => ({
+            idBoard: seed.boards.roadmap,
+            id: seed.cards.launchPost,
+            name: "Launch post v2",
+            desc: "Updated",
+            start: "2026-11-20T09:00:00Z",
+            removeDue: true,
+            dueComplete: false,
+            idList: seed.lists.roadmapDoing,
+            pos: "top",
+            idMembers: [sim.member.id],
+            idLabels: [],
+            closed: false
+          }),
+          moveCard: { idBoard: seed.boards.roadmap, id: seed.cards.loginRedirect, toBoard: seed.boards.roadmap, toList: seed.lists.roadmapDone, pos: "bottom" },
+          archiveCard: { idBoard: seed.boards.roadmap, id: seed.cards.loginRedirect },
+          unarchiveCard: { idBoard: seed.boards.roadmap, id: seed.cards.loginRedirect },
+          copyCard: { idBoard: seed.boards.roadmap, id: seed.cards.launchPost, toBoard: seed.boards.operations, toList: seed.lists.operationsDoing, keep: ["due", "attachments"], pos: "5" },
+          listListCards: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapDoing, limit: 10 },
+          listBoardCards: { idBoard: seed.boards.roadmap, filter: "all", limit: 100 },
+          listCardActivity: { idBoard: seed.boards.roadmap, id: seed.cards.launchPost, filter: "updateCard:idList,commentCard", limit: 120 },
+          voteOnCard: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, idMember: sim.member.id },
+          listVoters: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost },
+          removeVote: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, idMember: sim.member.id },
+          deleteCard: () => ({ idBoard: seed.boards.roadmap, id: [...sim.cards.values()].find((c) => c.name === "Contract")!.id })
         },
         triggers: {
           newCard: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },
