@@ -15,8 +15,10 @@ beforeAll(async () => {
 afterAll(() => sim.close())
 
 /** The Card the newCard trigger outputs: the five fields of a created card. */
-const fiveFields = ({ desc, id, idBoard, idList, name }: { id: string; desc: string; idBoard: string; idList: string; name: string }) =>
-  ({ id, desc, idBoard, idList, name })
+const fiveFields = (card: unknown) => {
+  const { desc, id, idBoard, idList, name } = card as Record<string, unknown>
+  return { id, desc, idBoard, idList, name }
+}
 
 const run = (action: string, parameters: Record<string, unknown>, values: object = connection) =>
   executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))

@@ -58,6 +58,7 @@ export const CardWithNested = Schema.Struct({
   customFieldItems: Schema.optional(Schema.Array(CustomFieldItem)),
   members: Schema.optional(Schema.Array(CardMember))
 })
+export type CardWithNested = typeof CardWithNested.Type
 
 export interface Nested {
   readonly attachments?: boolean | undefined
