@@ -72,7 +72,7 @@ describe("x-runner run", () => {
       label: "Bad",
       tasks: [
         step("a", "boardtool/v1/getCard", { id: "not-hex" }),
-        step("a", "boardtool/v1/deleteCard", {}),
+        step("a", "boardtool/v1/teleportCard", {}),
         step("c", "nope/v1/x", {}),
         step("d", "boardtool/v1/createCard", { idList: "${later.id}", name: 5 }),
         step("later", "boardtool/v1/getCard", { id: "${inputs.missing}" }),
@@ -86,7 +86,7 @@ describe("x-runner run", () => {
     expect(issues).toEqual([
       "tasks[0].parameters.id: must be a Trello id (24 hexadecimal digits)",
       "tasks[1].name: \"a\" is the name of an earlier step",
-      "tasks[1].type: boardtool/v1 has no action \"deleteCard\"; available: createBoard, createCard, getCard, listBoardActions, archiveAllCards, addAttachment, downloadAttachment, customAction",
+      "tasks[1].type: boardtool/v1 has no action \"teleportCard\"; available: createBoard, createCard, getCard, listBoardActions, archiveAllCards, addAttachment, downloadAttachment, updateCard, deleteCard, moveCard, archiveCard, unarchiveCard, copyCard, listListCards, listBoardCards, listCardActivity, voteOnCard, removeVote, listVoters, customAction",
       "tasks[2].type: unknown component \"nope\"; available: sitebuilder/v1, boardtool/v1, browseragent/v1",
       "tasks[3].parameters.idList: ${later.id}: \"later\" is not an earlier step",
       "tasks[3].parameters.name: must be a string",

@@ -9,6 +9,19 @@ import { createCard } from "./actions/createCard.js"
 import { downloadAttachment } from "./actions/downloadAttachment.js"
 import { getCard } from "./actions/getCard.js"
 import { listBoardActions } from "./actions/listBoardActions.js"
+// cards and votes
+import { updateCard } from "./actions/updateCard.js"
+import { deleteCard } from "./actions/deleteCard.js"
+import { moveCard } from "./actions/moveCard.js"
+import { archiveCard } from "./actions/archiveCard.js"
+import { unarchiveCard } from "./actions/unarchiveCard.js"
+import { copyCard } from "./actions/copyCard.js"
+import { listListCards } from "./actions/listListCards.js"
+import { listBoardCards } from "./actions/listBoardCards.js"
+import { listCardActivity } from "./actions/listCardActivity.js"
+import { voteOnCard } from "./actions/voteOnCard.js"
+import { removeVote } from "./actions/removeVote.js"
+import { listVoters } from "./actions/listVoters.js"
 import { connection } from "./connection.js"
 // --- comments, checklists, labels ---
 import { addComment } from "./actions/addComment.js"
@@ -41,6 +54,9 @@ export const boardtool = Component.make({
   connection,
   actions: [
     createBoard, createCard, getCard, listBoardActions, archiveAllCards, addAttachment, downloadAttachment,
+    // cards and votes
+    updateCard, deleteCard, moveCard, archiveCard, unarchiveCard, copyCard, listListCards, listBoardCards, listCardActivity,
+    voteOnCard, removeVote, listVoters,
     // comments
     addComment, listComments, updateComment, addReaction, deleteComment,
     // checklists
@@ -83,6 +99,8 @@ export {
   updateComment,
   updateLabel,
 }
+// cards and votes
+export { CardDetails, CardLabel, CardMember, CardWithNested, CustomFieldItem } from "./api/cards.js"
 export {
   addAttachment,
   archiveAllCards,
@@ -95,3 +113,5 @@ export {
   listBoardActions,
   newCard
 }
+// cards and votes
+export { archiveCard, copyCard, deleteCard, listBoardCards, listCardActivity, listListCards, listVoters, moveCard, removeVote, unarchiveCard, updateCard, voteOnCard }

@@ -2,6 +2,7 @@
 import { Choice, DynamicOptions } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Api from "./api.js"
+import * as CardsApi from "./api/cards.js"
 
 const choices = (items: ReadonlyArray<typeof Api.Named.Type>) => Choice.fromRecords(items, (i) => i.name, (i) => i.id)
 const idBoardOf = (params: Readonly<Record<string, unknown>>) => String(params["idBoard"])
@@ -9,3 +10,16 @@ const idBoardOf = (params: Readonly<Record<string, unknown>>) => String(params["
 export const boards = DynamicOptions.make([], ({ client }) => Effect.map(Api.myBoards(client), choices))
 export const lists = DynamicOptions.make(["idBoard"], ({ client, params }) => Effect.map(Api.boardLists(client, idBoardOf(params)), choices))
 export const cards = DynamicOptions.make(["idBoard"], ({ client, params }) => Effect.map(Api.boardCards(client, idBoardOf(params)), choices))
+
+// --- cards ---
+
+const labelChoices = (items: ReadonlyArray<{ id: string; name: string; color: string | null }>) =>
+  Choice.fromRecords(items, (l) => l.name === "" ? l.color ?? "(no name)" : l.color === null ? l.name : `${l.name} (${l.color})`, (l) => l.id)
+
+/** A board's labels (named by name and colour) and members (by full name). */
+export const labels = DynamicOptions.make(["idBoard"], ({ client, params }) => Effect.map(CardsApi.boardLabels(client, idBoardOf(params)), labelChoices))
+export const members = DynamicOptions.make(["idBoard"], ({ client, params }) =>
+  Effect.map(CardsApi.boardMembers(client, idBoardOf(params)), (items) => Choice.fromRecords(items, (m) => m.fullName, (m) => m.id)))
+/** The lists of the board named by `toBoard` (where a card is moved or copied to). */
+export const targetLists = DynamicOptions.make(["toBoard"], ({ client, params }) =>
+  Effect.map(Api.boardLists(client, String(params["toBoard"])), choices))

@@ -1,5 +1,5 @@
 /** The properties the actions and triggers share: Trello ids, and the board. */
-import { Property } from "@x/core"
+import { type DynamicOptions, Property } from "@x/core"
 import { trelloIdPattern } from "./ids.js"
 import * as Options from "./options.js"
 
@@ -7,3 +7,22 @@ export const trelloId = Property.patterned(trelloIdPattern, "must be a Trello id
 
 /** The board, for choosing a list or card; not sent. */
 export const idBoard = trelloId({ title: "Board", dynamicOptions: Options.boards })
+
+// --- cards ---
+
+/** Several Trello ids, chosen from dynamic options (a multi-select): the array carries the options, each item the id format. */
+export const trelloIds = ({ dynamicOptions, ...config }: {
+  readonly title: string
+  readonly description?: string
+  readonly dynamicOptions: DynamicOptions.DynamicOptions
+}) => ({ ...Property.array({ ...config, items: trelloId({ title: config.title }), maxItems: 100 }), dynamicOptions })
+
+/** Where a card goes in its list: `top`, `bottom`, or a positive number (Trello's `pos`). */
+export const position = Property.string({
+  title: "Position",
+  description: "top, bottom, or a positive number (cards are ordered by it).",
+  pattern: /^(top|bottom|\d+(\.\d+)?)$/,
+  patternMessage: "must be top, bottom or a positive number"
+})
+/** The position as Trello takes it: a number sent as one. */
+export const positionValue = (pos: string | undefined) => pos === undefined || pos === "top" || pos === "bottom" ? pos : Number(pos)

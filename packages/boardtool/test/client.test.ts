@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "@effect/vitest"
 import { ConnectorError } from "@x/core"
 import * as Effect from "effect/Effect"
-import { Boardtool, type Card } from "../src/index.js"
+import { Boardtool, type CardDetails, type CardWithNested } from "../src/index.js"
 import * as Simulator from "../src/testing/simulator.js"
 
 let sim: Simulator.Simulator
@@ -19,7 +19,7 @@ describe("Boardtool.client (Promise)", () => {
   it("creates and reads a card with typed parameters and output", async () => {
     const trello = Boardtool.client(connection())
     const card = await trello.createCard({ idList: Simulator.seed.lists.roadmapToDo, name: "Ship it", desc: "Today." })
-    expectTypeOf(card).toEqualTypeOf<Card>()
+    expectTypeOf(card).toEqualTypeOf<CardDetails>()
     expect(card).toMatchObject({ name: "Ship it", desc: "Today.", idList: Simulator.seed.lists.roadmapToDo })
     expect(sim.cards.get(card.id)?.name).toBe("Ship it")
     expect(await trello.getCard({ id: card.id })).toEqual(card)
@@ -34,6 +34,15 @@ describe("Boardtool.client (Promise)", () => {
       readonly idBoard?: string | undefined
       readonly name?: string | undefined
       readonly desc?: string | undefined
+      readonly pos?: string | undefined
+      readonly start?: string | undefined
+      readonly due?: string | undefined
+      readonly dueComplete?: boolean | undefined
+      readonly idMembers?: ReadonlyArray<string> | undefined
+      readonly idLabels?: ReadonlyArray<string> | undefined
+      readonly urlSource?: string | undefined
+      readonly idCardSource?: string | undefined
+      readonly keepFromSource?: ReadonlyArray<"attachments" | "checklists" | "comments" | "customFields" | "due" | "start" | "labels" | "members" | "stickers"> | undefined
     }>()
     const before = sim.stats.requests
     // @ts-expect-error idList is a string (a Trello id), not a number
@@ -63,7 +72,7 @@ describe("Boardtool.effect (Effect)", () => {
     Effect.gen(function*() {
       const trello = yield* Boardtool.effect(connection())
       const read = trello.getCard({ id: Simulator.seed.cards.launchPost })
-      expectTypeOf(read).toEqualTypeOf<Effect.Effect<Card, ConnectorError.ConnectorError>>()
+      expectTypeOf(read).toEqualTypeOf<Effect.Effect<CardWithNested, ConnectorError.ConnectorError>>()
       expect((yield* read).id).toBe(Simulator.seed.cards.launchPost)
       const missing = yield* Effect.flip(trello.getCard({ id: "61a0f0f0f0f0f0f0f0f0f0ff" }))
       expect(missing._tag).toBe("NotFound")

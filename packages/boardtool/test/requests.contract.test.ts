@@ -13,7 +13,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { boardtool } from "../src/index.js"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor } from "./support.js"
+import { Component, Executor } from "@x/core"
+import { connectedTo } from "./support.js"
 import * as TrelloDocument from "./trelloDocument.js"
 
 const { seed } = Simulator
@@ -37,6 +38,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
+const executor = Executor.make([Component.withRateLimits(boardtool, [])])
+
 // ../shared sits beside the repository in CI and on the developers' machines.
 describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against trello-openapi.json", () => {
   it.effect("each action, options list and trigger sends only operations and parameters the document has", () =>
@@ -44,11 +47,16 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
       const contract = TrelloDocument.load()
       const recorder = Contract.recording(FetchHttpClient.layer)
       const callback = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`
+      // Unpaced: this test checks what is sent, and sends a few hundred requests.
       const { missing } = yield* Contract.exercise(executor, boardtool, {
         actions: {
           createBoard: { name: "Contract board", desc: "Checked against the document" },
-          createCard: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo, name: "Contract", desc: "Checked" },
-          getCard: { idBoard: seed.boards.roadmap, id: seed.cards.launchPost },
+          createCard: {
+            idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo, name: "Contract", desc: "Checked", pos: "top",
+            start: "2026-11-20T09:00:00Z", due: "2026-11-21T17:00:00Z", dueComplete: false, idMembers: [seed.member],
+            urlSource: "https://example.com/spec", idCardSource: seed.cards.launchPost, keepFromSource: ["due", "labels"]
+          },
+          getCard: { idBoard: seed.boards.roadmap, id: seed.cards.launchPost, attachments: true, checklists: true, customFieldItems: true, members: true },
           listBoardActions: { idBoard: seed.boards.roadmap, filter: "createCard", since: "2020-01-01T00:00:00Z", limit: 20 },
           archiveAllCards: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },
           addAttachment: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, file: { path: upload }, name: "Notes", setCover: false },
@@ -59,6 +67,32 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
             path: join(dir, "downloaded.txt")
           }),
           customAction: { method: "GET", path: "/members/me/boards", query: { filter: "open", fields: "name" } },
+          // cards
+          updateCard: () => ({
+            idBoard: seed.boards.roadmap,
+            id: seed.cards.launchPost,
+            name: "Launch post v2",
+            desc: "Updated",
+            start: "2026-11-20T09:00:00Z",
+            removeDue: true,
+            dueComplete: false,
+            idList: seed.lists.roadmapDoing,
+            pos: "top",
+            idMembers: [sim.member.id],
+            idLabels: [],
+            closed: false
+          }),
+          moveCard: { idBoard: seed.boards.roadmap, id: seed.cards.loginRedirect, toBoard: seed.boards.roadmap, toList: seed.lists.roadmapDone, pos: "bottom" },
+          archiveCard: { idBoard: seed.boards.roadmap, id: seed.cards.loginRedirect },
+          unarchiveCard: { idBoard: seed.boards.roadmap, id: seed.cards.loginRedirect },
+          copyCard: { idBoard: seed.boards.roadmap, id: seed.cards.launchPost, toBoard: seed.boards.operations, toList: seed.lists.operationsDoing, keep: ["due", "attachments"], pos: "5" },
+          listListCards: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapDoing, limit: 10 },
+          listBoardCards: { idBoard: seed.boards.roadmap, filter: "all", limit: 100 },
+          listCardActivity: { idBoard: seed.boards.roadmap, id: seed.cards.launchPost, filter: "updateCard:idList,commentCard", limit: 120 },
+          voteOnCard: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, idMember: sim.member.id },
+          listVoters: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost },
+          removeVote: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, idMember: sim.member.id },
+          deleteCard: () => ({ idBoard: seed.boards.roadmap, id: [...sim.cards.values()].find((c) => c.name === "Contract")!.id }),
           // comments, checklists, labels
           addComment: { idBoard: seed.boards.operations, idCard: seed.cards.rotateKeys, text: "Rotated the **staging** keys" },
           listComments: { idBoard: seed.boards.operations, idCard: seed.cards.rotateKeys, limit: 120 },

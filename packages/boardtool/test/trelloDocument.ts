@@ -44,4 +44,31 @@ export const amendments: ReadonlyArray<Contract.Amendment> = [
   }
 ]
 
-export const load = () => Contract.load(specPath, amendments)
+// --- cards ---
+
+/** Ids separated by commas, or nothing (which clears the list). */
+const idList = { type: "string", pattern: "^([0-9a-fA-F]{24}(,[0-9a-fA-F]{24})*)?$" } as const
+
+export const cardAmendments: ReadonlyArray<Contract.Amendment> = [
+  {
+    operation: "POST /cards",
+    parameters: [{
+      in: "query",
+      name: "keepFromSource",
+      schema: { type: "string", pattern: "^(all|(attachments|checklists|comments|customFields|due|start|labels|members|stickers)(,(attachments|checklists|comments|customFields|due|start|labels|members|stickers))*)$" }
+    }],
+    reason: "the parameter's own description: \"`all` or comma-separated list of: attachments,checklists,…\", but its schema is a single enum value"
+  },
+  {
+    operation: "GET /cards/{id}",
+    parameters: [{ in: "query", name: "attachments", schema: { type: "string", enum: ["true", "false", "cover"] } }],
+    reason: "the document types it as a string that must also be one of the enum [cover] or a boolean (no value passes both); its description: \"`true`, `false`, or `cover`\""
+  },
+  {
+    operation: "PUT /cards/{id}",
+    parameters: [{ in: "query", name: "idMembers", schema: idList }, { in: "query", name: "idLabels", schema: idList }],
+    reason: "described as \"Comma-separated list of member (label) IDs\" but typed as one id; an empty list removes them all"
+  }
+]
+
+export const load = () => Contract.load(specPath, [...amendments, ...cardAmendments])

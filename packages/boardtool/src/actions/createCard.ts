@@ -1,18 +1,43 @@
 import { Action, Property } from "@x/core"
-import * as Api from "../api.js"
+import * as Cards from "../api/cards.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
+
+/** What a copy keeps of its source card (Trello's `keepFromSource`). */
+export const keepable = ["attachments", "checklists", "comments", "customFields", "due", "start", "labels", "members", "stickers"] as const
 
 export const createCard = Action.make({
   name: "createCard",
   title: "Create Card",
-  description: "Creates a card in a list.",
+  description: "Creates a card in a list: at a position, with dates, members, labels, a link attached, or copied from another card.",
   props: {
     idBoard: Props.idBoard,
     idList: Props.trelloId({ title: "List", required: true, dynamicOptions: Options.lists }),
     name: Property.string({ title: "Name", maxLength: 16384 }),
-    desc: Property.string({ title: "Description", maxLength: 16384 })
+    desc: Property.string({ title: "Description", maxLength: 16384 }),
+    pos: Props.position,
+    start: Property.dateTime({ title: "Start date" }),
+    due: Property.dateTime({ title: "Due date" }),
+    dueComplete: Property.boolean({ title: "Due date complete" }),
+    idMembers: Props.trelloIds({ title: "Members", description: "Members of the board.", dynamicOptions: Options.members }),
+    idLabels: Props.trelloIds({ title: "Labels", description: "Labels of the board.", dynamicOptions: Options.labels }),
+    urlSource: Property.string({
+      title: "Link to attach",
+      pattern: /^https?:\/\//,
+      patternMessage: "must start with http:// or https://",
+      maxLength: 2048
+    }),
+    idCardSource: Props.trelloId({ title: "Copy from card", dynamicOptions: Options.cards }),
+    keepFromSource: Property.array({
+      title: "Keep from the copied card",
+      description: `Any of ${keepable.join(", ")} (default: all).`,
+      items: Property.string({ title: "Part", choices: keepable.map((value) => ({ label: value, value })) })
+    })
   },
-  output: Api.Card,
-  run: ({ desc, idList, name }, { client }) => Api.createCard(client, { idList, name, desc })
+  validate: ({ idCardSource, keepFromSource }) =>
+    keepFromSource !== undefined && idCardSource === undefined
+      ? [{ path: "keepFromSource", message: "applies only to a copy: give idCardSource" }]
+      : [],
+  output: Cards.CardDetails,
+  run: ({ idBoard: _board, pos, ...card }, { client }) => Cards.createCard(client, { ...card, pos: Props.positionValue(pos) })
 })

@@ -1,16 +1,20 @@
-import { Action } from "@x/core"
-import * as Api from "../api.js"
+import { Action, Property } from "@x/core"
+import * as Cards from "../api/cards.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
 
 export const getCard = Action.make({
   name: "getCard",
   title: "Get Card",
-  description: "Reads a card.",
+  description: "Reads a card, optionally with its attachments, checklists, custom field values and members.",
   props: {
     idBoard: Props.idBoard,
-    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards })
+    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
+    attachments: Property.boolean({ title: "With attachments" }),
+    checklists: Property.boolean({ title: "With checklists" }),
+    customFieldItems: Property.boolean({ title: "With custom field values" }),
+    members: Property.boolean({ title: "With members" })
   },
-  output: Api.Card,
-  run: ({ id }, { client }) => Api.getCard(client, id)
+  output: Cards.CardWithNested,
+  run: ({ id, idBoard: _board, ...nested }, { client }) => Cards.getCard(client, id, nested)
 })

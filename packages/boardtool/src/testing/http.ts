@@ -72,9 +72,15 @@ export const params = (query: URLSearchParams, body: string, contentType: string
   if (body !== "") {
     if (contentType?.includes("application/json")) {
       for (const [k, v] of Object.entries(JSON.parse(body) as Record<string, unknown>)) {
-        if (v === null || v === undefined) continue
-        if (typeof v === "object") throw invalid(k)
-        out.set(k, String(v))
+        // null clears a value (`due: null`), as the text "null" does in a query.
+        if (v === undefined) continue
+        if (v === null) out.set(k, "null")
+        // An object (a card's `cover`) is kept as its JSON, for the route that takes one to parse.
+        else if (typeof v === "object" && !Array.isArray(v)) out.set(k, JSON.stringify(v))
+        else if (Array.isArray(v)) {
+          if (v.some((item) => typeof item === "object" && item !== null)) throw invalid(k)
+          out.set(k, v.join(","))
+        } else out.set(k, String(v))
       }
     } else {
       for (const [k, v] of new URLSearchParams(body)) out.set(k, v)

@@ -35,6 +35,7 @@ import * as ChecklistRoutes from "./routes/checklists.js"
 import * as CommentRoutes from "./routes/comments.js"
 import * as LabelRoutes from "./routes/labels.js"
 import type { Context } from "./routes/context.js"
+import * as VoteRoutes from "./routes/votes.js"
 import * as WebhookRoutes from "./routes/webhooks.js"
 import * as Store from "./store.js"
 import { seedId } from "./store.js"
@@ -131,6 +132,7 @@ const modules: ReadonlyArray<(context: Context) => ReadonlyArray<Route>> = [
   BoardRoutes.routes,
   CardRoutes.routes,
   WebhookRoutes.routes,
+  VoteRoutes.routes,
   CommentRoutes.routes,
   ChecklistRoutes.routes,
   LabelRoutes.routes

@@ -27,7 +27,10 @@ export interface Card {
   idMembers: Array<string>
   idLabels: Array<string>
   idMembersVoted: Array<string>
+  /** Set by `PUT /cards/{id}` with `cover`; absent is no cover. */
+  cover?: CardCover
 }
+export interface CardCover { color: string | null; idAttachment: string | null; size: "normal" | "full"; brightness: "dark" | "light" }
 export interface Label { id: string; idBoard: string; name: string; color: string | null }
 export interface Member { id: string; username: string; fullName: string; email: string }
 /** A board's member and their role. */
@@ -153,7 +156,8 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     idMembers: [...c.idMembers],
     idMembersVoted: [...c.idMembersVoted],
     idShort: c.idShort,
-    idAttachmentCover: null,
+    idAttachmentCover: c.cover?.idAttachment ?? null,
+    cover: { idAttachment: null, color: null, idUploadedBackground: null, size: "normal", brightness: "dark", idPlugin: null, ...c.cover },
     labels: c.idLabels.flatMap((id) => {
       const label = labels.get(id)
       return label === undefined ? [] : [labelJson(label)]
@@ -258,7 +262,9 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
   const cardsInList = new Map<string, number>()
   const addCard = (
     idList: string,
-    fields: { readonly name: string; readonly desc?: string; readonly due?: string | null; readonly start?: string | null; readonly dueComplete?: boolean; readonly pos?: number }
+    fields: { readonly name: string; readonly desc?: string; readonly due?: string | null; readonly start?: string | null; readonly dueComplete?: boolean; readonly pos?: number },
+    // A copy is recorded as Trello records it: copyCard, with the card it was copied from.
+    source?: Card
   ) => {
     const list = lists.get(idList)!
     const onBoard = (cardsOnBoard.get(list.idBoard) ?? 0) + 1
@@ -284,7 +290,9 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
       idMembersVoted: []
     }
     cards.set(card.id, card)
-    record(card.idBoard, "createCard", { card: cardRef(card), list: listRef(list), board: boardRef(boards.get(list.idBoard)!) })
+    const where = { list: listRef(list), board: boardRef(boards.get(list.idBoard)!) }
+    if (source === undefined) record(card.idBoard, "createCard", { card: cardRef(card), ...where })
+    else record(card.idBoard, "copyCard", { card: cardRef(card), cardSource: cardRef(source), ...where })
     return card
   }
 

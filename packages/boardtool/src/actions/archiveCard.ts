@@ -1,0 +1,16 @@
+import { Action } from "@x/core"
+import * as Cards from "../api/cards.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+
+export const archiveCard = Action.make({
+  name: "archiveCard",
+  title: "Archive Card",
+  description: "Archives a card (Trello's closed: it leaves its list, and can be restored).",
+  props: {
+    idBoard: Props.idBoard,
+    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards })
+  },
+  output: Cards.CardDetails,
+  run: ({ id }, { client }) => Cards.updateCard(client, id, { closed: true })
+})

@@ -1,0 +1,29 @@
+import { Action, Pagination, Property } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Api from "../api.js"
+import * as Cards from "../api/cards.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+
+const defaultLimit = 50
+
+export const listCardActivity = Action.make({
+  name: "listCardActivity",
+  title: "List Card Activity",
+  description: "Lists a card's actions (comments, moves, updates), newest first, page after page (Trello keeps the newest 1000 reachable).",
+  props: {
+    idBoard: Props.idBoard,
+    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
+    filter: Property.string({
+      title: "Types",
+      description: "Comma-separated action types, e.g. commentCard,updateCard:idList (default: all).",
+      pattern: /^[A-Za-z]+(:[A-Za-z]+)?(,[A-Za-z]+(:[A-Za-z]+)?)*$/,
+      patternMessage: "must be action types separated by commas, e.g. commentCard,updateCard:idList"
+    }),
+    limit: Pagination.limit({ description: "The most actions returned (Trello pages by 50, up to 20 pages).", defaultValue: defaultLimit })
+  },
+  output: Schema.Struct({ actions: Schema.Array(Api.BoardAction) }),
+  run: ({ filter, id, limit }, { client }) =>
+    Effect.map(Pagination.collect(Cards.cardActions(client, id, filter ?? "all", limit ?? defaultLimit)), (actions) => ({ actions }))
+})

@@ -1,0 +1,18 @@
+import { Action } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Cards from "../api/cards.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+
+export const listVoters = Action.make({
+  name: "listVoters",
+  title: "List Voters",
+  description: "Lists the members who voted for a card.",
+  props: {
+    idBoard: Props.idBoard,
+    idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards })
+  },
+  output: Schema.Struct({ voters: Schema.Array(Cards.CardMember) }),
+  run: ({ idCard }, { client }) => Effect.map(Cards.voters(client, idCard), (voters) => ({ voters }))
+})

@@ -1,0 +1,16 @@
+import { Action } from "@x/core"
+import * as Cards from "../api/cards.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+
+export const unarchiveCard = Action.make({
+  name: "unarchiveCard",
+  title: "Unarchive Card",
+  description: "Restores an archived card to its list.",
+  props: {
+    idBoard: Props.idBoard,
+    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards })
+  },
+  output: Cards.CardDetails,
+  run: ({ id }, { client }) => Cards.updateCard(client, id, { closed: false })
+})

@@ -1,0 +1,19 @@
+import { Action } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Cards from "../api/cards.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+
+export const voteOnCard = Action.make({
+  name: "voteOnCard",
+  title: "Vote on Card",
+  description: "Votes for a card as a member of its board (the board must allow voting).",
+  props: {
+    idBoard: Props.idBoard,
+    idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
+    idMember: Props.trelloId({ title: "Member", required: true, dynamicOptions: Options.members })
+  },
+  output: Schema.Struct({ idCard: Schema.String, idMember: Schema.String, voted: Schema.Literal(true) }),
+  run: ({ idCard, idMember }, { client }) => Effect.as(Cards.vote(client, idCard, idMember), { idCard, idMember, voted: true as const })
+})

@@ -1,0 +1,193 @@
+/**
+ * Cards and votes on the wire (REST API 1, `../shared/specs/trello`): the card as the card
+ * actions output it, what `GET /cards/{id}` nests in it on request, and the calls.
+ */
+import { Pagination, type ProviderClient, ProviderRequest } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { Attachment, BoardAction, Card } from "../api.js"
+import { Checklist } from "./checklists.js"
+
+const { path } = ProviderRequest
+const orNull = Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+
+export const CardLabel = Schema.Struct({ id: Schema.String, name: Schema.String, color: Schema.NullOr(Schema.String) })
+
+/** A card with its place, dates, people and labels: what the card actions output. */
+export const CardDetails = Schema.Struct({
+  ...Card.fields,
+  idShort: Schema.Number,
+  pos: Schema.Number,
+  closed: Schema.Boolean,
+  due: Schema.NullOr(Schema.String),
+  start: orNull,
+  dueComplete: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  idMembers: Schema.Array(Schema.String),
+  idLabels: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
+  labels: Schema.Array(CardLabel),
+  idMembersVoted: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
+  dateLastActivity: Schema.String,
+  url: Schema.String,
+  shortUrl: Schema.String
+})
+export type CardDetails = typeof CardDetails.Type
+
+/** A member as the card's nested resources give it (the default member fields). */
+export const CardMember = Schema.Struct({ id: Schema.String, username: Schema.String, fullName: Schema.String })
+
+/** A custom field's value on a card: `value` for text, number, date, checkbox; `idValue` for a list option. */
+export const CustomFieldItem = Schema.Struct({
+  id: Schema.String,
+  idCustomField: Schema.String,
+  idValue: orNull,
+  value: Schema.optionalWith(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.String })), { default: () => null })
+})
+
+/** A card with what was asked of its nested resources. */
+export const CardWithNested = Schema.Struct({
+  ...CardDetails.fields,
+  attachments: Schema.optional(Schema.Array(Attachment)),
+  checklists: Schema.optional(Schema.Array(Checklist)),
+  customFieldItems: Schema.optional(Schema.Array(CustomFieldItem)),
+  members: Schema.optional(Schema.Array(CardMember))
+})
+export type CardWithNested = typeof CardWithNested.Type
+
+export interface Nested {
+  readonly attachments?: boolean | undefined
+  readonly checklists?: boolean | undefined
+  readonly customFieldItems?: boolean | undefined
+  readonly members?: boolean | undefined
+}
+
+/** `GET /cards/{id}` with Trello's nested-resource parameters for what is asked (each left out otherwise). */
+export const getCard = (client: ProviderClient.ProviderClient, id: string, nested: Nested = {}) =>
+  client.json({
+    method: "GET",
+    path: path`/cards/${id}`,
+    query: {
+      attachments: nested.attachments === true ? true : undefined,
+      checklists: nested.checklists === true ? "all" : undefined,
+      customFieldItems: nested.customFieldItems === true ? true : undefined,
+      members: nested.members === true ? true : undefined
+    }
+  }, CardWithNested)
+
+/** A position: `top`, `bottom`, or a positive number. */
+export type Position = "top" | "bottom" | number
+
+const commaList = (ids: ReadonlyArray<string> | undefined) => ids === undefined ? undefined : ids.join(",")
+
+export interface NewCard {
+  readonly idList: string
+  readonly name?: string | undefined
+  readonly desc?: string | undefined
+  readonly pos?: Position | undefined
+  readonly start?: string | undefined
+  readonly due?: string | undefined
+  readonly dueComplete?: boolean | undefined
+  readonly idMembers?: ReadonlyArray<string> | undefined
+  readonly idLabels?: ReadonlyArray<string> | undefined
+  readonly urlSource?: string | undefined
+  readonly idCardSource?: string | undefined
+  readonly keepFromSource?: ReadonlyArray<string> | undefined
+}
+
+/** `POST /cards`, in a form body (a 16384-character description fits no URL); ids comma-separated, as Trello reads them. */
+export const createCard = (client: ProviderClient.ProviderClient, card: NewCard) =>
+  client.json({
+    method: "POST",
+    path: "/cards",
+    body: ProviderRequest.formBody({
+      ...card,
+      idMembers: commaList(card.idMembers),
+      idLabels: commaList(card.idLabels),
+      keepFromSource: commaList(card.keepFromSource)
+    })
+  }, CardDetails)
+
+/** A card's cover: a colour, or an attachment (an image), at a size and brightness. */
+export interface Cover {
+  readonly color?: string | null | undefined
+  readonly idAttachment?: string | null | undefined
+  readonly size?: "normal" | "full" | undefined
+  readonly brightness?: "dark" | "light" | undefined
+}
+
+export interface CardChanges {
+  readonly name?: string | undefined
+  readonly desc?: string | undefined
+  readonly closed?: boolean | undefined
+  readonly idList?: string | undefined
+  readonly idBoard?: string | undefined
+  readonly pos?: Position | undefined
+  /** null clears a date. */
+  readonly due?: string | null | undefined
+  readonly start?: string | null | undefined
+  readonly dueComplete?: boolean | undefined
+  readonly idMembers?: ReadonlyArray<string> | undefined
+  readonly idLabels?: ReadonlyArray<string> | undefined
+  readonly cover?: Cover | undefined
+}
+
+/**
+ * `PUT /cards/{id}` with a JSON body (Trello takes one for the query parameters): the cover is
+ * an object, and null clears a date. An empty list of ids clears the members or labels.
+ */
+export const updateCard = (client: ProviderClient.ProviderClient, id: string, changes: CardChanges) =>
+  client.json({
+    method: "PUT",
+    path: path`/cards/${id}`,
+    body: ProviderRequest.jsonBody(Object.fromEntries(Object.entries({
+      ...changes,
+      idMembers: commaList(changes.idMembers),
+      idLabels: commaList(changes.idLabels)
+    }).filter(([, value]) => value !== undefined)))
+  }, CardDetails)
+
+export const deleteCard = (client: ProviderClient.ProviderClient, id: string) =>
+  client.void({ method: "DELETE", path: path`/cards/${id}` })
+
+/** A list's cards (open ones: the list's default filter), in their order; Trello answers them all at once. */
+export const listCards = (client: ProviderClient.ProviderClient, idList: string) =>
+  client.json({ method: "GET", path: path`/lists/${idList}/cards` }, Schema.Array(CardDetails))
+
+export type BoardCardFilter = "open" | "closed" | "all"
+
+/** A board's cards by state; Trello answers them all at once. */
+export const boardCards = (client: ProviderClient.ProviderClient, idBoard: string, filter: BoardCardFilter) =>
+  client.json({ method: "GET", path: path`/boards/${idBoard}/cards/${filter}` }, Schema.Array(CardDetails))
+
+/** Trello's pages of a card's actions: 50 each, pages 0 to 19. */
+export const cardActionsPage = { size: 50, last: 19 } as const
+
+/** A card's actions, newest first, page after page (`page` counts from 0). */
+export const cardActions = (client: ProviderClient.ProviderClient, id: string, filter: string, maxItems: number) =>
+  Pagination.pageNumber(
+    { pageSize: cardActionsPage.size, maxItems, maxPages: cardActionsPage.last + 1 },
+    (page) =>
+      Effect.map(
+        client.json({ method: "GET", path: path`/cards/${id}/actions`, query: { filter, page: page - 1 } }, Schema.Array(BoardAction)),
+        (items) => ({ items })
+      )
+  )
+
+// --- votes -------------------------------------------------------------------------------
+
+export const vote = (client: ProviderClient.ProviderClient, idCard: string, idMember: string) =>
+  client.void({ method: "POST", path: path`/cards/${idCard}/membersVoted`, body: ProviderRequest.formBody({ value: idMember }) })
+
+export const removeVote = (client: ProviderClient.ProviderClient, idCard: string, idMember: string) =>
+  client.void({ method: "DELETE", path: path`/cards/${idCard}/membersVoted/${idMember}` })
+
+export const voters = (client: ProviderClient.ProviderClient, idCard: string) =>
+  client.json({ method: "GET", path: path`/cards/${idCard}/membersVoted`, query: { fields: "username,fullName" } }, Schema.Array(CardMember))
+
+// --- for the options of card inputs ---
+
+/** A board's labels, all of them (Trello's default page is 50, its largest 1000). */
+export const boardLabels = (client: ProviderClient.ProviderClient, idBoard: string) =>
+  client.json({ method: "GET", path: path`/boards/${idBoard}/labels`, query: { limit: 1000 } }, Schema.Array(CardLabel))
+
+export const boardMembers = (client: ProviderClient.ProviderClient, idBoard: string) =>
+  client.json({ method: "GET", path: path`/boards/${idBoard}/members` }, Schema.Array(CardMember))
