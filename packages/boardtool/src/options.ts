@@ -2,6 +2,8 @@
 import { Choice, DynamicOptions } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Api from "./api.js"
+import * as BoardsApi from "./api/boards.js"
+import * as ListsApi from "./api/lists.js"
 
 const choices = (items: ReadonlyArray<typeof Api.Named.Type>) => Choice.fromRecords(items, (i) => i.name, (i) => i.id)
 const idBoardOf = (params: Readonly<Record<string, unknown>>) => String(params["idBoard"])
@@ -9,3 +11,16 @@ const idBoardOf = (params: Readonly<Record<string, unknown>>) => String(params["
 export const boards = DynamicOptions.make([], ({ client }) => Effect.map(Api.myBoards(client), choices))
 export const lists = DynamicOptions.make(["idBoard"], ({ client, params }) => Effect.map(Api.boardLists(client, idBoardOf(params)), choices))
 export const cards = DynamicOptions.make(["idBoard"], ({ client, params }) => Effect.map(Api.boardCards(client, idBoardOf(params)), choices))
+
+// --- lists, boards, workspaces ---
+/** The member's workspaces (label = display name). */
+export const workspaces = DynamicOptions.make([], ({ client }) =>
+  Effect.map(BoardsApi.myWorkspaces(client), (items) => Choice.fromRecords(items, (w) => w.displayName, (w) => w.id)))
+/** The member's archived boards, to reopen one. */
+export const closedBoards = DynamicOptions.make([], ({ client }) => Effect.map(BoardsApi.memberBoards(client, "closed"), choices))
+/** A board's archived lists, to unarchive one. */
+export const closedLists = DynamicOptions.make(["idBoard"], ({ client, params }) =>
+  Effect.map(ListsApi.boardLists(client, idBoardOf(params), "closed"), choices))
+/** The open lists of the board chosen as `idBoardTarget` (where cards go). */
+export const targetLists = DynamicOptions.make(["idBoardTarget"], ({ client, params }) =>
+  Effect.map(ListsApi.boardLists(client, String(params["idBoardTarget"]), "open"), choices))
