@@ -32,13 +32,16 @@ import * as AttachmentRoutes from "./routes/attachments.js"
 import * as BoardRoutes from "./routes/boards.js"
 import * as CardRoutes from "./routes/cards.js"
 import type { Context } from "./routes/context.js"
+import * as ListRoutes from "./routes/lists.js"
+import * as OrganizationRoutes from "./routes/organizations.js"
+import * as SearchRoutes from "./routes/search.js"
 import * as WebhookRoutes from "./routes/webhooks.js"
 import * as Store from "./store.js"
-import { seedId } from "./store.js"
+import { seedId, workspaceId } from "./store.js"
 
-import type { Action, Board, Card, Label, List, Member, Membership, Webhook } from "./store.js"
+import type { Action, Board, Card, Label, List, Member, Membership, Organization, Webhook } from "./store.js"
 
-export type { Action, Board, Card, Label, List, Member, Membership, Webhook } from "./store.js"
+export type { Action, Board, Card, Label, List, Member, Membership, Organization, Webhook } from "./store.js"
 type Delivery = Deliveries.Delivery
 export type { Delivery } from "./deliveries.js"
 
@@ -82,6 +85,8 @@ export interface Simulator {
   readonly cards: Map<string, Card>
   readonly labels: Map<string, Label>
   readonly webhooks: Map<string, Webhook>
+  /** Workspaces (Trello's organizations) by id: the member's own, and the seeded Marketing Team. */
+  readonly organizations: Map<string, Organization>
   /** Card attachments by id: uploads (with their bytes) and links. */
   readonly attachments: Map<string, Attachments.Attachment>
   /** Every board's actions, oldest first (in id order). */
@@ -108,7 +113,9 @@ export const seed = {
   },
   cards: { launchPost: seedId(10), loginRedirect: seedId(11), rotateKeys: seedId(12) },
   /** How many comments and updates the Operations board's history holds (beyond its create actions). */
-  operationsHistory: 1200
+  operationsHistory: 1200,
+  /** The member's workspace (the seeded boards are in it), and a second one with no boards. */
+  workspaces: { main: workspaceId(1), marketing: workspaceId(2) }
 } as const
 /** How long after the start the seeded "Fix the login redirect" card is due. */
 export const seedDueInMs = 12 * 3600_000
@@ -118,7 +125,10 @@ const modules: ReadonlyArray<(context: Context) => ReadonlyArray<Route>> = [
   AttachmentRoutes.routes,
   BoardRoutes.routes,
   CardRoutes.routes,
-  WebhookRoutes.routes
+  WebhookRoutes.routes,
+  ListRoutes.routes,
+  OrganizationRoutes.routes,
+  SearchRoutes.routes
 ]
 
 /** Starts a simulator; `close()` stops it. */
@@ -168,6 +178,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       if (n % 3 === 0) store.record(ops.id, "updateCard", { card, old: { desc: `Revision ${n - 1}` }, list, board: store.boardRef(ops) }, date)
       else store.record(ops.id, "commentCard", { text: `Checked the keys (${n})`, card, list, board: store.boardRef(ops) }, date)
     }
+    store.addOrganization(seed.workspaces.marketing, "marketingteam", "Marketing Team", "Campaigns and launches.")
     store.seeded()
   }
 
@@ -292,6 +303,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     cards: store.cards,
     labels: store.labels,
     webhooks: store.webhooks,
+    organizations: store.organizations,
     attachments: store.attachments,
     actions: store.actions,
     deliveries: webhooks.deliveries,
