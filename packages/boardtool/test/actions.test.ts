@@ -17,12 +17,12 @@ afterEach(() => {
 afterAll(() => nock.enableNetConnect())
 
 describe("boardtool actions: the wire", () => {
-  it.effect("createBoard: POST /1/boards with name and desc in a form body, credentials in the header only, no output", () =>
+  it.effect("createBoard: POST /1/boards with name and desc in a form body, credentials in the header only, the Board decoded", () =>
     Effect.gen(function*() {
       const scope = trello().post("/1/boards", "name=Launch&desc=Q4+launch+%C3%A9t%C3%A9")
         .matchHeader("content-type", "application/x-www-form-urlencoded")
         .reply(200, trelloBoard)
-      expect(yield* run("createBoard", { name: "Launch", desc: "Q4 launch été" })).toBeNull()
+      expect(yield* run("createBoard", { name: "Launch", desc: "Q4 launch été" })).toMatchObject({ id: BOARD, name: "Launch", closed: false })
       // A name alone sends no desc at all.
       trello().post("/1/boards", "name=Solo").reply(200, trelloBoard)
       yield* run("createBoard", { name: "Solo" })
