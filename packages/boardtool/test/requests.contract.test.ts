@@ -56,7 +56,26 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
             idAttachment: [...sim.attachments.keys()].at(-1),
             path: join(dir, "downloaded.txt")
           }),
-          customAction: { method: "GET", path: "/members/me/boards", query: { filter: "open", fields: "name" } }
+          customAction: { method: "GET", path: "/members/me/boards", query: { filter: "open", fields: "name" } },
+          // lists, boards, search
+          createList: { idBoard: seed.boards.roadmap, name: "Contract list", pos: "top", idListSource: seed.lists.roadmapDoing },
+          getList: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },
+          updateList: { idList: seed.lists.roadmapDone, name: "Shipped", pos: "bottom", subscribed: false },
+          archiveList: { idList: seed.lists.operationsDone },
+          unarchiveList: { idList: seed.lists.operationsDone },
+          moveListToBoard: { idList: seed.lists.operationsDone, idBoardTarget: seed.boards.roadmap, pos: "bottom" },
+          listBoardLists: { idBoard: seed.boards.roadmap, filter: "all" },
+          findListByName: { idBoard: seed.boards.roadmap, name: "doing", includeArchived: true },
+          moveAllCards: { idList: seed.lists.roadmapDoing, idBoardTarget: seed.boards.operations, idListTarget: seed.lists.operationsToDo },
+          getBoard: { idBoard: seed.boards.roadmap },
+          updateBoard: { idBoard: seed.boards.roadmap, name: "Roadmap", desc: "Updated", permissionLevel: "org", idOrganization: seed.workspaces.main },
+          closeBoard: { idBoard: seed.boards.operations },
+          reopenBoard: { idBoard: seed.boards.operations },
+          deleteBoard: () => ({ idBoard: [...sim.boards.values()].find((b) => b.name === "Contract board")!.id }),
+          listMyBoards: { filter: "closed" },
+          listWorkspaceBoards: { idOrganization: seed.workspaces.main, filter: "open" },
+          searchBoards: { query: "roadmap", idOrganization: seed.workspaces.main, partial: true, limit: 5 },
+          searchCards: { query: "launch", idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo, partial: true, limit: 5 }
         },
         triggers: {
           newCard: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },
