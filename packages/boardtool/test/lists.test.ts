@@ -3,8 +3,10 @@
  * query or form body) and a realistic Trello response decoded into its output.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Component } from "@x/core"
 import * as Effect from "effect/Effect"
 import nock from "nock"
+import { boardtool } from "../src/index.js"
 import { API, AUTHORIZATION, BOARD, CARD, card, executor, LIST, step, trelloBoard, trelloCard, withFetch } from "./support.js"
 
 const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION, accept: "application/json" } })
@@ -238,3 +240,14 @@ describe("lists, boards and search: inputs and options", () => {
 })
 
 void CARD
+
+describe("lists, boards and search: described", () => {
+  it("x-runner describe lists every one of them, with its output", () => {
+    const names = ["createList", "getList", "updateList", "archiveList", "unarchiveList", "moveListToBoard", "listBoardLists", "findListByName",
+      "moveAllCards", "getBoard", "updateBoard", "closeBoard", "reopenBoard", "deleteBoard", "listMyBoards", "listWorkspaceBoards",
+      "searchBoards", "searchCards"]
+    const described = Component.describe(boardtool).actions
+    expect(described.map((a) => a.name)).toEqual(expect.arrayContaining(names))
+    for (const name of names) expect(described.find((a) => a.name === name)!.output === null).toBe(name === "deleteBoard")
+  })
+})
