@@ -150,11 +150,6 @@ export const downloadAttachment = (
     )
   })
 
-// The spec declares these parameters in the query string; Trello reads them from a form body
-// as well, and a body carries a 16384-character description that no URL would.
-export const createBoard = (client: ProviderClient.ProviderClient, board: { name: string; desc?: string | undefined }) =>
-  client.void({ method: "POST", path: "/boards", body: ProviderRequest.formBody({ name: board.name, desc: board.desc }) })
-
 export const createCard = (
   client: ProviderClient.ProviderClient,
   card: { idList: string; name?: string | undefined; desc?: string | undefined }

@@ -42,8 +42,49 @@ import { updateLabel } from "./actions/updateLabel.js"
 import { deleteLabel } from "./actions/deleteLabel.js"
 import { addLabelToCard } from "./actions/addLabelToCard.js"
 import { removeLabelFromCard } from "./actions/removeLabelFromCard.js"
+// lists, boards, search
+import { createList } from "./actions/createList.js"
+import { getList } from "./actions/getList.js"
+import { updateList } from "./actions/updateList.js"
+import { archiveList } from "./actions/archiveList.js"
+import { unarchiveList } from "./actions/unarchiveList.js"
+import { moveListToBoard } from "./actions/moveListToBoard.js"
+import { listBoardLists } from "./actions/listBoardLists.js"
+import { findListByName } from "./actions/findListByName.js"
+import { moveAllCards } from "./actions/moveAllCards.js"
+import { getBoard } from "./actions/getBoard.js"
+import { updateBoard } from "./actions/updateBoard.js"
+import { closeBoard } from "./actions/closeBoard.js"
+import { reopenBoard } from "./actions/reopenBoard.js"
+import { deleteBoard } from "./actions/deleteBoard.js"
+import { listMyBoards } from "./actions/listMyBoards.js"
+import { listWorkspaceBoards } from "./actions/listWorkspaceBoards.js"
+import { searchBoards } from "./actions/searchBoards.js"
+import { searchCards } from "./actions/searchCards.js"
 import { cardDueSoon } from "./triggers/cardDueSoon.js"
 import { newCard } from "./triggers/newCard.js"
+
+/** Lists, boards and search: their actions together (merges of other areas stay apart). */
+const listsAndBoards = [
+  createList,
+  getList,
+  updateList,
+  archiveList,
+  unarchiveList,
+  moveListToBoard,
+  listBoardLists,
+  findListByName,
+  moveAllCards,
+  getBoard,
+  updateBoard,
+  closeBoard,
+  reopenBoard,
+  deleteBoard,
+  listMyBoards,
+  listWorkspaceBoards,
+  searchBoards,
+  searchCards
+] as const
 
 export const boardtool = Component.make({
   name: "boardtool",
@@ -63,6 +104,8 @@ export const boardtool = Component.make({
     createChecklist, addChecklistItem, updateChecklistItem, listCardChecklists, updateChecklist, deleteChecklistItem, deleteChecklist,
     // labels
     listBoardLabels, createLabel, updateLabel, addLabelToCard, removeLabelFromCard, deleteLabel,
+    // lists, boards, search
+    ...listsAndBoards
   ],
   triggers: [newCard, cardDueSoon],
   customAction: true
@@ -101,6 +144,30 @@ export {
 }
 // cards and votes
 export { CardDetails, CardLabel, CardMember, CardWithNested, CustomFieldItem } from "./api/cards.js"
+// lists, boards, search
+export { Board, Workspace } from "./api/boards.js"
+export { List } from "./api/lists.js"
+export { FoundCard } from "./api/search.js"
+export {
+  createList,
+  getList,
+  updateList,
+  archiveList,
+  unarchiveList,
+  moveListToBoard,
+  listBoardLists,
+  findListByName,
+  moveAllCards,
+  getBoard,
+  updateBoard,
+  closeBoard,
+  reopenBoard,
+  deleteBoard,
+  listMyBoards,
+  listWorkspaceBoards,
+  searchBoards,
+  searchCards
+}
 export {
   addAttachment,
   archiveAllCards,

@@ -3,6 +3,8 @@ import { Choice, DynamicOptions } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Api from "./api.js"
 import * as CardsApi from "./api/cards.js"
+import * as BoardsApi from "./api/boards.js"
+import * as ListsApi from "./api/lists.js"
 
 const choices = (items: ReadonlyArray<typeof Api.Named.Type>) => Choice.fromRecords(items, (i) => i.name, (i) => i.id)
 const idBoardOf = (params: Readonly<Record<string, unknown>>) => String(params["idBoard"])
@@ -23,3 +25,13 @@ export const members = DynamicOptions.make(["idBoard"], ({ client, params }) =>
 /** The lists of the board named by `toBoard` (where a card is moved or copied to). */
 export const targetLists = DynamicOptions.make(["toBoard"], ({ client, params }) =>
   Effect.map(Api.boardLists(client, String(params["toBoard"])), choices))
+
+// --- lists, boards, workspaces ---
+/** The member's workspaces (label = display name). */
+export const workspaces = DynamicOptions.make([], ({ client }) =>
+  Effect.map(BoardsApi.myWorkspaces(client), (items) => Choice.fromRecords(items, (w) => w.displayName, (w) => w.id)))
+/** The member's archived boards, to reopen one. */
+export const closedBoards = DynamicOptions.make([], ({ client }) => Effect.map(BoardsApi.memberBoards(client, "closed"), choices))
+/** A board's archived lists, to unarchive one. */
+export const closedLists = DynamicOptions.make(["idBoard"], ({ client, params }) =>
+  Effect.map(ListsApi.boardLists(client, idBoardOf(params), "closed"), choices))

@@ -1,5 +1,5 @@
 /** The properties the actions and triggers share: Trello ids, and the board. */
-import { type DynamicOptions, Property } from "@x/core"
+import { Choice, type DynamicOptions, Property } from "@x/core"
 import { trelloIdPattern } from "./ids.js"
 import * as Options from "./options.js"
 
@@ -17,12 +17,24 @@ export const trelloIds = ({ dynamicOptions, ...config }: {
   readonly dynamicOptions: DynamicOptions.DynamicOptions
 }) => ({ ...Property.array({ ...config, items: trelloId({ title: config.title }), maxItems: 100 }), dynamicOptions })
 
-/** Where a card goes in its list: `top`, `bottom`, or a positive number (Trello's `pos`). */
+/** Where a card goes in its list, or a list on its board: `top`, `bottom`, or a positive number (Trello's `pos`). */
 export const position = Property.string({
   title: "Position",
-  description: "top, bottom, or a positive number (cards are ordered by it).",
+  description: "top, bottom, or a positive number (lists and cards are ordered by it).",
   pattern: /^(top|bottom|\d+(\.\d+)?)$/,
   patternMessage: "must be top, bottom or a positive number"
 })
 /** The position as Trello takes it: a number sent as one. */
 export const positionValue = (pos: string | undefined) => pos === undefined || pos === "top" || pos === "bottom" ? pos : Number(pos)
+
+// --- lists, boards, workspaces ---
+/** Which lists or boards to read: open (default), archived, or all. */
+export const state = Property.string({
+  title: "State",
+  description: "open (default), closed (archived) or all.",
+  choices: Choice.of(["open", "closed", "all"]),
+  defaultValue: "open"
+})
+
+/** The workspace (Trello's organization), optional. */
+export const idWorkspace = trelloId({ title: "Workspace", dynamicOptions: Options.workspaces })

@@ -111,7 +111,26 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
           updateLabel: { id: seed.labels.roadmap.green, name: "Ready", color: "none" },
           addLabelToCard: { idCard: seed.cards.launchPost, name: "Urgent", color: "red" },
           removeLabelFromCard: () => ({ idCard: seed.cards.launchPost, idLabel: sim.cards.get(seed.cards.launchPost)!.idLabels.at(-1) }),
-          deleteLabel: { id: seed.labels.roadmap.purple }
+          deleteLabel: { id: seed.labels.roadmap.purple },
+          // lists, boards, search
+          createList: { idBoard: seed.boards.roadmap, name: "Contract list", pos: "top", idListSource: seed.lists.roadmapDoing },
+          getList: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },
+          updateList: { idList: seed.lists.roadmapDone, name: "Shipped", pos: "bottom", subscribed: false },
+          archiveList: { idList: seed.lists.operationsDone },
+          unarchiveList: { idList: seed.lists.operationsDone },
+          moveListToBoard: { idList: seed.lists.operationsDone, toBoard: seed.boards.roadmap, pos: "bottom" },
+          listBoardLists: { idBoard: seed.boards.roadmap, filter: "all" },
+          findListByName: { idBoard: seed.boards.roadmap, name: "doing", includeArchived: true },
+          moveAllCards: { idList: seed.lists.roadmapDoing, toBoard: seed.boards.operations, toList: seed.lists.operationsToDo },
+          getBoard: { idBoard: seed.boards.roadmap },
+          updateBoard: { idBoard: seed.boards.roadmap, name: "Roadmap", desc: "Updated", permissionLevel: "org", idOrganization: seed.workspaces.main },
+          closeBoard: { idBoard: seed.boards.operations },
+          reopenBoard: { idBoard: seed.boards.operations },
+          deleteBoard: () => ({ idBoard: [...sim.boards.values()].find((b) => b.name === "Contract board")!.id }),
+          listMyBoards: { filter: "closed" },
+          listWorkspaceBoards: { idOrganization: seed.workspaces.main, filter: "open" },
+          searchBoards: { query: "roadmap", idOrganization: seed.workspaces.main, partial: true, limit: 5 },
+          searchCards: { query: "launch", idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo, partial: true, limit: 5 }
         },
         triggers: {
           newCard: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },

@@ -153,7 +153,7 @@ describe("boardtool against the simulator", () => {
       expect(yield* run("getCard", { id })).toEqual(created)
       const cards = yield* options("getCard", "id", { idBoard })
       expect(cards.map((c) => c.label)).toContain("Ship it")
-      expect(yield* run("createBoard", { name: "Launch", desc: "Q4" })).toBeNull()
+      expect(yield* run("createBoard", { name: "Launch", desc: "Q4" })).toMatchObject({ name: "Launch", desc: "Q4", closed: false })
       expect([...sim.boards.values()].map((b) => b.name)).toContain("Launch")
     }))
 

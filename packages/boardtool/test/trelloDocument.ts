@@ -41,6 +41,12 @@ export const amendments: ReadonlyArray<Contract.Amendment> = [
       { in: "path", name: "fileName", schema: { type: "string", minLength: 1 } }
     ],
     reason: "an uploaded attachment's bytes: its `url` (which the document's Attachment has) points here, and it takes the OAuth header only"
+  },
+  // lists, boards, search
+  {
+    operation: "GET /members/{id}/organizations",
+    parameters: [{ in: "path", name: "id", schema: { anyOf: [{ $ref: "#/components/schemas/TrelloID" }, { type: "string", pattern: "^(me|[a-z0-9_]{3,})$" }] } }],
+    reason: "as for a member's boards: the parameter is \"the ID or username of the member\", and `me` is the token's member"
   }
 ]
 

@@ -36,13 +36,16 @@ import * as CommentRoutes from "./routes/comments.js"
 import * as LabelRoutes from "./routes/labels.js"
 import type { Context } from "./routes/context.js"
 import * as VoteRoutes from "./routes/votes.js"
+import * as ListRoutes from "./routes/lists.js"
+import * as OrganizationRoutes from "./routes/organizations.js"
+import * as SearchRoutes from "./routes/search.js"
 import * as WebhookRoutes from "./routes/webhooks.js"
 import * as Store from "./store.js"
-import { seedId } from "./store.js"
+import { seedId, workspaceId } from "./store.js"
 
-import type { Action, Board, Card, CheckItem, Checklist, Label, List, Member, Membership, Reaction, Webhook } from "./store.js"
+import type { Action, Board, Card, CheckItem, Checklist, Label, List, Member, Membership, Organization, Reaction, Webhook } from "./store.js"
 
-export type { Action, Board, Card, CheckItem, Checklist, Label, List, Member, Membership, Reaction, Webhook } from "./store.js"
+export type { Action, Board, Card, CheckItem, Checklist, Label, List, Member, Membership, Organization, Reaction, Webhook } from "./store.js"
 type Delivery = Deliveries.Delivery
 export type { Delivery } from "./deliveries.js"
 
@@ -86,6 +89,8 @@ export interface Simulator {
   readonly cards: Map<string, Card>
   readonly labels: Map<string, Label>
   readonly webhooks: Map<string, Webhook>
+  /** Workspaces (Trello's organizations) by id: the member's own, and the seeded Marketing Team. */
+  readonly organizations: Map<string, Organization>
   /** Card attachments by id: uploads (with their bytes) and links. */
   readonly attachments: Map<string, Attachments.Attachment>
   /** Checklists on cards, their items, and reactions to comments. */
@@ -121,7 +126,9 @@ export const seed = {
   labels: {
     roadmap: { green: seedId(0x101), yellow: seedId(0x102), orange: seedId(0x103), red: seedId(0x104), purple: seedId(0x105), blue: seedId(0x106) },
     operations: { green: seedId(0x201), yellow: seedId(0x202), orange: seedId(0x203), red: seedId(0x204), purple: seedId(0x205), blue: seedId(0x206) }
-  }
+  },
+  /** The member's workspace (the seeded boards are in it), and a second one with no boards. */
+  workspaces: { main: workspaceId(1), marketing: workspaceId(2) }
 } as const
 /** How long after the start the seeded "Fix the login redirect" card is due. */
 export const seedDueInMs = 12 * 3600_000
@@ -135,7 +142,10 @@ const modules: ReadonlyArray<(context: Context) => ReadonlyArray<Route>> = [
   VoteRoutes.routes,
   CommentRoutes.routes,
   ChecklistRoutes.routes,
-  LabelRoutes.routes
+  LabelRoutes.routes,
+  ListRoutes.routes,
+  OrganizationRoutes.routes,
+  SearchRoutes.routes
 ]
 
 /** Starts a simulator; `close()` stops it. */
@@ -188,6 +198,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     // Trello gives every board six coloured labels.
     store.addDefaultLabels(product.id, Object.values(seed.labels.roadmap))
     store.addDefaultLabels(ops.id, Object.values(seed.labels.operations))
+    store.addOrganization(seed.workspaces.marketing, "marketingteam", "Marketing Team", "Campaigns and launches.")
     store.seeded()
   }
 
@@ -312,6 +323,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     cards: store.cards,
     labels: store.labels,
     webhooks: store.webhooks,
+    organizations: store.organizations,
     attachments: store.attachments,
     actions: store.actions,
     checklists: store.checklists,

@@ -62,6 +62,15 @@ export interface Emoji { unified: string; native: string; name: string; shortNam
 /** The labels Trello gives every new board: six colours, no names. */
 export const defaultLabelColors = ["green", "yellow", "orange", "red", "purple", "blue"] as const
 
+// --- lists, boards, workspaces ---
+/** A workspace (Trello's organization). */
+export interface Organization { id: string; name: string; displayName: string; desc: string }
+/** A workspace's well-known id: the member's own is 1 (seeded or not). */
+export const workspaceId = (n: number) => seedId(0xa000 + n)
+/** What `updateList` and `updateBoard` may change. */
+export interface ListChanges { name?: string; pos?: number; closed?: boolean; idBoard?: string }
+export interface BoardChanges { name?: string; desc?: string; closed?: boolean; idOrganization?: string; permissionLevel?: string }
+
 export interface Webhook { id: string; idModel: string; callbackURL: string; description: string; active: boolean; consecutiveFailures: number }
 
 // As Trello's (MongoDB) ids: the creation time in seconds, 5 random bytes, a counter, so that
@@ -82,7 +91,7 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
   let seeding = options.seeded ? 1 : 0
   const nextId = () => (seeding > 0 ? seedId(seeding++) : newId())
   const me: Member = { id: nextId(), username: "simulated", fullName: "Simulated Member", email: "simulated@example.com" }
-  const organization = newId()
+  const organization = workspaceId(1)
   const members = new Map<string, Member>([[me.id, me]])
   const boards = new Map<string, Board>()
   const memberships = new Map<string, Membership>()
@@ -241,9 +250,22 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
 
   // --- state changes ----------------------------------------------------------------------
 
-  const addBoard = (name: string, desc = "", defaultLists = true, permissionLevel = "org") => {
-    const board: Board = { id: nextId(), name, desc, closed: false, shortLink: shortLink(), idOrganization: organization, permissionLevel }
+  const addBoard = (
+    name: string,
+    desc = "",
+    defaultLists = true,
+    permissionLevel = "org",
+    more: { readonly idOrganization?: string; readonly defaultLabels?: boolean } = {}
+  ) => {
+    const board: Board = { id: nextId(), name, desc, closed: false, shortLink: shortLink(), idOrganization: more.idOrganization ?? organization, permissionLevel }
     boards.set(board.id, board)
+    // Trello's six, coloured and unnamed; not recorded as actions (Trello records none for them).
+    if (more.defaultLabels === true) {
+      for (const color of ["green", "yellow", "orange", "red", "purple", "blue"]) {
+        const label: Label = { id: nextId(), idBoard: board.id, name: "", color }
+        labels.set(label.id, label)
+      }
+    }
     const membership: Membership = { id: newId(), idBoard: board.id, idMember: me.id, memberType: "admin" }
     memberships.set(membership.id, membership)
     record(board.id, "createBoard", { board: boardRef(board) })
@@ -331,6 +353,152 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
   const addDefaultLabels = (idBoard: string, ids: ReadonlyArray<string> = []) =>
     defaultLabelColors.map((color, i) => addLabel(idBoard, "", color, { id: ids[i], recorded: false }))
 
+  // --- lists, boards, workspaces ---
+  const organizations = new Map<string, Organization>([
+    [organization, { id: organization, name: "simulatedworkspace", displayName: "Simulated Workspace", desc: "" }]
+  ])
+  const organizationJson = (o: Organization) => ({
+    id: o.id,
+    name: o.name,
+    displayName: o.displayName,
+    desc: o.desc,
+    descData: null,
+    url: `https://trello.com/w/${o.name}`,
+    website: null,
+    logoHash: null,
+    products: [],
+    powerUps: [],
+    idBoards: [...boards.values()].filter((b) => b.idOrganization === o.id).map((b) => b.id)
+  })
+  const addOrganization = (id: string, name: string, displayName: string, desc = "") => {
+    const o: Organization = { id, name, displayName, desc }
+    organizations.set(id, o)
+    return o
+  }
+  const listsOf = (idBoard: string) => [...lists.values()].filter((l) => l.idBoard === idBoard)
+
+  /**
+   * Changes a list, recording what Trello records: an updateList per field with the old value in
+   * `old`, and for another board a moveListFromBoard on the old board and a moveListToBoard on
+   * the new one (its cards go with it).
+   */
+  const updateList = (list: List, changes: ListChanges) => {
+    const board = () => boardRef(boards.get(list.idBoard)!)
+    if (changes.idBoard !== undefined && changes.idBoard !== list.idBoard) {
+      const from = boards.get(list.idBoard)!
+      const to = boards.get(changes.idBoard)!
+      list.idBoard = to.id
+      if (changes.pos !== undefined) list.pos = changes.pos
+      for (const card of cards.values()) if (card.idList === list.id) card.idBoard = to.id
+      record(from.id, "moveListFromBoard", { list: listRef(list), board: boardRef(from), boardTarget: { id: to.id } })
+      record(to.id, "moveListToBoard", { list: listRef(list), board: boardRef(to), boardSource: { id: from.id } })
+    } else if (changes.pos !== undefined && changes.pos !== list.pos) {
+      const old = list.pos
+      list.pos = changes.pos
+      record(list.idBoard, "updateList", { list: { ...listRef(list), pos: list.pos }, old: { pos: old }, board: board() })
+    }
+    if (changes.name !== undefined && changes.name !== list.name) {
+      const old = list.name
+      list.name = changes.name
+      record(list.idBoard, "updateList", { list: listRef(list), old: { name: old }, board: board() })
+    }
+    if (changes.closed !== undefined && changes.closed !== list.closed) {
+      list.closed = changes.closed
+      record(list.idBoard, "updateList", { list: { ...listRef(list), closed: list.closed }, old: { closed: !list.closed }, board: board() })
+    }
+    return list
+  }
+
+  /**
+   * Moves a list's open cards to the bottom of another list, in their order: on the same board
+   * an updateCard each (with listBefore/listAfter and the old idList), to another board a
+   * moveCardFromBoard and a moveCardToBoard each, as Trello records them.
+   */
+  const moveAllCards = (from: List, to: List) => {
+    const moving = [...cards.values()].filter((c) => c.idList === from.id && !c.closed).sort((a, b) => a.pos - b.pos)
+    let bottom = Math.max(0, ...[...cards.values()].filter((c) => c.idList === to.id).map((c) => c.pos))
+    const [boardFrom, boardTo] = [boards.get(from.idBoard)!, boards.get(to.idBoard)!]
+    for (const card of moving) {
+      card.idList = to.id
+      card.pos = bottom += 16384
+      card.dateLastActivity = new Date().toISOString()
+      if (boardFrom.id === boardTo.id) {
+        record(boardTo.id, "updateCard", {
+          card: { ...cardRef(card), idList: to.id },
+          old: { idList: from.id },
+          listBefore: listRef(from),
+          listAfter: listRef(to),
+          board: boardRef(boardTo)
+        })
+      } else {
+        card.idBoard = boardTo.id
+        record(boardFrom.id, "moveCardFromBoard", { card: cardRef(card), board: boardRef(boardFrom), boardTarget: { id: boardTo.id }, list: listRef(from) })
+        record(boardTo.id, "moveCardToBoard", { card: cardRef(card), board: boardRef(boardTo), boardSource: { id: boardFrom.id }, list: listRef(to) })
+      }
+    }
+    return moving
+  }
+
+  /** Changes a board: an updateBoard per field, with the old value in `old` (prefs nested, as Trello nests them). */
+  const updateBoard = (board: Board, changes: BoardChanges) => {
+    const updated = (field: Record<string, unknown>, old: Record<string, unknown>) =>
+      record(board.id, "updateBoard", { board: { ...boardRef(board), ...field }, old })
+    if (changes.name !== undefined && changes.name !== board.name) {
+      const old = board.name
+      board.name = changes.name
+      updated({}, { name: old })
+    }
+    if (changes.desc !== undefined && changes.desc !== board.desc) {
+      const old = board.desc
+      board.desc = changes.desc
+      updated({ desc: board.desc }, { desc: old })
+    }
+    if (changes.idOrganization !== undefined && changes.idOrganization !== board.idOrganization) {
+      const old = board.idOrganization
+      board.idOrganization = changes.idOrganization
+      updated({ idOrganization: board.idOrganization }, { idOrganization: old })
+    }
+    if (changes.permissionLevel !== undefined && changes.permissionLevel !== board.permissionLevel) {
+      const old = board.permissionLevel
+      board.permissionLevel = changes.permissionLevel
+      updated({ prefs: { permissionLevel: board.permissionLevel } }, { prefs: { permissionLevel: old } })
+    }
+    if (changes.closed !== undefined && changes.closed !== board.closed) {
+      board.closed = changes.closed
+      updated({ closed: board.closed }, { closed: !board.closed })
+    }
+    return board
+  }
+
+  /** Deletes a board and all it holds; its actions and webhooks go with it (Trello delivers nothing). */
+  const deleteBoard = (board: Board) => {
+    const listIds = new Set(listsOf(board.id).map((l) => l.id))
+    const cardIds = new Set([...cards.values()].filter((c) => c.idBoard === board.id).map((c) => c.id))
+    for (const id of cardIds) cards.delete(id)
+    for (const id of listIds) lists.delete(id)
+    for (const [id, a] of attachments) if (cardIds.has(a.idCard)) attachments.delete(id)
+    for (const [id, l] of labels) if (l.idBoard === board.id) labels.delete(id)
+    for (const [id, m] of memberships) if (m.idBoard === board.id) memberships.delete(id)
+    for (const [id, w] of webhooks) if (w.idModel === board.id || listIds.has(w.idModel) || cardIds.has(w.idModel)) webhooks.delete(id)
+    for (let i = actions.length - 1; i >= 0; i--) if (actions[i]!.idBoard === board.id) actions.splice(i, 1)
+    boards.delete(board.id)
+  }
+
+  /** Copies a board's open lists and labels to a new board, and its open cards with `withCards`. */
+  const copyBoardContent = (source: Board, target: Board, withCards: boolean) => {
+    for (const label of [...labels.values()].filter((l) => l.idBoard === source.id)) {
+      const copy: Label = { id: nextId(), idBoard: target.id, name: label.name, color: label.color }
+      labels.set(copy.id, copy)
+    }
+    for (const list of listsOf(source.id).filter((l) => !l.closed).sort((a, b) => a.pos - b.pos)) {
+      const copy = addList(target.id, list.name, list.pos)
+      if (!withCards) continue
+      for (const card of [...cards.values()].filter((c) => c.idList === list.id && !c.closed).sort((a, b) => a.pos - b.pos)) {
+        addCard(copy.id, { name: card.name, desc: card.desc, due: card.due, start: card.start, dueComplete: card.dueComplete, pos: card.pos })
+      }
+    }
+  }
+
   return {
     me,
     organization,
@@ -376,6 +544,16 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     labelRef,
     onCard,
     addLabel,
-    addDefaultLabels
+    addDefaultLabels,
+    // --- lists, boards, workspaces ---
+    organizations,
+    organizationJson,
+    addOrganization,
+    listsOf,
+    updateList,
+    moveAllCards,
+    updateBoard,
+    deleteBoard,
+    copyBoardContent
   }
 }

@@ -1,0 +1,16 @@
+import { Action } from "@x/core"
+import * as Lists from "../api/lists.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+
+export const archiveList = Action.make({
+  name: "archiveList",
+  title: "Archive List",
+  description: "Archives a list (its cards go with it; unarchiving brings them back).",
+  props: {
+    idBoard: Props.idBoard,
+    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: Options.lists })
+  },
+  output: Lists.List,
+  run: ({ idList }, { client }) => Lists.updateList(client, idList, { closed: true })
+})

@@ -1,0 +1,15 @@
+import { Action } from "@x/core"
+import * as Boards from "../api/boards.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+
+export const closeBoard = Action.make({
+  name: "closeBoard",
+  title: "Close Board",
+  description: "Closes (archives) a board; it can be reopened.",
+  props: {
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards })
+  },
+  output: Boards.Board,
+  run: ({ idBoard }, { client }) => Boards.updateBoard(client, idBoard, { closed: true })
+})

@@ -1,0 +1,15 @@
+import { Action } from "@x/core"
+import * as Boards from "../api/boards.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+
+export const getBoard = Action.make({
+  name: "getBoard",
+  title: "Get Board",
+  description: "Reads a board: name, description, workspace, visibility, whether it is closed, and its links.",
+  props: {
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards })
+  },
+  output: Boards.Board,
+  run: ({ idBoard }, { client }) => Boards.getBoard(client, idBoard)
+})

@@ -1,0 +1,18 @@
+import { Action } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Lists from "../api/lists.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+
+export const listBoardLists = Action.make({
+  name: "listBoardLists",
+  title: "List Board Lists",
+  description: "Lists a board's lists in their order: open ones (default), archived ones, or all.",
+  props: {
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards }),
+    filter: Props.state
+  },
+  output: Schema.Struct({ lists: Schema.Array(Lists.List) }),
+  run: ({ filter, idBoard }, { client }) => Effect.map(Lists.boardLists(client, idBoard, filter ?? "open"), (lists) => ({ lists }))
+})
