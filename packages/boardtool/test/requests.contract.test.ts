@@ -56,7 +56,36 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
             idAttachment: [...sim.attachments.keys()].at(-1),
             path: join(dir, "downloaded.txt")
           }),
-          customAction: { method: "GET", path: "/members/me/boards", query: { filter: "open", fields: "name" } }
+          customAction: { method: "GET", path: "/members/me/boards", query: { filter: "open", fields: "name" } },
+          // members, attachments, custom fields
+          getMe: {},
+          getMember: { idMember: "alice" },
+          searchMembers: { query: "ali", idBoard: seed.boards.roadmap, limit: 5 },
+          listBoardMembers: { idBoard: seed.boards.roadmap },
+          addBoardMember: { idBoard: seed.boards.roadmap, email: "dana@example.com", fullName: "Dana Invited", type: "observer" },
+          removeBoardMember: () => ({
+            idBoard: seed.boards.roadmap,
+            idMember: [...sim.members.values()].find((m) => m.email === "dana@example.com")!.id
+          }),
+          listCardMembers: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost },
+          addCardMember: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, idMember: seed.members.alice },
+          removeCardMember: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, idMember: seed.members.alice },
+          listAttachments: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost },
+          getAttachment: () => ({ idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, idAttachment: [...sim.attachments.keys()].at(-1) }),
+          deleteAttachment: () => ({ idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, idAttachment: [...sim.attachments.keys()].at(-1) }),
+          listCustomFields: { idBoard: seed.boards.roadmap },
+          createCustomField: { idBoard: seed.boards.roadmap, name: "Team", type: "list", options: ["Web", "Mobile"], cardFront: false },
+          deleteCustomField: () => ({
+            idBoard: seed.boards.roadmap,
+            idCustomField: [...sim.customFields.values()].find((f) => f.name === "Team")!.id
+          }),
+          getCardCustomFieldValues: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost },
+          setCardCustomFieldValue: {
+            idBoard: seed.boards.roadmap,
+            idCard: seed.cards.launchPost,
+            idCustomField: seed.customFields.estimate,
+            value: { number: 3.5 }
+          }
         },
         triggers: {
           newCard: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },

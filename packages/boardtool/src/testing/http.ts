@@ -73,8 +73,8 @@ export const params = (query: URLSearchParams, body: string, contentType: string
     if (contentType?.includes("application/json")) {
       for (const [k, v] of Object.entries(JSON.parse(body) as Record<string, unknown>)) {
         if (v === null || v === undefined) continue
-        if (typeof v === "object") throw invalid(k)
-        out.set(k, String(v))
+        // A nested value (a custom field's `value`, its `options`) is kept as its JSON text, for its route to read.
+        out.set(k, typeof v === "object" ? JSON.stringify(v) : String(v))
       }
     } else {
       for (const [k, v] of new URLSearchParams(body)) out.set(k, v)

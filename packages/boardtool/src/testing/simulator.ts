@@ -31,14 +31,16 @@ import { HttpError, params, type Route, router, safeDecode } from "./http.js"
 import * as AttachmentRoutes from "./routes/attachments.js"
 import * as BoardRoutes from "./routes/boards.js"
 import * as CardRoutes from "./routes/cards.js"
+import * as CustomFieldRoutes from "./routes/customFields.js"
+import * as MemberRoutes from "./routes/members.js"
 import type { Context } from "./routes/context.js"
 import * as WebhookRoutes from "./routes/webhooks.js"
 import * as Store from "./store.js"
 import { seedId } from "./store.js"
 
-import type { Action, Board, Card, Label, List, Member, Membership, Webhook } from "./store.js"
+import type { Action, Board, Card, CustomField, CustomFieldItem, Label, List, Member, Membership, Webhook } from "./store.js"
 
-export type { Action, Board, Card, Label, List, Member, Membership, Webhook } from "./store.js"
+export type { Action, Board, Card, CustomField, CustomFieldItem, Label, List, Member, Membership, Webhook } from "./store.js"
 type Delivery = Deliveries.Delivery
 export type { Delivery } from "./deliveries.js"
 
@@ -86,6 +88,9 @@ export interface Simulator {
   readonly attachments: Map<string, Attachments.Attachment>
   /** Every board's actions, oldest first (in id order). */
   readonly actions: Array<Action>
+  /** Custom fields by id, and cards' values of them by `${idCard}/${idCustomField}`. */
+  readonly customFields: Map<string, CustomField>
+  readonly customFieldItems: Map<string, CustomFieldItem>
   /** Every delivery attempt, in order. */
   readonly deliveries: Array<Delivery>
   /** Requests served, and how many of them were answered 429. */
@@ -108,7 +113,14 @@ export const seed = {
   },
   cards: { launchPost: seedId(10), loginRedirect: seedId(11), rotateKeys: seedId(12) },
   /** How many comments and updates the Operations board's history holds (beyond its create actions). */
-  operationsHistory: 1200
+  operationsHistory: 1200,
+  // --- members, custom fields (ids of their own range, whatever else is seeded) ---
+  /** Alice is on the Roadmap board, Bob observes Operations, Carol is on no board. */
+  members: { alice: seedId(0xa01), bob: seedId(0xa02), carol: seedId(0xa03) },
+  /** The Roadmap board's custom fields, one of each kind. */
+  customFields: { priority: seedId(0xa11), estimate: seedId(0xa12), releaseDate: seedId(0xa13), reviewed: seedId(0xa14), notes: seedId(0xa15) },
+  /** The Priority field's options. */
+  priorityOptions: { high: seedId(0xa21), medium: seedId(0xa22), low: seedId(0xa23) }
 } as const
 /** How long after the start the seeded "Fix the login redirect" card is due. */
 export const seedDueInMs = 12 * 3600_000
@@ -118,7 +130,9 @@ const modules: ReadonlyArray<(context: Context) => ReadonlyArray<Route>> = [
   AttachmentRoutes.routes,
   BoardRoutes.routes,
   CardRoutes.routes,
-  WebhookRoutes.routes
+  WebhookRoutes.routes,
+  MemberRoutes.routes,
+  CustomFieldRoutes.routes
 ]
 
 /** Starts a simulator; `close()` stops it. */
@@ -168,6 +182,21 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       if (n % 3 === 0) store.record(ops.id, "updateCard", { card, old: { desc: `Revision ${n - 1}` }, list, board: store.boardRef(ops) }, date)
       else store.record(ops.id, "commentCard", { text: `Checked the keys (${n})`, card, list, board: store.boardRef(ops) }, date)
     }
+    // --- members, custom fields ---
+    const alice = store.addMember({ id: seed.members.alice, username: "alice", fullName: "Alice Martin", email: "alice@example.com" })
+    const bob = store.addMember({ id: seed.members.bob, username: "bob", fullName: "Bob Chen", email: "bob@example.com" })
+    store.addMember({ id: seed.members.carol, username: "carol", fullName: "Carol Diaz", email: "carol@example.com" })
+    store.addToBoard(product, alice, "normal")
+    store.addToBoard(ops, bob, "observer")
+    const { customFields: fields, priorityOptions: options } = seed
+    store.addCustomField(product, {
+      id: fields.priority, name: "Priority", type: "list",
+      options: [{ id: options.high, text: "High", color: "red" }, { id: options.medium, text: "Medium", color: "yellow" }, { id: options.low, text: "Low", color: "green" }]
+    })
+    store.addCustomField(product, { id: fields.estimate, name: "Estimate (days)", type: "number" })
+    store.addCustomField(product, { id: fields.releaseDate, name: "Release date", type: "date" })
+    store.addCustomField(product, { id: fields.reviewed, name: "Reviewed", type: "checkbox" })
+    store.addCustomField(product, { id: fields.notes, name: "Notes", type: "text", cardFront: false })
     store.seeded()
   }
 
@@ -294,6 +323,8 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     webhooks: store.webhooks,
     attachments: store.attachments,
     actions: store.actions,
+    customFields: store.customFields,
+    customFieldItems: store.customFieldItems,
     deliveries: webhooks.deliveries,
     stats,
     idle: webhooks.idle,
