@@ -142,7 +142,13 @@ describe("boardtool definition", () => {
         rateLimits: [{ scope: "token", limit: 100, intervalMillis: 10_000 }, { scope: "key", limit: 300, intervalMillis: 10_000 }]
       }
     })
-    expect(d.actions.map((a) => a.name)).toEqual(["createBoard", "createCard", "getCard", "listBoardActions", "archiveAllCards", "addAttachment", "downloadAttachment", "customAction"])
+    expect(d.actions.map((a) => a.name)).toEqual(["createBoard", "createCard", "getCard", "listBoardActions", "archiveAllCards", "addAttachment", "downloadAttachment",
+      // members, attachments, custom fields
+      "getMe", "getMember", "searchMembers", "listBoardMembers", "addBoardMember", "removeBoardMember", "listCardMembers", "addCardMember", "removeCardMember",
+      "listAttachments", "getAttachment", "deleteAttachment",
+      "listCustomFields", "createCustomField", "deleteCustomField", "getCardCustomFieldValues", "setCardCustomFieldValue",
+      "customAction"
+    ])
     expect(d.actions.find((a) => a.name === "listBoardActions")!.props["limit"]).toMatchObject({ kind: "INTEGER", defaultValue: 50 })
     const createCard = d.actions.find((a) => a.name === "createCard")!
     expect(createCard.props["idList"]).toMatchObject({ required: true, dynamicOptions: { dependsOn: ["idBoard"] } })
