@@ -86,7 +86,10 @@ describe("x-runner run", () => {
     expect(issues).toEqual([
       "tasks[0].parameters.id: must be a Trello id (24 hexadecimal digits)",
       "tasks[1].name: \"a\" is the name of an earlier step",
-      "tasks[1].type: boardtool/v1 has no action \"deleteCard\"; available: createBoard, createCard, getCard, listBoardActions, archiveAllCards, addAttachment, downloadAttachment, customAction",
+      "tasks[1].type: boardtool/v1 has no action \"deleteCard\"; available: createBoard, createCard, getCard, listBoardActions, archiveAllCards, addAttachment, downloadAttachment, " +
+        "getMe, getMember, searchMembers, listBoardMembers, addBoardMember, removeBoardMember, listCardMembers, addCardMember, removeCardMember, " +
+        "listAttachments, getAttachment, deleteAttachment, " +
+        "listCustomFields, createCustomField, deleteCustomField, getCardCustomFieldValues, setCardCustomFieldValue, customAction",
       "tasks[2].type: unknown component \"nope\"; available: sitebuilder/v1, boardtool/v1, browseragent/v1",
       "tasks[3].parameters.idList: ${later.id}: \"later\" is not an earlier step",
       "tasks[3].parameters.name: must be a string",
