@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { boardtool } from "@x/boardtool"
 import { runner } from "./bin.js"
 
 const demo = fileURLToPath(new URL("../examples/demo.json", import.meta.url))
@@ -76,7 +77,7 @@ describe("x-runner run", () => {
         step("c", "nope/v1/x", {}),
         step("d", "boardtool/v1/createCard", { idList: "${later.id}", name: 5 }),
         step("later", "boardtool/v1/getCard", { id: "${inputs.missing}" }),
-        step("nothing", "boardtool/v1/createBoard", { name: "${d.name}" }),
+        step("nothing", "boardtool/v1/deleteLabel", { id: "5eed00000000000000000101" }),
         step("afterNothing", "boardtool/v1/getCard", { id: "${nothing.id}" }),
         { label: "no type", name: "e", parameters: {} }
       ]
@@ -86,7 +87,7 @@ describe("x-runner run", () => {
     expect(issues).toEqual([
       "tasks[0].parameters.id: must be a Trello id (24 hexadecimal digits)",
       "tasks[1].name: \"a\" is the name of an earlier step",
-      "tasks[1].type: boardtool/v1 has no action \"teleportCard\"; available: createBoard, createCard, getCard, listBoardActions, archiveAllCards, addAttachment, downloadAttachment, updateCard, deleteCard, moveCard, archiveCard, unarchiveCard, copyCard, listListCards, listBoardCards, listCardActivity, voteOnCard, removeVote, listVoters, customAction",
+      `tasks[1].type: boardtool/v1 has no action "teleportCard"; available: ${Object.keys(boardtool.actions).join(", ")}`,
       "tasks[2].type: unknown component \"nope\"; available: sitebuilder/v1, boardtool/v1, browseragent/v1",
       "tasks[3].parameters.idList: ${later.id}: \"later\" is not an earlier step",
       "tasks[3].parameters.name: must be a string",

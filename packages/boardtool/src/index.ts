@@ -22,6 +22,24 @@ import { listCardActivity } from "./actions/listCardActivity.js"
 import { voteOnCard } from "./actions/voteOnCard.js"
 import { removeVote } from "./actions/removeVote.js"
 import { listVoters } from "./actions/listVoters.js"
+// members, attachments, custom fields
+import { getMe } from "./actions/getMe.js"
+import { getMember } from "./actions/getMember.js"
+import { searchMembers } from "./actions/searchMembers.js"
+import { listBoardMembers } from "./actions/listBoardMembers.js"
+import { addBoardMember } from "./actions/addBoardMember.js"
+import { removeBoardMember } from "./actions/removeBoardMember.js"
+import { listCardMembers } from "./actions/listCardMembers.js"
+import { addCardMember } from "./actions/addCardMember.js"
+import { removeCardMember } from "./actions/removeCardMember.js"
+import { listAttachments } from "./actions/listAttachments.js"
+import { getAttachment } from "./actions/getAttachment.js"
+import { deleteAttachment } from "./actions/deleteAttachment.js"
+import { listCustomFields } from "./actions/listCustomFields.js"
+import { createCustomField } from "./actions/createCustomField.js"
+import { deleteCustomField } from "./actions/deleteCustomField.js"
+import { getCardCustomFieldValues } from "./actions/getCardCustomFieldValues.js"
+import { setCardCustomFieldValue } from "./actions/setCardCustomFieldValue.js"
 import { connection } from "./connection.js"
 // --- comments, checklists, labels ---
 import { addComment } from "./actions/addComment.js"
@@ -105,7 +123,13 @@ export const boardtool = Component.make({
     // labels
     listBoardLabels, createLabel, updateLabel, addLabelToCard, removeLabelFromCard, deleteLabel,
     // lists, boards, search
-    ...listsAndBoards
+    ...listsAndBoards,
+    // members
+    getMe, getMember, searchMembers, listBoardMembers, addBoardMember, removeBoardMember, listCardMembers, addCardMember, removeCardMember,
+    // attachments
+    listAttachments, getAttachment, deleteAttachment,
+    // custom fields
+    listCustomFields, createCustomField, deleteCustomField, getCardCustomFieldValues, setCardCustomFieldValue
   ],
   triggers: [newCard, cardDueSoon],
   customAction: true
@@ -143,7 +167,7 @@ export {
   updateLabel,
 }
 // cards and votes
-export { CardDetails, CardLabel, CardMember, CardWithNested, CustomFieldItem } from "./api/cards.js"
+export { CardDetails, CardLabel, CardMember, CardWithNested } from "./api/cards.js"
 // lists, boards, search
 export { Board, Workspace } from "./api/boards.js"
 export { List } from "./api/lists.js"
@@ -167,6 +191,28 @@ export {
   listWorkspaceBoards,
   searchBoards,
   searchCards
+}
+// members, attachments, custom fields
+export { CustomField, CustomFieldItem } from "./api/customFields.js"
+export { Member } from "./api/members.js"
+export {
+  getMe,
+  getMember,
+  searchMembers,
+  listBoardMembers,
+  addBoardMember,
+  removeBoardMember,
+  listCardMembers,
+  addCardMember,
+  removeCardMember,
+  listAttachments,
+  getAttachment,
+  deleteAttachment,
+  listCustomFields,
+  createCustomField,
+  deleteCustomField,
+  getCardCustomFieldValues,
+  setCardCustomFieldValue,
 }
 export {
   addAttachment,

@@ -48,6 +48,7 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
       const recorder = Contract.recording(FetchHttpClient.layer)
       const callback = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`
       // Unpaced: this test checks what is sent, and sends a few hundred requests.
+      const attachmentOf = (idCard: string) => [...sim.attachments.values()].filter((a) => a.idCard === idCard).at(-1)!.id
       const { missing } = yield* Contract.exercise(executor, boardtool, {
         actions: {
           createBoard: { name: "Contract board", desc: "Checked against the document" },
@@ -130,7 +131,37 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
           listMyBoards: { filter: "closed" },
           listWorkspaceBoards: { idOrganization: seed.workspaces.main, filter: "open" },
           searchBoards: { query: "roadmap", idOrganization: seed.workspaces.main, partial: true, limit: 5 },
-          searchCards: { query: "launch", idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo, partial: true, limit: 5 }
+          searchCards: { query: "launch", idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo, partial: true, limit: 5 },
+          // members, attachments, custom fields
+          getMe: {},
+          getMember: { idMember: "alice" },
+          searchMembers: { query: "ali", idBoard: seed.boards.roadmap, limit: 5 },
+          listBoardMembers: { idBoard: seed.boards.roadmap },
+          addBoardMember: { idBoard: seed.boards.roadmap, email: "dana@example.com", fullName: "Dana Invited", type: "observer" },
+          removeBoardMember: () => ({
+            idBoard: seed.boards.roadmap,
+            idMember: [...sim.members.values()].find((m) => m.email === "dana@example.com")!.id
+          }),
+          listCardMembers: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost },
+          // (The launch post is on Operations by now: the lists cases moved the Doing list's cards there.)
+          addCardMember: { idBoard: seed.boards.roadmap, idCard: seed.cards.loginRedirect, idMember: seed.members.alice },
+          removeCardMember: { idBoard: seed.boards.roadmap, idCard: seed.cards.loginRedirect, idMember: seed.members.alice },
+          listAttachments: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost },
+          getAttachment: () => ({ idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, idAttachment: attachmentOf(seed.cards.launchPost) }),
+          deleteAttachment: () => ({ idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, idAttachment: attachmentOf(seed.cards.launchPost) }),
+          listCustomFields: { idBoard: seed.boards.roadmap },
+          createCustomField: { idBoard: seed.boards.roadmap, name: "Team", type: "list", options: ["Web", "Mobile"], cardFront: false },
+          deleteCustomField: () => ({
+            idBoard: seed.boards.roadmap,
+            idCustomField: [...sim.customFields.values()].find((f) => f.name === "Team")!.id
+          }),
+          getCardCustomFieldValues: { idBoard: seed.boards.roadmap, idCard: seed.cards.loginRedirect },
+          setCardCustomFieldValue: {
+            idBoard: seed.boards.roadmap,
+            idCard: seed.cards.loginRedirect,
+            idCustomField: seed.customFields.estimate,
+            value: { number: 3.5 }
+          }
         },
         triggers: {
           newCard: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },

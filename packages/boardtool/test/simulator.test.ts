@@ -350,8 +350,8 @@ describe("listBoardActions against the simulator", () => {
       return { actions: result.actions, requests: sim.stats.requests - before }
     })
   const { boards } = Simulator.seed
-  // The Operations board: its createBoard, three createList, one createCard, then its history.
-  const operations = Simulator.seed.operationsHistory + 5
+  // The Operations board: its createBoard, three createList, one createCard, its history, then Bob's addMemberToBoard.
+  const operations = Simulator.seed.operationsHistory + 6
 
   it.live("a busy board's whole history, newest first, in pages of 1000 before the last id; caps stop at their page", () =>
     Effect.gen(function*() {

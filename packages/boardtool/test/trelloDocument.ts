@@ -47,6 +47,85 @@ export const amendments: ReadonlyArray<Contract.Amendment> = [
     operation: "GET /members/{id}/organizations",
     parameters: [{ in: "path", name: "id", schema: { anyOf: [{ $ref: "#/components/schemas/TrelloID" }, { type: "string", pattern: "^(me|[a-z0-9_]{3,})$" }] } }],
     reason: "as for a member's boards: the parameter is \"the ID or username of the member\", and `me` is the token's member"
+  },
+  // --- members, custom fields ---
+  {
+    operation: "GET /members/{id}",
+    parameters: [
+      { in: "path", name: "id", schema: { anyOf: [{ $ref: "#/components/schemas/TrelloID" }, { type: "string", pattern: "^(me|[a-z0-9_]{3,})$" }] } },
+      { in: "query", name: "fields", schema: { type: "string", pattern: "^(all|[a-zA-Z]+(,[a-zA-Z]+)*)$" } }
+    ],
+    reason: "the id is \"the ID or username\" (a oneOf that an id matches twice), and fields is \"`all` or a comma-separated list of member fields\" (its MemberFields enum lists only `id`)"
+  },
+  {
+    operation: "POST /customFields",
+    parameters: [],
+    body: {
+      type: "object",
+      additionalProperties: false,
+      required: ["idModel", "modelType", "name", "type", "pos"],
+      properties: {
+        idModel: { $ref: "#/components/schemas/TrelloID" },
+        modelType: { enum: ["board"] },
+        name: { type: "string", minLength: 1 },
+        type: { enum: ["checkbox", "list", "number", "text", "date"] },
+        pos: { $ref: "#/components/schemas/posStringOrNumber" },
+        display_cardFront: { type: "boolean" },
+        options: {
+          type: "array",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["value"],
+            properties: {
+              value: { type: "object", additionalProperties: false, required: ["text"], properties: { text: { type: "string" } } },
+              color: { type: "string" },
+              pos: { type: "number" }
+            }
+          }
+        }
+      }
+    },
+    reason: "a list field's options are objects ({value: {text}, color, pos}), as Trello's Custom Fields guide creates them; the document types them as a string"
+  },
+  {
+    operation: "PUT /cards/{idCard}/customField/{idCustomField}/item",
+    parameters: [],
+    body: {
+      oneOf: [
+        {
+          type: "object",
+          additionalProperties: false,
+          required: ["value"],
+          properties: {
+            value: {
+              anyOf: [
+                { const: "" },
+                {
+                  type: "object",
+                  additionalProperties: false,
+                  minProperties: 1,
+                  maxProperties: 1,
+                  properties: {
+                    text: { type: "string" },
+                    number: { type: "string", pattern: "^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$" },
+                    date: { type: "string", format: "date-time" },
+                    checked: { enum: ["true", "false"] }
+                  }
+                }
+              ]
+            }
+          }
+        },
+        {
+          type: "object",
+          additionalProperties: false,
+          required: ["idValue"],
+          properties: { idValue: { anyOf: [{ $ref: "#/components/schemas/TrelloID" }, { const: "" }] } }
+        }
+      ]
+    },
+    reason: "Trello's Custom Fields guide sends every value as text ({\"number\": \"42\"}, {\"checked\": \"true\"}) and a list option as idValue; the document's oneOf of two objects without required keys matches most bodies twice"
   }
 ]
 

@@ -91,6 +91,8 @@ export interface Amendment {
   readonly parameters: ReadonlyArray<{ readonly name: string; readonly in: "path" | "query"; readonly schema: unknown }>
   /** The operation is not in the document: it is added, with these parameters. */
   readonly adds?: boolean
+  /** The JSON body's schema, replacing the document's where it is wrong about what the provider takes. */
+  readonly body?: unknown
   readonly reason: string
 }
 
@@ -244,7 +246,7 @@ export const load = (path: string, amendments: ReadonlyArray<Amendment> = []): C
   }
 }
 
-const amend = (document: any, { adds, operation, parameters }: Amendment) => {
+const amend = (document: any, { adds, body, operation, parameters }: Amendment) => {
   const [method, template] = operation.split(" ") as [string, string]
   const item = document.paths[template] ??= {}
   if (adds === true) {
@@ -253,6 +255,7 @@ const amend = (document: any, { adds, operation, parameters }: Amendment) => {
   }
   const target = item[method.toLowerCase()]
   if (target === undefined) throw new Error(`amendment: the document has no ${operation}`)
+  if (body !== undefined) target.requestBody = { required: true, content: { "application/json": { schema: body } } }
   const declared: Array<any> = (target.parameters ??= [])
   for (const parameter of parameters) {
     const index = declared.findIndex((existing) => existing.name === parameter.name && existing.in === parameter.in)

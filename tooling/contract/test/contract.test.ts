@@ -57,6 +57,21 @@ describe("Contract.check", () => {
     ])
   })
 
+  it("an amendment's body replaces the document's JSON body schema, and is checked as strictly", () => {
+    const amended = Contract.load(fileURLToPath(new URL("./fixtures/trelloish.json", import.meta.url)), [{
+      operation: "POST /items",
+      parameters: [],
+      body: { type: "object", required: ["name"], additionalProperties: false, properties: { name: { type: "string" }, tags: { type: "array", items: { type: "string" } } } },
+      reason: "the provider takes tags"
+    }])
+    const withTags = { method: "POST", url: `${BASE}/items`, body: { kind: "json", value: { name: "a", tags: ["x"] } } } as const
+    expect(contract.check(withTags, BASE)).toEqual([expect.stringMatching(/additional properties/)])
+    expect(amended.check(withTags, BASE)).toEqual([])
+    expect(amended.check({ method: "POST", url: `${BASE}/items`, body: { kind: "json", value: { name: "a", tags: "x" } } }, BASE)).toEqual([
+      expect.stringMatching(/^POST \/items: body: .*tags must be array/)
+    ])
+  })
+
   it.effect("recording: every request sent through the layer, with its query and its decoded body", () =>
     Effect.gen(function*() {
       const answer = Layer.succeed(

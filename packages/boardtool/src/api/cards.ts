@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { Attachment, BoardAction, Card } from "../api.js"
 import { Checklist } from "./checklists.js"
+import { CustomFieldItem } from "./customFields.js"
 
 const { path } = ProviderRequest
 const orNull = Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
@@ -34,14 +35,6 @@ export type CardDetails = typeof CardDetails.Type
 
 /** A member as the card's nested resources give it (the default member fields). */
 export const CardMember = Schema.Struct({ id: Schema.String, username: Schema.String, fullName: Schema.String })
-
-/** A custom field's value on a card: `value` for text, number, date, checkbox; `idValue` for a list option. */
-export const CustomFieldItem = Schema.Struct({
-  id: Schema.String,
-  idCustomField: Schema.String,
-  idValue: orNull,
-  value: Schema.optionalWith(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.String })), { default: () => null })
-})
 
 /** A card with what was asked of its nested resources. */
 export const CardWithNested = Schema.Struct({

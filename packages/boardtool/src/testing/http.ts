@@ -75,11 +75,11 @@ export const params = (query: URLSearchParams, body: string, contentType: string
         // null clears a value (`due: null`), as the text "null" does in a query.
         if (v === undefined) continue
         if (v === null) out.set(k, "null")
-        // An object (a card's `cover`) is kept as its JSON, for the route that takes one to parse.
+        // An object (a card's `cover`, a custom field's `value`) is kept as its JSON, for its route to read.
         else if (typeof v === "object" && !Array.isArray(v)) out.set(k, JSON.stringify(v))
         else if (Array.isArray(v)) {
-          if (v.some((item) => typeof item === "object" && item !== null)) throw invalid(k)
-          out.set(k, v.join(","))
+          // Ids as Trello takes them, comma-separated; objects (a custom field's options) as their JSON.
+          out.set(k, v.some((item) => typeof item === "object" && item !== null) ? JSON.stringify(v) : v.join(","))
         } else out.set(k, String(v))
       }
     } else {

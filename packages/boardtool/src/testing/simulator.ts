@@ -34,6 +34,8 @@ import * as CardRoutes from "./routes/cards.js"
 import * as ChecklistRoutes from "./routes/checklists.js"
 import * as CommentRoutes from "./routes/comments.js"
 import * as LabelRoutes from "./routes/labels.js"
+import * as CustomFieldRoutes from "./routes/customFields.js"
+import * as MemberRoutes from "./routes/members.js"
 import type { Context } from "./routes/context.js"
 import * as VoteRoutes from "./routes/votes.js"
 import * as ListRoutes from "./routes/lists.js"
@@ -43,9 +45,9 @@ import * as WebhookRoutes from "./routes/webhooks.js"
 import * as Store from "./store.js"
 import { seedId, workspaceId } from "./store.js"
 
-import type { Action, Board, Card, CheckItem, Checklist, Label, List, Member, Membership, Organization, Reaction, Webhook } from "./store.js"
+import type { Action, Board, Card, CheckItem, Checklist, CustomField, CustomFieldItem, Label, List, Member, Membership, Organization, Reaction, Webhook } from "./store.js"
 
-export type { Action, Board, Card, CheckItem, Checklist, Label, List, Member, Membership, Organization, Reaction, Webhook } from "./store.js"
+export type { Action, Board, Card, CheckItem, Checklist, CustomField, CustomFieldItem, Label, List, Member, Membership, Organization, Reaction, Webhook } from "./store.js"
 type Delivery = Deliveries.Delivery
 export type { Delivery } from "./deliveries.js"
 
@@ -99,6 +101,9 @@ export interface Simulator {
   readonly reactions: Map<string, Reaction>
   /** Every board's actions, oldest first (in id order). */
   readonly actions: Array<Action>
+  /** Custom fields by id, and cards' values of them by `${idCard}/${idCustomField}`. */
+  readonly customFields: Map<string, CustomField>
+  readonly customFieldItems: Map<string, CustomFieldItem>
   /** Every delivery attempt, in order. */
   readonly deliveries: Array<Delivery>
   /** Requests served, and how many of them were answered 429. */
@@ -128,7 +133,14 @@ export const seed = {
     operations: { green: seedId(0x201), yellow: seedId(0x202), orange: seedId(0x203), red: seedId(0x204), purple: seedId(0x205), blue: seedId(0x206) }
   },
   /** The member's workspace (the seeded boards are in it), and a second one with no boards. */
-  workspaces: { main: workspaceId(1), marketing: workspaceId(2) }
+  workspaces: { main: workspaceId(1), marketing: workspaceId(2) },
+  // --- members, custom fields (ids of their own range, whatever else is seeded) ---
+  /** Alice is on the Roadmap board, Bob observes Operations, Carol is on no board. */
+  members: { alice: seedId(0xa01), bob: seedId(0xa02), carol: seedId(0xa03) },
+  /** The Roadmap board's custom fields, one of each kind. */
+  customFields: { priority: seedId(0xa11), estimate: seedId(0xa12), releaseDate: seedId(0xa13), reviewed: seedId(0xa14), notes: seedId(0xa15) },
+  /** The Priority field's options. */
+  priorityOptions: { high: seedId(0xa21), medium: seedId(0xa22), low: seedId(0xa23) }
 } as const
 /** How long after the start the seeded "Fix the login redirect" card is due. */
 export const seedDueInMs = 12 * 3600_000
@@ -145,7 +157,9 @@ const modules: ReadonlyArray<(context: Context) => ReadonlyArray<Route>> = [
   LabelRoutes.routes,
   ListRoutes.routes,
   OrganizationRoutes.routes,
-  SearchRoutes.routes
+  SearchRoutes.routes,
+  MemberRoutes.routes,
+  CustomFieldRoutes.routes
 ]
 
 /** Starts a simulator; `close()` stops it. */
@@ -199,6 +213,21 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     store.addDefaultLabels(product.id, Object.values(seed.labels.roadmap))
     store.addDefaultLabels(ops.id, Object.values(seed.labels.operations))
     store.addOrganization(seed.workspaces.marketing, "marketingteam", "Marketing Team", "Campaigns and launches.")
+    // --- members, custom fields ---
+    const alice = store.addMember({ id: seed.members.alice, username: "alice", fullName: "Alice Martin", email: "alice@example.com" })
+    const bob = store.addMember({ id: seed.members.bob, username: "bob", fullName: "Bob Chen", email: "bob@example.com" })
+    store.addMember({ id: seed.members.carol, username: "carol", fullName: "Carol Diaz", email: "carol@example.com" })
+    store.addToBoard(product, alice, "normal")
+    store.addToBoard(ops, bob, "observer")
+    const { customFields: fields, priorityOptions: options } = seed
+    store.addCustomField(product, {
+      id: fields.priority, name: "Priority", type: "list",
+      options: [{ id: options.high, text: "High", color: "red" }, { id: options.medium, text: "Medium", color: "yellow" }, { id: options.low, text: "Low", color: "green" }]
+    })
+    store.addCustomField(product, { id: fields.estimate, name: "Estimate (days)", type: "number" })
+    store.addCustomField(product, { id: fields.releaseDate, name: "Release date", type: "date" })
+    store.addCustomField(product, { id: fields.reviewed, name: "Reviewed", type: "checkbox" })
+    store.addCustomField(product, { id: fields.notes, name: "Notes", type: "text", cardFront: false })
     store.seeded()
   }
 
@@ -329,6 +358,8 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     checklists: store.checklists,
     checkItems: store.checkItems,
     reactions: store.reactions,
+    customFields: store.customFields,
+    customFieldItems: store.customFieldItems,
     deliveries: webhooks.deliveries,
     stats,
     idle: webhooks.idle,

@@ -4,7 +4,7 @@
  * `GET /boards/{id}/actions` lists and webhooks deliver). Routes change the state only through
  * it, so that each change is recorded once.
  */
-import { randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import type * as Attachments from "./attachments.js"
 
 export interface Board { id: string; name: string; desc: string; closed: boolean; shortLink: string; idOrganization: string; permissionLevel: string }
@@ -32,7 +32,7 @@ export interface Card {
 }
 export interface CardCover { color: string | null; idAttachment: string | null; size: "normal" | "full"; brightness: "dark" | "light" }
 export interface Label { id: string; idBoard: string; name: string; color: string | null }
-export interface Member { id: string; username: string; fullName: string; email: string }
+export interface Member { id: string; username: string; fullName: string; email: string; /** False for someone invited by email who has no account yet. */ confirmed?: boolean }
 /** A board's member and their role. */
 export interface Membership { id: string; idBoard: string; idMember: string; memberType: "admin" | "normal" | "observer" }
 /** An action: ids are ObjectIds (creation second first), so later actions have greater ids. */
@@ -71,6 +71,20 @@ export const workspaceId = (n: number) => seedId(0xa000 + n)
 export interface ListChanges { name?: string; pos?: number; closed?: boolean; idBoard?: string }
 export interface BoardChanges { name?: string; desc?: string; closed?: boolean; idOrganization?: string; permissionLevel?: string }
 
+
+// --- members, custom fields (types) ---
+/** A board's custom field; a list field has options (its cards' values are their ids). */
+export interface CustomField {
+  id: string
+  idBoard: string
+  name: string
+  type: "text" | "number" | "date" | "checkbox" | "list"
+  pos: number
+  cardFront: boolean
+  options: Array<{ id: string; text: string; color: string; pos: number }>
+}
+/** A card's value of a custom field: `value` keyed by the field's kind, as text, or a list option's id. */
+export interface CustomFieldItem { id: string; idCard: string; idCustomField: string; value: Record<string, string> | null; idValue: string | null }
 export interface Webhook { id: string; idModel: string; callbackURL: string; description: string; active: boolean; consecutiveFailures: number }
 
 // As Trello's (MongoDB) ids: the creation time in seconds, 5 random bytes, a counter, so that
@@ -131,8 +145,9 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     initials: m.fullName.split(" ").map((word) => word[0] ?? "").join("").toUpperCase(),
     avatarHash: null,
     avatarUrl: null,
-    confirmed: true,
-    memberType: "normal",
+    confirmed: m.confirmed !== false,
+    // Someone invited by email without an account is a "ghost" until they sign up.
+    memberType: m.confirmed === false ? "ghost" : "normal",
     url: `https://trello.com/${m.username}`
   })
   const cardJson = (c: Card) => ({
@@ -499,6 +514,128 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     }
   }
 
+  // --- members, custom fields -------------------------------------------------------------
+
+  const customFields = new Map<string, CustomField>()
+  /** By `${idCard}/${idCustomField}`. */
+  const customFieldItems = new Map<string, CustomFieldItem>()
+  const memberRef = (m: Member) => ({ id: m.id, name: m.fullName })
+  const addMember = (fields: Omit<Member, "id"> & { readonly id?: string }) => {
+    const member: Member = { ...fields, id: fields.id ?? newId() }
+    members.set(member.id, member)
+    return member
+  }
+  const membershipOf = (idBoard: string, idMember: string) =>
+    [...memberships.values()].find((m) => m.idBoard === idBoard && m.idMember === idMember)
+  const boardMembers = (idBoard: string) =>
+    [...memberships.values()].filter((m) => m.idBoard === idBoard).flatMap((m) => {
+      const member = members.get(m.idMember)
+      return member === undefined ? [] : [member]
+    })
+  /** A board's members and memberships, as Trello answers a change of them. */
+  const boardMembersJson = (board: Board) => ({
+    id: board.id,
+    members: boardMembers(board.id).map((m) => ({ id: m.id, fullName: m.fullName, username: m.username })),
+    memberships: [...memberships.values()].filter((m) => m.idBoard === board.id).map((m) => ({
+      id: m.id, idMember: m.idMember, memberType: m.memberType, unconfirmed: members.get(m.idMember)?.confirmed === false, deactivated: false
+    }))
+  })
+  const roleActions = { admin: "makeAdminOfBoard", normal: "makeNormalMemberOfBoard", observer: "makeObserverOfBoard" } as const
+  /** Adds a member to a board (addMemberToBoard), or changes their role (makeAdminOfBoard ...). */
+  const addToBoard = (board: Board, member: Member, memberType: Membership["memberType"]) => {
+    const existing = membershipOf(board.id, member.id)
+    if (existing !== undefined) {
+      if (existing.memberType === memberType) return
+      existing.memberType = memberType
+      record(board.id, roleActions[memberType], { board: boardRef(board), idMember: member.id, member: memberRef(member), memberType })
+      return
+    }
+    const membership: Membership = { id: newId(), idBoard: board.id, idMember: member.id, memberType }
+    memberships.set(membership.id, membership)
+    record(board.id, "addMemberToBoard", { board: boardRef(board), idMember: member.id, member: memberRef(member), memberType })
+  }
+  /** Removes a member from a board and from its cards, as Trello does. */
+  const removeFromBoard = (board: Board, member: Member) => {
+    const membership = membershipOf(board.id, member.id)
+    if (membership === undefined) return false
+    for (const card of cards.values()) {
+      if (card.idBoard === board.id && card.idMembers.includes(member.id)) removeFromCard(card, member)
+    }
+    memberships.delete(membership.id)
+    record(board.id, "removeMemberFromBoard", { board: boardRef(board), idMember: member.id, member: memberRef(member) })
+    return true
+  }
+  const cardContext = (card: Card) => ({ card: cardRef(card), list: listRef(lists.get(card.idList)!), board: boardRef(boards.get(card.idBoard)!) })
+  const addToCard = (card: Card, member: Member) => {
+    card.idMembers.push(member.id)
+    record(card.idBoard, "addMemberToCard", { ...cardContext(card), idMember: member.id, member: memberRef(member) })
+  }
+  const removeFromCard = (card: Card, member: Member) => {
+    card.idMembers = card.idMembers.filter((id) => id !== member.id)
+    record(card.idBoard, "removeMemberFromCard", { ...cardContext(card), idMember: member.id, member: memberRef(member), deactivated: false })
+  }
+  const customFieldJson = (f: CustomField) => ({
+    id: f.id,
+    idModel: f.idBoard,
+    modelType: "board",
+    fieldGroup: createHash("sha256").update(f.id).digest("hex"),
+    display: { cardFront: f.cardFront },
+    name: f.name,
+    pos: f.pos,
+    ...(f.type === "list"
+      ? { options: f.options.map((o) => ({ id: o.id, idCustomField: f.id, value: { text: o.text }, color: o.color, pos: o.pos })) }
+      : {}),
+    type: f.type,
+    isSuggestedField: false
+  })
+  const customFieldRef = (f: CustomField) => ({ id: f.id, name: f.name, type: f.type })
+  const customFieldItemJson = (i: CustomFieldItem) => ({
+    id: i.id,
+    ...(i.idValue !== null ? { idValue: i.idValue } : { value: i.value }),
+    idCustomField: i.idCustomField,
+    idModel: i.idCard,
+    modelType: "card"
+  })
+  const addCustomField = (
+    board: Board,
+    fields: { readonly id?: string; readonly name: string; readonly type: CustomField["type"]; readonly cardFront?: boolean; readonly pos?: number; readonly options?: ReadonlyArray<{ readonly id?: string; readonly text: string; readonly color?: string }> }
+  ) => {
+    const onBoard = [...customFields.values()].filter((f) => f.idBoard === board.id)
+    const field: CustomField = {
+      id: fields.id ?? newId(),
+      idBoard: board.id,
+      name: fields.name,
+      type: fields.type,
+      pos: fields.pos ?? (onBoard.length === 0 ? 16384 : Math.max(...onBoard.map((f) => f.pos)) + 16384),
+      cardFront: fields.cardFront ?? true,
+      options: (fields.options ?? []).map((o, i) => ({ id: o.id ?? newId(), text: o.text, color: o.color ?? "none", pos: (i + 1) * 16384 }))
+    }
+    customFields.set(field.id, field)
+    record(board.id, "createCustomField", { board: boardRef(board), customField: customFieldRef(field) })
+    return field
+  }
+  const deleteCustomField = (field: CustomField) => {
+    customFields.delete(field.id)
+    for (const [key, item] of customFieldItems) if (item.idCustomField === field.id) customFieldItems.delete(key)
+    record(field.idBoard, "deleteCustomField", { board: boardRef(boards.get(field.idBoard)!), customField: customFieldRef(field) })
+  }
+  /** Sets (or, with neither a value nor an option, clears) a card's value: updateCustomFieldItem, with the old value. */
+  const setCustomFieldItem = (card: Card, field: CustomField, value: Record<string, string> | null, idValue: string | null) => {
+    const key = `${card.id}/${field.id}`
+    const before = customFieldItems.get(key)
+    const item: CustomFieldItem = { id: before?.id ?? newId(), idCard: card.id, idCustomField: field.id, value, idValue }
+    if (value === null && idValue === null) customFieldItems.delete(key)
+    else customFieldItems.set(key, item)
+    const old = before === undefined ? { value: null } : before.idValue !== null ? { idValue: before.idValue } : { value: before.value }
+    record(card.idBoard, "updateCustomFieldItem", {
+      ...cardContext(card),
+      customField: customFieldRef(field),
+      customFieldItem: customFieldItemJson(item),
+      old
+    })
+    return item
+  }
+
   return {
     me,
     organization,
@@ -554,6 +691,24 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     moveAllCards,
     updateBoard,
     deleteBoard,
-    copyBoardContent
+    copyBoardContent,
+    // --- members, custom fields ---
+    customFields,
+    customFieldItems,
+    memberRef,
+    addMember,
+    membershipOf,
+    boardMembers,
+    boardMembersJson,
+    addToBoard,
+    removeFromBoard,
+    addToCard,
+    removeFromCard,
+    cardContext,
+    customFieldJson,
+    customFieldItemJson,
+    addCustomField,
+    deleteCustomField,
+    setCustomFieldItem
   }
 }

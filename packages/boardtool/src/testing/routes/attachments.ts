@@ -1,4 +1,4 @@
-/** A card's attachments: add (an upload or a link), list, get. The download is served beside the router (it streams bytes). */
+/** A card's attachments: add (an upload or a link), list, get, delete (recorded as deleteAttachmentFromCard). The download is served beside the router (it streams bytes). */
 import * as Attachments from "../attachments.js"
 import { HttpError, lookup, notFound, type Route } from "../http.js"
 import type { Context } from "./context.js"
@@ -39,6 +39,21 @@ export const routes = ({ attachmentMaxBytes, store }: Context): ReadonlyArray<Ro
         const attachment = lookup(attachments, path["idAttachment"]!)
         if (attachment.idCard !== card.id) throw notFound()
         return Attachments.json(attachment)
+      }
+    },
+    {
+      method: "DELETE",
+      path: "/cards/:id/attachments/:idAttachment",
+      handle: ({ path }) => {
+        const card = lookup(cards, path["id"]!)
+        const attachment = lookup(attachments, path["idAttachment"]!)
+        if (attachment.idCard !== card.id) throw notFound()
+        attachments.delete(attachment.id)
+        store.record(card.idBoard, "deleteAttachmentFromCard", {
+          attachment: { id: attachment.id, name: attachment.name },
+          ...store.cardContext(card)
+        })
+        return { limits: {} }
       }
     }
   ]

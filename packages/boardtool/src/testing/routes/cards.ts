@@ -140,8 +140,9 @@ export const routes = ({ store }: Context): ReadonlyArray<Route> => {
           ...(withAttachments === "cover" ? { attachments: ofCard.filter((a) => a.id === card.cover?.idAttachment).map(Attachments.json) } : {}),
           ...(members === true ? { members: card.idMembers.flatMap((id) => { const m = store.members.get(id); return m === undefined ? [] : [store.memberJson(m)] }) } : {}),
           ...(checklists === "all" ? { checklists: store.checklistsOfCard(card.id).map(store.checklistJson) } : {}),
-          // Custom fields are not kept by the simulator yet: a card has no values.
-          ...(customFieldItems === true ? { customFieldItems: [] } : {})
+          ...(customFieldItems === true
+            ? { customFieldItems: [...store.customFieldItems.values()].filter((i) => i.idCard === card.id).map(store.customFieldItemJson) }
+            : {})
         }
       }
     },

@@ -1,0 +1,17 @@
+import { Action } from "@x/core"
+import * as Attachments from "../api/attachments.js"
+import * as Options from "../options.js"
+import * as MemberOptions from "../options/members.js"
+import * as Props from "../props.js"
+
+export const deleteAttachment = Action.make({
+  name: "deleteAttachment",
+  title: "Delete Attachment",
+  description: "Deletes one of a card's attachments.",
+  props: {
+    idBoard: Props.idBoard,
+    idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
+    idAttachment: Props.trelloId({ title: "Attachment", required: true, dynamicOptions: MemberOptions.attachments })
+  },
+  run: ({ idAttachment, idCard }, { client }) => Attachments.deleteAttachment(client, idCard, idAttachment)
+})

@@ -1,0 +1,18 @@
+import { Action } from "@x/core"
+import * as Api from "../api.js"
+import * as Options from "../options.js"
+import * as MemberOptions from "../options/members.js"
+import * as Props from "../props.js"
+
+export const getAttachment = Action.make({
+  name: "getAttachment",
+  title: "Get Attachment",
+  description: "Reads one of a card's attachments.",
+  props: {
+    idBoard: Props.idBoard,
+    idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
+    idAttachment: Props.trelloId({ title: "Attachment", required: true, dynamicOptions: MemberOptions.attachments })
+  },
+  output: Api.Attachment,
+  run: ({ idAttachment, idCard }, { client }) => Api.getAttachment(client, idCard, idAttachment)
+})

@@ -1,0 +1,19 @@
+import { Action } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Api from "../api.js"
+import * as Attachments from "../api/attachments.js"
+import * as Options from "../options.js"
+import * as Props from "../props.js"
+
+export const listAttachments = Action.make({
+  name: "listAttachments",
+  title: "List Attachments",
+  description: "Lists a card's attachments: uploaded files and links.",
+  props: {
+    idBoard: Props.idBoard,
+    idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards })
+  },
+  output: Schema.Struct({ attachments: Schema.Array(Api.Attachment) }),
+  run: ({ idCard }, { client }) => Effect.map(Attachments.listAttachments(client, idCard), (attachments) => ({ attachments }))
+})

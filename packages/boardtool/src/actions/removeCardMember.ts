@@ -1,0 +1,17 @@
+import { Action } from "@x/core"
+import * as Members from "../api/members.js"
+import * as Options from "../options.js"
+import * as MemberOptions from "../options/members.js"
+import * as Props from "../props.js"
+
+export const removeCardMember = Action.make({
+  name: "removeCardMember",
+  title: "Remove Member from Card",
+  description: "Unassigns a member from a card.",
+  props: {
+    idBoard: Props.idBoard,
+    idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
+    idMember: Props.trelloId({ title: "Member", required: true, dynamicOptions: MemberOptions.boardMembers })
+  },
+  run: ({ idCard, idMember }, { client }) => Members.removeCardMember(client, idCard, idMember)
+})
