@@ -5,7 +5,7 @@
  * cards, a card's actions (paged by 50); each change recorded as Trello records it.
  */
 import * as Attachments from "../attachments.js"
-import { booleanOf, dateOf, HttpError, invalid, isId, lookup, notFound, pick, positionOf, required, type Route, textOf } from "../http.js"
+import { booleanOf, dateOf, invalid, isId, lookup, notFound, pick, positionOf, required, type Route, textOf } from "../http.js"
 import type { Board, Card, CardCover, List } from "../store.js"
 import type { Context } from "./context.js"
 
@@ -274,49 +274,6 @@ export const routes = ({ store }: Context): ReadonlyArray<Route> => {
         const order = (c: Card) => lists.get(c.idList)?.pos ?? 0
         return [...cards.values()].filter((c) => c.idBoard === board.id && filter(c))
           .sort((a, b) => order(a) - order(b) || a.pos - b.pos).map(store.cardJson)
-      }
-    },
-    {
-      // A card's actions, newest first, 50 a page (pages 0 to 19); `type:field` keeps the updates of that field.
-      method: "GET",
-      path: "/cards/:id/actions",
-      handle: ({ p, path }) => {
-        const card = lookup(cards, path["id"]!)
-        const page = Number(p.get("page") ?? 0)
-        if (!Number.isInteger(page) || page < 0 || page > 19) throw invalid("page")
-        const filter = (p.get("filter") ?? "commentCard,updateCard:idList").split(",").map((f) => f.trim())
-        const matches = (type: string, data: Record<string, unknown>) =>
-          filter.some((f) => {
-            if (f === "all") return true
-            const [t, field] = f.split(":")
-            return t === type && (field === undefined || (typeof data["old"] === "object" && data["old"] !== null && field in data["old"]))
-          })
-        const ofCard = store.actions.filter((a) => (a.data["card"] as { id?: string } | undefined)?.id === card.id && matches(a.type, a.data))
-        return ofCard.reverse().slice(page * 50, page * 50 + 50).map(store.actionJson)
-      }
-    },
-
-    // --- what the options of card inputs read (a board's labels and members) -----------------
-    {
-      method: "GET",
-      path: "/boards/:id/labels",
-      handle: ({ p, path }) => {
-        const board = lookup(boards, path["id"]!)
-        const limit = Number(p.get("limit") ?? 50)
-        if (!Number.isInteger(limit) || limit < 0 || limit > 1000) throw invalid("limit")
-        return [...labels.values()].filter((l) => l.idBoard === board.id).slice(0, limit).map(store.labelJson)
-      }
-    },
-    {
-      method: "GET",
-      path: "/boards/:id/members",
-      handle: ({ path }) => {
-        const board = lookup(boards, path["id"]!)
-        return [...memberships.values()].filter((m) => m.idBoard === board.id).flatMap((m) => {
-          const member = store.members.get(m.idMember)
-          if (member === undefined) throw new HttpError(500, "membership of an unknown member")
-          return [{ id: member.id, fullName: member.fullName, username: member.username }]
-        })
       }
     }
   ]
