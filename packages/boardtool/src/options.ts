@@ -2,7 +2,6 @@
 import { Choice, DynamicOptions } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Api from "./api.js"
-import * as CardsApi from "./api/cards.js"
 import * as BoardsApi from "./api/boards.js"
 import * as ListsApi from "./api/lists.js"
 
@@ -15,13 +14,6 @@ export const cards = DynamicOptions.make(["idBoard"], ({ client, params }) => Ef
 
 // --- cards ---
 
-const labelChoices = (items: ReadonlyArray<{ id: string; name: string; color: string | null }>) =>
-  Choice.fromRecords(items, (l) => l.name === "" ? l.color ?? "(no name)" : l.color === null ? l.name : `${l.name} (${l.color})`, (l) => l.id)
-
-/** A board's labels (named by name and colour) and members (by full name). */
-export const labels = DynamicOptions.make(["idBoard"], ({ client, params }) => Effect.map(CardsApi.boardLabels(client, idBoardOf(params)), labelChoices))
-export const members = DynamicOptions.make(["idBoard"], ({ client, params }) =>
-  Effect.map(CardsApi.boardMembers(client, idBoardOf(params)), (items) => Choice.fromRecords(items, (m) => m.fullName, (m) => m.id)))
 /** The lists of the board named by `toBoard` (where a card is moved or copied to). */
 export const targetLists = DynamicOptions.make(["toBoard"], ({ client, params }) =>
   Effect.map(Api.boardLists(client, String(params["toBoard"])), choices))

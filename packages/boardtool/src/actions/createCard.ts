@@ -1,5 +1,7 @@
 import { Action, Property } from "@x/core"
 import * as Cards from "../api/cards.js"
+import * as ContentOptions from "../options/content.js"
+import * as MemberOptions from "../options/members.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
 
@@ -19,8 +21,8 @@ export const createCard = Action.make({
     start: Property.dateTime({ title: "Start date" }),
     due: Property.dateTime({ title: "Due date" }),
     dueComplete: Property.boolean({ title: "Due date complete" }),
-    idMembers: Props.trelloIds({ title: "Members", description: "Members of the board.", dynamicOptions: Options.members }),
-    idLabels: Props.trelloIds({ title: "Labels", description: "Labels of the board.", dynamicOptions: Options.labels }),
+    idMembers: Props.trelloIds({ title: "Members", description: "Members of the board.", dynamicOptions: MemberOptions.boardMembers }),
+    idLabels: Props.trelloIds({ title: "Labels", description: "Labels of the board.", dynamicOptions: ContentOptions.labels }),
     urlSource: Property.string({
       title: "Link to attach",
       pattern: /^https?:\/\//,

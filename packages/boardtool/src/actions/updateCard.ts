@@ -1,5 +1,7 @@
 import { Action, Property } from "@x/core"
 import * as Cards from "../api/cards.js"
+import * as ContentOptions from "../options/content.js"
+import * as MemberOptions from "../options/members.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
 
@@ -22,8 +24,8 @@ export const updateCard = Action.make({
     dueComplete: Property.boolean({ title: "Due date complete" }),
     idList: Props.trelloId({ title: "List", description: "A list of the card's board.", dynamicOptions: Options.lists }),
     pos: Props.position,
-    idMembers: Props.trelloIds({ title: "Members", description: "Replaces the card's members; [] removes them all.", dynamicOptions: Options.members }),
-    idLabels: Props.trelloIds({ title: "Labels", description: "Replaces the card's labels; [] removes them all.", dynamicOptions: Options.labels }),
+    idMembers: Props.trelloIds({ title: "Members", description: "Replaces the card's members; [] removes them all.", dynamicOptions: MemberOptions.boardMembers }),
+    idLabels: Props.trelloIds({ title: "Labels", description: "Replaces the card's labels; [] removes them all.", dynamicOptions: ContentOptions.labels }),
     closed: Property.boolean({ title: "Archived" }),
     cover: Property.object({
       title: "Cover",

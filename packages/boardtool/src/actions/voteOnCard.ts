@@ -2,6 +2,7 @@ import { Action } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Cards from "../api/cards.js"
+import * as MemberOptions from "../options/members.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
 
@@ -12,7 +13,7 @@ export const voteOnCard = Action.make({
   props: {
     idBoard: Props.idBoard,
     idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
-    idMember: Props.trelloId({ title: "Member", required: true, dynamicOptions: Options.members })
+    idMember: Props.trelloId({ title: "Member", required: true, dynamicOptions: MemberOptions.boardMembers })
   },
   output: Schema.Struct({ idCard: Schema.String, idMember: Schema.String, voted: Schema.Literal(true) }),
   run: ({ idCard, idMember }, { client }) => Effect.as(Cards.vote(client, idCard, idMember), { idCard, idMember, voted: true as const })

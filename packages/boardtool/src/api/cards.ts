@@ -175,12 +175,3 @@ export const removeVote = (client: ProviderClient.ProviderClient, idCard: string
 
 export const voters = (client: ProviderClient.ProviderClient, idCard: string) =>
   client.json({ method: "GET", path: path`/cards/${idCard}/membersVoted`, query: { fields: "username,fullName" } }, Schema.Array(CardMember))
-
-// --- for the options of card inputs ---
-
-/** A board's labels, all of them (Trello's default page is 50, its largest 1000). */
-export const boardLabels = (client: ProviderClient.ProviderClient, idBoard: string) =>
-  client.json({ method: "GET", path: path`/boards/${idBoard}/labels`, query: { limit: 1000 } }, Schema.Array(CardLabel))
-
-export const boardMembers = (client: ProviderClient.ProviderClient, idBoard: string) =>
-  client.json({ method: "GET", path: path`/boards/${idBoard}/members` }, Schema.Array(CardMember))
