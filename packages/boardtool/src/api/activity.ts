@@ -4,8 +4,13 @@
  * model (the triggers' sample data).
  */
 import { type ProviderClient, ProviderRequest } from "@x/core"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { Attachment } from "../api.js"
+import { Board } from "./boards.js"
 import { CardDetails } from "./cards.js"
+import { Label } from "./labels.js"
+import { List } from "./lists.js"
 
 const { path } = ProviderRequest
 
@@ -81,3 +86,52 @@ export const recentActions = (client: ProviderClient.ProviderClient, model: Mode
 /** A card as the card triggers output it (read back: a delivery names the card, without its fields). */
 export const readCard = (client: ProviderClient.ProviderClient, id: string) =>
   client.json({ method: "GET", path: path`/cards/${id}` }, CardDetails)
+
+// --- the triggers' outputs: the action (id, type, date, author) and what it is about ---
+
+/** A label as an action names it. */
+export const LabelRef = Schema.Struct({ ...Ref.fields, color: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }) })
+/** A check item as an action names it. */
+export const CheckItemRef = Schema.Struct({ ...Ref.fields, state: Schema.String })
+
+/** Something happened to a card: the action, and the card as it is now (read back). */
+export const CardEvent = Schema.Struct({ action: Activity, card: CardDetails })
+export type CardEvent = typeof CardEvent.Type
+
+/** A card moved: from which list (none said when it came from another board) to which. */
+export const CardMoved = Schema.Struct({
+  ...CardEvent.fields,
+  listBefore: Schema.NullOr(Ref),
+  listAfter: Ref,
+  /** The board it came from, when it came from another one. */
+  boardSource: Schema.NullOr(Schema.Struct({ id: Schema.String }))
+})
+/** A card changed: the fields that changed and their values before. */
+export const CardUpdated = Schema.Struct({
+  ...CardEvent.fields,
+  changed: Schema.Array(Schema.String),
+  old: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+})
+export const CommentAdded = Schema.Struct({ ...CardEvent.fields, text: Schema.String })
+export const LabelAddedToCard = Schema.Struct({ ...CardEvent.fields, label: LabelRef })
+export const MemberAddedToCard = Schema.Struct({ ...CardEvent.fields, member: Ref })
+export const AttachmentAdded = Schema.Struct({ ...CardEvent.fields, attachment: Attachment })
+export const CheckItemCompleted = Schema.Struct({ ...CardEvent.fields, checkItem: CheckItemRef, checklist: Ref })
+export const NewList = Schema.Struct({ action: Activity, list: List })
+export const NewLabel = Schema.Struct({ action: Activity, label: Label })
+export const NewBoard = Schema.Struct({ action: Activity, board: Board })
+
+const decodeLabelRef = Schema.decodeUnknownOption(LabelRef)
+const decodeCheckItemRef = Schema.decodeUnknownOption(CheckItemRef)
+export const labelRefOf = (action: TrelloAction) => Option.getOrUndefined(decodeLabelRef(action.data["label"]))
+export const checkItemRefOf = (action: TrelloAction) => Option.getOrUndefined(decodeCheckItemRef(action.data["checkItem"]))
+/** A string in an action's data (`text` of a comment ...). */
+export const textOf = (action: TrelloAction, key: string) => {
+  const value = action.data[key]
+  return typeof value === "string" ? value : undefined
+}
+/** An object in an action's data (`old` of an update ...). */
+export const recordOf = (action: TrelloAction, key: string): Readonly<Record<string, unknown>> => {
+  const value = action.data[key]
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
+}
