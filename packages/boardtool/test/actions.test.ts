@@ -155,8 +155,14 @@ describe("boardtool definition", () => {
     expect(d.actions.find((a) => a.name === "createBoard")!.output).toMatchObject({ required: expect.arrayContaining(["id", "name", "closed", "url"]) })
     expect(d.triggers).toEqual([
       expect.objectContaining({ name: "newCard", kind: "DYNAMIC_WEBHOOK", sample: true }),
-      expect.objectContaining({ name: "cardDueSoon", kind: "POLLING", intervalMillis: 300_000, sample: true })
+      expect.objectContaining({ name: "cardDueSoon", kind: "POLLING", intervalMillis: 300_000, sample: true }),
+      ...["cardMoved", "cardUpdated", "cardArchived", "commentAdded", "labelAddedToCard", "memberAddedToCard", "attachmentAdded",
+        "checklistItemCompleted", "newList", "newLabel", "newBoardInWorkspace", "boardActivity"].map((name) =>
+        expect.objectContaining({ name, kind: "DYNAMIC_WEBHOOK", sample: true }))
     ])
+    // boardActivity's types are a choice of Trello's action types.
+    const types = d.triggers.find((t) => t.name === "boardActivity")!.props["types"] as { items?: { choices?: ReadonlyArray<{ value: string }> } }
+    expect(types.items?.choices?.map((c) => c.value)).toEqual(expect.arrayContaining(["createCard", "updateCard", "commentCard", "addToOrganizationBoard"]))
   })
 })
 
