@@ -18,14 +18,17 @@ const delivery = (actionId: string, publicUrl: string, signed = true) => {
   const body = JSON.stringify({
     action: {
       id: actionId,
+      idMemberCreator: "5eed00000000000000000001",
       type: "createCard",
+      date: "2026-11-21T10:00:00.000Z",
       data: {
-        card: { id: "5eed0000000000000000000a" },
-        list: { id: "5eed00000000000000000003" },
-        board: { id: "5eed00000000000000000002" }
-      }
+        card: { id: "5eed0000000000000000000a", name: "Write the launch post", idShort: 1, shortLink: "aBcDeFgH" },
+        list: { id: "5eed00000000000000000003", name: "To Do" },
+        board: { id: "5eed00000000000000000002", name: "Product Roadmap", shortLink: "rOaDmApX" }
+      },
+      memberCreator: { id: "5eed00000000000000000001", username: "simulated", fullName: "Simulated Member" }
     },
-    model: { id: "5eed00000000000000000003" }
+    model: { id: "5eed00000000000000000003", name: "To Do", idBoard: "5eed00000000000000000002", closed: false, pos: 16384 }
   })
   const signature = createHmac("sha1", signed ? secret : "forged").update(body + publicUrl).digest("base64")
   return fetch(publicUrl, { method: "POST", headers: { "content-type": "application/json", "x-trello-webhook": signature }, body })

@@ -14,8 +14,12 @@ import { List } from "./lists.js"
 
 const { path } = ProviderRequest
 
-/** Who did it, as Trello nests them in an action (absent from some old actions). */
-export const MemberCreator = Schema.Struct({ id: Schema.String, username: Schema.String, fullName: Schema.String })
+/** Who did it, as Trello nests them in an action (absent from some old actions; a name Trello leaves out is empty). */
+export const MemberCreator = Schema.Struct({
+  id: Schema.String,
+  username: Schema.optionalWith(Schema.String, { default: () => "" }),
+  fullName: Schema.optionalWith(Schema.String, { default: () => "" })
+})
 
 /** An action as a delivery or an action list gives it: its id, type, date, author, and data. */
 export const TrelloAction = Schema.Struct({
