@@ -1,4 +1,3 @@
-import * as Effect from "effect/Effect"
 import { CardMoved, refOf } from "../api/activity.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
@@ -27,10 +26,12 @@ export const cardMoved = Activity.make({
       (fromList === undefined || Activity.same(before?.id, fromList))
   },
   output: CardMoved,
-  read: (action, { client }) =>
-    Cards.cardEvent(client, action, {
+  read: (action, { client }) => {
+    const boardSource = action.type === "moveCardToBoard" ? refOf(action, "boardSource") : undefined
+    return Cards.cardEvent(client, action, {
       listBefore: refOf(action, "listBefore") ?? null,
       listAfter: (refOf(action, "listAfter") ?? refOf(action, "list"))!,
-      boardSource: action.type === "moveCardToBoard" ? refOf(action, "boardSource") ?? null : null
-    }).pipe(Effect.map(({ boardSource, ...event }) => ({ ...event, boardSource: boardSource === null ? null : { id: boardSource.id } })))
+      boardSource: boardSource === undefined ? null : { id: boardSource.id }
+    })
+  }
 })
