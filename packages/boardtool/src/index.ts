@@ -77,6 +77,18 @@ import { voteOnCard } from "./actions/voteOnCard.js"
 import { connection } from "./connection.js"
 import { cardDueSoon } from "./triggers/cardDueSoon.js"
 import { newCard } from "./triggers/newCard.js"
+import { cardMoved } from "./triggers/cardMoved.js"
+import { cardUpdated } from "./triggers/cardUpdated.js"
+import { cardArchived } from "./triggers/cardArchived.js"
+import { commentAdded } from "./triggers/commentAdded.js"
+import { labelAddedToCard } from "./triggers/labelAddedToCard.js"
+import { memberAddedToCard } from "./triggers/memberAddedToCard.js"
+import { attachmentAdded } from "./triggers/attachmentAdded.js"
+import { checklistItemCompleted } from "./triggers/checklistItemCompleted.js"
+import { newList } from "./triggers/newList.js"
+import { newLabel } from "./triggers/newLabel.js"
+import { newBoardInWorkspace } from "./triggers/newBoardInWorkspace.js"
+import { boardActivity } from "./triggers/boardActivity.js"
 
 // In this order, the request contract test runs them: each area's deletions come after its other actions.
 export const boardtool = Component.make({
@@ -106,7 +118,7 @@ export const boardtool = Component.make({
     // custom fields
     listCustomFields, createCustomField, deleteCustomField, getCardCustomFieldValues, setCardCustomFieldValue
   ],
-  triggers: [newCard, cardDueSoon],
+  triggers: [newCard, cardDueSoon, cardMoved, cardUpdated, cardArchived, commentAdded, labelAddedToCard, memberAddedToCard, attachmentAdded, checklistItemCompleted, newList, newLabel, newBoardInWorkspace, boardActivity],
   customAction: true
 })
 
@@ -118,6 +130,7 @@ export const Boardtool = Client.make(boardtool)
 
 // The records the actions output, as Schemas.
 export { Attachment, BoardAction, Card, DueCard } from "./api.js"
+export { Activity, AttachmentAdded, CardEvent, CardMoved, CardUpdated, CheckItemCompleted, CommentAdded, LabelAddedToCard, MemberAddedToCard, NewBoard, NewLabel, NewList, TrelloAction } from "./api/activity.js"
 export { Board, Workspace } from "./api/boards.js"
 export { CardDetails, CardLabel, CardMember, CardWithNested } from "./api/cards.js"
 export { CheckItem, Checklist } from "./api/checklists.js"
@@ -131,6 +144,18 @@ export { FoundCard } from "./api/search.js"
 export {
   addAttachment,
   addBoardMember,
+  attachmentAdded,
+  boardActivity,
+  cardArchived,
+  cardMoved,
+  cardUpdated,
+  checklistItemCompleted,
+  commentAdded,
+  labelAddedToCard,
+  memberAddedToCard,
+  newBoardInWorkspace,
+  newLabel,
+  newList,
   addCardMember,
   addChecklistItem,
   addComment,

@@ -123,7 +123,7 @@ describe("cardDueSoon and newCard's samples on the simulator", () => {
           output: expect.objectContaining({ id: Simulator.seed.cards.launchPost, name: "Write the launch post", due: soon })
         }])
         expect((await poll(next.cursor)).events).toEqual([])
-        // newCard's sample: the newest cards of the list first.
+        // newCard's sample: the newest cards created in the list first.
         const created = await fetch(`${sim.baseUrl}/cards?idList=${Simulator.seed.lists.roadmapToDo}&name=Newest`, {
           method: "POST",
           headers: { authorization: `OAuth oauth_consumer_key="${sim.key}", oauth_token="${sim.token}"` }
@@ -131,7 +131,10 @@ describe("cardDueSoon and newCard's samples on the simulator", () => {
         const sample = await Effect.runPromise(withFetch(executor.sample({
           label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idList: Simulator.seed.lists.roadmapToDo }
         }), values))
-        expect(sample.map((e) => e.id)).toEqual([created.id, Simulator.seed.cards.launchPost])
+        // Each event is the card's createCard action (its id the event's, as a delivery's would be).
+        const createdBy = (idCard: string) => sim.actions.find((a) => a.type === "createCard" && (a.data["card"] as { id: string }).id === idCard)!.id
+        expect(sample.map((e) => e.id)).toEqual([createdBy(created.id), createdBy(Simulator.seed.cards.launchPost)])
+        expect(sample.map((e) => (e.output as { id: string }).id)).toEqual([created.id, Simulator.seed.cards.launchPost])
         expect(sample[0]!.output).toEqual({ id: created.id, name: "Newest", desc: "", idBoard: Simulator.seed.boards.roadmap, idList: Simulator.seed.lists.roadmapToDo })
       } finally {
         await sim.close()

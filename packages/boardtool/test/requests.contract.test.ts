@@ -165,7 +165,20 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
         },
         triggers: {
           newCard: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },
-          cardDueSoon: { idBoard: seed.boards.roadmap, hours: 24 }
+          cardDueSoon: { idBoard: seed.boards.roadmap, hours: 24 },
+          // the webhook triggers on the factory
+          cardMoved: { idBoard: seed.boards.roadmap, toList: seed.lists.roadmapDone, fromList: seed.lists.roadmapDoing },
+          cardUpdated: { idBoard: seed.boards.roadmap, fields: ["name", "idList"] },
+          cardArchived: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo },
+          commentAdded: { idBoard: seed.boards.operations, idCard: seed.cards.rotateKeys },
+          labelAddedToCard: { idBoard: seed.boards.roadmap, idLabel: seed.labels.roadmap.green },
+          memberAddedToCard: { idBoard: seed.boards.roadmap, idMember: seed.members.alice },
+          attachmentAdded: { idBoard: seed.boards.roadmap },
+          checklistItemCompleted: { idBoard: seed.boards.roadmap, idCard: seed.cards.loginRedirect },
+          newList: { idBoard: seed.boards.roadmap },
+          newLabel: { idBoard: seed.boards.roadmap },
+          newBoardInWorkspace: { idOrganization: seed.workspaces.main },
+          boardActivity: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo, types: ["createCard", "updateCard"] }
         }
       }, callback).pipe(Effect.provide(connectedTo({ key: sim.key, token: sim.token, secret: sim.secret, baseUrl: sim.baseUrl }, recorder.layer)))
       expect(missing).toEqual([])

@@ -134,6 +134,18 @@ export const amendments: ReadonlyArray<Contract.Amendment> = [
 /** Ids separated by commas, or nothing (which clears the list). */
 const idList = { type: "string", pattern: "^([0-9a-fA-F]{24}(,[0-9a-fA-F]{24})*)?$" } as const
 
+// --- triggers ---
+export const triggerAmendments: ReadonlyArray<Contract.Amendment> = [
+  {
+    operation: "GET /organizations/{id}/actions",
+    parameters: [
+      { in: "query", name: "filter", schema: { type: "string", pattern: "^(all|[a-zA-Z]+(,[a-zA-Z]+)*)$" } },
+      { in: "query", name: "limit", schema: { type: "integer", minimum: 0, maximum: 1000 } }
+    ],
+    reason: "a workspace's actions are a nested action list like a board's (Trello's Nested Resources guide): the same filter (action types) and limit; the document lists only the id"
+  }
+]
+
 export const cardAmendments: ReadonlyArray<Contract.Amendment> = [
   {
     operation: "POST /cards",
@@ -156,4 +168,4 @@ export const cardAmendments: ReadonlyArray<Contract.Amendment> = [
   }
 ]
 
-export const load = () => Contract.load(specPath, [...amendments, ...cardAmendments])
+export const load = () => Contract.load(specPath, [...amendments, ...cardAmendments, ...triggerAmendments])

@@ -23,9 +23,14 @@ const trelloWebhook = (fields: { id?: string; idModel?: string; callbackURL?: st
 
 // The delivery and its signature: base64 HMAC-SHA1 of body + callback URL with the app secret,
 // computed with `openssl dgst -sha1 -hmac trello-app-secret-0123456789 -binary | base64`.
+// A delivery as Trello sends it (abridged): the action with its author, and the watched model.
 const body =
-  `{"action":{"id":"61a0f0f0f0f0f0f0f0f0f0a1","type":"createCard","data":{"card":{"id":"${CARD}"},"list":{"id":"${LIST}"},"board":{"id":"${BOARD}"}}}}`
-const signature = "t8yp3kyotmptZzyFHR5DX95H4yU="
+  `{"action":{"id":"61a0f0f0f0f0f0f0f0f0f0a1","idMemberCreator":"61a0f0f0f0f0f0f0f0f0f0d1","type":"createCard","date":"2026-11-21T10:00:00.000Z",` +
+  `"data":{"card":{"id":"${CARD}","name":"Write the launch post","idShort":7,"shortLink":"AbCdEfGh"},"list":{"id":"${LIST}","name":"To Do"},` +
+  `"board":{"id":"${BOARD}","name":"Launch","shortLink":"AbCdEfGh"}},` +
+  `"memberCreator":{"id":"61a0f0f0f0f0f0f0f0f0f0d1","username":"alice","fullName":"Alice Example","initials":"AE"}},` +
+  `"model":{"id":"${LIST}","name":"To Do","closed":false,"idBoard":"${BOARD}","pos":16384}}`
+const signature = "0RZOPbcWyRw9ylPWWoJPMZXrDH4="
 const delivery = (options: { body?: string; signature?: string | undefined; method?: string; url?: string } = {}) => ({
   method: options.method ?? "POST",
   url: options.url ?? callbackUrl,
@@ -166,7 +171,7 @@ describe("newCard", () => {
   it.effect("other actions, other lists and non-Trello bodies emit nothing", () =>
     Effect.gen(function*() {
       const noSecret = { key: connection.key, token: connection.token }
-      const other = body.replace(`"list":{"id":"${LIST}"}`, `"list":{"id":"61a0f0f0f0f0f0f0f0f0f099"}`)
+      const other = body.replace(`"list":{"id":"${LIST}","name":"To Do"}`, `"list":{"id":"61a0f0f0f0f0f0f0f0f0f099","name":"Later"}`)
       expect((yield* handle(onList, delivery({ body: other }), noSecret)).events).toEqual([])
       expect((yield* handle(onList, delivery({ body: body.replace("createCard", "updateCard") }), noSecret)).events).toEqual([])
       expect((yield* handle(onList, delivery({ body: "not json" }), noSecret)).response.status).toBe(400)

@@ -28,6 +28,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import * as Attachments from "./attachments.js"
 import * as Deliveries from "./deliveries.js"
 import { HttpError, params, type Route, router, safeDecode } from "./http.js"
+import * as ActionRoutes from "./routes/actions.js"
 import * as AttachmentRoutes from "./routes/attachments.js"
 import * as BoardRoutes from "./routes/boards.js"
 import * as CardRoutes from "./routes/cards.js"
@@ -159,7 +160,8 @@ const modules: ReadonlyArray<(context: Context) => ReadonlyArray<Route>> = [
   OrganizationRoutes.routes,
   SearchRoutes.routes,
   MemberRoutes.routes,
-  CustomFieldRoutes.routes
+  CustomFieldRoutes.routes,
+  ActionRoutes.routes
 ]
 
 /** Starts a simulator; `close()` stops it. */

@@ -245,7 +245,7 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
   /** The ids of the models an action is about (its board, lists and card): the webhooks watching any of them get it. */
   const modelsOf = (action: Action): ReadonlyArray<string> => {
     const ids = new Set<string>([action.idBoard])
-    for (const key of ["list", "listBefore", "listAfter", "card", "member"]) {
+    for (const key of ["list", "listBefore", "listAfter", "card", "member", "organization"]) {
       const ref = action.data[key] as { id?: unknown } | undefined
       if (typeof ref?.id === "string") ids.add(ref.id)
     }
@@ -260,7 +260,9 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     const card = cards.get(id)
     if (card !== undefined) return cardJson(card)
     const member = members.get(id)
-    return member === undefined ? { id } : memberJson(member)
+    if (member !== undefined) return memberJson(member)
+    const workspace = organizations.get(id)
+    return workspace === undefined ? { id } : organizationJson(workspace)
   }
 
   // --- state changes ----------------------------------------------------------------------
@@ -283,7 +285,9 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     }
     const membership: Membership = { id: newId(), idBoard: board.id, idMember: me.id, memberType: "admin" }
     memberships.set(membership.id, membership)
-    record(board.id, "createBoard", { board: boardRef(board) })
+    // A board created in a workspace: Trello's createBoard names it (a webhook on the workspace gets it).
+    const workspace = organizations.get(board.idOrganization)
+    record(board.id, "createBoard", { board: boardRef(board), ...(workspace === undefined ? {} : { organization: organizationRef(workspace) }) })
     if (defaultLists) ["To Do", "Doing", "Done"].forEach((n, i) => addList(board.id, n, (i + 1) * 16384))
     return board
   }
@@ -385,6 +389,7 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     powerUps: [],
     idBoards: [...boards.values()].filter((b) => b.idOrganization === o.id).map((b) => b.id)
   })
+  const organizationRef = (o: Organization) => ({ id: o.id, name: o.displayName })
   const addOrganization = (id: string, name: string, displayName: string, desc = "") => {
     const o: Organization = { id, name, displayName, desc }
     organizations.set(id, o)
@@ -472,6 +477,9 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
       const old = board.idOrganization
       board.idOrganization = changes.idOrganization
       updated({ idOrganization: board.idOrganization }, { idOrganization: old })
+      // Added to a workspace: what a webhook on the workspace gets.
+      const workspace = organizations.get(board.idOrganization)
+      if (workspace !== undefined) record(board.id, "addToOrganizationBoard", { board: boardRef(board), organization: organizationRef(workspace) })
     }
     if (changes.permissionLevel !== undefined && changes.permissionLevel !== board.permissionLevel) {
       const old = board.permissionLevel

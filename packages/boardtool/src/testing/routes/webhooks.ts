@@ -14,7 +14,7 @@ export const routes = ({ store, token }: Context): ReadonlyArray<Route> => {
   const modelOf = (given: string) => {
     if (!isId(given)) throw invalid("idModel")
     const idModel = given.toLowerCase()
-    if (!store.boards.has(idModel) && !store.lists.has(idModel) && !store.cards.has(idModel) && !store.members.has(idModel)) throw notFound()
+    if (!store.boards.has(idModel) && !store.lists.has(idModel) && !store.cards.has(idModel) && !store.members.has(idModel) && !store.organizations.has(idModel)) throw notFound()
     return idModel
   }
   const checkCallback = async (callbackURL: string) => {
