@@ -28,7 +28,7 @@ export const version: string = packageJson.version
  * @category constants
  */
 export const examples = {
-  run: ["$ x-runner run examples/demo.json --sandbox", "$ x-runner run examples/board.json --sandbox --serve examples/board-trigger.json"],
+  run: ["$ x-runner run examples/demo.json --sandbox", "$ x-runner run examples/board.json --sandbox --serve examples/card-moved.json"],
   serve: [
     "$ x-runner serve examples/new-card.json --sandbox --public-url http://127.0.0.1:8787/hooks/new-card",
     "$ x-runner serve examples/card-due-soon.json --sandbox --poll-interval \"30 seconds\""

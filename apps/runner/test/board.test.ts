@@ -1,11 +1,11 @@
 /**
  * The board demo (`pnpm demo`'s second workflow): a card through a team's flow on the sandbox's
  * Product Roadmap, with a trigger workflow served in the same process (`run --serve`): the
- * simulator's signed delivery is received, verified and its workflow run, once.
+ * card's move to Doing is delivered by the simulator, signed; the delivery is verified and the
+ * `cardMoved` workflow runs once.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { writeFileSync } from "node:fs"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -27,9 +27,9 @@ interface Document {
 }
 
 describe("x-runner run --serve (the board demo)", () => {
-  it("runs the card's flow; the trigger fires on it and its workflow runs once, then the trigger is disabled", async () => {
+  it("runs the card's flow; the move fires the trigger and its workflow runs once, then the trigger is disabled", async () => {
     const { code, stderr, stdout } = await runner([
-      "run", example("board.json"), "--sandbox", "--serve", example("board-trigger.json"), "--output", "json"
+      "run", example("board.json"), "--sandbox", "--serve", example("card-moved.json"), "--output", "json"
     ])
     expect(code, stderr).toBe(0)
     const document = JSON.parse(stdout) as Document
@@ -53,16 +53,20 @@ describe("x-runner run --serve (the board demo)", () => {
     ])
     expect(output("comment").data.text).toBe("Started: \"Draft the notes\" is done, \"Have them reviewed\" is next.")
 
-    // The trigger: one event, the simulator's Trello action id, its run commenting on that card.
+    // The trigger: one event, the move (the simulator's Trello action, whose id is the event's),
+    // its run commenting on that card with the lists the delivery named.
     const trigger = document.trigger!
-    expect(trigger.type).toBe("boardtool/v1/newCard")
+    expect(trigger.type).toBe("boardtool/v1/cardMoved")
     expect(trigger.status).toBe("succeeded")
     expect(trigger.event).toMatch(/^[0-9a-f]{24}$/)
-    expect(trigger.steps.map((step) => [step.name, step.status])).toEqual([["welcome", "succeeded"]])
+    expect(trigger.steps.map((step) => [step.name, step.status])).toEqual([["started", "succeeded"]])
     expect(trigger.steps[0]!.output.data.card.id).toBe(card.id)
+    expect(trigger.steps[0]!.output.data.text).toBe(
+      `Moved from To Do to Doing (action ${trigger.event}); Publish the v2 release notes is under way.`
+    )
     expect(stderr.split("[trigger] ▶ event ").length - 1).toBe(1)
     expect(stderr).toContain(`[trigger] ■ event ${trigger.event} succeeded`)
-    expect(stderr).toMatch(/\[trigger\] ● serving boardtool\/v1\/newCard at http:\/\/127\.0\.0\.1:\d+\/hooks\/newCard/)
+    expect(stderr).toMatch(/\[trigger\] ● serving boardtool\/v1\/cardMoved at http:\/\/127\.0\.0\.1:\d+\/hooks\/cardMoved/)
     expect(stderr).toContain("[trigger] ■ trigger disabled")
     expect(stderr + stdout).not.toContain("sandbox-trello-secret")
   }, 60_000)
@@ -83,7 +87,7 @@ describe("x-runner run --serve (the board demo)", () => {
   }, 60_000)
 
   it("--serve is refused without --sandbox, and for a trigger the runner does not register (exit 2, nothing run)", async () => {
-    const outside = await runner(["run", example("board.json"), "--serve", example("board-trigger.json")])
+    const outside = await runner(["run", example("board.json"), "--serve", example("card-moved.json")])
     expect(outside.code).toBe(2)
     expect(outside.stderr).toContain("--serve needs --sandbox")
     const polling = await runner(["run", example("board.json"), "--sandbox", "--serve", example("card-due-soon.json")])
