@@ -13,12 +13,14 @@ const secret = "sandbox-trello-secret"
 const start = (publicUrl: string, port: number, dataDir: string): Served =>
   served(["serve", workflow, "--sandbox", "--public-url", publicUrl, "--port", String(port), "--data-dir", dataDir])
 
-/** A createCard delivery for the seeded "Write the launch post" card, signed as Trello signs. */
+/** A createCard delivery for the seeded "Write the launch post" card, shaped and signed as Trello's (an action has its date and creator). */
 const delivery = (actionId: string, publicUrl: string, signed = true) => {
   const body = JSON.stringify({
     action: {
       id: actionId,
       type: "createCard",
+      date: "2026-11-23T10:00:00.000Z",
+      idMemberCreator: "5eed00000000000000000001",
       data: {
         card: { id: "5eed0000000000000000000a" },
         list: { id: "5eed00000000000000000003" },
