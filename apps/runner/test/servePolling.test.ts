@@ -94,7 +94,11 @@ describe("x-runner serve, a polling trigger", () => {
     expect(sampled.stderr).toContain("1 sample event of boardtool/v1/cardDueSoon")
     const newCard = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
     const cardsSample = await runner(["sample", newCard, "--sandbox"])
-    expect((JSON.parse(cardsSample.stdout) as Array<{ id: string }>).map((e) => e.id)).toEqual([cards.launchPost])
+    // The seeded To Do card, identified as its delivery would be: by the Trello action that created it.
+    const cardEvents = JSON.parse(cardsSample.stdout) as Array<{ id: string; output: { id: string } }>
+    expect(cardEvents.map((e) => e.output.id)).toEqual([cards.launchPost])
+    expect(cardEvents[0]!.id).toMatch(/^[0-9a-f]{24}$/)
+    expect(cardEvents[0]!.id).not.toBe(cards.launchPost)
     const demo = fileURLToPath(new URL("../examples/demo.json", import.meta.url))
     const none = await runner(["sample", demo, "--sandbox"])
     expect(none.code).toBe(2)
