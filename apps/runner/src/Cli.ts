@@ -28,7 +28,7 @@ export const version: string = packageJson.version
  * @category constants
  */
 export const examples = {
-  run: ["$ x-runner run examples/demo.json --sandbox"],
+  run: ["$ x-runner run examples/demo.json --sandbox", "$ x-runner run examples/board.json --sandbox --serve examples/card-moved.json"],
   serve: [
     "$ x-runner serve examples/new-card.json --sandbox --public-url http://127.0.0.1:8787/hooks/new-card",
     "$ x-runner serve examples/card-due-soon.json --sandbox --poll-interval \"30 seconds\""
@@ -72,13 +72,21 @@ const run = Command.make("run", {
   output: Options.choice("output", ["pretty", "json"]).pipe(
     Options.withDescription("pretty: progress on stderr, outputs on stdout; json: one document {status, steps} on stdout"),
     Options.withDefault("pretty" as const)
+  ),
+  serve: Options.file("serve").pipe(
+    Options.withPseudoName("TRIGGER-WORKFLOW.json"),
+    Options.withDescription(
+      "With --sandbox: also serve this workflow's trigger in the same process, on a local URL; the run waits for the first event it fires and that event's run"
+    ),
+    Options.optional
   )
 }, (args) =>
   Commands.run({
     workflow: args.workflow,
     inputs: mapOf(args.input),
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
-    json: args.output === "json"
+    json: args.output === "json",
+    serve: args.serve
   }).pipe(Effect.provide(components({ rateLimits: !args.withoutRateLimits })))).pipe(
   Command.withDescription("Run a workflow's tasks in order, stopping at the first failed step (exit 0, 1 a step failed, 2 invalid)")
 )

@@ -11,6 +11,7 @@ import { Component, Connections, type ConnectorError, PropertyGroup } from "@x/c
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Components } from "./Components.js"
 import type { ConnectionValues } from "./ConnectionValues.js"
@@ -31,7 +32,9 @@ const checkWithConnections = (file: string, workflow: Workflow.Workflow, connect
 }
 
 /**
- * `run`: runs the tasks in order, stopping at the first failed step.
+ * `run`: runs the tasks in order, stopping at the first failed step. With `--serve` (on the
+ * sandbox), a trigger workflow is served in the same process meanwhile (`ServeAlongside`),
+ * and the run waits for the first event it fires and that event's run.
  *
  * @since 0.2.0
  * @category commands
@@ -41,14 +44,25 @@ export const run = (args: {
   readonly inputs: ReadonlyMap<string, string>
   readonly source: Setup.ConnectionSource
   readonly json: boolean
-}): Effect.Effect<void, Errors.RunnerError, Needs> =>
+  readonly serve?: Option.Option<string>
+}): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
     const output = yield* Output
     const { executor } = yield* Components
     const workflow = yield* Setup.loadWorkflow(args.workflow, args.inputs)
-    const { connections } = yield* Setup.connect(args.source, Workflow.componentsOf(workflow))
+    const serveFile = Option.getOrUndefined(args.serve ?? Option.none())
+    const triggered = serveFile === undefined ? undefined : yield* loadTriggerWorkflow(serveFile, args.source)
+    const { connections } = yield* Setup.connect(args.source, [
+      ...new Set([...Workflow.componentsOf(workflow), ...(triggered === undefined ? [] : Workflow.componentsOf(triggered))])
+    ])
     yield* checkWithConnections(args.workflow, workflow, connections)
+    if (triggered !== undefined) yield* checkWithConnections(serveFile!, triggered, connections)
     const pretty = (text: string) => args.json ? Effect.void : output.err(text)
+    // One set of opened connections (one rate limiter per token) for the run and the trigger.
+    const opened = yield* Layer.build(Connections.layer(connections))
+    const served = triggered === undefined
+      ? undefined
+      : yield* Effect.flatMap(Effect.promise(() => import("./ServeAlongside.js")), (ServeAlongside) => ServeAlongside.start(triggered, opened))
     yield* pretty(`▶ ${workflow.label}${args.source.sandbox ? " (sandbox)" : ""}`)
     const result = yield* Run.run(executor, workflow, {
       started: (checked) => pretty(`  … ${checked.step.name} (${checked.step.type})`),
@@ -56,18 +70,42 @@ export const run = (args: {
         pretty(`  ${mark(step.status)} ${step.name} ${step.status}${step.durationMs === undefined ? "" : ` in ${step.durationMs} ms`}${
           step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`
         }`)
-    }).pipe(Effect.provide(Connections.layer(connections)))
+    }).pipe(Effect.provide(opened))
+    // The first event the trigger fired (during the run, or just after it), and its run.
+    const fired = served === undefined ? undefined : yield* served.next(firedWithin)
+    if (served !== undefined) yield* served.stop
+    const trigger = served === undefined || fired === undefined ? undefined : Option.match(fired, {
+      onNone: () => ({ type: served.type, event: null, status: "failed" as const, steps: [] }),
+      onSome: ({ event, result }) => ({ type: served.type, event: event.id, status: result.status, steps: result.steps })
+    })
+    const status = result.status === "failed" || trigger?.status === "failed" ? "failed" : "succeeded"
+    const withoutDurations = (steps: ReadonlyArray<Run.StepResult>) => steps.map(({ durationMs: _, ...step }) => step)
     if (args.json) {
-      yield* output.out(JSON.stringify({ status: result.status, steps: result.steps.map(({ durationMs: _, ...step }) => step) }))
+      yield* output.out(JSON.stringify({
+        status,
+        steps: withoutDurations(result.steps),
+        ...(trigger === undefined ? {} : { trigger: { ...trigger, steps: withoutDurations(trigger.steps) } })
+      }))
     } else {
+      const print = (steps: ReadonlyArray<Run.StepResult>) =>
+        Effect.forEach(steps, (step) =>
+          Effect.gen(function*() {
+            yield* output.out(`\n${step.name} (${step.type}): ${step.status}`)
+            if (step.output !== undefined) yield* output.out(JSON.stringify(step.output, null, 2))
+            if (step.error !== undefined) yield* output.out(`${step.error.tag}: ${step.error.message}`)
+          }), { discard: true })
       yield* output.out(`${workflow.label}: ${result.status}`)
-      for (const step of result.steps) {
-        yield* output.out(`\n${step.name} (${step.type}): ${step.status}`)
-        if (step.output !== undefined) yield* output.out(JSON.stringify(step.output, null, 2))
-        if (step.error !== undefined) yield* output.out(`${step.error.tag}: ${step.error.message}`)
+      yield* print(result.steps)
+      if (trigger !== undefined) {
+        yield* output.out(
+          trigger.event === null
+            ? `\n${triggered!.label}: ${trigger.type} fired no event within ${Duration.format(firedWithin)}`
+            : `\n${triggered!.label}: ${trigger.type} fired (event ${trigger.event}), its run ${trigger.status}`
+        )
+        yield* print(trigger.steps)
       }
     }
-    if (result.status === "failed") return yield* new Errors.StepFailed({ message: "" })
+    if (status === "failed") return yield* new Errors.StepFailed({ message: "" })
   }).pipe(
     // With --output json, a refusal is one JSON document on stdout too.
     Effect.tapError((error) =>
@@ -77,6 +115,28 @@ export const run = (args: {
     ),
     Effect.scoped
   )
+
+/** How long `run --serve` waits, after its tasks, for the trigger's first event to have run. */
+const firedWithin = Duration.seconds(15)
+
+/** `run --serve`'s workflow: on the sandbox, with a trigger that registers its own webhook. */
+const loadTriggerWorkflow = (file: string, source: Setup.ConnectionSource) =>
+  Effect.gen(function*() {
+    if (!source.sandbox) {
+      return yield* new Errors.InvalidArguments({
+        message: "--serve needs --sandbox: the trigger's deliveries come from the simulators this process runs"
+      })
+    }
+    const triggered = yield* Setup.loadWorkflow(file, new Map())
+    const kind = triggered.trigger?.prepared.trigger.kind
+    if (kind === undefined) return yield* new Errors.InvalidArguments({ message: `--serve ${file}: the workflow has no trigger to serve` })
+    if (kind !== "DYNAMIC_WEBHOOK") {
+      return yield* new Errors.InvalidArguments({
+        message: `--serve ${file}: ${triggered.trigger!.step.type} is not a webhook the runner registers (serve it with x-runner serve)`
+      })
+    }
+    return triggered
+  })
 
 /**
  * `describe`: prints the definitions of every component, or of one (by type or name), or of one

@@ -25,7 +25,9 @@ import { Components } from "./Components.js"
 import { type DamagedData, ServeProblem } from "./Errors.js"
 import * as CappedBody from "./internal/cappedBody.js"
 import * as EventWorker from "./internal/eventWorker.js"
+import type * as Journal from "./Journal.js"
 import { Output } from "./Output.js"
+import type * as Run from "./Run.js"
 import * as ServePolling from "./ServePolling.js"
 import * as TriggerState from "./TriggerState.js"
 import * as Workflow from "./Workflow.js"
@@ -44,6 +46,10 @@ export interface ServeOptions {
   readonly dataDir: string
   /** A polling trigger's interval, instead of the one it declares. */
   readonly pollInterval?: Duration.Duration | undefined
+  /** Run once a webhook trigger is enabled and its deliveries are received (`run --serve` waits on it). */
+  readonly ready?: Effect.Effect<void> | undefined
+  /** Told of each event's run, once it ended. */
+  readonly finished?: ((event: Journal.Event, result: Run.RunResult) => Effect.Effect<void>) | undefined
 }
 
 type Needs = Components | Output | Connections.Connections | FileSystem.FileSystem | Path.Path
@@ -73,7 +79,7 @@ const serveWebhook = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     const publicUrl = options.publicUrl.toString()
 
     // One run at a time, in the order events were accepted; started once the trigger is enabled.
-    const { accept, journal, start: worker } = yield* EventWorker.open(dataDir, workflow, executor, say)
+    const { accept, journal, start: worker } = yield* EventWorker.open(dataDir, workflow, executor, say, options.finished)
     // Read before anything is served: a state that cannot be read stops the start.
     const stale = yield* TriggerState.read(dataDir)
 
@@ -147,6 +153,7 @@ const serveWebhook = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     )
     yield* worker
     yield* say(`● serving ${trigger.step.type} at ${publicUrl} (listening on port ${options.port})`)
+    if (options.ready !== undefined) yield* options.ready
     return yield* Effect.never
   }).pipe(
     Effect.provide(NodeHttpServer.layer(() => createServer(), { port: options.port, host: "127.0.0.1" })),

@@ -65,6 +65,14 @@ describe("x-runner as published", () => {
     expect(demo.code).toBe(0)
     expect(demo.stdout).toContain("card (boardtool/v1/createCard): succeeded")
     expect(demo.stdout).toContain("item (sitebuilder/v1/getCollectionItem): succeeded")
+
+    // The board demo, with its trigger served alongside (the serve chunks loaded from the bundle).
+    for (const file of ["board.json", "card-moved.json"]) copyFileSync(join(runnerDir, "examples", file), join(dir, file))
+    const board = await run(dir, [bin, "run", "board.json", "--sandbox", "--serve", "card-moved.json"])
+    expect(board.stderr).not.toMatch(/Cannot find (package|module)/)
+    expect(board.code).toBe(0)
+    expect(board.stdout).toContain("result (boardtool/v1/getCard): succeeded")
+    expect(board.stdout).toMatch(/boardtool\/v1\/cardMoved fired \(event [0-9a-f]{24}\), its run succeeded/)
   })
 
   /** The prepack check, run in `cwd` as pnpm runs it in the package: its exit status and stderr. */

@@ -13,7 +13,7 @@ const secret = "sandbox-trello-secret"
 const start = (publicUrl: string, port: number, dataDir: string): Served =>
   served(["serve", workflow, "--sandbox", "--public-url", publicUrl, "--port", String(port), "--data-dir", dataDir])
 
-/** A createCard delivery for the seeded "Write the launch post" card, signed as Trello signs. */
+/** A createCard delivery for the seeded "Write the launch post" card, shaped and signed as Trello's (an action has its date and creator). */
 const delivery = (actionId: string, publicUrl: string, signed = true) => {
   const body = JSON.stringify({
     action: {

@@ -32,7 +32,9 @@ export const open = (
   dataDir: string,
   workflow: Workflow.Workflow,
   executor: Executor.Executor,
-  say: (line: string) => Effect.Effect<void>
+  say: (line: string) => Effect.Effect<void>,
+  /** Told of each run's end (`run --serve` waits on it). */
+  finished: (event: Journal.Event, result: Run.RunResult) => Effect.Effect<void> = () => Effect.void
 ): Effect.Effect<EventWorker, DamagedData, FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function*() {
     yield* TriggerState.makeDataDir(dataDir)
@@ -55,6 +57,7 @@ export const open = (
         yield* Effect.forkDaemon(Effect.catchAll(journal.finish(event.id, result.status), (error) =>
           say(`✘ event ${event.id} could not be recorded as finished (it runs again at the next start): ${error.message}`)))
         yield* say(`■ event ${event.id} ${result.status}`)
+        yield* finished(event, result)
       })
     return {
       journal,
