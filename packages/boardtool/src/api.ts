@@ -47,19 +47,6 @@ export const Webhook = Schema.Struct({
   active: Schema.optional(Schema.Boolean)
 })
 
-/** A webhook delivery: what the trigger reads of it. */
-export const Delivery = Schema.Struct({
-  action: Schema.Struct({
-    id: Schema.String,
-    type: Schema.String,
-    data: Schema.Struct({
-      card: Schema.optional(Schema.Struct({ id: Schema.String })),
-      list: Schema.optional(Schema.Struct({ id: Schema.String })),
-      board: Schema.optional(Schema.Struct({ id: Schema.String }))
-    })
-  })
-})
-
 /**
  * A card's attachment: an uploaded file (`isUpload`, its size in `bytes`) or a link. Trello
  * answers `bytes` as a number (the spec says string) and adds `fileName` to uploads.

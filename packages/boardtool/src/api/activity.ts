@@ -6,7 +6,8 @@
 import { type ProviderClient, ProviderRequest } from "@x/core"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { Attachment } from "../api.js"
+import * as Struct from "effect/Struct"
+import { Attachment, BoardAction } from "../api.js"
 import { Board } from "./boards.js"
 import { CardDetails } from "./cards.js"
 import { Label } from "./labels.js"
@@ -23,21 +24,14 @@ export const MemberCreator = Schema.Struct({
 
 /** An action as a delivery or an action list gives it: its id, type, date, author, and data. */
 export const TrelloAction = Schema.Struct({
-  id: Schema.String,
-  type: Schema.String,
-  date: Schema.String,
-  idMemberCreator: Schema.String,
-  memberCreator: Schema.optionalWith(Schema.NullOr(MemberCreator), { default: () => null }),
-  data: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  ...BoardAction.fields,
+  memberCreator: Schema.optionalWith(Schema.NullOr(MemberCreator), { default: () => null })
 })
 export type TrelloAction = typeof TrelloAction.Type
 
 /** What every trigger's event says of the action behind it (the data left out: each trigger types what it needs). */
 export const Activity = Schema.Struct({
-  id: Schema.String,
-  type: Schema.String,
-  date: Schema.String,
-  idMemberCreator: Schema.String,
+  ...Struct.omit(BoardAction.fields, "data"),
   memberCreator: Schema.NullOr(MemberCreator)
 })
 export type Activity = typeof Activity.Type
