@@ -44,3 +44,18 @@ export const sentOnlyAsWritten = (options: {
   }
   send(size / 2, whenWritten)
 }
+
+/** A body of `size` bytes, written in 64 KiB chunks as the connection drains (never held whole by the server). */
+export const generated = (size: number, contentType: string) => (_: IncomingMessage, res: ServerResponse) => {
+  const chunk = Buffer.alloc(64 * 1024, 7)
+  res.writeHead(200, { "content-type": contentType, "content-length": String(size) })
+  let sent = 0
+  const more = () => {
+    while (sent < size) {
+      sent += chunk.length
+      if (!res.write(chunk)) return void res.once("drain", more)
+    }
+    res.end()
+  }
+  more()
+}

@@ -85,3 +85,16 @@ export const journal = (dataDir: string): Array<{ readonly t: string; readonly i
   existsSync(join(dataDir, "journal.ndjson"))
     ? readFileSync(join(dataDir, "journal.ndjson"), "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
     : []
+
+/** A step of `run --output json`'s document. */
+export interface RunStep {
+  readonly name: string
+  readonly status: string
+  readonly output?: any
+}
+/** What `run --output json` prints: the run's status and steps, and with `--serve`, the trigger's. */
+export interface RunDocument {
+  readonly status: string
+  readonly steps: ReadonlyArray<RunStep>
+  readonly trigger?: { readonly type: string; readonly event: string | null; readonly status: string; readonly steps: ReadonlyArray<RunStep> }
+}

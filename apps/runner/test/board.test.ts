@@ -9,22 +9,11 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { runner } from "./bin.js"
+import { runner, type RunDocument } from "./bin.js"
 
 const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url))
 const doing = "5eed00000000000000000004"
 const alice = "5eed00000000000000000a01"
-
-interface Step {
-  readonly name: string
-  readonly status: string
-  readonly output?: any
-}
-interface Document {
-  readonly status: string
-  readonly steps: ReadonlyArray<Step>
-  readonly trigger?: { readonly type: string; readonly event: string | null; readonly status: string; readonly steps: ReadonlyArray<Step> }
-}
 
 describe("x-runner run --serve (the board demo)", () => {
   it("runs the card's flow; the move fires the trigger and its workflow runs once, then the trigger is disabled", async () => {
@@ -32,7 +21,7 @@ describe("x-runner run --serve (the board demo)", () => {
       "run", example("board.json"), "--sandbox", "--serve", example("card-moved.json"), "--output", "json"
     ])
     expect(code, stderr).toBe(0)
-    const document = JSON.parse(stdout) as Document
+    const document = JSON.parse(stdout) as RunDocument
     expect(document.status).toBe("succeeded")
     expect(document.steps.map((step) => [step.name, step.status])).toEqual(
       ["card", "label", "checklist", "draft", "review", "drafted", "assign", "move", "comment", "result"].map((name) => [name, "succeeded"])

@@ -13,7 +13,7 @@ import { boardtool } from "@x/boardtool"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { runner } from "./bin.js"
+import { runner, type RunDocument } from "./bin.js"
 
 const dir = mkdtempSync(join(tmpdir(), "x-runner-trigger-catalog-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -29,17 +29,6 @@ const red = "5eed00000000000000000104"
 const alice = "5eed00000000000000000a01"
 const mainWorkspace = "5eed0000000000000000a001"
 const marketing = "5eed0000000000000000a002"
-
-interface Step {
-  readonly name: string
-  readonly status: string
-  readonly output?: any
-}
-interface Document {
-  readonly status: string
-  readonly steps: ReadonlyArray<Step>
-  readonly trigger?: { readonly type: string; readonly event: string | null; readonly status: string; readonly steps: ReadonlyArray<Step> }
-}
 
 interface Case {
   readonly parameters: Record<string, unknown>
@@ -173,7 +162,7 @@ const exercise = async (name: string, c: Case) => {
   const run = write(`${name}.run.json`, { label: `Fire ${name}`, tasks: c.tasks })
   const { code, stderr, stdout } = await runner(["run", run, "--sandbox", "--serve", served, "--output", "json"])
   expect(code, `${name}: ${stderr}${stdout}`).toBe(0)
-  const document = JSON.parse(stdout) as Document
+  const document = JSON.parse(stdout) as RunDocument
   expect(document.status, name).toBe("succeeded")
   expect(document.steps.map((step) => [step.name, step.status]), name).toEqual(c.tasks.map((t) => [t.name, "succeeded"]))
   const trigger = document.trigger!

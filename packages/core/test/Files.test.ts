@@ -13,7 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Auth, FileInput, Files, Property, ProviderClient, ProviderRequest, RateLimiter } from "../src/index.js"
 import { Loopback } from "../src/testing.js"
-import { sentOnlyAsWritten } from "../../../tooling/testing/streamedBody.js"
+import { generated, sentOnlyAsWritten } from "../../../tooling/testing/streamedBody.js"
 
 
 const API = "https://api.example.test"
@@ -303,19 +303,6 @@ describe("Files.upload (presigned)", () => {
 const MiB = 1024 * 1024
 
 describe("Files.download", () => {
-  const generated = (size: number, chunk = Buffer.alloc(64 * 1024, 7)) => (_: IncomingMessage, res: ServerResponse) => {
-    res.writeHead(200, { "content-type": "application/zip", "content-length": String(size) })
-    let sent = 0
-    const more = () => {
-      while (sent < size) {
-        sent += chunk.length
-        if (!res.write(chunk)) return void res.once("drain", more)
-      }
-      res.end()
-    }
-    more()
-  }
-
   it.effect("streams a body larger than 64 MiB to disk, without buffering it (0600, renamed when complete)", () =>
     Effect.gen(function*() {
       const size = 72 * MiB
@@ -340,7 +327,7 @@ describe("Files.download", () => {
             setTimeout(() => res.destroy(), 20)
             return
           }
-          generated(3 * MiB)(req, res)
+          generated(3 * MiB, "application/zip")(req, res)
         })
       )
       const target = join(dir, "cut.bin")

@@ -10,7 +10,7 @@ import { join } from "node:path"
 import { Agent } from "undici"
 import { UndiciHttpClient } from "../src/index.js"
 import { sampleMemory } from "../../../tooling/testing/peakMemory.js"
-import { sentOnlyAsWritten } from "../../../tooling/testing/streamedBody.js"
+import { generated, sentOnlyAsWritten } from "../../../tooling/testing/streamedBody.js"
 
 
 const MiB = 1024 * 1024
@@ -25,20 +25,8 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     // The second half is sent only once the first is on disk: a body held whole would never be.
     if (req.url === "/streamed") return sentOnlyAsWritten({ size, dir, contentType: "application/octet-stream" })(req, res)
-    if (req.method === "GET") {
-      // A generated body, larger than the client's 64 MiB buffer cap.
-      const chunk = Buffer.alloc(64 * 1024, 1)
-      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(size) })
-      let sent = 0
-      const more = () => {
-        while (sent < size) {
-          sent += chunk.length
-          if (!res.write(chunk)) return void res.once("drain", more)
-        }
-        res.end()
-      }
-      return more()
-    }
+    // A generated body, larger than the client's 64 MiB buffer cap.
+    if (req.method === "GET") return generated(size, "application/octet-stream")(req, res)
     let received = 0
     req.on("data", (c: Buffer) => received += c.length)
     req.on("end", () => {
