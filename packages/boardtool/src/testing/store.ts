@@ -97,6 +97,17 @@ export const seedId = (n: number) => `5eed${n.toString(16).padStart(20, "0")}`
 export const shortLink = () => randomBytes(6).toString("base64url").slice(0, 8)
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-")
 
+/**
+ * What an update does to a record: each given field that differs is set, its previous value
+ * kept in `old` (what Trello's update actions carry).
+ */
+export const changer = <R extends object>(record: R, old: Record<string, unknown>) =>
+<K extends keyof R & string>(key: K, value: R[K] | undefined) => {
+  if (value === undefined || value === record[key]) return
+  old[key] = record[key]
+  record[key] = value
+}
+
 export type Store = ReturnType<typeof make>
 
 /** A store; `onAction` is told of every action recorded after seeding (to deliver it). */

@@ -6,7 +6,7 @@
  */
 import * as Attachments from "../attachments.js"
 import { booleanOf, dateOf, invalid, isId, lookup, notFound, pick, positionOf, required, type Route, textOf } from "../http.js"
-import type { Board, Card, CardCover, List } from "../store.js"
+import { type Board, type Card, type CardCover, changer, type List } from "../store.js"
 import type { Context } from "./context.js"
 
 const keepable = new Set(["all", "attachments", "checklists", "comments", "customFields", "due", "start", "labels", "members", "stickers"])
@@ -178,11 +178,7 @@ export const routes = ({ store }: Context): ReadonlyArray<Route> => {
 
         if (targetBoard.id !== card.idBoard) moveToBoard(card, targetBoard, targetList)
         const old: Record<string, unknown> = {}
-        const change = <K extends "name" | "desc" | "due" | "start" | "dueComplete" | "closed" | "pos">(key: K, value: Card[K] | undefined) => {
-          if (value === undefined || value === card[key]) return
-          old[key] = card[key]
-          card[key] = value
-        }
+        const change = changer(card, old)
         change("name", name)
         change("desc", desc)
         change("due", due)

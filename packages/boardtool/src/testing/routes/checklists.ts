@@ -5,7 +5,7 @@
  * removeChecklistFromCard, createCheckItem, updateCheckItem, updateCheckItemStateOnCard, deleteCheckItem.
  */
 import { booleanOf, dateOf, HttpError, invalid, isId, lookup, notFound, positionOf, type Request, required, type Route, textOf } from "../http.js"
-import type { Card, CheckItem, Checklist } from "../store.js"
+import { type Card, type CheckItem, type Checklist, changer } from "../store.js"
 import type { Context } from "./context.js"
 
 export const routes = ({ store }: Context): ReadonlyArray<Route> => {
@@ -91,8 +91,9 @@ export const routes = ({ store }: Context): ReadonlyArray<Route> => {
         const name = nameOf(p)
         const pos = positionOf(p, store.checklistsOfCard(checklist.idCard).filter((l) => l !== checklist).map((l) => l.pos))
         const old: Record<string, unknown> = {}
-        if (name !== undefined && name !== checklist.name) [old["name"], checklist.name] = [checklist.name, name]
-        if (pos !== undefined && pos !== checklist.pos) [old["pos"], checklist.pos] = [checklist.pos, pos]
+        const set = changer(checklist, old)
+        set("name", name)
+        set("pos", pos)
         if (Object.keys(old).length > 0) store.record(checklist.idBoard, "updateChecklist", { ...onChecklist(checklist), old })
         return store.checklistJson(checklist)
       }
@@ -154,11 +155,7 @@ export const routes = ({ store }: Context): ReadonlyArray<Route> => {
         const target = given === undefined ? undefined : lookup(checklists, given)
         if (target !== undefined && target.idCard !== card.id) throw invalid("idChecklist")
         const old: Record<string, unknown> = {}
-        const set = <K extends "name" | "pos" | "due" | "idMember" | "idChecklist">(key: K, value: CheckItem[K] | undefined) => {
-          if (value === undefined || value === item[key]) return
-          old[key] = item[key]
-          item[key] = value
-        }
+        const set = changer(item, old)
         set("name", name)
         set("pos", pos)
         set("due", due)

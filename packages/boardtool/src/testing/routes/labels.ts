@@ -4,7 +4,7 @@
  * addLabelToCard, removeLabelFromCard.
  */
 import { HttpError, invalid, isId, lookup, notFound, pick, required, type Route } from "../http.js"
-import type { Board, Card, Label } from "../store.js"
+import { type Board, type Card, changer, type Label } from "../store.js"
 import type { Context } from "./context.js"
 
 /** The colours Trello takes (the document's `Color`), and the shades of its newer palette. */
@@ -62,8 +62,9 @@ export const routes = ({ store }: Context): ReadonlyArray<Route> => {
         const label = lookup(labels, path["id"]!)
         const [name, color] = [nameOf(p), colorOf(p)]
         const old: Record<string, unknown> = {}
-        if (name !== undefined && name !== label.name) [old["name"], label.name] = [label.name, name]
-        if (color !== undefined && color !== label.color) [old["color"], label.color] = [label.color, color]
+        const set = changer(label, old)
+        set("name", name)
+        set("color", color)
         if (Object.keys(old).length > 0) {
           store.record(label.idBoard, "updateLabel", { label: store.labelRef(label), board: store.boardRef(boards.get(label.idBoard)!), old })
         }
