@@ -25,5 +25,5 @@ export const listCardActivity = Action.make({
   },
   output: Schema.Struct({ actions: Schema.Array(Api.BoardAction) }),
   run: ({ filter, id, limit }, { client }) =>
-    Effect.map(Pagination.collect(Cards.cardActions(client, id, filter ?? "all", limit ?? defaultLimit)), (actions) => ({ actions }))
+    Effect.map(Pagination.collect(Cards.cardActions(client, id, filter ?? "all", limit ?? defaultLimit, Api.BoardAction)), (actions) => ({ actions }))
 })

@@ -5,7 +5,7 @@
 import { Pagination, type ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { Attachment, BoardAction, Card } from "../api.js"
+import { Attachment, Card } from "../api.js"
 import { Checklist } from "./checklists.js"
 import { CustomFieldItem } from "./customFields.js"
 
@@ -154,13 +154,19 @@ export const boardCards = (client: ProviderClient.ProviderClient, idBoard: strin
 /** Trello's pages of a card's actions: 50 each, pages 0 to 19. */
 export const cardActionsPage = { size: 50, last: 19 } as const
 
-/** A card's actions, newest first, page after page (`page` counts from 0). */
-export const cardActions = (client: ProviderClient.ProviderClient, id: string, filter: string, maxItems: number) =>
+/** A card's actions of these types, newest first, page after page (`page` counts from 0), read as `schema`. */
+export const cardActions = <A, I>(
+  client: ProviderClient.ProviderClient,
+  id: string,
+  filter: string,
+  maxItems: number,
+  schema: Schema.Schema<A, I>
+) =>
   Pagination.pageNumber(
     { pageSize: cardActionsPage.size, maxItems, maxPages: cardActionsPage.last + 1 },
     (page) =>
       Effect.map(
-        client.json({ method: "GET", path: path`/cards/${id}/actions`, query: { filter, page: page - 1 } }, Schema.Array(BoardAction)),
+        client.json({ method: "GET", path: path`/cards/${id}/actions`, query: { filter, page: page - 1 } }, Schema.Array(schema)),
         (items) => ({ items })
       )
   )

@@ -1,16 +1,14 @@
 /** Comments on cards (Trello's commentCard actions) and reactions to them: wire calls and records. */
-import { Pagination, type ProviderClient, ProviderRequest } from "@x/core"
-import * as Effect from "effect/Effect"
+import { type ProviderClient, ProviderRequest } from "@x/core"
 import * as Schema from "effect/Schema"
+import { BoardAction } from "../api.js"
+import { cardActions, cardActionsPage } from "./cards.js"
 
 const { path } = ProviderRequest
 
 /** A comment: the commentCard action, its text and the card it is on. */
 export const Comment = Schema.Struct({
-  id: Schema.String,
-  type: Schema.String,
-  date: Schema.String,
-  idMemberCreator: Schema.String,
+  ...BoardAction.fields,
   data: Schema.Struct({
     text: Schema.String,
     card: Schema.Struct({ id: Schema.String, name: Schema.String })
@@ -47,22 +45,11 @@ export const deleteComment = (client: ProviderClient.ProviderClient, idCard: str
   client.void({ method: "DELETE", path: path`/cards/${idCard}/actions/${idAction}/comments` })
 
 /** Trello pages a card's actions by `page` (0 to 19), 50 an answer. */
-export const commentsPageSize = 50
+export const commentsPageSize = cardActionsPage.size
 
 /** A card's comments, newest first, as a stream up to `maxItems`. */
 export const cardComments = (client: ProviderClient.ProviderClient, idCard: string, maxItems: number) =>
-  Pagination.pageNumber(
-    { pageSize: commentsPageSize, maxItems, maxPages: 20 },
-    (page) =>
-      Effect.map(
-        client.json({
-          method: "GET",
-          path: path`/cards/${idCard}/actions`,
-          query: { filter: "commentCard", page: page - 1 }
-        }, Schema.Array(Comment)),
-        (items) => ({ items })
-      )
-  )
+  cardActions(client, idCard, "commentCard", maxItems, Comment)
 
 /** Reacts to a comment with an emoji, by its short name (`thumbsup`) or its unified code (`1F44D`). */
 export const addReaction = (
