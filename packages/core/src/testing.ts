@@ -30,3 +30,11 @@ export * as TestHttpClient from "./testing/TestHttpClient.js"
  * @category testing
  */
 export * as WebhookSender from "./testing/WebhookSender.js"
+
+/**
+ * A simulator's router of path templates (`/cards/:id/labels`), literal segments first.
+ *
+ * @since 0.2.0
+ * @category testing
+ */
+export * as PathRouter from "./testing/PathRouter.js"

@@ -5,7 +5,7 @@
  */
 import { type Property as P, Property, PropertyGroup } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Api from "./api.js"
+import * as Collections from "./api/collections.js"
 import { webflowIdPattern } from "./ids.js"
 
 /** What an item write needs: every required field on create; on update, only what changes. */
@@ -31,7 +31,7 @@ const asset = (common: { title: string; required: boolean }) =>
   })
 
 /** The property of one field; `undefined` for a type this does not write (e.g. ExtFileRef). */
-export const propertyOf = (field: Api.Field, mode: Mode): P.AnyProperty | undefined => {
+export const propertyOf = (field: Collections.Field, mode: Mode): P.AnyProperty | undefined => {
   const v = field.validations ?? {}
   const common = {
     title: field.displayName,
@@ -91,7 +91,7 @@ export const propertyOf = (field: Api.Field, mode: Mode): P.AnyProperty | undefi
 }
 
 /** Every field that can be written, by slug. */
-export const propertiesOf = (fields: ReadonlyArray<Api.Field>, mode: Mode): P.Properties =>
+export const propertiesOf = (fields: ReadonlyArray<Collections.Field>, mode: Mode): P.Properties =>
   Object.fromEntries(fields.flatMap((field) => {
     const property = field.isEditable === false ? undefined : propertyOf(field, mode)
     return property === undefined ? [] : [[field.slug, property] as const]
@@ -107,5 +107,5 @@ export const fieldData = <const M extends Mode>(mode: M) =>
     required: (mode === "create") as M extends "create" ? true : false,
     dependsOn: ["collectionId"],
     cacheFor: "1 minute",
-    load: ({ client, params }) => Effect.map(Api.collectionFields(client, String(params["collectionId"])), (fields) => propertiesOf(fields, mode))
+    load: ({ client, params }) => Effect.map(Collections.collectionFields(client, String(params["collectionId"])), (fields) => propertiesOf(fields, mode))
   })

@@ -26,7 +26,9 @@ export const sitebuilder = Component.make({
  */
 export const Sitebuilder = Client.make(sitebuilder)
 
-export { Field, Item, Order, WrittenItem } from "./api.js"
+export { Field } from "./api/collections.js"
+export { Item, WrittenItem } from "./api/items.js"
+export { Order } from "./api/orders.js"
 /** The connection, with the OAuth2 scopes its actions need. */
 export const connection = sitebuilder.connection
 export { createCollectionItem, fulfillOrder, getCollectionItem, listCollectionItems, updateCollectionItem }

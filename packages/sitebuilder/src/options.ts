@@ -1,19 +1,22 @@
 /** Dynamic options: sites; a site's orders and collections; a collection's items (every page). */
 import { Choice, DynamicOptions, Pagination } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Api from "./api.js"
+import * as Collections from "./api/collections.js"
+import * as Items from "./api/items.js"
+import * as Orders from "./api/orders.js"
+import * as Sites from "./api/sites.js"
 
 const param = (params: Readonly<Record<string, unknown>>, name: string) => String(params[name])
 
 export const sites = DynamicOptions.make([], ({ client }) =>
-  Effect.map(Api.listSites(client), (items) => Choice.fromRecords(items, (s) => s.displayName, (s) => s.id)))
+  Effect.map(Sites.listSites(client), (items) => Choice.fromRecords(items, (s) => s.displayName, (s) => s.id)))
 
 export const orders = DynamicOptions.make(["siteId"], ({ client, params }) =>
-  Effect.map(Pagination.collect(Api.orders(client, param(params, "siteId"))), (items) => Choice.fromRecords(items, (o) => o.orderId, (o) => o.orderId)))
+  Effect.map(Pagination.collect(Orders.orders(client, param(params, "siteId"))), (items) => Choice.fromRecords(items, (o) => o.orderId, (o) => o.orderId)))
 
 export const collections = DynamicOptions.make(["siteId"], ({ client, params }) =>
-  Effect.map(Api.listCollections(client, param(params, "siteId")), (items) => Choice.fromRecords(items, (c) => c.displayName, (c) => c.id)))
+  Effect.map(Collections.listCollections(client, param(params, "siteId")), (items) => Choice.fromRecords(items, (c) => c.displayName, (c) => c.id)))
 
 export const items = DynamicOptions.make(["collectionId"], ({ client, params }) =>
-  Effect.map(Pagination.collect(Api.items(client, { collectionId: param(params, "collectionId") }, Api.ListedItem)), (items) =>
+  Effect.map(Pagination.collect(Items.items(client, { collectionId: param(params, "collectionId") }, Items.ListedItem)), (items) =>
     Choice.fromRecords(items, (i) => i.fieldData.name ?? i.fieldData.slug ?? i.id, (i) => i.id)))

@@ -11,13 +11,21 @@ import * as Simulator from "../src/testing/simulator.js"
 
 const specPath = fileURLToPath(new URL("../../../../shared/specs/webflow/webflow-data-api-v2-openapi.yml", import.meta.url))
 
-/** OpenAPI's `nullable` (this 3.1 document still uses it) as JSON Schema: "or null". */
+/**
+ * OpenAPI's `nullable` (this 3.1 document still uses it) as JSON Schema: "or null". An item's
+ * `lastPublished` is null until it is first published, as the document's own webhook examples
+ * show (`collection_item_deleted`), though its response schemas say string.
+ */
 const normalize = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(normalize)
   if (typeof value !== "object" || value === null) return value
   const record = value as Record<string, unknown>
   const out: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(record)) if (key !== "nullable") out[key] = normalize(item)
+  for (const [key, item] of Object.entries(record)) {
+    if (key === "nullable") continue
+    const unpublished = key === "lastPublished" && typeof item === "object" && item !== null && !Array.isArray(item)
+    out[key] = normalize(unpublished ? { ...item, nullable: true } : item)
+  }
   if (record["nullable"] === true) return { anyOf: [out, { type: "null" }] }
   return out
 }

@@ -1,8 +1,9 @@
 /**
  * The simulator's HTTP vocabulary: Trello's errors (a status and a plain-text or JSON body),
  * the parameters of a request (query, form or JSON body, multipart fields, all one map, as
- * Trello reads them), the checks every route shares, and a small router of path templates.
+ * Trello reads them), the checks every route shares, and its routes (found by `@x/core/testing`'s PathRouter).
  */
+import { PathRouter } from "@x/core/testing"
 import { trelloIdPattern } from "../ids.js"
 
 /** An error Trello answers with: a status and its plain-text (or JSON) body. */
@@ -29,42 +30,18 @@ export interface Route {
   readonly handle: (request: Request) => unknown
 }
 
-const compile = (route: Route) => {
-  const names: Array<string> = []
-  const source = route.path.replace(/\/$/, "").split("/").map((segment) => {
-    if (!segment.startsWith(":")) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-    names.push(segment.slice(1))
-    return "([^/]+)"
-  }).join("/")
-  return { route, names, pattern: new RegExp(`^${source}/?$`) }
-}
-
-/** Finds the route of a request; literal segments win over parameters (`/boards/:id/lists` over `/boards/:id/:field`). */
+/** Finds the route of a request (`@x/core/testing`'s PathRouter: literal segments win over parameters). */
 export const router = (routes: ReadonlyArray<Route>) => {
-  const compiled = routes.map(compile).sort((a, b) =>
-    b.route.path.split("/").filter((s) => s !== "" && !s.startsWith(":")).length -
-    a.route.path.split("/").filter((s) => s !== "" && !s.startsWith(":")).length
-  )
-  return (method: string, path: string, p: Map<string, string>, file?: File): unknown => {
-    for (const { names, pattern, route } of compiled) {
-      if (route.method !== method) continue
-      const match = pattern.exec(path)
-      if (match === null) continue
-      const values: Record<string, string> = {}
-      names.forEach((name, i) => values[name] = safeDecode(match[i + 1]!))
-      return route.handle({ method, path: values, p, file })
+  const find = PathRouter.make<Omit<Request, "path">, unknown>(
+    routes.map((route) => ({ method: route.method, path: route.path, handle: (path, request) => route.handle({ ...request, path }) })),
+    (method, path) => {
+      throw new HttpError(404, `Cannot ${method} /1${path}`)
     }
-    throw new HttpError(404, `Cannot ${method} /1${path}`)
-  }
+  )
+  return (method: string, path: string, p: Map<string, string>, file?: File): unknown => find(method, path, { method, p, file })
 }
 
-export const safeDecode = (segment: string) => {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
-}
+export const { safeDecode } = PathRouter
 
 /** A query and a form or JSON body, as one map of parameters (Trello reads them alike). */
 export const params = (query: URLSearchParams, body: string, contentType: string | undefined) => {

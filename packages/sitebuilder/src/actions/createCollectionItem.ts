@@ -1,5 +1,5 @@
 import { Action, Property } from "@x/core"
-import * as Api from "../api.js"
+import * as Items from "../api/items.js"
 import * as Fields from "../fields.js"
 import * as Props from "../props.js"
 import * as Scopes from "../scopes.js"
@@ -15,9 +15,9 @@ export const createCollectionItem = Action.make({
     live: Property.boolean({ title: "Publish now", description: "Create it on the live site too, not only staged.", defaultValue: false }),
     isDraft: Property.boolean({ title: "Draft", description: "Staged as a draft: left out when the site is published.", defaultValue: false })
   },
-  output: Api.WrittenItem,
+  output: Items.WrittenItem,
   scopes: [Scopes.cmsWrite, Scopes.cmsRead, Scopes.sitesRead],
   validate: ({ isDraft, live }) => live === true && isDraft === true ? [{ path: "isDraft", message: "a live item cannot be a draft" }] : [],
   run: ({ collectionId, fieldData, isDraft, live }, { client }) =>
-    Api.createItem(client, { collectionId, fieldData, live: live ?? false, isDraft: isDraft ?? false, isArchived: false })
+    Items.createItem(client, { collectionId, fieldData, live: live ?? false, isDraft: isDraft ?? false, isArchived: false })
 })

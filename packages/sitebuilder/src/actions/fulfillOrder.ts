@@ -1,6 +1,6 @@
 import { Action, ConnectorError, Property } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Api from "../api.js"
+import * as Orders from "../api/orders.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
 import * as Scopes from "../scopes.js"
@@ -33,10 +33,10 @@ export const fulfillOrder = Action.make({
     }),
     sendOrderFulfilledEmail: Property.boolean({ title: "Send the Order Fulfilled email", defaultValue: false })
   },
-  output: Api.Order,
+  output: Orders.Order,
   scopes: [Scopes.ecommerceWrite, Scopes.ecommerceRead, Scopes.sitesRead],
   run: (order, { client }) =>
-    Api.fulfillOrder(client, { ...order, sendOrderFulfilledEmail: order.sendOrderFulfilledEmail ?? false }).pipe(
+    Orders.fulfillOrder(client, { ...order, sendOrderFulfilledEmail: order.sendOrderFulfilledEmail ?? false }).pipe(
       Effect.mapError((error) =>
         onFreePlan(error)
           ? new ConnectorError.PaymentRequired({

@@ -1,5 +1,5 @@
 import { Action } from "@x/core"
-import * as Api from "../api.js"
+import * as Items from "../api/items.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
 import * as Scopes from "../scopes.js"
@@ -13,7 +13,7 @@ export const getCollectionItem = Action.make({
     collectionId: Props.webflowId({ title: "Collection", required: true, dynamicOptions: Options.collections }),
     itemId: Props.webflowId({ title: "Item", required: true, dynamicOptions: Options.items })
   },
-  output: Api.Item,
+  output: Items.Item,
   scopes: [Scopes.cmsRead, Scopes.sitesRead],
-  run: ({ collectionId, itemId }, { client }) => Api.getItem(client, collectionId, itemId)
+  run: ({ collectionId, itemId }, { client }) => Items.getItem(client, collectionId, itemId)
 })

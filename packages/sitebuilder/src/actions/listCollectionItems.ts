@@ -1,7 +1,7 @@
 import { Action, Pagination, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as Items from "../api/items.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
 import * as Scopes from "../scopes.js"
@@ -20,11 +20,11 @@ export const listCollectionItems = Action.make({
     limit: Pagination.limit({ description: "The most items returned (Webflow pages by 100).", defaultValue: defaultLimit }),
     name: Property.string({ title: "Name", description: "Only the items of exactly this name." }),
     slug: Property.string({ title: "Slug", description: "Only the item of exactly this slug." }),
-    sortBy: Property.string({ title: "Sort by", choices: Api.sortBy.map((value) => ({ label: value, value })) }),
-    sortOrder: Property.string({ title: "Sort order", choices: Api.sortOrder.map((value) => ({ label: value, value })) })
+    sortBy: Property.string({ title: "Sort by", choices: Items.sortBy.map((value) => ({ label: value, value })) }),
+    sortOrder: Property.string({ title: "Sort order", choices: Items.sortOrder.map((value) => ({ label: value, value })) })
   },
-  output: Schema.Struct({ items: Schema.Array(Api.Item) }),
+  output: Schema.Struct({ items: Schema.Array(Items.Item) }),
   scopes: [Scopes.cmsRead, Scopes.sitesRead],
   run: ({ limit, ...query }, { client }) =>
-    Effect.map(Pagination.collect(Api.items(client, query, Api.Item, limit ?? defaultLimit)), (items) => ({ items }))
+    Effect.map(Pagination.collect(Items.items(client, query, Items.Item, limit ?? defaultLimit)), (items) => ({ items }))
 })

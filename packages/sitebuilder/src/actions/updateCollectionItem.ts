@@ -1,5 +1,5 @@
 import { Action, Property } from "@x/core"
-import * as Api from "../api.js"
+import * as Items from "../api/items.js"
 import * as Fields from "../fields.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
@@ -18,9 +18,9 @@ export const updateCollectionItem = Action.make({
     isDraft: Property.boolean({ title: "Draft", description: "Set (or clear) the staged item's draft state." }),
     isArchived: Property.boolean({ title: "Archived", description: "Archive (or restore) the item." })
   },
-  output: Api.WrittenItem,
+  output: Items.WrittenItem,
   scopes: [Scopes.cmsWrite, Scopes.cmsRead, Scopes.sitesRead],
   validate: ({ isDraft, live }) => live === true && isDraft === true ? [{ path: "isDraft", message: "a live item cannot be a draft" }] : [],
   run: ({ collectionId, fieldData, isArchived, isDraft, itemId, live }, { client }) =>
-    Api.updateItem(client, { collectionId, itemId, fieldData, live: live ?? false, isDraft, isArchived })
+    Items.updateItem(client, { collectionId, itemId, fieldData, live: live ?? false, isDraft, isArchived })
 })

@@ -1,30 +1,32 @@
 /**
- * A Webflow simulator for offline tests: a real HTTP server on 127.0.0.1 with seeded sites,
- * orders (several statuses), CMS collections and items (one collection of 130, to page
- * through, 5 of them drafts that only the staged list shows), and a site without e-commerce. It serves the OAuth2 flow (an authorize endpoint
- * that consents at once and redirects with `code` and `state`; a token endpoint that checks
- * the client, the `redirect_uri` and that a code is used once) and the Data API v2 under
- * `/v2`: Bearer tokens and their scopes, errors in Webflow's JSON shape
- * (`code`, `message`, `externalReference`, `details`), the per-token rate limit with 429 and
- * `Retry-After`, and full Order and Item objects. Lists page as Webflow's do (`offset`,
- * `limit` at most 100, `pagination {limit, offset, total}`); items are listed staged
- * (`/items`) or live (`/items/live`, published items only), filtered by exact `name` or
- * `slug`, sorted by `sortBy`/`sortOrder`. Each collection has its fields (`GET /collections/{id}`;
- * "Products" one of every type), and items are created (`POST …/items`, staged, 202; `…/items/live`,
- * published) and updated (`PATCH …/items/{id}`, `…/live`) with their `fieldData` checked as
- * Webflow checks it (`./cms.ts`): an unknown field, a wrong type or a missing required field is
- * a 400 `validation_error` whose `details` name each (`{param: "fieldData.price", description}`).
+ * A Webflow simulator for offline tests: a real HTTP server on 127.0.0.1 with seeded records
+ * (`./seed.ts`). It serves the OAuth2 flow (an authorize endpoint that consents at once and
+ * redirects with `code` and `state`; a token endpoint that checks the client, the
+ * `redirect_uri` and that a code is used once) and the Data API v2 under `/v2`: Bearer tokens
+ * and the scope each endpoint needs (each route declares the spec's), errors in Webflow's JSON
+ * shape (`code`, `message`, `externalReference`, `details`), the per-token rate limit with 429
+ * and `Retry-After`, and lists paged as Webflow's are (`offset`, `limit` at most 100,
+ * `pagination {limit, offset, total}`). The records and their JSON are in `./store.ts`; each
+ * resource's routes in `./routes/`.
  *
  * It is built on node:http. Importing `@x/sitebuilder/testing` loads `@x/core/Webhook` and
  * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
  * nor `@x/core`'s index.
  */
-import { randomBytes } from "node:crypto"
 import { readBody } from "@x/core/Webhook"
-import { Loopback } from "@x/core/testing"
-import { createServer, type IncomingMessage, type Server } from "node:http"
-import { webflowIdPattern } from "../ids.js"
-import * as Cms from "./cms.js"
+import { Loopback, PathRouter } from "@x/core/testing"
+import { randomBytes } from "node:crypto"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { Answer, ApiError, type Route } from "./http.js"
+import * as Collections from "./routes/collections.js"
+import * as Items from "./routes/items.js"
+import * as Orders from "./routes/orders.js"
+import * as Sites from "./routes/sites.js"
+import { seedStore } from "./seed.js"
+import * as Store from "./store.js"
+
+export { seed } from "./seed.js"
+export type { Collection, CollectionField, Event, Item, LiveItem, Order, Site } from "./store.js"
 
 export interface Settings {
   readonly port?: number
@@ -35,23 +37,6 @@ export interface Settings {
   readonly rateLimit?: false | { readonly limit: number; readonly windowMs: number }
 }
 
-export interface Site { id: string; displayName: string; shortName: string; ecommerce: boolean; createdOn: string }
-export interface Order { siteId: string; orderId: string; status: string; acceptedOn: string; fulfilledOn: string | null; customer: string; total: number }
-export interface Collection { id: string; siteId: string; displayName: string; singularName: string; slug: string; fields: Array<Cms.CollectionField> }
-export type CollectionField = Cms.CollectionField
-export interface Item {
-  id: string
-  collectionId: string
-  fieldData: Record<string, unknown>
-  createdOn: string
-  /** Set back to draft after it was published: staged only, absent from the live list. */
-  isDraft?: boolean
-  isArchived?: boolean
-  /** null: created staged and never published (absent from the live list); absent: published when created. */
-  lastPublished?: string | null
-  lastUpdated?: string
-}
-
 export interface Simulator {
   /** The base URL to give a connection: `http://127.0.0.1:<port>/v2`. */
   readonly baseUrl: string
@@ -60,201 +45,37 @@ export interface Simulator {
   readonly tokenUrl: string
   readonly clientId: string
   readonly clientSecret: string
-  readonly sites: Map<string, Site>
-  readonly orders: Map<string, Order>
-  readonly collections: Map<string, Collection>
-  readonly items: Map<string, Item>
+  readonly sites: Map<string, Store.Site>
+  readonly orders: Map<string, Store.Order>
+  readonly collections: Map<string, Store.Collection>
+  readonly items: Map<string, Store.Item>
+  /** Every event a change caused, in order, as its webhook's payload. */
+  readonly events: ReadonlyArray<Store.Event>
   /** A token with these scopes (all by default), without the OAuth dance. */
   readonly issueToken: (scopes?: ReadonlyArray<string>) => string
   readonly stats: { requests: number; rateLimited: number }
   readonly close: () => Promise<void>
 }
 
-export const allScopes = ["sites:read", "ecommerce:read", "ecommerce:write", "cms:read", "cms:write"] as const
+/** Every scope the simulated endpoints need. */
+export const allScopes = [
+  "sites:read", "sites:write", "cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "forms:read", "forms:write",
+  "pages:read", "pages:write", "assets:read", "assets:write", "users:read", "users:write"
+] as const
 
-const objectId = () => randomBytes(12).toString("hex")
-const seedId = (n: number) => `5eed${n.toString(16).padStart(20, "0")}`
-
-/**
- * The seeded records' ids: the same on every start, so that a workflow or a test can name
- * them. Items of "Products" are `productItem(1)` … `productItem(130)`; every 25th is a draft.
- */
-export const seed = {
-  sites: { store: seedId(1), portfolio: seedId(2) },
-  collections: { products: seedId(3), blogPosts: seedId(4), projects: seedId(5) },
-  productItem: (n: number) => seedId(0x100 + n),
-  blogPost: (n: number) => seedId(0x200 + n),
-  /** The options of the Products' "category" field. */
-  categories: { apparel: seedId(0x401), gadgets: seedId(0x402) },
-  orders: { unfulfilled: "a1b-2c3", unfulfilledToo: "d4e-5f6", fulfilled: "a7b-8c9", refunded: "dab-cde", pending: "f01-234", disputed: "b56-789", disputeLost: "c0d-e1f" }
-} as const
-const isObjectId = (s: string) => webflowIdPattern.test(s)
-
-/** The fields of a collection: `name` and `slug` (required), then `extra`. */
-const fieldsOf = (collectionNumber: number, extra: ReadonlyArray<Omit<Cms.CollectionField, "id" | "isEditable" | "helpText" | "isRequired"> & { isRequired?: boolean }>): Array<Cms.CollectionField> =>
-  [
-    { slug: "name", displayName: "Name", type: "PlainText", isRequired: true, validations: { maxLength: 256 } },
-    { slug: "slug", displayName: "Slug", type: "PlainText", isRequired: true, validations: { maxLength: 256 } },
-    ...extra
-  ].map((field, i) => ({ isRequired: false, ...field, id: seedId(0x1000 * collectionNumber + i), isEditable: true, helpText: "" }))
-
-/** "Products": one field of every type Webflow has, with their validations. */
-const productFields = fieldsOf(3, [
-  { slug: "price", displayName: "Price", type: "Number", validations: { format: "decimal", allowNegative: false, precision: 2 } },
-  { slug: "stock", displayName: "Stock", type: "Number", validations: { format: "integer", allowNegative: false, allowZero: true, maxValue: 10000 } },
-  { slug: "featured", displayName: "Featured", type: "Switch", validations: null },
-  { slug: "description", displayName: "Description", type: "RichText", validations: null },
-  { slug: "category", displayName: "Category", type: "Option", validations: { options: [{ name: "Apparel", id: seedId(0x401) }, { name: "Gadgets", id: seedId(0x402) }] } },
-  { slug: "released", displayName: "Released", type: "DateTime", validations: null },
-  { slug: "related", displayName: "Related product", type: "Reference", validations: { collectionId: seedId(3) } },
-  { slug: "posts", displayName: "Blog posts", type: "MultiReference", validations: { collectionId: seedId(4) } },
-  { slug: "contact-email", displayName: "Contact email", type: "Email", validations: null },
-  { slug: "support-phone", displayName: "Support phone", type: "Phone", validations: null },
-  { slug: "website", displayName: "Website", type: "Link", validations: null },
-  { slug: "color", displayName: "Color", type: "Color", validations: null },
-  { slug: "image", displayName: "Image", type: "Image", validations: null },
-  { slug: "manual", displayName: "Manual", type: "File", validations: null }
-])
-
-class ApiError {
-  constructor(readonly status: number, readonly code: string, readonly message: string, readonly details: ReadonlyArray<unknown> = []) {}
-}
-
-/** A 202 answer (Webflow accepts item creations with 202). */
-class Accepted {
-  constructor(readonly body: unknown) {}
-}
-
-const money = (cents: number) => ({ unit: "USD", value: String(cents), string: `$ ${(cents / 100).toFixed(2)} USD` })
+const errorBody = (e: ApiError) => ({ code: e.code, message: e.message, externalReference: null, details: e.details })
 
 export const start = async (settings: Settings = {}): Promise<Simulator> => {
   const clientId = settings.clientId ?? randomBytes(16).toString("hex")
   const clientSecret = settings.clientSecret ?? randomBytes(32).toString("hex")
   const rateLimit = settings.rateLimit === false ? undefined : settings.rateLimit ?? { limit: 60, windowMs: 60_000 }
-  const sites = new Map<string, Site>()
-  const orders = new Map<string, Order>()
-  const collections = new Map<string, Collection>()
-  const items = new Map<string, Item>()
+  const store = Store.make()
+  seedStore(store)
   const codes = new Map<string, { redirectUri: string; scopes: ReadonlyArray<string>; used: boolean }>()
   const tokens = new Map<string, ReadonlyArray<string>>()
   const windows = new Map<string, Array<number>>()
   const stats = { requests: 0, rateLimited: 0 }
   let origin = ""
-
-  // --- seed ---------------------------------------------------------------------------------
-  const now = new Date("2026-11-01T12:00:00.000Z")
-  const cmsLocale = objectId()
-  const addSite = (displayName: string, ecommerce: boolean, id: string) => {
-    const site: Site = { id, displayName, shortName: displayName.toLowerCase().replace(/\W+/g, "-"), ecommerce, createdOn: now.toISOString() }
-    sites.set(site.id, site)
-    return site
-  }
-  const addCollection = (
-    siteId: string, displayName: string, singularName: string, count: number, id: string, itemId: (n: number) => string,
-    fields: Array<Cms.CollectionField>
-  ) => {
-    const collection: Collection = { id, siteId, displayName, singularName, slug: displayName.toLowerCase().replace(/\W+/g, "-"), fields }
-    collections.set(collection.id, collection)
-    for (let i = 1; i <= count; i++) {
-      const item: Item = {
-        id: itemId(i),
-        collectionId: collection.id,
-        createdOn: new Date(now.getTime() + i * 60_000).toISOString(),
-        fieldData: { name: `${singularName} ${i}`, slug: `${singularName.toLowerCase().replace(/\W+/g, "-")}-${i}`, price: i * 100, featured: i % 10 === 0 },
-        isDraft: i % 25 === 0
-      }
-      items.set(item.id, item)
-    }
-    return collection
-  }
-  const store = addSite("Acme Store", true, seed.sites.store)
-  const portfolio = addSite("Portfolio", false, seed.sites.portfolio)
-  addCollection(store.id, "Products", "Product", 130, seed.collections.products, seed.productItem, productFields)
-  addCollection(store.id, "Blog Posts", "Blog Post", 3, seed.collections.blogPosts, seed.blogPost,
-    fieldsOf(4, [{ slug: "body", displayName: "Body", type: "RichText", validations: null }]))
-  addCollection(portfolio.id, "Projects", "Project", 2, seed.collections.projects, (n) => seedId(0x300 + n), fieldsOf(5, []))
-  const orderIds = Object.values(seed.orders)
-  ;["unfulfilled", "unfulfilled", "fulfilled", "refunded", "pending", "disputed", "dispute-lost"].forEach((status, i) => {
-    const order: Order = {
-      siteId: store.id,
-      // Webflow's order ids: two short hexadecimal groups, like "dfa-3f1".
-      orderId: orderIds[i]!,
-      status,
-      acceptedOn: new Date(now.getTime() + i * 3_600_000).toISOString(),
-      fulfilledOn: status === "fulfilled" ? new Date(now.getTime() + i * 3_600_000 + 60_000).toISOString() : null,
-      customer: ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth", "Frances Allen"][i]!,
-      total: 1999 + i * 500
-    }
-    orders.set(`${store.id}/${order.orderId}`, order)
-  })
-
-  // --- records as Webflow returns them -------------------------------------------------------
-  const siteJson = (s: Site) => ({
-    id: s.id,
-    workspaceId: "5f0c8c9e1c9d440000e8d8c3",
-    createdOn: s.createdOn,
-    displayName: s.displayName,
-    shortName: s.shortName,
-    lastPublished: s.createdOn,
-    lastUpdated: s.createdOn,
-    previewUrl: `https://screenshots.webflow.com/sites/${s.id}/preview.png`,
-    timeZone: "America/New_York",
-    parentFolderId: null,
-    customDomains: [],
-    locales: { primary: { id: objectId(), cmsLocaleId: objectId(), enabled: true, displayName: "English", displayImageId: null, redirect: false, subdirectory: "", tag: "en" }, secondary: [] },
-    dataCollectionEnabled: false,
-    dataCollectionType: "disabled"
-  })
-  const address = (type: "shipping" | "billing", name: string) => ({
-    type, addressee: name, line1: "1 Main Street", line2: "", city: "Springfield", state: "IL", country: "US", postalCode: "62701"
-  })
-  const orderJson = (o: Order) => ({
-    orderId: o.orderId,
-    status: o.status,
-    comment: "",
-    orderComment: "",
-    acceptedOn: o.acceptedOn,
-    fulfilledOn: o.fulfilledOn,
-    refundedOn: o.status === "refunded" ? o.acceptedOn : null,
-    disputedOn: o.status === "disputed" ? o.acceptedOn : null,
-    disputeUpdatedOn: null,
-    disputeLastStatus: o.status === "disputed" ? "needs_response" : null,
-    customerPaid: money(o.total),
-    netAmount: money(Math.round(o.total * 0.95)),
-    applicationFee: money(Math.round(o.total * 0.02)),
-    allAddresses: [address("shipping", o.customer), address("billing", o.customer)],
-    shippingAddress: address("shipping", o.customer),
-    billingAddress: address("billing", o.customer),
-    shippingProvider: null,
-    shippingTracking: null,
-    shippingTrackingURL: null,
-    customerInfo: { fullName: o.customer, email: `${o.customer.split(" ")[0]!.toLowerCase()}@example.com` },
-    purchasedItems: [{
-      count: 1, rowTotal: money(o.total), productId: objectId(), productName: "T-Shirt", productSlug: "t-shirt",
-      variantId: objectId(), variantName: "T-Shirt: Large", variantSlug: "t-shirt-large", variantSKU: "TS-L",
-      variantImage: { url: "https://uploads.example.com/t-shirt.png", file: { size: 2048, originalFileName: "t-shirt.png", createdOn: "2026-10-01T00:00:00.000Z", contentType: "image/png", width: 512, height: 512, variants: [] } }, variantPrice: money(o.total), weight: 0, width: 0, height: 0, length: 0
-    }],
-    purchasedItemsCount: 1,
-    stripeDetails: { subscriptionId: null, paymentMethod: "pm_simulated", paymentIntentId: "pi_simulated", customerId: "cus_simulated", chargeId: "ch_simulated", disputeId: null, refundId: null, refundReason: null },
-    stripeCard: { last4: "4242", brand: "Visa", ownerName: o.customer, expires: { year: 2030, month: 12 } },
-    paypalDetails: {},
-    customData: [],
-    metadata: { isBuyNow: false },
-    isCustomerDeleted: false,
-    isShippingRequired: true,
-    hasDownloads: false,
-    paymentProcessor: "stripe",
-    totals: { subtotal: money(o.total), extras: [], total: money(o.total) },
-    downloadFiles: []
-  })
-  const collectionJson = (c: Collection) => ({
-    id: c.id, displayName: c.displayName, singularName: c.singularName, slug: c.slug, createdOn: now.toISOString(), lastUpdated: now.toISOString()
-  })
-  const itemJson = (i: Item) => ({
-    id: i.id, cmsLocaleId: cmsLocale, lastPublished: i.lastPublished === undefined ? i.createdOn : i.lastPublished,
-    lastUpdated: i.lastUpdated ?? i.createdOn, createdOn: i.createdOn, isArchived: i.isArchived === true, isDraft: i.isDraft === true, fieldData: i.fieldData
-  })
-  const collectionDetails = (c: Collection) => ({ ...collectionJson(c), fields: c.fields })
 
   // --- OAuth ------------------------------------------------------------------------------
   const authorize = (url: URL): { status: number; location?: string; body?: unknown } => {
@@ -275,12 +96,12 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     return { status: 302, location: target.toString() }
   }
   const exchange = (p: URLSearchParams): { status: number; body: unknown } => {
-    const invalid = (error: string, description: string) => ({ status: 400, body: { error, error_description: description } })
+    const refuse = (error: string, description: string) => ({ status: 400, body: { error, error_description: description } })
     if (p.get("client_id") !== clientId || p.get("client_secret") !== clientSecret) return { status: 401, body: { error: "invalid_client", error_description: "Invalid client credentials" } }
-    if (p.get("grant_type") !== "authorization_code") return invalid("unsupported_grant_type", "grant_type must be authorization_code")
+    if (p.get("grant_type") !== "authorization_code") return refuse("unsupported_grant_type", "grant_type must be authorization_code")
     const grant = codes.get(p.get("code") ?? "")
-    if (grant === undefined || grant.used) return invalid("invalid_grant", "The authorization code is invalid or has been used")
-    if (grant.redirectUri !== p.get("redirect_uri")) return invalid("invalid_grant", "redirect_uri does not match the authorization request")
+    if (grant === undefined || grant.used) return refuse("invalid_grant", "The authorization code is invalid or has been used")
+    if (grant.redirectUri !== p.get("redirect_uri")) return refuse("invalid_grant", "redirect_uri does not match the authorization request")
     grant.used = true
     const token = randomBytes(32).toString("hex")
     tokens.set(token, grant.scopes)
@@ -288,154 +109,11 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
 
   // --- the API ----------------------------------------------------------------------------
-  const scopesNeeded: Array<[RegExp, string, string]> = [
-    [/^\/sites$/, "GET", "sites:read"],
-    [/^\/sites\/[^/]+\/orders$/, "GET", "ecommerce:read"],
-    [/^\/sites\/[^/]+\/orders\/[^/]+\/fulfill$/, "POST", "ecommerce:write"],
-    [/^\/sites\/[^/]+\/collections$/, "GET", "cms:read"],
-    [/^\/collections\/[^/]+$/, "GET", "cms:read"],
-    [/^\/collections\/[^/]+\/items(\/[^/]+)*$/, "GET", "cms:read"],
-    [/^\/collections\/[^/]+\/items(\/live)?$/, "POST", "cms:write"],
-    [/^\/collections\/[^/]+\/items\/[^/]+(\/live)?$/, "PATCH", "cms:write"]
-  ]
-  const page = (q: URLSearchParams) => {
-    const offset = Number(q.get("offset") ?? 0)
-    const limit = Number(q.get("limit") ?? 100)
-    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1 || limit > 100) {
-      throw new ApiError(400, "validation_error", "Validation Error", [{ param: "limit", description: "must be between 1 and 100" }])
-    }
-    return { offset, limit }
-  }
-  const site = (id: string) => {
-    if (!isObjectId(id)) throw new ApiError(400, "validation_error", "Validation Error", [{ param: "site_id", description: "invalid id" }])
-    const found = sites.get(id)
-    if (found === undefined) throw new ApiError(404, "resource_not_found", `Requested resource not found: Site not found`)
-    return found
-  }
-  const collection = (id: string) => {
-    if (!isObjectId(id)) throw new ApiError(400, "validation_error", "Validation Error", [{ param: "collection_id", description: "invalid id" }])
-    const found = collections.get(id)
-    if (found === undefined) throw new ApiError(404, "collection_not_found", "Requested resource not found: Collection not found")
-    return found
-  }
-  /** A collection's items, staged or live, filtered by exact name or slug and sorted as asked. */
-  const listed = (c: Collection, live: boolean, q: URLSearchParams) => {
-    const sortBy = q.get("sortBy")
-    const sortOrder = q.get("sortOrder")
-    if (sortBy !== null && !["lastPublished", "name", "slug"].includes(sortBy)) {
-      throw new ApiError(400, "validation_error", "Validation Error", [{ param: "sortBy", description: "must be one of lastPublished, name, slug" }])
-    }
-    if (sortOrder !== null && sortOrder !== "asc" && sortOrder !== "desc") {
-      throw new ApiError(400, "validation_error", "Validation Error", [{ param: "sortOrder", description: "must be one of asc, desc" }])
-    }
-    const [name, slug] = [q.get("name"), q.get("slug")]
-    const all = [...items.values()].filter((i) =>
-      i.collectionId === c.id && (!live || (i.isDraft !== true && i.lastPublished !== null)) &&
-      (name === null || i.fieldData["name"] === name) && (slug === null || i.fieldData["slug"] === slug))
-    if (sortBy === null) return all
-    const key = (i: Item) => String(sortBy === "lastPublished" ? itemJson(i).lastPublished : i.fieldData[sortBy])
-    const direction = sortOrder === "desc" ? -1 : 1
-    return all.sort((a, b) => direction * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
-  }
-  const ecommerce = (s: Site) => {
-    if (!s.ecommerce) throw new ApiError(409, "ecommerce_not_enabled", "Ecommerce is not enabled for this site. Upgrade to an Ecommerce plan.")
-  }
-
-  /** Creates an item (staged, or published with `live`), its fieldData checked as Webflow does. */
-  const createItem = (c: Collection, live: boolean, body: Record<string, unknown>) => {
-    const details = [...flags(body, live), ...Cms.check(c.fields, body["fieldData"], true, exists), ...uniqueSlug(c, body["fieldData"])]
-    if (details.length > 0) throw new ApiError(400, "validation_error", "Validation Error", details)
-    const at = new Date().toISOString()
-    const item: Item = {
-      id: objectId(), collectionId: c.id, createdOn: at, lastUpdated: at, fieldData: { ...body["fieldData"] as Record<string, unknown> },
-      isDraft: live ? false : body["isDraft"] === true, isArchived: body["isArchived"] === true, lastPublished: live ? at : null
-    }
-    items.set(item.id, item)
-    return new Accepted(itemJson(item))
-  }
-  /** Updates an item's given fields (null clears one); `live` publishes the change, for an item that is live. */
-  const updateItem = (c: Collection, item: Item, live: boolean, body: Record<string, unknown>) => {
-    const details = [...flags(body, live), ...Cms.check(c.fields, body["fieldData"], false, exists), ...uniqueSlug(c, body["fieldData"], item.id)]
-    if (details.length > 0) throw new ApiError(400, "validation_error", "Validation Error", details)
-    if (live && (item.isDraft === true || item.lastPublished === null)) throw new ApiError(409, "conflict", "Conflict: Item not published")
-    for (const [slug, value] of Object.entries((body["fieldData"] ?? {}) as Record<string, unknown>)) {
-      if (value === null) delete item.fieldData[slug]
-      else item.fieldData[slug] = value
-    }
-    if (typeof body["isDraft"] === "boolean") item.isDraft = body["isDraft"]
-    if (typeof body["isArchived"] === "boolean") item.isArchived = body["isArchived"]
-    item.lastUpdated = new Date().toISOString()
-    if (live) item.lastPublished = item.lastUpdated
-    return itemJson(item)
-  }
-  const exists = (collectionId: string, itemId: string) => items.get(itemId)?.collectionId === collectionId
-  const flags = (body: Record<string, unknown>, live: boolean): ReadonlyArray<Cms.Detail> => [
-    ...(["isDraft", "isArchived"] as const).filter((flag) => body[flag] !== undefined && typeof body[flag] !== "boolean")
-      .map((flag) => ({ param: flag, description: "Expected a boolean" })),
-    ...(live && body["isDraft"] === true ? [{ param: "isDraft", description: "A live item cannot be a draft" }] : [])
-  ]
-  const uniqueSlug = (c: Collection, fieldData: unknown, itself?: string): ReadonlyArray<Cms.Detail> => {
-    const slug = (fieldData as Record<string, unknown> | undefined)?.["slug"]
-    const taken = typeof slug === "string" && [...items.values()].some((i) => i.collectionId === c.id && i.id !== itself && i.fieldData["slug"] === slug)
-    return taken ? [{ param: "fieldData.slug", description: `Unique value is already in database: '${slug}'` }] : []
-  }
-
-  const api = (method: string, path: string, q: URLSearchParams, body: Record<string, unknown>): unknown => {
-    const s = path.split("/").filter((x) => x !== "")
-    if (method === "GET" && path === "/sites") return { sites: [...sites.values()].map(siteJson) }
-    if (s[0] === "sites" && s[2] === "orders") {
-      const theSite = site(s[1]!)
-      ecommerce(theSite)
-      if (method === "GET" && s.length === 3) {
-        const { limit, offset } = page(q)
-        const status = q.get("status")
-        const all = [...orders.values()].filter((o) => o.siteId === theSite.id && (status === null || o.status === status))
-        return { orders: all.slice(offset, offset + limit).map(orderJson), pagination: { limit, offset, total: all.length } }
-      }
-      if (method === "POST" && s.length === 5 && s[4] === "fulfill") {
-        const order = orders.get(`${theSite.id}/${s[3]}`)
-        if (order === undefined) throw new ApiError(404, "order_not_found", "Requested resource not found: Order not found")
-        if (body["sendOrderFulfilledEmail"] !== undefined && typeof body["sendOrderFulfilledEmail"] !== "boolean") {
-          throw new ApiError(400, "validation_error", "Validation Error", [{ param: "sendOrderFulfilledEmail", description: "must be a boolean" }])
-        }
-        if (order.status !== "fulfilled") {
-          order.status = "fulfilled"
-          order.fulfilledOn = new Date().toISOString()
-        }
-        return orderJson(order)
-      }
-    }
-    if (method === "GET" && s[0] === "sites" && s[2] === "collections" && s.length === 3) {
-      const theSite = site(s[1]!)
-      return { collections: [...collections.values()].filter((c) => c.siteId === theSite.id).map(collectionJson) }
-    }
-    if (method === "GET" && s[0] === "collections" && s.length === 2) return collectionDetails(collection(s[1]!))
-    if (method === "POST" && s[0] === "collections" && s[2] === "items" && (s.length === 3 || (s.length === 4 && s[3] === "live"))) {
-      return createItem(collection(s[1]!), s.length === 4, body)
-    }
-    if (method === "PATCH" && s[0] === "collections" && s[2] === "items" && (s.length === 4 || (s.length === 5 && s[4] === "live"))) {
-      const theCollection = collection(s[1]!)
-      if (!isObjectId(s[3]!)) throw new ApiError(400, "validation_error", "Validation Error", [{ param: "item_id", description: "invalid id" }])
-      const item = items.get(s[3]!)
-      if (item === undefined || item.collectionId !== theCollection.id) throw new ApiError(404, "item_not_found", "Requested resource not found: Item not found")
-      return updateItem(theCollection, item, s.length === 5, body)
-    }
-    if (method === "GET" && s[0] === "collections" && s[2] === "items") {
-      const theCollection = collection(s[1]!)
-      if (s.length === 3 || (s.length === 4 && s[3] === "live")) {
-        const { limit, offset } = page(q)
-        const all = listed(theCollection, s.length === 4, q)
-        return { items: all.slice(offset, offset + limit).map(itemJson), pagination: { limit, offset, total: all.length } }
-      }
-      if (s.length === 4) {
-        if (!isObjectId(s[3]!)) throw new ApiError(400, "validation_error", "Validation Error", [{ param: "item_id", description: "invalid id" }])
-        const item = items.get(s[3]!)
-        if (item === undefined || item.collectionId !== theCollection.id) throw new ApiError(404, "item_not_found", "Requested resource not found: Item not found")
-        return itemJson(item)
-      }
-    }
-    throw new ApiError(404, "resource_not_found", `Route not found: ${method} /v2${path}`)
-  }
+  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders].flatMap((module) => module.routes(store))
+  const find = PathRouter.make<void, { route: Route; path: Readonly<Record<string, string>> } | undefined>(
+    routes.map((route) => ({ method: route.method, path: route.path, handle: (path) => ({ route, path }) })),
+    () => undefined
+  )
 
   const limited = (token: string): number | undefined => {
     if (rateLimit === undefined) return undefined
@@ -454,7 +132,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       res.end(JSON.stringify({ code: "internal_error", message: "Internal Error", externalReference: null, details: [] }))
     })
   })
-  const handle = async (req: IncomingMessage, res: import("node:http").ServerResponse) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     stats.requests++
     const body = await readBody(req)
     if (body._tag === "TooLarge") {
@@ -472,11 +150,14 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       return
     }
     const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      if (body === undefined) {
+        res.writeHead(status, headers).end()
+        return
+      }
       res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers })
       res.end(JSON.stringify(body))
     }
-    const fail = (e: ApiError, headers: Record<string, string> = {}) =>
-      json(e.status, { code: e.code, message: e.message, externalReference: null, details: e.details }, headers)
+    const fail = (e: ApiError, headers: Record<string, string> = {}) => json(e.status, errorBody(e), headers)
 
     if (url.pathname === "/oauth/authorize" && req.method === "GET") {
       const answer = authorize(url)
@@ -512,15 +193,20 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       stats.rateLimited++
       return fail(new ApiError(429, "too_many_requests", "Too many requests"), { "retry-after": String(retryAfter) })
     }
-    const path = url.pathname.slice(3)
-    const needed = scopesNeeded.find(([pattern, method]) => pattern.test(path) && method === req.method)?.[2]
+    const method = req.method ?? "GET"
+    const found = find(method, url.pathname.slice(3), undefined)
+    if (found === undefined) return fail(new ApiError(404, "resource_not_found", `Route not found: ${method} ${url.pathname}`))
+    const needed = found.route.scope
     if (needed !== undefined && !scopes.includes(needed)) {
       return fail(new ApiError(403, "missing_scopes", `OAuthForbidden: You are missing the following scopes - ${needed}`))
     }
     try {
-      const body = raw === "" ? {} : JSON.parse(raw) as Record<string, unknown>
-      const answer = api(req.method ?? "GET", path, url.searchParams, body)
-      if (answer instanceof Accepted) json(202, answer.body)
+      const parsed: unknown = raw === "" ? {} : JSON.parse(raw)
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+        return fail(new ApiError(400, "bad_request", "Bad Request: the body is not a JSON object"))
+      }
+      const answer = found.route.handle({ path: found.path, query: url.searchParams, body: parsed as Record<string, unknown> })
+      if (answer instanceof Answer) json(answer.status, answer.body)
       else json(200, answer)
     } catch (error) {
       if (error instanceof ApiError) fail(error)
@@ -536,10 +222,11 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     tokenUrl: `${origin}/oauth/access_token`,
     clientId,
     clientSecret,
-    sites,
-    orders,
-    collections,
-    items,
+    sites: store.sites,
+    orders: store.orders,
+    collections: store.collections,
+    items: store.items,
+    events: store.events,
     issueToken: (scopes = allScopes) => {
       const token = randomBytes(32).toString("hex")
       tokens.set(token, scopes)

@@ -1,0 +1,98 @@
+/**
+ * The simulator's seeded records, the same on every start so that a workflow or a test can name
+ * them: two sites (one with e-commerce), three collections ("Products" has a field of every
+ * type and 130 items to page through, every 25th a draft; the rest published), and orders in
+ * each status.
+ */
+import type * as Cms from "./cms.js"
+import { type Collection, type Item, seedId, type Store } from "./store.js"
+
+/**
+ * The seeded records' ids. Items of "Products" are `productItem(1)` … `productItem(130)`; every
+ * 25th is a draft.
+ */
+export const seed = {
+  sites: { store: seedId(1), portfolio: seedId(2) },
+  collections: { products: seedId(3), blogPosts: seedId(4), projects: seedId(5) },
+  productItem: (n: number) => seedId(0x100 + n),
+  blogPost: (n: number) => seedId(0x200 + n),
+  /** The options of the Products' "category" field. */
+  categories: { apparel: seedId(0x401), gadgets: seedId(0x402) },
+  orders: { unfulfilled: "a1b-2c3", unfulfilledToo: "d4e-5f6", fulfilled: "a7b-8c9", refunded: "dab-cde", pending: "f01-234", disputed: "b56-789", disputeLost: "c0d-e1f" }
+} as const
+
+/** When the seeded records were made. */
+export const seededAt = new Date("2026-11-01T12:00:00.000Z")
+
+type FieldSeed = Omit<Cms.CollectionField, "id" | "isEditable" | "helpText" | "isRequired"> & { isRequired?: boolean }
+
+/** The fields of a collection: `name` and `slug` (required), then `extra`. */
+const fieldsOf = (collectionNumber: number, extra: ReadonlyArray<FieldSeed>): Array<Cms.CollectionField> =>
+  [
+    { slug: "name", displayName: "Name", type: "PlainText", isRequired: true, validations: { maxLength: 256 } },
+    { slug: "slug", displayName: "Slug", type: "PlainText", isRequired: true, validations: { maxLength: 256 } },
+    ...extra
+  ].map((field, i) => ({ isRequired: false, ...field, id: seedId(0x1000 * collectionNumber + i), isEditable: true, helpText: "" }))
+
+/** "Products": one field of every type Webflow has, with their validations. */
+const productFields = fieldsOf(3, [
+  { slug: "price", displayName: "Price", type: "Number", validations: { format: "decimal", allowNegative: false, precision: 2 } },
+  { slug: "stock", displayName: "Stock", type: "Number", validations: { format: "integer", allowNegative: false, allowZero: true, maxValue: 10000 } },
+  { slug: "featured", displayName: "Featured", type: "Switch", validations: null },
+  { slug: "description", displayName: "Description", type: "RichText", validations: null },
+  { slug: "category", displayName: "Category", type: "Option", validations: { options: [{ name: "Apparel", id: seed.categories.apparel }, { name: "Gadgets", id: seed.categories.gadgets }] } },
+  { slug: "released", displayName: "Released", type: "DateTime", validations: null },
+  { slug: "related", displayName: "Related product", type: "Reference", validations: { collectionId: seed.collections.products } },
+  { slug: "posts", displayName: "Blog posts", type: "MultiReference", validations: { collectionId: seed.collections.blogPosts } },
+  { slug: "contact-email", displayName: "Contact email", type: "Email", validations: null },
+  { slug: "support-phone", displayName: "Support phone", type: "Phone", validations: null },
+  { slug: "website", displayName: "Website", type: "Link", validations: null },
+  { slug: "color", displayName: "Color", type: "Color", validations: null },
+  { slug: "image", displayName: "Image", type: "Image", validations: null },
+  { slug: "manual", displayName: "Manual", type: "File", validations: null }
+])
+
+export const seedStore = (store: Store) => {
+  const at = seededAt.toISOString()
+  const addSite = (id: string, displayName: string, ecommerce: boolean) =>
+    store.sites.set(id, { id, displayName, shortName: displayName.toLowerCase().replace(/\W+/g, "-"), ecommerce, createdOn: at, lastPublished: at })
+  const addCollection = (
+    siteId: string, displayName: string, singularName: string, count: number, id: string, itemId: (n: number) => string,
+    fields: Array<Cms.CollectionField>
+  ) => {
+    const collection: Collection = { id, siteId, displayName, singularName, slug: displayName.toLowerCase().replace(/\W+/g, "-"), fields }
+    store.collections.set(collection.id, collection)
+    for (let i = 1; i <= count; i++) {
+      const createdOn = new Date(seededAt.getTime() + i * 60_000).toISOString()
+      const fieldData = { name: `${singularName} ${i}`, slug: `${singularName.toLowerCase().replace(/\W+/g, "-")}-${i}`, price: i * 100, featured: i % 10 === 0 }
+      // Every 25th is a draft, never published; the others were published when created.
+      const draft = i % 25 === 0
+      const item: Item = {
+        id: itemId(i), collectionId: collection.id, fieldData, createdOn, lastUpdated: createdOn, isDraft: draft, isArchived: false,
+        lastPublished: draft ? null : createdOn, live: draft ? undefined : { fieldData: { ...fieldData }, lastUpdated: createdOn }
+      }
+      store.items.set(item.id, item)
+    }
+  }
+  addSite(seed.sites.store, "Acme Store", true)
+  addSite(seed.sites.portfolio, "Portfolio", false)
+  addCollection(seed.sites.store, "Products", "Product", 130, seed.collections.products, seed.productItem, productFields)
+  addCollection(seed.sites.store, "Blog Posts", "Blog Post", 3, seed.collections.blogPosts, seed.blogPost,
+    fieldsOf(4, [{ slug: "body", displayName: "Body", type: "RichText", validations: null }]))
+  addCollection(seed.sites.portfolio, "Projects", "Project", 2, seed.collections.projects, (n) => seedId(0x300 + n), fieldsOf(5, []))
+  const customers = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth", "Frances Allen"]
+  const orderIds = Object.values(seed.orders)
+  ;["unfulfilled", "unfulfilled", "fulfilled", "refunded", "pending", "disputed", "dispute-lost"].forEach((status, i) => {
+    const acceptedOn = new Date(seededAt.getTime() + i * 3_600_000)
+    store.orders.set(`${seed.sites.store}/${orderIds[i]}`, {
+      siteId: seed.sites.store,
+      // Webflow's order ids: two short hexadecimal groups, like "dfa-3f1".
+      orderId: orderIds[i]!,
+      status,
+      acceptedOn: acceptedOn.toISOString(),
+      fulfilledOn: status === "fulfilled" ? new Date(acceptedOn.getTime() + 60_000).toISOString() : null,
+      customer: customers[i]!,
+      total: 1999 + i * 500
+    })
+  })
+}
