@@ -89,12 +89,34 @@ export const journal = (dataDir: string): Array<{ readonly t: string; readonly i
 /** A step of `run --output json`'s document. */
 export interface RunStep {
   readonly name: string
+  readonly type?: string
   readonly status: string
   readonly output?: any
+  readonly error?: unknown
 }
 /** What `run --output json` prints: the run's status and steps, and with `--serve`, the trigger's. */
 export interface RunDocument {
   readonly status: string
   readonly steps: ReadonlyArray<RunStep>
   readonly trigger?: { readonly type: string; readonly event: string | null; readonly status: string; readonly steps: ReadonlyArray<RunStep> }
+}
+
+/**
+ * A catalog workflow (every action of one component) run on the sandbox to its end: the run's
+ * document, a step's output by name, and the step types that are not the component's actions
+ * (`extra`) or that no step runs (`missing`): both empty when the catalog is whole.
+ */
+export const runCatalog = async (file: string, component: { readonly name: string; readonly version: number; readonly actions: object }, args: ReadonlyArray<string> = []) => {
+  const { code, stderr, stdout } = await runner(["run", file, "--sandbox", "--output", "json", ...args])
+  if (code !== 0) throw new Error(`the catalog run exited with ${code}: ${stderr}${stdout}`)
+  const document = JSON.parse(stdout) as RunDocument
+  const types = new Set(document.steps.map((step) => step.type))
+  const actions = Object.keys(component.actions).map((name) => `${component.name}/v${component.version}/${name}`)
+  return {
+    document,
+    failed: document.steps.filter((step) => step.status !== "succeeded"),
+    output: (name: string) => document.steps.find((step) => step.name === name)!.output,
+    missing: actions.filter((type) => !types.has(type)),
+    extra: [...types].filter((type) => type === undefined || !actions.includes(type))
+  }
 }

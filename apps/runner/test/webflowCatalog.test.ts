@@ -1,0 +1,31 @@
+/**
+ * The catalog workflow (examples/webflow-catalog.json): every action of sitebuilder/v1, the
+ * custom action included, run end to end on the sandbox from the built bundle, each step's ids
+ * seeded or taken from earlier steps' outputs. An action added to the component without a step
+ * here fails. Unpaced (`--without-rate-limits`): the catalog makes more requests than Webflow's
+ * 60 a minute, and pacing is tested on its own.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { sitebuilder } from "@x/sitebuilder"
+import { fileURLToPath } from "node:url"
+import { runCatalog } from "./bin.js"
+
+const catalog = fileURLToPath(new URL("../examples/webflow-catalog.json", import.meta.url))
+
+describe("x-runner run examples/webflow-catalog.json --sandbox", () => {
+  it("runs every action of sitebuilder/v1, each step succeeding with real values", async () => {
+    const { document, extra, failed, missing, output } = await runCatalog(catalog, sitebuilder, ["--without-rate-limits"])
+    expect(document.status).toBe("succeeded")
+    expect(failed).toEqual([])
+    expect({ missing, extra }).toEqual({ missing: [], extra: [] })
+
+    // Items: read, listed live past one page, created and changed with typed fields.
+    expect(output("product")).toMatchObject({ id: "5eed00000000000000000101", fieldData: { name: "Product 1", slug: "product-1" } })
+    expect(output("liveProducts").items).toHaveLength(125)
+    expect(output("newProduct")).toMatchObject({ fieldData: { name: "Catalog tee", price: 25 }, isDraft: false })
+    expect(output("repricedProduct")).toMatchObject({ id: output("newProduct").id, fieldData: { price: 30 } })
+    // Orders, and the custom action.
+    expect(output("fulfilled")).toMatchObject({ orderId: "a1b-2c3", status: "fulfilled" })
+    expect(output("collectionsByPath")).toMatchObject({ status: 200 })
+  }, 60_000)
+})
