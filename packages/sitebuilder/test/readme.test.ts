@@ -19,7 +19,7 @@ describe("the README's actions", () => {
   it("lists every action once, with the scopes it asks for", () => {
     expect(rows.map((row) => row.name).sort()).toEqual(Object.keys(sitebuilder.actions).sort())
     for (const row of rows) {
-      expect({ action: row.name, scopes: row.scopes }).toEqual({ action: row.name, scopes: [...sitebuilder.actions[row.name]!.scopes].sort() })
+      expect({ action: row.name, scopes: row.scopes }).toEqual({ action: row.name, scopes: [...(sitebuilder.actions as Record<string, { readonly scopes: ReadonlyArray<string> }>)[row.name]!.scopes].sort() })
     }
   })
 })
