@@ -8,6 +8,14 @@ import { getCollectionItem } from "./actions/getCollectionItem.js"
 import { listCollectionItems } from "./actions/listCollectionItems.js"
 import { updateCollectionItem } from "./actions/updateCollectionItem.js"
 import { connection as declared } from "./connection.js"
+// forms and site users
+import { deleteUser } from "./actions/deleteUser.js"
+import { getFormSubmission } from "./actions/getFormSubmission.js"
+import { getUser } from "./actions/getUser.js"
+import { inviteUser } from "./actions/inviteUser.js"
+import { listFormSubmissions } from "./actions/listFormSubmissions.js"
+import { listForms } from "./actions/listForms.js"
+import { listUsers } from "./actions/listUsers.js"
 
 export const sitebuilder = Component.make({
   name: "sitebuilder",
@@ -16,7 +24,11 @@ export const sitebuilder = Component.make({
   description: "Visual web design and development platform for building responsive websites without code.",
   category: "Developer Tools",
   connection: declared,
-  actions: [fulfillOrder, getCollectionItem, listCollectionItems, createCollectionItem, updateCollectionItem],
+  actions: [
+    fulfillOrder, getCollectionItem, listCollectionItems, createCollectionItem, updateCollectionItem,
+    // forms and site users
+    listForms, listFormSubmissions, getFormSubmission, listUsers, getUser, inviteUser, deleteUser
+  ],
   customAction: true
 })
 
@@ -29,6 +41,11 @@ export const Sitebuilder = Client.make(sitebuilder)
 export { Field } from "./api/collections.js"
 export { Item, WrittenItem } from "./api/items.js"
 export { Order } from "./api/orders.js"
+// forms and site users
+export { Form, FormField, FormSubmission } from "./api/forms.js"
+export { AccessGroup, User } from "./api/users.js"
 /** The connection, with the OAuth2 scopes its actions need. */
 export const connection = sitebuilder.connection
 export { createCollectionItem, fulfillOrder, getCollectionItem, listCollectionItems, updateCollectionItem }
+// forms and site users
+export { deleteUser, getFormSubmission, getUser, inviteUser, listForms, listFormSubmissions, listUsers }

@@ -2,6 +2,8 @@
 import { Property } from "@x/core"
 import { webflowIdPattern } from "./ids.js"
 import * as Options from "./options.js"
+import * as FormOptions from "./options/forms.js"
+import * as UserOptions from "./options/users.js"
 
 export const webflowId = Property.patterned(webflowIdPattern, "must be a Webflow id (24 hexadecimal digits)")
 
@@ -10,3 +12,9 @@ export const siteId = <const R extends boolean>(required: R) => webflowId({ titl
 
 /** A collection of the site. */
 export const collectionId = webflowId({ title: "Collection", required: true, dynamicOptions: Options.collections })
+
+// --- forms and site users ---
+/** A form of the site. */
+export const formId = webflowId({ title: "Form", required: true, dynamicOptions: FormOptions.forms })
+/** A user of the site. */
+export const userId = webflowId({ title: "User", required: true, dynamicOptions: UserOptions.users })

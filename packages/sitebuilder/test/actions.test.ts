@@ -248,7 +248,7 @@ describe("sitebuilder definition", () => {
         oauth2: {
           authorizeUrl: "https://webflow.com/oauth/authorize",
           tokenUrl: "https://api.webflow.com/oauth/access_token",
-          scopes: ["cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "sites:read"]
+          scopes: expect.arrayContaining(["cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "forms:read", "sites:read", "users:read", "users:write"])
         },
         defaultBaseUrl: "https://api.webflow.com/v2",
         rateLimits: [{ scope: "token", limit: 60, intervalMillis: 60_000 }],
@@ -259,6 +259,8 @@ describe("sitebuilder definition", () => {
         }
       }
     })
+    // Exactly the union of what the actions declare, sorted.
+    expect(d.connection.oauth2?.scopes).toEqual([...new Set(d.actions.flatMap((a) => a.scopes ?? []))].sort())
     const fulfil = d.actions.find((a) => a.name === "fulfillOrder")!
     expect(fulfil.props["orderId"]).toMatchObject({ required: true, dynamicOptions: { dependsOn: ["siteId"] } })
     expect(fulfil.props["sendOrderFulfilledEmail"]).toMatchObject({ kind: "BOOLEAN", defaultValue: false })

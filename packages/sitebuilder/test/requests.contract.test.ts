@@ -46,7 +46,15 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
             itemId: seed.productItem(2),
             fieldData: { name: "Renamed", price: 12.5 }
           },
-          customAction: { method: "GET", path: `/sites/${seed.sites.store}/collections` }
+          customAction: { method: "GET", path: `/sites/${seed.sites.store}/collections` },
+          // forms and site users
+          listForms: { siteId: seed.sites.store, limit: 10 },
+          listFormSubmissions: { siteId: seed.sites.store, formId: seed.forms.newsletter, limit: 110 },
+          getFormSubmission: { siteId: seed.sites.store, formId: seed.forms.contact, submissionId: seed.contactSubmission(1) },
+          listUsers: { siteId: seed.sites.store, sort: "-Email", limit: 50 },
+          getUser: { siteId: seed.sites.store, userId: seed.users.ada },
+          inviteUser: { siteId: seed.sites.store, email: "contract@example.com", accessGroups: ["members"] },
+          deleteUser: { siteId: seed.sites.store, userId: seed.users.grace }
         },
         triggers: {}
       }, "http://127.0.0.1:1/unused").pipe(

@@ -50,10 +50,12 @@ const store = () => [...sim.sites.values()].find((s) => s.ecommerce)!
 const products = () => [...sim.collections.values()].find((c) => c.displayName === "Products")!
 
 describe("sitebuilder against the simulator", () => {
-  it.live("OAuth end to end: authorize (all five scopes) → callback with state check → token → an action", () =>
+  it.live("OAuth end to end: authorize (every scope the actions declare) → callback with state check → token → an action", () =>
     Effect.gen(function*() {
       const url = new URL(yield* Connection.authorizationUrl(sitebuilder.connection, app, { redirectUri, state: "s" }))
-      expect(url.searchParams.get("scope")).toBe("cms:read cms:write ecommerce:read ecommerce:write sites:read")
+      const declared = Object.values<{ readonly scopes: ReadonlyArray<string> }>(sitebuilder.actions as any).flatMap((action) => action.scopes)
+      expect(url.searchParams.get("scope")).toBe([...new Set(declared)].sort().join(" "))
+      expect(url.searchParams.get("scope")!.split(" ")).toEqual(expect.arrayContaining(["cms:write", "ecommerce:write", "forms:read", "sites:read", "users:write"]))
       const values = yield* connect
       const order = [...sim.orders.values()].find((o) => o.siteId === store().id && o.status === "unfulfilled")!
       expect(yield* run("fulfillOrder", { siteId: store().id, orderId: order.orderId }, values)).toEqual({

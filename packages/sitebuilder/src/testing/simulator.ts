@@ -19,14 +19,17 @@ import { randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { Answer, ApiError, type Route } from "./http.js"
 import * as Collections from "./routes/collections.js"
+import * as Forms from "./routes/forms.js"
 import * as Items from "./routes/items.js"
 import * as Orders from "./routes/orders.js"
 import * as Sites from "./routes/sites.js"
+import * as Users from "./routes/users.js"
 import { seedStore } from "./seed.js"
 import * as Store from "./store.js"
 
 export { seed } from "./seed.js"
 export type { Collection, CollectionField, Event, Item, LiveItem, Order, Site } from "./store.js"
+export type { AccessGroup, Form, FormField, FormSubmission, SiteUser } from "./store.js"
 
 export interface Settings {
   readonly port?: number
@@ -53,6 +56,18 @@ export interface Simulator {
   readonly events: ReadonlyArray<Store.Event>
   /** A token with these scopes (all by default), without the OAuth dance. */
   readonly issueToken: (scopes?: ReadonlyArray<string>) => string
+  // forms and users
+  readonly forms: Map<string, Store.Form>
+  readonly formSubmissions: Map<string, Store.FormSubmission>
+  /** Site users (memberships), by id. */
+  readonly siteUsers: Map<string, Store.SiteUser>
+  readonly accessGroups: Map<string, Store.AccessGroup>
+  /**
+   * A visitor submits a form (`data` by field name): stored (listed and readable afterwards) and
+   * emitted as `form_submission`. Answers the submission as the API reads it; throws an
+   * `ApiError` 404 for an unknown form.
+   */
+  readonly submitForm: (formId: string, data: Record<string, unknown>) => ReturnType<Store.Store["formSubmissionJson"]>
   readonly stats: { requests: number; rateLimited: number }
   readonly close: () => Promise<void>
 }
@@ -109,7 +124,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
 
   // --- the API ----------------------------------------------------------------------------
-  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders].flatMap((module) => module.routes(store))
+  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Forms, Users].flatMap((module) => module.routes(store))
   const find = PathRouter.make<void, { route: Route; path: Readonly<Record<string, string>> } | undefined>(
     routes.map((route) => ({ method: route.method, path: route.path, handle: (path) => ({ route, path }) })),
     () => undefined
@@ -233,6 +248,12 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       return token
     },
     stats,
-    close: () => Loopback.close(server)
+    close: () => Loopback.close(server),
+    // forms and users
+    forms: store.forms,
+    formSubmissions: store.formSubmissions,
+    siteUsers: store.siteUsers,
+    accessGroups: store.accessGroups,
+    submitForm: Forms.submitForm(store)
   }
 }

@@ -1,0 +1,18 @@
+/** Dynamic options of the forms actions: a site's forms, a form's submissions (every page). */
+import { Choice, DynamicOptions, Pagination } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Forms from "../api/forms.js"
+
+const param = (params: Readonly<Record<string, unknown>>, name: string) => String(params[name])
+
+export const forms = DynamicOptions.make(["siteId"], ({ client, params }) =>
+  Effect.map(Pagination.collect(Forms.forms(client, param(params, "siteId"))), (items) =>
+    Choice.fromRecords(items, (f) => f.pageName === undefined ? f.displayName : `${f.displayName} (${f.pageName})`, (f) => f.id)))
+
+/** A form's submissions, as "when: the first value sent". */
+export const submissions = DynamicOptions.make(["formId"], ({ client, params }) =>
+  Effect.map(Pagination.collect(Forms.submissions(client, param(params, "formId"))), (items) =>
+    Choice.fromRecords(items, (s) => {
+      const first = Object.values(s.formResponse)[0]
+      return first === undefined ? s.dateSubmitted : `${s.dateSubmitted}: ${String(first)}`
+    }, (s) => s.id)))

@@ -1,0 +1,158 @@
+/**
+ * Forms and site users end to end: each action run through the executor against the
+ * simulator (seeded forms, submissions, access groups and users), a visitor's submission
+ * (`submitForm`) listed and read afterwards with its `form_submission` event, an invitation
+ * and a deletion with their events, and Webflow's refusals typed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { UndiciHttpClient } from "@x/http-undici"
+import * as Effect from "effect/Effect"
+import * as Simulator from "../src/testing/simulator.js"
+import { connectedTo, executor, step } from "./support.js"
+
+const { seed } = Simulator
+let sim: Simulator.Simulator
+let values: Record<string, string>
+
+beforeAll(async () => {
+  sim = await Simulator.start({ rateLimit: false })
+  values = { clientId: sim.clientId, clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }
+})
+afterAll(() => sim.close())
+
+const run = (action: string, parameters: Record<string, unknown>, connection: object = values) =>
+  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
+const options = (action: string, property: string, params: Record<string, unknown>) =>
+  executor.options(`sitebuilder/v1/${action}`, property, params).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
+/** Requests the simulator answered while `effect` ran. */
+const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const before = sim.stats.requests
+    const value = yield* effect
+    return { value, requests: sim.stats.requests - before }
+  })
+
+describe("forms against the simulator", () => {
+  it.live("listForms: the store site's two forms with their fields; the Portfolio site has none", () =>
+    Effect.gen(function*() {
+      const { forms } = (yield* run("listForms", { siteId: seed.sites.store })) as { forms: ReadonlyArray<any> }
+      expect(forms.map((f) => f.displayName)).toEqual(["Contact Us", "Newsletter"])
+      expect(forms[0]).toMatchObject({ id: seed.forms.contact, siteId: seed.sites.store, pageName: "Contact" })
+      expect(Object.values(forms[0].fields).map((f: any) => `${f.displayName}:${f.type}`)).toEqual(["Name:Plain", "Email:Email", "Phone:Phone", "Message:Plain"])
+      expect(yield* run("listForms", { siteId: seed.sites.portfolio })).toEqual({ forms: [] })
+    }))
+
+  it.live("listFormSubmissions: 120 newsletter submissions in two requests; a limit of 30 stops after one", () =>
+    Effect.gen(function*() {
+      const all = yield* counted(run("listFormSubmissions", { formId: seed.forms.newsletter, limit: 500 }))
+      const submissions = (all.value as { formSubmissions: ReadonlyArray<any> }).formSubmissions
+      expect(submissions).toHaveLength(120)
+      expect(all.requests).toBe(2)
+      expect(submissions[119]).toMatchObject({ id: seed.newsletterSubmission(120), formId: seed.forms.newsletter, displayName: "Newsletter", formResponse: { Email: "reader120@example.com" } })
+      const few = yield* counted(run("listFormSubmissions", { formId: seed.forms.newsletter, limit: 30 }))
+      expect((few.value as { formSubmissions: ReadonlyArray<unknown> }).formSubmissions).toHaveLength(30)
+      expect(few.requests).toBe(1)
+    }))
+
+  it.live("a visitor's submission (submitForm): stored with every field sent, listed, read, and emitted as form_submission", () =>
+    Effect.gen(function*() {
+      const data = { Name: "Zaphod Beeblebrox", Email: "zaphod@heartofgold.ai", Phone: 15550000000, Newsletter: true }
+      const submitted = sim.submitForm(seed.forms.contact, data)
+      const event = sim.events.at(-1)!
+      expect(event).toMatchObject({ siteId: seed.sites.store, triggerType: "form_submission" })
+      expect(event.payload).toEqual({
+        name: "Contact Us",
+        siteId: seed.sites.store,
+        data,
+        schema: ["Name", "Email", "Phone", "Message"].map((fieldName) => ({ fieldName, fieldType: "FormTextInput", fieldElementId: expect.stringMatching(/^[0-9a-f-]{36}$/) })),
+        submittedAt: submitted.dateSubmitted,
+        id: submitted.id,
+        formId: seed.forms.contact,
+        formElementId: "4e038d2c-6a1e-4953-7be9-a59a2b453177"
+      })
+      const { formSubmissions } = (yield* run("listFormSubmissions", { formId: seed.forms.contact })) as { formSubmissions: ReadonlyArray<any> }
+      expect(formSubmissions.map((s) => s.formResponse.Name)).toEqual(["Arthur Dent", "Ford Prefect", "Trillian", "Zaphod Beeblebrox"])
+      expect(yield* run("getFormSubmission", { siteId: seed.sites.store, formId: seed.forms.contact, submissionId: submitted.id })).toEqual({
+        id: submitted.id,
+        formId: seed.forms.contact,
+        displayName: "Contact Us",
+        siteId: seed.sites.store,
+        workspaceId: expect.any(String),
+        dateSubmitted: submitted.dateSubmitted,
+        formResponse: data
+      })
+      expect(() => sim.submitForm("0123456789abcdef01234567", {})).toThrow()
+    }))
+
+  it.live("getFormSubmission: a seeded one; an unknown id is a NotFound", () =>
+    Effect.gen(function*() {
+      expect(yield* run("getFormSubmission", { submissionId: seed.contactSubmission(2) })).toMatchObject({
+        formResponse: { Name: "Ford Prefect", Email: "ford@example.com", Phone: "+1 555 0100", Message: "Don't panic." }
+      })
+      expect(yield* Effect.flip(run("getFormSubmission", { submissionId: "0123456789abcdef01234567" }))).toMatchObject({
+        _tag: "NotFound", status: 404, message: "Requested resource not found: Form submission not found"
+      })
+    }))
+
+  it.live("options: forms of a site, submissions of a form", () =>
+    Effect.gen(function*() {
+      expect(yield* options("listFormSubmissions", "formId", { siteId: seed.sites.store })).toEqual([
+        { label: "Contact Us (Contact)", value: seed.forms.contact },
+        { label: "Newsletter (Home)", value: seed.forms.newsletter }
+      ])
+      const submissions = yield* options("getFormSubmission", "submissionId", { formId: seed.forms.newsletter })
+      expect(submissions.length).toBeGreaterThanOrEqual(120)
+      expect(submissions[0]!.label).toContain("reader1@example.com")
+    }))
+})
+
+describe("site users against the simulator", () => {
+  it.live("listUsers: sorted by email, descending creation; getUser reads one", () =>
+    Effect.gen(function*() {
+      const byEmail = (yield* run("listUsers", { siteId: seed.sites.store, sort: "Email" })) as { users: ReadonlyArray<any> }
+      expect(byEmail.users.map((u) => u.data.email).slice(0, 3)).toEqual(["ada@example.com", "alan@example.com", "grace@example.com"])
+      const newest = (yield* run("listUsers", { siteId: seed.sites.store, sort: "-CreatedOn", limit: 2 })) as { users: ReadonlyArray<any> }
+      expect(newest.users.map((u) => u.id)).toEqual([seed.users.alan, seed.users.grace])
+      expect(yield* run("getUser", { siteId: seed.sites.store, userId: seed.users.ada })).toMatchObject({
+        id: seed.users.ada,
+        status: "verified",
+        isEmailVerified: true,
+        accessGroups: [{ slug: "members", type: "admin" }, { slug: "premium", type: "admin" }],
+        data: { name: "Ada Lovelace", email: "ada@example.com" }
+      })
+    }))
+
+  it.live("inviteUser: an invited user in the chosen access groups, user_account_added; the same email again is a Conflict; an unknown group is refused", () =>
+    Effect.gen(function*() {
+      const groups = yield* options("inviteUser", "accessGroups", { siteId: seed.sites.store })
+      expect(groups).toEqual([{ label: "Members", value: "members" }, { label: "Premium", value: "premium" }])
+      const invited = (yield* run("inviteUser", { siteId: seed.sites.store, email: "marvin@example.com", accessGroups: ["premium"] })) as any
+      expect(invited).toMatchObject({ status: "invited", isEmailVerified: false, accessGroups: [{ slug: "premium", type: "admin" }], data: { email: "marvin@example.com" } })
+      expect(sim.events.at(-1)).toMatchObject({ triggerType: "user_account_added", payload: { id: invited.id, data: { email: "marvin@example.com" } } })
+      expect(yield* run("getUser", { siteId: seed.sites.store, userId: invited.id })).toEqual(invited)
+      expect(yield* Effect.flip(run("inviteUser", { siteId: seed.sites.store, email: "Marvin@example.com" }))).toMatchObject({
+        _tag: "Conflict", status: 409, message: "A user with this email already exists"
+      })
+      const unknown = yield* Effect.flip(run("inviteUser", { siteId: seed.sites.store, email: "eddie@example.com", accessGroups: ["crew"] }))
+      expect(unknown._tag === "InvalidInput" && unknown.issues.map((i) => i.message)).toEqual(["Access group not found: crew"])
+    }))
+
+  it.live("deleteUser: gone afterwards (getUser 404), user_account_deleted; the Portfolio site has no user accounts (403)", () =>
+    Effect.gen(function*() {
+      expect(yield* run("deleteUser", { siteId: seed.sites.store, userId: seed.users.alan })).toEqual({ id: seed.users.alan, deleted: true })
+      expect(sim.siteUsers.has(seed.users.alan)).toBe(false)
+      expect(sim.events.at(-1)).toMatchObject({ triggerType: "user_account_deleted", payload: { id: seed.users.alan } })
+      expect(yield* Effect.flip(run("getUser", { siteId: seed.sites.store, userId: seed.users.alan }))).toMatchObject({ _tag: "NotFound", status: 404 })
+      expect(yield* Effect.flip(run("deleteUser", { siteId: seed.sites.store, userId: seed.users.alan }))).toMatchObject({ _tag: "NotFound" })
+      expect(yield* Effect.flip(run("listUsers", { siteId: seed.sites.portfolio }))).toMatchObject({
+        _tag: "PermissionDenied", status: 403, message: "User Accounts are not enabled for this site"
+      })
+    }))
+
+  it.live("a token without users:write cannot invite (PermissionDenied naming the scope)", () =>
+    Effect.gen(function*() {
+      const readOnly = { ...values, accessToken: sim.issueToken(["users:read", "sites:read"]) }
+      const error = yield* Effect.flip(run("inviteUser", { siteId: seed.sites.store, email: "nobody@example.com" }, readOnly))
+      expect(error._tag === "PermissionDenied" && error.missingScopes).toEqual(["users:write"])
+    }))
+})
