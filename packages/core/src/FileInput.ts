@@ -180,7 +180,8 @@ export const digest = (
   Effect.tryPromise({
     try: async () => {
       const hash = createHash(algorithm)
-      for await (const chunk of file.blob.stream()) hash.update(chunk)
+      const reader = file.blob.stream().getReader()
+      for (let read = await reader.read(); !read.done; read = await reader.read()) hash.update(read.value)
       return hash.digest("hex")
     },
     catch: (cause) => {
