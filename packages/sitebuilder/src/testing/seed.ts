@@ -5,6 +5,7 @@
  * each status.
  */
 import type * as Cms from "./cms.js"
+import { createHash } from "node:crypto"
 import { type Collection, type Item, seedId, type Store } from "./store.js"
 
 /**
@@ -18,7 +19,9 @@ export const seed = {
   blogPost: (n: number) => seedId(0x200 + n),
   /** The options of the Products' "category" field. */
   categories: { apparel: seedId(0x401), gadgets: seedId(0x402) },
-  orders: { unfulfilled: "a1b-2c3", unfulfilledToo: "d4e-5f6", fulfilled: "a7b-8c9", refunded: "dab-cde", pending: "f01-234", disputed: "b56-789", disputeLost: "c0d-e1f" }
+  orders: { unfulfilled: "a1b-2c3", unfulfilledToo: "d4e-5f6", fulfilled: "a7b-8c9", refunded: "dab-cde", pending: "f01-234", disputed: "b56-789", disputeLost: "c0d-e1f" },
+  /** The store site's assets: a logo (a 1×1 PNG) and a brochure (a small PDF). */
+  assets: { logo: seedId(0x500), brochure: seedId(0x501) }
 } as const
 
 /** When the seeded records were made. */
@@ -95,4 +98,22 @@ export const seedStore = (store: Store) => {
       total: 1999 + i * 500
     })
   })
+  seedAssets(store)
+}
+
+/** The bytes of the seeded assets. */
+export const seededAssetBytes = {
+  logo: Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64"),
+  brochure: Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
+}
+
+const seedAssets = (store: Store) => {
+  const at = seededAt.toISOString()
+  const add = (id: string, fileName: string, contentType: string, bytes: Buffer) =>
+    store.assetStore.assets.set(id, {
+      id, siteId: seed.sites.store, fileName, fileHash: createHash("md5").update(bytes).digest("hex"), contentType,
+      parentFolder: null, createdOn: at, lastUpdated: at, key: `${seed.sites.store}/${id}_${fileName}`, bytes
+    })
+  add(seed.assets.logo, "logo.png", "image/png", seededAssetBytes.logo)
+  add(seed.assets.brochure, "brochure.pdf", "application/pdf", seededAssetBytes.brochure)
 }

@@ -11,6 +11,7 @@
  * changes both.
  */
 import { randomBytes } from "node:crypto"
+import * as AssetStore from "./assets.js"
 import type * as Cms from "./cms.js"
 import { ApiError, notFound, objectIdOf } from "./http.js"
 
@@ -120,7 +121,11 @@ export const make = () => {
     for (const listener of listeners) listener(event)
   }
 
+  // --- assets ---
+  const assetStore = AssetStore.make()
+
   return {
+    assetStore,
     sites, orders, collections, items, events, listeners, cmsLocaleId,
     site, collection, item, ecommerce,
     siteJson, collectionJson, collectionDetails, itemJson, liveJson, itemPayload,
