@@ -66,7 +66,8 @@ export const routes = (store: Store): ReadonlyArray<Route> => {
           ...store.assetStore.uploadForm(created),
           contentType: created.contentType,
           id,
-          parentFolder: created.parentFolder,
+          // The document's `parentFolder` is a string (`default: null`): left out when there is none.
+          ...created.parentFolder === null ? {} : { parentFolder: created.parentFolder },
           assetUrl: hostedUrl,
           hostedUrl,
           originalFileName: fileName,
