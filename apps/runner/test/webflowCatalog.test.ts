@@ -27,5 +27,10 @@ describe("x-runner run examples/webflow-catalog.json --sandbox", () => {
     // Orders, and the custom action.
     expect(output("fulfilled")).toMatchObject({ orderId: "a1b-2c3", status: "fulfilled" })
     expect(output("collectionsByPath")).toMatchObject({ status: 200 })
+    // assets
+    expect(output("uploadedAsset")).toMatchObject({ siteId: "5eed00000000000000000001", originalFileName: "price-list.csv", contentType: "text/csv", size: 26 })
+    expect(output("uploadedAsset").hostedUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s3\/webflow-assets\/5eed00000000000000000001\/[0-9a-f]{24}_price-list\.csv$/)
+    expect(output("logoAsset")).toMatchObject({ id: "5eed00000000000000000500", originalFileName: "logo.png", contentType: "image/png", size: 70 })
+    expect(output("storeAssets").assets.map((a: { originalFileName: string }) => a.originalFileName)).toEqual(["logo.png", "brochure.pdf", "price-list.csv"])
   }, 60_000)
 })
