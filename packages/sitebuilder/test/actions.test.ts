@@ -248,7 +248,7 @@ describe("sitebuilder definition", () => {
         oauth2: {
           authorizeUrl: "https://webflow.com/oauth/authorize",
           tokenUrl: "https://api.webflow.com/oauth/access_token",
-          scopes: ["cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "sites:read"]
+          scopes: ["assets:read", "assets:write", "cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "sites:read"]
         },
         defaultBaseUrl: "https://api.webflow.com/v2",
         rateLimits: [{ scope: "token", limit: 60, intervalMillis: 60_000 }],
