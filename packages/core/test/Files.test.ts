@@ -241,20 +241,27 @@ describe("multipart bodies", () => {
     }))
 })
 
+/** A loopback server that records each request's headers and body, and answers them all alike. */
+const recording = (status: number, contentType: string, answer: string) =>
+  Effect.gen(function*() {
+    const received: Array<{ headers: IncomingMessage["headers"]; body: Buffer }> = []
+    const origin = yield* Effect.promise(() =>
+      serve((req, res) => {
+        const chunks: Array<Buffer> = []
+        req.on("data", (c: Buffer) => chunks.push(c))
+        req.on("end", () => {
+          received.push({ headers: req.headers, body: Buffer.concat(chunks) })
+          res.writeHead(status, { "content-type": contentType }).end(answer)
+        })
+      })
+    )
+    return { origin, received }
+  })
+
 describe("on the wire (a loopback server)", () => {
   it.scoped("a multipart body and a presigned PUT carry a Content-Length (not chunked) that a form parser reads", () =>
     Effect.gen(function*() {
-      const received: Array<{ headers: IncomingMessage["headers"]; body: Buffer }> = []
-      const origin = yield* Effect.promise(() =>
-        serve((req, res) => {
-          const chunks: Array<Buffer> = []
-          req.on("data", (c: Buffer) => chunks.push(c))
-          req.on("end", () => {
-            received.push({ headers: req.headers, body: Buffer.concat(chunks) })
-            res.writeHead(200, { "content-type": "application/json" }).end("{}")
-          })
-        })
-      )
+      const { origin, received } = yield* recording(200, "application/json", "{}")
       const file = yield* open({ path: fileAt("wire.csv", "a,b\n1,2\n") }, 1024)
       yield* clientOf(origin).void({
         method: "POST",
@@ -305,17 +312,7 @@ const MiB = 1024 * 1024
 describe("Files.uploadForm (a presigned POST form)", () => {
   it.scoped("POSTs every field in order, then the file last, streamed with a Content-Length, and no credentials", () =>
     Effect.gen(function*() {
-      const received: Array<{ headers: IncomingMessage["headers"]; body: Buffer }> = []
-      const origin = yield* Effect.promise(() =>
-        serve((req, res) => {
-          const chunks: Array<Buffer> = []
-          req.on("data", (c: Buffer) => chunks.push(c))
-          req.on("end", () => {
-            received.push({ headers: req.headers, body: Buffer.concat(chunks) })
-            res.writeHead(201, { "content-type": "application/xml" }).end("<PostResponse><Key>k</Key></PostResponse>")
-          })
-        })
-      )
+      const { origin, received } = yield* recording(201, "application/xml", "<PostResponse><Key>k</Key></PostResponse>")
       const file = yield* open({ path: fileAt("logo.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255])) }, 1024)
       const fields = { key: "site/abc_logo.png", "content-type": "image/png", Policy: "eyJ9", "X-Amz-Signature": "f00d" }
       yield* Files.uploadForm(clientOf(origin), { url: `${origin}/bucket`, fields }, file)
