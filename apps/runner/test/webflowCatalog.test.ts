@@ -36,5 +36,10 @@ describe("x-runner run examples/webflow-catalog.json --sandbox", () => {
     expect(output("siteUser")).toMatchObject({ id: "5eed000000000000000f4001", status: "verified", data: { name: "Ada Lovelace" } })
     expect(output("invitedUser")).toMatchObject({ status: "invited", accessGroups: [{ slug: "members", type: "admin" }], data: { email: "catalog@example.com" } })
     expect(output("deletedUser")).toEqual({ id: output("invitedUser").id, deleted: true })
+    // assets
+    expect(output("uploadedAsset")).toMatchObject({ siteId: "5eed00000000000000000001", originalFileName: "price-list.csv", contentType: "text/csv", size: 26 })
+    expect(output("uploadedAsset").hostedUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s3\/webflow-assets\/5eed00000000000000000001\/[0-9a-f]{24}_price-list\.csv$/)
+    expect(output("logoAsset")).toMatchObject({ id: "5eed00000000000000000500", originalFileName: "logo.png", contentType: "image/png", size: 70 })
+    expect(output("storeAssets").assets.map((a: { originalFileName: string }) => a.originalFileName)).toEqual(["logo.png", "brochure.pdf", "price-list.csv"])
   }, 60_000)
 })

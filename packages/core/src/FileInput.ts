@@ -11,10 +11,11 @@
  * @since 0.2.0
  */
 import type * as Duration from "effect/Duration"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
-import type * as Errors from "./ConnectorError.js"
+import { createHash } from "node:crypto"
+import * as Errors from "./ConnectorError.js"
 import * as internal from "./internal/fileSource.js"
 import { type Common, make, type Property } from "./internal/property.js"
 import type * as ProviderClient from "./ProviderClient.js"
@@ -161,3 +162,30 @@ export const open: (
   input: FileInput,
   options: OpenOptions
 ) => Effect.Effect<OpenedFile, Errors.ConnectorError, Scope.Scope> = internal.open
+
+/**
+ * The hex digest of an opened file's bytes (`"md5"`, `"sha256"`, any algorithm node:crypto
+ * knows), read once as a stream: a large file is never held whole. For a provider that asks
+ * for a file's hash before its upload (Webflow's assets: MD5). A file that can no longer be
+ * read (changed or removed since it was opened) is an `InvalidInput` naming `field`.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const digest = (
+  file: OpenedFile,
+  algorithm: string,
+  field = "file"
+): Effect.Effect<string, Errors.InvalidInput> =>
+  Effect.tryPromise({
+    try: async () => {
+      const hash = createHash(algorithm)
+      const reader = file.blob.stream().getReader()
+      for (let read = await reader.read(); !read.done; read = await reader.read()) hash.update(read.value)
+      return hash.digest("hex")
+    },
+    catch: (cause) => {
+      const message = `${field}: cannot read ${file.name} (${cause instanceof Error ? cause.message : String(cause)})`
+      return new Errors.InvalidInput({ message, issues: [{ path: field, message }] })
+    }
+  })

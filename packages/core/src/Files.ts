@@ -1,7 +1,8 @@
 /**
  * Moving files over HTTP without holding them in memory: a download streamed to a path (from
  * the provider, with the connection's credentials, or from an external URL such as a
- * presigned download URL, without them), and an upload of an opened file to a presigned URL.
+ * presigned download URL, without them), and an upload of an opened file to a presigned URL
+ * (a PUT of the file) or to a presigned POST form (S3's browser-based upload).
  * Both go through the connection's `ProviderClient`: time limit, retries and typed errors as
  * for every request (a retried upload resends the whole file; a Blob is read again).
  *
@@ -137,4 +138,41 @@ export const upload = (
     headers: { accept: "*/*", ...target.headers },
     body: ProviderRequest.fileBody(file),
     timeout: target.timeout ?? transferTimeout
+  })
+
+/**
+ * A presigned POST form (S3's browser-based upload): the URL and the fields the provider
+ * signed (`key`, `Policy`, `X-Amz-Signature`, …), sent as they are, in their order.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface UploadForm {
+  readonly url: string
+  readonly fields: Readonly<Record<string, string>>
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+/**
+ * Uploads an opened file to a presigned POST form: a streamed `multipart/form-data` POST of
+ * every field of the form, then the file as the part `fileField` (default "file"), last, as
+ * S3 requires; no credentials of the connection are sent there. The response body (S3's XML,
+ * or nothing) is read and dropped; a refusal (403 for an expired or altered policy, 400 for a
+ * file over its size range) is a typed error.
+ *
+ * @since 0.2.0
+ * @category uploads
+ */
+export const uploadForm = (
+  client: ProviderClient.ProviderClient,
+  form: UploadForm,
+  file: FileInput.OpenedFile,
+  fileField = "file"
+): Effect.Effect<void, Errors.ConnectorError> =>
+  client.external.void({
+    method: "POST",
+    path: form.url,
+    headers: { accept: "*/*" },
+    body: ProviderRequest.multipartBody({ fields: form.fields, files: { [fileField]: file } }),
+    timeout: form.timeout ?? transferTimeout
   })

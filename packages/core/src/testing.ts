@@ -38,3 +38,12 @@ export * as WebhookSender from "./testing/WebhookSender.js"
  * @category testing
  */
 export * as PathRouter from "./testing/PathRouter.js"
+
+/**
+ * S3 for simulators: its XML errors and dates, and presigned POST forms signed and checked
+ * as S3 checks them.
+ *
+ * @since 0.2.0
+ * @category testing
+ */
+export * as S3 from "./testing/S3.js"

@@ -241,20 +241,27 @@ describe("multipart bodies", () => {
     }))
 })
 
+/** A loopback server that records each request's headers and body, and answers them all alike. */
+const recording = (status: number, contentType: string, answer: string) =>
+  Effect.gen(function*() {
+    const received: Array<{ headers: IncomingMessage["headers"]; body: Buffer }> = []
+    const origin = yield* Effect.promise(() =>
+      serve((req, res) => {
+        const chunks: Array<Buffer> = []
+        req.on("data", (c: Buffer) => chunks.push(c))
+        req.on("end", () => {
+          received.push({ headers: req.headers, body: Buffer.concat(chunks) })
+          res.writeHead(status, { "content-type": contentType }).end(answer)
+        })
+      })
+    )
+    return { origin, received }
+  })
+
 describe("on the wire (a loopback server)", () => {
   it.scoped("a multipart body and a presigned PUT carry a Content-Length (not chunked) that a form parser reads", () =>
     Effect.gen(function*() {
-      const received: Array<{ headers: IncomingMessage["headers"]; body: Buffer }> = []
-      const origin = yield* Effect.promise(() =>
-        serve((req, res) => {
-          const chunks: Array<Buffer> = []
-          req.on("data", (c: Buffer) => chunks.push(c))
-          req.on("end", () => {
-            received.push({ headers: req.headers, body: Buffer.concat(chunks) })
-            res.writeHead(200, { "content-type": "application/json" }).end("{}")
-          })
-        })
-      )
+      const { origin, received } = yield* recording(200, "application/json", "{}")
       const file = yield* open({ path: fileAt("wire.csv", "a,b\n1,2\n") }, 1024)
       yield* clientOf(origin).void({
         method: "POST",
@@ -301,6 +308,62 @@ describe("Files.upload (presigned)", () => {
 })
 
 const MiB = 1024 * 1024
+
+describe("Files.uploadForm (a presigned POST form)", () => {
+  it.scoped("POSTs every field in order, then the file last, streamed with a Content-Length, and no credentials", () =>
+    Effect.gen(function*() {
+      const { origin, received } = yield* recording(201, "application/xml", "<PostResponse><Key>k</Key></PostResponse>")
+      const file = yield* open({ path: fileAt("logo.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255])) }, 1024)
+      const fields = { key: "site/abc_logo.png", "content-type": "image/png", Policy: "eyJ9", "X-Amz-Signature": "f00d" }
+      yield* Files.uploadForm(clientOf(origin), { url: `${origin}/bucket`, fields }, file)
+      const [post] = received
+      expect(post!.headers.authorization).toBeUndefined()
+      expect(post!.headers["content-length"]).toBe(String(post!.body.length))
+      expect(post!.headers["transfer-encoding"]).toBeUndefined()
+      const form = yield* Effect.promise(() =>
+        new Response(new Uint8Array(post!.body), { headers: { "content-type": post!.headers["content-type"]! } }).formData()
+      )
+      // S3 ignores every field after the file: the fields first, in their order, the file last.
+      expect([...form.keys()]).toEqual(["key", "content-type", "Policy", "X-Amz-Signature", "file"])
+      expect(Object.fromEntries([...form].filter(([name]) => name !== "file"))).toEqual(fields)
+      const part = form.get("file") as File
+      expect([part.name, part.type]).toEqual(["logo.png", "image/png"])
+      expect(Buffer.from(yield* Effect.promise(() => part.arrayBuffer()))).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]))
+    }))
+
+  it.scoped("a refusal (S3's 403 XML) is a typed error that does not show the form's signature", () =>
+    Effect.gen(function*() {
+      nock("https://bucket.storage.test", { badheaders: ["authorization"] }).post("/assets")
+        .reply(403, "<Error><Code>AccessDenied</Code><Message>Invalid according to Policy: Policy expired.</Message></Error>", { "content-type": "application/xml" })
+      const file = yield* open({ base64: Buffer.from("hi").toString("base64"), name: "a.txt" }, 1024)
+      const error = yield* errorOf(Files.uploadForm(clientOf(), { url: "https://bucket.storage.test/assets", fields: { "X-Amz-Signature": "s3cr3t-signature" } }, file))
+      expect(error._tag).toBe("PermissionDenied")
+      expect(JSON.stringify({ ...error, message: error.message })).not.toContain("s3cr3t-signature")
+    }))
+})
+
+describe("FileInput.digest", () => {
+  it.scoped("hashes an opened file's bytes as a stream (MD5 hex, as Webflow asks), larger than a stream chunk", () =>
+    Effect.gen(function*() {
+      const bytes = Buffer.alloc(3 * MiB + 17, 7)
+      bytes.write("head", 0)
+      const file = yield* open({ path: fileAt("big-hash.bin", bytes) }, 4 * MiB)
+      expect(yield* FileInput.digest(file, "md5")).toBe(createHash("md5").update(bytes).digest("hex"))
+      expect(yield* FileInput.digest(file, "sha256")).toBe(createHash("sha256").update(bytes).digest("hex"))
+      const small = yield* open({ base64: Buffer.from("hello").toString("base64"), name: "h.txt" }, 1024)
+      expect(yield* FileInput.digest(small, "md5")).toBe("5d41402abc4b2a76b9719d911017c592")
+    }))
+
+  it.scoped("a file changed since it was opened is an InvalidInput naming the field", () =>
+    Effect.gen(function*() {
+      const path = fileAt("changing.txt", "first")
+      const file = yield* open({ path }, 1024)
+      writeFileSync(path, "changed, longer")
+      const error = yield* errorOf(FileInput.digest(file, "md5", "upload"))
+      expect(error).toMatchObject({ _tag: "InvalidInput", issues: [{ path: "upload" }] })
+    }))
+})
+
 
 describe("Files.download", () => {
   it.effect("streams a body larger than 64 MiB to disk, without buffering it (0600, renamed when complete)", () =>

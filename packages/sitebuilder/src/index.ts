@@ -8,6 +8,11 @@ import { getCollectionItem } from "./actions/getCollectionItem.js"
 import { listCollectionItems } from "./actions/listCollectionItems.js"
 import { updateCollectionItem } from "./actions/updateCollectionItem.js"
 import { connection as declared } from "./connection.js"
+// assets
+import { deleteAsset } from "./actions/deleteAsset.js"
+import { getAsset } from "./actions/getAsset.js"
+import { listAssets } from "./actions/listAssets.js"
+import { uploadAsset } from "./actions/uploadAsset.js"
 // forms and site users
 import { deleteUser } from "./actions/deleteUser.js"
 import { getFormSubmission } from "./actions/getFormSubmission.js"
@@ -27,7 +32,9 @@ export const sitebuilder = Component.make({
   actions: [
     fulfillOrder, getCollectionItem, listCollectionItems, createCollectionItem, updateCollectionItem,
     // forms and site users
-    listForms, listFormSubmissions, getFormSubmission, listUsers, getUser, inviteUser, deleteUser
+    listForms, listFormSubmissions, getFormSubmission, listUsers, getUser, inviteUser, deleteUser,
+    // assets
+    listAssets, uploadAsset, getAsset, deleteAsset
   ],
   customAction: true
 })
@@ -49,3 +56,6 @@ export const connection = sitebuilder.connection
 export { createCollectionItem, fulfillOrder, getCollectionItem, listCollectionItems, updateCollectionItem }
 // forms and site users
 export { deleteUser, getFormSubmission, getUser, inviteUser, listForms, listFormSubmissions, listUsers }
+// assets
+export { Asset, AssetVariant } from "./api/assets.js"
+export { deleteAsset, getAsset, listAssets, uploadAsset }

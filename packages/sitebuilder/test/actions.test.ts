@@ -248,7 +248,7 @@ describe("sitebuilder definition", () => {
         oauth2: {
           authorizeUrl: "https://webflow.com/oauth/authorize",
           tokenUrl: "https://api.webflow.com/oauth/access_token",
-          scopes: expect.arrayContaining(["cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "forms:read", "sites:read", "users:read", "users:write"])
+          scopes: expect.arrayContaining(["assets:read", "assets:write", "cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "forms:read", "sites:read", "users:read", "users:write"])
         },
         defaultBaseUrl: "https://api.webflow.com/v2",
         rateLimits: [{ scope: "token", limit: 60, intervalMillis: 60_000 }],

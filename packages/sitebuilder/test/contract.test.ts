@@ -96,6 +96,12 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
     const updated = await call("PATCH", `/collections/${products}/items/${live.id}`, { fieldData: { featured: true } })
     check("/collections/{collection_id}/items/{item_id}", "patch", updated)
     check("/collections/{collection_id}/items/{item_id}/live", "patch", await call("PATCH", `/collections/${products}/items/${live.id}/live`, { fieldData: { price: 5 } }))
+    // assets
+    const assets = await call("GET", `/sites/${site.id}/assets`)
+    expect(assets.assets.length).toBeGreaterThan(0)
+    check("/sites/{site_id}/assets", "get", assets)
+    check("/assets/{asset_id}", "get", await call("GET", `/assets/${Simulator.seed.assets.logo}`))
+    check("/sites/{site_id}/assets", "post", await call("POST", `/sites/${site.id}/assets`, { fileName: "a.png", fileHash: "3c7d87c9575702bc3b1e991f4d3c638e" }))
   })
 
   // forms and site users

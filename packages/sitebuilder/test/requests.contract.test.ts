@@ -54,7 +54,12 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
           listUsers: { siteId: seed.sites.store, sort: "-Email", limit: 50 },
           getUser: { siteId: seed.sites.store, userId: seed.users.ada },
           inviteUser: { siteId: seed.sites.store, email: "contract@example.com", accessGroups: ["members"] },
-          deleteUser: { siteId: seed.sites.store, userId: seed.users.grace }
+          deleteUser: { siteId: seed.sites.store, userId: seed.users.grace },
+          // assets
+          listAssets: { siteId: seed.sites.store, limit: 150 },
+          uploadAsset: { siteId: seed.sites.store, file: { base64: Buffer.from("contract bytes").toString("base64"), name: "contract.txt" } },
+          getAsset: { siteId: seed.sites.store, assetId: seed.assets.logo },
+          deleteAsset: { siteId: seed.sites.store, assetId: seed.assets.brochure }
         },
         triggers: {}
       }, "http://127.0.0.1:1/unused").pipe(
@@ -62,6 +67,9 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
       )
       expect(missing).toEqual([])
       expect(recorder.requests.length).toBeGreaterThan(5)
-      expect(recorder.requests.flatMap((request) => contract.check(request, sim.baseUrl))).toEqual([])
+      // The asset's upload goes to the presigned form's S3 bucket, not the API: outside the document.
+      const [api, storage] = [recorder.requests.filter((r) => r.url.startsWith(sim.baseUrl)), recorder.requests.filter((r) => !r.url.startsWith(sim.baseUrl))]
+      expect(storage.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual(["POST /s3/webflow-assets"])
+      expect(api.flatMap((request) => contract.check(request, sim.baseUrl))).toEqual([])
     }))
 })

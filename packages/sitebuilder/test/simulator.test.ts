@@ -55,7 +55,7 @@ describe("sitebuilder against the simulator", () => {
       const url = new URL(yield* Connection.authorizationUrl(sitebuilder.connection, app, { redirectUri, state: "s" }))
       const declared = Object.values<{ readonly scopes: ReadonlyArray<string> }>(sitebuilder.actions as any).flatMap((action) => action.scopes)
       expect(url.searchParams.get("scope")).toBe([...new Set(declared)].sort().join(" "))
-      expect(url.searchParams.get("scope")!.split(" ")).toEqual(expect.arrayContaining(["cms:write", "ecommerce:write", "forms:read", "sites:read", "users:write"]))
+      expect(url.searchParams.get("scope")!.split(" ")).toEqual(expect.arrayContaining(["assets:write", "cms:write", "ecommerce:write", "forms:read", "sites:read", "users:write"]))
       const values = yield* connect
       const order = [...sim.orders.values()].find((o) => o.siteId === store().id && o.status === "unfulfilled")!
       expect(yield* run("fulfillOrder", { siteId: store().id, orderId: order.orderId }, values)).toEqual({

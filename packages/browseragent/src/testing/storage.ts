@@ -9,6 +9,7 @@
  * Content-Length (chunked) 411 `MissingContentLength`; a missing object 404 `NoSuchKey`; each
  * with S3's XML error body. No API key is needed nor looked at: the signature is the credential.
  */
+import { S3 } from "@x/core/testing"
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 
@@ -44,15 +45,6 @@ export interface Storage {
 const prefix = "/storage/"
 const required = ["X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-SignedHeaders", "X-Amz-Signature"]
 
-/** `20261123T181500Z`, as `X-Amz-Date` has it. */
-const amzDate = (at: number) => new Date(at).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "")
-const fromAmzDate = (text: string): number =>
-  /^\d{8}T\d{6}Z$/.test(text)
-    ? Date.parse(`${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}T${text.slice(9, 11)}:${text.slice(11, 13)}:${text.slice(13, 15)}Z`)
-    : Number.NaN
-
-const xml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-
 const header = (req: IncomingMessage, name: string): string => {
   const value = req.headers[name]
   return Array.isArray(value) ? value.join(",") : value ?? ""
@@ -80,8 +72,8 @@ export const make = (origin: () => string, now: () => number): Storage => {
     const at = now()
     const url = new URL(`${prefix}${encodeKey(key)}`, origin())
     url.searchParams.set("X-Amz-Algorithm", "AWS4-HMAC-SHA256")
-    url.searchParams.set("X-Amz-Credential", `ASIASIMULATOR/${amzDate(at).slice(0, 8)}/us-east-1/s3/aws4_request`)
-    url.searchParams.set("X-Amz-Date", amzDate(at))
+    url.searchParams.set("X-Amz-Credential", `ASIASIMULATOR/${S3.amzDate(at).slice(0, 8)}/us-east-1/s3/aws4_request`)
+    url.searchParams.set("X-Amz-Date", S3.amzDate(at))
     url.searchParams.set("X-Amz-Expires", String(expiresSeconds))
     url.searchParams.set("X-Amz-SignedHeaders", Object.keys(signedHeaders).sort().join(";"))
     url.searchParams.set("X-Amz-Signature", sign(method, url, (name) => signedHeaders[name] ?? ""))
@@ -98,10 +90,7 @@ export const make = (origin: () => string, now: () => number): Storage => {
       res.end(method === "HEAD" ? undefined : body)
     }
     const refuse = async (status: number, code: string, message: string, details: Record<string, string> = {}) => {
-      const extra = Object.entries(details).map(([name, value]) => `<${name}>${xml(value)}</${name}>`).join("")
-      const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${xml(message)}</Message>${extra}<RequestId>${
-        randomBytes(8).toString("hex").toUpperCase()
-      }</RequestId><HostId>${randomBytes(24).toString("base64")}</HostId></Error>`
+      const body = S3.errorXml({ code, message, details })
       // A small body is read first, so the client sees the answer rather than a reset; past
       // 1 MiB it is not, and the connection closes after the answer, as S3's does.
       if (method === "PUT" && !req.readableEnded && Number(req.headers["content-length"] ?? Infinity) <= 1 << 20) {
@@ -115,7 +104,7 @@ export const make = (origin: () => string, now: () => number): Storage => {
     if (required.some((name) => !url.searchParams.has(name))) {
       return refuse(403, "AccessDenied", `Query-string authentication version 4 requires the ${required.slice(0, 5).join(", ")}, and X-Amz-Expires parameters.`)
     }
-    const signedAt = fromAmzDate(url.searchParams.get("X-Amz-Date")!)
+    const signedAt = S3.fromAmzDate(url.searchParams.get("X-Amz-Date")!)
     const expires = Number(url.searchParams.get("X-Amz-Expires"))
     if (Number.isNaN(signedAt) || !Number.isInteger(expires) || expires < 1 || expires > 604_800) {
       return refuse(403, "AuthorizationQueryParametersError", "X-Amz-Date and X-Amz-Expires must be a valid date and a number of seconds between 1 and 604800.")

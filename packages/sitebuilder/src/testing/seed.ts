@@ -5,6 +5,7 @@
  * each status.
  */
 import type * as Cms from "./cms.js"
+import { createHash } from "node:crypto"
 import { type Collection, type Form, type Item, seedId, type SiteUser, type Store } from "./store.js"
 
 /**
@@ -27,7 +28,9 @@ export const seed = {
   newsletterSubmission: (n: number) => seedId(0xf2000 + n),
   accessGroups: { members: seedId(0xf3001), premium: seedId(0xf3002) },
   /** Ada (verified, members and premium), Grace (verified, members), Alan (invited, no group). */
-  users: { ada: seedId(0xf4001), grace: seedId(0xf4002), alan: seedId(0xf4003) }
+  users: { ada: seedId(0xf4001), grace: seedId(0xf4002), alan: seedId(0xf4003) },
+  /** The store site's assets: a logo (a 1×1 PNG) and a brochure (a small PDF). */
+  assets: { logo: seedId(0x500), brochure: seedId(0x501) }
 } as const
 
 /** When the seeded records were made. */
@@ -105,6 +108,7 @@ export const seedStore = (store: Store) => {
     })
   })
   seedFormsAndUsers(store)
+  seedAssets(store)
 }
 
 // --- forms and users ---
@@ -146,4 +150,21 @@ const seedFormsAndUsers = (store: Store) => {
   addUser(seed.users.ada, "Ada Lovelace", "ada@example.com", "verified", ["members", "premium"], 10)
   addUser(seed.users.grace, "Grace Hopper", "grace@example.com", "verified", ["members"], 20)
   addUser(seed.users.alan, "Alan Turing", "alan@example.com", "invited", [], 30)
+}
+
+/** The bytes of the seeded assets. */
+export const seededAssetBytes = {
+  logo: Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64"),
+  brochure: Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
+}
+
+const seedAssets = (store: Store) => {
+  const at = seededAt.toISOString()
+  const add = (id: string, fileName: string, contentType: string, bytes: Buffer) =>
+    store.assetStore.assets.set(id, {
+      id, siteId: seed.sites.store, fileName, fileHash: createHash("md5").update(bytes).digest("hex"), contentType,
+      parentFolder: null, createdOn: at, lastUpdated: at, key: `${seed.sites.store}/${id}_${fileName}`, bytes
+    })
+  add(seed.assets.logo, "logo.png", "image/png", seededAssetBytes.logo)
+  add(seed.assets.brochure, "brochure.pdf", "application/pdf", seededAssetBytes.brochure)
 }

@@ -18,6 +18,8 @@ import { Loopback, PathRouter } from "@x/core/testing"
 import { randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { Answer, ApiError, type Route } from "./http.js"
+import type * as AssetStore from "./assets.js"
+import * as Assets from "./routes/assets.js"
 import * as Collections from "./routes/collections.js"
 import * as Forms from "./routes/forms.js"
 import * as Items from "./routes/items.js"
@@ -28,6 +30,7 @@ import { seedStore } from "./seed.js"
 import * as Store from "./store.js"
 
 export { seed } from "./seed.js"
+export type { Asset } from "./assets.js"
 export type { Collection, CollectionField, Event, Item, LiveItem, Order, Site } from "./store.js"
 export type { AccessGroup, Form, FormField, FormSubmission, SiteUser } from "./store.js"
 
@@ -52,6 +55,8 @@ export interface Simulator {
   readonly orders: Map<string, Store.Order>
   readonly collections: Map<string, Store.Collection>
   readonly items: Map<string, Store.Item>
+  /** The assets, with their uploaded bytes. */
+  readonly assets: Map<string, AssetStore.Asset>
   /** Every event a change caused, in order, as its webhook's payload. */
   readonly events: ReadonlyArray<Store.Event>
   /** A token with these scopes (all by default), without the OAuth dance. */
@@ -124,7 +129,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
 
   // --- the API ----------------------------------------------------------------------------
-  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Forms, Users].flatMap((module) => module.routes(store))
+  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Forms, Users, Assets].flatMap((module) => module.routes(store))
   const find = PathRouter.make<void, { route: Route; path: Readonly<Record<string, string>> } | undefined>(
     routes.map((route) => ({ method: route.method, path: route.path, handle: (path) => ({ route, path }) })),
     () => undefined
@@ -149,6 +154,8 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   })
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     stats.requests++
+    // The assets' S3 bucket: its own answers, no Webflow token (the signed form is the credential).
+    if (req.url?.startsWith("/s3/")) return store.assetStore.handle(req, res, new URL(req.url, origin))
     const body = await readBody(req)
     if (body._tag === "TooLarge") {
       res.writeHead(413, { "content-type": "application/json; charset=utf-8", connection: "close" })
@@ -230,6 +237,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     }
   }
   origin = await Loopback.listen(server, settings.port)
+  store.assetStore.host.origin = origin
 
   return {
     baseUrl: `${origin}/v2`,
@@ -241,6 +249,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     orders: store.orders,
     collections: store.collections,
     items: store.items,
+    assets: store.assetStore.assets,
     events: store.events,
     issueToken: (scopes = allScopes) => {
       const token = randomBytes(32).toString("hex")

@@ -11,6 +11,7 @@
  * changes both.
  */
 import { randomBytes } from "node:crypto"
+import * as AssetStore from "./assets.js"
 import type * as Cms from "./cms.js"
 import { ApiError, notFound, objectIdOf } from "./http.js"
 
@@ -190,8 +191,11 @@ export const make = () => {
   const siteUserPayload = (u: SiteUser) => ({
     id: u.id, lastUpdated: u.lastUpdated, createdOn: u.createdOn, isEmailVerified: u.status === "verified", data: u.data, accessGroups: u.accessGroups
   })
+  // --- assets ---
+  const assetStore = AssetStore.make()
 
   return {
+    assetStore,
     sites, orders, collections, items, events, listeners, cmsLocaleId,
     site, collection, item, ecommerce,
     siteJson, collectionJson, collectionDetails, itemJson, liveJson, itemPayload,
