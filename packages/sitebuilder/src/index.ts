@@ -8,6 +8,18 @@ import { getCollectionItem } from "./actions/getCollectionItem.js"
 import { listCollectionItems } from "./actions/listCollectionItems.js"
 import { updateCollectionItem } from "./actions/updateCollectionItem.js"
 import { connection as declared } from "./connection.js"
+import { collectionItemChanged } from "./triggers/collectionItemChanged.js"
+import { collectionItemCreated } from "./triggers/collectionItemCreated.js"
+import { collectionItemDeleted } from "./triggers/collectionItemDeleted.js"
+import { collectionItemUnpublished } from "./triggers/collectionItemUnpublished.js"
+import { formSubmitted } from "./triggers/formSubmitted.js"
+import { inventoryChanged } from "./triggers/inventoryChanged.js"
+import { newOrder } from "./triggers/newOrder.js"
+import { orderChanged } from "./triggers/orderChanged.js"
+import { pageCreated } from "./triggers/pageCreated.js"
+import { pageDeleted } from "./triggers/pageDeleted.js"
+import { pageMetadataUpdated } from "./triggers/pageMetadataUpdated.js"
+import { sitePublished } from "./triggers/sitePublished.js"
 
 export const sitebuilder = Component.make({
   name: "sitebuilder",
@@ -17,6 +29,21 @@ export const sitebuilder = Component.make({
   category: "Developer Tools",
   connection: declared,
   actions: [fulfillOrder, getCollectionItem, listCollectionItems, createCollectionItem, updateCollectionItem],
+  // Webflow's webhook events, each a dynamic webhook on a site, every delivery's signature checked.
+  triggers: [
+    formSubmitted,
+    sitePublished,
+    newOrder,
+    orderChanged,
+    inventoryChanged,
+    collectionItemCreated,
+    collectionItemChanged,
+    collectionItemDeleted,
+    collectionItemUnpublished,
+    pageCreated,
+    pageMetadataUpdated,
+    pageDeleted
+  ],
   customAction: true
 })
 
@@ -29,6 +56,21 @@ export const Sitebuilder = Client.make(sitebuilder)
 export { Field } from "./api/collections.js"
 export { Item, WrittenItem } from "./api/items.js"
 export { Order } from "./api/orders.js"
-/** The connection, with the OAuth2 scopes its actions need. */
+export { FormSubmission, InventoryChanged, ItemEvent, OrderEvent, PageEvent, SitePublished } from "./api/webhooks.js"
+/** The connection, with the OAuth2 scopes its actions and triggers need. */
 export const connection = sitebuilder.connection
 export { createCollectionItem, fulfillOrder, getCollectionItem, listCollectionItems, updateCollectionItem }
+export {
+  collectionItemChanged,
+  collectionItemCreated,
+  collectionItemDeleted,
+  collectionItemUnpublished,
+  formSubmitted,
+  inventoryChanged,
+  newOrder,
+  orderChanged,
+  pageCreated,
+  pageDeleted,
+  pageMetadataUpdated,
+  sitePublished
+}
