@@ -7,7 +7,8 @@
  * shape (`code`, `message`, `externalReference`, `details`), the per-token rate limit with 429
  * and `Retry-After`, and lists paged as Webflow's are (`offset`, `limit` at most 100,
  * `pagination {limit, offset, total}`). The records and their JSON are in `./store.ts`; each
- * resource's routes in `./routes/`.
+ * resource's routes in `./routes/`; every event a change emits is delivered, signed, to the
+ * site's webhooks of its type (`./deliveries.ts`).
  *
  * It is built on node:http. Importing `@x/sitebuilder/testing` loads `@x/core/Webhook` and
  * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
@@ -17,16 +18,19 @@ import { readBody } from "@x/core/Webhook"
 import { Loopback, PathRouter } from "@x/core/testing"
 import { randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import * as Deliveries from "./deliveries.js"
 import { Answer, ApiError, type Route } from "./http.js"
 import * as Collections from "./routes/collections.js"
 import * as Items from "./routes/items.js"
 import * as Orders from "./routes/orders.js"
 import * as Sites from "./routes/sites.js"
+import * as Webhooks from "./routes/webhooks.js"
 import { seedStore } from "./seed.js"
 import * as Store from "./store.js"
 
 export { seed } from "./seed.js"
-export type { Collection, CollectionField, Event, Item, LiveItem, Order, Site } from "./store.js"
+export type { Delivery } from "./deliveries.js"
+export type { Collection, CollectionField, Event, Item, LiveItem, Order, Site, Webhook } from "./store.js"
 
 export interface Settings {
   readonly port?: number
@@ -35,6 +39,9 @@ export interface Settings {
   readonly clientSecret?: string
   /** Requests per token per window (default 60 a minute); `false` turns the limit off. */
   readonly rateLimit?: false | { readonly limit: number; readonly windowMs: number }
+  /** Retries of a failed webhook delivery (default 3, as Webflow) and the wait between them (default 10 minutes, as Webflow). */
+  readonly deliveryRetries?: number
+  readonly deliveryRetryDelayMs?: number
 }
 
 export interface Simulator {
@@ -51,6 +58,12 @@ export interface Simulator {
   readonly items: Map<string, Store.Item>
   /** Every event a change caused, in order, as its webhook's payload. */
   readonly events: ReadonlyArray<Store.Event>
+  /** The webhooks registered, by id. */
+  readonly webhooks: Map<string, Store.Webhook>
+  /** Every delivery attempt, in order. */
+  readonly deliveries: ReadonlyArray<Deliveries.Delivery>
+  /** Waits until every delivery under way (retries included) is done. */
+  readonly idle: () => Promise<void>
   /** A token with these scopes (all by default), without the OAuth dance. */
   readonly issueToken: (scopes?: ReadonlyArray<string>) => string
   readonly stats: { requests: number; rateLimited: number }
@@ -71,6 +84,13 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   const rateLimit = settings.rateLimit === false ? undefined : settings.rateLimit ?? { limit: 60, windowMs: 60_000 }
   const store = Store.make()
   seedStore(store)
+  // Each event the store emits is delivered to the site's webhooks of its type, signed with the app's secret.
+  const deliveries = Deliveries.make({
+    secret: clientSecret,
+    store,
+    retries: settings.deliveryRetries ?? 3,
+    retryDelayMs: settings.deliveryRetryDelayMs ?? 600_000
+  })
   const codes = new Map<string, { redirectUri: string; scopes: ReadonlyArray<string>; used: boolean }>()
   const tokens = new Map<string, ReadonlyArray<string>>()
   const windows = new Map<string, Array<number>>()
@@ -109,7 +129,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
 
   // --- the API ----------------------------------------------------------------------------
-  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders].flatMap((module) => module.routes(store))
+  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Webhooks].flatMap((module) => module.routes(store))
   const find = PathRouter.make<void, { route: Route; path: Readonly<Record<string, string>> } | undefined>(
     routes.map((route) => ({ method: route.method, path: route.path, handle: (path) => ({ route, path }) })),
     () => undefined
@@ -227,12 +247,19 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     collections: store.collections,
     items: store.items,
     events: store.events,
+    webhooks: store.webhooks,
+    deliveries: deliveries.deliveries,
+    idle: deliveries.idle,
     issueToken: (scopes = allScopes) => {
       const token = randomBytes(32).toString("hex")
       tokens.set(token, scopes)
       return token
     },
     stats,
-    close: () => Loopback.close(server)
+    // Stops every delivery (in flight, or waiting to be retried), then the server.
+    close: async () => {
+      await deliveries.close()
+      await Loopback.close(server)
+    }
   }
 }

@@ -35,6 +35,19 @@ export interface Item {
   live: LiveItem | undefined
 }
 
+// --- webhooks ---
+/** A webhook registration (`/sites/{id}/webhooks`): the site's events of one type, sent to `url`. */
+export interface Webhook {
+  id: string
+  siteId: string
+  triggerType: string
+  url: string
+  /** form_submission only: the name of the form. */
+  filter: { name: string } | null
+  createdOn: string
+  lastTriggered: string | null
+}
+
 /** An event: Webflow's `triggerType` and the webhook's `payload`, on a site. */
 export interface Event {
   readonly siteId: string
@@ -55,6 +68,7 @@ export const make = () => {
   const items = new Map<string, Item>()
   const events: Array<Event> = []
   const listeners: Array<(event: Event) => void> = []
+  const webhooks = new Map<string, Webhook>()
   const cmsLocaleId = objectId()
 
   const site = (id: string) => {
@@ -124,6 +138,7 @@ export const make = () => {
     sites, orders, collections, items, events, listeners, cmsLocaleId,
     site, collection, item, ecommerce,
     siteJson, collectionJson, collectionDetails, itemJson, liveJson, itemPayload,
-    emit
+    emit,
+    webhooks
   }
 }
