@@ -149,6 +149,8 @@ export const OrderEvent = Schema.Struct({
   shippingTrackingURL: optionalText,
   purchasedItems: Schema.optional(Schema.Array(Fields)),
   purchasedItemsCount: Schema.optional(Schema.Number),
+  isCustomerDeleted: Schema.optional(Schema.Boolean),
+  isShippingRequired: Schema.optional(Schema.Boolean),
   totals: Schema.optional(Schema.NullOr(Fields))
 })
 export type OrderEvent = typeof OrderEvent.Type

@@ -51,7 +51,8 @@ export interface WebhookTrigger<P extends Property.Properties, A> {
 }
 
 export const make = <P extends Property.Properties, A>(config: WebhookTrigger<P, A>) => {
-  const readDelivery = Schema.decodeUnknownEither(Schema.parseJson(Schema.Struct({ triggerType: Schema.String, payload: config.payload })))
+  const readDelivery = Schema.decodeUnknownEither(Schema.parseJson(Schema.Struct({ triggerType: Schema.String, payload: Schema.Unknown })))
+  const readPayload = Schema.decodeUnknownEither(config.payload)
   const eventsOf = (records: ReadonlyArray<A>, params: Property.Params<SiteProps<P>>) =>
     records.filter((record) => config.matches?.(record, params) ?? true).map((output) => ({ id: config.id(output), output }))
   const recent = config.recent
@@ -89,11 +90,13 @@ export const make = <P extends Property.Properties, A>(config: WebhookTrigger<P,
           timestamp: request.headers["x-webflow-timestamp"],
           signature: request.headers["x-webflow-signature"]
         })
+        const notOurs = { response: { status: 400, body: `not a Webflow ${config.triggerType} delivery` }, events: [] }
         const delivery = readDelivery(new TextDecoder().decode(request.body))
-        if (Either.isLeft(delivery)) return { response: { status: 400, body: `not a Webflow ${config.triggerType} delivery` }, events: [] }
+        if (Either.isLeft(delivery)) return notOurs
         // Another event type (a webhook registered by hand on this URL): answered, so that Webflow does not retry it.
         if (delivery.right.triggerType !== config.triggerType) return { response: { status: 200 }, events: [] }
-        return { response: { status: 200 }, events: eventsOf([delivery.right.payload], params) }
+        const payload = readPayload(delivery.right.payload)
+        return Either.isLeft(payload) ? notOurs : { response: { status: 200 }, events: eventsOf([payload.right], params) }
       })
   })
 }
