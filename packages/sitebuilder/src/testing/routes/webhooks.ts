@@ -19,8 +19,14 @@ export const triggerTypes = [
 /** "Limit of 75 registrations per `triggerType`, per site." */
 export const perTriggerType = 75
 
+/**
+ * A webhook as Webflow answers it. `filter` is null when it has none, as the document's examples
+ * show (its schema says object); `lastTriggered` is left out until a first delivery (the
+ * document has no null for it, nor an example of a webhook never triggered).
+ */
 export const webhookJson = (w: Webhook) => ({
-  id: w.id, triggerType: w.triggerType, siteId: w.siteId, workspaceId, createdOn: w.createdOn, lastTriggered: w.lastTriggered,
+  id: w.id, triggerType: w.triggerType, siteId: w.siteId, workspaceId, createdOn: w.createdOn,
+  ...(w.lastTriggered === null ? {} : { lastTriggered: w.lastTriggered }),
   filter: w.filter, url: w.url
 })
 
