@@ -65,7 +65,7 @@ export const make = <P extends Property.Properties, A>(config: WebhookTrigger<P,
     props: { ...siteProps, ...config.props } as SiteProps<P>,
     output: config.output ?? config.payload,
     // Listing and deleting webhooks is `sites:read`, creating one `sites:write`; the site is a dropdown of sites.
-    scopes: [Scopes.sitesWrite, Scopes.sitesRead, config.readScope],
+    scopes: [...new Set([Scopes.sitesWrite, Scopes.sitesRead, config.readScope])],
     state: Schema.Struct({ webhookId: Schema.String }),
 
     enable: ({ client, params, webhookUrl }) =>
