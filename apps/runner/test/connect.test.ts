@@ -44,7 +44,7 @@ describe("x-runner connect", () => {
     expect(stored.sitebuilder.accessToken).toMatch(/^[0-9a-f]{64}$/)
     expect(stored.sitebuilder.clientId).toBe(sim.clientId)
     expect(statSync(file).mode & 0o777).toBe(0o600)
-    expect(stderr).toContain("Connected sitebuilder (scopes: cms:read cms:write ecommerce:read ecommerce:write sites:read)")
+    expect(stderr).toContain("Connected sitebuilder (scopes: cms:read cms:write ecommerce:read ecommerce:write forms:read pages:read sites:read sites:write)")
     expect(stderr + stdout).not.toContain(stored.sitebuilder.accessToken)
     expect(stderr + stdout).not.toContain(sim.clientSecret)
     await sim.close()

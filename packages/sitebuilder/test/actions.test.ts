@@ -237,7 +237,7 @@ describe("sitebuilder actions: errors", () => {
 })
 
 describe("sitebuilder definition", () => {
-  it("describes itself: OAuth2 with the union of its actions' scopes, the rate limit, options with dependsOn", () => {
+  it("describes itself: OAuth2 with the union of its actions' and triggers' scopes, the rate limit, options with dependsOn", () => {
     const d = Component.describe(sitebuilder)
     expect(d).toMatchObject({
       type: "sitebuilder/v1",
@@ -248,7 +248,7 @@ describe("sitebuilder definition", () => {
         oauth2: {
           authorizeUrl: "https://webflow.com/oauth/authorize",
           tokenUrl: "https://api.webflow.com/oauth/access_token",
-          scopes: ["cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "sites:read"]
+          scopes: ["cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "forms:read", "pages:read", "sites:read", "sites:write"]
         },
         defaultBaseUrl: "https://api.webflow.com/v2",
         rateLimits: [{ scope: "token", limit: 60, intervalMillis: 60_000 }],

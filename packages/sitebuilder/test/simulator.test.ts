@@ -50,10 +50,10 @@ const store = () => [...sim.sites.values()].find((s) => s.ecommerce)!
 const products = () => [...sim.collections.values()].find((c) => c.displayName === "Products")!
 
 describe("sitebuilder against the simulator", () => {
-  it.live("OAuth end to end: authorize (all five scopes) → callback with state check → token → an action", () =>
+  it.live("OAuth end to end: authorize (every scope of the actions and triggers) → callback with state check → token → an action", () =>
     Effect.gen(function*() {
       const url = new URL(yield* Connection.authorizationUrl(sitebuilder.connection, app, { redirectUri, state: "s" }))
-      expect(url.searchParams.get("scope")).toBe("cms:read cms:write ecommerce:read ecommerce:write sites:read")
+      expect(url.searchParams.get("scope")).toBe("cms:read cms:write ecommerce:read ecommerce:write forms:read pages:read sites:read sites:write")
       const values = yield* connect
       const order = [...sim.orders.values()].find((o) => o.siteId === store().id && o.status === "unfulfilled")!
       expect(yield* run("fulfillOrder", { siteId: store().id, orderId: order.orderId }, values)).toEqual({
