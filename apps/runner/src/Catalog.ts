@@ -81,7 +81,12 @@ const webflow: Entry = {
   component: sitebuilder,
   simulate: (options) =>
     Effect.map(
-      simulator(() => import("@x/sitebuilder/testing").then((Simulator) => Simulator.start(options.rateLimits ? {} : { rateLimit: false }))),
+      simulator(() =>
+        import("@x/sitebuilder/testing").then((Simulator) =>
+          // Webflow waits 10 minutes before it retries a delivery; a sandbox does not.
+          Simulator.start({ deliveryRetryDelayMs: 200, ...(options.rateLimits ? {} : { rateLimit: false }) })
+        )
+      ),
       (sim) => ({
         connection: {
           clientId: sim.clientId,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { sitebuilder } from "@x/sitebuilder"
 import * as WebflowSimulator from "@x/sitebuilder/testing"
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -44,7 +45,9 @@ describe("x-runner connect", () => {
     expect(stored.sitebuilder.accessToken).toMatch(/^[0-9a-f]{64}$/)
     expect(stored.sitebuilder.clientId).toBe(sim.clientId)
     expect(statSync(file).mode & 0o777).toBe(0o600)
-    expect(stderr).toContain("Connected sitebuilder (scopes: cms:read cms:write ecommerce:read ecommerce:write sites:read)")
+    // Every scope the component's actions and triggers declare, asked for and granted.
+    expect(stderr).toContain(`Connected sitebuilder (scopes: ${sitebuilder.connection.oauth2!.scopes.join(" ")})`)
+    expect(sitebuilder.connection.oauth2!.scopes).toEqual(expect.arrayContaining(["cms:write", "ecommerce:write", "sites:write"]))
     expect(stderr + stdout).not.toContain(stored.sitebuilder.accessToken)
     expect(stderr + stdout).not.toContain(sim.clientSecret)
     await sim.close()

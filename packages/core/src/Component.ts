@@ -49,7 +49,7 @@ export type ActionsByName<Actions extends ReadonlyArray<Action>, Custom extends 
   & (Custom extends true ? { readonly customAction: typeof CustomAction.action } : unknown)
 
 /**
- * Defines a component; the custom action is added when asked for, and the connection's OAuth2 scopes are derived from the actions.
+ * Defines a component; the custom action is added when asked for, and the connection's OAuth2 scopes are derived from the actions and triggers.
  *
  * @since 0.1.0
  * @category constructors
@@ -74,7 +74,7 @@ export const make = <
   title: config.title,
   description: config.description,
   category: config.category,
-  connection: withScopesOf(config.connection, config.actions),
+  connection: withScopesOf(config.connection, [...config.actions, ...(config.triggers ?? [])]),
   actions: Object.fromEntries(
     [...config.actions, ...(config.customAction === true ? [CustomAction.action] : [])].map((a) => [a.name, a])
   ) as ActionsByName<Actions, Custom>,
@@ -96,12 +96,12 @@ export const withRateLimits = <C extends Component>(component: C, rateLimits: Re
 })
 
 /**
- * The connection asking for the OAuth2 scopes these actions need (besides any it lists): a
- * component's scopes are derived from its actions, in one place.
+ * The connection asking for the OAuth2 scopes these actions and triggers need (besides any it
+ * lists): a component's scopes are derived from its members, in one place.
  */
-const withScopesOf = <Conn extends Connection.Connection<any>>(connection: Conn, actions: ReadonlyArray<Action>): Conn => {
+const withScopesOf = <Conn extends Connection.Connection<any>>(connection: Conn, members: ReadonlyArray<Scoped>): Conn => {
   if (connection.oauth2 === undefined) return connection
-  const scopes = [...new Set([...connection.oauth2.scopes, ...scopesOf(actions)])]
+  const scopes = [...new Set([...connection.oauth2.scopes, ...scopesOf(members)])]
   return { ...connection, oauth2: { ...connection.oauth2, scopes } }
 }
 
@@ -114,13 +114,23 @@ const withScopesOf = <Conn extends Connection.Connection<any>>(connection: Conn,
 export const typeOf = (component: Component): string => `${component.name}/v${component.version}`
 
 /**
- * The union of the OAuth2 scopes the given actions need, in a stable order.
+ * What needs OAuth2 scopes: an action, or a trigger (whose scopes are optional).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Scoped {
+  readonly scopes?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * The union of the OAuth2 scopes the given actions and triggers need, in a stable order.
  *
  * @since 0.1.0
  * @category utils
  */
-export const scopesOf = (actions: ReadonlyArray<Action>): ReadonlyArray<string> =>
-  [...new Set(actions.flatMap((a) => a.scopes))].sort()
+export const scopesOf = (members: ReadonlyArray<Scoped>): ReadonlyArray<string> =>
+  [...new Set(members.flatMap((m) => m.scopes ?? []))].sort()
 
 // ---------------------------------------------------------------------------
 // Description as JSON
@@ -151,7 +161,7 @@ export const describeAction = (a: Action) => ({
 
 /**
  * A trigger as plain JSON: name, title, kind (with `setup` for a static webhook), props, output
- * as JSON Schema, a polling trigger's interval, and whether it offers sample data.
+ * as JSON Schema, a polling trigger's interval, whether it offers sample data, and its scopes.
  *
  * @since 0.1.0
  * @category utils
@@ -165,7 +175,8 @@ export const describeTrigger = (t: Trigger) => ({
   props: Property.describeAll(t.props),
   output: outputSchema(t.output),
   ...(t.kind === "POLLING" ? { intervalMillis: Duration.toMillis(t.interval) } : {}),
-  sample: t.sample !== undefined
+  sample: t.sample !== undefined,
+  ...(t.scopes !== undefined && t.scopes.length > 0 ? { scopes: t.scopes } : {})
 })
 
 /**

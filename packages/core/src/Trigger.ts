@@ -14,7 +14,6 @@ import * as Property from "./Property.js"
 import type { ProviderClient } from "./ProviderClient.js"
 import type { DeliveryRejected, UrlCheck } from "./Webhook.js"
 
-
 /**
  * An incoming webhook delivery, as received: the raw body is what signatures cover.
  *
@@ -74,6 +73,8 @@ interface TriggerCommon<P extends Property.Properties, A> {
   readonly description: string
   readonly props: P
   readonly output: Schema.Schema<A, any>
+  /** The OAuth2 scopes it needs (to register its webhook, to read what it emits), for connections that have scopes. */
+  readonly scopes?: ReadonlyArray<string> | undefined
   readonly decode: (params: unknown) => Either.Either<Property.Params<P>, InvalidInput>
 }
 
@@ -214,7 +215,6 @@ export const polling = <P extends Property.Properties, A, C, V extends Property.
   kind: "POLLING",
   decode: Property.decoder(config.props, config.name, config.validate)
 })
-
 
 /**
  * Defines a static-webhook trigger (its URL registered by hand); its parameter decoder is compiled once.

@@ -2,8 +2,9 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import nock from "nock"
-import { Component, Connection, Executor, OAuth2 } from "../src/index.js"
+import { Component, Connection, Executor, OAuth2, Trigger } from "../src/index.js"
 import { connected, fakeHttp, meStep, oauthComponent } from "./support.js"
 
 const settings: OAuth2.Settings = {
@@ -183,6 +184,39 @@ describe("OAuth2", () => {
       state: "st"
     }))
     expect(new URL(url).searchParams.get("scope")).toBe("sites:read")
+  })
+
+  it("the connection also asks for what the component's triggers need, and describe names a trigger's scopes", () => {
+    const { me } = oauthComponent(settings, { defaultBaseUrl: "https://api.example.test/v2" })
+    const hook = Trigger.dynamicWebhook({
+      name: "formSubmitted",
+      title: "Form submitted",
+      description: "",
+      props: {},
+      output: Schema.Unknown,
+      scopes: ["sites:write", "forms:read"],
+      state: Schema.Struct({}),
+      enable: () => Effect.succeed({}),
+      disable: () => Effect.void,
+      handle: () => Effect.succeed({ response: { status: 200 }, events: [] })
+    })
+    const component = Component.make({
+      name: "hooky",
+      version: 1,
+      title: "Hooky",
+      description: "",
+      category: "Testing",
+      connection: Connection.oauth2({ title: "Hooky", oauth2: { ...settings, scopes: [] }, client: { defaultBaseUrl: "https://api.example.test/v2" } }),
+      actions: [me],
+      triggers: [hook]
+    })
+    expect(component.connection.oauth2?.scopes).toEqual(["forms:read", "sites:read", "sites:write"])
+    expect(Component.scopesOf([me, hook])).toEqual(["forms:read", "sites:read", "sites:write"])
+    expect(Component.describe(component).triggers[0]).toMatchObject({ name: "formSubmitted", scopes: ["sites:write", "forms:read"] })
+    // A trigger without scopes adds none, and is described without them.
+    const plain = { ...hook, scopes: undefined }
+    expect(Component.scopesOf([plain])).toEqual([])
+    expect(Component.describeTrigger(plain)).not.toHaveProperty("scopes")
   })
 })
 

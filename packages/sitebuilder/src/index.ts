@@ -21,6 +21,18 @@ import { inviteUser } from "./actions/inviteUser.js"
 import { listFormSubmissions } from "./actions/listFormSubmissions.js"
 import { listForms } from "./actions/listForms.js"
 import { listUsers } from "./actions/listUsers.js"
+import { collectionItemChanged } from "./triggers/collectionItemChanged.js"
+import { collectionItemCreated } from "./triggers/collectionItemCreated.js"
+import { collectionItemDeleted } from "./triggers/collectionItemDeleted.js"
+import { collectionItemUnpublished } from "./triggers/collectionItemUnpublished.js"
+import { formSubmitted } from "./triggers/formSubmitted.js"
+import { inventoryChanged } from "./triggers/inventoryChanged.js"
+import { newOrder } from "./triggers/newOrder.js"
+import { orderChanged } from "./triggers/orderChanged.js"
+import { pageCreated } from "./triggers/pageCreated.js"
+import { pageDeleted } from "./triggers/pageDeleted.js"
+import { pageMetadataUpdated } from "./triggers/pageMetadataUpdated.js"
+import { sitePublished } from "./triggers/sitePublished.js"
 
 export const sitebuilder = Component.make({
   name: "sitebuilder",
@@ -35,6 +47,21 @@ export const sitebuilder = Component.make({
     listForms, listFormSubmissions, getFormSubmission, listUsers, getUser, inviteUser, deleteUser,
     // assets
     listAssets, uploadAsset, getAsset, deleteAsset
+  ],
+  // Webflow's webhook events, each a dynamic webhook on a site, every delivery's signature checked.
+  triggers: [
+    formSubmitted,
+    sitePublished,
+    newOrder,
+    orderChanged,
+    inventoryChanged,
+    collectionItemCreated,
+    collectionItemChanged,
+    collectionItemDeleted,
+    collectionItemUnpublished,
+    pageCreated,
+    pageMetadataUpdated,
+    pageDeleted
   ],
   customAction: true
 })
@@ -51,7 +78,7 @@ export { Order } from "./api/orders.js"
 // forms and site users
 export { Form, FormField, FormSubmission } from "./api/forms.js"
 export { AccessGroup, User } from "./api/users.js"
-/** The connection, with the OAuth2 scopes its actions need. */
+/** The connection, with the OAuth2 scopes its actions and triggers need. */
 export const connection = sitebuilder.connection
 export { createCollectionItem, fulfillOrder, getCollectionItem, listCollectionItems, updateCollectionItem }
 // forms and site users
@@ -59,3 +86,19 @@ export { deleteUser, getFormSubmission, getUser, inviteUser, listForms, listForm
 // assets
 export { Asset, AssetVariant } from "./api/assets.js"
 export { deleteAsset, getAsset, listAssets, uploadAsset }
+// triggers
+export { FormSubmitted, InventoryChanged, ItemEvent, OrderEvent, PageEvent, SitePublished } from "./api/webhooks.js"
+export {
+  collectionItemChanged,
+  collectionItemCreated,
+  collectionItemDeleted,
+  collectionItemUnpublished,
+  formSubmitted,
+  inventoryChanged,
+  newOrder,
+  orderChanged,
+  pageCreated,
+  pageDeleted,
+  pageMetadataUpdated,
+  sitePublished
+}

@@ -237,7 +237,7 @@ describe("sitebuilder actions: errors", () => {
 })
 
 describe("sitebuilder definition", () => {
-  it("describes itself: OAuth2 with the union of its actions' scopes, the rate limit, options with dependsOn", () => {
+  it("describes itself: OAuth2 with the union of its actions' and triggers' scopes, the rate limit, options with dependsOn", () => {
     const d = Component.describe(sitebuilder)
     expect(d).toMatchObject({
       type: "sitebuilder/v1",
@@ -248,7 +248,7 @@ describe("sitebuilder definition", () => {
         oauth2: {
           authorizeUrl: "https://webflow.com/oauth/authorize",
           tokenUrl: "https://api.webflow.com/oauth/access_token",
-          scopes: expect.arrayContaining(["assets:read", "assets:write", "cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "forms:read", "sites:read", "users:read", "users:write"])
+          scopes: expect.arrayContaining(["assets:read", "assets:write", "cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "forms:read", "pages:read", "sites:read", "sites:write", "users:read", "users:write"])
         },
         defaultBaseUrl: "https://api.webflow.com/v2",
         rateLimits: [{ scope: "token", limit: 60, intervalMillis: 60_000 }],
@@ -259,8 +259,8 @@ describe("sitebuilder definition", () => {
         }
       }
     })
-    // Exactly the union of what the actions declare, sorted.
-    expect(d.connection.oauth2?.scopes).toEqual([...new Set(d.actions.flatMap((a) => a.scopes ?? []))].sort())
+    // Exactly the union of what the actions and triggers declare, sorted.
+    expect(d.connection.oauth2?.scopes).toEqual([...new Set([...d.actions, ...d.triggers].flatMap((a) => a.scopes ?? []))].sort())
     const fulfil = d.actions.find((a) => a.name === "fulfillOrder")!
     expect(fulfil.props["orderId"]).toMatchObject({ required: true, dynamicOptions: { dependsOn: ["siteId"] } })
     expect(fulfil.props["sendOrderFulfilledEmail"]).toMatchObject({ kind: "BOOLEAN", defaultValue: false })

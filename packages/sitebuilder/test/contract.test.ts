@@ -17,7 +17,8 @@ const specPath = fileURLToPath(new URL("../../../../shared/specs/webflow/webflow
  * show (`collection_item_deleted`), though its response schemas say string.
  * A form's `fields` (by field id) is capped at one by `maxProperties: 1`, though the document's
  * own example of `GET /forms/{form_id}` has two and every form with more than one field has more:
- * the cap is dropped there, the fields' own schema still checked.
+ * the cap is dropped there, the fields' own schema still checked. A webhook's `filter` is null
+ * when it has none, as the document's own webhook examples show, though its schema says object.
  */
 const normalize = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(normalize)
@@ -26,10 +27,11 @@ const normalize = (value: unknown): unknown => {
   const out: Record<string, unknown> = {}
   for (const [key, item] of Object.entries(record)) {
     if (key === "nullable") continue
-    const unpublished = key === "lastPublished" && typeof item === "object" && item !== null && !Array.isArray(item)
-    const formFields = key === "fields" && typeof item === "object" && item !== null && (item as Record<string, unknown>)["maxProperties"] === 1
+    const isSchema = typeof item === "object" && item !== null && !Array.isArray(item)
+    const orNull = isSchema && (key === "lastPublished" || (key === "filter" && (item as { type?: unknown }).type === "object"))
+    const formFields = isSchema && key === "fields" && (item as Record<string, unknown>)["maxProperties"] === 1
     const { maxProperties: _cap, ...uncapped } = formFields ? item as Record<string, unknown> : {}
-    out[key] = normalize(unpublished ? { ...item, nullable: true } : formFields ? uncapped : item)
+    out[key] = normalize(orNull ? { ...item, nullable: true } : formFields ? uncapped : item)
   }
   if (record["nullable"] === true) return { anyOf: [out, { type: "null" }] }
   return out
@@ -41,36 +43,42 @@ beforeAll(async () => {
 })
 afterAll(() => sim.close())
 
+/** The document's schemas compiled, and a caller of the simulator that checks the status. */
+const setup = () => {
+  const spec = normalize(parse(readFileSync(specPath, "utf8"))) as any
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
+  ajv.addSchema({ $id: "webflow", components: spec.components }, "webflow")
+  const schemaOf = (path: string, method: string, status = "200") => {
+    const schema = JSON.parse(
+      JSON.stringify(spec.paths[path][method].responses[status].content["application/json"].schema).replaceAll(
+        "\"#/components/",
+        "\"webflow#/components/"
+      )
+    )
+    return ajv.compile(schema)
+  }
+  const token = sim.issueToken()
+  const call = async (method: string, path: string, body?: object, status = 200) => {
+    const response = await fetch(`${sim.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    expect(response.status).toBe(status)
+    return response.json()
+  }
+  const check = (path: string, method: string, value: unknown, status = "200") => {
+    const validate = schemaOf(path, method, status)
+    validate(value)
+    expect(validate.errors ?? []).toEqual([])
+  }
+  return { spec, ajv, call, check }
+}
+
 // ../shared sits beside the repository in CI and on the developers' machines.
 describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-openapi.yml", () => {
   it("sites, orders, a fulfilled order, collections (with their fields), items, created and updated items validate against the spec", async () => {
-    const spec = normalize(parse(readFileSync(specPath, "utf8"))) as any
-    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
-    ajv.addSchema({ $id: "webflow", components: spec.components }, "webflow")
-    const schemaOf = (path: string, method: string, status = "200") => {
-      const schema = JSON.parse(
-        JSON.stringify(spec.paths[path][method].responses[status].content["application/json"].schema).replaceAll(
-          "\"#/components/",
-          "\"webflow#/components/"
-        )
-      )
-      return ajv.compile(schema)
-    }
-    const token = sim.issueToken()
-    const call = async (method: string, path: string, body?: object, status = 200) => {
-      const response = await fetch(`${sim.baseUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      })
-      expect(response.status).toBe(status)
-      return response.json()
-    }
-    const check = (path: string, method: string, value: unknown, status = "200") => {
-      const validate = schemaOf(path, method, status)
-      validate(value)
-      expect(validate.errors ?? []).toEqual([])
-    }
+    const { call, check } = setup()
     const { sites } = await call("GET", "/sites")
     check("/sites", "get", { sites })
     const site = sites.find((s: { displayName: string }) => s.displayName === "Acme Store")
@@ -139,5 +147,27 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
     check("/sites/{site_id}/users", "get", users)
     check("/sites/{site_id}/users/{user_id}", "get", await call("GET", `/sites/${seed.sites.store}/users/${seed.users.alan}`))
     check("/sites/{site_id}/users/invite", "post", await call("POST", `/sites/${seed.sites.store}/users/invite`, { email: "new@example.com", accessGroups: ["members"] }))
+  })
+
+  it("webhooks (listed, created 201, read) and every event the simulator emits validate against the document (`webhooks.<triggerType>`)", async () => {
+    const { ajv, call, check, spec } = setup()
+    const site = Simulator.seed.sites.store
+    const made = await call("POST", `/sites/${site}/webhooks`, { triggerType: "form_submission", url: "https://hooks.example.com/f", filter: { name: "Contact" } }, 201)
+    check("/sites/{site_id}/webhooks", "post", made, "201")
+    check("/sites/{site_id}/webhooks", "post", await call("POST", `/sites/${site}/webhooks`, { triggerType: "site_publish", url: "https://hooks.example.com/p" }, 201), "201")
+    check("/sites/{site_id}/webhooks", "get", await call("GET", `/sites/${site}/webhooks`))
+    check("/webhooks/{webhook_id}", "get", await call("GET", `/webhooks/${made.id}`))
+    // Changes that emit events: an item created and updated, an order fulfilled.
+    const products = Simulator.seed.collections.products
+    const item = await call("POST", `/collections/${products}/items`, { fieldData: { name: "Event tee", slug: "event-tee" } }, 202)
+    await call("PATCH", `/collections/${products}/items/${item.id}`, { fieldData: { price: 3 } })
+    await call("POST", `/sites/${site}/orders/${Simulator.seed.orders.unfulfilled}/fulfill`, {})
+    expect([...new Set(sim.events.map((e) => e.triggerType))]).toEqual(expect.arrayContaining(["collection_item_created", "collection_item_changed", "ecomm_order_changed"]))
+    for (const event of sim.events) {
+      const schema = spec.webhooks[event.triggerType].post.requestBody.content["application/json"].schema
+      const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll("\"#/components/", "\"webflow#/components/")))
+      validate({ triggerType: event.triggerType, payload: event.payload })
+      expect(validate.errors ?? [], event.triggerType).toEqual([])
+    }
   })
 })

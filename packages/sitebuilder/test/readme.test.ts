@@ -1,6 +1,6 @@
 /**
- * The README's action tables against the component: every action has a row, and each row's
- * scope column names exactly the OAuth scopes the action asks for.
+ * The README's action and trigger tables against the component: every action and trigger has a
+ * row, and each row's scope column names exactly the OAuth scopes it asks for.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
@@ -8,18 +8,29 @@ import { fileURLToPath } from "node:url"
 import { sitebuilder } from "../src/index.js"
 
 const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8")
-const actionsPart = readme.slice(readme.indexOf("## Actions"), readme.indexOf("\n## ", readme.indexOf("## Actions") + 1))
+const part = (heading: string) => readme.slice(readme.indexOf(heading), readme.indexOf("\n## ", readme.indexOf(heading) + 1))
 /** `| \`name\` | request | inputs | output | scope |` → name and its scopes. */
-const rows = actionsPart.split("\n").filter((line) => line.startsWith("| `")).map((line) => {
+const rowsOf = (section: string) => section.split("\n").filter((line) => line.startsWith("| `")).map((line) => {
   const cells = line.split(" | ")
   return { name: cells[0]!.slice(3, -1), scopes: [...cells.at(-1)!.matchAll(/`([a-z_]+:[a-z]+)`/g)].map((m) => m[1]!).sort() }
 })
+const rows = rowsOf(part("## Actions"))
 
 describe("the README's actions", () => {
   it("lists every action once, with the scopes it asks for", () => {
     expect(rows.map((row) => row.name).sort()).toEqual(Object.keys(sitebuilder.actions).sort())
     for (const row of rows) {
       expect({ action: row.name, scopes: row.scopes }).toEqual({ action: row.name, scopes: [...(sitebuilder.actions as Record<string, { readonly scopes: ReadonlyArray<string> }>)[row.name]!.scopes].sort() })
+    }
+  })
+})
+
+describe("the README's triggers", () => {
+  it("lists every trigger once, with the scopes it asks for", () => {
+    const triggers = rowsOf(part("## Triggers"))
+    expect(triggers.map((row) => row.name).sort()).toEqual(Object.keys(sitebuilder.triggers).sort())
+    for (const row of triggers) {
+      expect({ trigger: row.name, scopes: row.scopes }).toEqual({ trigger: row.name, scopes: [...(sitebuilder.triggers[row.name]!.scopes ?? [])].sort() })
     }
   })
 })

@@ -61,9 +61,30 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
           getAsset: { siteId: seed.sites.store, assetId: seed.assets.logo },
           deleteAsset: { siteId: seed.sites.store, assetId: seed.assets.brochure }
         },
-        triggers: {}
+        // triggers: each enabled (the site's webhooks listed, one created), disabled, and sampled where it has a sample
+        triggers: {
+          formSubmitted: { siteId: seed.sites.store, formName: "Contact Us" },
+          sitePublished: { siteId: seed.sites.store },
+          newOrder: { siteId: seed.sites.store },
+          orderChanged: { siteId: seed.sites.store },
+          inventoryChanged: { siteId: seed.sites.store },
+          collectionItemCreated: { siteId: seed.sites.store },
+          collectionItemChanged: { siteId: seed.sites.store, collectionId: collection },
+          collectionItemDeleted: { siteId: seed.sites.store, collectionId: collection },
+          collectionItemUnpublished: { siteId: seed.sites.store },
+          pageCreated: { siteId: seed.sites.store },
+          pageMetadataUpdated: { siteId: seed.sites.store },
+          pageDeleted: { siteId: seed.sites.store }
+        }
       }, "http://127.0.0.1:1/unused").pipe(
-        Effect.provide(connectedTo({ clientId: "client", clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }, recorder.layer))
+        Effect.provide(connectedTo({
+          clientId: "client",
+          clientSecret: sim.clientSecret,
+          accessToken: sim.issueToken(),
+          baseUrl: sim.baseUrl,
+          // Every action, option list and trigger is more requests than the connection paces at 60 a minute.
+          requestsPerMinute: 120
+        }, recorder.layer))
       )
       expect(missing).toEqual([])
       expect(recorder.requests.length).toBeGreaterThan(5)

@@ -50,12 +50,13 @@ const store = () => [...sim.sites.values()].find((s) => s.ecommerce)!
 const products = () => [...sim.collections.values()].find((c) => c.displayName === "Products")!
 
 describe("sitebuilder against the simulator", () => {
-  it.live("OAuth end to end: authorize (every scope the actions declare) → callback with state check → token → an action", () =>
+  it.live("OAuth end to end: authorize (every scope the actions and triggers declare) → callback with state check → token → an action", () =>
     Effect.gen(function*() {
       const url = new URL(yield* Connection.authorizationUrl(sitebuilder.connection, app, { redirectUri, state: "s" }))
-      const declared = Object.values<{ readonly scopes: ReadonlyArray<string> }>(sitebuilder.actions as any).flatMap((action) => action.scopes)
+      const declared = [...Object.values<{ readonly scopes: ReadonlyArray<string> }>(sitebuilder.actions as any), ...Object.values<{ readonly scopes?: ReadonlyArray<string> }>(sitebuilder.triggers as any)]
+        .flatMap((definition) => definition.scopes ?? [])
       expect(url.searchParams.get("scope")).toBe([...new Set(declared)].sort().join(" "))
-      expect(url.searchParams.get("scope")!.split(" ")).toEqual(expect.arrayContaining(["assets:write", "cms:write", "ecommerce:write", "forms:read", "sites:read", "users:write"]))
+      expect(url.searchParams.get("scope")!.split(" ")).toEqual(expect.arrayContaining(["assets:write", "cms:write", "ecommerce:write", "forms:read", "pages:read", "sites:read", "sites:write", "users:write"]))
       const values = yield* connect
       const order = [...sim.orders.values()].find((o) => o.siteId === store().id && o.status === "unfulfilled")!
       expect(yield* run("fulfillOrder", { siteId: store().id, orderId: order.orderId }, values)).toEqual({

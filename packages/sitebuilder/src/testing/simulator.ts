@@ -7,7 +7,8 @@
  * shape (`code`, `message`, `externalReference`, `details`), the per-token rate limit with 429
  * and `Retry-After`, and lists paged as Webflow's are (`offset`, `limit` at most 100,
  * `pagination {limit, offset, total}`). The records and their JSON are in `./store.ts`; each
- * resource's routes in `./routes/`.
+ * resource's routes in `./routes/`; every event a change emits is delivered, signed, to the
+ * site's webhooks of its type (`./deliveries.ts`).
  *
  * It is built on node:http. Importing `@x/sitebuilder/testing` loads `@x/core/Webhook` and
  * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
@@ -17,6 +18,7 @@ import { readBody } from "@x/core/Webhook"
 import { Loopback, PathRouter } from "@x/core/testing"
 import { randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import * as Deliveries from "./deliveries.js"
 import { Answer, ApiError, type Route } from "./http.js"
 import type * as AssetStore from "./assets.js"
 import * as Assets from "./routes/assets.js"
@@ -26,12 +28,14 @@ import * as Items from "./routes/items.js"
 import * as Orders from "./routes/orders.js"
 import * as Sites from "./routes/sites.js"
 import * as Users from "./routes/users.js"
+import * as Webhooks from "./routes/webhooks.js"
 import { seedStore } from "./seed.js"
 import * as Store from "./store.js"
 
 export { seed } from "./seed.js"
 export type { Asset } from "./assets.js"
-export type { Collection, CollectionField, Event, Item, LiveItem, Order, Site } from "./store.js"
+export type { Delivery } from "./deliveries.js"
+export type { Collection, CollectionField, Event, Item, LiveItem, Order, Site, Webhook } from "./store.js"
 export type { AccessGroup, Form, FormField, FormSubmission, SiteUser } from "./store.js"
 
 export interface Settings {
@@ -41,6 +45,9 @@ export interface Settings {
   readonly clientSecret?: string
   /** Requests per token per window (default 60 a minute); `false` turns the limit off. */
   readonly rateLimit?: false | { readonly limit: number; readonly windowMs: number }
+  /** Retries of a failed webhook delivery (default 3, as Webflow) and the wait between them (default 10 minutes, as Webflow). */
+  readonly deliveryRetries?: number
+  readonly deliveryRetryDelayMs?: number
 }
 
 export interface Simulator {
@@ -59,6 +66,12 @@ export interface Simulator {
   readonly assets: Map<string, AssetStore.Asset>
   /** Every event a change caused, in order, as its webhook's payload. */
   readonly events: ReadonlyArray<Store.Event>
+  /** The webhooks registered, by id. */
+  readonly webhooks: Map<string, Store.Webhook>
+  /** Every delivery attempt, in order. */
+  readonly deliveries: ReadonlyArray<Deliveries.Delivery>
+  /** Waits until every delivery under way (retries included) is done. */
+  readonly idle: () => Promise<void>
   /** A token with these scopes (all by default), without the OAuth dance. */
   readonly issueToken: (scopes?: ReadonlyArray<string>) => string
   // forms and users
@@ -91,6 +104,13 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   const rateLimit = settings.rateLimit === false ? undefined : settings.rateLimit ?? { limit: 60, windowMs: 60_000 }
   const store = Store.make()
   seedStore(store)
+  // Each event the store emits is delivered to the site's webhooks of its type, signed with the app's secret.
+  const deliveries = Deliveries.make({
+    secret: clientSecret,
+    store,
+    retries: settings.deliveryRetries ?? 3,
+    retryDelayMs: settings.deliveryRetryDelayMs ?? 600_000
+  })
   const codes = new Map<string, { redirectUri: string; scopes: ReadonlyArray<string>; used: boolean }>()
   const tokens = new Map<string, ReadonlyArray<string>>()
   const windows = new Map<string, Array<number>>()
@@ -129,7 +149,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
 
   // --- the API ----------------------------------------------------------------------------
-  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Forms, Users, Assets].flatMap((module) => module.routes(store))
+  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Forms, Users, Assets, Webhooks].flatMap((module) => module.routes(store))
   const find = PathRouter.make<void, { route: Route; path: Readonly<Record<string, string>> } | undefined>(
     routes.map((route) => ({ method: route.method, path: route.path, handle: (path) => ({ route, path }) })),
     () => undefined
@@ -251,18 +271,25 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     items: store.items,
     assets: store.assetStore.assets,
     events: store.events,
+    webhooks: store.webhooks,
+    deliveries: deliveries.deliveries,
+    idle: deliveries.idle,
     issueToken: (scopes = allScopes) => {
       const token = randomBytes(32).toString("hex")
       tokens.set(token, scopes)
       return token
     },
     stats,
-    close: () => Loopback.close(server),
     // forms and users
     forms: store.forms,
     formSubmissions: store.formSubmissions,
     siteUsers: store.siteUsers,
     accessGroups: store.accessGroups,
-    submitForm: Forms.submitForm(store)
+    submitForm: Forms.submitForm(store),
+    // Stops every delivery (in flight, or waiting to be retried), then the server.
+    close: async () => {
+      await deliveries.close()
+      await Loopback.close(server)
+    }
   }
 }

@@ -54,6 +54,18 @@ export interface SiteUser {
   /** name, email, accept-privacy, accept-communications and the custom fields. */
   data: Record<string, unknown>
 }
+// --- webhooks ---
+/** A webhook registration (`/sites/{id}/webhooks`): the site's events of one type, sent to `url`. */
+export interface Webhook {
+  id: string
+  siteId: string
+  triggerType: string
+  url: string
+  /** form_submission only: the name of the form. */
+  filter: { name: string } | null
+  createdOn: string
+  lastTriggered: string | null
+}
 
 /** An event: Webflow's `triggerType` and the webhook's `payload`, on a site. */
 export interface Event {
@@ -75,6 +87,7 @@ export const make = () => {
   const items = new Map<string, Item>()
   const events: Array<Event> = []
   const listeners: Array<(event: Event) => void> = []
+  const webhooks = new Map<string, Webhook>()
   const cmsLocaleId = objectId()
 
   const site = (id: string) => {
@@ -202,6 +215,8 @@ export const make = () => {
     emit,
     // forms and users
     forms, formSubmissions, accessGroups, siteUsers, usersEnabled, form, formSubmission, membershipSite, siteUser,
-    formJson, formSubmissionJson, accessGroupJson, siteUserJson, siteUserPayload
+    formJson, formSubmissionJson, accessGroupJson, siteUserJson, siteUserPayload,
+    // webhooks
+    webhooks
   }
 }

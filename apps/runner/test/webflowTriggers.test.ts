@@ -1,0 +1,108 @@
+/**
+ * sitebuilder/v1's webhook triggers end to end through the runner, from the built bundle:
+ * `run <run workflow> --sandbox --serve <trigger workflow>` for each case, the run workflow's
+ * steps performing what fires the trigger (what must not fire it first), the Webflow
+ * simulator's signed delivery verified by the served trigger, and its workflow run once on the
+ * event. The trigger workflow's step reads what the event names (a read fires no trigger), and
+ * the test checks it against what the run made.
+ *
+ * One case per trigger the sandbox can fire today: the item ones. The others (forms, pages,
+ * orders, inventory, site publish, item deletion and unpublishing) get their case when their
+ * actions and simulator methods are in; then a check that every trigger has a case belongs here,
+ * as triggerCatalog.test.ts has for boardtool.
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { runner, type RunDocument } from "./bin.js"
+
+const dir = mkdtempSync(join(tmpdir(), "x-runner-webflow-triggers-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+// The simulator's seeded records (`Simulator.seed`).
+const store = "5eed00000000000000000001"
+const products = "5eed00000000000000000003"
+const blogPosts = "5eed00000000000000000004"
+const product = (n: number) => `5eed${(0x100 + n).toString(16).padStart(20, "0")}`
+
+type Task = { readonly label: string; readonly name: string; readonly type: string; readonly parameters: Record<string, unknown> }
+
+interface Case {
+  readonly parameters: Record<string, unknown>
+  /** The trigger workflow's one step: it reads what the event names. */
+  readonly reads: Task
+  /** The run's steps: what does not fire the trigger first, then what does. */
+  readonly tasks: ReadonlyArray<Task>
+  /** The event's id, from the run's outputs. */
+  readonly event: (output: (name: string) => any) => RegExp
+  /** What the trigger's step read, from the run's outputs. */
+  readonly expected: (output: (name: string) => any) => object
+}
+
+const task = (name: string, type: string, parameters: Record<string, unknown>): Task => ({ label: name, name, type: `sitebuilder/v1/${type}`, parameters })
+const readItem = task("read", "getCollectionItem", { siteId: "${trigger.siteId}", collectionId: "${trigger.collectionId}", itemId: "${trigger.id}" })
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+const cases: Record<string, Case> = {
+  collectionItemCreated: {
+    parameters: { siteId: store, collectionId: products },
+    reads: readItem,
+    tasks: [
+      task("rename", "updateCollectionItem", { siteId: store, collectionId: products, itemId: product(5), fieldData: { name: "Renamed 5" } }),
+      task("elsewhere", "createCollectionItem", { siteId: store, collectionId: blogPosts, fieldData: { name: "Elsewhere", slug: "elsewhere" } }),
+      task("created", "createCollectionItem", { siteId: store, collectionId: products, fieldData: { name: "Trigger tee", slug: "trigger-tee", price: 21 } })
+    ],
+    event: (output) => new RegExp(`^${escape(output("created").id)}@\\d{4}-`),
+    expected: (output) => ({ id: output("created").id, fieldData: { name: "Trigger tee", slug: "trigger-tee", price: 21 } })
+  },
+  collectionItemChanged: {
+    parameters: { siteId: store, collectionId: products },
+    reads: readItem,
+    tasks: [
+      task("created", "createCollectionItem", { siteId: store, collectionId: products, fieldData: { name: "Plain tee", slug: "plain-tee" } }),
+      task("elsewhere", "createCollectionItem", { siteId: store, collectionId: blogPosts, fieldData: { name: "Post", slug: "post" } }),
+      task("changed", "updateCollectionItem", { siteId: store, collectionId: products, itemId: "${created.id}", fieldData: { price: 33 } })
+    ],
+    event: (output) => new RegExp(`^${escape(output("created").id)}@\\d{4}-`),
+    expected: (output) => ({ id: output("created").id, fieldData: { name: "Plain tee", price: 33 } })
+  }
+}
+
+const write = (name: string, workflow: unknown) => {
+  const file = join(dir, name)
+  writeFileSync(file, JSON.stringify(workflow))
+  return file
+}
+
+const exercise = async (name: string, c: Case) => {
+  const served = write(`${name}.trigger.json`, {
+    label: `On ${name}`,
+    triggers: [{ label: name, name, type: `sitebuilder/v1/${name}`, parameters: c.parameters }],
+    tasks: [c.reads]
+  })
+  const run = write(`${name}.run.json`, { label: `Fire ${name}`, tasks: c.tasks })
+  const { code, stderr, stdout } = await runner(["run", run, "--sandbox", "--serve", served, "--output", "json"])
+  expect(code, `${name}: ${stderr}${stdout}`).toBe(0)
+  const document = JSON.parse(stdout) as RunDocument
+  expect(document.status, name).toBe("succeeded")
+  expect(document.steps.map((step) => [step.name, step.status]), name).toEqual(c.tasks.map((t) => [t.name, "succeeded"]))
+  const output = (step: string) => document.steps.find((s) => s.name === step)!.output
+  const trigger = document.trigger!
+  expect(trigger.type).toBe(`sitebuilder/v1/${name}`)
+  expect(trigger.status, name).toBe("succeeded")
+  expect(trigger.event, name).toMatch(c.event(output))
+  // Exactly one event ran: the other collection's item and the other kind of change fired none.
+  expect(stderr.split("[trigger] ▶ event ").length - 1, `${name}: ${stderr}`).toBe(1)
+  expect(stderr).toContain(`[trigger] ■ event ${trigger.event} succeeded`)
+  expect(trigger.steps.map((step) => [step.name, step.status])).toEqual([[c.reads.name, "succeeded"]])
+  expect(trigger.steps[0]!.output, name).toMatchObject(c.expected(output))
+}
+
+describe("x-runner run --sandbox --serve: sitebuilder/v1's webhook triggers", () => {
+  it("fires each on what the run does, once, verified and with the event's records, and runs its workflow", async () => {
+    const failures: Array<unknown> = []
+    await Promise.all(Object.entries(cases).map((next) => exercise(...next).catch((error) => failures.push(error))))
+    if (failures.length > 0) throw new Error(failures.map(String).join("\n\n"))
+  }, 120_000)
+})

@@ -1,0 +1,16 @@
+import * as Webhooks from "../api/webhooks.js"
+import * as Scopes from "../scopes.js"
+import * as Webhook from "./webhook.js"
+
+export const pageCreated = Webhook.make({
+  name: "pageCreated",
+  title: "Page Created",
+  description: "Fires when a page is added to the site (in Webflow's Designer).",
+  props: {},
+  triggerType: "page_created",
+  readScope: Scopes.pagesRead,
+  payload: Webhooks.PageEvent,
+  // A page is created once: its id is the event's.
+  id: (page) => page.pageId
+  // No sample here: the pages are read by the pages API (`GET /sites/{id}/pages`).
+})
