@@ -15,7 +15,8 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { runner, type RunDocument } from "./bin.js"
+import * as Simulator from "@x/sitebuilder/testing"
+import { freePort, runner, type RunDocument, served } from "./bin.js"
 
 const dir = mkdtempSync(join(tmpdir(), "x-runner-webflow-triggers-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -103,6 +104,75 @@ describe("x-runner run --sandbox --serve: sitebuilder/v1's webhook triggers", ()
   it("fires each on what the run does, once, verified and with the event's records, and runs its workflow", async () => {
     const failures: Array<unknown> = []
     await Promise.all(Object.entries(cases).map((next) => exercise(...next).catch((error) => failures.push(error))))
+    if (failures.length > 0) throw new Error(failures.map(String).join("\n\n"))
+  }, 120_000)
+})
+
+/**
+ * What only Webflow's visitors, shoppers or Designer do (a form submitted, an order placed, a
+ * page created or deleted) is no action a run could take: these triggers are served by
+ * `x-runner serve` against a simulator this test starts (the connection in the environment),
+ * which the test makes do it. The trigger workflow's step writes what the event says into a
+ * seeded item's name, which the test reads back from the simulator.
+ */
+interface Caused {
+  readonly parameters: Record<string, unknown>
+  /** The item's new name, from the event (`${trigger.…}` references). */
+  readonly says: string
+  /** What fires the trigger (and, first, what must not). */
+  readonly cause: (sim: Simulator.Simulator) => unknown
+  /** The name expected. */
+  readonly expected: (sim: Simulator.Simulator) => string
+}
+
+const caused: Record<string, Caused> = {
+  formSubmitted: {
+    parameters: { siteId: store, formName: "Contact Us" },
+    says: "${trigger.name}: ${trigger.data.Name} <${trigger.data.Email}>",
+    cause: (sim) => {
+      sim.submitForm(Simulator.seed.forms.newsletter, { Email: "not-this-one@example.com" })
+      sim.submitForm(Simulator.seed.forms.contact, { Name: "Zaphod", Email: "zaphod@example.com", Message: "Hi" })
+    },
+    expected: () => "Contact Us: Zaphod <zaphod@example.com>"
+  }
+}
+
+const serveCaused = async (name: string, c: Caused) => {
+  const sim = await Simulator.start({ rateLimit: false, deliveryRetryDelayMs: 100 })
+  try {
+    const port = await freePort()
+    const target = product(7)
+    const workflow = write(`${name}.served.json`, {
+      label: `On ${name}`,
+      triggers: [{ label: name, name, type: `sitebuilder/v1/${name}`, parameters: c.parameters }],
+      tasks: [task("write", "updateCollectionItem", { siteId: store, collectionId: products, itemId: target, fieldData: { name: c.says } })]
+    })
+    const server = served(["serve", workflow, "--public-url", `http://127.0.0.1:${port}/hooks/${name}`, "--port", String(port), "--data-dir", join(dir, `${name}-data`)], {
+      XRUNNER_SITEBUILDER_CLIENT_ID: sim.clientId,
+      XRUNNER_SITEBUILDER_CLIENT_SECRET: sim.clientSecret,
+      XRUNNER_SITEBUILDER_ACCESS_TOKEN: sim.issueToken(),
+      XRUNNER_SITEBUILDER_BASE_URL: sim.baseUrl
+    })
+    await server.waitFor(`● serving sitebuilder/v1/${name}`)
+    await c.cause(sim)
+    await server.waitFor(/■ event \S+ succeeded/)
+    await sim.idle()
+    // Exactly one event: what must not fire the trigger fired nothing.
+    expect(server.log().split("▶ event ").length - 1, `${name}: ${server.log()}`).toBe(1)
+    expect(sim.items.get(target)!.fieldData["name"], name).toBe(c.expected(sim))
+    server.child.kill("SIGTERM")
+    await server.exited
+    // Stopping disabled the trigger: its webhook is gone.
+    expect([...sim.webhooks.values()], name).toEqual([])
+  } finally {
+    await sim.close()
+  }
+}
+
+describe("x-runner serve against a simulator: the triggers fired by visitors, shoppers and the Designer", () => {
+  it("fires each on what the simulator is made to do, once, verified, and runs its workflow", async () => {
+    const failures: Array<unknown> = []
+    await Promise.all(Object.entries(caused).map((next) => serveCaused(...next).catch((error) => failures.push(error))))
     if (failures.length > 0) throw new Error(failures.map(String).join("\n\n"))
   }, 120_000)
 })
