@@ -158,6 +158,28 @@ describe("sitebuilder triggers against the simulator", () => {
       }])
     }))
 
+  it.live("formSubmitted: a visitor's submission of the named form is one event with what they sent; another form's is none; the sample has it", () =>
+    Effect.gen(function*() {
+      const { deliveries, events, sample } = yield* exercise(
+        "formSubmitted",
+        { siteId: seed.sites.store, formName: "Contact Us" },
+        Effect.sync(() => {
+          sim.submitForm(seed.forms.newsletter, { Email: "other@example.com" })
+          sim.submitForm(seed.forms.contact, { Name: "Marvin", Email: "marvin@example.com", Message: "Life. Don't talk to me about life." })
+        })
+      )
+      // Webflow filters by the form's name: the newsletter's submission is not even delivered.
+      expect(deliveries.map((d) => d.triggerType)).toEqual(["form_submission"])
+      const submission = [...sim.formSubmissions.values()].find((s) => s.formResponse["Name"] === "Marvin")!
+      expect(events).toEqual([{
+        id: submission.id,
+        output: expect.objectContaining({ name: "Contact Us", formId: seed.forms.contact, data: { Name: "Marvin", Email: "marvin@example.com", Message: "Life. Don't talk to me about life." } })
+      }])
+      // The newest submission of the form, read through the forms API, is the same event.
+      expect(sample[0]).toMatchObject({ id: submission.id, output: { name: "Contact Us", siteId: seed.sites.store, data: { Name: "Marvin" } } })
+      expect(sample.every((event) => (event.output as { name: string }).name === "Contact Us")).toBe(true)
+    }))
+
   it.live("formSubmitted with a form name: the webhook carries the filter", () =>
     Effect.gen(function*() {
       const t = trigger("formSubmitted", { siteId: seed.sites.store, formName: "Contact Us" })

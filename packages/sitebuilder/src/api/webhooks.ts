@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { paged } from "../api.js"
 import * as Collections from "./collections.js"
+import * as Forms from "./forms.js"
 import * as Items from "./items.js"
 
 const { path } = ProviderRequest
@@ -210,6 +211,27 @@ export const recentOrders = (client: ProviderClient.ProviderClient, siteId: stri
     Pagination.collect(paged(client, { path: path`/sites/${siteId}/orders`, key: "orders", maxItems: sampleScan }, OrderEvent)),
     (orders) => newest(orders, at)
   )
+
+/**
+ * The site's latest form submissions (of the forms of this name, or of every form), as the
+ * `form_submission` webhook carries them: the form's name, the visitor's data, when.
+ */
+export const recentSubmissions = (client: ProviderClient.ProviderClient, siteId: string, formName: string | undefined) =>
+  Effect.gen(function*() {
+    const forms = (yield* Pagination.collect(Forms.forms(client, siteId))).filter((form) => formName === undefined || form.displayName === formName)
+    const submitted = yield* Effect.forEach(forms, (form) =>
+      Effect.map(Pagination.collect(Forms.submissions(client, form.id, sampleScan)), (submissions) =>
+        submissions.map((submission): FormSubmitted => ({
+          id: submission.id,
+          name: form.displayName,
+          siteId: submission.siteId,
+          formId: form.id,
+          formElementId: form.formElementId ?? null,
+          submittedAt: submission.dateSubmitted,
+          data: submission.formResponse
+        }))))
+    return newest(submitted.flat(), (submission) => submission.submittedAt)
+  })
 
 const ListedItem = ItemEvent.pipe(Schema.omit("siteId", "collectionId", "workspaceId"))
 

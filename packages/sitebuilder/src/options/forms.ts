@@ -1,4 +1,4 @@
-/** Dynamic options of the forms actions: a site's forms, a form's submissions (every page). */
+/** Dynamic options of the forms actions: a site's forms and their names, a form's submissions (every page). */
 import { Choice, DynamicOptions, Pagination } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Forms from "../api/forms.js"
@@ -8,6 +8,11 @@ const param = (params: Readonly<Record<string, unknown>>, name: string) => Strin
 export const forms = DynamicOptions.make(["siteId"], ({ client, params }) =>
   Effect.map(Pagination.collect(Forms.forms(client, param(params, "siteId"))), (items) =>
     Choice.fromRecords(items, (f) => f.pageName === undefined ? f.displayName : `${f.displayName} (${f.pageName})`, (f) => f.id)))
+
+/** A site's form names (a webhook filters submissions by the form's name); one entry per name. */
+export const formNames = DynamicOptions.make(["siteId"], ({ client, params }) =>
+  Effect.map(Pagination.collect(Forms.forms(client, param(params, "siteId"))), (items) =>
+    Choice.fromRecords([...new Set(items.map((f) => f.displayName))], (name) => name, (name) => name)))
 
 /** A form's submissions, as "when: the first value sent". */
 export const submissions = DynamicOptions.make(["formId"], ({ client, params }) =>

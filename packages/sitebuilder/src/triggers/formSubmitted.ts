@@ -1,5 +1,6 @@
 import { Property } from "@x/core"
 import * as Webhooks from "../api/webhooks.js"
+import * as FormOptions from "../options/forms.js"
 import * as Scopes from "../scopes.js"
 import * as Webhook from "./webhook.js"
 
@@ -8,7 +9,11 @@ export const formSubmitted = Webhook.make({
   title: "Form Submitted",
   description: "Fires when a visitor submits a form of the site, optionally only a form of this name.",
   props: {
-    formName: Property.string({ title: "Form name", description: "Only submissions of the form of this name (else: of every form)." })
+    formName: Property.string({
+      title: "Form name",
+      description: "Only submissions of the form of this name (else: of every form).",
+      dynamicOptions: FormOptions.formNames
+    })
   },
   triggerType: "form_submission",
   readScope: Scopes.formsRead,
@@ -17,6 +22,6 @@ export const formSubmitted = Webhook.make({
   filter: ({ formName }) => (formName === undefined ? undefined : { name: formName }),
   matches: (submission, { formName }) => formName === undefined || submission.name === formName,
   // Each submission has its own id.
-  id: (submission) => submission.id
-  // No sample here: the submissions are read by the forms API (`GET /forms/{id}/submissions`).
+  id: (submission) => submission.id,
+  recent: (client, { formName, siteId }) => Webhooks.recentSubmissions(client, siteId, formName)
 })
