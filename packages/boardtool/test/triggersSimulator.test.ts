@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
-import { createServer, type Server } from "node:http"
 import * as Simulator from "../src/testing/simulator.js"
 import { connectedTo, executor, step } from "./support.js"
+import { receiveDeliveries } from "../../../tooling/testing/deliveryReceiver.js"
 
 const { seed } = Simulator
 let sim: Simulator.Simulator
@@ -26,40 +26,13 @@ const run = (action: string, parameters: Record<string, unknown>) => provide(exe
 const trigger = (name: string, parameters: Record<string, unknown>) => ({ label: name, name, type: `boardtool/v1/${name}`, parameters })
 
 /** A receiver on loopback that hands every request to the trigger, as the runner does; its events. */
-const receive = (t: ReturnType<typeof trigger>, state: () => unknown) => {
-  const events: Array<{ id: string; output: any }> = []
-  let url = ""
-  const server: Server = createServer((req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => {
-      const request = {
-        method: req.method ?? "POST",
-        url,
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : v])),
-        body: new Uint8Array(Buffer.concat(chunks))
-      }
-      Effect.runPromise(provide(executor.handleDelivery(t as never, state(), request))).then(
-        (result) => {
-          events.push(...result.events)
-          res.writeHead(result.response.status).end(result.response.body)
-        },
-        () => res.writeHead(500).end()
-      )
-    })
-  })
-  return Effect.acquireRelease(
+const receive = (t: ReturnType<typeof trigger>, state: () => unknown) =>
+  Effect.acquireRelease(
     Effect.promise(() =>
-      new Promise<{ events: typeof events; url: string }>((resolve) =>
-        server.listen(0, "127.0.0.1", () => {
-          url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks/${t.name}`
-          resolve({ events, url })
-        })
-      )
+      receiveDeliveries<{ id: string; output: any }>(`/hooks/${t.name}`, (request) => Effect.runPromise(provide(executor.handleDelivery(t as never, state(), request))))
     ),
-    () => Effect.promise(() => new Promise((resolve) => server.close(resolve)))
+    (receiver) => Effect.promise(receiver.close)
   )
-}
 
 /** Enables the trigger, performs `act`, waits for the deliveries; checks the sample has the events, disables. */
 const exercise = (name: string, parameters: Record<string, unknown>, act: Effect.Effect<unknown, unknown>) =>

@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import { createHmac } from "node:crypto"
-import { createServer, type Server } from "node:http"
+import { createServer } from "node:http"
 import * as Deliveries from "../src/testing/deliveries.js"
 import * as Simulator from "../src/testing/simulator.js"
 import * as Store from "../src/testing/store.js"
 import { connectedTo, executor, step } from "./support.js"
+import { receiveDeliveries } from "../../../tooling/testing/deliveryReceiver.js"
 
 const { seed } = Simulator
 let sim: Simulator.Simulator
@@ -29,47 +30,13 @@ const run = (action: string, parameters: Record<string, unknown>) => provide(exe
 const trigger = (name: string, parameters: Record<string, unknown>) => ({ label: name, name, type: `sitebuilder/v1/${name}`, parameters })
 
 /** A receiver on loopback that hands every request to the trigger, as the runner does (the first `failing` answered 503); its events and answers. */
-const receive = (t: ReturnType<typeof trigger>, state: () => unknown, failing = 0) => {
-  const events: Array<{ id: string; output: any }> = []
-  const answers: Array<number> = []
-  let url = ""
-  let refused = 0
-  const server: Server = createServer((req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => {
-      if (refused++ < failing) {
-        answers.push(503)
-        return res.writeHead(503).end()
-      }
-      const request = {
-        method: req.method ?? "POST",
-        url,
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : v])),
-        body: new Uint8Array(Buffer.concat(chunks))
-      }
-      Effect.runPromise(provide(executor.handleDelivery(t as never, state(), request))).then(
-        (result) => {
-          events.push(...result.events)
-          answers.push(result.response.status)
-          res.writeHead(result.response.status).end(result.response.body)
-        },
-        () => res.writeHead(500).end()
-      )
-    })
-  })
-  return Effect.acquireRelease(
+const receive = (t: ReturnType<typeof trigger>, state: () => unknown, failing = 0) =>
+  Effect.acquireRelease(
     Effect.promise(() =>
-      new Promise<{ events: typeof events; answers: typeof answers; url: string }>((resolve) =>
-        server.listen(0, "127.0.0.1", () => {
-          url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks/${t.name}`
-          resolve({ events, answers, url })
-        })
-      )
+      receiveDeliveries<{ id: string; output: any }>(`/hooks/${t.name}`, (request) => Effect.runPromise(provide(executor.handleDelivery(t as never, state(), request))), failing)
     ),
-    () => Effect.promise(() => new Promise((resolve) => server.close(resolve)))
+    (receiver) => Effect.promise(receiver.close)
   )
-}
 
 /** Enables the trigger, performs `act`, waits for the deliveries; checks the sample has the events (by id), disables. */
 const exercise = (name: string, parameters: Record<string, unknown>, act: Effect.Effect<unknown, unknown>, failing = 0) =>
