@@ -114,23 +114,7 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
 
   // forms and site users
   it("forms, form submissions (a visitor's too), access groups, site users and an invited user validate against the spec", async () => {
-    const spec = normalize(parse(readFileSync(specPath, "utf8"))) as any
-    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
-    const token = sim.issueToken()
-    const call = async (method: string, path: string, body?: object, status = 200) => {
-      const response = await fetch(`${sim.baseUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      })
-      expect(response.status).toBe(status)
-      return response.json()
-    }
-    const check = (path: string, method: string, value: unknown) => {
-      const validate = ajv.compile(spec.paths[path][method].responses["200"].content["application/json"].schema)
-      validate(value)
-      expect(validate.errors ?? []).toEqual([])
-    }
+    const { call, check } = setup()
     const { seed } = Simulator
     const forms = await call("GET", `/sites/${seed.sites.store}/forms`)
     expect(forms.forms).toHaveLength(2)
