@@ -10,3 +10,18 @@ export const siteId = <const R extends boolean>(required: R) => webflowId({ titl
 
 /** A collection of the site. */
 export const collectionId = webflowId({ title: "Collection", required: true, dynamicOptions: Options.collections })
+
+// --- items ---
+
+/** An item of the collection. */
+export const itemId = webflowId({ title: "Item", required: true, dynamicOptions: Options.items })
+
+/** Several items of the collection (a multi-select): the array carries the options, each item the id format. */
+export const itemIds = ({ dynamicOptions: Options.items, ...Property.array({
+  title: "Items",
+  required: true,
+  items: webflowId({ title: "Item" }),
+  minItems: 1,
+  // Webflow's bulk item endpoints take 100 items at most.
+  maxItems: 100
+}) })
