@@ -1,8 +1,8 @@
 /**
  * The simulator's seeded records, the same on every start so that a workflow or a test can name
  * them: two sites (one with e-commerce), three collections ("Products" has a field of every
- * type and 130 items to page through, every 25th a draft; the rest published), and orders in
- * each status.
+ * type and 130 items to page through, every 25th a draft; the rest published), orders in
+ * each status, and "Archive" on the Portfolio site with exactly 250 items (three pages).
  */
 import type * as Cms from "./cms.js"
 import { type Collection, type Item, seedId, type Store } from "./store.js"
@@ -18,7 +18,9 @@ export const seed = {
   blogPost: (n: number) => seedId(0x200 + n),
   /** The options of the Products' "category" field. */
   categories: { apparel: seedId(0x401), gadgets: seedId(0x402) },
-  orders: { unfulfilled: "a1b-2c3", unfulfilledToo: "d4e-5f6", fulfilled: "a7b-8c9", refunded: "dab-cde", pending: "f01-234", disputed: "b56-789", disputeLost: "c0d-e1f" }
+  orders: { unfulfilled: "a1b-2c3", unfulfilledToo: "d4e-5f6", fulfilled: "a7b-8c9", refunded: "dab-cde", pending: "f01-234", disputed: "b56-789", disputeLost: "c0d-e1f" },
+  /** "Archive" on the Portfolio site: exactly 250 items (three pages of Webflow's), `archiveItem(1)` … `archiveItem(250)`; every 25th a draft. */
+  archive: { collection: seedId(0xa0000), size: 250, item: (n: number) => seedId(0xa0000 + n) }
 } as const
 
 /** When the seeded records were made. */
@@ -95,4 +97,9 @@ export const seedStore = (store: Store) => {
       total: 1999 + i * 500
     })
   })
+  addCollection(seed.sites.portfolio, "Archive", "Archived Project", seed.archive.size, seed.archive.collection, seed.archive.item,
+    fieldsOf(0xa1, [
+      { slug: "price", displayName: "Price", type: "Number", validations: { format: "integer", allowNegative: false } },
+      { slug: "featured", displayName: "Featured", type: "Switch", validations: null }
+    ]))
 }
