@@ -80,7 +80,15 @@ describe("createCollectionItem / updateCollectionItem: the wire", () => {
         .matchHeader("content-type", "application/json")
         .reply(202, written(everyField, { isDraft: true, isArchived: false }))
       const output = yield* run("createCollectionItem", { collectionId: COLLECTION, isDraft: true, fieldData: { ...everyField, price: "19.5" } })
-      expect(output).toEqual({ id: ITEM, isDraft: true, isArchived: false, fieldData: everyField })
+      expect(output).toEqual({
+        id: ITEM,
+        isDraft: true,
+        isArchived: false,
+        fieldData: everyField,
+        lastPublished: webflowItem.lastPublished,
+        lastUpdated: webflowItem.lastUpdated,
+        createdOn: webflowItem.createdOn
+      })
       expect(scope.isDone()).toBe(true)
     })))
 
