@@ -91,5 +91,10 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
     const updated = await call("PATCH", `/collections/${products}/items/${live.id}`, { fieldData: { featured: true } })
     check("/collections/{collection_id}/items/{item_id}", "patch", updated)
     check("/collections/{collection_id}/items/{item_id}/live", "patch", await call("PATCH", `/collections/${products}/items/${live.id}/live`, { fieldData: { price: 5 } }))
+    // items
+    check("/collections/{collection_id}/items/{item_id}/live", "get", await call("GET", `/collections/${products}/items/${live.id}/live`))
+    const published = await call("POST", `/collections/${products}/items/publish`, { itemIds: [live.id, "0123456789abcdef01234567"] }, 202)
+    expect(published.errors).toHaveLength(1)
+    check("/collections/{collection_id}/items/publish", "post", published, "202")
   })
 })

@@ -16,6 +16,33 @@ import { connectedTo, executor } from "./support.js"
 const specPath = fileURLToPath(new URL("../../../../shared/specs/webflow/webflow-data-api-v2-openapi.yml", import.meta.url))
 const { seed } = Simulator
 
+/** Where the document is wrong about a request Webflow takes; each says why. */
+const amendments: ReadonlyArray<Contract.Amendment> = [
+  // items
+  {
+    operation: "POST /collections/{collection_id}/items/publish",
+    parameters: [],
+    // The document's oneOf has two branches that require nothing, so every body matches both and
+    // none passes; each branch requires its key here (as its examples show), which is stricter.
+    body: {
+      oneOf: [
+        { type: "object", required: ["itemIds"], properties: { itemIds: { type: "array", minItems: 1, items: { type: "string", pattern: "^[0-9a-fA-F]{24}$" } } } },
+        {
+          type: "object",
+          required: ["items"],
+          properties: {
+            items: {
+              type: "array",
+              items: { type: "object", required: ["id"], properties: { id: { type: "string" }, cmsLocaleIds: { type: "array", items: { type: "string" } } } }
+            }
+          }
+        }
+      ]
+    },
+    reason: "the document's two body variants (itemIds, items with locales) each require nothing, so any body matches both of its oneOf"
+  }
+]
+
 let sim: Simulator.Simulator
 beforeAll(async () => {
   sim = await Simulator.start({ rateLimit: false })
@@ -26,7 +53,7 @@ afterAll(() => sim.close())
 describe.runIf(existsSync(specPath))("every request sitebuilder sends, against webflow-data-api-v2-openapi.yml", () => {
   it.effect("each action and options list sends only operations, parameters and bodies the document has", () =>
     Effect.gen(function*() {
-      const contract = Contract.load(specPath)
+      const contract = Contract.load(specPath, amendments)
       const recorder = Contract.recording(FetchHttpClient.layer)
       const collection = seed.collections.products
       const { missing } = yield* Contract.exercise(executor, sitebuilder, {
@@ -46,6 +73,10 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
             itemId: seed.productItem(2),
             fieldData: { name: "Renamed", price: 12.5 }
           },
+          // items
+          findCollectionItem: { siteId: seed.sites.store, collectionId: collection, field: "price", value: "300", live: true },
+          deleteCollectionItem: { siteId: seed.sites.store, collectionId: collection, itemId: seed.productItem(7), live: true },
+          publishCollectionItems: { siteId: seed.sites.store, collectionId: collection, itemIds: [seed.productItem(7), seed.productItem(8)] },
           customAction: { method: "GET", path: `/sites/${seed.sites.store}/collections` }
         },
         triggers: {}
@@ -53,6 +84,14 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
         Effect.provide(connectedTo({ clientId: "client", clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }, recorder.layer))
       )
       expect(missing).toEqual([])
+      // items: the variants a case above does not send (staged delete, find by slug, get live).
+      yield* Effect.forEach([
+        { name: "findCollectionItem", parameters: { collectionId: collection, field: "slug", value: "product-9" } },
+        { name: "getCollectionItem", parameters: { collectionId: collection, itemId: seed.productItem(9), live: true } },
+        { name: "deleteCollectionItem", parameters: { collectionId: collection, itemId: seed.productItem(9) } }
+      ], ({ name, parameters }) => executor.run({ label: name, name, type: `sitebuilder/v1/${name}`, parameters })).pipe(
+        Effect.provide(connectedTo({ clientId: "client", clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }, recorder.layer))
+      )
       expect(recorder.requests.length).toBeGreaterThan(5)
       expect(recorder.requests.flatMap((request) => contract.check(request, sim.baseUrl))).toEqual([])
     }))
