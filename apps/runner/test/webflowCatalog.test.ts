@@ -24,6 +24,13 @@ describe("x-runner run examples/webflow-catalog.json --sandbox", () => {
     expect(output("liveProducts").items).toHaveLength(125)
     expect(output("newProduct")).toMatchObject({ fieldData: { name: "Catalog tee", price: 25 }, isDraft: false })
     expect(output("repricedProduct")).toMatchObject({ id: output("newProduct").id, fieldData: { price: 30 } })
+    // items: published, read live, found page by page and by slug, unpublished.
+    expect(output("publishedProducts")).toEqual({ publishedItemIds: [output("newProduct").id], errors: [] })
+    expect(output("liveNewProduct")).toMatchObject({ id: output("newProduct").id, isDraft: false, fieldData: { price: 30 } })
+    expect(output("foundByPrice")).toMatchObject({ found: true, item: { id: output("newProduct").id } })
+    expect(output("unpublishedProduct")).toEqual({ id: output("newProduct").id, deleted: true, live: true })
+    expect(output("foundBySlug")).toMatchObject({ found: true, item: { id: output("newProduct").id, isDraft: true } })
+    expect(output("deletedProduct")).toEqual({ id: output("newProduct").id, deleted: true, live: false })
     // Orders, and the custom action.
     expect(output("fulfilled")).toMatchObject({ orderId: "a1b-2c3", status: "fulfilled" })
     expect(output("collectionsByPath")).toMatchObject({ status: 200 })

@@ -3,9 +3,12 @@
  */
 import { Client, Component } from "@x/core"
 import { createCollectionItem } from "./actions/createCollectionItem.js"
+import { deleteCollectionItem } from "./actions/deleteCollectionItem.js"
+import { findCollectionItem } from "./actions/findCollectionItem.js"
 import { fulfillOrder } from "./actions/fulfillOrder.js"
 import { getCollectionItem } from "./actions/getCollectionItem.js"
 import { listCollectionItems } from "./actions/listCollectionItems.js"
+import { publishCollectionItems } from "./actions/publishCollectionItems.js"
 import { updateCollectionItem } from "./actions/updateCollectionItem.js"
 import { connection as declared } from "./connection.js"
 // assets
@@ -42,7 +45,9 @@ export const sitebuilder = Component.make({
   category: "Developer Tools",
   connection: declared,
   actions: [
-    fulfillOrder, getCollectionItem, listCollectionItems, createCollectionItem, updateCollectionItem,
+    fulfillOrder,
+    // items
+    getCollectionItem, listCollectionItems, findCollectionItem, createCollectionItem, updateCollectionItem, deleteCollectionItem, publishCollectionItems,
     // forms and site users
     listForms, listFormSubmissions, getFormSubmission, listUsers, getUser, inviteUser, deleteUser,
     // assets
@@ -73,7 +78,7 @@ export const sitebuilder = Component.make({
 export const Sitebuilder = Client.make(sitebuilder)
 
 export { Field } from "./api/collections.js"
-export { Item, WrittenItem } from "./api/items.js"
+export { Item, Published, WrittenItem } from "./api/items.js"
 export { Order } from "./api/orders.js"
 // forms and site users
 export { Form, FormField, FormSubmission } from "./api/forms.js"
@@ -81,6 +86,7 @@ export { AccessGroup, User } from "./api/users.js"
 /** The connection, with the OAuth2 scopes its actions and triggers need. */
 export const connection = sitebuilder.connection
 export { createCollectionItem, fulfillOrder, getCollectionItem, listCollectionItems, updateCollectionItem }
+export { deleteCollectionItem, findCollectionItem, publishCollectionItems }
 // forms and site users
 export { deleteUser, getFormSubmission, getUser, inviteUser, listForms, listFormSubmissions, listUsers }
 // assets

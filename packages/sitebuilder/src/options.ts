@@ -20,3 +20,8 @@ export const collections = DynamicOptions.make(["siteId"], ({ client, params }) 
 export const items = DynamicOptions.make(["collectionId"], ({ client, params }) =>
   Effect.map(Pagination.collect(Items.items(client, { collectionId: param(params, "collectionId") }, Items.ListedItem)), (items) =>
     Choice.fromRecords(items, (i) => i.fieldData.name ?? i.fieldData.slug ?? i.id, (i) => i.id)))
+
+/** A collection's fields, by slug: `name` and `slug` first, as Webflow lists them. */
+export const fields = DynamicOptions.make(["collectionId"], ({ client, params }) =>
+  Effect.map(Collections.collectionFields(client, param(params, "collectionId")), (fields) =>
+    Choice.fromRecords(fields, (f) => `${f.displayName} (${f.slug})`, (f) => f.slug)))

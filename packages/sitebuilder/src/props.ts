@@ -18,3 +18,17 @@ export const collectionId = webflowId({ title: "Collection", required: true, dyn
 export const formId = webflowId({ title: "Form", required: true, dynamicOptions: FormOptions.forms })
 /** A user of the site. */
 export const userId = webflowId({ title: "User", required: true, dynamicOptions: UserOptions.users })
+// --- items ---
+
+/** An item of the collection. */
+export const itemId = webflowId({ title: "Item", required: true, dynamicOptions: Options.items })
+
+/** Several items of the collection (a multi-select): the array carries the options, each item the id format. */
+export const itemIds = ({ dynamicOptions: Options.items, ...Property.array({
+  title: "Items",
+  required: true,
+  items: webflowId({ title: "Item" }),
+  minItems: 1,
+  // Webflow's bulk item endpoints take 100 items at most.
+  maxItems: 100
+}) })

@@ -110,6 +110,11 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
     check("/sites/{site_id}/assets", "get", assets)
     check("/assets/{asset_id}", "get", await call("GET", `/assets/${Simulator.seed.assets.logo}`))
     check("/sites/{site_id}/assets", "post", await call("POST", `/sites/${site.id}/assets`, { fileName: "a.png", fileHash: "3c7d87c9575702bc3b1e991f4d3c638e" }))
+    // items
+    check("/collections/{collection_id}/items/{item_id}/live", "get", await call("GET", `/collections/${products}/items/${live.id}/live`))
+    const published = await call("POST", `/collections/${products}/items/publish`, { itemIds: [live.id, "0123456789abcdef01234567"] }, 202)
+    expect(published.errors).toHaveLength(1)
+    check("/collections/{collection_id}/items/publish", "post", published, "202")
   })
 
   // forms and site users

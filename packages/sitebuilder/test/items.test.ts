@@ -80,7 +80,15 @@ describe("createCollectionItem / updateCollectionItem: the wire", () => {
         .matchHeader("content-type", "application/json")
         .reply(202, written(everyField, { isDraft: true, isArchived: false }))
       const output = yield* run("createCollectionItem", { collectionId: COLLECTION, isDraft: true, fieldData: { ...everyField, price: "19.5" } })
-      expect(output).toEqual({ id: ITEM, isDraft: true, isArchived: false, fieldData: everyField })
+      expect(output).toEqual({
+        id: ITEM,
+        isDraft: true,
+        isArchived: false,
+        fieldData: everyField,
+        lastPublished: webflowItem.lastPublished,
+        lastUpdated: webflowItem.lastUpdated,
+        createdOn: webflowItem.createdOn
+      })
       expect(scope.isDone()).toBe(true)
     })))
 
@@ -272,4 +280,84 @@ describe("createCollectionItem / updateCollectionItem against the simulator", ()
     })
     expect(readOnly.status).toBe(403)
   })
+})
+
+describe("getCollectionItem live / findCollectionItem / deleteCollectionItem / publishCollectionItems: the wire", () => {
+  const OTHER = "580e64008c9a982ac9b8b755"
+  const listed = (from: number, count: number, total: number) => ({
+    items: Array.from({ length: count }, (_, i) => ({
+      ...webflowItem,
+      id: `${ITEM.slice(0, 20)}${String(from + i).padStart(4, "0")}`,
+      fieldData: { name: `Item ${from + i}`, slug: `item-${from + i}`, author: `Author ${(from + i) % 7}`, tags: [`tag-${from + i}`] }
+    })),
+    pagination: { limit: 100, offset: from, total }
+  })
+
+  it.effect("getCollectionItem live: GET /items/{id}/live; unpublished is Webflow's 404, a NotFound", () =>
+    Effect.gen(function*() {
+      const scope = webflow()
+        .get(`/v2/collections/${COLLECTION}/items/${ITEM}/live`).reply(200, webflowItem)
+        .get(`/v2/collections/${COLLECTION}/items/${OTHER}/live`).reply(404, webflowError("item_not_found", "Requested resource not found: Live Item not found"))
+      const live = yield* once(run("getCollectionItem", { collectionId: COLLECTION, itemId: ITEM, live: true }))
+      expect(live).toMatchObject({ id: ITEM, fieldData: webflowItem.fieldData, lastPublished: webflowItem.lastPublished })
+      const missing = yield* Effect.flip(once(run("getCollectionItem", { collectionId: COLLECTION, itemId: OTHER, live: true })))
+      expect(missing).toMatchObject({ _tag: "NotFound", message: expect.stringContaining("Live Item not found") })
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("findCollectionItem by name or slug: Webflow's own filter, one request for one item (live: …/items/live)", () =>
+    Effect.gen(function*() {
+      const scope = webflow()
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 0, limit: 1, name: "Item 7" }).reply(200, { ...listed(7, 1, 1), pagination: { limit: 1, offset: 0, total: 1 } })
+        .get(`/v2/collections/${COLLECTION}/items/live`).query({ offset: 0, limit: 1, slug: "nope" }).reply(200, { items: [], pagination: { limit: 1, offset: 0, total: 0 } })
+      const found = yield* once(run("findCollectionItem", { collectionId: COLLECTION, field: "name", value: "Item 7" }))
+      expect(found).toMatchObject({ found: true, item: { id: `${ITEM.slice(0, 20)}0007`, fieldData: { name: "Item 7" } } })
+      expect(yield* once(run("findCollectionItem", { collectionId: COLLECTION, field: "slug", value: "nope", live: true }))).toEqual({ found: false, item: null })
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("findCollectionItem by any other field: page after page, stopping at the page of the first match, or at the cap", () =>
+    Effect.gen(function*() {
+      const scope = webflow()
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 0, limit: 100 }).reply(200, listed(0, 100, 250))
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 100, limit: 100 }).reply(200, listed(100, 100, 250))
+      // tag-150 is on the second page: no third request (nock would fail on one).
+      const found = yield* once(run("findCollectionItem", { collectionId: COLLECTION, field: "tags", value: "tag-150" }))
+      expect(found).toMatchObject({ found: true, item: { fieldData: { name: "Item 150" } } })
+      expect(scope.isDone()).toBe(true)
+      const capped = webflow()
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 0, limit: 100 }).reply(200, listed(0, 100, 250))
+        .get(`/v2/collections/${COLLECTION}/items`).query({ offset: 100, limit: 20 }).reply(200, listed(100, 20, 250))
+      expect(yield* once(run("findCollectionItem", { collectionId: COLLECTION, field: "author", value: "Nobody", limit: 120 }))).toEqual({ found: false, item: null })
+      expect(capped.isDone()).toBe(true)
+      expect(nock.pendingMocks()).toEqual([])
+    }))
+
+  it.effect("deleteCollectionItem: DELETE /items/{id} (204), or …/live to unpublish", () =>
+    Effect.gen(function*() {
+      const scope = webflow()
+        .delete(`/v2/collections/${COLLECTION}/items/${ITEM}`).reply(204)
+        .delete(`/v2/collections/${COLLECTION}/items/${OTHER}/live`).reply(204)
+      expect(yield* once(run("deleteCollectionItem", { collectionId: COLLECTION, itemId: ITEM }))).toEqual({ id: ITEM, deleted: true, live: false })
+      expect(yield* once(run("deleteCollectionItem", { collectionId: COLLECTION, itemId: OTHER, live: true }))).toEqual({ id: OTHER, deleted: true, live: true })
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("publishCollectionItems: POST /items/publish {itemIds}; 202 {publishedItemIds, errors}; bad ids refused before any request", () =>
+    Effect.gen(function*() {
+      const scope = webflow()
+        .post(`/v2/collections/${COLLECTION}/items/publish`, { itemIds: [ITEM, OTHER] })
+        .matchHeader("content-type", "application/json")
+        .reply(202, { publishedItemIds: [ITEM], errors: [`Staging item ID ${OTHER} not found.`] })
+      expect(yield* once(run("publishCollectionItems", { collectionId: COLLECTION, itemIds: [ITEM, OTHER] }))).toEqual({
+        publishedItemIds: [ITEM],
+        errors: [`Staging item ID ${OTHER} not found.`]
+      })
+      expect(scope.isDone()).toBe(true)
+      const bad = yield* Effect.flip(once(run("publishCollectionItems", { collectionId: COLLECTION, itemIds: ["42"] })))
+      expect(bad._tag).toBe("InvalidInput")
+      expect(bad.message).toContain("must be a Webflow id")
+      const none = yield* Effect.flip(once(run("publishCollectionItems", { collectionId: COLLECTION, itemIds: [] })))
+      expect(none.message).toContain("must have at least 1 items")
+    }))
 })

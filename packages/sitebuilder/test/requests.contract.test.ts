@@ -6,15 +6,43 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Contract from "@x/contract"
+import { Component, Executor } from "@x/core"
 import * as Effect from "effect/Effect"
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { sitebuilder } from "../src/index.js"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor } from "./support.js"
+import { connectedTo } from "./support.js"
 
 const specPath = fileURLToPath(new URL("../../../../shared/specs/webflow/webflow-data-api-v2-openapi.yml", import.meta.url))
 const { seed } = Simulator
+
+/** Where the document is wrong about a request Webflow takes; each says why. */
+const amendments: ReadonlyArray<Contract.Amendment> = [
+  // items
+  {
+    operation: "POST /collections/{collection_id}/items/publish",
+    parameters: [],
+    // The document's oneOf has two branches that require nothing, so every body matches both and
+    // none passes; each branch requires its key here (as its examples show), which is stricter.
+    body: {
+      oneOf: [
+        { type: "object", required: ["itemIds"], properties: { itemIds: { type: "array", minItems: 1, items: { type: "string", pattern: "^[0-9a-fA-F]{24}$" } } } },
+        {
+          type: "object",
+          required: ["items"],
+          properties: {
+            items: {
+              type: "array",
+              items: { type: "object", required: ["id"], properties: { id: { type: "string" }, cmsLocaleIds: { type: "array", items: { type: "string" } } } }
+            }
+          }
+        }
+      ]
+    },
+    reason: "the document's two body variants (itemIds, items with locales) each require nothing, so any body matches both of its oneOf"
+  }
+]
 
 let sim: Simulator.Simulator
 beforeAll(async () => {
@@ -22,11 +50,14 @@ beforeAll(async () => {
 })
 afterAll(() => sim.close())
 
+// Unpaced: this test checks what is sent, and every action, option list and trigger is more requests than Webflow's 60 a minute.
+const executor = Executor.make([Component.withRateLimits(sitebuilder, [])])
+
 // ../shared sits beside the repository in CI and on the developers' machines.
 describe.runIf(existsSync(specPath))("every request sitebuilder sends, against webflow-data-api-v2-openapi.yml", () => {
   it.effect("each action and options list sends only operations, parameters and bodies the document has", () =>
     Effect.gen(function*() {
-      const contract = Contract.load(specPath)
+      const contract = Contract.load(specPath, amendments)
       const recorder = Contract.recording(FetchHttpClient.layer)
       const collection = seed.collections.products
       const { missing } = yield* Contract.exercise(executor, sitebuilder, {
@@ -59,7 +90,11 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
           listAssets: { siteId: seed.sites.store, limit: 150 },
           uploadAsset: { siteId: seed.sites.store, file: { base64: Buffer.from("contract bytes").toString("base64"), name: "contract.txt" } },
           getAsset: { siteId: seed.sites.store, assetId: seed.assets.logo },
-          deleteAsset: { siteId: seed.sites.store, assetId: seed.assets.brochure }
+          deleteAsset: { siteId: seed.sites.store, assetId: seed.assets.brochure },
+          // items
+          findCollectionItem: { siteId: seed.sites.store, collectionId: collection, field: "price", value: "300", live: true },
+          deleteCollectionItem: { siteId: seed.sites.store, collectionId: collection, itemId: seed.productItem(7), live: true },
+          publishCollectionItems: { siteId: seed.sites.store, collectionId: collection, itemIds: [seed.productItem(7), seed.productItem(8)] }
         },
         // triggers: each enabled (the site's webhooks listed, one created), disabled, and sampled where it has a sample
         triggers: {
@@ -81,12 +116,18 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
           clientId: "client",
           clientSecret: sim.clientSecret,
           accessToken: sim.issueToken(),
-          baseUrl: sim.baseUrl,
-          // Every action, option list and trigger is more requests than the connection paces at 60 a minute.
-          requestsPerMinute: 120
+          baseUrl: sim.baseUrl
         }, recorder.layer))
       )
       expect(missing).toEqual([])
+      // items: the variants a case above does not send (staged delete, find by slug, get live).
+      yield* Effect.forEach([
+        { name: "findCollectionItem", parameters: { collectionId: collection, field: "slug", value: "product-9" } },
+        { name: "getCollectionItem", parameters: { collectionId: collection, itemId: seed.productItem(9), live: true } },
+        { name: "deleteCollectionItem", parameters: { collectionId: collection, itemId: seed.productItem(9) } }
+      ], ({ name, parameters }) => executor.run({ label: name, name, type: `sitebuilder/v1/${name}`, parameters })).pipe(
+        Effect.provide(connectedTo({ clientId: "client", clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }, recorder.layer))
+      )
       expect(recorder.requests.length).toBeGreaterThan(5)
       // The asset's upload goes to the presigned form's S3 bucket, not the API: outside the document.
       const [api, storage] = [recorder.requests.filter((r) => r.url.startsWith(sim.baseUrl)), recorder.requests.filter((r) => !r.url.startsWith(sim.baseUrl))]

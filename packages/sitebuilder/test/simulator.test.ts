@@ -117,7 +117,15 @@ describe("sitebuilder against the simulator", () => {
       expect(items).toHaveLength(130)
       expect(items[129]!.label).toBe("Product 130")
       const item = yield* run("getCollectionItem", { collectionId: products().id, itemId: items[9]!.value }, values)
-      expect(item).toEqual({ id: items[9]!.value, fieldData: { name: "Product 10", slug: "product-10", price: 1000, featured: true } })
+      expect(item).toEqual({
+        id: items[9]!.value,
+        fieldData: { name: "Product 10", slug: "product-10", price: 1000, featured: true },
+        isDraft: false,
+        isArchived: false,
+        lastPublished: "2026-11-01T12:10:00.000Z",
+        lastUpdated: "2026-11-01T12:10:00.000Z",
+        createdOn: "2026-11-01T12:10:00.000Z"
+      })
     }))
 
   it.live("listCollectionItems: 130 staged items in two pages; a cap of 120 stops after the second; live leaves out drafts", () =>

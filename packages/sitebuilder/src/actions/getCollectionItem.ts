@@ -1,19 +1,19 @@
-import { Action } from "@x/core"
+import { Action, Property } from "@x/core"
 import * as Items from "../api/items.js"
-import * as Options from "../options.js"
 import * as Props from "../props.js"
 import * as Scopes from "../scopes.js"
 
 export const getCollectionItem = Action.make({
   name: "getCollectionItem",
   title: "Get Collection Item",
-  description: "Reads a CMS item, with all its fields.",
+  description: "Reads a CMS item, staged or as published on the live site, with all its fields.",
   props: {
     siteId: Props.siteId(false),
-    collectionId: Props.webflowId({ title: "Collection", required: true, dynamicOptions: Options.collections }),
-    itemId: Props.webflowId({ title: "Item", required: true, dynamicOptions: Options.items })
+    collectionId: Props.collectionId,
+    itemId: Props.itemId,
+    live: Property.boolean({ title: "Live item", description: "The published version (a NotFound while unpublished), not the staged one.", defaultValue: false })
   },
   output: Items.Item,
   scopes: [Scopes.cmsRead, Scopes.sitesRead],
-  run: ({ collectionId, itemId }, { client }) => Items.getItem(client, collectionId, itemId)
+  run: ({ collectionId, itemId, live }, { client }) => Items.getItem(client, collectionId, itemId, live ?? false)
 })

@@ -2,7 +2,6 @@ import { Action, Pagination, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Items from "../api/items.js"
-import * as Options from "../options.js"
 import * as Props from "../props.js"
 import * as Scopes from "../scopes.js"
 
@@ -15,7 +14,7 @@ export const listCollectionItems = Action.make({
   description: "Lists a collection's CMS items, staged or live, across every page up to the limit.",
   props: {
     siteId: Props.siteId(false),
-    collectionId: Props.webflowId({ title: "Collection", required: true, dynamicOptions: Options.collections }),
+    collectionId: Props.collectionId,
     live: Property.boolean({ title: "Live items only", description: "The published items, not the staged ones.", defaultValue: false }),
     limit: Pagination.limit({ description: "The most items returned (Webflow pages by 100).", defaultValue: defaultLimit }),
     name: Property.string({ title: "Name", description: "Only the items of exactly this name." }),

@@ -1,7 +1,6 @@
 import { Action, Property } from "@x/core"
 import * as Items from "../api/items.js"
 import * as Fields from "../fields.js"
-import * as Options from "../options.js"
 import * as Props from "../props.js"
 import * as Scopes from "../scopes.js"
 
@@ -12,7 +11,7 @@ export const updateCollectionItem = Action.make({
   props: {
     siteId: Props.siteId(false),
     collectionId: Props.collectionId,
-    itemId: Props.webflowId({ title: "Item", required: true, dynamicOptions: Options.items }),
+    itemId: Props.itemId,
     fieldData: Fields.fieldData("update"),
     live: Property.boolean({ title: "Update the live item", description: "Publish the change at once, not only staged.", defaultValue: false }),
     isDraft: Property.boolean({ title: "Draft", description: "Set (or clear) the staged item's draft state." }),

@@ -1,20 +1,32 @@
 /**
  * CMS items, staged (`/items`) or live (`/items/live`: Webflow v2 publishes through these paths,
- * not through a flag): listed, read, created and updated.
+ * not through a flag): listed, found by a field's value, read, created, updated, deleted or
+ * unpublished, and published.
  */
 import { type ProviderClient, ProviderRequest } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import { paged } from "../api.js"
 
 const { path } = ProviderRequest
 
-/** A CMS item: `fieldData` keeps every field of the collection, `name` and `slug` always among them. */
+/**
+ * A CMS item: `fieldData` keeps every field of the collection, `name` and `slug` always among
+ * them; its dates and flags as Webflow gives them (`lastPublished` null: never published).
+ */
 export const Item = Schema.Struct({
   id: Schema.String,
   fieldData: Schema.Struct(
     { name: Schema.String, slug: Schema.String },
     Schema.Record({ key: Schema.String, value: Schema.Unknown })
-  )
+  ),
+  isDraft: Schema.optional(Schema.Boolean),
+  isArchived: Schema.optional(Schema.Boolean),
+  lastPublished: Schema.optional(Schema.NullOr(Schema.String)),
+  lastUpdated: Schema.optional(Schema.String),
+  createdOn: Schema.optional(Schema.String)
 })
 export type Item = typeof Item.Type
 
@@ -63,8 +75,62 @@ export const items = <A, I>(
     maxItems
   }, item)
 
-export const getItem = (client: ProviderClient.ProviderClient, collectionId: string, itemId: string) =>
-  client.json({ method: "GET", path: path`/collections/${collectionId}/items/${itemId}` }, Item)
+/** One item, at its path: `/collections/{id}/items/{itemId}`, or `…/live` for its published version. */
+const itemPath = (collectionId: string, itemId: string, live: boolean) =>
+  live ? path`/collections/${collectionId}/items/${itemId}/live` : path`/collections/${collectionId}/items/${itemId}`
+
+/** `GET /collections/{id}/items/{itemId}` (staged), or `…/live` (published; a 404 while unpublished). */
+export const getItem = (client: ProviderClient.ProviderClient, collectionId: string, itemId: string, live = false) =>
+  client.json({ method: "GET", path: itemPath(collectionId, itemId, live) }, Item)
+
+/** Whether a field's value is the one looked for: the same text, one of a list's, or an image's or file's URL. */
+export const matches = (value: unknown, wanted: string): boolean => {
+  if (Array.isArray(value)) return value.some((v) => matches(v, wanted))
+  if (typeof value === "object" && value !== null) return matches((value as { url?: unknown }).url, wanted)
+  return value !== undefined && value !== null && String(value) === wanted
+}
+
+/** Webflow filters these itself (`?name=`, `?slug=`): one request finds the item. */
+const filtered = ["name", "slug"] as const
+
+/**
+ * The first item whose field `field` is `value` (null: none). `name` and `slug` are asked of
+ * Webflow; any other field is read page after page until a match, or until `maxItems` items.
+ */
+export const findItem = (
+  client: ProviderClient.ProviderClient,
+  query: { readonly collectionId: string; readonly live?: boolean | undefined; readonly field: string; readonly value: string },
+  maxItems: number
+) => {
+  const { collectionId, field, live, value } = query
+  const stream = (filtered as ReadonlyArray<string>).includes(field)
+    ? items(client, { collectionId, live, ...(field === "name" ? { name: value } : { slug: value }) }, Item, 1)
+    : Stream.filter(items(client, { collectionId, live }, Item, maxItems), (item) => matches(item.fieldData[field], value))
+  return Effect.map(Stream.runHead(stream), Option.getOrNull)
+}
+
+/** `DELETE /collections/{id}/items/{itemId}` (the staged item), or `…/live` (unpublished: the staged one stays). */
+export const deleteItem = (client: ProviderClient.ProviderClient, collectionId: string, itemId: string, live: boolean) =>
+  client.void({ method: "DELETE", path: itemPath(collectionId, itemId, live) })
+
+/** What publishing answers: the ids published, and a message for each that was not ("Staging item ID … not found."). */
+export const Published = Schema.Struct({
+  publishedItemIds: Schema.Array(Schema.String),
+  errors: Schema.Array(Schema.String)
+})
+export type Published = typeof Published.Type
+
+/** `POST /collections/{id}/items/publish` `{itemIds}`: each staged item copied to the live site. */
+export const publishItems = (client: ProviderClient.ProviderClient, collectionId: string, itemIds: ReadonlyArray<string>) =>
+  client.json({
+    method: "POST",
+    path: path`/collections/${collectionId}/items/publish`,
+    body: ProviderRequest.jsonBody({ itemIds })
+  }, Schema.Struct({
+    // The document requires neither list: an absent one is empty.
+    publishedItemIds: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
+    errors: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] })
+  }))
 
 /** What an item write sends: its fields, and its status flags where given. */
 export interface ItemWrite {

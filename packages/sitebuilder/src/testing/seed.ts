@@ -1,8 +1,8 @@
 /**
  * The simulator's seeded records, the same on every start so that a workflow or a test can name
  * them: two sites (one with e-commerce), three collections ("Products" has a field of every
- * type and 130 items to page through, every 25th a draft; the rest published), and orders in
- * each status.
+ * type and 130 items to page through, every 25th a draft; the rest published), orders in
+ * each status, and "Archive" on the Portfolio site with exactly 250 items (three pages).
  */
 import type * as Cms from "./cms.js"
 import { createHash } from "node:crypto"
@@ -30,7 +30,9 @@ export const seed = {
   /** Ada (verified, members and premium), Grace (verified, members), Alan (invited, no group). */
   users: { ada: seedId(0xf4001), grace: seedId(0xf4002), alan: seedId(0xf4003) },
   /** The store site's assets: a logo (a 1×1 PNG) and a brochure (a small PDF). */
-  assets: { logo: seedId(0x500), brochure: seedId(0x501) }
+  assets: { logo: seedId(0x500), brochure: seedId(0x501) },
+  /** "Archive" on the Portfolio site: exactly 250 items (three pages of Webflow's), `archiveItem(1)` … `archiveItem(250)`; every 25th a draft. */
+  archive: { collection: seedId(0xa0000), size: 250, item: (n: number) => seedId(0xa0000 + n) }
 } as const
 
 /** When the seeded records were made. */
@@ -107,6 +109,11 @@ export const seedStore = (store: Store) => {
       total: 1999 + i * 500
     })
   })
+  addCollection(seed.sites.portfolio, "Archive", "Archived Project", seed.archive.size, seed.archive.collection, seed.archive.item,
+    fieldsOf(0xa1, [
+      { slug: "price", displayName: "Price", type: "Number", validations: { format: "integer", allowNegative: false } },
+      { slug: "featured", displayName: "Featured", type: "Switch", validations: null }
+    ]))
   seedFormsAndUsers(store)
   seedAssets(store)
 }

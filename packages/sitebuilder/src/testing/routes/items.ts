@@ -1,11 +1,14 @@
 /**
  * CMS items: listed staged (`/items`, every item) or live (`/items/live`, the published
- * versions), filtered by exact `name` or `slug` and sorted; read; created staged (202) or live;
- * updated staged or live. `fieldData` is checked as Webflow checks it (`../cms.ts`): an unknown
- * field, a wrong type or a missing required field is a 400 `validation_error` naming each.
+ * versions), filtered by exact `name` or `slug` and sorted; read staged or live; created staged
+ * (202) or live; updated staged or live; deleted (204, `collection_item_deleted`) or unpublished
+ * (`DELETE …/live`, 204: the live version goes, the staged one stays as a draft,
+ * `collection_item_unpublished`); published (`POST …/items/publish`, 202, each
+ * `collection_item_published`). `fieldData` is checked as Webflow checks it (`../cms.ts`): an
+ * unknown field, a wrong type or a missing required field is a 400 `validation_error` naming each.
  */
 import * as Cms from "../cms.js"
-import { accepted, ApiError, invalid, paged, type Route } from "../http.js"
+import { accepted, ApiError, invalid, isObjectId, noContent, notFound, paged, type Route } from "../http.js"
 import { type Collection, type Item, type LiveItem, objectId, type Store } from "../store.js"
 
 const sortKeys = ["lastPublished", "name", "slug"]
@@ -82,6 +85,36 @@ export const routes = (store: Store): ReadonlyArray<Route> => {
     const c = store.collection(path["collection_id"]!)
     return { c, item: store.item(c, path["item_id"]!) }
   }
+  /** The published version of an item: 404 while it is not published. */
+  const liveOf = (path: Readonly<Record<string, string>>) => {
+    const { c, item } = itemOf(path)
+    if (!isLive(item)) throw notFound("item_not_found", "Live Item")
+    return { c, item }
+  }
+
+  /** Copies each staged item to live; an id that is no item of the collection is reported, not fatal, as Webflow does. */
+  const publish = (c: Collection, body: Readonly<Record<string, unknown>>) => {
+    const ids = body["itemIds"]
+    if (!Array.isArray(ids) || ids.length === 0) throw invalid([{ param: "itemIds", description: "Expected a non-empty array of item ids" }])
+    const bad = ids.filter((id) => typeof id !== "string" || !isObjectId(id))
+    if (bad.length > 0) throw invalid([{ param: "itemIds", description: `Invalid item ids: ${bad.map(String).join(", ")}` }])
+    const at = new Date().toISOString()
+    const publishedItemIds: Array<string> = []
+    const errors: Array<string> = []
+    for (const id of ids as ReadonlyArray<string>) {
+      const item = store.items.get(id)
+      if (item === undefined || item.collectionId !== c.id) {
+        errors.push(`Staging item ID ${id} not found.`)
+        continue
+      }
+      item.live = { fieldData: structuredClone(item.fieldData), lastUpdated: at }
+      item.lastPublished = at
+      item.isDraft = false
+      publishedItemIds.push(id)
+      store.emit(c.siteId, "collection_item_published", store.itemPayload(item))
+    }
+    return accepted({ publishedItemIds, errors })
+  }
 
   return [
     {
@@ -102,6 +135,44 @@ export const routes = (store: Store): ReadonlyArray<Route> => {
       path: "/collections/:collection_id/items/:item_id",
       scope: "cms:read",
       handle: ({ path }) => store.itemJson(itemOf(path).item)
+    },
+    {
+      method: "GET",
+      path: "/collections/:collection_id/items/:item_id/live",
+      scope: "cms:read",
+      handle: ({ path }) => store.liveJson(liveOf(path).item)
+    },
+    {
+      method: "DELETE",
+      path: "/collections/:collection_id/items/:item_id",
+      scope: "cms:write",
+      // The item goes, its live version with it (guessed: the document does not say what a published item's live version does).
+      handle: ({ path }) => {
+        const { c, item } = itemOf(path)
+        store.items.delete(item.id)
+        store.emit(c.siteId, "collection_item_deleted", store.itemPayload(item))
+        return noContent()
+      }
+    },
+    {
+      method: "DELETE",
+      path: "/collections/:collection_id/items/:item_id/live",
+      scope: "cms:write",
+      // "Unpublish a live item from the site and set the isDraft property to true" (the document).
+      handle: ({ path }) => {
+        const { c, item } = liveOf(path) as { c: Collection; item: Item }
+        item.live = undefined
+        item.isDraft = true
+        item.lastUpdated = new Date().toISOString()
+        store.emit(c.siteId, "collection_item_unpublished", store.itemPayload(item))
+        return noContent()
+      }
+    },
+    {
+      method: "POST",
+      path: "/collections/:collection_id/items/publish",
+      scope: "cms:write",
+      handle: ({ body, path }) => publish(store.collection(path["collection_id"]!), body)
     },
     {
       method: "POST",
