@@ -67,6 +67,33 @@ const cases: Record<string, Case> = {
     ],
     event: (output) => new RegExp(`^${escape(output("created").id)}@\\d{4}-`),
     expected: (output) => ({ id: output("created").id, fieldData: { name: "Plain tee", price: 33 } })
+  },
+  // items: deleted and unpublished (a staged read of what the event names: the unpublished item is still staged)
+  collectionItemDeleted: {
+    parameters: { siteId: store, collectionId: products },
+    reads: task("read", "listCollectionItems", { siteId: store, collectionId: products, slug: "${trigger.fieldData.slug}" }),
+    tasks: [
+      task("created", "createCollectionItem", { siteId: store, collectionId: products, fieldData: { name: "Doomed tee", slug: "doomed-tee" } }),
+      task("elsewhere", "createCollectionItem", { siteId: store, collectionId: blogPosts, fieldData: { name: "Gone post", slug: "gone-post" } }),
+      task("otherDeleted", "deleteCollectionItem", { siteId: store, collectionId: blogPosts, itemId: "${elsewhere.id}" }),
+      task("deleted", "deleteCollectionItem", { siteId: store, collectionId: products, itemId: "${created.id}" })
+    ],
+    // A deleted item is deleted once: its id is the event.
+    event: (output) => new RegExp(`^${escape(output("created").id)}$`),
+    // Gone from the collection: the slug the event carries finds nothing.
+    expected: () => ({ items: [] })
+  },
+  collectionItemUnpublished: {
+    parameters: { siteId: store, collectionId: products },
+    reads: readItem,
+    tasks: [
+      task("created", "createCollectionItem", { siteId: store, collectionId: products, live: true, fieldData: { name: "Brief tee", slug: "brief-tee" } }),
+      task("otherDeleted", "deleteCollectionItem", { siteId: store, collectionId: products, itemId: product(12) }),
+      task("unpublished", "deleteCollectionItem", { siteId: store, collectionId: products, itemId: "${created.id}", live: true })
+    ],
+    event: (output) => new RegExp(`^${escape(output("created").id)}@\\d{4}-`),
+    // Still there staged, as a draft.
+    expected: (output) => ({ id: output("created").id, isDraft: true, fieldData: { name: "Brief tee", slug: "brief-tee" } })
   }
 }
 
