@@ -3,6 +3,7 @@ import { Property } from "@x/core"
 import { webflowIdPattern } from "./ids.js"
 import * as Options from "./options.js"
 import * as FormOptions from "./options/forms.js"
+import * as PageOptions from "./options/pages.js"
 import * as UserOptions from "./options/users.js"
 
 export const webflowId = Property.patterned(webflowIdPattern, "must be a Webflow id (24 hexadecimal digits)")
@@ -18,3 +19,7 @@ export const collectionId = webflowId({ title: "Collection", required: true, dyn
 export const formId = webflowId({ title: "Form", required: true, dynamicOptions: FormOptions.forms })
 /** A user of the site. */
 export const userId = webflowId({ title: "User", required: true, dynamicOptions: UserOptions.users })
+
+// --- sites, collections and pages ---
+/** A page of the site. */
+export const pageId = webflowId({ title: "Page", required: true, dynamicOptions: PageOptions.pages })
