@@ -216,3 +216,22 @@ describe("sites and pages: options", () => {
       expect(scope.isDone()).toBe(true)
     }))
 })
+
+describe("pages: the triggers' samples", () => {
+  it.effect("pageCreated: the pages created last; pageMetadataUpdated: the pages updated last (GET /v2/sites/{siteId}/pages), as their events", () =>
+    Effect.gen(function*() {
+      const pages = [
+        webflowPage(1, { title: "Old", createdOn: "2024-01-01T00:00:00.000Z", lastUpdated: "2024-09-01T00:00:00.000Z", publishedPath: "/old" }),
+        webflowPage(2, { title: "New", createdOn: "2024-06-01T00:00:00.000Z", lastUpdated: "2024-06-02T00:00:00.000Z", publishedPath: "/new" })
+      ]
+      const scope = webflow()
+        .get(`/v2/sites/${SITE}/pages`).query({ offset: 0, limit: 100 }).twice().reply(200, { pages, pagination: { limit: 100, offset: 0, total: 2 } })
+      const sample = (name: string) => withFetch(executor.sample({ label: name, name, type: `sitebuilder/v1/${name}`, parameters: { siteId: SITE } }))
+      expect(yield* sample("pageCreated")).toEqual([
+        { id: pages[1]!.id, output: { siteId: SITE, pageId: pages[1]!.id, pageTitle: "New", publishedPath: "/new", createdOn: "2024-06-01T00:00:00.000Z" } },
+        { id: pages[0]!.id, output: { siteId: SITE, pageId: pages[0]!.id, pageTitle: "Old", publishedPath: "/old", createdOn: "2024-01-01T00:00:00.000Z" } }
+      ])
+      expect((yield* sample("pageMetadataUpdated")).map((e) => e.id)).toEqual([`${pages[0]!.id}@2024-09-01T00:00:00.000Z`, `${pages[1]!.id}@2024-06-02T00:00:00.000Z`])
+      expect(scope.isDone()).toBe(true)
+    }))
+})
