@@ -48,5 +48,22 @@ describe("x-runner run examples/webflow-catalog.json --sandbox", () => {
     expect(output("uploadedAsset").hostedUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s3\/webflow-assets\/5eed00000000000000000001\/[0-9a-f]{24}_price-list\.csv$/)
     expect(output("logoAsset")).toMatchObject({ id: "5eed00000000000000000500", originalFileName: "logo.png", contentType: "image/png", size: 70 })
     expect(output("storeAssets").assets.map((a: { originalFileName: string }) => a.originalFileName)).toEqual(["logo.png", "brochure.pdf", "price-list.csv"])
+    // sites, collections and pages
+    expect(output("sites").sites.map((s: { displayName: string }) => s.displayName)).toEqual(["Acme Store", "Portfolio"])
+    expect(output("storeSite")).toMatchObject({ id: "5eed00000000000000000001", shortName: "acme-store", customDomains: [{ url: "shop.acme.example" }, { url: "www.acme.example" }] })
+    expect(output("customDomains").customDomains.map((d: { id: string }) => d.id)).toEqual(["5eed0000000000000000d001", "5eed0000000000000000d002"])
+    expect(output("collections").collections.map((c: { displayName: string }) => c.displayName)).toEqual(["Products", "Blog Posts"])
+    expect(output("productsCollection").fields.map((f: { slug: string }) => f.slug)).toContain("category")
+    expect(output("pages").pages.map((p: { publishedPath: string }) => p.publishedPath)).toEqual(["/", "/contact", "/about"])
+    expect(output("aboutPage")).toMatchObject({ title: "About", seo: { title: "About | Acme Store" } })
+    expect(output("aboutPageUpdated")).toMatchObject({
+      id: "5eed000000000000000f6002",
+      seo: { title: "About Acme", description: "Who makes Acme's things, and how." },
+      openGraph: { title: "Meet Acme", titleCopied: false, description: "Who makes Acme's things, and how.", descriptionCopied: true }
+    })
+    expect(output("published")).toEqual({
+      customDomains: [{ id: "5eed0000000000000000d001", url: "shop.acme.example", lastPublished: expect.stringMatching(/^\d{4}-/) }],
+      publishToWebflowSubdomain: true
+    })
   }, 60_000)
 })

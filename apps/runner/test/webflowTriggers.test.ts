@@ -6,8 +6,8 @@
  * event. The trigger workflow's step reads what the event names (a read fires no trigger), and
  * the test checks it against what the run made.
  *
- * One case per trigger the sandbox can fire today: the item ones. The others (forms, pages,
- * orders, inventory, site publish, item deletion and unpublishing) get their case when their
+ * One case per trigger the sandbox can fire today: the item ones, site publish and page metadata.
+ * The others (orders, inventory, item deletion and unpublishing) get their case when their
  * actions and simulator methods are in; then a check that every trigger has a case belongs here,
  * as triggerCatalog.test.ts has for boardtool.
  */
@@ -25,6 +25,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const store = "5eed00000000000000000001"
 const products = "5eed00000000000000000003"
 const blogPosts = "5eed00000000000000000004"
+// sites, collections and pages
+const portfolio = "5eed00000000000000000002"
+const shopDomain = "5eed0000000000000000d001"
+const aboutPage = "5eed000000000000000f6002"
+const workPage = "5eed000000000000000f6011"
 const product = (n: number) => `5eed${(0x100 + n).toString(16).padStart(20, "0")}`
 
 type Task = { readonly label: string; readonly name: string; readonly type: string; readonly parameters: Record<string, unknown> }
@@ -94,6 +99,29 @@ const cases: Record<string, Case> = {
     event: (output) => new RegExp(`^${escape(output("created").id)}@\\d{4}-`),
     // Still there staged, as a draft.
     expected: (output) => ({ id: output("created").id, isDraft: true, fieldData: { name: "Brief tee", slug: "brief-tee" } })
+  },
+  // sites, collections and pages
+  sitePublished: {
+    parameters: { siteId: store },
+    reads: task("read", "getSite", { siteId: "${trigger.siteId}" }),
+    tasks: [
+      task("elsewhere", "publishSite", { siteId: portfolio, publishToWebflowSubdomain: true }),
+      task("seo", "updatePageMetadata", { pageId: aboutPage, seoTitle: "Not a publish" }),
+      task("published", "publishSite", { siteId: store, customDomains: [shopDomain], publishToWebflowSubdomain: true })
+    ],
+    event: (output) => new RegExp(`^${store}@${escape(output("published").customDomains[0].lastPublished)}$`),
+    expected: (output) => ({ id: store, lastPublished: output("published").customDomains[0].lastPublished })
+  },
+  pageMetadataUpdated: {
+    parameters: { siteId: store },
+    reads: task("read", "getPageMetadata", { pageId: "${trigger.pageId}" }),
+    tasks: [
+      task("before", "getPageMetadata", { pageId: aboutPage }),
+      task("elsewhere", "updatePageMetadata", { pageId: workPage, title: "Works" }),
+      task("updated", "updatePageMetadata", { pageId: aboutPage, seoTitle: "About Acme", openGraphDescription: "Meet the makers." })
+    ],
+    event: (output) => new RegExp(`^${aboutPage}@${escape(output("updated").lastUpdated)}$`),
+    expected: (output) => ({ id: aboutPage, lastUpdated: output("updated").lastUpdated, seo: { title: "About Acme" }, openGraph: { description: "Meet the makers.", descriptionCopied: false } })
   }
 }
 
@@ -161,6 +189,25 @@ const caused: Record<string, Caused> = {
       sim.submitForm(Simulator.seed.forms.contact, { Name: "Zaphod", Email: "zaphod@example.com", Message: "Hi" })
     },
     expected: () => "Contact Us: Zaphod <zaphod@example.com>"
+  },
+  // sites, collections and pages
+  pageCreated: {
+    parameters: { siteId: store },
+    says: "${trigger.pageTitle} at ${trigger.publishedPath}",
+    cause: (sim) => {
+      sim.createPage(portfolio, { title: "Elsewhere" })
+      sim.createPage(store, { title: "Heart of Gold Specs", slug: "heart-of-gold" })
+    },
+    expected: () => "Heart of Gold Specs at /heart-of-gold"
+  },
+  pageDeleted: {
+    parameters: { siteId: store },
+    says: "${trigger.pageTitle} (${trigger.publishedPath}) deleted",
+    cause: (sim) => {
+      sim.deletePage(workPage)
+      sim.deletePage(aboutPage)
+    },
+    expected: () => "About (/about) deleted"
   }
 }
 

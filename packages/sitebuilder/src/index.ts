@@ -11,6 +11,16 @@ import { listCollectionItems } from "./actions/listCollectionItems.js"
 import { publishCollectionItems } from "./actions/publishCollectionItems.js"
 import { updateCollectionItem } from "./actions/updateCollectionItem.js"
 import { connection as declared } from "./connection.js"
+// sites, collections and pages
+import { getCollection } from "./actions/getCollection.js"
+import { getPageMetadata } from "./actions/getPageMetadata.js"
+import { getSite } from "./actions/getSite.js"
+import { listCollections } from "./actions/listCollections.js"
+import { listCustomDomains } from "./actions/listCustomDomains.js"
+import { listPages } from "./actions/listPages.js"
+import { listSites } from "./actions/listSites.js"
+import { publishSite } from "./actions/publishSite.js"
+import { updatePageMetadata } from "./actions/updatePageMetadata.js"
 // assets
 import { deleteAsset } from "./actions/deleteAsset.js"
 import { getAsset } from "./actions/getAsset.js"
@@ -45,6 +55,8 @@ export const sitebuilder = Component.make({
   category: "Developer Tools",
   connection: declared,
   actions: [
+    // sites, collections and pages
+    listSites, getSite, publishSite, listCustomDomains, listCollections, getCollection, listPages, getPageMetadata, updatePageMetadata,
     fulfillOrder,
     // items
     getCollectionItem, listCollectionItems, findCollectionItem, createCollectionItem, updateCollectionItem, deleteCollectionItem, publishCollectionItems,
@@ -83,6 +95,11 @@ export { Order } from "./api/orders.js"
 // forms and site users
 export { Form, FormField, FormSubmission } from "./api/forms.js"
 export { AccessGroup, User } from "./api/users.js"
+// sites, collections and pages
+export { Collection, CollectionDetails } from "./api/collections.js"
+export { OpenGraph, Page, Seo } from "./api/pages.js"
+export { CustomDomain, Publish, Site } from "./api/sites.js"
+export { getCollection, getPageMetadata, getSite, listCollections, listCustomDomains, listPages, listSites, publishSite, updatePageMetadata }
 /** The connection, with the OAuth2 scopes its actions and triggers need. */
 export const connection = sitebuilder.connection
 export { createCollectionItem, fulfillOrder, getCollectionItem, listCollectionItems, updateCollectionItem }

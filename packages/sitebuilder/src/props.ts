@@ -3,6 +3,7 @@ import { Property } from "@x/core"
 import { webflowIdPattern } from "./ids.js"
 import * as Options from "./options.js"
 import * as FormOptions from "./options/forms.js"
+import * as PageOptions from "./options/pages.js"
 import * as UserOptions from "./options/users.js"
 
 export const webflowId = Property.patterned(webflowIdPattern, "must be a Webflow id (24 hexadecimal digits)")
@@ -32,3 +33,7 @@ export const itemIds = ({ dynamicOptions: Options.items, ...Property.array({
   // Webflow's bulk item endpoints take 100 items at most.
   maxItems: 100
 }) })
+
+// --- sites, collections and pages ---
+/** A page of the site. */
+export const pageId = webflowId({ title: "Page", required: true, dynamicOptions: PageOptions.pages })

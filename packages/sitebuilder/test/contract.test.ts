@@ -19,6 +19,8 @@ const specPath = fileURLToPath(new URL("../../../../shared/specs/webflow/webflow
  * own example of `GET /forms/{form_id}` has two and every form with more than one field has more:
  * the cap is dropped there, the fields' own schema still checked. A webhook's `filter` is null
  * when it has none, as the document's own webhook examples show, though its schema says object.
+ * A page's `parentId` and `collectionId` are null for a top-level static page, as the document's
+ * own page examples show and its `collectionId` description says, though its schema says string.
  */
 const normalize = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(normalize)
@@ -28,7 +30,10 @@ const normalize = (value: unknown): unknown => {
   for (const [key, item] of Object.entries(record)) {
     if (key === "nullable") continue
     const isSchema = typeof item === "object" && item !== null && !Array.isArray(item)
-    const orNull = isSchema && (key === "lastPublished" || (key === "filter" && (item as { type?: unknown }).type === "object"))
+    const description = isSchema ? String((item as { description?: unknown }).description ?? "") : ""
+    const pageNull = (key === "parentId" && description === "Identifier of the parent folder") ||
+      (key === "collectionId" && description.includes("value will be null if the Page is not part of a Collection"))
+    const orNull = isSchema && (key === "lastPublished" || pageNull || (key === "filter" && (item as { type?: unknown }).type === "object"))
     const formFields = isSchema && key === "fields" && (item as Record<string, unknown>)["maxProperties"] === 1
     const { maxProperties: _cap, ...uncapped } = formFields ? item as Record<string, unknown> : {}
     out[key] = normalize(orNull ? { ...item, nullable: true } : formFields ? uncapped : item)
@@ -138,6 +143,25 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
     check("/sites/{site_id}/users/invite", "post", await call("POST", `/sites/${seed.sites.store}/users/invite`, { email: "new@example.com", accessGroups: ["members"] }))
   })
 
+  // sites, collections and pages
+  it("a site, its custom domains, a publish (202), pages, a page and its update validate against the spec", async () => {
+    const { call, check } = setup()
+    const { seed } = Simulator
+    check("/sites/{site_id}", "get", await call("GET", `/sites/${seed.sites.store}`))
+    const domains = await call("GET", `/sites/${seed.sites.store}/custom_domains`)
+    expect(domains.customDomains).toHaveLength(2)
+    check("/sites/{site_id}/custom_domains", "get", domains)
+    const published = await call("POST", `/sites/${seed.sites.portfolio}/publish`, { publishToWebflowSubdomain: true }, 202)
+    check("/sites/{site_id}/publish", "post", published, "202")
+    const pages = await call("GET", `/sites/${seed.sites.store}/pages`)
+    expect(pages.pages).toHaveLength(3)
+    check("/sites/{site_id}/pages", "get", pages)
+    check("/pages/{page_id}", "get", await call("GET", `/pages/${seed.pages.home}`))
+    check("/pages/{page_id}", "put", await call("PUT", `/pages/${seed.pages.about}`, { seo: { title: "About Acme" }, openGraph: { titleCopied: false, title: "Meet Acme" } }))
+    // The events the Designer's changes and a publish emit are checked with the others below.
+    sim.deletePage(sim.createPage(seed.sites.portfolio, { title: "Contract page" }).id)
+  })
+
   it("webhooks (listed, created 201, read) and every event the simulator emits validate against the document (`webhooks.<triggerType>`)", async () => {
     const { ajv, call, check, spec } = setup()
     const site = Simulator.seed.sites.store
@@ -151,7 +175,7 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
     const item = await call("POST", `/collections/${products}/items`, { fieldData: { name: "Event tee", slug: "event-tee" } }, 202)
     await call("PATCH", `/collections/${products}/items/${item.id}`, { fieldData: { price: 3 } })
     await call("POST", `/sites/${site}/orders/${Simulator.seed.orders.unfulfilled}/fulfill`, {})
-    expect([...new Set(sim.events.map((e) => e.triggerType))]).toEqual(expect.arrayContaining(["collection_item_created", "collection_item_changed", "ecomm_order_changed"]))
+    expect([...new Set(sim.events.map((e) => e.triggerType))]).toEqual(expect.arrayContaining(["collection_item_created", "collection_item_changed", "ecomm_order_changed", "site_publish", "page_metadata_updated", "page_created", "page_deleted"]))
     for (const event of sim.events) {
       const schema = spec.webhooks[event.triggerType].post.requestBody.content["application/json"].schema
       const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll("\"#/components/", "\"webflow#/components/")))

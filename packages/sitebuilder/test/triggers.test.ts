@@ -274,11 +274,11 @@ describe("sitebuilder triggers: the wire", () => {
       ])
     }))
 
-  it.effect("no sample where nothing can be read here: pages (read by their own API), inventory, deleted and unpublished items", () =>
+  it.effect("no sample where nothing can be read here: inventory, deleted pages, deleted and unpublished items", () =>
     Effect.gen(function*() {
       const without = Object.values(sitebuilder.triggers).filter((t) => t.sample === undefined).map((t) => t.name)
       expect(without).toEqual([
-        "inventoryChanged", "collectionItemDeleted", "collectionItemUnpublished", "pageCreated", "pageMetadataUpdated", "pageDeleted"
+        "inventoryChanged", "collectionItemDeleted", "collectionItemUnpublished", "pageDeleted"
       ])
       const error = yield* Effect.flip(withFetch(executor.sample(trigger("pageDeleted", { siteId: SITE }))))
       expect(error).toMatchObject({ _tag: "InvalidInput" })

@@ -5,7 +5,16 @@ import * as Schema from "effect/Schema"
 
 const { path } = ProviderRequest
 
-export const Collection = Schema.Struct({ id: Schema.String, displayName: Schema.String })
+/** A collection, as a site's list has it. */
+export const Collection = Schema.Struct({
+  id: Schema.String,
+  displayName: Schema.String,
+  singularName: Schema.optional(Schema.String),
+  slug: Schema.optional(Schema.String),
+  createdOn: Schema.optional(Schema.NullOr(Schema.String)),
+  lastUpdated: Schema.optional(Schema.NullOr(Schema.String))
+})
+export type Collection = typeof Collection.Type
 
 /** A field of a collection, as `GET /collections/{id}` describes it; `validations` depend on its type. */
 export const Field = Schema.Struct({
@@ -32,3 +41,10 @@ export const collectionFields = (client: ProviderClient.ProviderClient, collecti
     client.json({ method: "GET", path: path`/collections/${collectionId}` }, Schema.Struct({ fields: Schema.Array(Field) })),
     (r) => r.fields
   )
+
+/** A collection with its fields, as `GET /collections/{id}` reads it. */
+export const CollectionDetails = Schema.Struct({ ...Collection.fields, fields: Schema.Array(Field) })
+export type CollectionDetails = typeof CollectionDetails.Type
+
+export const getCollection = (client: ProviderClient.ProviderClient, collectionId: string) =>
+  client.json({ method: "GET", path: path`/collections/${collectionId}` }, CollectionDetails)

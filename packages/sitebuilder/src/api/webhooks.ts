@@ -10,6 +10,7 @@ import { paged } from "../api.js"
 import * as Collections from "./collections.js"
 import * as Forms from "./forms.js"
 import * as Items from "./items.js"
+import * as Pages from "./pages.js"
 
 const { path } = ProviderRequest
 
@@ -274,3 +275,17 @@ export const lastPublish = (client: ProviderClient.ProviderClient, siteId: strin
       return [{ siteId, publishedOn: site.lastPublished, domains }]
     }
   )
+
+/** The site's pages as the page_* events carry them, the most recent first by `at` (`createdOn` or `lastUpdated`). */
+export const recentPages = (client: ProviderClient.ProviderClient, siteId: string, at: "createdOn" | "lastUpdated") =>
+  Effect.map(Pagination.collect(Pages.pages(client, siteId, sampleScan)), (pages) =>
+    newest(
+      pages.map((page): PageEvent => ({
+        siteId: page.siteId ?? siteId,
+        pageId: page.id,
+        pageTitle: page.title,
+        publishedPath: page.publishedPath,
+        ...(page[at] === undefined ? {} : { [at]: page[at] })
+      })),
+      (event) => event[at]
+    ))

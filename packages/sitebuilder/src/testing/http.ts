@@ -8,7 +8,14 @@ import { webflowIdPattern } from "../ids.js"
 
 /** An error as Webflow answers it: a status, a code, a message and its details. */
 export class ApiError {
-  constructor(readonly status: number, readonly code: string, readonly message: string, readonly details: ReadonlyArray<unknown> = []) {}
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly message: string,
+    readonly details: ReadonlyArray<unknown> = [],
+    /** Headers of the answer (a 429's `Retry-After`). */
+    readonly headers: Readonly<Record<string, string>> = {}
+  ) {}
 }
 
 /** A 400 `validation_error` naming each problem (`{param, description}`). */

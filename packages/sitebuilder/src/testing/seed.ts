@@ -32,7 +32,12 @@ export const seed = {
   /** The store site's assets: a logo (a 1×1 PNG) and a brochure (a small PDF). */
   assets: { logo: seedId(0x500), brochure: seedId(0x501) },
   /** "Archive" on the Portfolio site: exactly 250 items (three pages of Webflow's), `archiveItem(1)` … `archiveItem(250)`; every 25th a draft. */
-  archive: { collection: seedId(0xa0000), size: 250, item: (n: number) => seedId(0xa0000 + n) }
+  archive: { collection: seedId(0xa0000), size: 250, item: (n: number) => seedId(0xa0000 + n) },
+  // sites, collections and pages
+  /** The store site's custom domains. */
+  customDomains: { shop: seedId(0xd001), www: seedId(0xd002) },
+  /** The pages: the store's home, contact and about pages (the forms' pages), and the Portfolio's home and work pages. */
+  pages: { home: seedId(0xf6001), contact: seedId(0xf6000), about: seedId(0xf6002), portfolioHome: seedId(0xf6010), work: seedId(0xf6011) }
 } as const
 
 /** When the seeded records were made. */
@@ -116,6 +121,7 @@ export const seedStore = (store: Store) => {
     ]))
   seedFormsAndUsers(store)
   seedAssets(store)
+  seedSitesAndPages(store)
 }
 
 // --- forms and users ---
@@ -174,4 +180,23 @@ const seedAssets = (store: Store) => {
     })
   add(seed.assets.logo, "logo.png", "image/png", seededAssetBytes.logo)
   add(seed.assets.brochure, "brochure.pdf", "application/pdf", seededAssetBytes.brochure)
+}
+
+// --- sites, collections and pages ---
+/** Two custom domains on the store site (never published to yet), and a few pages on each site. */
+const seedSitesAndPages = (store: Store) => {
+  const at = seededAt.toISOString()
+  store.customDomains.set(seed.customDomains.shop, { id: seed.customDomains.shop, siteId: seed.sites.store, url: "shop.acme.example", lastPublished: null })
+  store.customDomains.set(seed.customDomains.www, { id: seed.customDomains.www, siteId: seed.sites.store, url: "www.acme.example", lastPublished: null })
+  const addPage = (id: string, siteId: string, title: string, slug: string, description: string) =>
+    store.pages.set(id, {
+      id, siteId, title, slug, createdOn: at, lastUpdated: at, draft: false, archived: false,
+      seo: { title: `${title} | ${store.sites.get(siteId)!.displayName}`, description },
+      openGraph: { title: "", titleCopied: true, description: "", descriptionCopied: true }
+    })
+  addPage(seed.pages.home, seed.sites.store, "Home", "", "Everything Acme sells.")
+  addPage(seed.pages.contact, seed.sites.store, "Contact", "contact", "Write to Acme.")
+  addPage(seed.pages.about, seed.sites.store, "About", "about", "Who makes Acme's things.")
+  addPage(seed.pages.portfolioHome, seed.sites.portfolio, "Home", "", "A portfolio.")
+  addPage(seed.pages.work, seed.sites.portfolio, "Work", "work", "Selected projects.")
 }

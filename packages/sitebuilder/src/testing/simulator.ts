@@ -26,6 +26,7 @@ import * as Collections from "./routes/collections.js"
 import * as Forms from "./routes/forms.js"
 import * as Items from "./routes/items.js"
 import * as Orders from "./routes/orders.js"
+import * as Pages from "./routes/pages.js"
 import * as Sites from "./routes/sites.js"
 import * as Users from "./routes/users.js"
 import * as Webhooks from "./routes/webhooks.js"
@@ -37,6 +38,7 @@ export type { Asset } from "./assets.js"
 export type { Delivery } from "./deliveries.js"
 export type { Collection, CollectionField, Event, Item, LiveItem, Order, Site, Webhook } from "./store.js"
 export type { AccessGroup, Form, FormField, FormSubmission, SiteUser } from "./store.js"
+export type { CustomDomain, Page } from "./store.js"
 
 export interface Settings {
   readonly port?: number
@@ -48,6 +50,8 @@ export interface Settings {
   /** Retries of a failed webhook delivery (default 3, as Webflow) and the wait between them (default 10 minutes, as Webflow). */
   readonly deliveryRetries?: number
   readonly deliveryRetryDelayMs?: number
+  /** The wait between two publishes of a site (default a minute, as Webflow: a publish sooner is a 429). */
+  readonly publishIntervalMs?: number
 }
 
 export interface Simulator {
@@ -86,6 +90,18 @@ export interface Simulator {
    * `ApiError` 404 for an unknown form.
    */
   readonly submitForm: (formId: string, data: Record<string, unknown>) => ReturnType<Store.Store["formSubmissionJson"]>
+  // sites, collections and pages
+  /** Custom domains (of the store site, seeded), by id. */
+  readonly customDomains: Map<string, Store.CustomDomain>
+  readonly pages: Map<string, Store.Page>
+  /**
+   * A page made in Webflow's Designer (no API does it): stored, listed, and emitted as
+   * `page_created`. Answers the page as the API reads it; throws an `ApiError` (404 unknown
+   * site, 400 a bad or taken slug).
+   */
+  readonly createPage: (siteId: string, page: { readonly title: string; readonly slug?: string }) => ReturnType<Store.Store["pageJson"]>
+  /** A page deleted in the Designer: gone, and emitted as `page_deleted`; throws an `ApiError` 404 for an unknown page. */
+  readonly deletePage: (pageId: string) => void
   readonly stats: { requests: number; rateLimited: number }
   readonly close: () => Promise<void>
 }
@@ -104,6 +120,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   const rateLimit = settings.rateLimit === false ? undefined : settings.rateLimit ?? { limit: 60, windowMs: 60_000 }
   const store = Store.make()
   seedStore(store)
+  store.publishing.intervalMs = settings.publishIntervalMs ?? 60_000
   // Each event the store emits is delivered to the site's webhooks of its type, signed with the app's secret.
   const deliveries = Deliveries.make({
     secret: clientSecret,
@@ -149,7 +166,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
 
   // --- the API ----------------------------------------------------------------------------
-  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Forms, Users, Assets, Webhooks].flatMap((module) => module.routes(store))
+  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Forms, Users, Assets, Webhooks, Pages].flatMap((module) => module.routes(store))
   const find = PathRouter.make<void, { route: Route; path: Readonly<Record<string, string>> } | undefined>(
     routes.map((route) => ({ method: route.method, path: route.path, handle: (path) => ({ route, path }) })),
     () => undefined
@@ -251,7 +268,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       if (answer instanceof Answer) json(answer.status, answer.body)
       else json(200, answer)
     } catch (error) {
-      if (error instanceof ApiError) fail(error)
+      if (error instanceof ApiError) fail(error, { ...error.headers })
       else if (error instanceof SyntaxError) fail(new ApiError(400, "bad_request", "Bad Request: the body is not JSON"))
       else fail(new ApiError(500, "internal_error", String(error)))
     }
@@ -286,6 +303,11 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     siteUsers: store.siteUsers,
     accessGroups: store.accessGroups,
     submitForm: Forms.submitForm(store),
+    // sites, collections and pages
+    customDomains: store.customDomains,
+    pages: store.pages,
+    createPage: Pages.createPage(store),
+    deletePage: Pages.deletePage(store),
     // Stops every delivery (in flight, or waiting to be retried), then the server.
     close: async () => {
       await deliveries.close()

@@ -54,6 +54,24 @@ export interface SiteUser {
   /** name, email, accept-privacy, accept-communications and the custom fields. */
   data: Record<string, unknown>
 }
+// --- sites, collections and pages ---
+/** A custom domain of a site; `lastPublished`: when the site was last published to it. */
+export interface CustomDomain { id: string; siteId: string; url: string; lastPublished: string | null }
+/** A page (made in the Designer; its metadata written by `PUT /pages/{id}`). */
+export interface Page {
+  id: string
+  siteId: string
+  title: string
+  /** "" for the home page. */
+  slug: string
+  createdOn: string
+  lastUpdated: string
+  draft: boolean
+  archived: boolean
+  seo: { title: string; description: string }
+  /** `titleCopied`/`descriptionCopied`: the Open Graph one is the SEO one. */
+  openGraph: { title: string; titleCopied: boolean; description: string; descriptionCopied: boolean }
+}
 // --- webhooks ---
 /** A webhook registration (`/sites/{id}/webhooks`): the site's events of one type, sent to `url`. */
 export interface Webhook {
@@ -109,6 +127,35 @@ export const make = () => {
     if (!s.ecommerce) throw new ApiError(409, "ecommerce_not_enabled", "Ecommerce is not enabled for this site. Upgrade to an Ecommerce plan.")
   }
 
+  // --- sites, collections and pages ---
+  const customDomains = new Map<string, CustomDomain>()
+  const pages = new Map<string, Page>()
+  /** When each site was last published through the API (its publishes are limited to one a minute). */
+  const publishedAt = new Map<string, number>()
+  /** The wait between two publishes of a site (Webflow: one a minute); the simulator's `publishIntervalMs` sets it. */
+  const publishing = { intervalMs: 60_000 }
+  const primaryLocaleId = seedId(0xf00)
+  const customDomainJson = (d: CustomDomain) => ({ id: d.id, url: d.url, lastPublished: d.lastPublished })
+  const page = (id: string) => {
+    const found = pages.get(objectIdOf(id, "page_id"))
+    if (found === undefined) throw notFound("resource_not_found", "Page")
+    return found
+  }
+  const publishedPath = (p: Page) => `/${p.slug}`
+  const pageJson = (p: Page) => ({
+    id: p.id, siteId: p.siteId, parentId: null, collectionId: null, title: p.title, slug: p.slug,
+    createdOn: p.createdOn, lastUpdated: p.lastUpdated, archived: p.archived, draft: p.draft,
+    canBranch: true, isBranch: false, branchId: null,
+    seo: { ...p.seo },
+    openGraph: {
+      title: p.openGraph.titleCopied ? p.seo.title : p.openGraph.title, titleCopied: p.openGraph.titleCopied,
+      description: p.openGraph.descriptionCopied ? p.seo.description : p.openGraph.description, descriptionCopied: p.openGraph.descriptionCopied
+    },
+    localeId: primaryLocaleId, publishedPath: publishedPath(p)
+  })
+  /** A page as the page_* webhooks carry it; `at` is `createdOn`, `lastUpdated` or `deletedOn`. */
+  const pagePayload = (p: Page, at: Record<string, string>) => ({ siteId: p.siteId, pageId: p.id, pageTitle: p.title, ...at, publishedPath: publishedPath(p) })
+
   const siteJson = (s: Site) => ({
     id: s.id,
     workspaceId,
@@ -120,7 +167,7 @@ export const make = () => {
     previewUrl: `https://screenshots.webflow.com/sites/${s.id}/preview.png`,
     timeZone: "America/New_York",
     parentFolderId: null,
-    customDomains: [],
+    customDomains: [...customDomains.values()].filter((d) => d.siteId === s.id).map(customDomainJson),
     locales: {
       primary: { id: seedId(0xf00), cmsLocaleId, enabled: true, displayName: "English", displayImageId: null, redirect: false, subdirectory: "", tag: "en" },
       secondary: []
@@ -217,6 +264,8 @@ export const make = () => {
     forms, formSubmissions, accessGroups, siteUsers, usersEnabled, form, formSubmission, membershipSite, siteUser,
     formJson, formSubmissionJson, accessGroupJson, siteUserJson, siteUserPayload,
     // webhooks
-    webhooks
+    webhooks,
+    // sites, collections and pages
+    customDomains, pages, publishedAt, publishing, page, customDomainJson, pageJson, pagePayload
   }
 }

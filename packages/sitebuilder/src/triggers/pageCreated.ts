@@ -11,6 +11,7 @@ export const pageCreated = Webhook.make({
   readScope: Scopes.pagesRead,
   payload: Webhooks.PageEvent,
   // A page is created once: its id is the event's.
-  id: (page) => page.pageId
-  // No sample here: the pages are read by the pages API (`GET /sites/{id}/pages`).
+  id: (page) => page.pageId,
+  // Sample: the pages created last (`GET /sites/{id}/pages`).
+  recent: (client, { siteId }) => Webhooks.recentPages(client, siteId, "createdOn")
 })

@@ -11,6 +11,7 @@ export const pageMetadataUpdated = Webhook.make({
   readScope: Scopes.pagesRead,
   payload: Webhooks.PageEvent,
   // Each update has a new lastUpdated: the page's id with it is one update.
-  id: (page) => `${page.pageId}@${page.lastUpdated ?? ""}`
-  // No sample here: the pages are read by the pages API (`GET /sites/{id}/pages`).
+  id: (page) => `${page.pageId}@${page.lastUpdated ?? ""}`,
+  // Sample: the pages updated last (`GET /sites/{id}/pages`).
+  recent: (client, { siteId }) => Webhooks.recentPages(client, siteId, "lastUpdated")
 })
