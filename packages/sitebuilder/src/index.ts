@@ -3,11 +3,23 @@
  */
 import { Client, Component } from "@x/core"
 import { createCollectionItem } from "./actions/createCollectionItem.js"
-import { fulfillOrder } from "./actions/fulfillOrder.js"
 import { getCollectionItem } from "./actions/getCollectionItem.js"
 import { listCollectionItems } from "./actions/listCollectionItems.js"
 import { updateCollectionItem } from "./actions/updateCollectionItem.js"
 import { connection as declared } from "./connection.js"
+// orders, products and inventory
+import { createProduct } from "./actions/createProduct.js"
+import { fulfillOrder } from "./actions/fulfillOrder.js"
+import { getInventory } from "./actions/getInventory.js"
+import { getOrder } from "./actions/getOrder.js"
+import { getProduct } from "./actions/getProduct.js"
+import { listOrders } from "./actions/listOrders.js"
+import { listProducts } from "./actions/listProducts.js"
+import { refundOrder } from "./actions/refundOrder.js"
+import { unfulfillOrder } from "./actions/unfulfillOrder.js"
+import { updateInventory } from "./actions/updateInventory.js"
+import { updateOrder } from "./actions/updateOrder.js"
+import { updateProduct } from "./actions/updateProduct.js"
 // assets
 import { deleteAsset } from "./actions/deleteAsset.js"
 import { getAsset } from "./actions/getAsset.js"
@@ -42,7 +54,10 @@ export const sitebuilder = Component.make({
   category: "Developer Tools",
   connection: declared,
   actions: [
-    fulfillOrder, getCollectionItem, listCollectionItems, createCollectionItem, updateCollectionItem,
+    getCollectionItem, listCollectionItems, createCollectionItem, updateCollectionItem,
+    // orders, products and inventory
+    listOrders, getOrder, updateOrder, fulfillOrder, unfulfillOrder, refundOrder,
+    listProducts, getProduct, createProduct, updateProduct, getInventory, updateInventory,
     // forms and site users
     listForms, listFormSubmissions, getFormSubmission, listUsers, getUser, inviteUser, deleteUser,
     // assets
@@ -74,7 +89,10 @@ export const Sitebuilder = Client.make(sitebuilder)
 
 export { Field } from "./api/collections.js"
 export { Item, WrittenItem } from "./api/items.js"
-export { Order } from "./api/orders.js"
+// orders, products and inventory
+export { Address, Money, Order, PurchasedItem } from "./api/orders.js"
+export { Inventory, Price, Product, ProductAndSkus, Sku } from "./api/products.js"
+export { createProduct, getInventory, getOrder, getProduct, listOrders, listProducts, refundOrder, unfulfillOrder, updateInventory, updateOrder, updateProduct }
 // forms and site users
 export { Form, FormField, FormSubmission } from "./api/forms.js"
 export { AccessGroup, User } from "./api/users.js"
