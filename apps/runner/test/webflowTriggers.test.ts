@@ -6,8 +6,8 @@
  * event. The trigger workflow's step reads what the event names (a read fires no trigger), and
  * the test checks it against what the run made.
  *
- * One case per trigger the sandbox can fire today: the item ones. The others (forms, pages,
- * orders, inventory, site publish, item deletion and unpublishing) get their case when their
+ * One case per trigger the sandbox can fire today: the item ones, order changed and inventory
+ * changed. The others (pages, site publish, item deletion and unpublishing) get their case when their
  * actions and simulator methods are in; then a check that every trigger has a case belongs here,
  * as triggerCatalog.test.ts has for boardtool.
  */
@@ -25,6 +25,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const store = "5eed00000000000000000001"
 const products = "5eed00000000000000000003"
 const blogPosts = "5eed00000000000000000004"
+// orders, products and inventory
+const skuCollection = "5eed000000000000000ec000"
+const tshirtSku = "5eed000000000000000ec101"
 const product = (n: number) => `5eed${(0x100 + n).toString(16).padStart(20, "0")}`
 
 type Task = { readonly label: string; readonly name: string; readonly type: string; readonly parameters: Record<string, unknown> }
@@ -67,6 +70,27 @@ const cases: Record<string, Case> = {
     ],
     event: (output) => new RegExp(`^${escape(output("created").id)}@\\d{4}-`),
     expected: (output) => ({ id: output("created").id, fieldData: { name: "Plain tee", price: 33 } })
+  },
+  // orders, products and inventory
+  orderChanged: {
+    parameters: { siteId: store },
+    reads: task("read", "getOrder", { siteId: store, orderId: "${trigger.orderId}" }),
+    tasks: [
+      task("restocked", "updateInventory", { siteId: store, skuCollectionId: skuCollection, skuId: tshirtSku, inventoryType: "finite", updateQuantity: 1 }),
+      task("tracked", "updateOrder", { siteId: store, orderId: "a7b-8c9", shippingProvider: "UPS", shippingTracking: "1Z999" })
+    ],
+    event: (output) => new RegExp(`^${escape(output("tracked").orderId)}:fulfilled:[0-9a-f]{16}$`),
+    expected: () => ({ orderId: "a7b-8c9", status: "fulfilled", shippingProvider: "UPS", shippingTracking: "1Z999" })
+  },
+  inventoryChanged: {
+    parameters: { siteId: store },
+    reads: task("read", "getInventory", { siteId: store, skuCollectionId: skuCollection, skuId: "${trigger.id}" }),
+    tasks: [
+      task("tracked", "updateOrder", { siteId: store, orderId: "a7b-8c9", comment: "Gift wrap" }),
+      task("counted", "updateInventory", { siteId: store, skuCollectionId: skuCollection, skuId: tshirtSku, inventoryType: "finite", quantity: 40 })
+    ],
+    event: () => new RegExp(`^${tshirtSku}:finite:40$`),
+    expected: () => ({ id: tshirtSku, quantity: 40, inventoryType: "finite" })
   }
 }
 
@@ -134,6 +158,20 @@ const caused: Record<string, Caused> = {
       sim.submitForm(Simulator.seed.forms.contact, { Name: "Zaphod", Email: "zaphod@example.com", Message: "Hi" })
     },
     expected: () => "Contact Us: Zaphod <zaphod@example.com>"
+  },
+  // orders, products and inventory
+  newOrder: {
+    parameters: { siteId: store },
+    says: "New order from ${trigger.customerInfo.fullName}: ${trigger.purchasedItemsCount} item(s), ${trigger.status}",
+    cause: async (sim) => {
+      // An order fulfilled (ecomm_order_changed) is no new order.
+      const fulfilled = await fetch(`${sim.baseUrl}/sites/${store}/orders/a1b-2c3/fulfill`, {
+        method: "POST", headers: { authorization: `Bearer ${sim.issueToken()}`, "content-type": "application/json" }, body: "{}"
+      })
+      expect(fulfilled.status).toBe(200)
+      sim.placeOrder(store, { customer: "Marie Curie", skuId: tshirtSku, count: 2 })
+    },
+    expected: () => "New order from Marie Curie: 2 item(s), unfulfilled"
   }
 }
 
