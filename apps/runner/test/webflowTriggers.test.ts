@@ -30,6 +30,9 @@ const portfolio = "5eed00000000000000000002"
 const shopDomain = "5eed0000000000000000d001"
 const aboutPage = "5eed000000000000000f6002"
 const workPage = "5eed000000000000000f6011"
+// orders, products and inventory
+const skuCollection = "5eed000000000000000ec000"
+const tshirtSku = "5eed000000000000000ec101"
 const product = (n: number) => `5eed${(0x100 + n).toString(16).padStart(20, "0")}`
 
 type Task = { readonly label: string; readonly name: string; readonly type: string; readonly parameters: Record<string, unknown> }
@@ -122,6 +125,27 @@ const cases: Record<string, Case> = {
     ],
     event: (output) => new RegExp(`^${aboutPage}@${escape(output("updated").lastUpdated)}$`),
     expected: (output) => ({ id: aboutPage, lastUpdated: output("updated").lastUpdated, seo: { title: "About Acme" }, openGraph: { description: "Meet the makers.", descriptionCopied: false } })
+  },
+  // orders, products and inventory
+  orderChanged: {
+    parameters: { siteId: store },
+    reads: task("read", "getOrder", { siteId: store, orderId: "${trigger.orderId}" }),
+    tasks: [
+      task("restocked", "updateInventory", { siteId: store, skuCollectionId: skuCollection, skuId: tshirtSku, inventoryType: "finite", updateQuantity: 1 }),
+      task("tracked", "updateOrder", { siteId: store, orderId: "a7b-8c9", shippingProvider: "UPS", shippingTracking: "1Z999" })
+    ],
+    event: (output) => new RegExp(`^${escape(output("tracked").orderId)}:fulfilled:[0-9a-f]{16}$`),
+    expected: () => ({ orderId: "a7b-8c9", status: "fulfilled", shippingProvider: "UPS", shippingTracking: "1Z999" })
+  },
+  inventoryChanged: {
+    parameters: { siteId: store },
+    reads: task("read", "getInventory", { siteId: store, skuCollectionId: skuCollection, skuId: "${trigger.id}" }),
+    tasks: [
+      task("tracked", "updateOrder", { siteId: store, orderId: "a7b-8c9", comment: "Gift wrap" }),
+      task("counted", "updateInventory", { siteId: store, skuCollectionId: skuCollection, skuId: tshirtSku, inventoryType: "finite", quantity: 40 })
+    ],
+    event: () => new RegExp(`^${tshirtSku}:finite:40$`),
+    expected: () => ({ id: tshirtSku, quantity: 40, inventoryType: "finite" })
   }
 }
 
@@ -208,6 +232,20 @@ const caused: Record<string, Caused> = {
       sim.deletePage(aboutPage)
     },
     expected: () => "About (/about) deleted"
+  },
+  // orders, products and inventory
+  newOrder: {
+    parameters: { siteId: store },
+    says: "New order from ${trigger.customerInfo.fullName}: ${trigger.purchasedItemsCount} item(s), ${trigger.status}",
+    cause: async (sim) => {
+      // An order fulfilled (ecomm_order_changed) is no new order.
+      const fulfilled = await fetch(`${sim.baseUrl}/sites/${store}/orders/a1b-2c3/fulfill`, {
+        method: "POST", headers: { authorization: `Bearer ${sim.issueToken()}`, "content-type": "application/json" }, body: "{}"
+      })
+      expect(fulfilled.status).toBe(200)
+      sim.placeOrder(store, { customer: "Marie Curie", skuId: tshirtSku, count: 2 })
+    },
+    expected: () => "New order from Marie Curie: 2 item(s), unfulfilled"
   }
 }
 

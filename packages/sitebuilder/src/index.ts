@@ -5,7 +5,6 @@ import { Client, Component } from "@x/core"
 import { createCollectionItem } from "./actions/createCollectionItem.js"
 import { deleteCollectionItem } from "./actions/deleteCollectionItem.js"
 import { findCollectionItem } from "./actions/findCollectionItem.js"
-import { fulfillOrder } from "./actions/fulfillOrder.js"
 import { getCollectionItem } from "./actions/getCollectionItem.js"
 import { listCollectionItems } from "./actions/listCollectionItems.js"
 import { publishCollectionItems } from "./actions/publishCollectionItems.js"
@@ -21,6 +20,19 @@ import { listPages } from "./actions/listPages.js"
 import { listSites } from "./actions/listSites.js"
 import { publishSite } from "./actions/publishSite.js"
 import { updatePageMetadata } from "./actions/updatePageMetadata.js"
+// orders, products and inventory
+import { createProduct } from "./actions/createProduct.js"
+import { fulfillOrder } from "./actions/fulfillOrder.js"
+import { getInventory } from "./actions/getInventory.js"
+import { getOrder } from "./actions/getOrder.js"
+import { getProduct } from "./actions/getProduct.js"
+import { listOrders } from "./actions/listOrders.js"
+import { listProducts } from "./actions/listProducts.js"
+import { refundOrder } from "./actions/refundOrder.js"
+import { unfulfillOrder } from "./actions/unfulfillOrder.js"
+import { updateInventory } from "./actions/updateInventory.js"
+import { updateOrder } from "./actions/updateOrder.js"
+import { updateProduct } from "./actions/updateProduct.js"
 // assets
 import { deleteAsset } from "./actions/deleteAsset.js"
 import { getAsset } from "./actions/getAsset.js"
@@ -57,9 +69,11 @@ export const sitebuilder = Component.make({
   actions: [
     // sites, collections and pages
     listSites, getSite, publishSite, listCustomDomains, listCollections, getCollection, listPages, getPageMetadata, updatePageMetadata,
-    fulfillOrder,
     // items
     getCollectionItem, listCollectionItems, findCollectionItem, createCollectionItem, updateCollectionItem, deleteCollectionItem, publishCollectionItems,
+    // orders, products and inventory
+    listOrders, getOrder, updateOrder, fulfillOrder, unfulfillOrder, refundOrder,
+    listProducts, getProduct, createProduct, updateProduct, getInventory, updateInventory,
     // forms and site users
     listForms, listFormSubmissions, getFormSubmission, listUsers, getUser, inviteUser, deleteUser,
     // assets
@@ -91,7 +105,10 @@ export const Sitebuilder = Client.make(sitebuilder)
 
 export { Field } from "./api/collections.js"
 export { Item, Published, WrittenItem } from "./api/items.js"
-export { Order } from "./api/orders.js"
+// orders, products and inventory
+export { Address, Money, Order, PurchasedItem } from "./api/orders.js"
+export { Inventory, Price, Product, ProductAndSkus, Sku } from "./api/products.js"
+export { createProduct, getInventory, getOrder, getProduct, listOrders, listProducts, refundOrder, unfulfillOrder, updateInventory, updateOrder, updateProduct }
 // forms and site users
 export { Form, FormField, FormSubmission } from "./api/forms.js"
 export { AccessGroup, User } from "./api/users.js"

@@ -4,6 +4,7 @@ import { webflowIdPattern } from "./ids.js"
 import * as Options from "./options.js"
 import * as FormOptions from "./options/forms.js"
 import * as PageOptions from "./options/pages.js"
+import * as ShopOptions from "./options/shop.js"
 import * as UserOptions from "./options/users.js"
 
 export const webflowId = Property.patterned(webflowIdPattern, "must be a Webflow id (24 hexadecimal digits)")
@@ -37,3 +38,24 @@ export const itemIds = ({ dynamicOptions: Options.items, ...Property.array({
 // --- sites, collections and pages ---
 /** A page of the site. */
 export const pageId = webflowId({ title: "Page", required: true, dynamicOptions: PageOptions.pages })
+
+// --- orders, products and inventory ---
+/** An order of the site. Webflow's order ids are like "dfa-3f1": letters, digits and dashes. */
+export const orderId = Property.string({
+  title: "Order",
+  required: true,
+  pattern: /^[A-Za-z0-9][A-Za-z0-9_-]*$/,
+  patternMessage: "must be a Webflow order id (letters, digits and dashes, e.g. dfa-3f1)",
+  dynamicOptions: Options.orders
+})
+/** A product of the site. */
+export const productId = webflowId({ title: "Product", required: true, dynamicOptions: ShopOptions.products })
+/** A SKU (a product's variant) of the site. */
+export const skuId = webflowId({ title: "SKU", required: true, dynamicOptions: ShopOptions.skus })
+/** The site's SKU collection ("SKUs" in its collections). */
+export const skuCollectionId = webflowId({
+  title: "SKU collection",
+  description: "The site's \"SKUs\" collection (e-commerce sites have one; `GET /sites/{id}/collections` lists it).",
+  required: true,
+  dynamicOptions: ShopOptions.skuCollections
+})

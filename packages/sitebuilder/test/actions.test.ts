@@ -20,13 +20,17 @@ afterEach(() => {
 afterAll(() => nock.enableNetConnect())
 
 describe("sitebuilder actions: the wire", () => {
-  it.effect("fulfillOrder: POST /v2/sites/{siteId}/orders/{orderId}/fulfill with the JSON body; {orderId, status}", () =>
+  it.effect("fulfillOrder: POST /v2/sites/{siteId}/orders/{orderId}/fulfill with the JSON body; the order", () =>
     Effect.gen(function*() {
       const scope = webflow()
         .post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`, { sendOrderFulfilledEmail: false })
         .matchHeader("content-type", "application/json")
         .reply(200, webflowOrder)
-      expect(yield* run("fulfillOrder", { siteId: SITE, orderId: ORDER })).toEqual({ orderId: ORDER, status: "fulfilled" })
+      expect(yield* run("fulfillOrder", { siteId: SITE, orderId: ORDER })).toEqual({
+        orderId: ORDER, status: "fulfilled", comment: "", orderComment: "", acceptedOn: "2026-11-01T12:00:00.000Z", fulfilledOn: "2026-11-21T10:00:00.000Z",
+        refundedOn: null, customerPaid: { unit: "USD", value: "1999", string: "$ 19.99 USD" }, customerInfo: { fullName: "Ada Lovelace", email: "ada@example.com" },
+        purchasedItemsCount: 1
+      })
       webflow().post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`, { sendOrderFulfilledEmail: true }).reply(200, webflowOrder)
       yield* run("fulfillOrder", { siteId: SITE, orderId: ORDER, sendOrderFulfilledEmail: true })
       expect(scope.isDone()).toBe(true)
@@ -236,7 +240,11 @@ describe("sitebuilder actions: errors", () => {
         .post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`).reply(429, webflowError("too_many_requests", "Too many requests"), { "retry-after": "1" })
         .post(`/v2/sites/${SITE}/orders/${ORDER}/fulfill`).reply(200, webflowOrder)
       const started = Date.now()
-      expect(yield* run("fulfillOrder", { siteId: SITE, orderId: ORDER })).toEqual({ orderId: ORDER, status: "fulfilled" })
+      expect(yield* run("fulfillOrder", { siteId: SITE, orderId: ORDER })).toEqual({
+        orderId: ORDER, status: "fulfilled", comment: "", orderComment: "", acceptedOn: "2026-11-01T12:00:00.000Z", fulfilledOn: "2026-11-21T10:00:00.000Z",
+        refundedOn: null, customerPaid: { unit: "USD", value: "1999", string: "$ 19.99 USD" }, customerInfo: { fullName: "Ada Lovelace", email: "ada@example.com" },
+        purchasedItemsCount: 1
+      })
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
       expect(scope.isDone()).toBe(true)
     }))

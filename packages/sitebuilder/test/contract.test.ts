@@ -162,6 +162,29 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
     sim.deletePage(sim.createPage(seed.sites.portfolio, { title: "Contract page" }).id)
   })
 
+  it("orders, products and inventory (read, updated, unfulfilled, refunded, created) validate against the spec", async () => {
+    const { call, check } = setup()
+    const { seed } = Simulator
+    const site = seed.sites.store
+    const order = seed.orders.fulfilled
+    check("/sites/{site_id}/orders/{order_id}", "get", await call("GET", `/sites/${site}/orders/${order}`))
+    check("/sites/{site_id}/orders/{order_id}", "patch", await call("PATCH", `/sites/${site}/orders/${order}`, { comment: "Gift", shippingProvider: "UPS", shippingTracking: "1Z", shippingTrackingURL: "https://ups.example.com/1Z" }))
+    check("/sites/{site_id}/orders/{order_id}/unfulfill", "post", await call("POST", `/sites/${site}/orders/${order}/unfulfill`))
+    check("/sites/{site_id}/orders/{order_id}/refund", "post", await call("POST", `/sites/${site}/orders/${seed.orders.pending}/refund`, { reason: "duplicate" }))
+    check("/sites/{site_id}/products", "get", await call("GET", `/sites/${site}/products`))
+    check("/sites/{site_id}/products/{product_id}", "get", await call("GET", `/sites/${site}/products/${seed.products.tshirt}`))
+    const created = await call("POST", `/sites/${site}/products`, {
+      publishStatus: "staging",
+      product: { fieldData: { name: "Spec Cap", slug: "spec-cap", shippable: true } },
+      sku: { fieldData: { name: "Spec Cap", slug: "spec-cap", price: { value: 1500, unit: "USD" }, sku: "CAP-1" } }
+    })
+    check("/sites/{site_id}/products", "post", created)
+    check("/sites/{site_id}/products/{product_id}", "patch", await call("PATCH", `/sites/${site}/products/${created.product.id}`, { product: { fieldData: { name: "Spec Hat" } } }))
+    const inventory = `/collections/${seed.skuCollection}/items/${seed.skus.mug}/inventory`
+    check("/collections/{sku_collection_id}/items/{sku_id}/inventory", "get", await call("GET", inventory))
+    check("/collections/{sku_collection_id}/items/{sku_id}/inventory", "patch", await call("PATCH", inventory, { inventoryType: "finite", quantity: 7 }))
+  })
+
   it("webhooks (listed, created 201, read) and every event the simulator emits validate against the document (`webhooks.<triggerType>`)", async () => {
     const { ajv, call, check, spec } = setup()
     const site = Simulator.seed.sites.store
@@ -175,7 +198,13 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
     const item = await call("POST", `/collections/${products}/items`, { fieldData: { name: "Event tee", slug: "event-tee" } }, 202)
     await call("PATCH", `/collections/${products}/items/${item.id}`, { fieldData: { price: 3 } })
     await call("POST", `/sites/${site}/orders/${Simulator.seed.orders.unfulfilled}/fulfill`, {})
-    expect([...new Set(sim.events.map((e) => e.triggerType))]).toEqual(expect.arrayContaining(["collection_item_created", "collection_item_changed", "ecomm_order_changed", "site_publish", "page_metadata_updated", "page_created", "page_deleted"]))
+    // A shopper's order (new order, inventory taken), an inventory made infinite.
+    sim.placeOrder(site, { customer: "Event Shopper", skuId: Simulator.seed.skus.tshirt, count: 2 })
+    await call("PATCH", `/collections/${Simulator.seed.skuCollection}/items/${Simulator.seed.skus.poster}/inventory`, { inventoryType: "finite", quantity: 5 })
+    await call("PATCH", `/collections/${Simulator.seed.skuCollection}/items/${Simulator.seed.skus.poster}/inventory`, { inventoryType: "infinite" })
+    expect([...new Set(sim.events.map((e) => e.triggerType))]).toEqual(expect.arrayContaining([
+      "collection_item_created", "collection_item_changed", "ecomm_order_changed", "ecomm_new_order", "ecomm_inventory_changed"
+    ]))
     for (const event of sim.events) {
       const schema = spec.webhooks[event.triggerType].post.requestBody.content["application/json"].schema
       const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll("\"#/components/", "\"webflow#/components/")))

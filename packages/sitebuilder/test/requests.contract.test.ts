@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Contract from "@x/contract"
 import { Component, Executor } from "@x/core"
 import * as Effect from "effect/Effect"
-import { existsSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { parse } from "yaml"
 import { sitebuilder } from "../src/index.js"
 import * as Simulator from "../src/testing/simulator.js"
 import { connectedTo } from "./support.js"
@@ -18,31 +19,44 @@ const specPath = fileURLToPath(new URL("../../../../shared/specs/webflow/webflow
 const { seed } = Simulator
 
 /** Where the document is wrong about a request Webflow takes; each says why. */
-const amendments: ReadonlyArray<Contract.Amendment> = [
-  // items
-  {
-    operation: "POST /collections/{collection_id}/items/publish",
-    parameters: [],
-    // The document's oneOf has two branches that require nothing, so every body matches both and
-    // none passes; each branch requires its key here (as its examples show), which is stricter.
-    body: {
-      oneOf: [
-        { type: "object", required: ["itemIds"], properties: { itemIds: { type: "array", minItems: 1, items: { type: "string", pattern: "^[0-9a-fA-F]{24}$" } } } },
-        {
-          type: "object",
-          required: ["items"],
-          properties: {
-            items: {
-              type: "array",
-              items: { type: "object", required: ["id"], properties: { id: { type: "string" }, cmsLocaleIds: { type: "array", items: { type: "string" } } } }
+const amendments = (): ReadonlyArray<Contract.Amendment> => {
+  // `POST /sites/{site_id}/products`: the document's body schema requires `name` and `slug` (and the
+  // SKU's `price`) beside `fieldData`, where its own example and Webflow's API reference put them:
+  // inside `fieldData` (its SKU `fieldData` requires them there already). The same schema, with the
+  // product's required fields inside its `fieldData`.
+  const document = parse(readFileSync(specPath, "utf8")) as any
+  const schema = structuredClone(document.paths["/sites/{site_id}/products"].post.requestBody.content["application/json"].schema)
+  const { product, sku } = schema.properties
+  product.properties.fieldData.required = product.required
+  delete product.required
+  delete sku.required
+  return [
+    { operation: "POST /sites/{site_id}/products", parameters: [], body: schema, reason: "the product's and SKU's required fields are in fieldData (the document's example)" },
+    // items
+    {
+      operation: "POST /collections/{collection_id}/items/publish",
+      parameters: [],
+      // The document's oneOf has two branches that require nothing, so every body matches both and
+      // none passes; each branch requires its key here (as its examples show), which is stricter.
+      body: {
+        oneOf: [
+          { type: "object", required: ["itemIds"], properties: { itemIds: { type: "array", minItems: 1, items: { type: "string", pattern: "^[0-9a-fA-F]{24}$" } } } },
+          {
+            type: "object",
+            required: ["items"],
+            properties: {
+              items: {
+                type: "array",
+                items: { type: "object", required: ["id"], properties: { id: { type: "string" }, cmsLocaleIds: { type: "array", items: { type: "string" } } } }
+              }
             }
           }
-        }
-      ]
-    },
-    reason: "the document's two body variants (itemIds, items with locales) each require nothing, so any body matches both of its oneOf"
-  }
-]
+        ]
+      },
+      reason: "the document's two body variants (itemIds, items with locales) each require nothing, so any body matches both of its oneOf"
+    }
+  ]
+}
 
 let sim: Simulator.Simulator
 beforeAll(async () => {
@@ -57,7 +71,7 @@ const executor = Executor.make([Component.withRateLimits(sitebuilder, [])])
 describe.runIf(existsSync(specPath))("every request sitebuilder sends, against webflow-data-api-v2-openapi.yml", () => {
   it.live("each action and options list sends only operations, parameters and bodies the document has", () =>
     Effect.gen(function*() {
-      const contract = Contract.load(specPath, amendments)
+      const contract = Contract.load(specPath, amendments())
       const recorder = Contract.recording(FetchHttpClient.layer)
       const collection = seed.collections.products
       const { missing } = yield* Contract.exercise(executor, sitebuilder, {
@@ -113,7 +127,19 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
             seoDescription: "Who we are.",
             openGraphTitle: "Meet Acme",
             openGraphDescriptionCopied: true
-          }
+          },
+          // orders, products and inventory
+          listOrders: { siteId: seed.sites.store, status: "unfulfilled", limit: 10 },
+          getOrder: { siteId: seed.sites.store, orderId: seed.orders.fulfilled },
+          updateOrder: { siteId: seed.sites.store, orderId: seed.orders.fulfilled, comment: "Gift", shippingProvider: "UPS", shippingTracking: "1Z999", shippingTrackingURL: "https://ups.example.com/1Z999" },
+          unfulfillOrder: { siteId: seed.sites.store, orderId: seed.orders.fulfilled },
+          refundOrder: { siteId: seed.sites.store, orderId: seed.orders.unfulfilledToo, reason: "requested" },
+          listProducts: { siteId: seed.sites.store, limit: 150 },
+          getProduct: { siteId: seed.sites.store, productId: seed.products.tshirt },
+          createProduct: { siteId: seed.sites.store, name: "Contract Cap", slug: "contract-cap", description: "A cap.", price: 1500, sku: "CAP-1", publishStatus: "live" },
+          updateProduct: { siteId: seed.sites.store, productId: seed.products.mug, name: "Big Mug", publishStatus: "staging" },
+          getInventory: { siteId: seed.sites.store, skuCollectionId: seed.skuCollection, skuId: seed.skus.tshirt },
+          updateInventory: { siteId: seed.sites.store, skuCollectionId: seed.skuCollection, skuId: seed.skus.tshirt, inventoryType: "finite", updateQuantity: -2 }
         },
         // triggers: each enabled (the site's webhooks listed, one created), disabled, and sampled where it has a sample
         triggers: {

@@ -59,9 +59,11 @@ describe("sitebuilder against the simulator", () => {
       expect(url.searchParams.get("scope")!.split(" ")).toEqual(expect.arrayContaining(["assets:write", "cms:write", "ecommerce:write", "forms:read", "pages:read", "sites:read", "sites:write", "users:write"]))
       const values = yield* connect
       const order = [...sim.orders.values()].find((o) => o.siteId === store().id && o.status === "unfulfilled")!
-      expect(yield* run("fulfillOrder", { siteId: store().id, orderId: order.orderId }, values)).toEqual({
+      expect(yield* run("fulfillOrder", { siteId: store().id, orderId: order.orderId }, values)).toMatchObject({
         orderId: order.orderId,
-        status: "fulfilled"
+        status: "fulfilled",
+        fulfilledOn: expect.stringMatching(/^\d{4}-/),
+        customerInfo: { fullName: order.customer }
       })
       expect(order.status).toBe("fulfilled")
     }))
@@ -112,7 +114,7 @@ describe("sitebuilder against the simulator", () => {
       expect((yield* options("fulfillOrder", "siteId", {})).map((s) => s.label)).toEqual(["Acme Store", "Portfolio"])
       expect(yield* options("fulfillOrder", "orderId", { siteId: store().id })).toHaveLength(7)
       const collections = yield* options("getCollectionItem", "collectionId", { siteId: store().id })
-      expect(collections.map((c) => c.label)).toEqual(["Products", "Blog Posts"])
+      expect(collections.map((c) => c.label)).toEqual(["Products", "Blog Posts", "SKUs"])
       const items = yield* options("getCollectionItem", "itemId", { collectionId: products().id })
       expect(items).toHaveLength(130)
       expect(items[129]!.label).toBe("Product 130")

@@ -46,7 +46,12 @@ describe("sites and collections against the simulator", () => {
   it.live("listCollections and getCollection: the store's collections, Products with a field of every type", () =>
     Effect.gen(function*() {
       const { collections } = (yield* run("listCollections", { siteId: seed.sites.store })) as { collections: ReadonlyArray<any> }
-      expect(collections.map((c) => [c.id, c.displayName, c.singularName])).toEqual([[seed.collections.products, "Products", "Product"], [seed.collections.blogPosts, "Blog Posts", "Blog Post"]])
+      expect(collections.map((c) => [c.id, c.displayName, c.singularName])).toEqual([
+        [seed.collections.products, "Products", "Product"],
+        [seed.collections.blogPosts, "Blog Posts", "Blog Post"],
+        // An e-commerce site's SKUs are a collection of their own.
+        [seed.skuCollection, "SKUs", "SKU"]
+      ])
       const products = (yield* run("getCollection", { collectionId: seed.collections.products })) as any
       expect(products.fields).toHaveLength(16)
       expect(products.fields.find((f: any) => f.slug === "category")).toMatchObject({ type: "Option", isRequired: false, validations: { options: [{ name: "Apparel" }, { name: "Gadgets" }] } })

@@ -6,7 +6,7 @@
  */
 import type * as Cms from "./cms.js"
 import { createHash } from "node:crypto"
-import { type Collection, type Form, type Item, seedId, type SiteUser, type Store } from "./store.js"
+import { type Collection, type Form, type Inventory, type Item, seedId, type SiteUser, type Store } from "./store.js"
 
 /**
  * The seeded records' ids. Items of "Products" are `productItem(1)` … `productItem(130)`; every
@@ -37,7 +37,16 @@ export const seed = {
   /** The store site's custom domains. */
   customDomains: { shop: seedId(0xd001), www: seedId(0xd002) },
   /** The pages: the store's home, contact and about pages (the forms' pages), and the Portfolio's home and work pages. */
-  pages: { home: seedId(0xf6001), contact: seedId(0xf6000), about: seedId(0xf6002), portfolioHome: seedId(0xf6010), work: seedId(0xf6011) }
+  pages: { home: seedId(0xf6001), contact: seedId(0xf6000), about: seedId(0xf6002), portfolioHome: seedId(0xf6010), work: seedId(0xf6011) },
+  // orders, products and inventory: the store site's e-commerce
+  /** The store site's "SKUs" collection (the inventory endpoints' `sku_collection_id`). */
+  skuCollection: seedId(0xec000),
+  /** T-Shirt ($19.99, 25 in stock), Mug ($12.99, 3 in stock), Poster ($9.99, infinite); then `sticker(1)` … `sticker(102)`: 105 products, two pages. */
+  products: { tshirt: seedId(0xec001), mug: seedId(0xec002), poster: seedId(0xec003) },
+  /** Each product's one SKU. */
+  skus: { tshirt: seedId(0xec101), mug: seedId(0xec102), poster: seedId(0xec103) },
+  sticker: (n: number) => seedId(0xec200 + n),
+  stickerSku: (n: number) => seedId(0xec400 + n)
 } as const
 
 /** When the seeded records were made. */
@@ -122,6 +131,35 @@ export const seedStore = (store: Store) => {
   seedFormsAndUsers(store)
   seedAssets(store)
   seedSitesAndPages(store)
+  seedShop(store)
+}
+
+// --- orders, products and inventory ---
+/** The store site's "SKUs" collection, its products with one SKU each, and their inventories. */
+const seedShop = (store: Store) => {
+  const at = seededAt.toISOString()
+  const site = seed.sites.store
+  store.skuCollections.set(site, seed.skuCollection)
+  store.collections.set(seed.skuCollection, {
+    id: seed.skuCollection, siteId: site, displayName: "SKUs", singularName: "SKU", slug: "sku",
+    fields: fieldsOf(0xec, [{ slug: "sku", displayName: "SKU", type: "PlainText", validations: null }])
+  })
+  const add = (productId: string, skuId: string, name: string, code: string, cents: number, inventory: Inventory) => {
+    const slug = name.toLowerCase().replace(/\W+/g, "-")
+    store.products.set(productId, {
+      id: productId, siteId: site, createdOn: at, lastUpdated: at, lastPublished: at, isDraft: false, isArchived: false,
+      fieldData: { name, slug, description: `The ${name}.`, shippable: true, "tax-category": "standard-taxable", "default-sku": skuId }
+    })
+    store.skus.set(skuId, {
+      id: skuId, productId, createdOn: at, lastUpdated: at, lastPublished: at,
+      fieldData: { name, slug, price: { value: cents, unit: "USD", currency: "USD" }, sku: code }
+    })
+    store.inventories.set(skuId, inventory)
+  }
+  add(seed.products.tshirt, seed.skus.tshirt, "T-Shirt", "TS-1", 1999, { inventoryType: "finite", quantity: 25 })
+  add(seed.products.mug, seed.skus.mug, "Mug", "MUG-1", 1299, { inventoryType: "finite", quantity: 3 })
+  add(seed.products.poster, seed.skus.poster, "Poster", "POS-1", 999, { inventoryType: "infinite", quantity: 0 })
+  for (let n = 1; n <= 102; n++) add(seed.sticker(n), seed.stickerSku(n), `Sticker ${n}`, `ST-${n}`, 199, { inventoryType: "finite", quantity: 100 })
 }
 
 // --- forms and users ---

@@ -24,9 +24,11 @@ import type * as AssetStore from "./assets.js"
 import * as Assets from "./routes/assets.js"
 import * as Collections from "./routes/collections.js"
 import * as Forms from "./routes/forms.js"
+import * as Inventory from "./routes/inventory.js"
 import * as Items from "./routes/items.js"
 import * as Orders from "./routes/orders.js"
 import * as Pages from "./routes/pages.js"
+import * as Products from "./routes/products.js"
 import * as Sites from "./routes/sites.js"
 import * as Users from "./routes/users.js"
 import * as Webhooks from "./routes/webhooks.js"
@@ -39,6 +41,8 @@ export type { Delivery } from "./deliveries.js"
 export type { Collection, CollectionField, Event, Item, LiveItem, Order, Site, Webhook } from "./store.js"
 export type { AccessGroup, Form, FormField, FormSubmission, SiteUser } from "./store.js"
 export type { CustomDomain, Page } from "./store.js"
+export type { Inventory, OrderLine, Product, Sku } from "./store.js"
+export type { Checkout } from "./routes/orders.js"
 
 export interface Settings {
   readonly port?: number
@@ -102,6 +106,18 @@ export interface Simulator {
   readonly createPage: (siteId: string, page: { readonly title: string; readonly slug?: string }) => ReturnType<Store.Store["pageJson"]>
   /** A page deleted in the Designer: gone, and emitted as `page_deleted`; throws an `ApiError` 404 for an unknown page. */
   readonly deletePage: (pageId: string) => void
+  // orders, products and inventory
+  /** Products and their SKUs, by id; SKUs' inventories by SKU id. */
+  readonly products: Map<string, Store.Product>
+  readonly skus: Map<string, Store.Sku>
+  readonly inventories: Map<string, Store.Inventory>
+  /**
+   * A shopper checks out on the live site: an `unfulfilled` order of `count` (default 1) of the
+   * SKU, taken from its finite inventory; emits `ecomm_new_order` (and `ecomm_inventory_changed`).
+   * Answers the order as the API reads it; throws an `ApiError` (409 `ecommerce_not_enabled`, 404,
+   * 409 `insufficient_inventory`).
+   */
+  readonly placeOrder: (siteId: string, checkout: Orders.Checkout) => ReturnType<typeof Orders.orderJson>
   readonly stats: { requests: number; rateLimited: number }
   readonly close: () => Promise<void>
 }
@@ -166,7 +182,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
 
   // --- the API ----------------------------------------------------------------------------
-  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Forms, Users, Assets, Webhooks, Pages].flatMap((module) => module.routes(store))
+  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Products, Inventory, Forms, Users, Assets, Webhooks, Pages].flatMap((module) => module.routes(store))
   const find = PathRouter.make<void, { route: Route; path: Readonly<Record<string, string>> } | undefined>(
     routes.map((route) => ({ method: route.method, path: route.path, handle: (path) => ({ route, path }) })),
     () => undefined
@@ -308,6 +324,11 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     pages: store.pages,
     createPage: Pages.createPage(store),
     deletePage: Pages.deletePage(store),
+    // orders, products and inventory
+    products: store.products,
+    skus: store.skus,
+    inventories: store.inventories,
+    placeOrder: Orders.placeOrder(store),
     // Stops every delivery (in flight, or waiting to be retried), then the server.
     close: async () => {
       await deliveries.close()

@@ -16,7 +16,31 @@ import type * as Cms from "./cms.js"
 import { ApiError, notFound, objectIdOf } from "./http.js"
 
 export interface Site { id: string; displayName: string; shortName: string; ecommerce: boolean; createdOn: string; lastPublished: string | null }
-export interface Order { siteId: string; orderId: string; status: string; acceptedOn: string; fulfilledOn: string | null; customer: string; total: number }
+/**
+ * An order: its status and the times of its steps, the customer, what was bought (`lines`: a
+ * seeded order without them bought one T-shirt for its `total`), and the notes and shipping an
+ * update sets.
+ */
+export interface Order {
+  siteId: string
+  orderId: string
+  status: string
+  acceptedOn: string
+  fulfilledOn: string | null
+  customer: string
+  /** In cents. */
+  total: number
+  email?: string
+  refundedOn?: string | null
+  refundReason?: string | null
+  comment?: string
+  shippingProvider?: string | null
+  shippingTracking?: string | null
+  shippingTrackingURL?: string | null
+  lines?: Array<OrderLine>
+}
+/** A purchased item of an order: a SKU of a product, how many, at what price (cents). */
+export interface OrderLine { productId: string; productName: string; productSlug: string; skuId: string; skuName: string; skuSlug: string; skuCode: string; price: number; count: number }
 export interface Collection { id: string; siteId: string; displayName: string; singularName: string; slug: string; fields: Array<Cms.CollectionField> }
 export type CollectionField = Cms.CollectionField
 /** The published version of an item. */
@@ -72,6 +96,22 @@ export interface Page {
   /** `titleCopied`/`descriptionCopied`: the Open Graph one is the SEO one. */
   openGraph: { title: string; titleCopied: boolean; description: string; descriptionCopied: boolean }
 }
+// --- orders, products and inventory ---
+/** A product: an item of the site's "Products" collection (its `fieldData`: name, slug, description, shippable, …). */
+export interface Product {
+  id: string
+  siteId: string
+  fieldData: Record<string, unknown>
+  createdOn: string
+  lastUpdated: string
+  lastPublished: string | null
+  isDraft: boolean
+  isArchived: boolean
+}
+/** A SKU: a purchasable variant of a product, an item of the site's "SKUs" collection; its price in `fieldData.price`. */
+export interface Sku { id: string; productId: string; fieldData: Record<string, unknown>; createdOn: string; lastUpdated: string; lastPublished: string | null }
+/** A SKU's inventory: `quantity` counts down on orders when `finite`. */
+export interface Inventory { inventoryType: "finite" | "infinite"; quantity: number }
 // --- webhooks ---
 /** A webhook registration (`/sites/{id}/webhooks`): the site's events of one type, sent to `url`. */
 export interface Webhook {
@@ -251,6 +291,44 @@ export const make = () => {
   const siteUserPayload = (u: SiteUser) => ({
     id: u.id, lastUpdated: u.lastUpdated, createdOn: u.createdOn, isEmailVerified: u.status === "verified", data: u.data, accessGroups: u.accessGroups
   })
+  // --- orders, products and inventory ---
+  const products = new Map<string, Product>()
+  const skus = new Map<string, Sku>()
+  /** By SKU id. */
+  const inventories = new Map<string, Inventory>()
+  /** Each e-commerce site's "SKUs" collection, by site id. */
+  const skuCollections = new Map<string, string>()
+  /** A site with e-commerce on. */
+  const shop = (siteId: string) => {
+    const found = site(siteId)
+    ecommerce(found)
+    return found
+  }
+  const product = (s: Site, id: string) => {
+    const found = products.get(objectIdOf(id, "product_id"))
+    if (found === undefined || found.siteId !== s.id) throw notFound("resource_not_found", "Product")
+    return found
+  }
+  /** A SKU of the SKU collection `collectionId` (the site's "SKUs"). */
+  const skuOf = (collectionId: string, id: string) => {
+    const c = collection(collectionId)
+    if (skuCollections.get(c.siteId) !== c.id) throw notFound("resource_not_found", "SKU collection")
+    ecommerce(site(c.siteId))
+    const found = skus.get(objectIdOf(id, "sku_id"))
+    if (found === undefined || products.get(found.productId)?.siteId !== c.siteId) throw notFound("resource_not_found", "SKU")
+    return found
+  }
+  const productJson = (p: Product) => ({
+    id: p.id, cmsLocaleId, lastPublished: p.lastPublished, lastUpdated: p.lastUpdated, createdOn: p.createdOn,
+    isArchived: p.isArchived, isDraft: p.isDraft, fieldData: p.fieldData
+  })
+  const skuJson = (k: Sku) => ({ id: k.id, cmsLocaleId, lastPublished: k.lastPublished, lastUpdated: k.lastUpdated, createdOn: k.createdOn, fieldData: k.fieldData })
+  const productAndSkus = (p: Product) => ({ product: productJson(p), skus: [...skus.values()].filter((k) => k.productId === p.id).map(skuJson) })
+  /** A SKU's inventory, as the API answers it and `ecomm_inventory_changed` carries it (no quantity when infinite). */
+  const inventoryJson = (skuId: string) => {
+    const inventory = inventories.get(skuId) ?? { inventoryType: "infinite", quantity: 0 }
+    return inventory.inventoryType === "finite" ? { id: skuId, quantity: inventory.quantity, inventoryType: "finite" } : { id: skuId, inventoryType: "infinite" }
+  }
   // --- assets ---
   const assetStore = AssetStore.make()
 
@@ -266,6 +344,8 @@ export const make = () => {
     // webhooks
     webhooks,
     // sites, collections and pages
-    customDomains, pages, publishedAt, publishing, page, customDomainJson, pageJson, pagePayload
+    customDomains, pages, publishedAt, publishing, page, customDomainJson, pageJson, pagePayload,
+    // orders, products and inventory
+    products, skus, inventories, skuCollections, shop, product, skuOf, productJson, skuJson, productAndSkus, inventoryJson
   }
 }
