@@ -6,15 +6,15 @@
  * event. The trigger workflow's step reads what the event names (a read fires no trigger), and
  * the test checks it against what the run made.
  *
- * One case per trigger the sandbox can fire today: the item ones, site publish and page metadata.
- * The others (orders, inventory, item deletion and unpublishing) get their case when their
- * actions and simulator methods are in; then a check that every trigger has a case belongs here,
- * as triggerCatalog.test.ts has for boardtool.
+ * What only a visitor, a shopper or the Designer does is fired by the simulator's own methods,
+ * against `x-runner serve` (the second table, `caused`). Every trigger of the component has a
+ * case in one table or the other: a trigger added without one fails here.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { sitebuilder } from "@x/sitebuilder"
 import * as Simulator from "@x/sitebuilder/testing"
 import { freePort, runner, type RunDocument, served } from "./bin.js"
 
@@ -178,6 +178,12 @@ const exercise = async (name: string, c: Case) => {
   expect(trigger.steps.map((step) => [step.name, step.status])).toEqual([[c.reads.name, "succeeded"]])
   expect(trigger.steps[0]!.output, name).toMatchObject(c.expected(output))
 }
+
+describe("sitebuilder/v1's webhook triggers through the runner", () => {
+  it("has a case for every trigger, in one table or the other", () => {
+    expect([...Object.keys(cases), ...Object.keys(caused)].sort()).toEqual(Object.keys(sitebuilder.triggers).sort())
+  })
+})
 
 describe("x-runner run --sandbox --serve: sitebuilder/v1's webhook triggers", () => {
   it("fires each on what the run does, once, verified and with the event's records, and runs its workflow", async () => {
