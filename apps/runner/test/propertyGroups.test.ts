@@ -78,7 +78,8 @@ describe("x-runner and property groups", () => {
     expect(result.steps.map((s: { status: string }) => s.status)).toEqual(["succeeded", "succeeded"])
     const expected = { name: "Towel", slug: "towel", price: 24.5, category: "5eed00000000000000000402", featured: true }
     expect(result.steps[0].output).toMatchObject({ isDraft: false, fieldData: expected })
-    expect(result.steps[1].output).toEqual({ id: result.steps[0].output.id, fieldData: expected })
+    expect(result.steps[1].output).toMatchObject({ id: result.steps[0].output.id, isDraft: false, fieldData: expected })
+    expect(result.steps[1].output.fieldData).toEqual(expected)
 
     const bad = await runner(["run", file, "--sandbox", "--output", "json", "--input", "price=cheap"])
     expect(bad.code).toBe(1)
