@@ -4,9 +4,9 @@
  * spawned child still running when its file's tests end (a test that failed before it could
  * stop it) is killed, so no server outlives the test run.
  */
-import { afterAll } from "@effect/vitest"
+import { afterAll, expect } from "@effect/vitest"
 import { type ChildProcessWithoutNullStreams, execFile, spawn as spawnProcess } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -119,4 +119,46 @@ export const runCatalog = async (file: string, component: { readonly name: strin
     missing: actions.filter((type) => !types.has(type)),
     extra: [...types].filter((type) => type === undefined || !actions.includes(type))
   }
+}
+
+/** A workflow task, as the trigger tests write them. */
+export interface Task {
+  readonly label?: string
+  readonly name: string
+  readonly type: string
+  readonly parameters: Record<string, unknown>
+}
+
+/**
+ * `run <run workflow> --sandbox --serve <trigger workflow>`: both written into `dir`, the run's
+ * `tasks` firing the trigger (`type` with its `parameters`) whose workflow is `reads`. Checks
+ * that every step of both succeeded and that exactly one event ran; answers the document, a run
+ * step's output by name, the trigger's part and stderr.
+ */
+export const runServing = async (
+  dir: string,
+  name: string,
+  trigger: { readonly type: string; readonly parameters: Record<string, unknown>; readonly reads: Task },
+  tasks: ReadonlyArray<Task>
+) => {
+  const write = (file: string, workflow: unknown) => {
+    const path = join(dir, file)
+    writeFileSync(path, JSON.stringify(workflow))
+    return path
+  }
+  const served = write(`${name}.trigger.json`, { label: `On ${name}`, triggers: [{ label: name, name, type: trigger.type, parameters: trigger.parameters }], tasks: [trigger.reads] })
+  const run = write(`${name}.run.json`, { label: `Fire ${name}`, tasks })
+  const { code, stderr, stdout } = await runner(["run", run, "--sandbox", "--serve", served, "--output", "json"])
+  expect(code, `${name}: ${stderr}${stdout}`).toBe(0)
+  const document = JSON.parse(stdout) as RunDocument
+  expect(document.status, name).toBe("succeeded")
+  expect(document.steps.map((step) => [step.name, step.status]), name).toEqual(tasks.map((t) => [t.name, "succeeded"]))
+  const fired = document.trigger!
+  expect(fired.type).toBe(trigger.type)
+  expect(fired.status, name).toBe("succeeded")
+  // Exactly one event ran: what the run did first fired none.
+  expect(stderr.split("[trigger] ▶ event ").length - 1, `${name}: ${stderr}`).toBe(1)
+  expect(stderr).toContain(`[trigger] ■ event ${fired.event} succeeded`)
+  expect(fired.steps.map((step) => [step.name, step.status])).toEqual([[trigger.reads.name, "succeeded"]])
+  return { document, trigger: fired, stderr, stdout, output: (step: string) => document.steps.find((s) => s.name === step)!.output }
 }

@@ -10,10 +10,10 @@
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { boardtool } from "@x/boardtool"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { runner, type RunDocument } from "./bin.js"
+import { runServing } from "./bin.js"
 
 const dir = mkdtempSync(join(tmpdir(), "x-runner-trigger-catalog-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -147,33 +147,14 @@ const cases: Record<string, Case> = {
   }
 }
 
-const write = (name: string, workflow: unknown) => {
-  const file = join(dir, name)
-  writeFileSync(file, JSON.stringify(workflow))
-  return file
-}
-
 const exercise = async (name: string, c: Case) => {
-  const served = write(`${name}.trigger.json`, {
-    label: `On ${name}`,
-    triggers: [{ label: name, name, type: `boardtool/v1/${name}`, parameters: c.parameters }],
-    tasks: [task("say", "updateCard", { id: c.card, desc: c.says })]
-  })
-  const run = write(`${name}.run.json`, { label: `Fire ${name}`, tasks: c.tasks })
-  const { code, stderr, stdout } = await runner(["run", run, "--sandbox", "--serve", served, "--output", "json"])
-  expect(code, `${name}: ${stderr}${stdout}`).toBe(0)
-  const document = JSON.parse(stdout) as RunDocument
-  expect(document.status, name).toBe("succeeded")
-  expect(document.steps.map((step) => [step.name, step.status]), name).toEqual(c.tasks.map((t) => [t.name, "succeeded"]))
-  const trigger = document.trigger!
-  expect(trigger.type).toBe(`boardtool/v1/${name}`)
-  expect(trigger.status, name).toBe("succeeded")
-  // The event's id is the Trello action's (a 24-hex id); exactly one event ran.
+  const { output, stderr, stdout, trigger } = await runServing(dir, name, {
+    type: `boardtool/v1/${name}`,
+    parameters: c.parameters,
+    reads: task("say", "updateCard", { id: c.card, desc: c.says })
+  }, c.tasks)
+  // The event's id is the Trello action's (a 24-hex id).
   expect(trigger.event, name).toMatch(/^[0-9a-f]{24}$/)
-  expect(stderr.split("[trigger] ▶ event ").length - 1, `${name}: ${stderr}`).toBe(1)
-  expect(stderr).toContain(`[trigger] ■ event ${trigger.event} succeeded`)
-  expect(trigger.steps.map((step) => [step.name, step.status])).toEqual([["say", "succeeded"]])
-  const output = (step: string) => document.steps.find((s) => s.name === step)!.output
   expect(trigger.steps[0]!.output.desc, name).toBe(c.expected(output, trigger.event!))
   expect(stderr + stdout).not.toContain("sandbox-trello-secret")
 }

@@ -1,29 +1,21 @@
 /** The assets actions end to end through the executor against the simulator, and its S3 bucket's checks. */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { UndiciHttpClient } from "@x/http-undici"
+import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { createHash } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { simulated } from "./support.js"
 
 const { seed } = Simulator
-let sim: Simulator.Simulator
-let values: Record<string, string>
-beforeAll(async () => {
-  sim = await Simulator.start({ rateLimit: false })
-  values = { clientId: sim.clientId, clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }
-})
-afterAll(() => sim.close())
+const simulation = simulated()
+const { run } = simulation
 
-const run = (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
 const api = (method: string, path: string, body?: object) =>
-  fetch(`${sim.baseUrl}${path}`, {
+  fetch(`${simulation.sim.baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${values["accessToken"]}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${simulation.values["accessToken"]}`, "content-type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   }).then((r) => r.json() as Promise<Record<string, any>>)
 const post = (url: string, fields: ReadonlyArray<[string, string]>, file?: Blob, name = "f.bin") => {
@@ -45,7 +37,7 @@ describe("sitebuilder assets against the simulator", () => {
       writeFileSync(path, bytes)
       const asset = (yield* run("uploadAsset", { siteId: seed.sites.store, file: { path } })) as Asset
       expect(asset).toMatchObject({ siteId: seed.sites.store, originalFileName: "photo.jpg", contentType: "image/jpeg", size: bytes.length })
-      expect(sim.assets.get(asset.id)?.fileHash).toBe(createHash("md5").update(bytes).digest("hex"))
+      expect(simulation.sim.assets.get(asset.id)?.fileHash).toBe(createHash("md5").update(bytes).digest("hex"))
       const hosted = yield* Effect.promise(() => fetch(asset.hostedUrl))
       expect(hosted.headers.get("content-type")).toBe("image/jpeg")
       expect(Buffer.from(yield* Effect.promise(() => hosted.arrayBuffer())).equals(bytes)).toBe(true)
@@ -64,10 +56,10 @@ describe("sitebuilder assets against the simulator", () => {
       expect(logo).toMatchObject({ originalFileName: "logo.png", contentType: "image/png", size: 70 })
       const served = Buffer.from(yield* Effect.promise(() => fetch(logo.hostedUrl).then((r) => r.arrayBuffer())))
       expect(served.subarray(1, 4).toString()).toBe("PNG")
-      const before = sim.stats.requests
+      const before = simulation.sim.stats.requests
       const error = yield* Effect.flip(run("uploadAsset", { siteId: seed.sites.store, file: { base64: Buffer.alloc(4 * 1024 * 1024 + 1).toString("base64"), name: "huge.png" } }))
       expect(error._tag).toBe("InvalidInput")
-      expect(sim.stats.requests).toBe(before)
+      expect(simulation.sim.stats.requests).toBe(before)
     }))
 
   it("the bucket checks the form as S3 does: the policy's fields, its signature, the file's MD5 and size; the upload is served once, byte for byte", async () => {

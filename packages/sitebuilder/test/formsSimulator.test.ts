@@ -4,33 +4,16 @@
  * (`submitForm`) listed and read afterwards with its `form_submission` event, an invitation
  * and a deletion with their events, and Webflow's refusals typed.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { UndiciHttpClient } from "@x/http-undici"
+import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { simulated } from "./support.js"
 
 const { seed } = Simulator
-let sim: Simulator.Simulator
-let values: Record<string, string>
+const simulation = simulated()
+const { counted, options, run } = simulation
 
-beforeAll(async () => {
-  sim = await Simulator.start({ rateLimit: false })
-  values = { clientId: sim.clientId, clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }
-})
-afterAll(() => sim.close())
-
-const run = (action: string, parameters: Record<string, unknown>, connection: object = values) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
-const options = (action: string, property: string, params: Record<string, unknown>) =>
-  executor.options(`sitebuilder/v1/${action}`, property, params).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
 /** Requests the simulator answered while `effect` ran. */
-const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    const before = sim.stats.requests
-    const value = yield* effect
-    return { value, requests: sim.stats.requests - before }
-  })
 
 describe("forms against the simulator", () => {
   it.live("listForms: the store site's two forms with their fields; the Portfolio site has none", () =>
@@ -57,8 +40,8 @@ describe("forms against the simulator", () => {
   it.live("a visitor's submission (submitForm): stored with every field sent, listed, read, and emitted as form_submission", () =>
     Effect.gen(function*() {
       const data = { Name: "Zaphod Beeblebrox", Email: "zaphod@heartofgold.ai", Phone: 15550000000, Newsletter: true }
-      const submitted = sim.submitForm(seed.forms.contact, data)
-      const event = sim.events.at(-1)!
+      const submitted = simulation.sim.submitForm(seed.forms.contact, data)
+      const event = simulation.sim.events.at(-1)!
       expect(event).toMatchObject({ siteId: seed.sites.store, triggerType: "form_submission" })
       expect(event.payload).toEqual({
         name: "Contact Us",
@@ -81,7 +64,7 @@ describe("forms against the simulator", () => {
         dateSubmitted: submitted.dateSubmitted,
         formResponse: data
       })
-      expect(() => sim.submitForm("0123456789abcdef01234567", {})).toThrow()
+      expect(() => simulation.sim.submitForm("0123456789abcdef01234567", {})).toThrow()
     }))
 
   it.live("getFormSubmission: a seeded one; an unknown id is a NotFound", () =>
@@ -128,20 +111,20 @@ describe("site users against the simulator", () => {
       expect(groups).toEqual([{ label: "Members", value: "members" }, { label: "Premium", value: "premium" }])
       const invited = (yield* run("inviteUser", { siteId: seed.sites.store, email: "marvin@example.com", accessGroups: ["premium"] })) as any
       expect(invited).toMatchObject({ status: "invited", isEmailVerified: false, accessGroups: [{ slug: "premium", type: "admin" }], data: { email: "marvin@example.com" } })
-      expect(sim.events.at(-1)).toMatchObject({ triggerType: "user_account_added", payload: { id: invited.id, data: { email: "marvin@example.com" } } })
+      expect(simulation.sim.events.at(-1)).toMatchObject({ triggerType: "user_account_added", payload: { id: invited.id, data: { email: "marvin@example.com" } } })
       expect(yield* run("getUser", { siteId: seed.sites.store, userId: invited.id })).toEqual(invited)
       expect(yield* Effect.flip(run("inviteUser", { siteId: seed.sites.store, email: "Marvin@example.com" }))).toMatchObject({
         _tag: "Conflict", status: 409, message: "A user with this email already exists"
       })
       const unknown = yield* Effect.flip(run("inviteUser", { siteId: seed.sites.store, email: "eddie@example.com", accessGroups: ["crew"] }))
-      expect(unknown._tag === "InvalidInput" && unknown.issues.map((i) => i.message)).toEqual(["Access group not found: crew"])
+      expect(unknown._tag === "InvalidInput" && unknown.issues.map((i: { message: string }) => i.message)).toEqual(["Access group not found: crew"])
     }))
 
   it.live("deleteUser: gone afterwards (getUser 404), user_account_deleted; the Portfolio site has no user accounts (403)", () =>
     Effect.gen(function*() {
       expect(yield* run("deleteUser", { siteId: seed.sites.store, userId: seed.users.alan })).toEqual({ id: seed.users.alan, deleted: true })
-      expect(sim.siteUsers.has(seed.users.alan)).toBe(false)
-      expect(sim.events.at(-1)).toMatchObject({ triggerType: "user_account_deleted", payload: { id: seed.users.alan } })
+      expect(simulation.sim.siteUsers.has(seed.users.alan)).toBe(false)
+      expect(simulation.sim.events.at(-1)).toMatchObject({ triggerType: "user_account_deleted", payload: { id: seed.users.alan } })
       expect(yield* Effect.flip(run("getUser", { siteId: seed.sites.store, userId: seed.users.alan }))).toMatchObject({ _tag: "NotFound", status: 404 })
       expect(yield* Effect.flip(run("deleteUser", { siteId: seed.sites.store, userId: seed.users.alan }))).toMatchObject({ _tag: "NotFound" })
       expect(yield* Effect.flip(run("listUsers", { siteId: seed.sites.portfolio }))).toMatchObject({
@@ -151,7 +134,7 @@ describe("site users against the simulator", () => {
 
   it.live("a token without users:write cannot invite (PermissionDenied naming the scope)", () =>
     Effect.gen(function*() {
-      const readOnly = { ...values, accessToken: sim.issueToken(["users:read", "sites:read"]) }
+      const readOnly = { ...simulation.values, accessToken: simulation.sim.issueToken(["users:read", "sites:read"]) }
       const error = yield* Effect.flip(run("inviteUser", { siteId: seed.sites.store, email: "nobody@example.com" }, readOnly))
       expect(error._tag === "PermissionDenied" && error.missingScopes).toEqual(["users:write"])
     }))

@@ -3,33 +3,17 @@
  * simulator (seeded orders, 105 products with their SKUs, inventories), their events, a
  * shopper's order (`placeOrder`), Webflow's refusals typed, and the dynamic options.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { UndiciHttpClient } from "@x/http-undici"
+import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { simulated } from "./support.js"
 
 const { seed } = Simulator
 const site = seed.sites.store
-let sim: Simulator.Simulator
-let values: Record<string, string>
-beforeAll(async () => {
-  sim = await Simulator.start({ rateLimit: false })
-  values = { clientId: sim.clientId, clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }
-})
-afterAll(() => sim.close())
+const simulation = simulated()
+const { counted, options, run } = simulation
 
-const run = (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer))) as Effect.Effect<any, any>
-const options = (action: string, property: string, params: Record<string, unknown>) =>
-  executor.options(`sitebuilder/v1/${action}`, property, params).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
-const eventsOf = (type: string) => sim.events.filter((e) => e.triggerType === type).map((e) => e.payload as any)
-const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    const before = sim.stats.requests
-    const value = yield* effect
-    return { value, requests: sim.stats.requests - before }
-  })
+const eventsOf = (type: string) => simulation.sim.events.filter((e) => e.triggerType === type).map((e) => e.payload as any)
 
 describe("orders against the simulator", () => {
   it.live("listOrders: by status; getOrder: the customer, items, totals and shipping", () =>
@@ -75,12 +59,12 @@ describe("orders against the simulator", () => {
 
   it.live("placeOrder: an unfulfilled order of the SKU, the inventory taken; ecomm_new_order and ecomm_inventory_changed", () =>
     Effect.gen(function*() {
-      const placed = sim.placeOrder(site, { customer: "Marie Curie", email: "marie@example.com", skuId: seed.skus.mug, count: 2 })
+      const placed = simulation.sim.placeOrder(site, { customer: "Marie Curie", email: "marie@example.com", skuId: seed.skus.mug, count: 2 })
       expect(placed).toMatchObject({ status: "unfulfilled", customerInfo: { fullName: "Marie Curie", email: "marie@example.com" }, customerPaid: { value: "2598" }, purchasedItemsCount: 2 })
       expect(eventsOf("ecomm_new_order").at(-1)).toMatchObject({ orderId: placed.orderId, purchasedItems: [{ productName: "Mug", count: 2 }] })
       expect(eventsOf("ecomm_inventory_changed").at(-1)).toEqual({ id: seed.skus.mug, quantity: 1, inventoryType: "finite" })
       expect(yield* run("getOrder", { siteId: site, orderId: placed.orderId })).toMatchObject({ orderId: placed.orderId, status: "unfulfilled" })
-      expect(() => sim.placeOrder(site, { customer: "Too Many", skuId: seed.skus.mug, count: 5 })).toThrow(/Only 1 left/)
+      expect(() => simulation.sim.placeOrder(site, { customer: "Too Many", skuId: seed.skus.mug, count: 5 })).toThrow(/Only 1 left/)
     }))
 })
 
@@ -127,11 +111,11 @@ describe("products and inventory against the simulator", () => {
         { id: seed.skus.tshirt, inventoryType: "infinite" }
       ])
       // Both a quantity and a delta, or a quantity for an infinite inventory: refused before any request.
-      const before = sim.stats.requests
+      const before = simulation.sim.stats.requests
       const both = yield* Effect.flip(run("updateInventory", { ...sku, inventoryType: "finite", quantity: 1, updateQuantity: 1 }))
       expect(both._tag === "InvalidInput" && both.issues.map((i: any) => i.path)).toEqual(["updateQuantity"])
       expect((yield* Effect.flip(run("updateInventory", { ...sku, inventoryType: "infinite", quantity: 3 })))._tag).toBe("InvalidInput")
-      expect(sim.stats.requests).toBe(before)
+      expect(simulation.sim.stats.requests).toBe(before)
       // Below zero: Webflow's 400.
       const negative = yield* Effect.flip(run("updateInventory", { ...sku, skuId: seed.skus.mug, inventoryType: "finite", updateQuantity: -1000 }))
       expect(negative._tag).toBe("InvalidInput")

@@ -5,26 +5,15 @@
  * (`page_metadata_updated`), and pages made and deleted in the "Designer" (`createPage`,
  * `deletePage`) with their events.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { UndiciHttpClient } from "@x/http-undici"
+import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { simulated } from "./support.js"
 
 const { seed } = Simulator
-let sim: Simulator.Simulator
-let values: Record<string, string>
+const simulation = simulated()
+const { options, run } = simulation
 
-beforeAll(async () => {
-  sim = await Simulator.start({ rateLimit: false })
-  values = { clientId: sim.clientId, clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }
-})
-afterAll(() => sim.close())
-
-const run = (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
-const options = (action: string, property: string, params: Record<string, unknown>) =>
-  executor.options(`sitebuilder/v1/${action}`, property, params).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
 
 describe("sites and collections against the simulator", () => {
   it.live("listSites, getSite, listCustomDomains: the store site with its two custom domains", () =>
@@ -60,9 +49,9 @@ describe("sites and collections against the simulator", () => {
 
   it.live("publishSite: staged changes go live (drafts not), the site and domain are stamped, site_publish is emitted; a second publish within the minute is a 429", () =>
     Effect.gen(function*() {
-      const item = sim.items.get(seed.productItem(3))!
+      const item = simulation.sim.items.get(seed.productItem(3))!
       item.fieldData = { ...item.fieldData, name: "Staged rename" }
-      const draft = sim.items.get(seed.productItem(25))!
+      const draft = simulation.sim.items.get(seed.productItem(25))!
       expect(draft.live).toBeUndefined()
       const published = (yield* run("publishSite", { siteId: seed.sites.store, customDomains: [seed.customDomains.shop], publishToWebflowSubdomain: true })) as any
       expect(published).toEqual({
@@ -70,20 +59,20 @@ describe("sites and collections against the simulator", () => {
         publishToWebflowSubdomain: true
       })
       const at = published.customDomains[0].lastPublished
-      expect(sim.items.get(seed.productItem(3))!.live!.fieldData["name"]).toBe("Staged rename")
-      expect(sim.items.get(seed.productItem(3))!.lastPublished).toBe(at)
-      expect(sim.items.get(seed.productItem(25))!.live).toBeUndefined()
-      expect(sim.sites.get(seed.sites.store)!.lastPublished).toBe(at)
-      expect(sim.events.at(-1)).toEqual({
+      expect(simulation.sim.items.get(seed.productItem(3))!.live!.fieldData["name"]).toBe("Staged rename")
+      expect(simulation.sim.items.get(seed.productItem(3))!.lastPublished).toBe(at)
+      expect(simulation.sim.items.get(seed.productItem(25))!.live).toBeUndefined()
+      expect(simulation.sim.sites.get(seed.sites.store)!.lastPublished).toBe(at)
+      expect(simulation.sim.events.at(-1)).toEqual({
         siteId: seed.sites.store,
         triggerType: "site_publish",
         payload: { siteId: seed.sites.store, publishedOn: at, domains: ["shop.acme.example", "acme-store.webflow.io"], publishedBy: { displayName: "Data API" } }
       })
       const { items } = (yield* run("listCollectionItems", { collectionId: seed.collections.products, live: true, name: "Staged rename" })) as { items: ReadonlyArray<any> }
       expect(items.map((i) => i.id)).toEqual([seed.productItem(3)])
-      const again = yield* Effect.promise(() => fetch(`${sim.baseUrl}/sites/${seed.sites.store}/publish`, {
+      const again = yield* Effect.promise(() => fetch(`${simulation.sim.baseUrl}/sites/${seed.sites.store}/publish`, {
         method: "POST",
-        headers: { authorization: `Bearer ${values["accessToken"]}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${simulation.values["accessToken"]}`, "content-type": "application/json" },
         body: JSON.stringify({ publishToWebflowSubdomain: true })
       }))
       expect(again.status).toBe(429)
@@ -119,7 +108,7 @@ describe("pages against the simulator", () => {
         seo: { title: "Write to us", description: "Write to Acme." },
         openGraph: { title: "Write to us", titleCopied: true, description: "We answer within a day.", descriptionCopied: false }
       })
-      expect(sim.events.at(-1)).toEqual({
+      expect(simulation.sim.events.at(-1)).toEqual({
         siteId: seed.sites.store,
         triggerType: "page_metadata_updated",
         payload: { siteId: seed.sites.store, pageId: seed.pages.contact, pageTitle: "Contact", lastUpdated: updated.lastUpdated, publishedPath: "/contact-us" }
@@ -130,19 +119,19 @@ describe("pages against the simulator", () => {
 
   it.live("createPage and deletePage (the Designer): listed, then gone, with page_created and page_deleted", () =>
     Effect.gen(function*() {
-      const made = sim.createPage(seed.sites.portfolio, { title: "Heart of Gold Specs" })
+      const made = simulation.sim.createPage(seed.sites.portfolio, { title: "Heart of Gold Specs" })
       expect(made).toMatchObject({ title: "Heart of Gold Specs", slug: "heart-of-gold-specs", publishedPath: "/heart-of-gold-specs", siteId: seed.sites.portfolio })
-      expect(sim.events.at(-1)).toEqual({
+      expect(simulation.sim.events.at(-1)).toEqual({
         siteId: seed.sites.portfolio,
         triggerType: "page_created",
         payload: { siteId: seed.sites.portfolio, pageId: made.id, pageTitle: "Heart of Gold Specs", createdOn: made.createdOn, publishedPath: "/heart-of-gold-specs" }
       })
       const { pages } = (yield* run("listPages", { siteId: seed.sites.portfolio })) as { pages: ReadonlyArray<any> }
       expect(pages.map((p) => p.id)).toContain(made.id)
-      expect(() => sim.createPage(seed.sites.portfolio, { title: "Again", slug: "heart-of-gold-specs" })).toThrow()
-      sim.deletePage(made.id)
-      expect(sim.events.at(-1)).toMatchObject({ triggerType: "page_deleted", payload: { pageId: made.id, pageTitle: "Heart of Gold Specs", deletedOn: expect.stringMatching(/^\d{4}-/), publishedPath: "/heart-of-gold-specs" } })
+      expect(() => simulation.sim.createPage(seed.sites.portfolio, { title: "Again", slug: "heart-of-gold-specs" })).toThrow()
+      simulation.sim.deletePage(made.id)
+      expect(simulation.sim.events.at(-1)).toMatchObject({ triggerType: "page_deleted", payload: { pageId: made.id, pageTitle: "Heart of Gold Specs", deletedOn: expect.stringMatching(/^\d{4}-/), publishedPath: "/heart-of-gold-specs" } })
       expect(yield* Effect.flip(run("getPageMetadata", { pageId: made.id }))).toMatchObject({ _tag: "NotFound" })
-      expect(() => sim.deletePage(made.id)).toThrow()
+      expect(() => simulation.sim.deletePage(made.id)).toThrow()
     }))
 })

@@ -1,9 +1,12 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
+import { afterAll, beforeAll } from "@effect/vitest"
 import { Connections, Executor } from "@x/core"
+import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { sitebuilder } from "../src/index.js"
+import * as Simulator from "../src/testing/simulator.js"
 
 export const ACCESS_TOKEN = "9f6b7c1d2e3f40516273849aabbccddeeff00112233445566778899aabbccdd"
 export const API = "https://api.webflow.com"
@@ -60,3 +63,42 @@ export const webflowError = (code: string, message: string, details: ReadonlyArr
   externalReference: null,
   details
 })
+
+/**
+ * A simulator started for the file's tests (unlimited rate, stopped after them), a connection to
+ * it with a token of every scope, and the executor's run, options and a request count against it.
+ */
+export const simulated = () => {
+  let current: { sim: Simulator.Simulator; values: Record<string, string> } | undefined
+  beforeAll(async () => {
+    const sim = await Simulator.start({ rateLimit: false })
+    current = { sim, values: { clientId: sim.clientId, clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl } }
+  })
+  afterAll(() => current?.sim.close())
+  const started = () => {
+    if (current === undefined) throw new Error("the simulator starts before the file's tests")
+    return current
+  }
+  const provide = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>, values: object = started().values) =>
+    effect.pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
+  return {
+    get sim() {
+      return started().sim
+    },
+    get values() {
+      return started().values
+    },
+    /** Runs an action; `connection` replaces the default connection's values. */
+    run: (action: string, parameters: Record<string, unknown>, connection?: object) =>
+      provide(executor.run(step(action, parameters)), connection) as Effect.Effect<any, any>,
+    options: (action: string, property: string, params: Record<string, unknown>) =>
+      provide(executor.options(`sitebuilder/v1/${action}`, property, params)),
+    /** An effect's value and how many requests the simulator answered meanwhile. */
+    counted: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.gen(function*() {
+        const before = started().sim.stats.requests
+        const value = yield* effect
+        return { value, requests: started().sim.stats.requests - before }
+      })
+  }
+}
