@@ -104,31 +104,36 @@ describe("x-runner run", () => {
   }, 60_000)
 
   it("bad arguments and missing connections: exit 2, saying what to do", async () => {
-    expect((await runner(["run"])).code).toBe(2)
-    expect((await runner(["run", demo, "--output", "yaml"])).code).toBe(2)
-    const nowhere = await runner(["run", join(dir, "does-not-exist.json")])
+    const connections = workflowFile("connections.json", { boardtool: { key: "k-0123456789" } })
+    const secretTypo = workflowFile("typo-connections.json", "{\"boardtool\": {\"token\": ATTAsecretLEAK}}")
+    // Each refusal is its own process: run together, checked one by one.
+    const [noWorkflow, yaml, nowhere, noConnection, partial, unknownInput, jsonRefusal, badInput, typo] = await Promise.all([
+      runner(["run"]),
+      runner(["run", demo, "--output", "yaml"]),
+      runner(["run", join(dir, "does-not-exist.json")]),
+      runner(["run", demo]),
+      runner(["run", demo, "--connections", connections]),
+      runner(["run", demo, "--sandbox", "--input", "colour=red"]),
+      // With --output json, a refusal is one JSON document too.
+      runner(["run", demo, "--output", "json"]),
+      // Inputs are known before the run: a bad one is caught with the parameters.
+      runner(["run", demo, "--sandbox", "--output", "json", "--input", "listId=not-an-id"]),
+      runner(["run", demo, "--connections", secretTypo])
+    ])
+    expect(noWorkflow.code).toBe(2)
+    expect(yaml.code).toBe(2)
     expect(nowhere).toMatchObject({ code: 2 })
     expect(nowhere.stderr).toContain("cannot be read")
-    const noConnection = await runner(["run", demo])
     expect(noConnection.code).toBe(2)
     expect(noConnection.stderr).toContain("no connection for boardtool")
     expect(noConnection.stderr).toContain("XRUNNER_BOARDTOOL_KEY and XRUNNER_BOARDTOOL_TOKEN")
-    const connections = workflowFile("connections.json", { boardtool: { key: "k-0123456789" } })
-    const partial = await runner(["run", demo, "--connections", connections])
     expect(partial.stderr).toContain("connection boardtool: token: is required (set it under \"boardtool\" in the connections file, or in XRUNNER_BOARDTOOL_TOKEN)")
-    const unknownInput = await runner(["run", demo, "--sandbox", "--input", "colour=red"])
     expect(unknownInput.code).toBe(2)
     expect(unknownInput.stderr).toContain("the workflow declares no input \"colour\"")
-    // With --output json, a refusal is one JSON document too.
-    const jsonRefusal = await runner(["run", demo, "--output", "json"])
     expect(jsonRefusal.code).toBe(2)
     expect(JSON.parse(jsonRefusal.stdout).status).toBe("invalid")
-    // Inputs are known before the run: a bad one is caught with the parameters.
-    const badInput = await runner(["run", demo, "--sandbox", "--output", "json", "--input", "listId=not-an-id"])
     expect(badInput.code).toBe(2)
     expect(JSON.parse(badInput.stdout).issues).toContainEqual({ path: "tasks[1].parameters.idList", message: "must be a Trello id (24 hexadecimal digits)" })
-    const secretTypo = workflowFile("typo-connections.json", "{\"boardtool\": {\"token\": ATTAsecretLEAK}}")
-    const typo = await runner(["run", demo, "--connections", secretTypo])
     expect(typo.stderr).toContain("is not valid JSON at line 1, column")
     expect(typo.stderr).not.toContain("ATTAsecret")
   }, 60_000)
