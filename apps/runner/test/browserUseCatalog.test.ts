@@ -30,6 +30,14 @@ describe("x-runner run examples/browser-use-catalog.json --sandbox", () => {
     expect(output("workspaces").workspaces.map((w: { id: string }) => w.id)).toContain(output("workspace").id)
     expect(output("files").files.map((f: { path: string }) => f.path)).toEqual(["notes.txt"])
     expect(readFileSync(downloadPath, "utf8")).toBe("Prices of towels.\n")
+    // workspaces
+    expect(output("workspaceAgain")).toEqual(output("workspace"))
+    expect(output("workspaceRenamed")).toMatchObject({ id: output("workspace").id, name: "Catalog workspace, renamed" })
+    expect(output("uploadedMany").files.map((f: { path: string; size: number }) => [f.path, f.size])).toEqual([["more/one.txt", 4], ["more/two.txt", 5]])
+    expect(output("fileDeleted")).toEqual({ workspaceId: output("workspace").id, path: "more/one.txt", deleted: true })
+    // notes.txt (18 bytes) and more/two.txt (5): what is left after the deletion.
+    expect(output("workspaceSize")).toMatchObject({ workspaceId: output("workspace").id, usedBytes: 23, fileCount: 2 })
+    expect(output("workspaceDeleted")).toEqual({ workspaceId: output("scratchWorkspace").id, deleted: true })
     expect(output("sessionsByPath")).toMatchObject({ status: 200 })
   }, 60_000)
 })

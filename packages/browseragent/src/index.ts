@@ -9,6 +9,12 @@ import { getSession } from "./actions/getSession.js"
 import { listWorkspaceFiles } from "./actions/listWorkspaceFiles.js"
 import { listWorkspaces } from "./actions/listWorkspaces.js"
 import { uploadWorkspaceFile } from "./actions/uploadWorkspaceFile.js"
+import { deleteWorkspace } from "./actions/deleteWorkspace.js"
+import { deleteWorkspaceFile } from "./actions/deleteWorkspaceFile.js"
+import { getWorkspace } from "./actions/getWorkspace.js"
+import { getWorkspaceSize } from "./actions/getWorkspaceSize.js"
+import { updateWorkspace } from "./actions/updateWorkspace.js"
+import { uploadWorkspaceFiles } from "./actions/uploadWorkspaceFiles.js"
 import { connection } from "./connection.js"
 import { taskStatusChanged } from "./triggers/taskStatusChanged.js"
 
@@ -19,7 +25,22 @@ export const browseragent = Component.make({
   description: "Browser automation by AI agents that navigate sites and extract data, with workspaces for their files.",
   category: "Artificial Intelligence",
   connection,
-  actions: [createSession, getSession, createWorkspace, listWorkspaces, listWorkspaceFiles, uploadWorkspaceFile, downloadWorkspaceFile],
+  actions: [
+    createSession,
+    getSession,
+    createWorkspace,
+    listWorkspaces,
+    listWorkspaceFiles,
+    uploadWorkspaceFile,
+    downloadWorkspaceFile,
+    // workspaces
+    getWorkspace,
+    updateWorkspace,
+    deleteWorkspace,
+    getWorkspaceSize,
+    uploadWorkspaceFiles,
+    deleteWorkspaceFile
+  ],
   triggers: [taskStatusChanged],
   customAction: true
 })
@@ -31,6 +52,9 @@ export const browseragent = Component.make({
 export const Browseragent = Client.make(browseragent)
 
 export { DownloadedFile, models, Session, TaskStatusUpdate, UploadedFile, Workspace, WorkspaceFile } from "./api.js"
+// workspaces
+export { DeletedWorkspace, DeletedWorkspaceFile, WorkspaceSize } from "./api/workspaces.js"
+export { deleteWorkspace, deleteWorkspaceFile, getWorkspace, getWorkspaceSize, updateWorkspace, uploadWorkspaceFiles }
 export {
   connection,
   createSession,

@@ -7,6 +7,7 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Contract from "@x/contract"
 import * as Effect from "effect/Effect"
+import { randomUUID } from "node:crypto"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -48,7 +49,19 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
           listWorkspaceFiles: () => ({ workspaceId: workspace(), prefix: "uploads/" }),
           uploadWorkspaceFile: () => ({ workspaceId: workspace(), file: { base64: Buffer.from("a,b\n1,2\n").toString("base64"), name: "data.csv" }, prefix: "uploads/" }),
           downloadWorkspaceFile: () => ({ workspaceId: workspace(), path: "uploads/data.csv", to: join(dir, "data.csv") }),
-          customAction: { method: "GET", path: "/sessions", query: { page_size: 10 } }
+          customAction: { method: "GET", path: "/sessions", query: { page_size: 10 } },
+          // workspaces
+          getWorkspace: () => ({ workspaceId: workspace() }),
+          updateWorkspace: () => ({ workspaceId: workspace(), name: "Contract, renamed" }),
+          getWorkspaceSize: () => ({ workspaceId: workspace() }),
+          uploadWorkspaceFiles: () => ({ workspaceId: workspace(), files: [{ base64: "aGk=", name: "one.txt" }, { base64: "aG8=", name: "two.txt" }], prefix: "more/" }),
+          deleteWorkspaceFile: () => ({ workspaceId: workspace(), path: "more/one.txt" }),
+          // A workspace of its own: the cases above share the first one.
+          deleteWorkspace: () => {
+            const doomed = { id: randomUUID(), name: "To delete", createdAt: Date.now(), updatedAt: Date.now() }
+            sim.workspaces.set(doomed.id, doomed)
+            return { workspaceId: doomed.id }
+          }
         },
         triggers: { taskStatusChanged: { statuses: ["idle", "stopped"] } }
       }, "http://127.0.0.1:1/unused").pipe(
@@ -60,7 +73,9 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
       const [api, storage] = [recorder.requests.filter((r) => r.url.startsWith(sim.baseUrl)), recorder.requests.filter((r) => !r.url.startsWith(sim.baseUrl))]
       expect(storage.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
         expect.stringMatching(/^PUT \/storage\/workspaces\/[^/]+\/uploads\/data\.csv$/),
-        expect.stringMatching(/^GET \/storage\/workspaces\/[^/]+\/uploads\/data\.csv$/)
+        expect.stringMatching(/^GET \/storage\/workspaces\/[^/]+\/uploads\/data\.csv$/),
+        expect.stringMatching(/^PUT \/storage\/workspaces\/[^/]+\/more\/one\.txt$/),
+        expect.stringMatching(/^PUT \/storage\/workspaces\/[^/]+\/more\/two\.txt$/)
       ])
       expect(api.flatMap((request) => contract.check(request, sim.baseUrl))).toEqual([])
     }))

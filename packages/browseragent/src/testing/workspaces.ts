@@ -5,7 +5,8 @@
  * `cursor` (`nextCursor`, `hasMore`), under a `prefix`, `shallow` (immediate files and
  * `folders`) or not, with presigned GET URLs (60 s) when `includeUrls=true`; uploaded through
  * presigned PUT URLs (5 minutes) that `POST …/files/upload` hands out for each declared file
- * (its `size` required); deleted one by one (`DELETE …/files?path=`).
+ * (its `size` required); deleted one by one (`DELETE …/files?path=`). A workspace's size
+ * (`GET …/size`, which the v3 document leaves untyped) is `{workspaceId, usedBytes, fileCount}`.
  */
 import { randomUUID } from "node:crypto"
 import { Detail, type Issue, invalid, integerQuery, booleanQuery, jsonObject, Reply, uuidPath } from "./fastapi.js"
@@ -150,6 +151,12 @@ export const make = (storage: Storage): Workspaces => {
     }
   }
 
+  /** The bytes the workspace's files take, and how many there are. */
+  const size = (id: string) => {
+    const files = filesOf(find(id))
+    return { workspaceId: id, usedBytes: files.reduce((total, { object }) => total + object.bytes.length, 0), fileCount: files.length }
+  }
+
   const route = (method: string, path: string, query: URLSearchParams, raw: string): unknown => {
     if (path === "/workspaces") {
       if (method === "POST") {
@@ -166,10 +173,12 @@ export const make = (storage: Storage): Workspaces => {
       }
       throw new Detail(405, "Method Not Allowed")
     }
-    const match = /^\/workspaces\/([^/]+)(\/files(\/upload)?)?$/.exec(path)
+    const match = /^\/workspaces\/([^/]+)(\/files(\/upload)?|\/size)?$/.exec(path)
     if (match === null) return undefined
     const id = uuidPath(decodeURIComponent(match[1]!), "workspace_id")
-    if (match[3] !== undefined) {
+    if (match[2] === "/size") {
+      if (method === "GET") return size(id)
+    } else if (match[3] !== undefined) {
       if (method === "POST") return upload(id, query, raw)
     } else if (match[2] !== undefined) {
       if (method === "GET") return listFiles(id, query)
