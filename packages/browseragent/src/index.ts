@@ -8,8 +8,11 @@ import { downloadWorkspaceFile } from "./actions/downloadWorkspaceFile.js"
 import { getSession } from "./actions/getSession.js"
 import { listWorkspaceFiles } from "./actions/listWorkspaceFiles.js"
 import { listWorkspaces } from "./actions/listWorkspaces.js"
+import { runTask } from "./actions/runTask.js"
+import { stopSession } from "./actions/stopSession.js"
 import { uploadWorkspaceFile } from "./actions/uploadWorkspaceFile.js"
 import { connection } from "./connection.js"
+import { sessionFinished } from "./triggers/sessionFinished.js"
 import { taskStatusChanged } from "./triggers/taskStatusChanged.js"
 
 export const browseragent = Component.make({
@@ -19,8 +22,19 @@ export const browseragent = Component.make({
   description: "Browser automation by AI agents that navigate sites and extract data, with workspaces for their files.",
   category: "Artificial Intelligence",
   connection,
-  actions: [createSession, getSession, createWorkspace, listWorkspaces, listWorkspaceFiles, uploadWorkspaceFile, downloadWorkspaceFile],
-  triggers: [taskStatusChanged],
+  actions: [
+    createSession,
+    getSession,
+    createWorkspace,
+    listWorkspaces,
+    listWorkspaceFiles,
+    uploadWorkspaceFile,
+    downloadWorkspaceFile,
+    // run
+    runTask,
+    stopSession
+  ],
+  triggers: [taskStatusChanged, sessionFinished],
   customAction: true
 })
 
@@ -31,6 +45,7 @@ export const browseragent = Component.make({
 export const Browseragent = Client.make(browseragent)
 
 export { DownloadedFile, models, Session, TaskStatusUpdate, UploadedFile, Workspace, WorkspaceFile } from "./api.js"
+export { Cost, TaskResult } from "./api/run.js"
 export {
   connection,
   createSession,
@@ -39,6 +54,9 @@ export {
   getSession,
   listWorkspaceFiles,
   listWorkspaces,
+  runTask,
+  sessionFinished,
+  stopSession,
   taskStatusChanged,
   uploadWorkspaceFile
 }
