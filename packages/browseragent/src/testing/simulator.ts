@@ -224,7 +224,8 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     const status = sessionStops.has(session.id) ? "stopped" : p.status === "idle" && p.done && now - idleSince > idleTimeoutMs ? "timed_out" : p.status
     const steps = session.stepsBefore + p.steps
     const succeeded = p.done && task?.endWith === undefined && !("interrupted" in p)
-    const updatedAt = task === undefined ? session.createdAt : Math.min(now, task.startedAt + (stepsPerTask + 1) * stepMs)
+    const updatedAt = sessionStops.get(session.id) ??
+      (task === undefined ? session.createdAt : stoppedAt(task, now) ?? Math.min(now, task.startedAt + (stepsPerTask + 1) * stepMs))
     return {
       id: session.id,
       status,
@@ -405,7 +406,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   // Stops (POST /sessions/{id}/stop): when a task was stopped (it ends there, unsuccessful),
   // and the sessions stopped whole (stopped from then on).
   const taskStops = new WeakMap<Task, number>()
-  const sessionStops = new Set<string>()
+  const sessionStops = new Map<string, number>()
   const stoppedAt = (task: Task, now: number) => {
     const at = taskStops.get(task)
     return at !== undefined && at <= now ? at : undefined
@@ -427,7 +428,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     const now = Date.now()
     const task = session.tasks.at(-1)
     if (task !== undefined && !progress(task, now, session.tasks.length === 1).done) taskStops.set(task, now)
-    if (strategy === "session") sessionStops.add(session.id)
+    if (strategy === "session" && !sessionStops.has(session.id)) sessionStops.set(session.id, now)
     return view(session, now)
   }
 
