@@ -30,6 +30,9 @@ describe("x-runner run examples/browser-use-catalog.json --sandbox", () => {
     expect(output("workspaces").workspaces.map((w: { id: string }) => w.id)).toContain(output("workspace").id)
     expect(output("files").files.map((f: { path: string }) => f.path)).toEqual(["notes.txt"])
     expect(readFileSync(downloadPath, "utf8")).toBe("Prices of towels.\n")
+    // run: the task waited for, its output checked against the schema; then its session stopped.
+    expect(output("ran")).toMatchObject({ status: "idle", isTaskSuccessful: true, output: { price: 19.99 }, files: [], cost: { inputTokens: 4560 } })
+    expect(output("stopped")).toMatchObject({ id: output("ran").sessionId, status: "stopped" })
     expect(output("sessionsByPath")).toMatchObject({ status: 200 })
   }, 60_000)
 })

@@ -3,6 +3,7 @@
  * TestClock over an in-memory client (the backoff, the timeout, the stop it sends or not).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
@@ -82,7 +83,7 @@ describe("runTask, stopSession: the wire", () => {
 })
 
 /** Runs the step over the in-memory client, moving TestClock on by `advance`. */
-const onClock = (parameters: Record<string, unknown>, http: ReturnType<typeof fakeHttp>, advance: string) =>
+const onClock = (parameters: Record<string, unknown>, http: ReturnType<typeof fakeHttp>, advance: Duration.DurationInput) =>
   Effect.gen(function*() {
     const fiber = yield* Effect.fork(Effect.either(executor.run(runTask(parameters)).pipe(Effect.provide(connectedTo(connection, http.layer)))))
     yield* TestClock.adjust(advance)

@@ -12,8 +12,6 @@ afterAll(() => sim.close())
 
 const run = (action: string, parameters: Record<string, unknown>) =>
   executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo({ key: "X-Browser-Use-API-Key", value: sim.apiKey, baseUrl: sim.baseUrl })))
-const onSim = <A, E>(effect: Effect.Effect<A, E, any>) =>
-  effect.pipe(Effect.provide(connectedTo({ key: "X-Browser-Use-API-Key", value: sim.apiKey, baseUrl: sim.baseUrl }))) as Effect.Effect<A, E>
 const api = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(`${sim.baseUrl}${path}`, {
     method,
