@@ -38,6 +38,9 @@ describe("x-runner run examples/browser-use-catalog.json --sandbox", () => {
     // notes.txt (18 bytes) and more/two.txt (5): what is left after the deletion.
     expect(output("workspaceSize")).toMatchObject({ workspaceId: output("workspace").id, usedBytes: 23, fileCount: 2 })
     expect(output("workspaceDeleted")).toEqual({ workspaceId: output("scratchWorkspace").id, deleted: true })
+    // run: the task waited for, its output checked against the schema; then its session stopped.
+    expect(output("ran")).toMatchObject({ status: "idle", isTaskSuccessful: true, output: { price: 19.99 }, files: [], cost: { inputTokens: 4560 } })
+    expect(output("stopped")).toMatchObject({ id: output("ran").sessionId, status: "stopped" })
     expect(output("sessionsByPath")).toMatchObject({ status: 200 })
   }, 60_000)
 })

@@ -29,7 +29,10 @@ const post = (url: string, body: unknown, secret: string, at = Math.floor(Date.n
 describe("x-runner serve: a static webhook", () => {
   it("describe shows the trigger's kind and where its URL goes", async () => {
     const described = JSON.parse((await runner(["describe", "browseragent/v1"])).stdout)
-    expect(described.triggers).toMatchObject([{ name: "taskStatusChanged", kind: "STATIC_WEBHOOK", setup: expect.stringContaining("cloud.browser-use.com/settings?tab=webhooks") }])
+    expect(described.triggers).toMatchObject([
+      { name: "taskStatusChanged", kind: "STATIC_WEBHOOK", setup: expect.stringContaining("cloud.browser-use.com/settings?tab=webhooks") },
+      { name: "sessionFinished", kind: "POLLING" }
+    ])
     expect(Object.keys(described.connection.props)).toContain("webhookSecret")
   })
 

@@ -35,7 +35,7 @@ const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.N
 const optional = Schema.optional
 
 /** The session as the wire has it (SessionResponse): absent nullable fields are null, never invented. */
-const WireSession = Schema.Struct({
+export const WireSession = Schema.Struct({
   id: Schema.String,
   status: Schema.String,
   model: Schema.String,
@@ -95,7 +95,7 @@ export const Session = Schema.Struct({
 })
 export type Session = typeof Session.Type
 
-const toSession = (wire: typeof WireSession.Type): Session => ({
+export const toSession = (wire: typeof WireSession.Type): Session => ({
   id: wire.id,
   status: wire.status,
   // A model without a neutral name (a newer one) is shown as the provider names it.

@@ -8,6 +8,8 @@ import { downloadWorkspaceFile } from "./actions/downloadWorkspaceFile.js"
 import { getSession } from "./actions/getSession.js"
 import { listWorkspaceFiles } from "./actions/listWorkspaceFiles.js"
 import { listWorkspaces } from "./actions/listWorkspaces.js"
+import { runTask } from "./actions/runTask.js"
+import { stopSession } from "./actions/stopSession.js"
 import { uploadWorkspaceFile } from "./actions/uploadWorkspaceFile.js"
 import { deleteWorkspace } from "./actions/deleteWorkspace.js"
 import { deleteWorkspaceFile } from "./actions/deleteWorkspaceFile.js"
@@ -16,6 +18,7 @@ import { getWorkspaceSize } from "./actions/getWorkspaceSize.js"
 import { updateWorkspace } from "./actions/updateWorkspace.js"
 import { uploadWorkspaceFiles } from "./actions/uploadWorkspaceFiles.js"
 import { connection } from "./connection.js"
+import { sessionFinished } from "./triggers/sessionFinished.js"
 import { taskStatusChanged } from "./triggers/taskStatusChanged.js"
 
 export const browseragent = Component.make({
@@ -39,9 +42,12 @@ export const browseragent = Component.make({
     deleteWorkspace,
     getWorkspaceSize,
     uploadWorkspaceFiles,
-    deleteWorkspaceFile
+    deleteWorkspaceFile,
+    // run
+    runTask,
+    stopSession
   ],
-  triggers: [taskStatusChanged],
+  triggers: [taskStatusChanged, sessionFinished],
   customAction: true
 })
 
@@ -55,6 +61,7 @@ export { DownloadedFile, models, Session, TaskStatusUpdate, UploadedFile, Worksp
 // workspaces
 export { DeletedWorkspace, DeletedWorkspaceFile, WorkspaceSize } from "./api/workspaces.js"
 export { deleteWorkspace, deleteWorkspaceFile, getWorkspace, getWorkspaceSize, updateWorkspace, uploadWorkspaceFiles }
+export { Cost, TaskResult } from "./api/run.js"
 export {
   connection,
   createSession,
@@ -63,6 +70,9 @@ export {
   getSession,
   listWorkspaceFiles,
   listWorkspaces,
+  runTask,
+  sessionFinished,
+  stopSession,
   taskStatusChanged,
   uploadWorkspaceFile
 }

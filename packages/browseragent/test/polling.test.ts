@@ -56,7 +56,7 @@ describe("createSession waitForCompletion (TestClock)", () => {
       expect(polls).toBe(6)
       expect(error).toMatchObject({
         _tag: "Timeout",
-        message: "the task did not end within 30s; the session was last running after 6 steps (Step 6)",
+        message: `the task of session ${SESSION} did not end within 30s; the session was last running after 6 steps (Step 6)`,
         body: { status: "running", stepCount: 6 }
       })
     }))

@@ -30,7 +30,8 @@ afterAll(async () => {
 
 // ../shared sits beside the repository in CI and on the developers' machines.
 describe.runIf(existsSync(specPath))("every request browseragent sends, against browser-use-openapi-v3.json", () => {
-  it.effect("each action, options list and trigger sends only operations, parameters and bodies the document has", () =>
+  // Live: runTask polls the simulator's sessions on real time.
+  it.live("each action, options list and trigger sends only operations, parameters and bodies the document has", () =>
     Effect.gen(function*() {
       const contract = Contract.load(specPath)
       const recorder = Contract.recording(FetchHttpClient.layer)
@@ -61,9 +62,17 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
             const doomed = { id: randomUUID(), name: "To delete", createdAt: Date.now(), updatedAt: Date.now() }
             sim.workspaces.set(doomed.id, doomed)
             return { workspaceId: doomed.id }
-          }
+          },
+          // run
+          runTask: {
+            task: "Find the cheapest flight to Porto",
+            model: "modelfamilyB-5.4-mini",
+            outputSchema: { type: "object", properties: { price: { type: "number" } }, required: ["price"] },
+            timeoutSeconds: 30
+          },
+          stopSession: () => ({ sessionId: [...sim.sessions.keys()][0], strategy: "task" })
         },
-        triggers: { taskStatusChanged: { statuses: ["idle", "stopped"] } }
+        triggers: { taskStatusChanged: { statuses: ["idle", "stopped"] }, sessionFinished: { statuses: ["stopped", "error"] } }
       }, "http://127.0.0.1:1/unused").pipe(
         Effect.provide(connectedTo({ key: "X-Browser-Use-API-Key", value: sim.apiKey, webhookSecret: sim.webhookSecret, baseUrl: sim.baseUrl }, recorder.layer))
       )
@@ -78,5 +87,5 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
         expect.stringMatching(/^PUT \/storage\/workspaces\/[^/]+\/more\/two\.txt$/)
       ])
       expect(api.flatMap((request) => contract.check(request, sim.baseUrl))).toEqual([])
-    }))
+    }), 60_000)
 })

@@ -1,8 +1,7 @@
-import { Action, Choice, ConnectorError, Property } from "@x/core"
-import * as Duration from "effect/Duration"
+import { Action, Choice, Property } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Schedule from "effect/Schedule"
 import * as Api from "../api.js"
+import * as Run from "../api/run.js"
 import * as Props from "../props.js"
 
 /** The schema string of a JSON output format, parsed; undefined when it is not a JSON object. */
@@ -14,11 +13,6 @@ const parseSchema = (text: string | undefined): Record<string, unknown> | undefi
     return undefined
   }
 }
-
-/** How often a running task is looked at: from 1 s, doubling, at most every 10 s. */
-const polling = Schedule.exponential("1 second").pipe(
-  Schedule.modifyDelay((_, delay) => Duration.min(delay, Duration.seconds(10)))
-)
 
 export const createSession = Action.make({
   name: "createSession",
@@ -70,34 +64,7 @@ export const createSession = Action.make({
         enableScheduledTasks: params.enableScheduledTasks,
         skills: params.skills
       })
-      if (params.waitForCompletion !== true || (params.sessionId === undefined && Api.taskEnded(session))) return session
-      // Until the task ends: the session as last seen, returned, or named in the Timeout. A
-      // session the task was dispatched to may still show its previous task's result: its idle
-      // counts only once this task has been seen running or has taken steps.
-      let last = session
-      let started = params.sessionId === undefined || session.status === "running"
-      const ended = (seen: Api.Session) =>
-        Api.taskEnded(seen) && (started || seen.status !== "idle" || seen.stepCount > session.stepCount)
-      const seconds = params.timeoutSeconds ?? 600
-      return yield* Api.getSession(client, session.id).pipe(
-        Effect.tap((seen) =>
-          Effect.sync(() => {
-            last = seen
-            if (seen.status === "running") started = true
-          })
-        ),
-        Effect.repeat({ schedule: polling, until: ended }),
-        Effect.map(() => last),
-        Effect.timeoutFail({
-          duration: Duration.seconds(seconds),
-          onTimeout: () =>
-            new ConnectorError.Timeout({
-              message: `the task did not end within ${seconds}s; the session was last ${last.status} after ${last.stepCount} steps${
-                last.lastStepSummary === null ? "" : ` (${last.lastStepSummary})`
-              }`,
-              body: last
-            })
-        })
-      )
+      if (params.waitForCompletion !== true) return session
+      return yield* Run.waitForTask(client, session, { timeoutSeconds: params.timeoutSeconds ?? 600, dispatched: params.sessionId !== undefined })
     })
 })

@@ -201,8 +201,11 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
    * Where a task is at `now`: its status and the steps it has taken. A new session's first task
    * starts after the sandbox is up: `created`, then `idle` for a moment, then `running`.
    */
-  const progress = (task: Task, now: number, first: boolean) => {
+  const progress = (task: Task, at: number, first: boolean) => {
+    const stopped = stoppedAt(task, at)
+    const now = stopped ?? at
     const elapsed = now - task.startedAt
+    if (stopped !== undefined && elapsed < (stepsPerTask + 1) * stepMs) return interrupted(elapsed)
     if (elapsed < stepMs) {
       const status = !first ? "running" : elapsed < stepMs / 2 ? "created" : "idle"
       return { status: status as string, steps: 0, done: false }
@@ -218,10 +221,11 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     const p = task === undefined ? { status: "idle", steps: 0, done: true } : progress(task, now, session.tasks.length === 1)
     // Idle for too long, a session times out, as the service's do.
     const idleSince = task === undefined ? session.createdAt : task.startedAt + (stepsPerTask + 1) * stepMs
-    const status = p.status === "idle" && p.done && now - idleSince > idleTimeoutMs ? "timed_out" : p.status
+    const status = sessionStops.has(session.id) ? "stopped" : p.status === "idle" && p.done && now - idleSince > idleTimeoutMs ? "timed_out" : p.status
     const steps = session.stepsBefore + p.steps
-    const succeeded = p.done && task?.endWith === undefined
-    const updatedAt = task === undefined ? session.createdAt : Math.min(now, task.startedAt + (stepsPerTask + 1) * stepMs)
+    const succeeded = p.done && task?.endWith === undefined && !("interrupted" in p)
+    const updatedAt = sessionStops.get(session.id) ??
+      (task === undefined ? session.createdAt : stoppedAt(task, now) ?? Math.min(now, task.startedAt + (stepsPerTask + 1) * stepMs))
     return {
       id: session.id,
       status,
@@ -399,7 +403,38 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     return view(session, now)
   }
 
+  // Stops (POST /sessions/{id}/stop): when a task was stopped (it ends there, unsuccessful),
+  // and the sessions stopped whole (stopped from then on).
+  const taskStops = new WeakMap<Task, number>()
+  const sessionStops = new Map<string, number>()
+  const stoppedAt = (task: Task, now: number) => {
+    const at = taskStops.get(task)
+    return at !== undefined && at <= now ? at : undefined
+  }
+  /** A task stopped `elapsed` ms after it began: the steps it had taken, and the session idle. */
+  const interrupted = (elapsed: number) =>
+    ({ status: "idle", steps: Math.max(0, Math.min(stepsPerTask, Math.floor(elapsed / stepMs))), done: true, interrupted: true })
+
+  /** Stops a session's running task (`task`: it stays idle), or the whole session (`session`, the default). */
+  const stop = (id: string, raw: string) => {
+    if (!uuid.test(id)) throw new Detail(422, [{ loc: ["path", "session_id"], msg: "Input should be a valid UUID", type: "uuid_parsing" }])
+    const body = raw.trim() === "null" ? {} : jsonObject(raw, false)
+    const strategy = body["strategy"] ?? "session"
+    if (strategy !== "task" && strategy !== "session") {
+      throw new Detail(422, [{ loc: ["body", "strategy"], msg: "Input should be 'task' or 'session'", type: "enum" }])
+    }
+    const session = sessions.get(id)
+    if (session === undefined) throw new Detail(404, "Session not found")
+    const now = Date.now()
+    const task = session.tasks.at(-1)
+    if (task !== undefined && !progress(task, now, session.tasks.length === 1).done) taskStops.set(task, now)
+    if (strategy === "session" && !sessionStops.has(session.id)) sessionStops.set(session.id, now)
+    return view(session, now)
+  }
+
   const route = (method: string, path: string, query: URLSearchParams, raw: string): unknown => {
+    const stopping = /^\/sessions\/([^/]+)\/stop$/.exec(path)
+    if (stopping !== null && method === "POST") return stop(decodeURIComponent(stopping[1]!), raw)
     if (path === "/sessions" && method === "POST") return createOrDispatch(jsonObject(raw))
     if (path === "/sessions" && method === "GET") {
       const page = Number(query.get("page") ?? 1)
