@@ -9,6 +9,18 @@ import { getSession } from "./actions/getSession.js"
 import { listWorkspaceFiles } from "./actions/listWorkspaceFiles.js"
 import { listWorkspaces } from "./actions/listWorkspaces.js"
 import { uploadWorkspaceFile } from "./actions/uploadWorkspaceFile.js"
+import { createBrowserSession } from "./actions/createBrowserSession.js"
+import { getBrowserSession } from "./actions/getBrowserSession.js"
+import { listBrowserSessions } from "./actions/listBrowserSessions.js"
+import { stopBrowserSession } from "./actions/stopBrowserSession.js"
+import { listBrowserDownloads } from "./actions/listBrowserDownloads.js"
+import { downloadBrowserFile } from "./actions/downloadBrowserFile.js"
+import { createProfile } from "./actions/createProfile.js"
+import { getProfile } from "./actions/getProfile.js"
+import { listProfiles } from "./actions/listProfiles.js"
+import { updateProfile } from "./actions/updateProfile.js"
+import { deleteProfile } from "./actions/deleteProfile.js"
+import { getAccount } from "./actions/getAccount.js"
 import { connection } from "./connection.js"
 import { taskStatusChanged } from "./triggers/taskStatusChanged.js"
 
@@ -19,7 +31,13 @@ export const browseragent = Component.make({
   description: "Browser automation by AI agents that navigate sites and extract data, with workspaces for their files.",
   category: "Artificial Intelligence",
   connection,
-  actions: [createSession, getSession, createWorkspace, listWorkspaces, listWorkspaceFiles, uploadWorkspaceFile, downloadWorkspaceFile],
+  actions: [
+    createSession, getSession, createWorkspace, listWorkspaces, listWorkspaceFiles, uploadWorkspaceFile, downloadWorkspaceFile,
+    // browsers
+    createBrowserSession, getBrowserSession, listBrowserSessions, stopBrowserSession, listBrowserDownloads, downloadBrowserFile,
+    createProfile, getProfile, listProfiles, updateProfile, deleteProfile,
+    getAccount
+  ],
   triggers: [taskStatusChanged],
   customAction: true
 })
@@ -31,7 +49,13 @@ export const browseragent = Component.make({
 export const Browseragent = Client.make(browseragent)
 
 export { DownloadedFile, models, Session, TaskStatusUpdate, UploadedFile, Workspace, WorkspaceFile } from "./api.js"
+export { Account } from "./api/billing.js"
+export { BrowserDownload, BrowserSession, DownloadedBrowserFile } from "./api/browsers.js"
+export { Profile } from "./api/profiles.js"
 export {
+  // browsers
+  createBrowserSession, getBrowserSession, listBrowserSessions, stopBrowserSession, listBrowserDownloads, downloadBrowserFile,
+  createProfile, getProfile, listProfiles, updateProfile, deleteProfile, getAccount,
   connection,
   createSession,
   createWorkspace,
