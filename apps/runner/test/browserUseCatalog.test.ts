@@ -18,7 +18,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 describe("x-runner run examples/browser-use-catalog.json --sandbox", () => {
   it("runs every action of browseragent/v1, each step succeeding with real values", async () => {
     const downloadPath = join(dir, "notes.txt")
-    const { document, extra, failed, missing, output } = await runCatalog(catalog, browseragent, ["--input", `downloadPath=${downloadPath}`])
+    const browserDownloadPath = join(dir, "example.txt")
+    const { document, extra, failed, missing, output } = await runCatalog(catalog, browseragent, [
+      "--input", `downloadPath=${downloadPath}`,
+      "--input", `browserDownloadPath=${browserDownloadPath}`
+    ])
     expect(document.status).toBe("succeeded")
     expect(failed).toEqual([])
     expect({ missing, extra }).toEqual({ missing: [], extra: [] })
@@ -41,6 +45,20 @@ describe("x-runner run examples/browser-use-catalog.json --sandbox", () => {
     // run: the task waited for, its output checked against the schema; then its session stopped.
     expect(output("ran")).toMatchObject({ status: "idle", isTaskSuccessful: true, output: { price: 19.99 }, files: [], cost: { inputTokens: 4560 } })
     expect(output("stopped")).toMatchObject({ id: output("ran").sessionId, status: "stopped" })
+    // browsers
+    expect(output("profileAgain")).toMatchObject({ id: output("profile").id, name: "Catalog profile", userId: "catalog-user" })
+    expect(output("profileRenamed")).toMatchObject({ id: output("profile").id, name: "Catalog profile, renamed" })
+    expect(output("profiles").profiles.map((p: { id: string }) => p.id)).toEqual([output("profile").id])
+    expect(output("browser")).toMatchObject({ status: "active", finishedAt: null, cdpUrl: expect.stringMatching(/^ws:\/\//) })
+    expect(Date.parse(output("browser").timeoutAt) - Date.parse(output("browser").startedAt)).toBe(30 * 60_000)
+    expect(output("browserAgain")).toEqual(output("browser"))
+    expect(output("browsers").sessions.map((s: { id: string }) => s.id)).toContain(output("browser").id)
+    expect(output("browserDownloads").files.map((f: { path: string }) => f.path)).toEqual(["example.txt"])
+    expect(output("browserFile")).toMatchObject({ downloadPath: "example.txt", contentType: "text/plain" })
+    expect(readFileSync(browserDownloadPath, "utf8")).toBe("Downloaded by the simulated browser.\n")
+    expect(output("browserStopped")).toMatchObject({ id: output("browser").id, status: "stopped", cdpUrl: null })
+    expect(output("profileDeleted")).toEqual({ id: output("profile").id, deleted: true })
+    expect(output("account")).toMatchObject({ rateLimit: 25, plan: { name: "Starter" } })
     expect(output("sessionsByPath")).toMatchObject({ status: 200 })
   }, 60_000)
 })

@@ -17,6 +17,19 @@ import { getWorkspace } from "./actions/getWorkspace.js"
 import { getWorkspaceSize } from "./actions/getWorkspaceSize.js"
 import { updateWorkspace } from "./actions/updateWorkspace.js"
 import { uploadWorkspaceFiles } from "./actions/uploadWorkspaceFiles.js"
+// browsers
+import { createBrowserSession } from "./actions/createBrowserSession.js"
+import { getBrowserSession } from "./actions/getBrowserSession.js"
+import { listBrowserSessions } from "./actions/listBrowserSessions.js"
+import { stopBrowserSession } from "./actions/stopBrowserSession.js"
+import { listBrowserDownloads } from "./actions/listBrowserDownloads.js"
+import { downloadBrowserFile } from "./actions/downloadBrowserFile.js"
+import { createProfile } from "./actions/createProfile.js"
+import { getProfile } from "./actions/getProfile.js"
+import { listProfiles } from "./actions/listProfiles.js"
+import { updateProfile } from "./actions/updateProfile.js"
+import { deleteProfile } from "./actions/deleteProfile.js"
+import { getAccount } from "./actions/getAccount.js"
 import { connection } from "./connection.js"
 import { sessionFinished } from "./triggers/sessionFinished.js"
 import { taskStatusChanged } from "./triggers/taskStatusChanged.js"
@@ -45,7 +58,11 @@ export const browseragent = Component.make({
     deleteWorkspaceFile,
     // run
     runTask,
-    stopSession
+    stopSession,
+    // browsers
+    createBrowserSession, getBrowserSession, listBrowserSessions, stopBrowserSession, listBrowserDownloads, downloadBrowserFile,
+    createProfile, getProfile, listProfiles, updateProfile, deleteProfile,
+    getAccount
   ],
   triggers: [taskStatusChanged, sessionFinished],
   customAction: true
@@ -62,7 +79,14 @@ export { DownloadedFile, models, Session, TaskStatusUpdate, UploadedFile, Worksp
 export { DeletedWorkspace, DeletedWorkspaceFile, WorkspaceSize } from "./api/workspaces.js"
 export { deleteWorkspace, deleteWorkspaceFile, getWorkspace, getWorkspaceSize, updateWorkspace, uploadWorkspaceFiles }
 export { Cost, TaskResult } from "./api/run.js"
+// browsers
+export { Account } from "./api/billing.js"
+export { BrowserDownload, BrowserSession, DownloadedBrowserFile } from "./api/browsers.js"
+export { Profile } from "./api/profiles.js"
 export {
+  // browsers
+  createBrowserSession, getBrowserSession, listBrowserSessions, stopBrowserSession, listBrowserDownloads, downloadBrowserFile,
+  createProfile, getProfile, listProfiles, updateProfile, deleteProfile, getAccount,
   connection,
   createSession,
   createWorkspace,

@@ -36,6 +36,13 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
       const contract = Contract.load(specPath)
       const recorder = Contract.recording(FetchHttpClient.layer)
       const workspace = () => [...sim.workspaces.keys()][0]
+      const browser = () => [...sim.browsers.browsers.keys()][0]
+      // A profile the account already has, for the browser session to start with.
+      const accountProfile = () => {
+        const id = "0c9e7a52-4d1b-4f3a-9b8e-6a2d5c7f1e04"
+        sim.profiles.set(id, { id, name: "Existing", userId: null, lastUsedAt: null, createdAt: Date.now(), updatedAt: Date.now(), cookieDomains: [] })
+        return id
+      }
       const { missing } = yield* Contract.exercise(executor, browseragent, {
         actions: {
           createSession: {
@@ -70,7 +77,29 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
             outputSchema: { type: "object", properties: { price: { type: "number" } }, required: ["price"] },
             timeoutSeconds: 30
           },
-          stopSession: () => ({ sessionId: [...sim.sessions.keys()][0], strategy: "task" })
+          stopSession: () => ({ sessionId: [...sim.sessions.keys()][0], strategy: "task" }),
+          // browsers
+          createBrowserSession: () => ({
+            profileId: accountProfile(),
+            proxyCountryCode: "de",
+            timeoutMinutes: 30,
+            screenWidth: 1280,
+            screenHeight: 800,
+            allowResizing: false,
+            customProxy: { host: "proxy.example.com", port: 8080, username: "user", password: "secret", ignoreCertErrors: true },
+            enableRecording: true
+          }),
+          getBrowserSession: () => ({ sessionId: browser() }),
+          listBrowserSessions: { status: "active", limit: 5 },
+          stopBrowserSession: () => ({ sessionId: browser() }),
+          listBrowserDownloads: () => ({ sessionId: browser(), limit: 5 }),
+          downloadBrowserFile: () => ({ sessionId: browser(), path: "example.txt", to: join(dir, "example.txt") }),
+          createProfile: { name: "Contract", userId: "user-42" },
+          getProfile: () => ({ profileId: [...sim.profiles.keys()].at(-1) }),
+          listProfiles: { search: "contract", limit: 5 },
+          updateProfile: () => ({ profileId: [...sim.profiles.keys()].at(-1), name: "Contract renamed", userId: "user-43" }),
+          deleteProfile: () => ({ profileId: [...sim.profiles.keys()].at(-1) }),
+          getAccount: {}
         },
         triggers: { taskStatusChanged: { statuses: ["idle", "stopped"] }, sessionFinished: { statuses: ["stopped", "error"] } }
       }, "http://127.0.0.1:1/unused").pipe(
@@ -84,7 +113,8 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
         expect.stringMatching(/^PUT \/storage\/workspaces\/[^/]+\/uploads\/data\.csv$/),
         expect.stringMatching(/^GET \/storage\/workspaces\/[^/]+\/uploads\/data\.csv$/),
         expect.stringMatching(/^PUT \/storage\/workspaces\/[^/]+\/more\/one\.txt$/),
-        expect.stringMatching(/^PUT \/storage\/workspaces\/[^/]+\/more\/two\.txt$/)
+        expect.stringMatching(/^PUT \/storage\/workspaces\/[^/]+\/more\/two\.txt$/),
+        expect.stringMatching(/^GET \/storage\/downloads\/sessions\/[^/]+\/example\.txt$/)
       ])
       expect(api.flatMap((request) => contract.check(request, sim.baseUrl))).toEqual([])
     }), 60_000)

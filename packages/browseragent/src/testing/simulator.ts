@@ -25,8 +25,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Detail, jsonObject, Reply } from "./fastapi.js"
 import * as Storage from "./storage.js"
 import * as Workspaces from "./workspaces.js"
+import { proxyCountryCodes } from "../api/proxyCountries.js"
+import * as Billing from "./billing.js"
+import * as Browsers from "./browsers.js"
+import * as Profiles from "./profiles.js"
 
 export type { SimulatedWorkspace } from "./workspaces.js"
+export type { SimulatedAccount } from "./billing.js"
+export type { SimulatedBrowserSession } from "./browsers.js"
+export type { SimulatedProfile } from "./profiles.js"
 export type { StorageRequest, StoredObject } from "./storage.js"
 
 export interface Settings {
@@ -103,6 +110,12 @@ export interface Simulator {
    * (`workspaces/<workspaceId>/<path>`), and every request made to a presigned URL.
    */
   readonly storage: { readonly objects: Map<string, Storage.StoredObject>; readonly requests: Array<Storage.StorageRequest> }
+  /** The standalone browser sessions (`/browsers`), by id, and `download`, to make one have downloaded a file. */
+  readonly browsers: Pick<Browsers.Browsers, "browsers" | "download">
+  /** The profiles, by id. */
+  readonly profiles: Map<string, Profiles.SimulatedProfile>
+  /** The account `GET /billing/account` shows (its rate limit is `failures.maxConcurrentSessions`). */
+  readonly account: Billing.SimulatedAccount
   /** The secret that signs webhook deliveries. */
   readonly webhookSecret: string
   /**
@@ -461,6 +474,8 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     }
     const answer = workspaces.route(method, path, query, raw)
     if (answer !== undefined) return answer
+    const browserAnswer = browsers.route(method, path, query, raw) ?? profiles.route(method, path, query, raw) ?? billing.route(method, path)
+    if (browserAnswer !== undefined) return browserAnswer
     throw new Detail(404, "Not Found")
   }
 
@@ -499,6 +514,12 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
 
   const storage = Storage.make(() => origin, settings.now ?? Date.now)
   const workspaces = Workspaces.make(storage)
+  const clock = settings.now ?? Date.now
+  const profiles = Profiles.make(clock)
+  const browsers = Browsers.make({
+    storage, profiles, now: clock, origin: () => origin, countries: proxyCountryCodes, maxConcurrentSessions: () => failures.maxConcurrentSessions
+  })
+  const billing = Billing.make(() => failures)
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch(() => res.end())
@@ -516,6 +537,9 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     },
     workspaces: workspaces.workspaces,
     storage: { objects: storage.objects, requests: storage.requests },
+    browsers: { browsers: browsers.browsers, download: browsers.download },
+    profiles: profiles.profiles,
+    account: billing.account,
     webhookSecret,
     configureWebhook: async (url) => {
       const now = Date.now()

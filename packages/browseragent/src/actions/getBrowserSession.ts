@@ -1,0 +1,14 @@
+import { Action } from "@x/core"
+import * as Browsers from "../api/browsers.js"
+import * as Props from "../props/browsers.js"
+
+export const getBrowserSession = Action.make({
+  name: "getBrowserSession",
+  title: "Get Browser Session",
+  description: "Reads a browser session: its status, CDP and live URLs, timeout and costs.",
+  props: {
+    sessionId: Props.browserSessionId({ title: "Browser Session", required: true })
+  },
+  output: Browsers.BrowserSession,
+  run: ({ sessionId }, { client }) => Browsers.getBrowserSession(client, sessionId)
+})

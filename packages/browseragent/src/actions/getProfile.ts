@@ -1,0 +1,14 @@
+import { Action } from "@x/core"
+import * as Profiles from "../api/profiles.js"
+import * as Props from "../props/browsers.js"
+
+export const getProfile = Action.make({
+  name: "getProfile",
+  title: "Get Profile",
+  description: "Reads a profile: its name, user id, last use and the domains it has cookies for.",
+  props: {
+    profileId: Props.profileId({ title: "Profile", required: true })
+  },
+  output: Profiles.Profile,
+  run: ({ profileId }, { client }) => Profiles.getProfile(client, profileId)
+})

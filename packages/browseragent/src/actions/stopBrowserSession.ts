@@ -1,0 +1,14 @@
+import { Action } from "@x/core"
+import * as Browsers from "../api/browsers.js"
+import * as Props from "../props/browsers.js"
+
+export const stopBrowserSession = Action.make({
+  name: "stopBrowserSession",
+  title: "Stop Browser Session",
+  description: "Stops a browser session for good; its unused time is refunded.",
+  props: {
+    sessionId: Props.browserSessionId({ title: "Browser Session", required: true })
+  },
+  output: Browsers.BrowserSession,
+  run: ({ sessionId }, { client }) => Browsers.stopBrowserSession(client, sessionId)
+})
