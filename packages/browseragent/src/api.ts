@@ -35,7 +35,7 @@ const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.N
 const optional = Schema.optional
 
 /** The session as the wire has it (SessionResponse): absent nullable fields are null, never invented. */
-const WireSession = Schema.Struct({
+export const WireSession = Schema.Struct({
   id: Schema.String,
   status: Schema.String,
   model: Schema.String,
@@ -95,7 +95,7 @@ export const Session = Schema.Struct({
 })
 export type Session = typeof Session.Type
 
-const toSession = (wire: typeof WireSession.Type): Session => ({
+export const toSession = (wire: typeof WireSession.Type): Session => ({
   id: wire.id,
   status: wire.status,
   // A model without a neutral name (a newer one) is shown as the provider names it.
@@ -168,8 +168,8 @@ const SessionPage = Schema.Struct({
 })
 
 /** The sessions, newest first, as a stream: Browser Use pages by number, 100 at most. */
-export const sessions = (client: ProviderClient.ProviderClient) =>
-  Pagination.pageNumber({ pageSize: 100 }, (page, pageSize) =>
+export const sessions = (client: ProviderClient.ProviderClient, maxItems?: number) =>
+  Pagination.pageNumber({ pageSize: 100, maxItems }, (page, pageSize) =>
     Effect.map(
       client.json({ method: "GET", path: "/sessions", query: { page, page_size: pageSize } }, SessionPage),
       (r) => ({ items: r.sessions.map(toSession), total: r.total })

@@ -5,7 +5,10 @@ import { Client, Component } from "@x/core"
 import { createSession } from "./actions/createSession.js"
 import { createWorkspace } from "./actions/createWorkspace.js"
 import { downloadWorkspaceFile } from "./actions/downloadWorkspaceFile.js"
+import { deleteSession } from "./actions/deleteSession.js"
 import { getSession } from "./actions/getSession.js"
+import { listSessionMessages } from "./actions/listSessionMessages.js"
+import { listSessions } from "./actions/listSessions.js"
 import { listWorkspaceFiles } from "./actions/listWorkspaceFiles.js"
 import { listWorkspaces } from "./actions/listWorkspaces.js"
 import { uploadWorkspaceFile } from "./actions/uploadWorkspaceFile.js"
@@ -19,7 +22,19 @@ export const browseragent = Component.make({
   description: "Browser automation by AI agents that navigate sites and extract data, with workspaces for their files.",
   category: "Artificial Intelligence",
   connection,
-  actions: [createSession, getSession, createWorkspace, listWorkspaces, listWorkspaceFiles, uploadWorkspaceFile, downloadWorkspaceFile],
+  actions: [
+    createSession,
+    getSession,
+    createWorkspace,
+    listWorkspaces,
+    listWorkspaceFiles,
+    uploadWorkspaceFile,
+    downloadWorkspaceFile,
+    // sessions
+    listSessions,
+    deleteSession,
+    listSessionMessages
+  ],
   triggers: [taskStatusChanged],
   customAction: true
 })
@@ -30,13 +45,17 @@ export const browseragent = Component.make({
  */
 export const Browseragent = Client.make(browseragent)
 
+export { Message, proxyCountryCodes } from "./api/sessions.js"
 export { DownloadedFile, models, Session, TaskStatusUpdate, UploadedFile, Workspace, WorkspaceFile } from "./api.js"
 export {
   connection,
   createSession,
   createWorkspace,
+  deleteSession,
   downloadWorkspaceFile,
   getSession,
+  listSessionMessages,
+  listSessions,
   listWorkspaceFiles,
   listWorkspaces,
   taskStatusChanged,

@@ -1,7 +1,8 @@
-/** Dynamic options: the sessions and the workspaces (every page), a workspace's files. */
+/** Dynamic options: the sessions, the workspaces and the profiles (every page), a workspace's files. */
 import { Choice, DynamicOptions, Pagination } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Api from "./api.js"
+import * as Sessions from "./api/sessions.js"
 
 export const sessions = DynamicOptions.make([], ({ client }) =>
   Effect.map(Pagination.collect(Api.sessions(client)), (items) =>
@@ -14,3 +15,7 @@ export const workspaces = DynamicOptions.make([], ({ client }) =>
 export const workspaceFiles = DynamicOptions.make(["workspaceId"], ({ client, params }) =>
   Effect.map(Pagination.collect(Api.workspaceFiles(client, String(params["workspaceId"]))), (files) =>
     Choice.fromRecords(files, (f) => f.path, (f) => f.path)))
+
+export const profiles = DynamicOptions.make([], ({ client }) =>
+  Effect.map(Pagination.collect(Sessions.profileChoices(client)), (items) =>
+    Choice.fromRecords(items, (p) => p.name ?? p.id, (p) => p.id)))

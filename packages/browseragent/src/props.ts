@@ -1,4 +1,4 @@
-/** The properties the actions share: a session, a workspace, a workspace's file. */
+/** The properties the actions share: a session, a workspace, a workspace's file, a profile. */
 import { Property } from "@x/core"
 import * as Options from "./options.js"
 
@@ -23,3 +23,9 @@ export const workspaceId = <const R extends boolean = false>(config: Config<R>) 
 /** A file's path in the chosen workspace (`workspaceId`), chosen from its files. */
 export const workspaceFilePath = <const R extends boolean = false>(config: Config<R>) =>
   Property.string({ ...config, minLength: 1, dynamicOptions: Options.workspaceFiles })
+
+const profileUuid = Property.patterned(uuidPattern, "must be a profile id (a UUID)")
+
+/** A browser profile (its id is a UUID), chosen from the profiles. */
+export const profileId = <const R extends boolean = false>(config: Config<R>) =>
+  profileUuid({ ...config, dynamicOptions: Options.profiles })
