@@ -32,8 +32,8 @@ export const browseragent = Component.make({
     downloadWorkspaceFile,
     // sessions
     listSessions,
-    deleteSession,
-    listSessionMessages
+    listSessionMessages,
+    deleteSession
   ],
   triggers: [taskStatusChanged],
   customAction: true

@@ -40,6 +40,15 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
             task: "Find the cheapest flight to Lisbon",
             model: "modelfamilyA-sonnet-4.6",
             keepAlive: true,
+            proxyCountryCode: "de",
+            maxCostUsd: 2.5,
+            sensitiveData: { password: "hunter2" },
+            enableRecording: true,
+            agentmail: false,
+            codeMode: false,
+            cacheScript: false,
+            autoHeal: true,
+            useOwnKey: false,
             outputSchema: { format: "JSON", schema: JSON.stringify({ type: "object", properties: { price: { type: "number" } } }) }
           },
           getSession: () => ({ sessionId: [...sim.sessions.keys()][0] }),
@@ -48,6 +57,10 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
           listWorkspaceFiles: () => ({ workspaceId: workspace(), prefix: "uploads/" }),
           uploadWorkspaceFile: () => ({ workspaceId: workspace(), file: { base64: Buffer.from("a,b\n1,2\n").toString("base64"), name: "data.csv" }, prefix: "uploads/" }),
           downloadWorkspaceFile: () => ({ workspaceId: workspace(), path: "uploads/data.csv", to: join(dir, "data.csv") }),
+          // sessions
+          listSessions: { limit: 5 },
+          listSessionMessages: () => ({ sessionId: [...sim.sessions.keys()][0], limit: 50 }),
+          deleteSession: () => ({ sessionId: [...sim.sessions.keys()][0] }),
           customAction: { method: "GET", path: "/sessions", query: { page_size: 10 } }
         },
         triggers: { taskStatusChanged: { statuses: ["idle", "stopped"] } }
