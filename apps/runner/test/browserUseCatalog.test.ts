@@ -30,6 +30,15 @@ describe("x-runner run examples/browser-use-catalog.json --sandbox", () => {
     expect(output("workspaces").workspaces.map((w: { id: string }) => w.id)).toContain(output("workspace").id)
     expect(output("files").files.map((f: { path: string }) => f.path)).toEqual(["notes.txt"])
     expect(readFileSync(downloadPath, "utf8")).toBe("Prices of towels.\n")
-    expect(output("sessionsByPath")).toMatchObject({ status: 200 })
+    // sessions
+    expect(output("sessionInWorkspace")).toMatchObject({ status: "stopped", workspaceId: output("workspace").id, proxyCountryCode: "de", maxCostUsd: "1.5", model: "modelfamilyB-5.4-mini" })
+    expect(output("sessionInWorkspace").recordingUrls).toHaveLength(1)
+    expect(output("sessions").sessions.map((s: { id: string }) => s.id)).toEqual([output("sessionInWorkspace").id, output("session").id])
+    expect(output("messages").messages.map((m: { role: string; type: string }) => `${m.role} ${m.type}`)).toEqual([
+      "human user_message", "ai browser_action", "ai browser_action", "ai browser_action", "ai assistant_message"
+    ])
+    expect(output("messages").messages[0].data).toBe("Find the price of the Acme towel")
+    expect(output("deleted")).toBeNull()
+    expect(output("sessionsByPath")).toMatchObject({ status: 200, body: { total: 1 } })
   }, 60_000)
 })
