@@ -59,6 +59,16 @@ describe("x-runner run examples/browser-use-catalog.json --sandbox", () => {
     expect(output("browserStopped")).toMatchObject({ id: output("browser").id, status: "stopped", cdpUrl: null })
     expect(output("profileDeleted")).toEqual({ id: output("profile").id, deleted: true })
     expect(output("account")).toMatchObject({ rateLimit: 25, plan: { name: "Starter" } })
-    expect(output("sessionsByPath")).toMatchObject({ status: 200 })
+    // sessions
+    expect(output("sessionInWorkspace")).toMatchObject({ status: "stopped", workspaceId: output("workspace").id, proxyCountryCode: "de", maxCostUsd: "1.5", model: "modelfamilyB-5.4-mini" })
+    expect(output("sessionInWorkspace").recordingUrls).toHaveLength(1)
+    expect(output("sessions").sessions.map((s: { id: string }) => s.id)).toEqual([output("sessionInWorkspace").id, output("ran").sessionId, output("session").id])
+    expect(output("messages").messages.map((m: { role: string; type: string }) => `${m.role} ${m.type}`)).toEqual([
+      "human user_message", "ai browser_action", "ai browser_action", "ai browser_action", "ai assistant_message"
+    ])
+    expect(output("messages").messages[0].data).toBe("Find the price of the Acme towel")
+    expect(output("deleted")).toBeNull()
+    // Three sessions were made (session, ran, sessionInWorkspace), one deleted.
+    expect(output("sessionsByPath")).toMatchObject({ status: 200, body: { total: 2 } })
   }, 60_000)
 })

@@ -168,8 +168,8 @@ const SessionPage = Schema.Struct({
 })
 
 /** The sessions, newest first, as a stream: Browser Use pages by number, 100 at most. */
-export const sessions = (client: ProviderClient.ProviderClient) =>
-  Pagination.pageNumber({ pageSize: 100 }, (page, pageSize) =>
+export const sessions = (client: ProviderClient.ProviderClient, maxItems?: number) =>
+  Pagination.pageNumber({ pageSize: 100, maxItems }, (page, pageSize) =>
     Effect.map(
       client.json({ method: "GET", path: "/sessions", query: { page, page_size: pageSize } }, SessionPage),
       (r) => ({ items: r.sessions.map(toSession), total: r.total })

@@ -5,7 +5,10 @@ import { Client, Component } from "@x/core"
 import { createSession } from "./actions/createSession.js"
 import { createWorkspace } from "./actions/createWorkspace.js"
 import { downloadWorkspaceFile } from "./actions/downloadWorkspaceFile.js"
+import { deleteSession } from "./actions/deleteSession.js"
 import { getSession } from "./actions/getSession.js"
+import { listSessionMessages } from "./actions/listSessionMessages.js"
+import { listSessions } from "./actions/listSessions.js"
 import { listWorkspaceFiles } from "./actions/listWorkspaceFiles.js"
 import { listWorkspaces } from "./actions/listWorkspaces.js"
 import { runTask } from "./actions/runTask.js"
@@ -62,7 +65,11 @@ export const browseragent = Component.make({
     // browsers
     createBrowserSession, getBrowserSession, listBrowserSessions, stopBrowserSession, listBrowserDownloads, downloadBrowserFile,
     createProfile, getProfile, listProfiles, updateProfile, deleteProfile,
-    getAccount
+    getAccount,
+    // sessions
+    listSessions,
+    listSessionMessages,
+    deleteSession
   ],
   triggers: [taskStatusChanged, sessionFinished],
   customAction: true
@@ -74,6 +81,7 @@ export const browseragent = Component.make({
  */
 export const Browseragent = Client.make(browseragent)
 
+export { Message, proxyCountryCodes } from "./api/sessions.js"
 export { DownloadedFile, models, Session, TaskStatusUpdate, UploadedFile, Workspace, WorkspaceFile } from "./api.js"
 // workspaces
 export { DeletedWorkspace, DeletedWorkspaceFile, WorkspaceSize } from "./api/workspaces.js"
@@ -90,8 +98,11 @@ export {
   connection,
   createSession,
   createWorkspace,
+  deleteSession,
   downloadWorkspaceFile,
   getSession,
+  listSessionMessages,
+  listSessions,
   listWorkspaceFiles,
   listWorkspaces,
   runTask,

@@ -14,3 +14,4 @@ export const workspaces = DynamicOptions.make([], ({ client }) =>
 export const workspaceFiles = DynamicOptions.make(["workspaceId"], ({ client, params }) =>
   Effect.map(Pagination.collect(Api.workspaceFiles(client, String(params["workspaceId"]))), (files) =>
     Choice.fromRecords(files, (f) => f.path, (f) => f.path)))
+

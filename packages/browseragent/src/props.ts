@@ -1,4 +1,4 @@
-/** The properties the actions share: a session, a workspace, a workspace's file. */
+/** The properties the actions share: a session, a workspace, a workspace's file, a profile. */
 import { Property } from "@x/core"
 import * as Options from "./options.js"
 
@@ -23,3 +23,6 @@ export const workspaceId = <const R extends boolean = false>(config: Config<R>) 
 /** A file's path in the chosen workspace (`workspaceId`), chosen from its files. */
 export const workspaceFilePath = <const R extends boolean = false>(config: Config<R>) =>
   Property.string({ ...config, minLength: 1, dynamicOptions: Options.workspaceFiles })
+
+/** A browser profile (its id is a UUID), chosen from the profiles: one definition, with the profiles' own. */
+export { profileId } from "./props/browsers.js"

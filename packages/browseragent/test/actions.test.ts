@@ -112,8 +112,11 @@ describe("browseragent actions: errors", () => {
       expect(notJson.message).toBe("step \"createSession\" (browseragent/v1/createSession): outputSchema.schema: must be a JSON Schema object, as JSON text")
       const many = yield* Effect.flip(run("createSession", { model: "claude-sonnet-4.6", outputSchema: { format: "XML" }, sessionId: "s-1", keepAlive: "yes" }))
       expect(many._tag === "InvalidInput" && many.issues.map((i) => i.path).sort()).toEqual(
-        ["keepAlive", "model", "outputSchema.format", "sessionId", "task"]
+        ["keepAlive", "model", "outputSchema.format", "sessionId"]
       )
+      // A task is optional (no task: an idle session), but required to dispatch to a session.
+      const noTask = yield* Effect.flip(run("createSession", { model: "modelfamilyA-sonnet-4.6", outputSchema: { format: "TEXT" }, sessionId: "5b0f3c2a-9d8e-4f7a-b6c5-000000001000" }))
+      expect(noTask._tag === "InvalidInput" && noTask.issues.map((i) => i.path)).toEqual(["task"])
       const noSchema = yield* Effect.flip(run("createSession", { task: "t", model: "modelfamilyA-sonnet-4.6" }))
       expect(noSchema.message).toContain("outputSchema: is required")
       const badId = yield* Effect.flip(run("getSession", { sessionId: "../billing/account" }))

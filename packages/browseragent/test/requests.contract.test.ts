@@ -49,6 +49,15 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
             task: "Find the cheapest flight to Lisbon",
             model: "modelfamilyA-sonnet-4.6",
             keepAlive: true,
+            proxyCountryCode: "de",
+            maxCostUsd: 2.5,
+            sensitiveData: { password: "hunter2" },
+            enableRecording: true,
+            agentmail: false,
+            codeMode: false,
+            cacheScript: false,
+            autoHeal: true,
+            useOwnKey: false,
             outputSchema: { format: "JSON", schema: JSON.stringify({ type: "object", properties: { price: { type: "number" } } }) }
           },
           getSession: () => ({ sessionId: [...sim.sessions.keys()][0] }),
@@ -99,7 +108,11 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
           listProfiles: { search: "contract", limit: 5 },
           updateProfile: () => ({ profileId: [...sim.profiles.keys()].at(-1), name: "Contract renamed", userId: "user-43" }),
           deleteProfile: () => ({ profileId: [...sim.profiles.keys()].at(-1) }),
-          getAccount: {}
+          getAccount: {},
+          // sessions
+          listSessions: { limit: 5 },
+          listSessionMessages: () => ({ sessionId: [...sim.sessions.keys()][0], limit: 50 }),
+          deleteSession: () => ({ sessionId: [...sim.sessions.keys()][0] })
         },
         triggers: { taskStatusChanged: { statuses: ["idle", "stopped"] }, sessionFinished: { statuses: ["stopped", "error"] } }
       }, "http://127.0.0.1:1/unused").pipe(

@@ -23,6 +23,7 @@ import * as Redacted from "effect/Redacted"
 import { Loopback, WebhookSender } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { Detail, jsonObject, Reply } from "./fastapi.js"
+import * as Sessions from "./sessions.js"
 import * as Storage from "./storage.js"
 import * as Workspaces from "./workspaces.js"
 import { proxyCountryCodes } from "../api/proxyCountries.js"
@@ -34,6 +35,7 @@ export type { SimulatedWorkspace } from "./workspaces.js"
 export type { SimulatedAccount } from "./billing.js"
 export type { SimulatedBrowserSession } from "./browsers.js"
 export type { SimulatedProfile } from "./profiles.js"
+export type { SimulatedMessage } from "./sessions.js"
 export type { StorageRequest, StoredObject } from "./storage.js"
 
 export interface Settings {
@@ -88,6 +90,10 @@ export interface SimulatedSession {
   readonly profileId: string | null
   readonly workspaceId: string | null
   readonly agentmailEmail: string
+  /** The proxy's country (null: no proxy), the cost cap (a decimal string) and whether videos are recorded. */
+  readonly proxyCountryCode: string | null
+  maxCostUsd: string | null
+  readonly enableRecording: boolean
   /** Tasks run in this session, the current one last. */
   readonly tasks: Array<Task>
   /** Steps of the tasks before the current one. */
@@ -252,11 +258,11 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       lastStepSummary: steps === 0 ? null : `Step ${steps}: ${["opened the page", "read the results", "wrote the answer"][(steps - 1) % 3]}`,
       isTaskSuccessful: task !== undefined && p.done ? succeeded : null,
       liveUrl: `https://live.browser-use.com/${session.id}`,
-      recordingUrls: p.done ? [`https://recordings.browser-use.com/${session.id}/${session.tasks.length}.mp4`] : [],
+      recordingUrls: p.done && session.enableRecording ? [`https://recordings.browser-use.com/${session.id}/${session.tasks.length}.mp4`] : [],
       profileId: session.profileId,
       workspaceId: session.workspaceId,
-      proxyCountryCode: "us",
-      maxCostUsd: null,
+      proxyCountryCode: session.proxyCountryCode,
+      maxCostUsd: session.maxCostUsd,
       totalInputTokens: steps * 1520,
       totalOutputTokens: steps * 210,
       proxyUsedMb: decimal(steps * 1.25),
@@ -349,7 +355,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     new Detail(422, [{ loc: ["body", ...loc], msg, type }])
 
   const createOrDispatch = (body: Record<string, unknown>) => {
-    const issues: Array<{ loc: Array<string | number>; msg: string; type: string }> = []
+    const issues: Array<{ loc: ReadonlyArray<string | number>; msg: string; type: string }> = []
     if (body["task"] !== undefined && body["task"] !== null && typeof body["task"] !== "string") {
       issues.push({ loc: ["body", "task"], msg: "Input should be a valid string", type: "string_type" })
     }
@@ -360,12 +366,13 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     if (schema !== undefined && schema !== null && (typeof schema !== "object" || Array.isArray(schema))) {
       issues.push({ loc: ["body", "outputSchema"], msg: "Input should be a valid dictionary", type: "dict_type" })
     }
-    for (const flag of ["keepAlive", "enableScheduledTasks", "skills"]) {
-      if (body[flag] !== undefined && typeof body[flag] !== "boolean") {
-        issues.push({ loc: ["body", flag], msg: "Input should be a valid boolean", type: "bool_type" })
-      }
-    }
+    issues.push(...Sessions.optionIssues(body))
     if (issues.length > 0) throw new Detail(422, issues)
+    const workspaceId = typeof body["workspaceId"] === "string" ? body["workspaceId"].toLowerCase() : null
+    if (workspaceId !== null && !workspaces.workspaces.has(workspaceId)) throw new Detail(404, "Workspace not found")
+    const profileId = typeof body["profileId"] === "string" ? body["profileId"].toLowerCase() : null
+    if (profileId !== null && !profiles.profiles.has(profileId)) throw new Detail(404, "Profile not found")
+    const maxCostUsd = body["maxCostUsd"] === undefined || body["maxCostUsd"] === null ? null : String(Number(body["maxCostUsd"]))
     const task = typeof body["task"] === "string" ? body["task"] : undefined
     const now = Date.now()
     const newTask = (): Task => ({
@@ -393,6 +400,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       if (failures.insufficientCredits) throw new Detail(402, "Insufficient credits")
       const previous = session.tasks.at(-1)
       if (previous !== undefined) session.stepsBefore += progress(previous, now, session.tasks.length === 1).steps
+      if (maxCostUsd !== null) session.maxCostUsd = maxCostUsd
       session.tasks.push(newTask())
       announce(session, session.tasks.at(-1)!, false)
       return view(session, now)
@@ -405,9 +413,12 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       id: randomUUID(),
       model: typeof body["model"] === "string" ? body["model"] : "claude-opus-4.7",
       createdAt: now,
-      profileId: typeof body["profileId"] === "string" ? body["profileId"] : null,
-      workspaceId: typeof body["workspaceId"] === "string" ? body["workspaceId"] : null,
+      profileId,
+      workspaceId,
       agentmailEmail: `agent-${randomBytes(4).toString("hex")}@agentmail.to`,
+      proxyCountryCode: body["proxyCountryCode"] === null ? null : typeof body["proxyCountryCode"] === "string" ? body["proxyCountryCode"] : "us",
+      maxCostUsd,
+      enableRecording: body["enableRecording"] === true,
       tasks: task === undefined ? [] : [newTask()],
       stepsBefore: 0
     }
@@ -472,11 +483,45 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       if (session === undefined) throw new Detail(404, "Session not found")
       return view(session)
     }
+    const session = sessionRoute(method, path, query)
+    if (session !== undefined) return session
     const answer = workspaces.route(method, path, query, raw)
     if (answer !== undefined) return answer
     const browserAnswer = browsers.route(method, path, query, raw) ?? profiles.route(method, path, query, raw) ?? billing.route(method, path)
     if (browserAnswer !== undefined) return browserAnswer
     throw new Detail(404, "Not Found")
+  }
+
+  /** A session's tasks as its messages see them: each one's steps so far and, once ended, its answer. */
+  const taskStates = (session: SimulatedSession, now: number): Array<Sessions.TaskState> =>
+    session.tasks.map((task, i) => {
+      const p = progress(task, now, i === 0)
+      const succeeded = p.done && task.endWith === undefined
+      return {
+        text: task.text,
+        startedAt: task.startedAt,
+        steps: p.steps,
+        stepMs,
+        answer: succeeded ? task.outputSchema !== null ? JSON.stringify(sample(task.outputSchema)) : `Done: ${task.text}` : undefined,
+        endedAt: p.done ? task.startedAt + (stepsPerTask + 1) * stepMs : undefined
+      }
+    })
+
+  /** `DELETE /sessions/{id}` (a running one is stopped first: it is gone either way) and `GET /sessions/{id}/messages`. */
+  const sessionRoute = (method: string, path: string, query: URLSearchParams): unknown => {
+    const one = /^\/sessions\/([^/]+)$/.exec(path)
+    if (one !== null && method === "DELETE") {
+      const id = Sessions.sessionIdOf(one[1]!)
+      if (!sessions.delete(id)) throw new Detail(404, "Session not found")
+      return new Reply(204)
+    }
+    const messages = /^\/sessions\/([^/]+)\/messages$/.exec(path)
+    if (messages !== null && method === "GET") {
+      const session = sessions.get(Sessions.sessionIdOf(messages[1]!))
+      if (session === undefined) throw new Detail(404, "Session not found")
+      return Sessions.messagePage(Sessions.messagesOf(session.id, taskStates(session, Date.now())), query)
+    }
+    return undefined
   }
 
   const read = async (req: IncomingMessage, res: ServerResponse) => {

@@ -1,0 +1,16 @@
+import { Action, Pagination } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Api from "../api.js"
+
+export const listSessions = Action.make({
+  name: "listSessions",
+  title: "List Sessions",
+  description: "Lists the sessions, newest first, across every page up to the limit.",
+  props: {
+    limit: Pagination.limit({ description: "The most sessions returned (Browser Use pages by 100).", defaultValue: 100 })
+  },
+  output: Schema.Struct({ sessions: Schema.Array(Api.Session) }),
+  run: ({ limit }, { client }) =>
+    Effect.map(Pagination.collect(Api.sessions(client, limit ?? 100)), (sessions) => ({ sessions }))
+})
