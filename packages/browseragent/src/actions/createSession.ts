@@ -91,7 +91,8 @@ export const createSession = Action.make({
       ? [{ path: "task", message: "is required to dispatch a task to a session" }]
       : []),
     ...(params.waitForCompletion === true && params.task === undefined
-      ? [{ path: "waitForCompletion", message: "needs a task to wait for" }]
+      // Named on the task, the missing one: a workflow whose task is a reference is checked before it is known.
+      ? [{ path: "task", message: "is required to wait for completion" }]
       : []),
     ...(params.maxCostUsd !== undefined && !(params.maxCostUsd > 0)
       ? [{ path: "maxCostUsd", message: "must be more than 0" }]
