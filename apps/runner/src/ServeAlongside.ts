@@ -102,7 +102,11 @@ export const start = (
     return {
       type: workflow.trigger!.step.type,
       url,
-      next: (within) => Effect.timeoutOption(Queue.take(fired), within),
+      next: (within: Duration.DurationInput) => Effect.timeoutOption(Queue.take(fired), within),
       stop: Effect.asVoid(Fiber.interrupt(fiber))
     }
-  })
+  }).pipe(
+    // The port was free a moment before the server listened: another process may have taken it
+    // meanwhile. Then the trigger is served on another (nothing was enabled on that one).
+    Effect.retry({ times: 3, while: (error) => error._tag === "ServeProblem" && / is in use$/.test(error.message) })
+  )
