@@ -1,10 +1,14 @@
-/** The properties the actions share: a session, a workspace, a workspace's file, a profile. */
+/** The properties the actions share: ids (UUIDs) chosen from their lists, a workspace's file, a browser's download. */
 import { Property } from "@x/core"
 import * as Options from "./options.js"
+import * as BrowserOptions from "./options/browsers.js"
+import * as ProfileOptions from "./options/profiles.js"
 
 const uuidPattern = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 const uuid = Property.patterned(uuidPattern, "must be a session id (a UUID)")
 const workspaceUuid = Property.patterned(uuidPattern, "must be a workspace id (a UUID)")
+const browserSessionUuid = Property.patterned(uuidPattern, "must be a browser session id (a UUID)")
+const profileUuid = Property.patterned(uuidPattern, "must be a profile id (a UUID)")
 
 interface Config<R extends boolean> {
   readonly title: string
@@ -24,5 +28,14 @@ export const workspaceId = <const R extends boolean = false>(config: Config<R>) 
 export const workspaceFilePath = <const R extends boolean = false>(config: Config<R>) =>
   Property.string({ ...config, minLength: 1, dynamicOptions: Options.workspaceFiles })
 
-/** A browser profile (its id is a UUID), chosen from the profiles: one definition, with the profiles' own. */
-export { profileId } from "./props/browsers.js"
+/** A browser session (its id is a UUID), chosen from the browser sessions. */
+export const browserSessionId = <const R extends boolean = false>(config: Config<R>) =>
+  browserSessionUuid({ ...config, dynamicOptions: BrowserOptions.browserSessions })
+
+/** A file the chosen browser session (`sessionId`) downloaded, chosen from its downloads. */
+export const browserDownloadPath = <const R extends boolean = false>(config: Config<R>) =>
+  Property.string({ ...config, minLength: 1, dynamicOptions: BrowserOptions.browserDownloads })
+
+/** A profile (its id is a UUID), chosen from the profiles: for createSession and createBrowserSession. */
+export const profileId = <const R extends boolean = false>(config: Config<R>) =>
+  profileUuid({ ...config, dynamicOptions: ProfileOptions.profiles })

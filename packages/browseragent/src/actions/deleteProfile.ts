@@ -2,7 +2,7 @@ import { Action } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Profiles from "../api/profiles.js"
-import * as Props from "../props/browsers.js"
+import * as Props from "../props.js"
 
 export const deleteProfile = Action.make({
   name: "deleteProfile",

@@ -1,6 +1,6 @@
 import { Action, Property } from "@x/core"
 import * as Browsers from "../api/browsers.js"
-import * as Props from "../props/browsers.js"
+import * as Props from "../props.js"
 
 export const downloadBrowserFile = Action.make({
   name: "downloadBrowserFile",

@@ -1,6 +1,6 @@
 import { Action } from "@x/core"
 import * as Browsers from "../api/browsers.js"
-import * as Props from "../props/browsers.js"
+import * as Props from "../props.js"
 
 export const getBrowserSession = Action.make({
   name: "getBrowserSession",

@@ -1,6 +1,6 @@
 import { Action } from "@x/core"
 import * as Profiles from "../api/profiles.js"
-import * as Props from "../props/browsers.js"
+import * as Props from "../props.js"
 
 export const getProfile = Action.make({
   name: "getProfile",

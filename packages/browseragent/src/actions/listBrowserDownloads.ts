@@ -2,7 +2,7 @@ import { Action, Pagination } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Browsers from "../api/browsers.js"
-import * as Props from "../props/browsers.js"
+import * as Props from "../props.js"
 
 export const listBrowserDownloads = Action.make({
   name: "listBrowserDownloads",

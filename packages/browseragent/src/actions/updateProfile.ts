@@ -1,6 +1,6 @@
 import { Action, Property } from "@x/core"
 import * as Profiles from "../api/profiles.js"
-import * as Props from "../props/browsers.js"
+import * as Props from "../props.js"
 
 export const updateProfile = Action.make({
   name: "updateProfile",
