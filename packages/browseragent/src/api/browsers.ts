@@ -3,7 +3,8 @@
  * charged by the hour upfront and refunded when stopped; the files it downloaded, listed by
  * cursor and fetched through presigned URLs (15 minutes).
  */
-import { ConnectorError, Files, Pagination, type ProviderClient, ProviderRequest } from "@x/core"
+import { ConnectorError, Pagination, type ProviderClient, ProviderRequest } from "@x/core"
+import { saveTo } from "./files.js"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -194,9 +195,6 @@ export const downloadBrowserFile = (
       onNone: () =>
         Effect.fail(new ConnectorError.NotFound({ message: `no download ${filePath} in browser session ${sessionId}`, request: { method: "GET", path: `/browsers/${sessionId}/downloads` } })),
       onSome: (file) =>
-        Effect.map(
-          Files.downloadUrl(client, file.url!, { to: options.to, maxBytes: options.maxBytes, field: "to" }),
-          (downloaded): DownloadedBrowserFile => ({ path: downloaded.path, size: downloaded.size, contentType: downloaded.contentType ?? null, downloadPath: file.path })
-        )
+        Effect.map(saveTo(client, file.url!, options), (saved): DownloadedBrowserFile => ({ ...saved, downloadPath: file.path }))
     })
   )

@@ -4,6 +4,7 @@
  * (several in one declaration), downloaded from presigned GET URLs, deleted.
  */
 import { ConnectorError, FileInput, Files, Pagination, ProviderClient, ProviderRequest } from "@x/core"
+import { saveTo } from "./files.js"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 
@@ -244,10 +245,7 @@ export const downloadWorkspaceFile = (
   options: { readonly to: string; readonly maxBytes?: number | undefined }
 ): Effect.Effect<DownloadedFile, ConnectorError.ConnectorError> =>
   Effect.flatMap(workspaceFileUrl(client, workspaceId, filePath), (file) =>
-    Effect.map(
-      Files.downloadUrl(client, file.url, { to: options.to, maxBytes: options.maxBytes, field: "to" }),
-      (downloaded): DownloadedFile => ({ path: downloaded.path, size: downloaded.size, contentType: downloaded.contentType ?? null, workspacePath: file.path })
-    ))
+    Effect.map(saveTo(client, file.url, options), (saved): DownloadedFile => ({ ...saved, workspacePath: file.path })))
 
 
 /** What deleting a file outputs: which file of which workspace is gone. */
