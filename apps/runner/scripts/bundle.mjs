@@ -16,6 +16,8 @@ await build({
   platform: "node",
   target: "node20",
   logLevel: "warning",
+  // The embedded database's native addon cannot be bundled: it is the bin's one dependency.
+  external: ["better-sqlite3"],
   // Some CommonJS dependencies call `require` for Node built-ins; ESM has none of its own.
   banner: { js: `import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);` }
 })

@@ -39,6 +39,7 @@ export const examples = {
     "$ x-runner options boardtool/v1/createCard idList --param idBoard=5eed00000000000000000002 --sandbox",
     "$ x-runner options sitebuilder/v1/createCollectionItem fieldData --param collectionId=5eed00000000000000000003 --sandbox"
   ],
+  runs: ["$ x-runner runs --status failed", "$ x-runner runs show 3f2a9c41d0e8b7a6", "$ x-runner runs retry 3f2a9c41d0e8b7a6"],
   connect: ["$ x-runner connect sitebuilder --connections connections.json --app-url http://127.0.0.1:3000"]
 } as const satisfies Record<string, ReadonlyArray<string>>
 
@@ -54,6 +55,15 @@ const sandboxOption = Options.boolean("sandbox").pipe(
 )
 const withoutRateLimitsOption = Options.boolean("without-rate-limits").pipe(
   Options.withDescription("With --sandbox: neither the simulators nor the runner keep to the providers' rate limits (for load tests)")
+)
+const dataDirOption = Options.directory("data-dir").pipe(
+  Options.withDescription("Where the embedded database and the triggers' state are kept (made 0700 if others could read it)"),
+  Options.withDefault(".x-runner")
+)
+const databaseOption = Options.text("database").pipe(
+  Options.withPseudoName("postgres://…"),
+  Options.withDescription("A PostgreSQL shared by several runners, instead of the embedded database (also XRUNNER_DATABASE)"),
+  Options.optional
 )
 const inputOption = Options.keyValueMap("input").pipe(
   Options.withDescription("A value for an input the workflow declares, as name=value (repeatable)"),
@@ -92,7 +102,9 @@ const run = Command.make("run", {
 )
 
 const serve = Command.make("serve", {
-  workflow: workflowArg,
+  workflow: Args.text({ name: "workflow.json|directory" }).pipe(
+    Args.withDescription("A workflow file with a trigger, or a directory: every workflow in it with a trigger is served, each at <public-url>/<file name>")
+  ),
   publicUrl: Options.text("public-url").pipe(
     Options.withPseudoName("URL"),
     Options.withDescription("A webhook trigger's: the URL the provider sends deliveries to (it reaches this process, e.g. through a tunnel)"),
@@ -104,9 +116,20 @@ const serve = Command.make("serve", {
     Options.optional
   ),
   port: Options.integer("port").pipe(Options.withDescription("The port to listen on (default: the public URL's, else 8080)"), Options.optional),
-  dataDir: Options.directory("data-dir").pipe(
-    Options.withDescription("Where the delivery journal and the trigger's state are kept (made 0700 if others could read it)"),
-    Options.withDefault(".x-runner")
+  host: Options.text("host").pipe(
+    Options.withDescription("The address to listen on, e.g. 0.0.0.0 behind a load balancer (default: 127.0.0.1, this machine only)"),
+    Options.withDefault("127.0.0.1")
+  ),
+  dataDir: dataDirOption,
+  database: databaseOption,
+  concurrency: Options.integer("concurrency").pipe(
+    Options.withDescription("How many runs this runner runs at once (default 32)"),
+    Options.optional
+  ),
+  runnerAddress: Options.text("runner-address").pipe(
+    Options.withPseudoName("HOST:PORT"),
+    Options.withDescription("With --database: how the other runners reach this one (default: 127.0.0.1 on a free port, runners on one machine)"),
+    Options.optional
   ),
   connections: connectionsOption,
   sandbox: sandboxOption,
@@ -120,9 +143,15 @@ const serve = Command.make("serve", {
     publicUrl: args.publicUrl,
     pollInterval: args.pollInterval,
     port: args.port,
-    dataDir: args.dataDir
+    host: args.host,
+    dataDir: args.dataDir,
+    database: Option.getOrUndefined(args.database),
+    concurrency: Option.getOrUndefined(args.concurrency),
+    runnerAddress: args.runnerAddress
   }).pipe(Effect.provide(components({ rateLimits: !args.withoutRateLimits })))).pipe(
-  Command.withDescription("Enable the workflow's trigger and run its tasks once per event, until stopped (SIGINT/SIGTERM)")
+  Command.withDescription(
+    "Enable the triggers of a workflow (or of a directory's workflows) and run their tasks once per event on the durable engine, until stopped (SIGINT/SIGTERM)"
+  )
 )
 
 const sample = Command.make("sample", {
@@ -186,6 +215,52 @@ const connect = Command.make("connect", {
   Command.withDescription("Connect an OAuth2 component: authorize in the browser, and store the token in the connections file")
 )
 
+const locationOf = (dataDir: string, database: Option.Option<string>) =>
+  Effect.mapError(
+    Effect.flatMap(Effect.promise(() => import("./Setup.js")), (Setup) =>
+      Setup.locateDatabase(Option.getOrUndefined(database) ?? process.env["XRUNNER_DATABASE"], dataDir)),
+    (error) => error
+  )
+const jsonOutput = Options.choice("output", ["pretty", "json"]).pipe(
+  Options.withDescription("pretty: a table (or text); json: one JSON document on stdout"),
+  Options.withDefault("pretty" as const)
+)
+const runIdArg = Args.text({ name: "run" }).pipe(Args.withDescription("The run's id, as x-runner runs lists it"))
+
+const runsShow = Command.make("show", { run: runIdArg, dataDir: dataDirOption, database: databaseOption, output: jsonOutput }, (args) =>
+  Effect.flatMap(locationOf(args.dataDir, args.database), (location) =>
+    Commands.runsShow({ location, runId: args.run, json: args.output === "json" }))).pipe(
+    Command.withDescription("Show a run: its trigger event, and each step's input, output and error (secret parameters are never stored)")
+  )
+
+const runsRetry = Command.make("retry", { run: runIdArg, dataDir: dataDirOption, database: databaseOption }, (args) =>
+  Effect.flatMap(locationOf(args.dataDir, args.database), (location) => Commands.runsRetry({ location, runId: args.run }))).pipe(
+    Command.withDescription("Run a failed run again from its failed step (the steps before it keep their outputs), on a serving runner")
+  )
+
+const runs = Command.make("runs", {
+  dataDir: dataDirOption,
+  database: databaseOption,
+  status: Options.choice("status", ["accepted", "running", "succeeded", "failed", "unknown"]).pipe(
+    Options.withDescription("Only the runs with this status"),
+    Options.optional
+  ),
+  workflow: Options.text("workflow").pipe(Options.withDescription("Only the runs of this workflow (its file name without .json)"), Options.optional),
+  limit: Options.integer("limit").pipe(Options.withDescription("At most this many runs, newest first"), Options.withDefault(50)),
+  output: jsonOutput
+}, (args) =>
+  Effect.flatMap(locationOf(args.dataDir, args.database), (location) =>
+    Commands.runsList({
+      location,
+      status: Option.getOrUndefined(args.status),
+      workflow: Option.getOrUndefined(args.workflow),
+      limit: args.limit,
+      json: args.output === "json"
+    }))).pipe(
+    Command.withDescription("List the runs serve keeps (status, trigger event, started, duration, failed step), newest first"),
+    Command.withSubcommands([runsShow, runsRetry])
+  )
+
 const footer = HelpDoc.blocks([HelpDoc.h1("EXAMPLES"), ...Object.values(examples).flat().map((example) => HelpDoc.p(example))])
 
 /**
@@ -197,7 +272,7 @@ const footer = HelpDoc.blocks([HelpDoc.h1("EXAMPLES"), ...Object.values(examples
 export const cli = Command.run(
   Command.make("x-runner").pipe(
     Command.withDescription("Runs workflow files on the connector packages. Exit codes: 0 ok, 1 a step failed, 2 invalid workflow or arguments."),
-    Command.withSubcommands([run, serve, sample, describe, options, connect])
+    Command.withSubcommands([run, serve, runs, sample, describe, options, connect])
   ),
   { name: "x-runner", version, footer }
 )

@@ -214,7 +214,9 @@ export const options = (args: {
   }).pipe(Effect.scoped)
 
 /**
- * `serve`: enables the trigger and runs the tasks for every event, until stopped.
+ * `serve`: serves the trigger of one workflow, or of every workflow in a directory (each at its
+ * own path under the public URL), and runs their tasks for every event on the durable engine,
+ * until stopped.
  *
  * @since 0.2.0
  * @category commands
@@ -226,11 +228,22 @@ export const serve = (args: {
   readonly publicUrl: Option.Option<string>
   readonly pollInterval?: Option.Option<string>
   readonly port: Option.Option<number>
+  readonly host?: string | undefined
   readonly dataDir: string
+  readonly database?: string | undefined
+  readonly concurrency?: number | undefined
+  readonly runnerAddress?: Option.Option<string>
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
-    const workflow = yield* Setup.loadWorkflow(args.workflow, args.inputs)
-    const polling = workflow.trigger?.prepared.trigger.kind === "POLLING"
+    const files = yield* Setup.workflowFiles(args.workflow)
+    const loaded: Array<{ readonly name: string; readonly workflow: Workflow.Workflow }> = []
+    for (const file of files) {
+      const workflow = yield* Setup.loadWorkflow(file.path, args.inputs)
+      if (workflow.trigger !== undefined) loaded.push({ name: file.name, workflow })
+      else if (files.length > 1) yield* Effect.flatMap(Output, (output) => output.err(`○ ${file.path} has no trigger: not served`))
+    }
+    if (loaded.length === 0) return yield* new Errors.InvalidArguments({ message: `${args.workflow}: no workflow with a trigger to serve` })
+    const polling = loaded.every(({ workflow }) => workflow.trigger!.prepared.trigger.kind === "POLLING")
     if (Option.isNone(args.publicUrl) && !polling) {
       return yield* new Errors.InvalidArguments({ message: "--public-url is needed: the provider sends the trigger's deliveries there" })
     }
@@ -243,16 +256,33 @@ export const serve = (args: {
     if (given !== undefined && (pollInterval === undefined || !Duration.greaterThan(pollInterval, Duration.zero))) {
       return yield* new Errors.InvalidArguments({ message: `--poll-interval ${given}: not a positive duration such as "30 seconds"` })
     }
-    const { connections, notes } = yield* Setup.connect(args.source, Workflow.componentsOf(workflow))
-    yield* checkWithConnections(args.workflow, workflow, connections)
+    if (args.concurrency !== undefined && !(Number.isInteger(args.concurrency) && args.concurrency >= 1)) {
+      return yield* new Errors.InvalidArguments({ message: `--concurrency ${args.concurrency}: not a whole number of runs, at least 1` })
+    }
+    const database = yield* Effect.mapError(
+      Setup.locateDatabase(args.database ?? process.env["XRUNNER_DATABASE"], args.dataDir),
+      (problem) => new Errors.InvalidArguments({ message: problem.message })
+    )
+    const cluster = yield* Setup.runnerAddress(Option.getOrUndefined(args.runnerAddress ?? Option.none()))
+    const { connections, notes } = yield* Setup.connect(args.source, [...new Set(loaded.flatMap(({ workflow }) => Workflow.componentsOf(workflow)))])
+    for (const { workflow } of loaded) yield* checkWithConnections(args.workflow, workflow, connections)
     for (const note of notes) yield* Effect.flatMap(Output, (output) => output.err(`sandbox: ${note}`))
     const Serve = yield* Effect.promise(() => import("./Serve.js"))
+    const directory = files.length > 1 || files[0]!.path !== args.workflow
     return yield* Serve.serve({
-      workflow,
-      publicUrl,
+      // One workflow is served at the public URL itself; a directory's each at <public URL>/<name>.
+      workflows: loaded.map(({ name, workflow }) => ({
+        name,
+        workflow,
+        publicUrl: publicUrl === undefined ? undefined : directory ? new URL(`${publicUrl.pathname.replace(/\/$/, "")}/${encodeURIComponent(name)}`, publicUrl) : publicUrl
+      })),
       pollInterval,
       port: Option.getOrElse(args.port, () => Number(publicUrl?.port || 8080)),
-      dataDir: args.dataDir
+      host: args.host,
+      dataDir: args.dataDir,
+      database,
+      concurrency: args.concurrency,
+      cluster
     }).pipe(Effect.provide(Connections.layer(connections)))
   }).pipe(Effect.scoped)
 
@@ -292,3 +322,26 @@ export const sample = (args: {
  */
 export const connect = (args: { readonly component: string; readonly connections: string; readonly appUrl: string }) =>
   Effect.flatMap(Effect.promise(() => import("./Connect.js")), (Connect) => Connect.connect(args.component, args.connections, args.appUrl))
+
+/**
+ * `runs`, `runs show`, `runs retry`: the history `serve` keeps (loaded with the database).
+ *
+ * @since 0.3.0
+ * @category commands
+ */
+export const runsList = (args: Parameters<typeof import("./Runs.js").list>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("./Runs.js")), (Runs) => Runs.list(args))
+
+/**
+ * @since 0.3.0
+ * @category commands
+ */
+export const runsShow = (args: Parameters<typeof import("./Runs.js").show>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("./Runs.js")), (Runs) => Runs.show(args))
+
+/**
+ * @since 0.3.0
+ * @category commands
+ */
+export const runsRetry = (args: Parameters<typeof import("./Runs.js").retry>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("./Runs.js")), (Runs) => Runs.retry(args))

@@ -75,26 +75,46 @@ export const run = (
         continue
       }
       yield* reporter.started(checked)
-      const started = Date.now()
-      // Decoded by the check when every parameter was known then; else decoded now, with the
-      // outputs it refers to put in.
-      const outcome = yield* checked.decoded !== undefined
-        ? Effect.either(executor.runDecoded(checked.decoded))
-        : Either.match(References.resolve(checked.parameters, scope), {
-          onLeft: (unresolved) =>
-            Effect.succeed(Either.left<ConnectorError.ConnectorError>(
-              ConnectorError.invalidInput([{ path: "parameters", message: unresolved.message }], `step "${name}" (${type})`)
-            )),
-          onRight: (parameters) => Effect.either(executor.runPrepared(checked.prepared, parameters))
-        })
-      const durationMs = Date.now() - started
-      const result: StepResult = Either.isRight(outcome)
-        ? { name, type, status: "succeeded", output: outcome.right, durationMs }
-        : { name, type, status: "failed", error: { tag: outcome.left._tag, message: outcome.left.message }, durationMs }
-      if (Either.isRight(outcome)) scope.set(name, outcome.right)
+      const result = yield* runStep(executor, checked, scope)
+      if (result.status === "succeeded") scope.set(name, result.output)
       else failed = true
       steps.push(result)
       yield* reporter.finished(result)
     }
     return { status: failed ? "failed" : "succeeded", steps }
+  })
+
+/**
+ * Runs one task with the outputs before it (`scope`: the inputs, the trigger's event and each
+ * earlier step's output by name): its parameters resolved, then run by the executor. A failure
+ * is the result's error, never the Effect's.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const runStep = (
+  executor: Executor.Executor,
+  checked: Workflow.CheckedTask,
+  scope: ReadonlyMap<string, unknown>
+): Effect.Effect<StepResult, never, Connections.Connections> =>
+  Effect.suspend(() => {
+    const { name, type } = checked.step
+    const started = Date.now()
+    // Decoded by the check when every parameter was known then; else decoded now, with the
+    // outputs it refers to put in.
+    const outcome = checked.decoded !== undefined
+      ? Effect.either(executor.runDecoded(checked.decoded))
+      : Either.match(References.resolve(checked.parameters, scope), {
+        onLeft: (unresolved) =>
+          Effect.succeed(Either.left<ConnectorError.ConnectorError>(
+            ConnectorError.invalidInput([{ path: "parameters", message: unresolved.message }], `step "${name}" (${type})`)
+          )),
+        onRight: (parameters) => Effect.either(executor.runPrepared(checked.prepared, parameters))
+      })
+    return Effect.map(outcome, (outcome): StepResult => {
+      const durationMs = Date.now() - started
+      return Either.isRight(outcome)
+        ? { name, type, status: "succeeded", output: outcome.right, durationMs }
+        : { name, type, status: "failed", error: { tag: outcome.left._tag, message: outcome.left.message }, durationMs }
+    })
   })

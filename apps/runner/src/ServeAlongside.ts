@@ -22,7 +22,6 @@ import type * as Scope from "effect/Scope"
 import { createServer } from "node:net"
 import type { Components } from "./Components.js"
 import { type DamagedData, ServeProblem } from "./Errors.js"
-import type * as Journal from "./Journal.js"
 import { Output } from "./Output.js"
 import type * as Run from "./Run.js"
 import type * as Workflow from "./Workflow.js"
@@ -34,7 +33,7 @@ import type * as Workflow from "./Workflow.js"
  * @category models
  */
 export interface Fired {
-  readonly event: Journal.Event
+  readonly event: { readonly id: string }
   readonly result: Run.RunResult
 }
 
@@ -86,12 +85,11 @@ export const start = (
     const fired = yield* Queue.unbounded<Fired>()
     const Serve = yield* Effect.promise(() => import("./Serve.js"))
     const fiber = yield* Serve.serve({
-      workflow,
-      publicUrl: new URL(url),
+      workflows: [{ name: workflow.trigger!.step.name, workflow, publicUrl: new URL(url) }],
       port,
       dataDir,
       ready: Deferred.succeed(ready, undefined),
-      finished: (event, result) => Queue.offer(fired, { event, result })
+      finished: (run, result) => Queue.offer(fired, { event: { id: run.eventId }, result })
     }).pipe(
       Effect.provide(connections),
       Effect.provideService(Output, { out: output.out, err: (line) => output.err(`[trigger] ${line}`) }),

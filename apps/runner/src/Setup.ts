@@ -6,14 +6,18 @@
  * @since 0.2.0
  */
 import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
 import type { Component } from "@x/core"
 import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import { createServer } from "node:net"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { Components } from "./Components.js"
 import * as ConnectionValues from "./ConnectionValues.js"
 import { type ConnectionProblem, InvalidArguments, InvalidWorkflow } from "./Errors.js"
+import type * as Engine from "./Engine.js"
 import * as Workflow from "./Workflow.js"
 
 /**
@@ -72,4 +76,87 @@ export const connect = (
       : { connections: yield* ConnectionValues.load(entries.map((entry) => entry.component), source.file, process.env), notes: [] }
     yield* ConnectionValues.check(started.connections, used)
     return started
+  })
+
+/**
+ * A workflow file to serve, and its name (the file's, without `.json`).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface WorkflowFile {
+  readonly name: string
+  readonly path: string
+}
+
+/**
+ * The workflow files `serve` serves: the one given, or every `*.json` of the directory given.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const workflowFiles = (given: string): Effect.Effect<ReadonlyArray<WorkflowFile>, InvalidArguments, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const unreadable = () => new InvalidArguments({ message: `the workflow ${given} cannot be read` })
+    const info = yield* Effect.mapError(fs.stat(given), unreadable)
+    const nameOf = (file: string) => path.basename(file).replace(/\.json$/i, "")
+    if (info.type !== "Directory") return [{ name: nameOf(given), path: given }]
+    const entries = (yield* Effect.mapError(fs.readDirectory(given), unreadable)).filter((entry) => /\.json$/i.test(entry)).sort()
+    if (entries.length === 0) return yield* new InvalidArguments({ message: `${given} holds no workflow file (*.json)` })
+    return entries.map((entry) => ({ name: nameOf(entry), path: path.join(given, entry) }))
+  })
+
+/**
+ * Where `serve` keeps its runs: the data directory's SQLite files, or a PostgreSQL.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Location =
+  | { readonly _tag: "Embedded"; readonly dataDir: string }
+  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
+
+/**
+ * The location named by `--database` (or `XRUNNER_DATABASE`), else the data directory's files.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const locateDatabase = (database: string | undefined, dataDir: string): Effect.Effect<Location, InvalidArguments> => {
+  if (database === undefined || database === "") return Effect.succeed({ _tag: "Embedded", dataDir })
+  if (/^postgres(ql)?:\/\//.test(database)) return Effect.succeed({ _tag: "Postgres", url: Redacted.make(database) })
+  // The value may hold a password: only its scheme is named.
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(database)?.[0] ?? "a value without a scheme"
+  return Effect.fail(new InvalidArguments({ message: `--database takes a postgres:// URL (got ${scheme}); leave it out for the embedded database` }))
+}
+
+const freePort = (host: string) =>
+  Effect.async<number, InvalidArguments>((resume) => {
+    const server = createServer()
+    server.once("error", (error) => resume(Effect.fail(new InvalidArguments({ message: `no free port on ${host}: ${error.message}` }))))
+    server.listen(0, host, () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resume(Effect.succeed(port)))
+    })
+  })
+
+/**
+ * How the other runners of a cluster reach this one: `--runner-address host:port`, by default
+ * 127.0.0.1 on a free port (runners on one machine).
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const runnerAddress = (given: string | undefined): Effect.Effect<Engine.ClusterOptions, InvalidArguments> =>
+  Effect.gen(function*() {
+    const shardLockExpiration = "5 seconds"
+    if (given === undefined) return { host: "127.0.0.1", port: yield* freePort("127.0.0.1"), shardLockExpiration }
+    const match = /^(.+):(\d{1,5})$/.exec(given)
+    const port = Number(match?.[2])
+    if (match === null || !(port > 0 && port < 65536)) {
+      return yield* new InvalidArguments({ message: `--runner-address ${given}: not host:port (e.g. 10.0.0.5:34431)` })
+    }
+    return { host: match[1]!.replace(/^\[|\]$/g, ""), port, shardLockExpiration }
   })

@@ -1,0 +1,135 @@
+/**
+ * Where `serve` keeps everything: one embedded SQLite database in the data directory by
+ * default (nothing to install or start), or a PostgreSQL shared by several runners
+ * (`--database postgres://…`). Two clients come out of it: the workflow engine's (its own
+ * tables: messages, replies, shards) and the runs' (`RunStore`: accepted events, runs, steps,
+ * triggers).
+ *
+ * In SQLite they are two files (`engine.db`, `runs.db`), created readable by the owner only: the
+ * runs' commits are flushed to disk (an acknowledged delivery survives a power cut), the
+ * engine's are written through to the operating system only (`synchronous = NORMAL` in WAL
+ * mode: they survive the process being killed, and a power cut at worst repeats a step, which
+ * the runs' write markers then recognise). A file that is not a database, or that fails
+ * SQLite's check, stops the start with its name: never silently skipped.
+ *
+ * @since 0.3.0
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { DamagedData, ServeProblem } from "./Errors.js"
+import type { Location } from "./Setup.js"
+import * as TriggerState from "./TriggerState.js"
+
+/**
+ * The runs' database client (`RunStore`'s tables); the engine's is the `SqlClient` itself.
+ *
+ * @since 0.3.0
+ * @category tags
+ */
+export class RunsSql extends Context.Tag("x-runner/RunsSql")<RunsSql, SqlClient.SqlClient>() {}
+
+/** SQLite's codes for a file that is not a database, or a damaged one. */
+const damageCodes = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"])
+
+/** A failure to open or check a SQLite file: damage when SQLite says so, else a problem of its own. */
+const openFailed = (file: string, cause: unknown): DamagedData | ServeProblem => {
+  const error = (cause as { cause?: unknown })?.cause ?? cause
+  const code = (error as { code?: unknown })?.code
+  return typeof code === "string" && damageCodes.has(code)
+    ? damagedSqlite(file, error)
+    : new ServeProblem({ message: `the embedded database ${file} cannot be opened: ${String(error)}` })
+}
+
+/** What a damaged SQLite file says when it is opened or checked. */
+const damagedSqlite = (file: string, cause: unknown) =>
+  new DamagedData({
+    file,
+    message: `${file} is not a database x-runner can read (${
+      String((cause as { cause?: unknown })?.cause ?? cause).replace(/^SqliteError: /, "")
+    }). Nothing is skipped silently: move it aside (mv ${file} ${file}.damaged) to start empty, once you know which of its runs ran.`
+  })
+
+/** A SQLite file created 0600 before SQLite opens it (its -wal and -shm files take its mode). */
+const privateFile = (file: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const cannot = (error: { readonly message: string }) => new DamagedData({ file, message: `${file} cannot be used: ${error.message}` })
+    if (!(yield* Effect.mapError(fs.exists(file), cannot))) {
+      yield* Effect.mapError(fs.writeFile(file, new Uint8Array(0), { mode: 0o600 }), cannot)
+    }
+    yield* Effect.mapError(fs.chmod(file, 0o600), cannot)
+  })
+
+const sqlite = (file: string, synchronous: "FULL" | "NORMAL") =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    yield* privateFile(file)
+    return SqliteClient.layer({ filename: file }).pipe(
+      Layer.tap((context) =>
+        Effect.gen(function*() {
+          const sql = Context.get(context, SqlClient.SqlClient)
+          const check = yield* sql.unsafe<{ readonly quick_check: string }>("PRAGMA quick_check")
+          const verdict = check.map((row) => row.quick_check)
+          if (verdict.join() !== "ok") return yield* Effect.fail(damagedSqlite(file, verdict.join("; ")))
+          yield* sql.unsafe(`PRAGMA synchronous = ${synchronous}`)
+          // A second process (x-runner runs) may write while serve does: wait for its lock.
+          yield* sql.unsafe("PRAGMA busy_timeout = 5000")
+        }).pipe(Effect.catchAll((error) => Effect.fail(error instanceof DamagedData ? error : openFailed(file, error))))
+      ),
+      // better-sqlite3 throws when a file that is not a database is opened in WAL mode.
+      Layer.catchAllCause((cause) =>
+        Layer.fail(
+          cause._tag === "Fail" && (cause.error instanceof DamagedData || cause.error instanceof ServeProblem)
+            ? cause.error
+            : openFailed(file, cause._tag === "Fail" ? cause.error : cause._tag === "Die" ? cause.defect : cause)
+        )
+      ),
+      Layer.map((context) => Context.make(SqlClient.SqlClient, Context.get(context, SqlClient.SqlClient)))
+    )
+  }))
+
+const runsFile = (dataDir: string) => Effect.map(Path.Path, (path) => path.join(dataDir, "runs.db"))
+
+/**
+ * The engine's client (`SqlClient`) and the runs' (`RunsSql`) at the location.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layer = (
+  location: Location
+): Layer.Layer<SqlClient.SqlClient | RunsSql, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> => {
+  if (location._tag === "Postgres") {
+    return Layer.map(postgresClient(location), (context) => {
+      const sql = Context.get(context, SqlClient.SqlClient)
+      return Context.make(SqlClient.SqlClient, sql).pipe(Context.add(RunsSql, sql))
+    })
+  }
+  return Layer.unwrapEffect(Effect.gen(function*() {
+    const path = yield* Path.Path
+    yield* TriggerState.makeDataDir(location.dataDir)
+    return Layer.merge(sqlite(path.join(location.dataDir, "engine.db"), "NORMAL"), runsLayer(location))
+  }))
+}
+
+/**
+ * The runs' client alone (`x-runner runs`).
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const runsLayer = (location: Location): Layer.Layer<RunsSql, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> =>
+  location._tag === "Postgres"
+    ? Layer.map(postgresClient(location), (context) => Context.make(RunsSql, Context.get(context, SqlClient.SqlClient)))
+    : Layer.unwrapEffect(Effect.map(runsFile(location.dataDir), (file) =>
+      sqlite(file, "FULL").pipe(Layer.map((context) => Context.make(RunsSql, Context.get(context, SqlClient.SqlClient))))))
+
+const postgresClient = (location: Location & { readonly _tag: "Postgres" }) =>
+  PgClient.layer({ url: location.url, applicationName: "x-runner" }).pipe(
+    Layer.mapError((error) => new ServeProblem({ message: `the database cannot be reached: ${error.message}` }))
+  )

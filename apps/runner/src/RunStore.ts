@@ -1,0 +1,382 @@
+/**
+ * The runs of `serve`, in its database (`Database.RunsSql`): each accepted trigger event is a
+ * run (keyed by its workflow and event id: a redelivery is the same run), with its status and
+ * each step's input, output and error. A delivery is acknowledged once its run is committed
+ * (group commit: `internal/writeBatcher`); the engine then executes it. `x-runner runs` reads
+ * the same tables.
+ *
+ * Steps carry a write marker: before a step sends a request that creates or changes something,
+ * the time is committed on its row; a step found with a marker and no result was cut short
+ * after it may have reached the provider, so it is not blindly repeated.
+ *
+ * @since 0.3.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { createHash } from "node:crypto"
+import { RunsSql } from "./Database.js"
+import * as WriteBatcher from "./internal/writeBatcher.js"
+
+/**
+ * A run's status: accepted (waiting for the engine), running, and its end.
+ * `unknown`: a step may or may not have reached the provider before a stop; a person decides
+ * (`x-runner runs retry`).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type RunStatus = "accepted" | "running" | "succeeded" | "failed" | "unknown"
+
+/**
+ * A step's status in a run.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type StepStatus = "running" | "succeeded" | "failed" | "skipped" | "unknown"
+
+/**
+ * A run as `x-runner runs` lists it.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Run {
+  readonly id: string
+  readonly workflow: string
+  readonly eventId: string
+  readonly status: RunStatus
+  /** 0 for the first execution; one more for each `runs retry`. */
+  readonly attempt: number
+  /** The step the current attempt starts at (0, or the failed step of a retried run). */
+  readonly fromStep: number
+  readonly acceptedAt: number
+  readonly startedAt: number | undefined
+  readonly finishedAt: number | undefined
+  readonly failedStep: string | undefined
+}
+
+/**
+ * A step of a run.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Step {
+  readonly index: number
+  readonly name: string
+  readonly type: string
+  readonly status: StepStatus
+  readonly input?: unknown
+  readonly output?: unknown
+  readonly error?: { readonly tag: string; readonly message: string } | undefined
+  readonly startedAt?: number | undefined
+  readonly durationMs?: number | undefined
+  /** When a request that creates or changes something was about to be sent, if one was. */
+  readonly writeSentAt?: number | undefined
+}
+
+/**
+ * The store could not be read or written.
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export class StoreFailed extends Data.TaggedError("StoreFailed")<{ readonly message: string }> {}
+
+/**
+ * The runs' store.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface RunStore {
+  /** Commits the event as a run (group-committed); `fresh` is false for an event accepted before. */
+  readonly accept: (workflow: string, event: { readonly id: string; readonly output: unknown }) => Effect.Effect<{
+    readonly runId: string
+    readonly fresh: boolean
+  }, StoreFailed>
+  /** Runs waiting for the engine, leased to this runner for a while (another takes them when it dies). */
+  readonly claim: (runner: string, max: number) => Effect.Effect<ReadonlyArray<{ readonly runId: string; readonly attempt: number }>, StoreFailed>
+  /** The engine holds the run's attempt (durably): it is no longer waiting. */
+  readonly dispatched: (runId: string, attempt: number) => Effect.Effect<void, StoreFailed>
+  /** How many runs the engine holds and has not finished. */
+  readonly backlog: Effect.Effect<number, StoreFailed>
+  /** The run, its event's output and the outputs of the steps before its current attempt's first. */
+  readonly load: (runId: string) => Effect.Effect<Option.Option<{
+    readonly run: Run
+    readonly event: unknown
+    readonly outputs: ReadonlyMap<number, unknown>
+  }>, StoreFailed>
+  readonly runStarted: (runId: string, attempt: number) => Effect.Effect<void, StoreFailed>
+  readonly step: (runId: string, index: number) => Effect.Effect<Option.Option<Step>, StoreFailed>
+  /** Commits the write marker; only then may the request go. */
+  readonly writeSent: (runId: string, step: { readonly index: number; readonly name: string; readonly type: string }) => Effect.Effect<number, StoreFailed>
+  readonly stepFinished: (runId: string, step: Step) => Effect.Effect<void, StoreFailed>
+  readonly runFinished: (runId: string, attempt: number, status: RunStatus, failedStep: string | undefined) => Effect.Effect<void, StoreFailed>
+  readonly list: (options: { readonly limit: number; readonly status?: RunStatus | undefined; readonly workflow?: string | undefined }) => Effect.Effect<ReadonlyArray<Run>, StoreFailed>
+  readonly show: (runId: string) => Effect.Effect<Option.Option<{ readonly run: Run; readonly event: unknown; readonly steps: ReadonlyArray<Step> }>, StoreFailed>
+  /**
+   * A failed (or unknown) run goes back to the engine from its failed step: the steps before
+   * it keep their outputs and do not run again.
+   */
+  readonly retry: (runId: string) => Effect.Effect<Option.Option<Run>, StoreFailed>
+}
+
+/**
+ * The service.
+ *
+ * @since 0.3.0
+ * @category tags
+ */
+export const RunStore = Context.GenericTag<RunStore>("x-runner/RunStore")
+
+/**
+ * A run's id: the same for the same event of the same workflow (a redelivery is the same run).
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const runIdOf = (workflow: string, eventId: string): string =>
+  createHash("sha256").update(`${workflow}\n${eventId}`).digest("hex").slice(0, 16)
+
+/** How long a runner holds the runs it claimed before another may dispatch them. */
+const leaseMillis = 10_000
+
+const failed = (doing: string) => (error: SqlError) => new StoreFailed({ message: `the runs could not be ${doing}: ${error.message}` })
+
+const json = (value: unknown): string | null => value === undefined ? null : JSON.stringify(value)
+const parsed = (text: unknown): unknown => typeof text === "string" ? JSON.parse(text) : undefined
+const num = (value: unknown): number | undefined => value === null || value === undefined ? undefined : Number(value)
+const str = (value: unknown): string | undefined => value === null || value === undefined ? undefined : String(value)
+
+const toRun = (row: Record<string, unknown>): Run => ({
+  id: String(row["id"]),
+  workflow: String(row["workflow"]),
+  eventId: String(row["event_id"]),
+  status: row["status"] as RunStatus,
+  attempt: Number(row["attempt"]),
+  fromStep: Number(row["from_step"]),
+  acceptedAt: Number(row["accepted_at"]),
+  startedAt: num(row["started_at"]),
+  finishedAt: num(row["finished_at"]),
+  failedStep: str(row["failed_step"])
+})
+
+const toStep = (row: Record<string, unknown>): Step => ({
+  index: Number(row["idx"]),
+  name: String(row["name"]),
+  type: String(row["type"]),
+  status: row["status"] as StepStatus,
+  input: parsed(row["input"]),
+  output: parsed(row["output"]),
+  error: parsed(row["error"]) as Step["error"],
+  startedAt: num(row["started_at"]),
+  durationMs: num(row["duration_ms"]),
+  writeSentAt: num(row["write_sent_at"])
+})
+
+const schema = [
+  `CREATE TABLE IF NOT EXISTS xr_runs (
+    id TEXT PRIMARY KEY,
+    workflow TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    event TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    from_step INTEGER NOT NULL DEFAULT 0,
+    dispatched INTEGER NOT NULL DEFAULT 0,
+    lease_until BIGINT,
+    lease_owner TEXT,
+    accepted_at BIGINT NOT NULL,
+    started_at BIGINT,
+    finished_at BIGINT,
+    failed_step TEXT
+  )`,
+  `CREATE INDEX IF NOT EXISTS xr_runs_waiting ON xr_runs (dispatched, accepted_at)`,
+  `CREATE INDEX IF NOT EXISTS xr_runs_accepted ON xr_runs (accepted_at)`,
+  `CREATE TABLE IF NOT EXISTS xr_steps (
+    run_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    input TEXT,
+    output TEXT,
+    error TEXT,
+    started_at BIGINT,
+    duration_ms BIGINT,
+    write_sent_at BIGINT,
+    PRIMARY KEY (run_id, idx)
+  )`
+]
+
+/**
+ * Creates the tables where missing. On PostgreSQL under an advisory lock: runners started
+ * together do not race each other creating them.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const createSchema = (sql: SqlClient.SqlClient): Effect.Effect<void, SqlError> =>
+  sql.onDialectOrElse({
+    pg: () =>
+      sql.withTransaction(Effect.gen(function*() {
+        yield* sql`SELECT pg_advisory_xact_lock(${schemaLock})`
+        for (const statement of schema) yield* sql.unsafe(statement)
+      })),
+    orElse: () => Effect.forEach(schema, (statement) => sql.unsafe(statement), { discard: true })
+  })
+
+/** The advisory lock of x-runner's schema creation ("xrunner" in ASCII). */
+const schemaLock = 0x78_72_75_6e_6e_65_72
+
+/**
+ * The store on a database client.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const make = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    yield* Effect.mapError(createSchema(sql), failed("set up"))
+    const batcher = yield* WriteBatcher.make(sql)
+    const write = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(batcher.write(effect), failed(doing))
+    const read = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(effect, failed(doing))
+    const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
+
+    const store: RunStore = {
+      accept: (workflow, event) => {
+        const runId = runIdOf(workflow, event.id)
+        return write(
+          "written",
+          sql<{ id: string }>`INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at)
+            VALUES (${runId}, ${workflow}, ${event.id}, ${JSON.stringify(event.output ?? null)}, 'accepted', ${Date.now()})
+            ON CONFLICT (id) DO NOTHING RETURNING id`
+        ).pipe(Effect.map((rows) => ({ runId, fresh: rows.length > 0 })))
+      },
+      claim: (runner, max) =>
+        Effect.suspend(() => {
+          const now = Date.now()
+          return write(
+            "claimed",
+            sql<{ id: string; attempt: number }>`UPDATE xr_runs SET lease_until = ${now + leaseMillis}, lease_owner = ${runner}
+              WHERE dispatched = 0 AND (lease_until IS NULL OR lease_until < ${now}) AND id IN (
+                SELECT id FROM xr_runs WHERE dispatched = 0 AND (lease_until IS NULL OR lease_until < ${now})
+                ORDER BY accepted_at LIMIT ${max} ${skipLocked}
+              ) RETURNING id, attempt`
+          )
+        }).pipe(Effect.map((rows) => rows.map((row) => ({ runId: String(row.id), attempt: Number(row.attempt) })))),
+      dispatched: (runId, attempt) =>
+        write("written", sql`UPDATE xr_runs SET dispatched = 1 WHERE id = ${runId} AND attempt = ${attempt}`).pipe(Effect.asVoid),
+      backlog: read(
+        "read",
+        sql<{ n: number }>`SELECT COUNT(*) AS n FROM xr_runs WHERE dispatched = 1 AND status IN ('accepted', 'running')`
+      ).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0))),
+      load: (runId) =>
+        read(
+          "read",
+          Effect.gen(function*() {
+            const rows = yield* sql<Record<string, unknown>>`SELECT * FROM xr_runs WHERE id = ${runId}`
+            if (rows.length === 0) return Option.none()
+            const run = toRun(rows[0]!)
+            const steps = run.fromStep === 0
+              ? []
+              : yield* sql<Record<string, unknown>>`SELECT idx, output FROM xr_steps WHERE run_id = ${runId} AND idx < ${run.fromStep} AND status = 'succeeded'`
+            return Option.some({
+              run,
+              event: parsed(rows[0]!["event"]),
+              outputs: new Map(steps.map((step) => [Number(step["idx"]), parsed(step["output"])]))
+            })
+          })
+        ),
+      runStarted: (runId, attempt) =>
+        write(
+          "written",
+          sql`UPDATE xr_runs SET status = 'running', started_at = COALESCE(started_at, ${Date.now()})
+            WHERE id = ${runId} AND attempt = ${attempt} AND status = 'accepted'`
+        ).pipe(Effect.asVoid),
+      step: (runId, index) =>
+        read("read", sql<Record<string, unknown>>`SELECT * FROM xr_steps WHERE run_id = ${runId} AND idx = ${index}`).pipe(
+          Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(toStep(rows[0]!)))
+        ),
+      writeSent: (runId, step) =>
+        Effect.suspend(() => {
+          const at = Date.now()
+          return write(
+            "written",
+            sql`INSERT INTO xr_steps (run_id, idx, name, type, status, started_at, write_sent_at)
+              VALUES (${runId}, ${step.index}, ${step.name}, ${step.type}, 'running', ${at}, ${at})
+              ON CONFLICT (run_id, idx) DO UPDATE SET status = 'running', write_sent_at = COALESCE(xr_steps.write_sent_at, ${at})`
+          ).pipe(Effect.as(at))
+        }),
+      stepFinished: (runId, step) =>
+        write(
+          "written",
+          sql`INSERT INTO xr_steps (run_id, idx, name, type, status, input, output, error, started_at, duration_ms)
+            VALUES (${runId}, ${step.index}, ${step.name}, ${step.type}, ${step.status}, ${json(step.input)}, ${json(step.output)},
+              ${json(step.error)}, ${step.startedAt ?? null}, ${step.durationMs ?? null})
+            ON CONFLICT (run_id, idx) DO UPDATE SET status = ${step.status}, input = ${json(step.input)}, output = ${json(step.output)},
+              error = ${json(step.error)}, started_at = COALESCE(${step.startedAt ?? null}, xr_steps.started_at),
+              duration_ms = ${step.durationMs ?? null}`
+        ).pipe(Effect.asVoid),
+      runFinished: (runId, attempt, status, failedStep) =>
+        write(
+          "written",
+          sql`UPDATE xr_runs SET status = ${status}, failed_step = ${failedStep ?? null}, finished_at = ${Date.now()}
+            WHERE id = ${runId} AND attempt = ${attempt}`
+        ).pipe(Effect.asVoid),
+      list: ({ limit, status, workflow }) =>
+        read(
+          "read",
+          sql<Record<string, unknown>>`SELECT id, workflow, event_id, status, attempt, from_step, accepted_at, started_at, finished_at, failed_step
+            FROM xr_runs WHERE ${
+            sql.and([
+              ...(status === undefined ? [] : [sql`status = ${status}`]),
+              ...(workflow === undefined ? [] : [sql`workflow = ${workflow}`])
+            ])
+          } ORDER BY accepted_at DESC, id LIMIT ${limit}`
+        ).pipe(Effect.map((rows) => rows.map(toRun))),
+      show: (runId) =>
+        read(
+          "read",
+          Effect.gen(function*() {
+            const rows = yield* sql<Record<string, unknown>>`SELECT * FROM xr_runs WHERE id = ${runId}`
+            if (rows.length === 0) return Option.none()
+            const steps = yield* sql<Record<string, unknown>>`SELECT * FROM xr_steps WHERE run_id = ${runId} ORDER BY idx`
+            return Option.some({ run: toRun(rows[0]!), event: parsed(rows[0]!["event"]), steps: steps.map(toStep) })
+          })
+        ),
+      retry: (runId) =>
+        write(
+          "retried",
+          sql.withTransaction(Effect.gen(function*() {
+            const rows = yield* sql<Record<string, unknown>>`SELECT * FROM xr_runs WHERE id = ${runId}`
+            if (rows.length === 0) return Option.none()
+            const run = toRun(rows[0]!)
+            if (run.status !== "failed" && run.status !== "unknown") return Option.some(run)
+            const first = yield* sql<{ idx: number }>`SELECT MIN(idx) AS idx FROM xr_steps
+              WHERE run_id = ${runId} AND status IN ('failed', 'unknown', 'running')`
+            const from = first[0]?.idx === null || first[0]?.idx === undefined ? run.fromStep : Number(first[0].idx)
+            yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND idx >= ${from}`
+            yield* sql`UPDATE xr_runs SET status = 'accepted', attempt = attempt + 1, from_step = ${from}, dispatched = 0,
+              lease_until = NULL, lease_owner = NULL, finished_at = NULL, failed_step = NULL WHERE id = ${runId}`
+            return Option.some({ ...run, status: "accepted" as const, attempt: run.attempt + 1, fromStep: from, finishedAt: undefined, failedStep: undefined })
+          }))
+        )
+    }
+    return store
+  })
+
+/**
+ * The store on the runs' database.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layer: Layer.Layer<RunStore, StoreFailed, RunsSql> = Layer.scoped(RunStore, Effect.flatMap(RunsSql, make))

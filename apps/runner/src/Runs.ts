@@ -1,0 +1,143 @@
+/**
+ * `x-runner runs`: the history `serve` keeps in its database. `runs` lists runs (newest first:
+ * status, trigger event, when started, how long, the failed step), `runs show <id>` a run's
+ * event and each step's input, output and error (secret parameters never stored), `runs retry
+ * <id>` sends a failed run back to the engine from its failed step (the steps before it keep
+ * their outputs): a serving runner picks it up within a second, or the next one started.
+ *
+ * @since 0.3.0
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Database from "./Database.js"
+import { InvalidArguments, ServeProblem, StepFailed } from "./Errors.js"
+import { Output } from "./Output.js"
+import * as RunStore from "./RunStore.js"
+import type * as Setup from "./Setup.js"
+
+/**
+ * The statuses `--status` takes.
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const statuses: ReadonlyArray<RunStore.RunStatus> = ["accepted", "running", "succeeded", "failed", "unknown"]
+
+/** The store at the location; `None` when an embedded database was never created there. */
+const withStore = <A, E, R>(location: Setup.Location, use: (store: RunStore.RunStore) => Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    if (location._tag === "Embedded") {
+      const fs = yield* FileSystem.FileSystem
+      const file = (yield* Path.Path).join(location.dataDir, "runs.db")
+      if (!(yield* Effect.orElseSucceed(fs.exists(file), () => false))) return Option.none<A>()
+    }
+    const layer = RunStore.layer.pipe(Layer.provide(Database.runsLayer(location)))
+    return Option.some(yield* Effect.flatMap(RunStore.RunStore, use).pipe(
+      Effect.provide(Layer.mapError(layer, (error) => error._tag === "StoreFailed" ? new ServeProblem({ message: error.message }) : error))
+    ))
+  })
+
+const where = (location: Setup.Location) => location._tag === "Embedded" ? location.dataDir : "the database"
+
+const time = (millis: number | undefined) => millis === undefined ? "-" : new Date(millis).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z")
+const duration = (run: RunStore.Run) =>
+  run.startedAt === undefined || run.finishedAt === undefined ? "-" : `${Math.max(0, run.finishedAt - run.startedAt)} ms`
+
+/** A table of rows, each column as wide as its widest cell. */
+const table = (rows: ReadonlyArray<ReadonlyArray<string>>) => {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n")
+}
+
+const asJson = (run: RunStore.Run) => ({
+  id: run.id,
+  workflow: run.workflow,
+  event: run.eventId,
+  status: run.status,
+  attempt: run.attempt,
+  acceptedAt: run.acceptedAt,
+  startedAt: run.startedAt ?? null,
+  finishedAt: run.finishedAt ?? null,
+  durationMs: run.startedAt === undefined || run.finishedAt === undefined ? null : run.finishedAt - run.startedAt,
+  failedStep: run.failedStep ?? null
+})
+
+/**
+ * `runs`: lists runs, newest first.
+ *
+ * @since 0.3.0
+ * @category commands
+ */
+export const list = (args: {
+  readonly location: Setup.Location
+  readonly status: RunStore.RunStatus | undefined
+  readonly workflow: string | undefined
+  readonly limit: number
+  readonly json: boolean
+}) =>
+  Effect.gen(function*() {
+    const output = yield* Output
+    if (!(args.limit >= 1)) return yield* new InvalidArguments({ message: `--limit ${args.limit}: at least 1` })
+    const found = yield* withStore(args.location, (store) => store.list(args))
+    const runs = Option.getOrElse(found, () => [])
+    if (args.json) return yield* output.out(JSON.stringify(runs.map(asJson), null, 2))
+    if (runs.length === 0) return yield* output.err(`no runs in ${where(args.location)}`)
+    yield* output.out(table([
+      ["RUN", "STATUS", "WORKFLOW", "EVENT", "STARTED", "DURATION", "FAILED STEP"],
+      ...runs.map((run) => [run.id, run.status, run.workflow, run.eventId, time(run.startedAt), duration(run), run.failedStep ?? ""])
+    ]))
+  })
+
+const notFound = (runId: string, location: Setup.Location) =>
+  new InvalidArguments({ message: `no run ${runId} in ${where(location)} (x-runner runs lists them)` })
+
+/**
+ * `runs show <id>`: a run, its event and its steps.
+ *
+ * @since 0.3.0
+ * @category commands
+ */
+export const show = (args: { readonly location: Setup.Location; readonly runId: string; readonly json: boolean }) =>
+  Effect.gen(function*() {
+    const output = yield* Output
+    const found = Option.flatten(yield* withStore(args.location, (store) => store.show(args.runId)))
+    if (Option.isNone(found)) return yield* notFound(args.runId, args.location)
+    const { event, run, steps } = found.value
+    if (args.json) {
+      return yield* output.out(JSON.stringify({ ...asJson(run), trigger: event, steps }, null, 2))
+    }
+    yield* output.out(`run ${run.id}: ${run.status}${run.attempt > 0 ? ` (attempt ${run.attempt + 1})` : ""}`)
+    yield* output.out(`workflow ${run.workflow}, event ${run.eventId}`)
+    yield* output.out(`accepted ${time(run.acceptedAt)}, started ${time(run.startedAt)}, finished ${time(run.finishedAt)}, ${duration(run)}`)
+    yield* output.out(`\ntrigger event:\n${JSON.stringify(event, null, 2)}`)
+    for (const step of steps) {
+      yield* output.out(`\n${step.index + 1}. ${step.name} (${step.type}): ${step.status}${step.durationMs === undefined ? "" : ` in ${step.durationMs} ms`}`)
+      if (step.input !== undefined) yield* output.out(`input: ${JSON.stringify(step.input, null, 2)}`)
+      if (step.output !== undefined) yield* output.out(`output: ${JSON.stringify(step.output, null, 2)}`)
+      if (step.error !== undefined) yield* output.out(`error: ${step.error.tag}: ${step.error.message}`)
+    }
+  })
+
+/**
+ * `runs retry <id>`: a failed (or unknown) run back to the engine from its failed step.
+ *
+ * @since 0.3.0
+ * @category commands
+ */
+export const retry = (args: { readonly location: Setup.Location; readonly runId: string }) =>
+  Effect.gen(function*() {
+    const output = yield* Output
+    const found = Option.flatten(yield* withStore(args.location, (store) => store.retry(args.runId)))
+    if (Option.isNone(found)) return yield* notFound(args.runId, args.location)
+    const run = found.value
+    if (run.status !== "accepted") {
+      return yield* new StepFailed({ message: `run ${run.id} is ${run.status}: only a failed or unknown run is retried` })
+    }
+    yield* output.err(
+      `↻ run ${run.id} goes back to the engine from step ${run.fromStep + 1} (attempt ${run.attempt + 1}): ` +
+        `a serving runner picks it up, or the next one started`
+    )
+  })
