@@ -107,6 +107,8 @@ export interface RunStore {
   readonly dispatched: (runId: string, attempt: number) => Effect.Effect<void, StoreFailed>
   /** How many runs the engine holds and has not finished. */
   readonly backlog: Effect.Effect<number, StoreFailed>
+  /** How many runs were accepted and have not finished (waiting, or in the engine). */
+  readonly unfinished: Effect.Effect<number, StoreFailed>
   /** The run, its event's output and the outputs of the steps before its current attempt's first. */
   readonly load: (runId: string) => Effect.Effect<Option.Option<{
     readonly run: Run
@@ -277,6 +279,10 @@ export const make = (sql: SqlClient.SqlClient) =>
       backlog: read(
         "read",
         sql<{ n: number }>`SELECT COUNT(*) AS n FROM xr_runs WHERE dispatched = 1 AND status IN ('accepted', 'running')`
+      ).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0))),
+      unfinished: read(
+        "read",
+        sql<{ n: number }>`SELECT COUNT(*) AS n FROM xr_runs WHERE status IN ('accepted', 'running')`
       ).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0))),
       load: (runId) =>
         read(

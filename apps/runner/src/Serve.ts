@@ -119,6 +119,10 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       )
     )
     const store = yield* Effect.provide(RunStore.RunStore, engine)
+    const unfinished = yield* Effect.orElseSucceed(store.unfinished, () => 0)
+    if (unfinished > 0) {
+      yield* say(`↻ ${unfinished} run${unfinished === 1 ? "" : "s"} accepted before a stop and not finished: the engine resumes ${unfinished === 1 ? "it" : "them"}`)
+    }
     const wake = yield* Queue.sliding<void>(1)
     yield* Engine.dispatch({ runner: randomUUID(), backlog: concurrency * 4, wake }).pipe(Effect.provide(engine))
 

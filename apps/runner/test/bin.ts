@@ -6,7 +6,7 @@
  */
 import { afterAll, expect } from "@effect/vitest"
 import { type ChildProcessWithoutNullStreams, execFile, spawn as spawnProcess } from "node:child_process"
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -80,11 +80,23 @@ export const freePort = () =>
     })
   })
 
-/** The entries of a data directory's journal, in order (none when it has none yet). */
-export const journal = (dataDir: string): Array<{ readonly t: string; readonly id: string; readonly [key: string]: unknown }> =>
-  existsSync(join(dataDir, "journal.ndjson"))
-    ? readFileSync(join(dataDir, "journal.ndjson"), "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
-    : []
+/** A run as `x-runner runs --output json` lists it. */
+export interface RunRow {
+  readonly id: string
+  readonly workflow: string
+  readonly event: string
+  readonly status: string
+  readonly attempt: number
+  readonly failedStep: string | null
+}
+
+/** The runs `serve` keeps in a data directory (or a database), newest first, as `x-runner runs --output json` prints them. */
+export const runsOf = async (where: { readonly dataDir?: string; readonly database?: string }, ...args: ReadonlyArray<string>): Promise<Array<RunRow>> => {
+  const location = where.database === undefined ? ["--data-dir", where.dataDir!] : ["--database", where.database]
+  const listed = await runner(["runs", ...location, "--output", "json", "--limit", "100000", ...args])
+  if (listed.code !== 0) throw new Error(`x-runner runs failed (${listed.code}): ${listed.stderr}`)
+  return JSON.parse(listed.stdout) as Array<RunRow>
+}
 
 /** A step of `run --output json`'s document. */
 export interface RunStep {

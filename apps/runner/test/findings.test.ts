@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs"
 import { createServer as createHttpServer } from "node:http"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
@@ -200,32 +200,38 @@ describe("serve's data directory", () => {
     return { code, log }
   }
 
-  it("created 0700, its journal 0600", async () => {
+  it("created 0700, its database files 0600", async () => {
     const dataDir = join(dir, "fresh", "data")
     const { code, log } = await serveOnce(dataDir)
     // The modes first: they are what this test is about (an older runner also ended otherwise).
     expect(statSync(dataDir).mode & 0o777).toBe(0o700)
-    expect(statSync(join(dataDir, "journal.ndjson")).mode & 0o777).toBe(0o600)
+    const files = readdirSync(dataDir).filter((file) => /\.db(-wal|-shm)?$/.test(file))
+    expect(files).toEqual(expect.arrayContaining(["engine.db", "runs.db"]))
+    for (const file of files) expect([file, statSync(join(dataDir, file)).mode & 0o777]).toEqual([file, 0o600])
     expect(log).toContain("■ trigger disabled")
     expect(code).toBe(0)
   }, 60_000)
 
-  it("a damaged journal or trigger.json: serve refuses to start (exit 2), naming the file, the line and a way out", async () => {
-    const damagedJournal = join(dir, "damaged-journal")
-    mkdirSync(damagedJournal)
-    writeFileSync(join(damagedJournal, "journal.ndjson"), "{\"t\":\"accepted\",\"id\":\"a\",\"output\":{}}\n\u0000\u0007garbage\n{\"t\":\"done\",\"id\":\"a\",\"status\":\"succeeded\"}\n")
-    const journal = await serveOnce(damagedJournal)
-    expect(journal.code).toBe(2)
-    expect(journal.log).toContain(`${join(damagedJournal, "journal.ndjson")} is damaged at line 2`)
-    expect(journal.log).toContain("Move the file aside")
-    expect(journal.log).not.toContain("● serving")
+  it("a damaged database or trigger.json: serve refuses to start (exit 2), naming the file and a way out", async () => {
+    const damagedDatabase = join(dir, "damaged-database")
+    mkdirSync(damagedDatabase)
+    writeFileSync(join(damagedDatabase, "runs.db"), "\u0000\u0007garbage, not a database".repeat(200))
+    const database = await serveOnce(damagedDatabase)
+    expect(database.code).toBe(2)
+    expect(database.log).toContain(`${join(damagedDatabase, "runs.db")} is not a database x-runner can read`)
+    expect(database.log).toContain("move it aside")
+    expect(database.log).not.toContain("● serving")
+    // x-runner runs reports it the same way.
+    const listed = await runner(["runs", "--data-dir", damagedDatabase])
+    expect(listed.code).toBe(2)
+    expect(listed.stderr).toContain(`${join(damagedDatabase, "runs.db")} is not a database x-runner can read`)
 
     const damagedState = join(dir, "damaged-state")
-    mkdirSync(damagedState)
-    writeFileSync(join(damagedState, "trigger.json"), "{\"webhookId\": \"5eed")
+    mkdirSync(join(damagedState, "triggers", "new-card"), { recursive: true })
+    writeFileSync(join(damagedState, "triggers", "new-card", "trigger.json"), "{\"webhookId\": \"5eed")
     const state = await serveOnce(damagedState)
     expect(state.code).toBe(2)
-    expect(state.log).toContain(`${join(damagedState, "trigger.json")} is damaged`)
+    expect(state.log).toContain(`${join(damagedState, "triggers", "new-card", "trigger.json")} is damaged`)
     expect(state.log).toContain("Remove the webhook at the provider")
     expect(state.log).not.toContain("● serving")
   }, 60_000)

@@ -16,11 +16,12 @@ const commands: Record<string, { readonly summary: string; readonly example: str
     describes: ["<workflow.json>", "The workflow file", "--connections", "A JSON file of connections", "--sandbox", "embedded simulators", "--without-rate-limits", "load tests", "--input", "an input the workflow declares", "--output", "one document {status, steps}", "--serve TRIGGER-WORKFLOW.json", "serve this workflow's trigger in the same process"]
   },
   serve: {
-    summary: "Enable the workflow's trigger and run its tasks once per event",
+    summary: "Enable the triggers of a workflow (or of a directory's workflows) and run their tasks once per event on the durable engine",
     example: "$ x-runner serve examples/new-card.json --sandbox --public-url",
     describes: [
-      "<workflow.json>", "--public-url URL", "the URL the provider sends deliveries to", "--poll-interval DURATION", "how often to poll",
-      "--port", "The port to listen on", "--data-dir", "delivery journal", "--input"
+      "<workflow.json|directory>", "--public-url URL", "the URL the provider sends deliveries to", "--poll-interval DURATION", "how often to poll",
+      "--port", "The port to listen on", "--host", "behind a load balancer", "--data-dir", "embedded database", "--database postgres://…",
+      "--concurrency", "--runner-address HOST:PORT", "--input"
     ]
   },
   sample: {
@@ -37,6 +38,11 @@ const commands: Record<string, { readonly summary: string; readonly example: str
     summary: "Load the dynamic option list of a property",
     example: "$ x-runner options boardtool/v1/createCard idList --param",
     describes: ["<type>", "The step type of an action or trigger", "<property>", "The property whose options to load", "a property group whose fields to load", "--param", "a property the list or the fields depend on"]
+  },
+  runs: {
+    summary: "List the runs serve keeps",
+    example: "$ x-runner runs --status failed",
+    describes: ["--status", "--workflow", "--limit", "newest first", "--data-dir", "--database postgres://…", "--output"]
   },
   connect: {
     summary: "Connect an OAuth2 component",

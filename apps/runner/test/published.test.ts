@@ -1,11 +1,12 @@
 /**
  * The x-runner package as `pnpm pack` (and so `pnpm publish`) makes it: only the bundled bin and
- * the package's documents, no dependencies, and a bin that runs on its own, unpacked where no
- * node_modules can lend it anything.
+ * the package's documents, one dependency (better-sqlite3, the embedded database's native addon,
+ * which no bundle can hold), and a bin that runs workflows on its own, unpacked where no
+ * node_modules can lend it anything; `serve`'s engine with better-sqlite3 installed beside it.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { execFile, execFileSync } from "node:child_process"
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -43,10 +44,10 @@ describe("x-runner as published", () => {
     expect(files).toContain("package/dist/bundle/x-runner.js")
   })
 
-  it("is public, named x-runner, with its bin and no dependencies", () => {
+  it("is public, named x-runner, with its bin and better-sqlite3 its one dependency", () => {
     expect(manifest).toMatchObject({ name: "x-runner", bin: { "x-runner": "./dist/bundle/x-runner.js" }, engines: { node: ">=20.19" } })
     expect(manifest.private).toBeUndefined()
-    expect(manifest.dependencies ?? {}).toEqual({})
+    expect(manifest.dependencies).toEqual({ "better-sqlite3": expect.stringMatching(/^\^\d+\.\d+\.\d+$/) })
     expect(manifest.peerDependencies ?? {}).toEqual({})
   })
 
@@ -66,7 +67,10 @@ describe("x-runner as published", () => {
     expect(demo.stdout).toContain("card (boardtool/v1/createCard): succeeded")
     expect(demo.stdout).toContain("item (sitebuilder/v1/getCollectionItem): succeeded")
 
-    // The board demo, with its trigger served alongside (the serve chunks loaded from the bundle).
+    // The board demo, with its trigger served alongside (the serve chunks loaded from the bundle,
+    // the engine's database from better-sqlite3, installed beside the package as npm installs it).
+    const installed = realpathSync(join(runnerDir, "node_modules", "better-sqlite3"))
+    symlinkSync(dirname(installed), join(unpacked, "node_modules"))
     for (const file of ["board.json", "card-moved.json"]) copyFileSync(join(runnerDir, "examples", file), join(dir, file))
     const board = await run(dir, [bin, "run", "board.json", "--sandbox", "--serve", "card-moved.json"])
     expect(board.stderr).not.toMatch(/Cannot find (package|module)/)

@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { freePort, journal, served, type Served } from "./bin.js"
+import { freePort, runsOf, served, type Served } from "./bin.js"
 
 const workflow = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
 const secret = "sandbox-trello-secret"
@@ -35,13 +35,13 @@ const delivery = (actionId: string, publicUrl: string, signed = true) => {
 }
 
 
-/** The journal once it records `id` as done: the run's end is written after its "■ event" line. */
-const journalOnceDone = async (dataDir: string, id: string) => {
+/** The runs once the one of event `id` has ended. */
+const runsOnceEnded = async (dataDir: string, id: string) => {
   const deadline = Date.now() + 10_000
   for (;;) {
-    const entries = journal(dataDir)
-    if (entries.some((e) => e.t === "done" && e.id === id) || Date.now() > deadline) return entries
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    const runs = await runsOf({ dataDir })
+    if (runs.some((run) => run.event === id && !["accepted", "running"].includes(run.status)) || Date.now() > deadline) return runs
+    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
 
@@ -68,9 +68,13 @@ describe("x-runner serve", () => {
     expect((await delivery("bbbbbbbbbbbbbbbbbbbbbbbb", publicUrl)).status).toBe(200)
     await served.waitFor("■ event bbbbbbbbbbbbbbbbbbbbbbbb succeeded")
     await served.waitFor("= event bbbbbbbbbbbbbbbbbbbbbbbb was delivered again")
-    const entries = await journalOnceDone(dataDir, "bbbbbbbbbbbbbbbbbbbbbbbb")
-    expect(entries.filter((e) => e.id === "bbbbbbbbbbbbbbbbbbbbbbbb").map((e) => e.t)).toEqual(["accepted", "done"])
-    expect(entries.some((e) => e.id === "aaaaaaaaaaaaaaaaaaaaaaaa")).toBe(false)
+    const runs = await runsOnceEnded(dataDir, "bbbbbbbbbbbbbbbbbbbbbbbb")
+    expect(runs.filter((run) => run.event === "bbbbbbbbbbbbbbbbbbbbbbbb").map((run) => run.status)).toEqual(["succeeded"])
+    expect(runs.some((run) => run.event === "aaaaaaaaaaaaaaaaaaaaaaaa")).toBe(false)
+    // The health endpoint, beside the webhook's path.
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toMatchObject({ status: "serving", workflows: [{ name: "new-card", trigger: "boardtool/v1/newCard" }] })
     served.child.kill("SIGTERM")
     await served.waitFor("■ trigger disabled")
     await served.exited
@@ -85,21 +89,21 @@ describe("x-runner serve", () => {
     await first.waitFor("● serving")
     // Acknowledged once the event is on disk; the research step then takes about a second.
     expect((await delivery("cccccccccccccccccccccccc", publicUrl)).status).toBe(200)
-    expect(journal(dataDir).map((e) => `${e.t}:${e.id}`)).toEqual(["accepted:cccccccccccccccccccccccc"])
+    // The engine takes it and starts the research step (a session that takes about a second).
+    await first.waitFor("▶ event cccccccccccccccccccccccc")
     first.child.kill("SIGKILL")
     await first.exited
-    expect(journal(dataDir).filter((e) => e.t === "done")).toEqual([])
+    expect((await runsOf({ dataDir })).map((run) => `${run.event}:${run.status}`)).toEqual(["cccccccccccccccccccccccc:running"])
     const second = start(publicUrl, port, dataDir)
-    await second.waitFor("↻ event cccccccccccccccccccccccc was accepted before a stop and not finished")
+    await second.waitFor("↻ 1 run accepted before a stop and not finished")
     // The webhook the killed run left enabled is removed before a new one is registered.
     await second.waitFor("↻ removed the trigger a previous run left enabled")
     await second.waitFor("■ event cccccccccccccccccccccccc succeeded")
     // Delivered again after the restart: recognised, not run again.
     expect((await delivery("cccccccccccccccccccccccc", publicUrl)).status).toBe(200)
     await second.waitFor("= event cccccccccccccccccccccccc was delivered again")
-    expect((await journalOnceDone(dataDir, "cccccccccccccccccccccccc")).map((e) => `${e.t}:${e.id}`)).toEqual([
-      "accepted:cccccccccccccccccccccccc",
-      "done:cccccccccccccccccccccccc"
+    expect((await runsOnceEnded(dataDir, "cccccccccccccccccccccccc")).map((run) => `${run.event}:${run.status}`)).toEqual([
+      "cccccccccccccccccccccccc:succeeded"
     ])
     second.child.kill("SIGINT")
     await second.waitFor("■ trigger disabled")

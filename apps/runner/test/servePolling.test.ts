@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { journal, runner, served } from "./bin.js"
+import { runner, runsOf, served } from "./bin.js"
 
 const workflow = fileURLToPath(new URL("../examples/card-due-soon.json", import.meta.url))
 const { boards, cards, lists } = TrelloSimulator.seed
@@ -24,6 +24,9 @@ afterAll(() => sim.close())
 const trello = (method: string, path: string) =>
   fetch(`${sim.baseUrl}${path}`, { method, headers: { authorization: `OAuth oauth_consumer_key="${sim.key}", oauth_token="${sim.token}"` } })
 
+/** Where serve keeps the trigger's cursor: the trigger's state directory, named after the workflow file. */
+const cursorFile = (dataDir: string) => join(dataDir, "triggers", "card-due-soon", "cursor.json")
+
 const start = (dataDir: string) => served(["serve", workflow, "--poll-interval", "200 millis", "--data-dir", dataDir], env)
 
 const reminders = () => [...sim.cards.values()].filter((c) => c.idList === lists.operationsToDo && c.name.startsWith("Reminder: "))
@@ -35,8 +38,8 @@ describe("x-runner serve, a polling trigger", () => {
     const first = start(dataDir)
     await first.waitFor("● polling boardtool/v1/cardDueSoon every 200ms")
     await first.waitFor("○ baseline set")
-    const baselineCursor = readFileSync(join(dataDir, "cursor.json"), "utf8")
-    expect(statSync(join(dataDir, "cursor.json")).mode & 0o777).toBe(0o600)
+    const baselineCursor = readFileSync(cursorFile(dataDir), "utf8")
+    expect(statSync(cursorFile(dataDir)).mode & 0o777).toBe(0o600)
     // The seeded card due in 12 hours was there before: not an event.
     await first.waitFor("· polled: 0 new events", 2)
     expect(first.log()).not.toContain("▶ event")
@@ -55,10 +58,10 @@ describe("x-runner serve, a polling trigger", () => {
     expect(reminders()[0]!.desc).toBe(`Due ${due} (card ${cards.launchPost})`)
 
     // Killed, then started again from the cursor stored after the baseline, as if the kill had
-    // come between the event's journal record and its cursor: polled again, not run again.
+    // come between the event's run and its cursor: polled again, not run again.
     first.child.kill("SIGKILL")
     await first.exited
-    writeFileSync(join(dataDir, "cursor.json"), baselineCursor)
+    writeFileSync(cursorFile(dataDir), baselineCursor)
     const second = start(dataDir)
     await second.waitFor("● polling boardtool/v1/cardDueSoon every 200ms, from the stored cursor")
     await second.waitFor(`= event ${id} was polled again: already accepted, not run twice`)
@@ -66,7 +69,7 @@ describe("x-runner serve, a polling trigger", () => {
     expect(second.log()).not.toContain("○ baseline set")
     expect(second.log()).not.toContain("▶ event")
     expect(reminders().length).toBe(1)
-    expect(journal(dataDir).filter((e) => e.id === id).map((e) => e.t)).toEqual(["accepted", "done"])
+    expect((await runsOf({ dataDir })).filter((run) => run.event === id).map((run) => run.status)).toEqual(["succeeded"])
     second.child.kill("SIGTERM")
     await second.exited
     expect(first.log() + second.log()).not.toContain(sim.token)
@@ -74,7 +77,8 @@ describe("x-runner serve, a polling trigger", () => {
 
   it("a cursor stored for other parameters is not used: a new baseline", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "x-runner-poll-other-"))
-    writeFileSync(join(dataDir, "cursor.json"), JSON.stringify({
+    mkdirSync(join(dataDir, "triggers", "card-due-soon"), { recursive: true })
+    writeFileSync(cursorFile(dataDir), JSON.stringify({
       type: "boardtool/v1/cardDueSoon", parameters: { idBoard: boards.operations, hours: 24 }, cursor: { polledAt: 0, inWindow: [] }
     }))
     const served = start(dataDir)

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { freePort, journal, runner, served } from "./bin.js"
+import { freePort, runner, runsOf, served } from "./bin.js"
 
 // A static webhook: Browser Use's task-status trigger, its URL "pasted in the dashboard" by the test.
 const workflow = fileURLToPath(new URL("../examples/task-status.json", import.meta.url))
@@ -50,7 +50,7 @@ describe("x-runner serve: a static webhook", () => {
       await waitFor("● serving browseragent/v1/taskStatusChanged")
       expect(logOf()).toContain(`☛ paste ${publicUrl} as the webhook URL at the provider: Add the URL as a webhook at https://cloud.browser-use.com/settings?tab=webhooks`)
       // Nothing was enabled, so nothing is stored for a restart to remove.
-      expect(existsSync(join(dataDir, "trigger.json"))).toBe(false)
+      expect(existsSync(join(dataDir, "triggers", "task-status", "trigger.json"))).toBe(false)
 
       // The dashboard's step: its test ping must be answered 2xx.
       await sim.configureWebhook(publicUrl)
@@ -80,9 +80,9 @@ describe("x-runner serve: a static webhook", () => {
       expect((await post(publicUrl, big, sim.webhookSecret)).status).toBe(413)
 
       await new Promise((resolve) => setTimeout(resolve, 300))
-      const entries = journal(dataDir)
-      expect(entries.filter((e) => e.id === id).map((e) => e.t)).toEqual(["accepted", "done"])
-      expect(entries.some((e) => e.id.startsWith("forged-task"))).toBe(false)
+      const runs = await runsOf({ dataDir })
+      expect(runs.filter((run) => run.event === id).map((run) => run.status)).toEqual(["succeeded"])
+      expect(runs.some((run) => run.event.startsWith("forged-task"))).toBe(false)
       expect(logOf().match(/▶ event/g)).toHaveLength(1)
 
       child.kill("SIGTERM")
