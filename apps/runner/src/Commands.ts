@@ -277,7 +277,7 @@ export const serve = (args: {
         publicUrl: publicUrl === undefined ? undefined : directory ? new URL(`${publicUrl.pathname.replace(/\/$/, "")}/${encodeURIComponent(name)}`, publicUrl) : publicUrl
       })),
       pollInterval,
-      port: Option.getOrElse(args.port, () => Number(publicUrl?.port || 8080)),
+      port: Option.getOrElse(args.port, () => publicUrl?.port ? Number(publicUrl.port) : undefined),
       host: args.host,
       dataDir: args.dataDir,
       database,

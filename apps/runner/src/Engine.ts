@@ -24,7 +24,10 @@ import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
 import * as ClusterWorkflowEngine from "@effect/cluster/ClusterWorkflowEngine"
 import * as RunnerAddress from "@effect/cluster/RunnerAddress"
 import * as SingleRunner from "@effect/cluster/SingleRunner"
-import type * as SqlClient from "@effect/sql/SqlClient"
+import * as ShardingConfig from "@effect/cluster/ShardingConfig"
+import * as SqlMessageStorage from "@effect/cluster/SqlMessageStorage"
+import * as SqlRunnerStorage from "@effect/cluster/SqlRunnerStorage"
+import * as SqlClient from "@effect/sql/SqlClient"
 import * as Activity from "@effect/workflow/Activity"
 import * as Workflow from "@effect/workflow/Workflow"
 import type * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
@@ -277,9 +280,28 @@ export const engineLayer = (
     })
   return ClusterWorkflowEngine.layer.pipe(
     Layer.provide(sharding as Layer.Layer<Layer.Layer.Success<typeof sharding>, unknown, SqlClient.SqlClient>),
+    // Runners started together on an empty PostgreSQL would race creating the engine's tables.
+    Layer.provide(location._tag === "Embedded" ? Layer.empty : engineTablesCreated),
     Layer.mapError((error) => new ServeProblem({ message: `the workflow engine could not start: ${String((error as { message?: string }).message ?? error)}` }))
   )
 }
+
+/** The advisory lock under which runners create the engine's tables, one at a time ("xr-cluster"). */
+const engineSchemaLock = 0x78_72_2d_63_6c_75
+
+/**
+ * The engine's tables, created by one runner at a time: its storage layers built once (their
+ * migrations run) while this runner holds a PostgreSQL advisory lock on a connection of its own.
+ */
+const engineTablesCreated: Layer.Layer<never, unknown, SqlClient.SqlClient> = Layer.effectDiscard(Effect.scoped(Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const connection = yield* sql.reserve
+  yield* Effect.acquireRelease(
+    connection.execute(`SELECT pg_advisory_lock(${engineSchemaLock})`, [], undefined),
+    () => Effect.ignore(connection.execute(`SELECT pg_advisory_unlock(${engineSchemaLock})`, [], undefined))
+  )
+  yield* Effect.scoped(Layer.build(Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(Layer.provide(ShardingConfig.layer()))))
+})))
 
 /**
  * The dispatcher: hands waiting runs to the engine, keeping at most `backlog` runs in it. It

@@ -22,6 +22,8 @@ import { type Connections, Webhook } from "@x/core"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import { randomUUID } from "node:crypto"
@@ -60,7 +62,8 @@ export interface Served {
  */
 export interface ServeOptions {
   readonly workflows: ReadonlyArray<Served>
-  readonly port: number
+  /** The port to listen on; without one, workflows that only poll open none. */
+  readonly port: number | undefined
   /** The address to listen on (127.0.0.1 unless asked). */
   readonly host?: string | undefined
   readonly dataDir: string
@@ -79,6 +82,9 @@ export interface ServeOptions {
 }
 
 type Needs = Components | Output | Connections.Connections | FileSystem.FileSystem | Path.Path
+
+/** The port a webhook is received on when neither `--port` nor the public URL names one. */
+const defaultPort = 8080
 
 /** The default number of runs a runner runs at once. */
 export const defaultConcurrency = 32
@@ -182,7 +188,18 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     for (const served of webhooks) router = HttpRouter.all(router, served.publicUrl!.pathname as HttpRouter.PathInput, deliver(served))
     router = HttpRouter.all(router, "*", Effect.succeed(CappedBody.notFound))
     yield* Effect.addFinalizer(() => Effect.sync(() => serving = false))
-    yield* HttpServer.serveEffect()(router)
+    const port = options.port ?? (webhooks.length > 0 ? defaultPort : undefined)
+    if (port !== undefined) {
+      // Built in serve's scope: it listens until serve stops.
+      const server = yield* Layer.build(NodeHttpServer.layer(() => createServer(), { port, host: options.host ?? "127.0.0.1" })).pipe(
+        Effect.catchTag("ServeError", (error) =>
+          new ServeProblem({
+            message: /EADDRINUSE/.test(String(error.cause)) ? `port ${port} is in use` : `the server could not start: ${String(error.cause)}`
+          }))
+      )
+      yield* Effect.provide(HttpServer.serveEffect()(router), server)
+      if (webhooks.length === 0) yield* say(`● health at http://${options.host ?? "127.0.0.1"}:${port}/healthz`)
+    }
 
     for (const served of options.workflows) {
       const checked = served.workflow.trigger!
@@ -196,7 +213,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       if (trigger.trigger.kind === "STATIC_WEBHOOK") {
         // Registered by hand: nothing to enable, remove or keep; the user needs the URL.
         yield* say(`☛ paste ${publicUrl} as the webhook URL at the provider: ${trigger.trigger.setup}`)
-        yield* say(`● serving ${trigger.step.type} at ${publicUrl} (listening on port ${options.port})`)
+        yield* say(`● serving ${trigger.step.type} at ${publicUrl} (listening on port ${port})`)
         continue
       }
       yield* TriggerState.makeDataDir(stateDir)
@@ -222,16 +239,13 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
           })
       )
       states.set(served.name, enabled)
-      yield* say(`● serving ${trigger.step.type} at ${publicUrl} (listening on port ${options.port})`)
+      yield* say(`● serving ${trigger.step.type} at ${publicUrl} (listening on port ${port})`)
     }
     if (options.ready !== undefined) yield* options.ready
     return yield* Effect.never
   }).pipe(
-    Effect.provide(NodeHttpServer.layer(() => createServer(), { port: options.port, host: options.host ?? "127.0.0.1" })),
-    Effect.catchTag("ServeError", (error) =>
-      new ServeProblem({
-        message: /EADDRINUSE/.test(String(error.cause)) ? `port ${options.port} is in use` : `the server could not start: ${String(error.cause)}`
-      })),
+    // The engine's own logs (a runner listening, shards acquired) are not the runner's output; its warnings are.
+    Logger.withMinimumLogLevel(LogLevel.Warning),
     Effect.scoped
   )
 
