@@ -22,9 +22,38 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { DamagedData, ServeProblem } from "./Errors.js"
 import type { Location } from "./Setup.js"
-import * as TriggerState from "./TriggerState.js"
+
+/**
+ * Creates the data directory (mode 0700), or makes an existing one 0700: it holds payloads.
+ * One that others may read and that belongs to another user is refused (not ours to change).
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const makeDataDir = (dataDir: string): Effect.Effect<void, DamagedData, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const problem = (message: string) => new DamagedData({ file: dataDir, message })
+    const cannot = (error: { readonly message: string }) => problem(`the data directory ${dataDir} cannot be used: ${error.message}`)
+    if (!(yield* Effect.mapError(fs.exists(dataDir), cannot))) {
+      return yield* Effect.mapError(fs.makeDirectory(dataDir, { recursive: true, mode: 0o700 }), (error) =>
+        problem(`the data directory ${dataDir} cannot be created: ${error.message}`))
+    }
+    const info = yield* Effect.mapError(fs.stat(dataDir), cannot)
+    if (info.type !== "Directory") return yield* problem(`the data directory ${dataDir} is not a directory`)
+    if ((info.mode & 0o077) === 0) return
+    const owner = Option.getOrUndefined(info.uid)
+    if (owner !== undefined && owner !== process.getuid?.()) {
+      return yield* problem(
+        `the data directory ${dataDir} can be read by other users (mode ${(info.mode & 0o777).toString(8)}) and belongs to ` +
+          `another user: make it 0700 (chmod 700 ${dataDir}) or choose another with --data-dir`
+      )
+    }
+    yield* Effect.mapError(fs.chmod(dataDir, 0o700), cannot)
+  })
 
 /**
  * The runs' database client (`RunStore`'s tables); the engine's is the `SqlClient` itself.
@@ -112,7 +141,7 @@ export const layer = (
   }
   return Layer.unwrapEffect(Effect.gen(function*() {
     const path = yield* Path.Path
-    yield* TriggerState.makeDataDir(location.dataDir)
+    yield* makeDataDir(location.dataDir)
     return Layer.merge(sqlite(path.join(location.dataDir, "engine.db"), "NORMAL"), runsLayer(location))
   }))
 }

@@ -24,6 +24,8 @@ import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
 import * as ClusterWorkflowEngine from "@effect/cluster/ClusterWorkflowEngine"
 import * as RunnerAddress from "@effect/cluster/RunnerAddress"
 import * as SingleRunner from "@effect/cluster/SingleRunner"
+import type * as MessageStorage from "@effect/cluster/MessageStorage"
+import type * as Sharding from "@effect/cluster/Sharding"
 import * as ShardingConfig from "@effect/cluster/ShardingConfig"
 import * as SqlMessageStorage from "@effect/cluster/SqlMessageStorage"
 import * as SqlRunnerStorage from "@effect/cluster/SqlRunnerStorage"
@@ -259,7 +261,7 @@ export interface ClusterOptions {
 export const engineLayer = (
   location: Setup.Location,
   cluster: ClusterOptions
-): Layer.Layer<WorkflowEngine.WorkflowEngine, ServeProblem, SqlClient.SqlClient> => {
+): Layer.Layer<WorkflowEngine.WorkflowEngine | Sharding.Sharding, ServeProblem, SqlClient.SqlClient> => {
   const shardingConfig = {
     // One process has nothing to serialize for: messages stay objects.
     simulateRemoteSerialization: false,
@@ -279,7 +281,7 @@ export const engineLayer = (
       }
     })
   return ClusterWorkflowEngine.layer.pipe(
-    Layer.provide(sharding as Layer.Layer<Layer.Layer.Success<typeof sharding>, unknown, SqlClient.SqlClient>),
+    Layer.provideMerge(sharding as Layer.Layer<Sharding.Sharding | MessageStorage.MessageStorage, unknown, SqlClient.SqlClient>),
     // Runners started together on an empty PostgreSQL would race creating the engine's tables.
     Layer.provide(location._tag === "Embedded" ? Layer.empty : engineTablesCreated),
     Layer.mapError((error) => new ServeProblem({ message: `the workflow engine could not start: ${String((error as { message?: string }).message ?? error)}` }))

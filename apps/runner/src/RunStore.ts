@@ -219,20 +219,20 @@ const schema = [
 ]
 
 /**
- * Creates the tables where missing. On PostgreSQL under an advisory lock: runners started
- * together do not race each other creating them.
+ * Creates tables where missing. On PostgreSQL under an advisory lock: runners started together
+ * do not race each other creating them.
  *
  * @since 0.3.0
  * @category constructors
  */
-export const createSchema = (sql: SqlClient.SqlClient): Effect.Effect<void, SqlError> =>
+export const createTables = (sql: SqlClient.SqlClient, statements: ReadonlyArray<string>): Effect.Effect<void, SqlError> =>
   sql.onDialectOrElse({
     pg: () =>
       sql.withTransaction(Effect.gen(function*() {
         yield* sql`SELECT pg_advisory_xact_lock(${schemaLock})`
-        for (const statement of schema) yield* sql.unsafe(statement)
+        for (const statement of statements) yield* sql.unsafe(statement)
       })),
-    orElse: () => Effect.forEach(schema, (statement) => sql.unsafe(statement), { discard: true })
+    orElse: () => Effect.forEach(statements, (statement) => sql.unsafe(statement), { discard: true })
   })
 
 /** The advisory lock of x-runner's schema creation ("xrunner" in ASCII). */
@@ -246,7 +246,7 @@ const schemaLock = 0x78_72_75_6e_6e_65_72
  */
 export const make = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
-    yield* Effect.mapError(createSchema(sql), failed("set up"))
+    yield* Effect.mapError(createTables(sql, schema), failed("set up"))
     const batcher = yield* WriteBatcher.make(sql)
     const write = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(batcher.write(effect), failed(doing))
     const read = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(effect, failed(doing))

@@ -16,16 +16,21 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as Path from "@effect/platform/Path"
+import type * as Path from "@effect/platform/Path"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { type Connections, Webhook } from "@x/core"
-import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Sharding from "@effect/cluster/Sharding"
+import * as Singleton from "@effect/cluster/Singleton"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
+import * as Schedule from "effect/Schedule"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { Components } from "./Components.js"
@@ -38,7 +43,7 @@ import type * as Run from "./Run.js"
 import * as RunStore from "./RunStore.js"
 import type * as Setup from "./Setup.js"
 import * as ServePolling from "./ServePolling.js"
-import * as TriggerState from "./TriggerState.js"
+import * as TriggerStore from "./TriggerStore.js"
 import type * as Workflow from "./Workflow.js"
 
 /**
@@ -100,14 +105,20 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     const { executor } = yield* Components
     const output = yield* Output
     const say = output.err
-    const path = yield* Path.Path
     const location = options.database ?? { _tag: "Embedded" as const, dataDir: options.dataDir }
+    const embedded = location._tag === "Embedded"
     const concurrency = options.concurrency ?? defaultConcurrency
     for (const served of options.workflows) {
       if (served.workflow.trigger === undefined) return yield* new ServeProblem({ message: `${served.name}: the workflow has no trigger to serve` })
     }
+    const webhooks = options.workflows.filter((served) => served.workflow.trigger!.prepared.trigger.kind !== "POLLING")
+    for (const served of webhooks) {
+      if (served.publicUrl === undefined) {
+        return yield* new ServeProblem({ message: `${served.workflow.trigger!.step.type} is a webhook trigger: serving it needs --public-url` })
+      }
+    }
 
-    // The engine, its store and the runs' body, for as long as `serve` runs.
+    // The engine, its stores and the runs' body, for as long as `serve` runs.
     const runs: Engine.Runs = {
       workflows: new Map(options.workflows.map((served) => [served.name, served.workflow])),
       executor,
@@ -116,27 +127,41 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       finished: options.finished
     }
     const cluster = options.cluster ?? { host: "127.0.0.1", port: 0, shardLockExpiration: "5 seconds" }
-    // One database layer: built once for the engine and the store.
+    // One database layer: built once for the engine and the stores.
     const database = Database.layer(location)
-    const stored = Layer.merge(Engine.engineLayer(location, cluster), RunStore.layer).pipe(Layer.provideMerge(database))
+    const stored = Layer.mergeAll(Engine.engineLayer(location, cluster), RunStore.layer, TriggerStore.layer).pipe(Layer.provideMerge(database))
     const engine = yield* Layer.build(
       Layer.provideMerge(Engine.runsLayer(runs), stored).pipe(
         Layer.mapError((error) => error._tag === "StoreFailed" ? new ServeProblem({ message: error.message }) : error)
       )
     )
-    const store = yield* Effect.provide(RunStore.RunStore, engine)
+    const store = Context.get(engine, RunStore.RunStore)
+    const triggers = Context.get(engine, TriggerStore.TriggerStore)
     const unfinished = yield* Effect.orElseSucceed(store.unfinished, () => 0)
     if (unfinished > 0) {
       yield* say(`↻ ${unfinished} run${unfinished === 1 ? "" : "s"} accepted before a stop and not finished: the engine resumes ${unfinished === 1 ? "it" : "them"}`)
     }
+    const runner = randomUUID()
     const wake = yield* Queue.sliding<void>(1)
-    yield* Engine.dispatch({ runner: randomUUID(), backlog: concurrency * 4, wake }).pipe(Effect.provide(engine))
+    yield* Engine.dispatch({ runner, backlog: concurrency * 4, wake }).pipe(Effect.provide(engine))
 
     const accept = (name: string, event: { readonly id: string; readonly output: unknown }) =>
       Effect.tap(store.accept(name, event), ({ fresh }) => fresh ? Queue.offer(wake, undefined) : Effect.void)
 
-    // Deliveries: each webhook workflow at its path; its trigger's state once enabled.
+    // What verifies a webhook's deliveries: the state its registration returned, whichever
+    // runner registered it (read again every heartbeat).
     const states = new Map<string, unknown>()
+    const refreshStates = Effect.forEach(webhooks, (served) =>
+      Effect.map(triggers.get(served.name), (record) => {
+        if (Option.isSome(record) && Option.isSome(record.value.state)) states.set(served.name, record.value.state.value)
+      }), { discard: true })
+    // Alive, for the other runners: the last one to stop removes the webhooks.
+    yield* Effect.forkScoped(Effect.repeat(
+      Effect.ignore(Effect.zipRight(triggers.heartbeat(runner), refreshStates)),
+      Schedule.spaced(heartbeatEvery)
+    ))
+    yield* Effect.addFinalizer(() => Effect.ignore(triggers.leave(runner)))
+
     const maxBytes = Webhook.defaultMaxBytes
     const deliver = (served: Served) =>
       Effect.gen(function*() {
@@ -169,12 +194,6 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
         }
         return HttpServerResponse.text(response.body ?? "", { status: response.status })
       })
-    const webhooks = options.workflows.filter((served) => served.workflow.trigger!.prepared.trigger.kind !== "POLLING")
-    for (const served of webhooks) {
-      if (served.publicUrl === undefined) {
-        return yield* new ServeProblem({ message: `${served.workflow.trigger!.step.type} is a webhook trigger: serving it needs --public-url` })
-      }
-    }
     let serving = true
     const health = Effect.suspend(() =>
       Effect.map(Effect.either(store.backlog), (backlog) =>
@@ -189,57 +208,53 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     router = HttpRouter.all(router, "*", Effect.succeed(CappedBody.notFound))
     yield* Effect.addFinalizer(() => Effect.sync(() => serving = false))
     const port = options.port ?? (webhooks.length > 0 ? defaultPort : undefined)
+    const host = options.host ?? "127.0.0.1"
     if (port !== undefined) {
       // Built in serve's scope: it listens until serve stops.
-      const server = yield* Layer.build(NodeHttpServer.layer(() => createServer(), { port, host: options.host ?? "127.0.0.1" })).pipe(
+      const server = yield* Layer.build(NodeHttpServer.layer(() => createServer(), { port, host })).pipe(
         Effect.catchTag("ServeError", (error) =>
           new ServeProblem({
             message: /EADDRINUSE/.test(String(error.cause)) ? `port ${port} is in use` : `the server could not start: ${String(error.cause)}`
           }))
       )
       yield* Effect.provide(HttpServer.serveEffect()(router), server)
-      if (webhooks.length === 0) yield* say(`● health at http://${options.host ?? "127.0.0.1"}:${port}/healthz`)
+      if (webhooks.length === 0) yield* say(`● health at http://${host}:${port}/healthz`)
     }
 
+    // Each trigger is kept by one runner at a time (the engine's singletons): a dynamic webhook
+    // registered, a polling trigger polled; another runner takes over when that one dies.
+    const singletons: Array<Layer.Layer<never, never, Sharding.Sharding | Needs | TriggerStore.TriggerStore>> = []
+    const registrations: Array<{ readonly served: Served; readonly local: Deferred.Deferred<void, ServeProblem> }> = []
     for (const served of options.workflows) {
       const checked = served.workflow.trigger!
       const trigger = checked.prepared
-      const stateDir = path.join(options.dataDir, "triggers", served.name)
       if (trigger.trigger.kind === "POLLING") {
-        yield* ServePolling.poll({ name: served.name, checked, stateDir, pollInterval: options.pollInterval, accept })
+        singletons.push(Singleton.make(`x-runner/poll/${served.name}`, ServePolling.poll({ name: served.name, checked, pollInterval: options.pollInterval, accept })))
         continue
       }
       const publicUrl = served.publicUrl!.toString()
       if (trigger.trigger.kind === "STATIC_WEBHOOK") {
         // Registered by hand: nothing to enable, remove or keep; the user needs the URL.
         yield* say(`☛ paste ${publicUrl} as the webhook URL at the provider: ${trigger.trigger.setup}`)
-        yield* say(`● serving ${trigger.step.type} at ${publicUrl} (listening on port ${port})`)
         continue
       }
-      yield* TriggerState.makeDataDir(stateDir)
-      // Read before anything is enabled: a state that cannot be read stops the start.
-      const stale = yield* TriggerState.read(stateDir)
-      // A webhook a crash left behind goes first, or the provider refuses a second one.
-      if (Option.isSome(stale)) {
-        yield* Effect.matchEffect(executor.disableTrigger(trigger, stale.value), {
-          onSuccess: () => say("↻ removed the trigger a previous run left enabled"),
-          onFailure: (error) => say(`✘ the previous trigger could not be removed: ${error.message}`)
-        })
-        yield* TriggerState.clear(stateDir)
-      }
-      const enabled = yield* Effect.acquireRelease(
-        Effect.mapError(executor.enableTrigger(trigger, publicUrl), (error) =>
-          new ServeProblem({ message: `the trigger could not be enabled: ${error._tag}: ${error.message}` })).pipe(
-            Effect.tap((enabled) => TriggerState.write(stateDir, enabled))
-          ),
-        (enabled) =>
-          Effect.matchEffect(executor.disableTrigger(trigger, enabled), {
-            onSuccess: () => Effect.zipRight(TriggerState.clear(stateDir), say("■ trigger disabled")),
-            onFailure: (error) => say(`✘ the trigger could not be disabled: ${error.message}`)
-          })
+      const local = yield* Deferred.make<void, ServeProblem>()
+      registrations.push({ served, local })
+      singletons.push(Singleton.make(`x-runner/webhook/${served.name}`, keepRegistered({ served, runner, embedded, states, local })))
+    }
+    yield* Layer.build(singletons.reduce((all, one) => Layer.merge(all, one), Layer.empty).pipe(Layer.provide(Layer.succeedContext(engine))))
+    // Served once registered: here, or by the runner that keeps the registration.
+    for (const { local, served } of registrations) {
+      yield* Effect.raceFirst(
+        Deferred.await(local),
+        Effect.repeat(triggers.get(served.name), {
+          schedule: Schedule.spaced("500 millis"),
+          until: (record) => Option.isSome(record) && Option.isSome(record.value.state) && record.value.url === served.publicUrl!.toString()
+        }).pipe(Effect.ignore, Effect.zipRight(refreshStates.pipe(Effect.ignore)))
       )
-      states.set(served.name, enabled)
-      yield* say(`● serving ${trigger.step.type} at ${publicUrl} (listening on port ${port})`)
+    }
+    for (const served of webhooks) {
+      yield* say(`● serving ${served.workflow.trigger!.step.type} at ${served.publicUrl} (listening on port ${port})`)
     }
     if (options.ready !== undefined) yield* options.ready
     return yield* Effect.never
@@ -247,6 +262,75 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     // The engine's own logs (a runner listening, shards acquired) are not the runner's output; its warnings are.
     Logger.withMinimumLogLevel(LogLevel.Warning),
     Effect.scoped
+  )
+
+/** How often a runner says it is alive; one silent for three times that is counted gone. */
+const heartbeatEvery = Duration.seconds(2)
+
+/**
+ * A dynamic webhook kept registered while this runner holds its singleton: the registration
+ * stored by a previous runner for the same URL and parameters is kept; another one (a crash
+ * left it, or it was for another URL) is removed first. At this runner's stop the webhook is
+ * removed only when no other runner is alive to serve it.
+ */
+const keepRegistered = (options: {
+  readonly served: Served
+  readonly runner: string
+  readonly embedded: boolean
+  readonly states: Map<string, unknown>
+  readonly local: Deferred.Deferred<void, ServeProblem>
+}) =>
+  Effect.gen(function*() {
+    const { executor } = yield* Components
+    const say = (yield* Output).err
+    const triggers = yield* TriggerStore.TriggerStore
+    const { served } = options
+    const checked = served.workflow.trigger!
+    const trigger = checked.prepared
+    const url = served.publicUrl!.toString()
+    const type = trigger.step.type
+    const parameters = checked.parameters
+    const stored = yield* triggers.get(served.name)
+    const previous = Option.flatMap(stored, (record) => Option.map(record.state, (state) => ({ record, state })))
+    if (
+      Option.isSome(previous) && previous.value.record.url === url && previous.value.record.type === type &&
+      JSON.stringify(previous.value.record.parameters) === JSON.stringify(parameters)
+    ) {
+      options.states.set(served.name, previous.value.state)
+      yield* say(`↻ the trigger enabled before at ${url} is kept`)
+    } else {
+      // A webhook a crash left behind, or one for another URL, goes first: the provider may refuse a second one.
+      if (Option.isSome(previous)) {
+        yield* Effect.matchEffect(executor.disableTrigger(trigger, previous.value.state), {
+          onSuccess: () => say("↻ removed the trigger a previous run left enabled"),
+          onFailure: (error) => say(`✘ the previous trigger could not be removed: ${error.message}`)
+        })
+        yield* triggers.disabled(served.name)
+      }
+      const enabled = yield* Effect.mapError(executor.enableTrigger(trigger, url), (error) =>
+        new ServeProblem({ message: `the trigger could not be enabled: ${error._tag}: ${error.message}` }))
+      yield* triggers.enabled({ workflow: served.name, type, parameters, url, state: enabled })
+      options.states.set(served.name, enabled)
+    }
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        const others = options.embedded ? 0 : yield* Effect.orElseSucceed(triggers.othersAlive(options.runner, Duration.toMillis(heartbeatEvery) * 3), () => 0)
+        if (others > 0) return yield* say(`○ the trigger stays enabled: ${others} other runner${others === 1 ? "" : "s"} serve${others === 1 ? "s" : ""} it`)
+        const state = options.states.get(served.name)
+        yield* Effect.matchEffect(executor.disableTrigger(trigger, state), {
+          onSuccess: () => Effect.zipRight(Effect.ignore(triggers.disabled(served.name)), say("■ trigger disabled")),
+          onFailure: (error) => say(`✘ the trigger could not be disabled: ${error.message}`)
+        })
+      })
+    )
+    yield* Deferred.succeed(options.local, undefined)
+    return yield* Effect.never
+  }).pipe(
+    Effect.tapError((error) => Deferred.fail(options.local, error instanceof ServeProblem ? error : new ServeProblem({ message: error.message }))),
+    Effect.catchAll((error) => Effect.zipRight(
+      Effect.flatMap(Output, (output) => output.err(`✘ ${error.message}`)),
+      Effect.never
+    ))
   )
 
 /**

@@ -1,30 +1,28 @@
 /**
  * `serve` for a polling trigger: polls on the trigger's interval (or `--poll-interval`), from
- * the cursor a previous run stored; the first poll sets the baseline. Each new event is
- * committed as a run before the cursor moves (`cursor.json`, 0600, in the trigger's state
- * directory): a stop at any point loses no event, and an event polled again (its cursor not
- * stored yet) is the same run, not run twice.
+ * the cursor stored in the database (`TriggerStore`); the first poll sets the baseline. Each new
+ * event is committed as a run before the cursor moves: a stop at any point loses no event, and
+ * an event polled again (its cursor not stored yet) is the same run, not run twice. With several
+ * runners one polls at a time (the engine's singleton), and another takes over from the stored
+ * cursor when it stops.
  *
  * @since 0.2.0
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
 import { type Connections, Polling, type Trigger } from "@x/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type * as Scope from "effect/Scope"
+import * as Schedule from "effect/Schedule"
 import { Components } from "./Components.js"
-import type { DamagedData } from "./Errors.js"
 import { Output } from "./Output.js"
 import type * as RunStore from "./RunStore.js"
-import * as TriggerState from "./TriggerState.js"
+import { TriggerStore } from "./TriggerStore.js"
 import type * as Workflow from "./Workflow.js"
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 
 /**
- * Starts polling the workflow's trigger; it polls until the scope closes.
+ * Polls the workflow's trigger until interrupted.
  *
  * @since 0.3.0
  * @category constructors
@@ -32,46 +30,48 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 export const poll = (options: {
   readonly name: string
   readonly checked: Workflow.CheckedTrigger
-  readonly stateDir: string
   readonly pollInterval?: Duration.Duration | undefined
   readonly accept: (name: string, event: { readonly id: string; readonly output: unknown }) => Effect.Effect<{ readonly fresh: boolean }, RunStore.StoreFailed>
-}): Effect.Effect<void, DamagedData, Components | Output | Connections.Connections | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
+}): Effect.Effect<never, never, Components | Output | Connections.Connections | TriggerStore> =>
   Effect.gen(function*() {
-    const { checked, name, stateDir } = options
+    const { checked, name } = options
     const { executor } = yield* Components
+    const triggers = yield* TriggerStore
     const say = (yield* Output).err
     const trigger = checked.prepared
     const type = trigger.step.type
     const interval = options.pollInterval ?? Polling.intervalOf(trigger.trigger as Trigger.PollingTrigger)
 
-    yield* TriggerState.makeDataDir(stateDir)
-    const stored = yield* TriggerState.readCursor(stateDir, type, checked.parameters)
-    if (stored.replaced) yield* say("↻ the stored cursor belongs to another trigger (or other parameters): starting from a new baseline")
-
-    const keep = (poll: Polling.Poll) =>
-      Effect.gen(function*() {
-        let accepted = 0
-        for (const event of poll.events) {
-          const { fresh } = yield* options.accept(name, event)
-          if (fresh) accepted++
-          else yield* say(`= event ${event.id} was polled again: already accepted, not run twice`)
-        }
-        // The cursor goes after its events: a stop in between polls them again, and they are
-        // the same runs.
-        yield* TriggerState.writeCursor(stateDir, { type, parameters: checked.parameters, cursor: poll.cursor })
-        yield* say(poll.baseline ? "○ baseline set: what is there now is not an event" : `· polled: ${plural(accepted, "new event")}`)
-      })
-
-    yield* say(`● polling ${type} every ${Duration.format(interval)}${Option.isSome(stored.cursor) ? ", from the stored cursor" : ""}`)
-    yield* Polling.run(executor, trigger, {
-      cursor: Option.getOrUndefined(stored.cursor),
-      interval,
-      onPoll: keep,
-      onFailure: (error) =>
-        say(`✘ the poll failed, or its events could not be kept (${error._tag}: ${error.message}); ` +
-          `polling again in ${Duration.format(interval)}`)
-    }).pipe(
-      Effect.catchAll((error) => say(`✘ ${type} cannot be polled: ${error.message}`)),
-      Effect.forkScoped
+    // Read until it can be: a poll from no cursor would set a new baseline and miss events.
+    const stored = yield* triggers.get(name).pipe(
+      Effect.tapError((error) => say(`✘ ${error.message}; trying again`)),
+      Effect.retry(Schedule.spaced("2 seconds")),
+      Effect.orDie
     )
+    let cursor: unknown = undefined
+    if (Option.isSome(stored) && Option.isSome(stored.value.cursor)) {
+      if (stored.value.type === type && JSON.stringify(stored.value.parameters) === JSON.stringify(checked.parameters)) cursor = stored.value.cursor.value
+      else yield* say("↻ the stored cursor belongs to another trigger (or other parameters): starting from a new baseline")
+    }
+    yield* say(`● polling ${type} every ${Duration.format(interval)}${cursor !== undefined ? ", from the stored cursor" : ""}`)
+
+    const once = Effect.gen(function*() {
+      const polled = yield* executor.poll(trigger, cursor)
+      const baseline = cursor === undefined || cursor === null
+      let accepted = 0
+      for (const event of polled.events) {
+        const { fresh } = yield* options.accept(name, event)
+        if (fresh) accepted++
+        else yield* say(`= event ${event.id} was polled again: already accepted, not run twice`)
+      }
+      // The cursor goes after its events: a stop in between polls them again, and they are the same runs.
+      yield* triggers.polled({ workflow: name, type, parameters: checked.parameters, cursor: polled.cursor })
+      cursor = polled.cursor
+      yield* say(baseline ? "○ baseline set: what is there now is not an event" : `· polled: ${plural(accepted, "new event")}`)
+    })
+    return yield* Effect.forever(Effect.zipRight(
+      Effect.catchAll(once, (error) =>
+        say(`✘ the poll failed, or its events could not be kept (${error._tag}: ${error.message}); polling again in ${Duration.format(interval)}`)),
+      Effect.sleep(interval)
+    ))
   })

@@ -7,6 +7,7 @@
 import { afterAll, expect } from "@effect/vitest"
 import { type ChildProcessWithoutNullStreams, execFile, spawn as spawnProcess } from "node:child_process"
 import { writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -96,6 +97,39 @@ export const runsOf = async (where: { readonly dataDir?: string; readonly databa
   const listed = await runner(["runs", ...location, "--output", "json", "--limit", "100000", ...args])
   if (listed.code !== 0) throw new Error(`x-runner runs failed (${listed.code}): ${listed.stderr}`)
   return JSON.parse(listed.stdout) as Array<RunRow>
+}
+
+/** The runs' database of a data directory, opened as `serve` keeps it (better-sqlite3 is the runner's dependency). */
+const runsDatabase = (dataDir: string) => {
+  const Database = createRequire(import.meta.url)("better-sqlite3") as new(file: string) => {
+    prepare: (sql: string) => { get: (...values: Array<unknown>) => unknown; run: (...values: Array<unknown>) => unknown }
+    pragma: (text: string) => unknown
+    close: () => void
+  }
+  const db = new Database(join(dataDir, "runs.db"))
+  db.pragma("busy_timeout = 5000")
+  return db
+}
+
+/** A polling trigger's cursor as serve stored it (JSON text), if any. */
+export const storedCursor = (dataDir: string, workflow: string): string | undefined => {
+  const db = runsDatabase(dataDir)
+  try {
+    return (db.prepare("SELECT cursor FROM xr_triggers WHERE workflow = ?").get(workflow) as { cursor?: string } | undefined)?.cursor
+  } finally {
+    db.close()
+  }
+}
+
+/** Replaces a polling trigger's stored cursor (and, given, the parameters it belongs to) as if serve had: a test's way back to an older one. */
+export const storeCursor = (dataDir: string, workflow: string, stored: { readonly cursor: string; readonly parameters?: unknown }) => {
+  const db = runsDatabase(dataDir)
+  try {
+    db.prepare("UPDATE xr_triggers SET cursor = ? WHERE workflow = ?").run(stored.cursor, workflow)
+    if (stored.parameters !== undefined) db.prepare("UPDATE xr_triggers SET parameters = ? WHERE workflow = ?").run(JSON.stringify(stored.parameters), workflow)
+  } finally {
+    db.close()
+  }
 }
 
 /** A step of `run --output json`'s document. */

@@ -96,8 +96,8 @@ describe("x-runner serve", () => {
     expect((await runsOf({ dataDir })).map((run) => `${run.event}:${run.status}`)).toEqual(["cccccccccccccccccccccccc:running"])
     const second = start(publicUrl, port, dataDir)
     await second.waitFor("↻ 1 run accepted before a stop and not finished")
-    // The webhook the killed run left enabled is removed before a new one is registered.
-    await second.waitFor("↻ removed the trigger a previous run left enabled")
+    // The webhook the killed run registered, for the same URL, is kept (no second one at Trello).
+    await second.waitFor(`↻ the trigger enabled before at ${publicUrl} is kept`)
     await second.waitFor("■ event cccccccccccccccccccccccc succeeded")
     // Delivered again after the restart: recognised, not run again.
     expect((await delivery("cccccccccccccccccccccccc", publicUrl)).status).toBe(200)

@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { runner, runsOf, served } from "./bin.js"
+import { runner, runsOf, served, storeCursor, storedCursor } from "./bin.js"
 
 const workflow = fileURLToPath(new URL("../examples/card-due-soon.json", import.meta.url))
 const { boards, cards, lists } = TrelloSimulator.seed
@@ -24,9 +24,6 @@ afterAll(() => sim.close())
 const trello = (method: string, path: string) =>
   fetch(`${sim.baseUrl}${path}`, { method, headers: { authorization: `OAuth oauth_consumer_key="${sim.key}", oauth_token="${sim.token}"` } })
 
-/** Where serve keeps the trigger's cursor: the trigger's state directory, named after the workflow file. */
-const cursorFile = (dataDir: string) => join(dataDir, "triggers", "card-due-soon", "cursor.json")
-
 const start = (dataDir: string) => served(["serve", workflow, "--poll-interval", "200 millis", "--data-dir", dataDir], env)
 
 const reminders = () => [...sim.cards.values()].filter((c) => c.idList === lists.operationsToDo && c.name.startsWith("Reminder: "))
@@ -38,8 +35,8 @@ describe("x-runner serve, a polling trigger", () => {
     const first = start(dataDir)
     await first.waitFor("● polling boardtool/v1/cardDueSoon every 200ms")
     await first.waitFor("○ baseline set")
-    const baselineCursor = readFileSync(cursorFile(dataDir), "utf8")
-    expect(statSync(cursorFile(dataDir)).mode & 0o777).toBe(0o600)
+    const baselineCursor = storedCursor(dataDir, "card-due-soon")!
+    expect(JSON.parse(baselineCursor)).toMatchObject({ inWindow: expect.any(Array) })
     // The seeded card due in 12 hours was there before: not an event.
     await first.waitFor("· polled: 0 new events", 2)
     expect(first.log()).not.toContain("▶ event")
@@ -61,7 +58,7 @@ describe("x-runner serve, a polling trigger", () => {
     // come between the event's run and its cursor: polled again, not run again.
     first.child.kill("SIGKILL")
     await first.exited
-    writeFileSync(cursorFile(dataDir), baselineCursor)
+    storeCursor(dataDir, "card-due-soon", { cursor: baselineCursor })
     const second = start(dataDir)
     await second.waitFor("● polling boardtool/v1/cardDueSoon every 200ms, from the stored cursor")
     await second.waitFor(`= event ${id} was polled again: already accepted, not run twice`)
@@ -77,10 +74,11 @@ describe("x-runner serve, a polling trigger", () => {
 
   it("a cursor stored for other parameters is not used: a new baseline", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "x-runner-poll-other-"))
-    mkdirSync(join(dataDir, "triggers", "card-due-soon"), { recursive: true })
-    writeFileSync(cursorFile(dataDir), JSON.stringify({
-      type: "boardtool/v1/cardDueSoon", parameters: { idBoard: boards.operations, hours: 24 }, cursor: { polledAt: 0, inWindow: [] }
-    }))
+    const first = start(dataDir)
+    await first.waitFor("○ baseline set")
+    first.child.kill("SIGTERM")
+    await first.exited
+    storeCursor(dataDir, "card-due-soon", { cursor: JSON.stringify({ polledAt: 0, inWindow: [] }), parameters: { idBoard: boards.operations, hours: 12 } })
     const served = start(dataDir)
     await served.waitFor("↻ the stored cursor belongs to another trigger")
     await served.waitFor("○ baseline set")

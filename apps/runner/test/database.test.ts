@@ -6,12 +6,12 @@ import * as Exit from "effect/Exit"
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as TriggerState from "../src/TriggerState.js"
+import * as Database from "../src/Database.js"
 
-const makeDataDir = (dataDir: string) => Effect.runPromiseExit(TriggerState.makeDataDir(dataDir).pipe(Effect.provide(NodeContext.layer)))
+const makeDataDir = (dataDir: string) => Effect.runPromiseExit(Database.makeDataDir(dataDir).pipe(Effect.provide(NodeContext.layer)))
 const modeOf = (path: string) => statSync(path).mode & 0o777
 
-describe("TriggerState.makeDataDir", () => {
+describe("Database.makeDataDir", () => {
   const dir = mkdtempSync(join(tmpdir(), "x-runner-datadir-"))
 
   it("creates a missing one (and its parents) 0700", async () => {

@@ -1,0 +1,142 @@
+/**
+ * The triggers' state, in the runs' database (`Database.RunsSql`), shared by every runner: a
+ * dynamic webhook's registration (its state at the provider and the URL it was registered for),
+ * a polling trigger's cursor (with the type and parameters it belongs to), and which runners are
+ * alive (each heartbeats), so that the last one to stop removes the webhook and the others leave
+ * it for the ones still serving.
+ *
+ * @since 0.3.0
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { RunsSql } from "./Database.js"
+import * as RunStore from "./RunStore.js"
+
+/**
+ * What is stored of a workflow's trigger.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface TriggerRecord {
+  readonly workflow: string
+  /** The trigger's type and parameters the state or cursor belongs to (another trigger's is not used). */
+  readonly type: string
+  readonly parameters: unknown
+  /** A dynamic webhook's: the URL it was registered for, and what enabling it returned. */
+  readonly url: string | undefined
+  readonly state: Option.Option<unknown>
+  /** A polling trigger's: where the next poll starts. */
+  readonly cursor: Option.Option<unknown>
+}
+
+/**
+ * The store.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface TriggerStore {
+  readonly get: (workflow: string) => Effect.Effect<Option.Option<TriggerRecord>, RunStore.StoreFailed>
+  readonly enabled: (record: { readonly workflow: string; readonly type: string; readonly parameters: unknown; readonly url: string; readonly state: unknown }) => Effect.Effect<void, RunStore.StoreFailed>
+  readonly disabled: (workflow: string) => Effect.Effect<void, RunStore.StoreFailed>
+  readonly polled: (record: { readonly workflow: string; readonly type: string; readonly parameters: unknown; readonly cursor: unknown }) => Effect.Effect<void, RunStore.StoreFailed>
+  /** This runner is alive (called every few seconds), or gone (at its stop). */
+  readonly heartbeat: (runner: string) => Effect.Effect<void, RunStore.StoreFailed>
+  readonly leave: (runner: string) => Effect.Effect<void, RunStore.StoreFailed>
+  /** How many other runners heartbeat within the last `withinMillis`. */
+  readonly othersAlive: (runner: string, withinMillis: number) => Effect.Effect<number, RunStore.StoreFailed>
+}
+
+/**
+ * The service.
+ *
+ * @since 0.3.0
+ * @category tags
+ */
+export const TriggerStore = Context.GenericTag<TriggerStore>("x-runner/TriggerStore")
+
+const schema = [
+  `CREATE TABLE IF NOT EXISTS xr_triggers (
+    workflow TEXT PRIMARY KEY,
+    type TEXT NOT NULL,
+    parameters TEXT NOT NULL,
+    url TEXT,
+    state TEXT,
+    cursor TEXT,
+    updated_at BIGINT NOT NULL
+  )`,
+  `CREATE TABLE IF NOT EXISTS xr_runners (
+    id TEXT PRIMARY KEY,
+    seen_at BIGINT NOT NULL
+  )`
+]
+
+const failed = (doing: string) => (error: SqlError) => new RunStore.StoreFailed({ message: `the triggers' state could not be ${doing}: ${error.message}` })
+
+/**
+ * The store on a database client.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunStore.StoreFailed> =>
+  Effect.gen(function*() {
+    yield* Effect.mapError(RunStore.createTables(sql, schema), failed("set up"))
+    const text = (value: unknown) => JSON.stringify(value ?? null)
+    const upsert = (workflow: string, type: string, parameters: unknown, set: { readonly url?: string | null; readonly state?: string | null; readonly cursor?: string | null }) =>
+      sql`INSERT INTO xr_triggers (workflow, type, parameters, url, state, cursor, updated_at)
+        VALUES (${workflow}, ${type}, ${text(parameters)}, ${set.url ?? null}, ${set.state ?? null}, ${set.cursor ?? null}, ${Date.now()})
+        ON CONFLICT (workflow) DO UPDATE SET type = ${type}, parameters = ${text(parameters)}, updated_at = ${Date.now()}, ${
+        sql.literal([
+          ...("url" in set ? ["url = EXCLUDED.url"] : []),
+          ...("state" in set ? ["state = EXCLUDED.state"] : []),
+          ...("cursor" in set ? ["cursor = EXCLUDED.cursor"] : [])
+        ].join(", "))
+      }`
+    const parsedOption = (value: unknown) => typeof value === "string" ? Option.some(JSON.parse(value) as unknown) : Option.none()
+    return {
+      get: (workflow) =>
+        sql<Record<string, unknown>>`SELECT * FROM xr_triggers WHERE workflow = ${workflow}`.pipe(
+          Effect.map((rows) =>
+            rows.length === 0 ? Option.none() : Option.some({
+              workflow,
+              type: String(rows[0]!["type"]),
+              parameters: JSON.parse(String(rows[0]!["parameters"])) as unknown,
+              url: typeof rows[0]!["url"] === "string" ? rows[0]!["url"] as string : undefined,
+              state: parsedOption(rows[0]!["state"]),
+              cursor: parsedOption(rows[0]!["cursor"])
+            })
+          ),
+          Effect.mapError(failed("read"))
+        ),
+      enabled: ({ parameters, state, type, url, workflow }) =>
+        Effect.mapError(upsert(workflow, type, parameters, { url, state: text(state) }), failed("written")).pipe(Effect.asVoid),
+      disabled: (workflow) => Effect.mapError(sql`UPDATE xr_triggers SET state = NULL, url = NULL WHERE workflow = ${workflow}`, failed("written")).pipe(Effect.asVoid),
+      polled: ({ cursor, parameters, type, workflow }) =>
+        Effect.mapError(upsert(workflow, type, parameters, { cursor: text(cursor) }), failed("written")).pipe(Effect.asVoid),
+      heartbeat: (runner) =>
+        Effect.mapError(
+          sql`INSERT INTO xr_runners (id, seen_at) VALUES (${runner}, ${Date.now()}) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at`,
+          failed("written")
+        ).pipe(Effect.asVoid),
+      leave: (runner) => Effect.mapError(sql`DELETE FROM xr_runners WHERE id = ${runner}`, failed("written")).pipe(Effect.asVoid),
+      othersAlive: (runner, withinMillis) =>
+        sql<{ n: number }>`SELECT COUNT(*) AS n FROM xr_runners WHERE id <> ${runner} AND seen_at > ${Date.now() - withinMillis}`.pipe(
+          Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+          Effect.mapError(failed("read"))
+        )
+    } satisfies TriggerStore
+  })
+
+/**
+ * The store on the runs' database.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layer: Layer.Layer<TriggerStore, RunStore.StoreFailed, RunsSql> = Layer.effect(TriggerStore, Effect.flatMap(RunsSql, make))
