@@ -54,7 +54,7 @@ const sandboxOption = Options.boolean("sandbox").pipe(
   Options.withDescription("Run against the embedded simulators, seeded: no account or credential needed")
 )
 const withoutRateLimitsOption = Options.boolean("without-rate-limits").pipe(
-  Options.withDescription("With --sandbox: neither the simulators nor the runner keep to the providers' rate limits (for load tests)")
+  Options.withDescription("With --sandbox, or connections to simulators on this machine: the runner keeps to no rate limit (for load tests)")
 )
 const dataDirOption = Options.directory("data-dir").pipe(
   Options.withDescription("Where the embedded database and the triggers' state are kept (made 0700 if others could read it)"),

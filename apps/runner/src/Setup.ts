@@ -65,9 +65,6 @@ export const connect = (
   Components | FileSystem.FileSystem | Scope.Scope
 > =>
   Effect.gen(function*() {
-    if (source.withoutRateLimits && !source.sandbox) {
-      return yield* new InvalidArguments({ message: "--without-rate-limits needs --sandbox: a real provider's rate limits are its own" })
-    }
     const { entries } = yield* Components
     const started = source.sandbox
       // The simulators are loaded only for the sandbox (a chunk of their own in the bundle).
@@ -75,6 +72,14 @@ export const connect = (
         Sandbox.start(entries, { rateLimits: !source.withoutRateLimits }))
       : { connections: yield* ConnectionValues.load(entries.map((entry) => entry.component), source.file, process.env), notes: [] }
     yield* ConnectionValues.check(started.connections, used)
+    // Unpaced only against simulators: the sandbox's, or ones on this machine (a test's).
+    const remote = source.sandbox ? [] : used.filter((component) => !isLoopback(ConnectionValues.baseUrlOf(started.connections, component)))
+    if (source.withoutRateLimits && remote.length > 0) {
+      return yield* new InvalidArguments({
+        message: `--without-rate-limits needs --sandbox or simulators on this machine: ${remote.map((c) => c.name).join(", ")} ` +
+          `${remote.length === 1 ? "is a real provider, whose" : "are real providers, whose"} rate limits are its own`
+      })
+    }
     return started
   })
 
@@ -160,3 +165,12 @@ export const runnerAddress = (given: string | undefined): Effect.Effect<Engine.C
     }
     return { host: match[1]!.replace(/^\[|\]$/g, ""), port, shardLockExpiration }
   })
+
+/** A base URL on this machine (127.0.0.1, ::1 or localhost): a simulator, not a provider. */
+const isLoopback = (baseUrl: string): boolean => {
+  try {
+    return ["127.0.0.1", "[::1]", "localhost"].includes(new URL(baseUrl).hostname)
+  } catch {
+    return false
+  }
+}

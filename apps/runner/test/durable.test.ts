@@ -1,0 +1,168 @@
+/**
+ * The durable engine under `kill -9`: 300 signed Trello deliveries to `serve`, the runner killed
+ * in the middle and started again (the embedded SQLite default). Every acknowledged delivery
+ * becomes one run that ends succeeded, and no step with a recorded result runs again: each
+ * event's card is created exactly once at the provider (a create cut short by the kill is found
+ * again by its action's reconciliation, not sent twice). A delivery the dead runner did not
+ * acknowledge is sent again, as Trello does.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as TrelloSimulator from "@x/boardtool/testing"
+import { createHmac } from "node:crypto"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { freePort, runsOf, served, type Served } from "./bin.js"
+
+const { boards, lists } = TrelloSimulator.seed
+
+let sim: TrelloSimulator.Simulator
+let env: Record<string, string>
+beforeAll(async () => {
+  sim = await TrelloSimulator.start({ key: "durable-key-0123456789", token: "durable-token-0123456789abcdef", rateLimits: false })
+  env = { XRUNNER_BOARDTOOL_KEY: sim.key, XRUNNER_BOARDTOOL_TOKEN: sim.token, XRUNNER_BOARDTOOL_SECRET: sim.secret, XRUNNER_BOARDTOOL_BASE_URL: sim.baseUrl }
+})
+afterAll(() => sim.close())
+
+const dir = mkdtempSync(join(tmpdir(), "x-runner-durable-"))
+/** For each new card in To Do: a copy in Done (a create), then that copy read back (a read). */
+const workflow = join(dir, "copy-cards.json")
+writeFileSync(workflow, JSON.stringify({
+  label: "Copy every new card to Done",
+  triggers: [{ label: "A card in To Do", name: "created", type: "boardtool/v1/newCard", parameters: { idBoard: boards.roadmap, idList: lists.roadmapToDo } }],
+  tasks: [
+    { label: "Copy it", name: "copy", type: "boardtool/v1/createCard", parameters: { idList: lists.roadmapDone, name: "copy of ${trigger.name}" } },
+    { label: "Read the copy", name: "check", type: "boardtool/v1/getCard", parameters: { id: "${copy.id}" } }
+  ]
+}))
+
+const authorization = () => `OAuth oauth_consumer_key="${sim.key}", oauth_token="${sim.token}"`
+
+/** Cards in To Do, created before any webhook exists (the trigger reads each delivered card back). */
+const createCards = async (prefix: string, count: number) => {
+  const ids: Array<string> = []
+  for (let n = 0; n < count; n++) {
+    const response = await fetch(`${sim.baseUrl}/cards?idList=${lists.roadmapToDo}&name=${encodeURIComponent(`${prefix} ${n}`)}`, {
+      method: "POST",
+      headers: { authorization: authorization() }
+    })
+    ids.push((await response.json() as { id: string }).id)
+  }
+  return ids
+}
+
+/** Trello's delivery of a card created in To Do, signed for the public URL. */
+const delivery = (card: { readonly id: string; readonly name: string }, n: number, publicUrl: string) => {
+  const actionId = (0xd00000 + n).toString(16).padStart(24, "0")
+  const body = JSON.stringify({
+    action: {
+      id: actionId,
+      idMemberCreator: TrelloSimulator.seed.member,
+      type: "createCard",
+      date: new Date().toISOString(),
+      data: {
+        card: { id: card.id, name: card.name, idShort: n, shortLink: `s${n}` },
+        list: { id: lists.roadmapToDo, name: "To Do" },
+        board: { id: boards.roadmap, name: "Product Roadmap", shortLink: "rOaDmApX" }
+      },
+      memberCreator: { id: TrelloSimulator.seed.member, username: "simulated" }
+    },
+    model: { id: lists.roadmapToDo, name: "To Do", idBoard: boards.roadmap, closed: false, pos: 16384 }
+  })
+  return { actionId, body, signature: createHmac("sha1", sim.secret).update(body + publicUrl).digest("base64") }
+}
+
+/**
+ * Sends every delivery until it is acknowledged (2xx), `concurrency` at a time, to the ports given
+ * in turn (a load balancer), retrying one that failed as Trello retries; `onAcknowledged` is told
+ * the count as it grows.
+ */
+const deliverAll = async (
+  cards: ReadonlyArray<{ readonly id: string; readonly name: string }>,
+  publicUrl: string,
+  ports: () => ReadonlyArray<number>,
+  onAcknowledged: (acknowledged: number) => void
+) => {
+  const count = cards.length
+  let next = 0
+  let acknowledged = 0
+  const path = new URL(publicUrl).pathname
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next < count) {
+      const n = next++
+      const { body, signature } = delivery(cards[n]!, n, publicUrl)
+      for (let attempt = 0;; attempt++) {
+        const targets = ports()
+        const port = targets[(n + attempt) % targets.length]!
+        const answered = await fetch(`http://127.0.0.1:${port}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-trello-webhook": signature },
+          body
+        }).then((response) => response.status, () => 0)
+        if (answered >= 200 && answered < 300) break
+        if (attempt > 400) throw new Error(`delivery ${n} was never acknowledged (last answer ${answered})`)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      onAcknowledged(++acknowledged)
+    }
+  }))
+}
+
+/** The copies created at the provider of the cards named with this prefix, by name. */
+const copies = (prefix: string) => {
+  const byName = new Map<string, number>()
+  for (const card of sim.cards.values()) {
+    if (card.idList === lists.roadmapDone && card.name.startsWith(`copy of ${prefix} `)) byName.set(card.name, (byName.get(card.name) ?? 0) + 1)
+  }
+  return byName
+}
+
+const waitUntil = async (what: string, done: () => Promise<boolean>, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+describe("the durable engine, killed -9", () => {
+  it("embedded: 300 deliveries, the runner killed in the middle and started again: each runs once to its end, no create twice", async () => {
+    const names = await createCards("embedded", 300)
+    const cards = names.map((id, n) => ({ id, name: `embedded ${n}` }))
+    const port = await freePort()
+    const publicUrl = `http://127.0.0.1:${port}/hooks/copy-cards`
+    const dataDir = join(dir, "embedded")
+    const start = () => served(["serve", workflow, "--public-url", publicUrl, "--port", String(port), "--data-dir", dataDir, "--without-rate-limits"], env)
+    let runner: Served = start()
+    await runner.waitFor("● serving boardtool/v1/newCard")
+    let up = true
+    let restarted: Promise<void> | undefined
+    await deliverAll(cards, publicUrl, () => up ? [port] : [], (acknowledged) => {
+      if (acknowledged !== 120) return
+      // In the middle: runs in the engine, some steps in flight.
+      up = false
+      runner.child.kill("SIGKILL")
+      restarted = runner.exited.then(async () => {
+        runner = start()
+        await runner.waitFor("● serving boardtool/v1/newCard", 1, 30_000)
+        up = true
+      })
+    })
+    await restarted
+    await waitUntil("300 runs to end", async () => (await runsOf({ dataDir })).filter((run) => run.status === "succeeded").length >= 300, 60_000).catch(async (error) => {
+      const statuses = (await runsOf({ dataDir })).reduce((counts, run) => ({ ...counts, [run.status]: (counts[run.status] ?? 0) + 1 }), {} as Record<string, number>)
+      throw new Error(`${(error as Error).message}: ${JSON.stringify(statuses)}\n${runner.log().slice(-3000)}`)
+    })
+    const runs = await runsOf({ dataDir })
+    expect(runs.length).toBe(300)
+    expect(new Set(runs.map((run) => run.event)).size).toBe(300)
+    expect(runs.filter((run) => run.status !== "succeeded")).toEqual([])
+    // Exactly one copy of each event at the provider: no create ran twice.
+    const made = copies("embedded")
+    expect(made.size).toBe(300)
+    expect([...made.values()].filter((n) => n !== 1)).toEqual([])
+    expect(runner.log()).toContain("run")
+    runner.child.kill("SIGTERM")
+    await runner.exited
+  }, 120_000)
+})
