@@ -126,6 +126,11 @@ const serve = Command.make("serve", {
     Options.withDescription("How many runs this runner runs at once (default 32)"),
     Options.optional
   ),
+  otlpEndpoint: Options.text("otlp-endpoint").pipe(
+    Options.withPseudoName("URL"),
+    Options.withDescription("Export traces of runs and steps over OTLP/HTTP to this endpoint (also OTEL_EXPORTER_OTLP_ENDPOINT)"),
+    Options.optional
+  ),
   runnerAddress: Options.text("runner-address").pipe(
     Options.withPseudoName("HOST:PORT"),
     Options.withDescription("With --database: how the other runners reach this one (default: 127.0.0.1 on a free port, runners on one machine)"),
@@ -147,7 +152,9 @@ const serve = Command.make("serve", {
     dataDir: args.dataDir,
     database: Option.getOrUndefined(args.database),
     concurrency: Option.getOrUndefined(args.concurrency),
-    runnerAddress: args.runnerAddress
+    runnerAddress: args.runnerAddress,
+    otlpEndpoint: Option.getOrUndefined(args.otlpEndpoint),
+    version
   }).pipe(Effect.provide(components({ rateLimits: !args.withoutRateLimits })))).pipe(
   Command.withDescription(
     "Enable the triggers of a workflow (or of a directory's workflows) and run their tasks once per event on the durable engine, until stopped (SIGINT/SIGTERM)"

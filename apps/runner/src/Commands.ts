@@ -5,7 +5,7 @@
  * @since 0.2.0
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
 import type * as Path from "@effect/platform/Path"
 import { Component, Connections, type ConnectorError, PropertyGroup } from "@x/core"
 import * as Duration from "effect/Duration"
@@ -233,6 +233,8 @@ export const serve = (args: {
   readonly database?: string | undefined
   readonly concurrency?: number | undefined
   readonly runnerAddress?: Option.Option<string>
+  readonly otlpEndpoint?: string | undefined
+  readonly version?: string | undefined
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
     const files = yield* Setup.workflowFiles(args.workflow)
@@ -267,7 +269,10 @@ export const serve = (args: {
     const { connections, notes } = yield* Setup.connect(args.source, [...new Set(loaded.flatMap(({ workflow }) => Workflow.componentsOf(workflow)))])
     for (const { workflow } of loaded) yield* checkWithConnections(args.workflow, workflow, connections)
     for (const note of notes) yield* Effect.flatMap(Output, (output) => output.err(`sandbox: ${note}`))
-    const Serve = yield* Effect.promise(() => import("./Serve.js"))
+    const [Serve, Tracing] = yield* Effect.promise(() => Promise.all([import("./Serve.js"), import("./Tracing.js")]))
+    const endpoint = Tracing.endpointOf(args.otlpEndpoint)
+    const tracing = endpoint === undefined ? undefined : yield* Effect.map(HttpClient.HttpClient, (http) =>
+      Layer.provide(Tracing.layer(endpoint, args.version ?? "0.0.0"), Layer.succeed(HttpClient.HttpClient, http)))
     const directory = files.length > 1 || files[0]!.path !== args.workflow
     return yield* Serve.serve({
       // One workflow is served at the public URL itself; a directory's each at <public URL>/<name>.
@@ -282,7 +287,8 @@ export const serve = (args: {
       dataDir: args.dataDir,
       database,
       concurrency: args.concurrency,
-      cluster
+      cluster,
+      tracing
     }).pipe(Effect.provide(Connections.layer(connections)))
   }).pipe(Effect.scoped)
 

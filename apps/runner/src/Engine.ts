@@ -125,6 +125,7 @@ const stepActivity = (
     success: StepOutcome,
     execute: Effect.gen(function*() {
       const { name, type } = checked.step
+      yield* Effect.annotateCurrentSpan({ "x-runner.step.name": name, "x-runner.step.type": type, "x-runner.step.index": index })
       const recorded = yield* persistently(store.step(runId, index))
       if (Option.isSome(recorded) && recorded.value.status !== "running") {
         // Finished and stored before a stop, its result not yet journaled by the engine.
@@ -164,7 +165,10 @@ const stepActivity = (
         startedAt: Date.now() - (result.durationMs ?? 0),
         durationMs: result.durationMs ?? 0
       } satisfies StepOutcome
-    })
+    }).pipe(
+      Effect.tap((outcome) => Effect.annotateCurrentSpan("x-runner.step.status", outcome.status)),
+      Effect.withSpan("x-runner.step")
+    )
   })
 
 /**
@@ -184,6 +188,7 @@ export const runsLayer = (runs: Runs) => {
       const { event, outputs, run } = loaded.value
       // An attempt a retry replaced: the newer one runs.
       if (run.attempt !== attempt) return "failed" as const
+      yield* Effect.annotateCurrentSpan({ "x-runner.run.id": runId, "x-runner.workflow": run.workflow, "x-runner.event.id": run.eventId, "x-runner.run.attempt": attempt })
       const workflow = runs.workflows.get(run.workflow)
       if (workflow === undefined) {
         yield* persistently(store.runFinished(runId, attempt, "failed", undefined))
@@ -225,6 +230,7 @@ export const runsLayer = (runs: Runs) => {
         }
       }
       yield* persistently(store.runFinished(runId, attempt, end, failedStep))
+      yield* Effect.annotateCurrentSpan("x-runner.run.status", end)
       yield* runs.say(`■ event ${run.eventId} ${end} (run ${runId})`)
       if (runs.finished !== undefined) {
         yield* runs.finished({ runId, eventId: run.eventId, workflow: run.workflow }, {
@@ -233,7 +239,7 @@ export const runsLayer = (runs: Runs) => {
         })
       }
       return end
-    }))
+    }).pipe(Effect.withSpan("x-runner.run")))
   )
 }
 

@@ -84,6 +84,8 @@ export interface ServeOptions {
   readonly ready?: Effect.Effect<void> | undefined
   /** Told of each run's end on this runner. */
   readonly finished?: Engine.Runs["finished"]
+  /** Where runs' and steps' traces go (`Tracing.layer`), if anywhere. */
+  readonly tracing?: Layer.Layer<never> | undefined
 }
 
 type Needs = Components | Output | Connections.Connections | FileSystem.FileSystem | Path.Path
@@ -261,7 +263,8 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
   }).pipe(
     // The engine's own logs (a runner listening, shards acquired) are not the runner's output; its warnings are.
     Logger.withMinimumLogLevel(LogLevel.Warning),
-    Effect.scoped
+    Effect.scoped,
+    Effect.provide(options.tracing ?? Layer.empty)
   )
 
 /** How often a runner says it is alive; one silent for three times that is counted gone. */
