@@ -1,0 +1,105 @@
+/**
+ * The runs' store on the embedded database: a redelivered event is the same run, runs are
+ * claimed once until their lease ends, a failed run goes back from its failed step, and the
+ * triggers' state (a webhook's registration, a poll's cursor) and the runners' heartbeats are
+ * kept. The same code serves PostgreSQL (`test/cluster.test.ts` runs it there).
+ */
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as Database from "../src/Database.js"
+import * as RunStore from "../src/RunStore.js"
+import * as TriggerStore from "../src/TriggerStore.js"
+
+const stores = () =>
+  Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
+    Layer.provide(Database.runsLayer({ _tag: "Embedded", dataDir: mkdtempSync(join(tmpdir(), "x-runner-store-")) })),
+    Layer.provide(NodeContext.layer)
+  )
+
+describe("RunStore", () => {
+  it.effect("an event accepted twice is one run; claimed runs are leased, dispatched ones are the engine's", () =>
+    Effect.gen(function*() {
+      const store = yield* RunStore.RunStore
+      const first = yield* store.accept("new-card", { id: "a1", output: { name: "Keyboards" } })
+      const again = yield* store.accept("new-card", { id: "a1", output: { name: "Keyboards" } })
+      const other = yield* store.accept("other", { id: "a1", output: {} })
+      expect(first).toEqual({ runId: RunStore.runIdOf("new-card", "a1"), fresh: true })
+      expect(again).toEqual({ runId: first.runId, fresh: false })
+      expect(other.runId).not.toBe(first.runId)
+      // Claimed once: a second claim (another runner) gets nothing while the lease holds.
+      const claimed = yield* store.claim("runner-a", 10)
+      expect(claimed.map((c) => c.runId).sort()).toEqual([first.runId, other.runId].sort())
+      expect(yield* store.claim("runner-b", 10)).toEqual([])
+      yield* store.dispatched(first.runId, 0)
+      expect(yield* store.backlog).toBe(1)
+      expect(yield* store.unfinished).toBe(2)
+      const loaded = Option.getOrThrow(yield* store.load(first.runId))
+      expect(loaded.event).toEqual({ name: "Keyboards" })
+      expect(loaded.run).toMatchObject({ workflow: "new-card", eventId: "a1", status: "accepted", attempt: 0, fromStep: 0 })
+    }).pipe(Effect.provide(stores())))
+
+  it.effect("a failed run goes back from its failed step, the steps before it keeping their outputs", () =>
+    Effect.gen(function*() {
+      const store = yield* RunStore.RunStore
+      const { runId } = yield* store.accept("copy", { id: "e1", output: {} })
+      yield* store.runStarted(runId, 0)
+      yield* store.stepFinished(runId, { index: 0, name: "copy", type: "boardtool/v1/createCard", status: "succeeded", output: { id: "c1" }, durationMs: 5 })
+      yield* store.stepFinished(runId, { index: 1, name: "check", type: "boardtool/v1/getCard", status: "failed", error: { tag: "NotFound", message: "gone" } })
+      yield* store.runFinished(runId, 0, "failed", "check")
+      expect((yield* store.list({ limit: 10, status: "failed" })).map((run) => [run.id, run.failedStep])).toEqual([[runId, "check"]])
+      const retried = Option.getOrThrow(yield* store.retry(runId))
+      expect(retried).toMatchObject({ status: "accepted", attempt: 1, fromStep: 1 })
+      const loaded = Option.getOrThrow(yield* store.load(runId))
+      expect([...loaded.outputs]).toEqual([[0, { id: "c1" }]])
+      const shown = Option.getOrThrow(yield* store.show(runId))
+      expect(shown.steps.map((step) => step.name)).toEqual(["copy"])
+      // A run that did not fail is not retried.
+      const done = yield* store.accept("copy", { id: "e2", output: {} })
+      yield* store.runFinished(done.runId, 0, "succeeded", undefined)
+      expect(Option.getOrThrow(yield* store.retry(done.runId)).status).toBe("succeeded")
+      expect(yield* store.retry("0000000000000000")).toEqual(Option.none())
+    }).pipe(Effect.provide(stores())))
+
+  it.effect("a write marker is committed on the step's row before its request goes", () =>
+    Effect.gen(function*() {
+      const store = yield* RunStore.RunStore
+      const { runId } = yield* store.accept("copy", { id: "e1", output: {} })
+      const at = yield* store.writeSent(runId, { index: 0, name: "copy", type: "boardtool/v1/createCard" })
+      const step = Option.getOrThrow(yield* store.step(runId, 0))
+      expect(step).toMatchObject({ status: "running", writeSentAt: at })
+      // A second attempt's marker keeps the first time: what it created may date from then.
+      yield* store.writeSent(runId, { index: 0, name: "copy", type: "boardtool/v1/createCard" })
+      expect(Option.getOrThrow(yield* store.step(runId, 0)).writeSentAt).toBe(at)
+    }).pipe(Effect.provide(stores())))
+})
+
+describe("TriggerStore", () => {
+  it.effect("keeps a webhook's registration and a poll's cursor; counts the runners alive", () =>
+    Effect.gen(function*() {
+      const triggers = yield* TriggerStore.TriggerStore
+      expect(yield* triggers.get("new-card")).toEqual(Option.none())
+      yield* triggers.enabled({ workflow: "new-card", type: "boardtool/v1/newCard", parameters: { idList: "l" }, url: "https://x/hooks", state: { webhookId: "w1" } })
+      expect(Option.getOrThrow(yield* triggers.get("new-card"))).toMatchObject({
+        type: "boardtool/v1/newCard",
+        parameters: { idList: "l" },
+        url: "https://x/hooks",
+        state: Option.some({ webhookId: "w1" }),
+        cursor: Option.none()
+      })
+      yield* triggers.disabled("new-card")
+      expect(Option.getOrThrow(yield* triggers.get("new-card")).state).toEqual(Option.none())
+      yield* triggers.polled({ workflow: "due", type: "boardtool/v1/cardDueSoon", parameters: { hours: 24 }, cursor: { polledAt: 1 } })
+      expect(Option.getOrThrow(yield* triggers.get("due")).cursor).toEqual(Option.some({ polledAt: 1 }))
+      yield* triggers.heartbeat("a")
+      yield* triggers.heartbeat("b")
+      expect(yield* triggers.othersAlive("a", 10_000)).toBe(1)
+      yield* triggers.leave("b")
+      expect(yield* triggers.othersAlive("a", 10_000)).toBe(0)
+    }).pipe(Effect.provide(stores())))
+})
