@@ -274,7 +274,10 @@ export const engineLayer = (
     entityMessagePollInterval: Duration.seconds(1),
     shardLockExpiration: cluster.shardLockExpiration,
     shardLockRefreshInterval: Duration.divide(Duration.decode(cluster.shardLockExpiration), 4).pipe(Option.getOrElse(() => Duration.seconds(1))),
-    refreshAssignmentsInterval: Duration.seconds(1)
+    refreshAssignmentsInterval: Duration.seconds(1),
+    // At a stop, a run between steps is not waited for long: it resumes from its journal at the
+    // next start (or on another runner), as after a crash.
+    entityTerminationTimeout: Duration.seconds(3)
   }
   const sharding = location._tag === "Embedded"
     ? SingleRunner.layer({ runnerStorage: "memory", shardingConfig })

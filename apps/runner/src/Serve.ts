@@ -261,8 +261,9 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     if (options.ready !== undefined) yield* options.ready
     return yield* Effect.never
   }).pipe(
-    // The engine's own logs (a runner listening, shards acquired) are not the runner's output; its warnings are.
-    Logger.withMinimumLogLevel(LogLevel.Warning),
+    // The engine's own logs (a runner listening, shards moving, no runner while one stops) are
+    // not the runner's output; its errors are.
+    Logger.withMinimumLogLevel(LogLevel.Error),
     Effect.scoped,
     Effect.provide(options.tracing ?? Layer.empty)
   )
