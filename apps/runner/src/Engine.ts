@@ -33,7 +33,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Activity from "@effect/workflow/Activity"
 import * as Workflow from "@effect/workflow/Workflow"
 import type * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
-import { type Connections, type Executor } from "@x/core"
+import { type Connections, ConnectorError, Executor, WriteGuard } from "@x/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -142,21 +142,47 @@ const stepActivity = (
       const resolved = checked.decoded !== undefined ? Either.right(checked.parameters) : References.resolve(checked.parameters, scope)
       const shownInput = scrubbed(checked, Either.getOrElse(resolved, () => checked.parameters))
       if (Option.isSome(recorded) && recorded.value.writeSentAt !== undefined) {
-        const startedAt = recorded.value.startedAt ?? recorded.value.writeSentAt
-        return {
+        // Cut short after it may have sent a write: found again, or reported; never sent blindly.
+        const since = recorded.value.writeSentAt
+        const startedAt = recorded.value.startedAt ?? since
+        const unknown = (why: string) => ({
           status: "unknown",
           input: shownInput,
           error: {
             tag: "OutcomeUnknown",
             message: `step "${name}" (${type}) was stopped after it may have sent a request that creates or changes something ` +
-              `(at ${new Date(recorded.value.writeSentAt).toISOString()}): it is not repeated blindly. Check at the provider, ` +
+              `(at ${new Date(since).toISOString()}): it is not repeated blindly (${why}). Check at the provider, ` +
               `then run it again with: x-runner runs retry ${runId}`
           },
           startedAt,
           durationMs: 0
-        } satisfies StepOutcome
+        } satisfies StepOutcome)
+        if (!Executor.reconcilable(checked.prepared)) return unknown("its action cannot find what it created")
+        if (Either.isLeft(resolved)) return unknown(resolved.left.message)
+        const found = yield* Effect.either(runs.executor.reconcilePrepared(checked.prepared, resolved.right, new Date(since)))
+        if (Either.isLeft(found)) return unknown(`looking for what it created failed: ${found.left._tag}: ${found.left.message}`)
+        if (Option.isSome(found.right)) {
+          yield* runs.say(`  ↻ ${name}: found what its attempt cut short created; not sent again`)
+          return { status: "succeeded", input: shownInput, output: found.right.value, startedAt, durationMs: Date.now() - startedAt } satisfies StepOutcome
+        }
+        // Nothing was created: running it again creates nothing twice.
       }
-      const result = yield* Run.runStep(runs.executor, checked, scope)
+      // Before its first write is sent, the step's marker is committed.
+      let marked = false
+      const guard: WriteGuard.Guard = {
+        beforeWrite: () =>
+          marked ? Effect.void : store.writeSent(runId, { index, name, type }).pipe(
+            Effect.retry(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds")), Schedule.upTo("1 minute"))),
+            Effect.mapBoth({
+              onFailure: (error) =>
+                new ConnectorError.UpstreamUnavailable({
+                  message: `x-runner could not record that step "${name}" may send a write (${error.message}): the request was not sent`
+                }),
+              onSuccess: () => void (marked = true)
+            })
+          )
+      }
+      const result = yield* Effect.provideService(Run.runStep(runs.executor, checked, scope), WriteGuard.WriteGuard, guard)
       return {
         status: result.status === "succeeded" ? "succeeded" : "failed",
         input: shownInput,

@@ -6,6 +6,7 @@
  */
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import type * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as Connection from "./Connection.js"
@@ -51,6 +52,22 @@ export interface Action<P extends Property.Properties = any, A = any, N extends 
   readonly encode: (output: A) => Either.Either<unknown, ParseResult.ParseError>
   /** Its property groups by name, decoded against their loaded fields before it runs; `undefined` when it has none. */
   readonly groups?: ReadonlyArray<readonly [string, PropertyGroup.PropertyGroup]> | undefined
+  /**
+   * Finds what an attempt cut short may have created: the output that attempt would have
+   * returned, among what was created at or after `since`, or `None` (then running it again
+   * creates nothing twice). `undefined` when the action cannot tell.
+   */
+  readonly reconcile?: ((params: Property.Params<P>, context: Context<any>, attempt: Attempt) => Effect.Effect<Option.Option<A>, ConnectorError>) | undefined
+}
+
+/**
+ * An attempt of an action that was cut short: when it began.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Attempt {
+  readonly since: Date
 }
 
 const encodeNothing = () => Either.right(null)
@@ -82,6 +99,15 @@ export const make = <
     params: Property.Params<P>,
     context: Context<Property.Params<Connection.WithBaseUrl<C>>>
   ) => Effect.Effect<A, ConnectorError>
+  /**
+   * How to find what an attempt cut short created (see `Action.reconcile`): an action that
+   * creates something the provider lets us find again declares it.
+   */
+  readonly reconcile?: (
+    params: Property.Params<P>,
+    context: Context<Property.Params<Connection.WithBaseUrl<C>>>,
+    attempt: Attempt
+  ) => Effect.Effect<Option.Option<A>, ConnectorError>
 }): Action<P, A, N> => ({
   name: config.name,
   title: config.title,
@@ -93,5 +119,6 @@ export const make = <
   run: config.run,
   decode: Property.decoder(config.props, config.name, config.validate),
   encode: config.output === undefined ? encodeNothing : PlainSchema.encodeUnknownEither(config.output),
-  groups: PropertyGroup.groupsOf(config.props)
+  groups: PropertyGroup.groupsOf(config.props),
+  reconcile: config.reconcile
 })

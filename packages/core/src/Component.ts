@@ -145,7 +145,8 @@ const outputSchema = (schema: Schema.Schema<any, any> | undefined): unknown => {
 }
 
 /**
- * An action as plain JSON: name, title, props, output as JSON Schema, scopes.
+ * An action as plain JSON: name, title, props, output as JSON Schema, scopes, and whether it is
+ * reconcilable (it finds what an attempt cut short created).
  *
  * @since 0.1.0
  * @category utils
@@ -156,7 +157,9 @@ export const describeAction = (a: Action) => ({
   description: a.description,
   props: Property.describeAll(a.props),
   output: outputSchema(a.output),
-  ...(a.scopes.length > 0 ? { scopes: a.scopes } : {})
+  ...(a.scopes.length > 0 ? { scopes: a.scopes } : {}),
+  // It can find what an attempt cut short created: a durable engine repeats it safely.
+  ...(a.reconcile !== undefined ? { reconcilable: true } : {})
 })
 
 /**

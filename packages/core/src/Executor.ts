@@ -7,6 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import type * as Option from "effect/Option"
 import type * as Action from "./Action.js"
 import type * as Choice from "./Choice.js"
 import type * as Component from "./Component.js"
@@ -93,6 +94,12 @@ export interface Executor {
   readonly runPrepared: (prepared: Prepared, parameters: unknown) => Effect.Effect<unknown, ConnectorError, Connections>
   /** `prepare` and `runPrepared` in one. */
   readonly run: (step: unknown) => Effect.Effect<unknown, ConnectorError, Connections>
+  /**
+   * For a step cut short after it may have sent a write: what its action finds it created at
+   * or after `since` (`Action.reconcile`), encoded and scrubbed as `runPrepared` returns an
+   * output; `None` when it finds nothing, or when the action cannot tell (see `reconcilable`).
+   */
+  readonly reconcilePrepared: (prepared: Prepared, parameters: unknown, since: Date) => Effect.Effect<Option.Option<unknown>, ConnectorError, Connections>
   /** Loads the dynamic options of one property of an action or trigger. */
   readonly options: (
     type: string,
@@ -198,6 +205,14 @@ export const make = (
     return Either.isLeft(params) ? Effect.fail(inStep(prepared.step, params.left)) : execute(prepared, params.right)
   }
 
+  const reconcilePrepared: Executor["reconcilePrepared"] = (prepared, parameters, since) => {
+    const params = prepared.action.decode(parameters)
+    if (Either.isLeft(params)) return Effect.fail(inStep(prepared.step, params.left))
+    return Effect.flatMap(Connections, (connections) =>
+      Effect.flatMap(connections.get(prepared.component), (opened) =>
+        internalExecute.reconcile(opened, prepared.action, params.right, prepared.step.type, { since }, asScrubbed)))
+  }
+
   const run: Executor["run"] = (input) =>
     Effect.suspend(() => {
       const prepared = prepare(input)
@@ -237,5 +252,13 @@ export const make = (
   const fields: Executor["fields"] = (type, property, params) => PropertyGroups.fields(registry, type, property, params)
 
   const triggers = internal.make(registry, settings.maxDeliveryBytes)
-  return { registry, prepare, decodeParameters, runDecoded, runPrepared, run, options, fields, ...triggers }
+  return { registry, prepare, decodeParameters, runDecoded, runPrepared, run, reconcilePrepared, options, fields, ...triggers }
 }
+
+/**
+ * Whether a prepared step's action can find what an attempt cut short created (`reconcilePrepared`).
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const reconcilable = (prepared: Prepared): boolean => prepared.action.reconcile !== undefined

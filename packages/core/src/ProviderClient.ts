@@ -30,6 +30,7 @@ import * as RateLimiter from "./RateLimiter.js"
 import * as RequestDeadline from "./RequestDeadline.js"
 import * as ResponseReader from "./ResponseReader.js"
 import * as RetryPolicy from "./RetryPolicy.js"
+import * as WriteGuard from "./WriteGuard.js"
 
 /**
  * The client of one connection, as actions and triggers get it.
@@ -160,7 +161,11 @@ export const makeWith = (
       ),
       Effect.mapError((error) => Attempt.fromFailure(error, baseUrl, info, idempotent))
     )
-    return Retrying.retrying(retries, once, info, idempotent)
+    const retried = Retrying.retrying(retries, once, info, idempotent)
+    // A write is announced to the guard in context (a durable engine's) before its first
+    // attempt; reads, and writes with no guard, pay nothing.
+    return idempotent ? retried : Effect.flatMap(WriteGuard.WriteGuard, (guard) =>
+      guard === undefined ? retried : Effect.zipRight(guard.beforeWrite(info), retried))
   }
 
   // A streaming reader's request is executed with `streamRequested`, so that the HttpClient

@@ -177,3 +177,9 @@ export * as Trigger from "./Trigger.js"
  * @since 0.1.0
  */
 export * as Webhook from "./Webhook.js"
+/**
+ * The guard a durable engine puts before each request that creates or changes something.
+ *
+ * @since 0.2.0
+ */
+export * as WriteGuard from "./WriteGuard.js"

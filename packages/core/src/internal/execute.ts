@@ -4,6 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import type * as Action from "../Action.js"
 import { type ConnectorError, UnexpectedResponse } from "../ConnectorError.js"
 import type { Opened } from "./open.js"
@@ -48,3 +49,35 @@ const runAndEncode = <A, B>(
         })
       )
   })
+
+/**
+ * Reconciles an action's attempt cut short (`Action.reconcile`): what it finds is encoded and
+ * scrubbed as `execute` does an output; `None` when it finds nothing. Property groups are
+ * decoded first, as for a run.
+ */
+export const reconcile = <A, B>(
+  opened: Opened,
+  action: Action.Action<any, A>,
+  params: Readonly<Record<string, unknown>>,
+  label: string,
+  attempt: Action.Attempt,
+  finish: (output: A, encoded: unknown, scrubbed: unknown) => B
+): Effect.Effect<Option.Option<B>, ConnectorError> => {
+  const find = action.reconcile
+  if (find === undefined) return Effect.succeed(Option.none())
+  const look = (decoded: Readonly<Record<string, unknown>>) =>
+    Effect.flatMap(find(decoded, opened.context, attempt), (found) => {
+      if (Option.isNone(found)) return Effect.succeed(Option.none<B>())
+      const encoded = action.encode(found.value)
+      return Either.isRight(encoded)
+        ? Effect.succeed(Option.some(finish(found.value, encoded.right, opened.scrub(encoded.right))))
+        : Effect.fail(
+          new UnexpectedResponse({
+            message: opened.scrub(`${label} found an output that does not match its schema: ${encoded.left.message}`)
+          })
+        )
+    })
+  return action.groups === undefined
+    ? look(params)
+    : Effect.flatMap(PropertyGroups.decode(action.groups, params, opened.client, label), look)
+}
