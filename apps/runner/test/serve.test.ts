@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { freePort, runsOf, served, type Served } from "./bin.js"
+import { freePort, runner, runsOf, served, type Served } from "./bin.js"
 
 const workflow = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
 const secret = "sandbox-trello-secret"
@@ -81,16 +81,17 @@ describe("x-runner serve", () => {
     expect(served.log()).not.toContain("sandbox-trello-secret")
   }, 60_000)
 
-  it("killed (-9) between acknowledging and finishing, it runs the event exactly once after a restart", async () => {
+  it("killed (-9) while a step's create may have reached the provider: the run ends unknown, not repeated; runs retry runs it once", async () => {
     const port = await freePort()
     const publicUrl = `http://127.0.0.1:${port}/hooks/new-card`
     const dataDir = mkdtempSync(join(tmpdir(), "x-runner-crash-"))
     const first = start(publicUrl, port, dataDir)
     await first.waitFor("● serving")
-    // Acknowledged once the event is on disk; the research step then takes about a second.
+    // Acknowledged once the run is committed; the engine then starts the research step: a
+    // Browser Use session (a POST that creates it) that takes about a second.
     expect((await delivery("cccccccccccccccccccccccc", publicUrl)).status).toBe(200)
-    // The engine takes it and starts the research step (a session that takes about a second).
     await first.waitFor("▶ event cccccccccccccccccccccccc")
+    await new Promise((resolve) => setTimeout(resolve, 400))
     first.child.kill("SIGKILL")
     await first.exited
     expect((await runsOf({ dataDir })).map((run) => `${run.event}:${run.status}`)).toEqual(["cccccccccccccccccccccccc:running"])
@@ -98,13 +99,26 @@ describe("x-runner serve", () => {
     await second.waitFor("↻ 1 run accepted before a stop and not finished")
     // The webhook the killed run registered, for the same URL, is kept (no second one at Trello).
     await second.waitFor(`↻ the trigger enabled before at ${publicUrl} is kept`)
-    await second.waitFor("■ event cccccccccccccccccccccccc succeeded")
-    // Delivered again after the restart: recognised, not run again.
+    // The session may exist: createSession cannot find it again, so the step is not sent twice.
+    await second.waitFor("■ event cccccccccccccccccccccccc unknown")
+    expect(second.log()).toContain("✘ research unknown: OutcomeUnknown")
+    const [run] = await runsOf({ dataDir })
+    expect(run).toMatchObject({ event: "cccccccccccccccccccccccc", status: "unknown", failedStep: "research", attempt: 0 })
+    // Delivered again: recognised, not run again.
     expect((await delivery("cccccccccccccccccccccccc", publicUrl)).status).toBe(200)
     await second.waitFor("= event cccccccccccccccccccccccc was delivered again")
-    expect((await runsOnceEnded(dataDir, "cccccccccccccccccccccccc")).map((run) => `${run.event}:${run.status}`)).toEqual([
-      "cccccccccccccccccccccccc:succeeded"
+    // A person decides: run it again, from the step whose outcome was unknown.
+    const retried = await runner(["runs", "retry", run!.id, "--data-dir", dataDir])
+    expect(retried.code).toBe(0)
+    expect(retried.stderr).toContain(`↻ run ${run!.id} goes back to the engine from step 1 (attempt 2)`)
+    await second.waitFor("■ event cccccccccccccccccccccccc succeeded")
+    expect((await runsOnceEnded(dataDir, "cccccccccccccccccccccccc")).map((run) => `${run.event}:${run.status}:${run.attempt}`)).toEqual([
+      "cccccccccccccccccccccccc:succeeded:1"
     ])
+    // A run that succeeded is not retried.
+    const again = await runner(["runs", "retry", run!.id, "--data-dir", dataDir])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain("is succeeded: only a failed or unknown run is retried")
     second.child.kill("SIGINT")
     await second.waitFor("■ trigger disabled")
     await second.exited
