@@ -88,6 +88,8 @@ export interface RunRow {
   readonly event: string
   readonly status: string
   readonly attempt: number
+  readonly acceptedAt: number
+  readonly finishedAt: number | null
   readonly failedStep: string | null
 }
 

@@ -1,10 +1,11 @@
 /**
- * The durable engine under `kill -9`: 300 signed Trello deliveries to `serve`, the runner killed
- * in the middle and started again (the embedded SQLite default). Every acknowledged delivery
- * becomes one run that ends succeeded, and no step with a recorded result runs again: each
- * event's card is created exactly once at the provider (a create cut short by the kill is found
- * again by its action's reconciliation, not sent twice). A delivery the dead runner did not
- * acknowledge is sent again, as Trello does.
+ * The durable engine under `kill -9`: 300 signed Trello deliveries to `serve`, a runner killed
+ * in the middle: on the embedded SQLite default, started again; on PostgreSQL, one of two
+ * runners, the other taking its runs over. Every acknowledged delivery becomes one run that ends
+ * succeeded, and no step with a recorded result runs again: each event's card is created
+ * exactly once at the provider (a create cut short by the kill is found again by its action's
+ * reconciliation, not sent twice). A delivery the dead runner did not acknowledge is sent
+ * again, as Trello does.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
@@ -12,6 +13,7 @@ import { createHmac } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { startPostgres } from "../../../tooling/testing/postgres.js"
 import { freePort, runsOf, served, type Served } from "./bin.js"
 
 const { boards, lists } = TrelloSimulator.seed
@@ -165,5 +167,54 @@ describe("the durable engine, killed -9", () => {
     expect(runner.log()).toMatch(/↻ \d+ runs? accepted before a stop and not finished/)
     runner.child.kill("SIGTERM")
     await runner.exited
+  }, 120_000)
+
+  it("PostgreSQL: 300 deliveries spread over two runners, one killed: the other takes its runs over, each runs once, no create twice", async () => {
+    const postgres = await startPostgres()
+    try {
+      const ids = await createCards("cluster", 300)
+      const cards = ids.map((id, n) => ({ id, name: `cluster ${n}` }))
+      const [portA, portB] = [await freePort(), await freePort()]
+      // Behind a load balancer both have the public URL; here it is the first runner's.
+      const publicUrl = `http://127.0.0.1:${portA}/hooks/copy-cards`
+      const start = (port: number) =>
+        served(["serve", workflow, "--public-url", publicUrl, "--port", String(port), "--database", postgres.url, "--data-dir", join(dir, `pg-${port}`), "--without-rate-limits"], env)
+      const a = start(portA)
+      await a.waitFor("● serving boardtool/v1/newCard", 1, 30_000)
+      const b = start(portB)
+      await b.waitFor("● serving boardtool/v1/newCard", 1, 30_000)
+      let ports = [portA, portB]
+      let killedAt = 0
+      await deliverAll(cards, publicUrl, () => ports, (acknowledged) => {
+        if (acknowledged !== 120) return
+        ports = [portB]
+        killedAt = Date.now()
+        a.child.kill("SIGKILL")
+      })
+      const where = { database: postgres.url }
+      await waitUntil("300 runs to end on the survivor", async () => (await runsOf(where)).filter((run) => run.status === "succeeded").length >= 300, 60_000)
+        .catch(async (error) => {
+          const statuses = (await runsOf(where)).reduce((counts, run) => ({ ...counts, [run.status]: (counts[run.status] ?? 0) + 1 }), {} as Record<string, number>)
+          throw new Error(`${(error as Error).message}: ${JSON.stringify(statuses)}\n${b.log().slice(-3000)}`)
+        })
+      const runs = await runsOf(where)
+      expect(runs.length).toBe(300)
+      expect(new Set(runs.map((run) => run.event)).size).toBe(300)
+      expect(runs.filter((run) => run.status !== "succeeded")).toEqual([])
+      const made = copies("cluster")
+      expect(made.size).toBe(300)
+      expect([...made.values()].filter((n) => n !== 1)).toEqual([])
+      // The runs accepted before the kill (some held by the dead runner's shards, whose locks
+      // expire 5 s after it stops refreshing them) have all ended within 10 s of that.
+      const before = runs.filter((run) => run.acceptedAt < killedAt)
+      expect(before.length).toBeGreaterThanOrEqual(120)
+      const lastEnd = Math.max(...before.map((run) => run.finishedAt ?? Number.POSITIVE_INFINITY))
+      expect(lastEnd - killedAt).toBeLessThan(15_000)
+      b.child.kill("SIGTERM")
+      await b.waitFor("■ trigger disabled")
+      await b.exited
+    } finally {
+      await postgres.stop()
+    }
   }, 120_000)
 })

@@ -1,0 +1,93 @@
+/**
+ * A PostgreSQL of a test's own: PostgreSQL (Debian's, 15 here) initialised in a fresh temporary
+ * directory and started on 127.0.0.1 at a free port (its socket in that directory too), with
+ * trust authentication on loopback and a database created; `stop()` stops it and removes the
+ * directory (so does the process's exit). PostgreSQL refuses to run as root, and tests run as
+ * root here and in CI: then its commands run as the `postgres` user (`runuser`), in a directory
+ * given to it. `.ci/run` installs PostgreSQL where it is missing.
+ */
+import { execFileSync, spawnSync } from "node:child_process"
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+export interface Postgres {
+  /** postgres://postgres@127.0.0.1:<port>/<database> */
+  readonly url: string
+  readonly port: number
+  readonly stop: () => Promise<void>
+}
+
+/** The directory of PostgreSQL's programs: the newest Debian version's, else what PATH finds. */
+const binDir = (): string => {
+  const debian = "/usr/lib/postgresql"
+  if (existsSync(debian)) {
+    const versions = readdirSync(debian).filter((v) => existsSync(join(debian, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a))
+    if (versions.length > 0) return join(debian, versions[0]!, "bin")
+  }
+  const found = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).stdout.trim()
+  if (found === "") throw new Error("PostgreSQL is not installed (no initdb): apt-get install postgresql (.ci/run does)")
+  return found.replace(/\/initdb$/, "")
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+const asRoot = process.getuid?.() === 0
+
+/** Runs a PostgreSQL program, as the postgres user when this process is root. */
+const run = (program: string, args: ReadonlyArray<string>) => {
+  const [command, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", program, ...args]] : [program, args]
+  execFileSync(command, argv as Array<string>, { stdio: "pipe" })
+}
+
+const running = new Set<() => void>()
+process.once("exit", () => {
+  for (const stop of running) stop()
+})
+
+/**
+ * Starts one (a few seconds); several may run at once.
+ */
+export const startPostgres = async (database = "xrunner"): Promise<Postgres> => {
+  const bin = binDir()
+  const dir = mkdtempSync(join(tmpdir(), "x-pg-"))
+  const data = join(dir, "data")
+  if (asRoot) {
+    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim())
+    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim())
+    chownSync(dir, uid, gid)
+  }
+  chmodSync(dir, 0o700)
+  run(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
+  const port = await freePort()
+  // fsync off: a test's database need not survive a power cut, and its commits are then fast.
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`
+  run(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "log"), "-o", options, "-w", "-t", "30", "start"])
+  const stopNow = () => {
+    try {
+      run(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"])
+    } catch {
+      // Already stopped.
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+  running.add(stopNow)
+  run(join(bin, "createdb"), ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", database])
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/${database}`,
+    port,
+    stop: async () => {
+      running.delete(stopNow)
+      stopNow()
+    }
+  }
+}
