@@ -273,6 +273,11 @@ export const serve = (args: {
     const endpoint = Tracing.endpointOf(args.otlpEndpoint)
     const tracing = endpoint === undefined ? undefined : yield* Effect.map(HttpClient.HttpClient, (http) =>
       Layer.provide(Tracing.layer(endpoint, args.version ?? "0.0.0"), Layer.succeed(HttpClient.HttpClient, http)))
+    // Several runners on one credential keep to its limit together: their pacing is in the database.
+    const output = yield* Output
+    const limiters = database._tag === "Postgres"
+      ? (yield* Effect.promise(() => import("./SharedRateLimiter.js"))).layer(database.url, output.err)
+      : Layer.empty
     const directory = files.length > 1 || files[0]!.path !== args.workflow
     return yield* Serve.serve({
       // One workflow is served at the public URL itself; a directory's each at <public URL>/<name>.
@@ -289,7 +294,7 @@ export const serve = (args: {
       concurrency: args.concurrency,
       cluster,
       tracing
-    }).pipe(Effect.provide(Connections.layer(connections)))
+    }).pipe(Effect.provide(Connections.layer(connections).pipe(Layer.provide(limiters))))
   }).pipe(Effect.scoped)
 
 /**
