@@ -13,7 +13,7 @@ import { createHmac } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { startPostgres } from "../../../tooling/testing/postgres.js"
+import { startPostgres } from "../../../tooling/testing/postgres.mjs"
 import { freePort, runsOf, served, type Served } from "./bin.js"
 
 const { boards, lists } = TrelloSimulator.seed

@@ -10,7 +10,7 @@ import type { RateLimiter } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import { type Postgres, startPostgres } from "../../../tooling/testing/postgres.js"
+import { type Postgres, startPostgres } from "../../../tooling/testing/postgres.mjs"
 import * as SharedRateLimiter from "../src/SharedRateLimiter.js"
 
 let postgres: Postgres

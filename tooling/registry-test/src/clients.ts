@@ -25,7 +25,7 @@ export interface Clients {
  * project's .npmrc, and their caches and pnpm's store inside `dir`, so nothing leaks in from
  * the machine or out to it.
  */
-export const makeClients = (registry: Pick<Registry, "url">, dir: string): Clients => {
+export const makeClients = (registry: Pick<Registry, "url">, dir: string, extraEnv: Readonly<Record<string, string>> = {}): Clients => {
   const home = join(dir, "home")
   mkdirSync(home, { recursive: true })
   const projectNpmrc = `registry=${registry.url}\n`
@@ -47,7 +47,9 @@ export const makeClients = (registry: Pick<Registry, "url">, dir: string): Clien
     npm_config_audit: "false",
     npm_config_fund: "false",
     npm_config_update_notifier: "false",
-    npm_config_loglevel: "warn"
+    npm_config_loglevel: "warn",
+    // Where native addons' prebuilt binaries are downloaded from (binaryMirror.ts).
+    ...extraEnv
   }
   const options = (cwd: string, timeoutMs: number) => ({ cwd, env, timeoutMs })
   return {

@@ -59,8 +59,9 @@ export const thirdPartyClosure = (published: ReadonlyArray<WorkspacePackage>): R
   return [...found.values()].sort((a, b) => id(a).localeCompare(id(b)))
 }
 
-/** The cache file of a packed package: its name and version, the scope's slash made a plus. */
-const cacheFile = (cacheDir: string, pkg: InstalledPackage) => join(cacheDir, `${id(pkg).replace("/", "+")}.tgz`)
+/** The cache file of a packed package: its name and version, the scope's slash made a plus (a native one's tarball has no build directory: a name of its own). */
+const cacheFile = (cacheDir: string, pkg: InstalledPackage) =>
+  join(cacheDir, `${id(pkg).replace("/", "+")}${existsSync(join(pkg.dir, "binding.gyp")) ? ".unbuilt" : ""}.tgz`)
 
 /**
  * Tarballs of the installed packages, cached by name@version in `cacheDir`, so later runs pack
@@ -82,7 +83,9 @@ export const packThirdParty = (
     const staging = mkdtempSync(join(cacheDir, ".staging-"))
     try {
       const copy = join(staging, "package")
-      cpSync(pkg.dir, copy, { recursive: true, filter: (source) => source !== join(pkg.dir, "node_modules") })
+      // A native addon's build directory is what its install makes, not what it publishes.
+      const built = existsSync(join(pkg.dir, "binding.gyp")) ? join(pkg.dir, "build") : undefined
+      cpSync(pkg.dir, copy, { recursive: true, filter: (source) => source !== join(pkg.dir, "node_modules") && source !== built })
       const partial = join(staging, "package.tgz")
       await tar.create({ gzip: true, portable: true, prefix: "package/", cwd: copy, file: partial }, readdirSync(copy))
       renameSync(partial, file)

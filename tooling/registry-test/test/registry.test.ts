@@ -9,6 +9,7 @@ import { makePool, mapInPool } from "../src/pool.js"
 import { publishTarball } from "../src/publish.js"
 import { parseReadme } from "../src/readme.js"
 import { startRegistry, type Registry } from "../src/registry.js"
+import { type BinaryMirror, startBinaryMirror } from "../src/binaryMirror.js"
 import { findRunner, proveRunner, runnerBin } from "../src/runner.js"
 import { packThirdParty, thirdPartyClosure } from "../src/thirdParty.js"
 import { typecheckConsumers } from "../src/typecheck.js"
@@ -37,6 +38,7 @@ const consumerKey = (packageManager: PackageManager, name: string) => `${package
 
 let temp: string
 let registry: Registry | undefined
+let mirror: BinaryMirror | undefined
 /** What went wrong for each consumer (`npm @x/boardtool`), in the order it happened. */
 const problems = new Map<string, Array<string>>()
 let runnerProblems: ReadonlyArray<string> | undefined
@@ -59,11 +61,13 @@ const phase = async <A>(label: string, task: () => Promise<A>): Promise<A> => {
 beforeAll(async () => {
   temp = mkdtempSync(join(tmpdir(), "x-registry-test-"))
   registry = await phase("started verdaccio", () => startRegistry(join(temp, "registry")))
-  const clients = makeClients(registry, temp)
+  const thirdPartyPackages = thirdPartyClosure(published)
+  mirror = await startBinaryMirror(thirdPartyPackages, join(temp, "binaries"))
+  const clients = makeClients(registry, temp, mirror.env)
 
   await phase("packed and published every package and its third-party dependencies", async () => {
     const [thirdParty, ours] = await Promise.all([
-      packThirdParty(thirdPartyClosure(published), cacheDir, pool),
+      packThirdParty(thirdPartyPackages, cacheDir, pool),
       packWorkspace(published, join(temp, "packed"), clients, pool)
     ])
     await mapInPool(pool, [...thirdParty, ...ours.map((pkg) => pkg.tarball)], (tarball) => publishTarball(registry!, tarball))
@@ -121,6 +125,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  await mirror?.close()
   await registry?.stop()
   if (temp === undefined) return
   // REGISTRY_TEST_KEEP=1 keeps the consumers' projects to look into after a failure.

@@ -12,19 +12,12 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
-export interface Postgres {
-  /** postgres://postgres@127.0.0.1:<port>/<database> */
-  readonly url: string
-  readonly port: number
-  readonly stop: () => Promise<void>
-}
-
 /** The directory of PostgreSQL's programs: the newest Debian version's, else what PATH finds. */
-const binDir = (): string => {
+const binDir = () => {
   const debian = "/usr/lib/postgresql"
   if (existsSync(debian)) {
     const versions = readdirSync(debian).filter((v) => existsSync(join(debian, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a))
-    if (versions.length > 0) return join(debian, versions[0]!, "bin")
+    if (versions.length > 0) return join(debian, versions[0], "bin")
   }
   const found = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).stdout.trim()
   if (found === "") throw new Error("PostgreSQL is not installed (no initdb): apt-get install postgresql (.ci/run does)")
@@ -32,11 +25,11 @@ const binDir = (): string => {
 }
 
 const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+  new Promise((resolve, reject) => {
     const server = createServer()
     server.once("error", reject)
     server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
+      const { port } = server.address()
       server.close(() => resolve(port))
     })
   })
@@ -44,12 +37,12 @@ const freePort = () =>
 const asRoot = process.getuid?.() === 0
 
 /** Runs a PostgreSQL program, as the postgres user when this process is root. */
-const run = (program: string, args: ReadonlyArray<string>) => {
+const run = (program, args) => {
   const [command, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", program, ...args]] : [program, args]
-  execFileSync(command, argv as Array<string>, { stdio: "pipe" })
+  execFileSync(command, argv, { stdio: "pipe" })
 }
 
-const running = new Set<() => void>()
+const running = new Set()
 process.once("exit", () => {
   for (const stop of running) stop()
 })
@@ -57,7 +50,7 @@ process.once("exit", () => {
 /**
  * Starts one (a few seconds); several may run at once.
  */
-export const startPostgres = async (database = "xrunner"): Promise<Postgres> => {
+export const startPostgres = async (database = "xrunner") => {
   const bin = binDir()
   const dir = mkdtempSync(join(tmpdir(), "x-pg-"))
   const data = join(dir, "data")

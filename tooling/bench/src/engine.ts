@@ -1,0 +1,351 @@
+/**
+ * The runner's durable engine (`x-runner serve`, the bundle users run), measured:
+ * 1. Ingestion on the embedded default: signed Trello deliveries from autocannon; acknowledged
+ *    deliveries per second and their latency, then every accepted delivery's run awaited.
+ * 2. Execution: one-step runs per second once the deliveries stop (the engine draining what was
+ *    acknowledged, nothing else in the process): one runner on the embedded default, one runner
+ *    on PostgreSQL, and two runners on one PostgreSQL (the deliveries split over them).
+ * 3. Rate limits with two runners on one Trello token (PostgreSQL, the shared limiter): a
+ *    `createCard` per delivery against a simulator enforcing Trello's 100 requests per 10 s per
+ *    token; failures, 429s and the wall time against the minimum.
+ * The runs are counted from the runs' database (`xr_runs`), read-only.
+ */
+import autocannon from "autocannon"
+import { type ChildProcess, spawn } from "node:child_process"
+import { createHmac } from "node:crypto"
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as TrelloSimulator from "@x/boardtool/testing"
+import { Webhook } from "@x/core"
+import * as Redacted from "effect/Redacted"
+import { startPostgres } from "../../testing/postgres.mjs"
+import { type ProfileSummary, summarise } from "./profile.js"
+
+const require = createRequire(import.meta.url)
+const cli = fileURLToPath(new URL("../../../apps/runner/dist/bundle/x-runner.js", import.meta.url))
+const ingestWorkflow = fileURLToPath(new URL("../workflows/ingest.json", import.meta.url))
+
+// The sandbox's well-known Trello values and its seeded records.
+const sandboxSecret = "sandbox-trello-secret"
+const seeded = { board: "5eed00000000000000000002", list: "5eed00000000000000000003", card: "5eed0000000000000000000a", member: "5eed00000000000000000001" }
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Counts of the runs' table. */
+export interface RunCounts {
+  readonly accepted: number
+  readonly finished: number
+  readonly succeeded: number
+  readonly failed: number
+  readonly firstStart: number | null
+  readonly lastFinish: number | null
+}
+
+const countsQuery = `SELECT COUNT(*) AS accepted,
+  SUM(CASE WHEN status IN ('succeeded', 'failed', 'unknown') THEN 1 ELSE 0 END) AS finished,
+  SUM(CASE WHEN status = 'succeeded' THEN 1 ELSE 0 END) AS succeeded,
+  SUM(CASE WHEN status IN ('failed', 'unknown') THEN 1 ELSE 0 END) AS failed,
+  MIN(started_at) AS first_start, MAX(finished_at) AS last_finish FROM xr_runs`
+
+const toCounts = (row: Record<string, unknown>): RunCounts => ({
+  accepted: Number(row["accepted"] ?? 0),
+  finished: Number(row["finished"] ?? 0),
+  succeeded: Number(row["succeeded"] ?? 0),
+  failed: Number(row["failed"] ?? 0),
+  firstStart: row["first_start"] === null ? null : Number(row["first_start"]),
+  lastFinish: row["last_finish"] === null ? null : Number(row["last_finish"])
+})
+
+/** The runs of an embedded data directory, read-only. */
+const embeddedCounts = (dataDir: string) => {
+  const Database = require("better-sqlite3") as new(file: string, options: { readonly: boolean }) => {
+    prepare: (sql: string) => { get: () => Record<string, unknown> }
+    close: () => void
+  }
+  return async (): Promise<RunCounts> => {
+    const db = new Database(join(dataDir, "runs.db"), { readonly: true })
+    try {
+      return toCounts(db.prepare(countsQuery).get())
+    } finally {
+      db.close()
+    }
+  }
+}
+
+/** The runs of a PostgreSQL. */
+const postgresCounts = (url: string) => {
+  const { Client } = require("pg") as { Client: new(options: { connectionString: string }) => { connect: () => Promise<void>; query: (sql: string) => Promise<{ rows: Array<Record<string, unknown>> }>; end: () => Promise<void> } }
+  return async (): Promise<RunCounts> => {
+    const client = new Client({ connectionString: url })
+    await client.connect()
+    try {
+      return toCounts((await client.query(countsQuery)).rows[0]!)
+    } finally {
+      await client.end()
+    }
+  }
+}
+
+interface Runner {
+  readonly process: ChildProcess
+  readonly log: () => string
+  readonly pid: number
+}
+
+/** `x-runner serve` in a process of its own, its output in a file, once it serves. */
+const startRunner = async (args: ReadonlyArray<string>, dir: string, name: string, env: Record<string, string> = {}, profile = false): Promise<Runner> => {
+  const logFile = join(dir, `${name}.log`)
+  const out = openSync(logFile, "w")
+  const child = spawn(process.execPath, [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${join(dir, `${name}-profile`)}`] : []), cli, "serve", ...args], {
+    stdio: ["ignore", out, out],
+    env: { ...process.env, ...env }
+  })
+  closeSync(out)
+  const log = () => readFileSync(logFile, "utf8")
+  const deadline = Date.now() + 60_000
+  while (!log().includes("● serving")) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${name} did not start:\n${log().slice(-2000)}`)
+    await sleep(100)
+  }
+  return { process: child, log, pid: child.pid! }
+}
+
+const stop = async (runner: Runner) => {
+  runner.process.kill("SIGTERM")
+  await new Promise((resolve) => runner.process.exitCode !== null ? resolve(undefined) : runner.process.once("exit", resolve))
+}
+
+const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN) / 1024
+
+/** Trello's delivery of a new card in the sandbox's To Do list (its seeded card), a new action id each. */
+const trelloDelivery = (actionId: string) =>
+  JSON.stringify({
+    model: { id: seeded.list, name: "To Do", idBoard: seeded.board, closed: false, pos: 16384 },
+    action: {
+      id: actionId,
+      idMemberCreator: seeded.member,
+      type: "createCard",
+      date: new Date().toISOString(),
+      data: {
+        card: { id: seeded.card, name: "Write the launch post", idShort: 1, shortLink: "aBcDeFgH" },
+        list: { id: seeded.list, name: "To Do" },
+        board: { id: seeded.board, name: "Product Roadmap", shortLink: "rOaDmApX" }
+      },
+      memberCreator: { id: seeded.member, username: "simulated" }
+    }
+  })
+
+let nextAction = 0
+/** Signed deliveries from autocannon to one port (the public URL is what is signed). */
+const load = (port: number, publicUrl: string, options: { readonly connections: number; readonly seconds?: number; readonly amount?: number }) =>
+  autocannon({
+    url: `http://127.0.0.1:${port}${new URL(publicUrl).pathname}`,
+    connections: options.connections,
+    ...(options.amount === undefined ? { duration: options.seconds ?? 3 } : { amount: options.amount }),
+    requests: [{
+      method: "POST",
+      setupRequest: (request) => {
+        const body = trelloDelivery(`${(0xbe0000000000 + nextAction++).toString(16).padStart(24, "0")}`)
+        const signature = createHmac("sha1", sandboxSecret).update(body + publicUrl).digest("base64")
+        return { ...request, body, headers: { "content-type": "application/json", "x-trello-webhook": signature } }
+      }
+    }]
+  })
+
+/** Waits until every accepted run has ended; the runs per second from the load's end to the last end. */
+const drain = async (counts: () => Promise<RunCounts>, loadEnded: number, timeoutMs: number) => {
+  const atLoadEnd = await counts()
+  const deadline = Date.now() + timeoutMs
+  let now = atLoadEnd
+  while (now.finished < now.accepted) {
+    if (Date.now() > deadline) break
+    await sleep(250)
+    now = await counts()
+  }
+  const seconds = ((now.lastFinish ?? Date.now()) - loadEnded) / 1000
+  return { counts: now, drainedAfterLoad: now.finished - atLoadEnd.finished, perSecond: (now.finished - atLoadEnd.finished) / Math.max(seconds, 0.001), seconds }
+}
+
+export interface IngestionResult {
+  readonly seconds: number
+  readonly connections: number
+  readonly sent: number
+  readonly acknowledged: number
+  readonly refused: number
+  readonly errors: number
+  readonly perSecond: number
+  readonly p50Ms: number
+  readonly p99Ms: number
+  readonly peakRssMb: number
+  readonly accepted: number
+  readonly runs: number
+  readonly runsSucceeded: number
+  readonly drainSeconds: number
+  /** One-step runs per second once the deliveries stopped (execution alone). */
+  readonly executionPerSecond: number
+  /** With BENCH_PROFILE=1: where the serve process's time went. */
+  readonly profile?: ProfileSummary | undefined
+}
+
+/** Parts 1 and 2 (embedded): deliveries for `seconds`, then the drain. */
+export const ingestionBench = async (seconds = 3, connections = 16, profile = process.env["BENCH_PROFILE"] === "1"): Promise<IngestionResult> => {
+  const dir = mkdtempSync(join(tmpdir(), "x-runner-ingest-"))
+  const port = await freePort()
+  const publicUrl = `http://127.0.0.1:${port}/hooks/ingest`
+  const runner = await startRunner(["--sandbox", "--without-rate-limits", ingestWorkflow, "--public-url", publicUrl, "--data-dir", join(dir, "data")], dir, "serve", {}, profile)
+  let stopped = false
+  try {
+    const result = await load(port, publicUrl, { connections, seconds })
+    const ended = Date.now()
+    const drained = await drain(embeddedCounts(join(dir, "data")), ended, 300_000)
+    const rss = peakRssMb(runner.pid)
+    await stop(runner)
+    stopped = true
+    return {
+      seconds,
+      connections,
+      sent: result.requests.sent,
+      acknowledged: result["2xx"],
+      refused: result.non2xx,
+      errors: result.errors + result.timeouts,
+      perSecond: result["2xx"] / result.duration,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      peakRssMb: rss,
+      accepted: drained.counts.accepted,
+      runs: drained.counts.finished,
+      runsSucceeded: drained.counts.succeeded,
+      drainSeconds: drained.seconds,
+      executionPerSecond: drained.perSecond,
+      profile: profile ? summarise(join(dir, "serve-profile")) : undefined
+    }
+  } finally {
+    if (!stopped) await stop(runner)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export interface ExecutionResult {
+  readonly label: string
+  readonly runners: number
+  readonly runs: number
+  readonly succeeded: number
+  readonly perSecond: number
+}
+
+/**
+ * Part 2 on PostgreSQL: `amount` deliveries accepted (split over the runners as a load balancer
+ * would), then the runs per second until the last ends.
+ */
+export const clusterExecutionBench = async (runners: 1 | 2, amount = 3000): Promise<ExecutionResult> => {
+  const dir = mkdtempSync(join(tmpdir(), "x-runner-cluster-"))
+  const postgres = await startPostgres()
+  const started: Array<Runner> = []
+  try {
+    const ports = await Promise.all(Array.from({ length: runners }, () => freePort()))
+    const publicUrl = `http://127.0.0.1:${ports[0]}/hooks/ingest`
+    for (const [i, port] of ports.entries()) {
+      started.push(await startRunner([
+        "--sandbox", "--without-rate-limits", ingestWorkflow, "--public-url", publicUrl, "--port", String(port),
+        "--database", postgres.url, "--data-dir", join(dir, `data-${i}`)
+      ], dir, `runner-${i}`))
+    }
+    await Promise.all(ports.map((port) => load(port, publicUrl, { connections: 8, amount: Math.ceil(amount / runners) })))
+    const ended = Date.now()
+    const drained = await drain(postgresCounts(postgres.url), ended, 300_000)
+    return { label: `${runners} runner${runners === 1 ? "" : "s"}, PostgreSQL`, runners, runs: drained.counts.finished, succeeded: drained.counts.succeeded, perSecond: drained.perSecond }
+  } finally {
+    for (const runner of started) await stop(runner)
+    await postgres.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export interface RunnersRateLimitResult {
+  readonly calls: number
+  readonly completed: number
+  readonly failed: number
+  readonly answered429: number
+  readonly wallSeconds: number
+  readonly minimumSeconds: number
+}
+
+/**
+ * Part 3: two runners on one PostgreSQL and one Trello token, a `createCard` per delivery
+ * (Browser Use's static webhook as the trigger: no request of its own), against a simulator
+ * enforcing Trello's 100 requests per 10 s per token. The minimum is calls ÷ the allowed rate.
+ */
+export const runnersRateLimitBench = async (calls = 300): Promise<RunnersRateLimitResult> => {
+  const dir = mkdtempSync(join(tmpdir(), "x-runner-limits-"))
+  const postgres = await startPostgres()
+  const trello = await TrelloSimulator.start({ seed: true, rateLimits: { perToken: { limit: 100, intervalMs: 10_000 }, perKey: { limit: 300, intervalMs: 10_000 } } })
+  const webhookSecret = "bench-browser-use-webhook-secret"
+  const connections = join(dir, "connections.json")
+  writeFileSync(connections, JSON.stringify({
+    boardtool: { key: trello.key, token: trello.token, baseUrl: trello.baseUrl },
+    browseragent: { value: "bu_bench_unused_key", webhookSecret }
+  }), { mode: 0o600 })
+  const workflow = join(dir, "card-per-task.json")
+  writeFileSync(workflow, JSON.stringify({
+    label: "A card for every finished task",
+    triggers: [{ label: "A task ended", name: "ended", type: "browseragent/v1/taskStatusChanged", parameters: { statuses: ["stopped"] } }],
+    tasks: [{ label: "Record it", name: "card", type: "boardtool/v1/createCard", parameters: { idList: TrelloSimulator.seed.lists.roadmapToDo, name: "Task ${trigger.taskId}" } }]
+  }))
+  const started: Array<Runner> = []
+  try {
+    const ports = [await freePort(), await freePort()]
+    const publicUrl = `http://127.0.0.1:${ports[0]}/hooks/tasks`
+    for (const [i, port] of ports.entries()) {
+      started.push(await startRunner([
+        workflow, "--connections", connections, "--public-url", publicUrl, "--port", String(port),
+        "--database", postgres.url, "--data-dir", join(dir, `data-${i}`)
+      ], dir, `runner-${i}`))
+    }
+    // Every delivery at once, alternately to each runner (a load balancer).
+    await Promise.all(Array.from({ length: calls }, async (_, n) => {
+      const timestamp = String(Math.floor(Date.now() / 1000))
+      const body = { type: "agent.task.status_update", timestamp, payload: { task_id: `task-${n}`, session_id: `session-${n}`, status: "stopped" } }
+      const response = await fetch(`http://127.0.0.1:${ports[n % 2]}/hooks/tasks`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-browser-use-timestamp": timestamp,
+          "x-browser-use-signature": Webhook.hmacSha256SortedJsonHex(Redacted.make(webhookSecret), timestamp, body)
+        },
+        body: JSON.stringify(body)
+      })
+      if (response.status !== 200) throw new Error(`delivery ${n}: ${response.status} ${await response.text()}`)
+    }))
+    const counts = postgresCounts(postgres.url)
+    const deadline = Date.now() + 180_000
+    let now = await counts()
+    while (now.finished < calls && Date.now() < deadline) {
+      await sleep(500)
+      now = await counts()
+    }
+    return {
+      calls,
+      completed: now.succeeded,
+      failed: calls - now.succeeded,
+      answered429: trello.stats.rateLimited,
+      wallSeconds: ((now.lastFinish ?? Date.now()) - (now.firstStart ?? Date.now())) / 1000,
+      minimumSeconds: calls / (100 / 10)
+    }
+  } finally {
+    for (const runner of started) await stop(runner)
+    await trello.close()
+    await postgres.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * A CPU profile (`node --cpu-prof`) summarised: self time by package (or Node's internals, the
+ * garbage collector, idle) and the functions that take most of it, so that a figure the engine
+ * misses comes with where its time goes.
+ */
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+
+interface ProfileNode {
+  readonly id: number
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
+}
+
+interface Profile {
+  readonly nodes: ReadonlyArray<ProfileNode>
+  readonly samples: ReadonlyArray<number>
+  readonly timeDeltas: ReadonlyArray<number>
+}
+
+export interface ProfileSummary {
+  readonly totalMs: number
+  readonly byPackage: ReadonlyArray<{ readonly name: string; readonly ms: number; readonly share: number }>
+  readonly topFunctions: ReadonlyArray<{ readonly name: string; readonly ms: number; readonly share: number }>
+}
+
+/** The package a script belongs to (the last `node_modules` segment's name), else what it is. */
+const packageOf = (node: ProfileNode): string => {
+  const url = node.callFrame.url
+  if (url === "") return node.callFrame.functionName || "(native)"
+  const match = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)
+  if (match !== null) return match[1]!
+  if (url.startsWith("node:")) return "node (internals)"
+  return url.includes("/dist/bundle/") ? "x-runner bundle" : url
+}
+
+/** The summary of the one profile a directory holds. */
+export const summarise = (dir: string, top = 15): ProfileSummary => {
+  const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"))
+  if (file === undefined) throw new Error(`no .cpuprofile in ${dir}`)
+  const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as Profile
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+  const selfMicros = new Map<number, number>()
+  let total = 0
+  profile.samples.forEach((sample, i) => {
+    const delta = profile.timeDeltas[i] ?? 0
+    selfMicros.set(sample, (selfMicros.get(sample) ?? 0) + delta)
+    total += delta
+  })
+  const packages = new Map<string, number>()
+  const functions = new Map<string, number>()
+  for (const [id, micros] of selfMicros) {
+    const node = byId.get(id)!
+    const name = packageOf(node)
+    packages.set(name, (packages.get(name) ?? 0) + micros)
+    const fn = `${node.callFrame.functionName || "(anonymous)"} (${name}${node.callFrame.url === "" ? "" : `:${node.callFrame.lineNumber + 1}`})`
+    functions.set(fn, (functions.get(fn) ?? 0) + micros)
+  }
+  const rows = (map: Map<string, number>) =>
+    [...map].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, micros]) => ({ name, ms: Math.round(micros / 1000), share: micros / total }))
+  return { totalMs: Math.round(total / 1000), byPackage: rows(packages), topFunctions: rows(functions) }
+}
