@@ -5,11 +5,12 @@
  * tables: messages, replies, shards) and the runs' (`RunStore`: accepted events, runs, steps,
  * triggers).
  *
- * In SQLite they are two files (`engine.db`, `runs.db`), created readable by the owner only: the
- * runs' commits are flushed to disk (an acknowledged delivery survives a power cut), the
- * engine's are written through to the operating system only (`synchronous = NORMAL` in WAL
- * mode: they survive the process being killed, and a power cut at worst repeats a step, which
- * the runs' write markers then recognise). A file that is not a database, or that fails
+ * In SQLite they are two files (`engine.db`, `runs.db`), created readable by the owner only, both
+ * in WAL mode with `synchronous = NORMAL` (a commit does not block the process on a disk
+ * flush): the runs' commits are then flushed to disk by `RunsDurability` before a delivery is
+ * acknowledged (it survives a power cut); the engine's are written through to the operating
+ * system only (they survive the process being killed, and a power cut at worst repeats a step,
+ * which the runs' write markers then recognise). A file that is not a database, or that fails
  * SQLite's check, stops the start with its name: never silently skipped.
  *
  * @since 0.3.0
@@ -23,6 +24,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
 import { DamagedData, ServeProblem } from "./Errors.js"
 import type { Location } from "./Setup.js"
 
@@ -62,6 +64,22 @@ export const makeDataDir = (dataDir: string): Effect.Effect<void, DamagedData, F
  * @category tags
  */
 export class RunsSql extends Context.Tag("x-runner/RunsSql")<RunsSql, SqlClient.SqlClient>() {}
+
+/**
+ * What makes the runs' committed writes durable before a delivery is acknowledged: on
+ * PostgreSQL the commit itself; on SQLite an `fsync` of `runs.db-wal` after the commit, on
+ * Node's thread pool. SQLite runs `runs.db` with `synchronous = NORMAL` (a commit writes its
+ * WAL frames without syncing them, so it does not block the process for a disk flush), and
+ * this sync makes every frame written so far durable: one flush for a whole batch of
+ * deliveries, the event loop free meanwhile. (SQLite syncs the WAL itself before each
+ * checkpoint.)
+ *
+ * @since 0.3.0
+ * @category tags
+ */
+export class RunsDurability extends Context.Tag("x-runner/RunsDurability")<RunsDurability, {
+  readonly flush: Effect.Effect<void, ServeProblem>
+}>() {}
 
 /** SQLite's codes for a file that is not a database, or a damaged one. */
 const damageCodes = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"])
@@ -132,11 +150,11 @@ const runsFile = (dataDir: string) => Effect.map(Path.Path, (path) => path.join(
  */
 export const layer = (
   location: Location
-): Layer.Layer<SqlClient.SqlClient | RunsSql, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> => {
+): Layer.Layer<SqlClient.SqlClient | RunsSql | RunsDurability, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> => {
   if (location._tag === "Postgres") {
     return Layer.map(postgresClient(location), (context) => {
       const sql = Context.get(context, SqlClient.SqlClient)
-      return Context.make(SqlClient.SqlClient, sql).pipe(Context.add(RunsSql, sql))
+      return Context.make(SqlClient.SqlClient, sql).pipe(Context.add(RunsSql, sql), Context.add(RunsDurability, { flush: Effect.void }))
     })
   }
   return Layer.unwrapEffect(Effect.gen(function*() {
@@ -152,11 +170,31 @@ export const layer = (
  * @since 0.3.0
  * @category layers
  */
-export const runsLayer = (location: Location): Layer.Layer<RunsSql, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> =>
+export const runsLayer = (location: Location): Layer.Layer<RunsSql | RunsDurability, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> =>
   location._tag === "Postgres"
-    ? Layer.map(postgresClient(location), (context) => Context.make(RunsSql, Context.get(context, SqlClient.SqlClient)))
+    ? Layer.map(postgresClient(location), (context) =>
+      Context.make(RunsSql, Context.get(context, SqlClient.SqlClient)).pipe(Context.add(RunsDurability, { flush: Effect.void })))
     : Layer.unwrapEffect(Effect.map(runsFile(location.dataDir), (file) =>
-      sqlite(file, "FULL").pipe(Layer.map((context) => Context.make(RunsSql, Context.get(context, SqlClient.SqlClient))))))
+      Layer.merge(
+        sqlite(file, "NORMAL").pipe(Layer.map((context) => Context.make(RunsSql, Context.get(context, SqlClient.SqlClient)))),
+        Layer.scoped(RunsDurability, walSync(`${file}-wal`))
+      )))
+
+/** The fsync of a WAL file, opened at its first flush (SQLite creates it with the first write) and kept open. */
+const walSync = (wal: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const scope = yield* Effect.scope
+    let opened: FileSystem.File | undefined
+    const cannot = (error: { readonly message: string }) => new ServeProblem({ message: `${wal} cannot be flushed to disk: ${error.message}` })
+    const flush = Effect.gen(function*() {
+      if (opened === undefined) opened = yield* Effect.mapError(Scope.extend(fs.open(wal, { flag: "r" }), scope), cannot)
+      yield* Effect.mapError(opened.sync, cannot)
+    })
+    // One flush at a time: a flush that starts after a commit covers it.
+    const lock = yield* Effect.makeSemaphore(1)
+    return { flush: lock.withPermits(1)(flush) }
+  })
 
 const postgresClient = (location: Location & { readonly _tag: "Postgres" }) =>
   PgClient.layer({ url: location.url, applicationName: "x-runner" }).pipe(

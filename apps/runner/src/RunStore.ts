@@ -12,13 +12,14 @@
  * @since 0.3.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
+import * as Database from "./Database.js"
 import { RunsSql } from "./Database.js"
 import * as WriteBatcher from "./internal/writeBatcher.js"
 
@@ -244,10 +245,13 @@ const schemaLock = 0x78_72_75_6e_6e_65_72
  * @since 0.3.0
  * @category constructors
  */
-export const make = (sql: SqlClient.SqlClient) =>
+export const make = (sql: SqlClient.SqlClient, durability: Database.RunsDurability["Type"] = { flush: Effect.void }) =>
   Effect.gen(function*() {
     yield* Effect.mapError(createTables(sql, schema), failed("set up"))
-    const batcher = yield* WriteBatcher.make(sql)
+    const batcher = yield* WriteBatcher.make(
+      sql,
+      Effect.mapError(durability.flush, (problem) => new SqlError({ cause: problem, message: problem.message }))
+    )
     const write = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(batcher.write(effect), failed(doing))
     const read = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(effect, failed(doing))
     const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
@@ -385,4 +389,7 @@ export const make = (sql: SqlClient.SqlClient) =>
  * @since 0.3.0
  * @category layers
  */
-export const layer: Layer.Layer<RunStore, StoreFailed, RunsSql> = Layer.scoped(RunStore, Effect.flatMap(RunsSql, make))
+export const layer: Layer.Layer<RunStore, StoreFailed, RunsSql | Database.RunsDurability> = Layer.scoped(
+  RunStore,
+  Effect.flatMap(Effect.zip(RunsSql, Database.RunsDurability), ([sql, durability]) => make(sql, durability))
+)

@@ -1,8 +1,8 @@
 /**
  * Group commit on a SQL database: writes submitted while a commit is under way wait for the
- * next one, and each commit takes all of them in one transaction (one flush to disk for many
- * deliveries). A batch that fails as a whole is retried write by write, so that one bad write
- * fails alone.
+ * next one, and each commit takes all of them in one transaction, made durable once by
+ * `afterCommit` (one flush to disk for many deliveries). A batch that fails as a whole is
+ * retried write by write, so that one bad write fails alone.
  *
  * @internal
  */
@@ -29,7 +29,12 @@ class BatchFailed {
   readonly _tag = "BatchFailed"
 }
 
-export const make = (sql: SqlClient.SqlClient, maxBatch = 1024): Effect.Effect<WriteBatcher, never, Scope.Scope> =>
+export const make = (
+  sql: SqlClient.SqlClient,
+  /** After a commit, before its writers are told: what makes it durable (a WAL's fsync). */
+  afterCommit: Effect.Effect<void, SqlError> = Effect.void,
+  maxBatch = 1024
+): Effect.Effect<WriteBatcher, never, Scope.Scope> =>
   Effect.gen(function*() {
     const queue = yield* Effect.acquireRelease(Queue.unbounded<Pending>(), Queue.shutdown)
     const commit = (batch: ReadonlyArray<Pending>) =>
@@ -40,10 +45,16 @@ export const make = (sql: SqlClient.SqlClient, maxBatch = 1024): Effect.Effect<W
           return exits
         })))
         if (Exit.isSuccess(together)) {
-          yield* Effect.forEach(together.value, (exit, i) => Deferred.done(batch[i]!.done, exit as Exit.Exit<unknown, SqlError>), { discard: true })
+          // Committed: the writers are told once it is durable, or that it may not be.
+          const flushed = yield* Effect.exit(afterCommit)
+          yield* Effect.forEach(
+            together.value,
+            (exit, i) => Deferred.done(batch[i]!.done, Exit.isFailure(flushed) ? flushed : exit as Exit.Exit<unknown, SqlError>),
+            { discard: true }
+          )
           return
         }
-        for (const pending of batch) yield* Deferred.done(pending.done, yield* Effect.exit(pending.write))
+        for (const pending of batch) yield* Deferred.done(pending.done, yield* Effect.exit(Effect.zipLeft(pending.write, afterCommit)))
       })
     yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.takeBetween(queue, 1, maxBatch), (chunk) => commit([...chunk]))))
     return {

@@ -1,0 +1,73 @@
+/**
+ * `createCard` is reconcilable: a create cut short is found again as the card of that name in
+ * that list created since the attempt began (Trello's ids tell when, to the second). The wire
+ * (nock: one `GET /1/lists/{id}/cards`), and the simulator end to end.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Executor } from "@x/core"
+import { UndiciHttpClient } from "@x/http-undici"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import nock from "nock"
+import * as Simulator from "../src/testing/simulator.js"
+import { API, AUTHORIZATION, connectedTo, executor, LIST, step, trelloCard, withFetch } from "./support.js"
+
+/** A Trello id created at this time (its first 8 hex digits are Unix seconds). */
+const idAt = (iso: string, rest: string) => Math.floor(Date.parse(iso) / 1000).toString(16) + rest
+const prepared = (parameters: Record<string, unknown>) => Either.getOrThrow(executor.prepare(step("createCard", parameters)))
+
+describe("createCard's reconciliation: the wire", () => {
+  beforeAll(() => nock.disableNetConnect())
+  afterEach(() => {
+    nock.cleanAll()
+  })
+  afterAll(() => nock.enableNetConnect())
+
+  it.effect("reads the list's cards once; the newest card of that name created at or after the attempt is the output", () =>
+    Effect.gen(function*() {
+      const before = { ...trelloCard, id: idAt("2026-11-24T09:59:59Z", "0000000000000001"), name: "Launch" }
+      const made = { ...trelloCard, id: idAt("2026-11-24T10:00:00Z", "0000000000000002"), name: "Launch" }
+      const other = { ...trelloCard, id: idAt("2026-11-24T10:00:03Z", "0000000000000003"), name: "Something else" }
+      const scope = nock(API, { reqheaders: { authorization: AUTHORIZATION } }).get(`/1/lists/${LIST}/cards`).reply(200, [before, made, other])
+      const parameters = { idList: LIST, name: "Launch" }
+      // The attempt began at 10:00:00.400: the card created in that second counts.
+      const found = yield* withFetch(executor.reconcilePrepared(prepared(parameters), parameters, new Date("2026-11-24T10:00:00.400Z")))
+      expect(Option.map(found, (card) => (card as { id: string }).id)).toEqual(Option.some(made.id))
+      expect(scope.isDone()).toBe(true)
+      expect(Executor.reconcilable(prepared(parameters))).toBe(true)
+    }))
+
+  it.effect("none of that name since the attempt: None (running it again creates nothing twice); no name: an InvalidInput", () =>
+    Effect.gen(function*() {
+      const old = { ...trelloCard, id: idAt("2026-11-24T09:00:00Z", "0000000000000001"), name: "Launch" }
+      nock(API).get(`/1/lists/${LIST}/cards`).reply(200, [old])
+      const parameters = { idList: LIST, name: "Launch" }
+      expect(yield* withFetch(executor.reconcilePrepared(prepared(parameters), parameters, new Date("2026-11-24T10:00:00Z")))).toEqual(Option.none())
+      const unnamed = { idList: LIST }
+      const failed = yield* Effect.flip(withFetch(executor.reconcilePrepared(prepared(unnamed), unnamed, new Date())))
+      expect(failed._tag).toBe("InvalidInput")
+      expect(failed.message).toContain("a card created without a name cannot be found again")
+    }))
+})
+
+describe("createCard's reconciliation against the simulator", () => {
+  let sim: Simulator.Simulator
+  beforeAll(async () => {
+    sim = await Simulator.start({ rateLimits: false })
+  })
+  afterAll(() => sim.close())
+  const connected = <A, E>(effect: Effect.Effect<A, E, any>) =>
+    effect.pipe(Effect.provide(connectedTo({ key: sim.key, token: sim.token, baseUrl: sim.baseUrl }, UndiciHttpClient.layer))) as Effect.Effect<A, E>
+
+  it.live("a card created after the attempt began is found; with a later attempt, none", () =>
+    Effect.gen(function*() {
+      const parameters = { idList: Simulator.seed.lists.roadmapDoing, name: "Reconciled card" }
+      const began = new Date(Date.now() - 1000)
+      const created = (yield* connected(executor.run(step("createCard", parameters)))) as { id: string }
+      const found = yield* connected(executor.reconcilePrepared(prepared(parameters), parameters, began))
+      expect(Option.map(found, (card) => (card as { id: string }).id)).toEqual(Option.some(created.id))
+      const later = yield* connected(executor.reconcilePrepared(prepared(parameters), parameters, new Date(Date.now() + 5000)))
+      expect(later).toEqual(Option.none())
+    }))
+})
