@@ -89,6 +89,8 @@ type StepOutcome = typeof StepOutcome.Type
  * @category models
  */
 export interface Runs {
+  /** This runner's id (in the runs it starts). */
+  readonly runner: string
   readonly workflows: ReadonlyMap<string, WorkflowFile.Workflow>
   readonly executor: Executor.Executor
   /** How many runs this runner runs at once. */
@@ -221,7 +223,7 @@ export const runsLayer = (runs: Runs) => {
         yield* runs.say(`✘ run ${runId}: the workflow ${run.workflow} is not served here`)
         return "failed" as const
       }
-      yield* persistently(store.runStarted(runId, attempt))
+      yield* persistently(store.runStarted(runId, attempt, runs.runner))
       yield* runs.say(`▶ event ${run.eventId} (run ${runId})`)
       const scope = new Map<string, unknown>([["inputs", workflow.inputs], ["trigger", event]])
       workflow.tasks.forEach((task, index) => {

@@ -60,6 +60,8 @@ export interface Run {
   readonly startedAt: number | undefined
   readonly finishedAt: number | undefined
   readonly failedStep: string | undefined
+  /** The runner that started it last (another one resumes the runs of a runner that died). */
+  readonly runner: string | undefined
 }
 
 /**
@@ -116,7 +118,8 @@ export interface RunStore {
     readonly event: unknown
     readonly outputs: ReadonlyMap<number, unknown>
   }>, StoreFailed>
-  readonly runStarted: (runId: string, attempt: number) => Effect.Effect<void, StoreFailed>
+  /** The run is started (or resumed) by this runner. */
+  readonly runStarted: (runId: string, attempt: number, runner: string) => Effect.Effect<void, StoreFailed>
   readonly step: (runId: string, index: number) => Effect.Effect<Option.Option<Step>, StoreFailed>
   /** Commits the write marker; only then may the request go. */
   readonly writeSent: (runId: string, step: { readonly index: number; readonly name: string; readonly type: string }) => Effect.Effect<number, StoreFailed>
@@ -168,7 +171,8 @@ const toRun = (row: Record<string, unknown>): Run => ({
   acceptedAt: Number(row["accepted_at"]),
   startedAt: num(row["started_at"]),
   finishedAt: num(row["finished_at"]),
-  failedStep: str(row["failed_step"])
+  failedStep: str(row["failed_step"]),
+  runner: str(row["runner"])
 })
 
 const toStep = (row: Record<string, unknown>): Step => ({
@@ -199,7 +203,8 @@ const schema = [
     accepted_at BIGINT NOT NULL,
     started_at BIGINT,
     finished_at BIGINT,
-    failed_step TEXT
+    failed_step TEXT,
+    runner TEXT
   )`,
   `CREATE INDEX IF NOT EXISTS xr_runs_waiting ON xr_runs (dispatched, accepted_at)`,
   `CREATE INDEX IF NOT EXISTS xr_runs_accepted ON xr_runs (accepted_at)`,
@@ -305,11 +310,11 @@ export const make = (sql: SqlClient.SqlClient, durability: Database.RunsDurabili
             })
           })
         ),
-      runStarted: (runId, attempt) =>
+      runStarted: (runId, attempt, runner) =>
         write(
           "written",
-          sql`UPDATE xr_runs SET status = 'running', started_at = COALESCE(started_at, ${Date.now()})
-            WHERE id = ${runId} AND attempt = ${attempt} AND status = 'accepted'`
+          sql`UPDATE xr_runs SET status = 'running', started_at = COALESCE(started_at, ${Date.now()}), runner = ${runner}
+            WHERE id = ${runId} AND attempt = ${attempt} AND status IN ('accepted', 'running')`
         ).pipe(Effect.asVoid),
       step: (runId, index) =>
         read("read", sql<Record<string, unknown>>`SELECT * FROM xr_steps WHERE run_id = ${runId} AND idx = ${index}`).pipe(
@@ -344,7 +349,7 @@ export const make = (sql: SqlClient.SqlClient, durability: Database.RunsDurabili
       list: ({ limit, status, workflow }) =>
         read(
           "read",
-          sql<Record<string, unknown>>`SELECT id, workflow, event_id, status, attempt, from_step, accepted_at, started_at, finished_at, failed_step
+          sql<Record<string, unknown>>`SELECT id, workflow, event_id, status, attempt, from_step, accepted_at, started_at, finished_at, failed_step, runner
             FROM xr_runs WHERE ${
             sql.and([
               ...(status === undefined ? [] : [sql`status = ${status}`]),

@@ -62,7 +62,8 @@ const asJson = (run: RunStore.Run) => ({
   startedAt: run.startedAt ?? null,
   finishedAt: run.finishedAt ?? null,
   durationMs: run.startedAt === undefined || run.finishedAt === undefined ? null : run.finishedAt - run.startedAt,
-  failedStep: run.failedStep ?? null
+  failedStep: run.failedStep ?? null,
+  runner: run.runner ?? null
 })
 
 /**
@@ -110,7 +111,7 @@ export const show = (args: { readonly location: Setup.Location; readonly runId: 
       return yield* output.out(JSON.stringify({ ...asJson(run), trigger: event, steps }, null, 2))
     }
     yield* output.out(`run ${run.id}: ${run.status}${run.attempt > 0 ? ` (attempt ${run.attempt + 1})` : ""}`)
-    yield* output.out(`workflow ${run.workflow}, event ${run.eventId}`)
+    yield* output.out(`workflow ${run.workflow}, event ${run.eventId}${run.runner === undefined ? "" : `, on runner ${run.runner}`}`)
     yield* output.out(`accepted ${time(run.acceptedAt)}, started ${time(run.startedAt)}, finished ${time(run.finishedAt)}, ${duration(run)}`)
     yield* output.out(`\ntrigger event:\n${JSON.stringify(event, null, 2)}`)
     for (const step of steps) {

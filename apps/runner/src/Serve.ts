@@ -121,7 +121,9 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     }
 
     // The engine, its stores and the runs' body, for as long as `serve` runs.
+    const runner = randomUUID()
     const runs: Engine.Runs = {
+      runner,
       workflows: new Map(options.workflows.map((served) => [served.name, served.workflow])),
       executor,
       concurrency,
@@ -143,7 +145,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     if (unfinished > 0) {
       yield* say(`↻ ${unfinished} run${unfinished === 1 ? "" : "s"} accepted before a stop and not finished: the engine resumes ${unfinished === 1 ? "it" : "them"}`)
     }
-    const runner = randomUUID()
+    if (!embedded) yield* say(`● runner ${runner} at ${cluster.host}:${cluster.port} (the others reach it there)`)
     const wake = yield* Queue.sliding<void>(1)
     yield* Engine.dispatch({ runner, backlog: concurrency * 4, wake }).pipe(Effect.provide(engine))
 

@@ -91,6 +91,7 @@ export interface RunRow {
   readonly acceptedAt: number
   readonly finishedAt: number | null
   readonly failedStep: string | null
+  readonly runner: string | null
 }
 
 /** The runs `serve` keeps in a data directory (or a database), newest first, as `x-runner runs --output json` prints them. */

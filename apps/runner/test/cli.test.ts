@@ -138,10 +138,15 @@ describe("x-runner run", () => {
     expect(typo.stderr).not.toContain("ATTAsecret")
   }, 60_000)
 
-  it("--without-rate-limits: only with --sandbox; there, more calls than Trello allows in 10 s run without waiting", async () => {
-    const refused = await runner(["run", demo, "--without-rate-limits"])
+  it("--without-rate-limits: only with --sandbox or simulators on this machine; there, more calls than Trello allows in 10 s run without waiting", async () => {
+    // Real providers (their default base URLs): their rate limits are their own.
+    const refused = await runner(["run", demo, "--without-rate-limits"], {
+      XRUNNER_BOARDTOOL_KEY: "k", XRUNNER_BOARDTOOL_TOKEN: "t", XRUNNER_BROWSERAGENT_VALUE: "bu_x",
+      XRUNNER_SITEBUILDER_CLIENT_ID: "id", XRUNNER_SITEBUILDER_CLIENT_SECRET: "secret", XRUNNER_SITEBUILDER_ACCESS_TOKEN: "token"
+    })
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain("--without-rate-limits needs --sandbox")
+    expect(refused.stderr).toContain("--without-rate-limits needs --sandbox or simulators on this machine")
+    expect(refused.stderr).toContain("are real providers, whose rate limits are its own")
     // 120 reads of one card: over the token's 100 per 10 s, so with the limits on the 101st waits for the window.
     const reads = workflowFile("many-reads.json", {
       label: "Many reads",

@@ -48,7 +48,7 @@ describe("RunStore", () => {
     Effect.gen(function*() {
       const store = yield* RunStore.RunStore
       const { runId } = yield* store.accept("copy", { id: "e1", output: {} })
-      yield* store.runStarted(runId, 0)
+      yield* store.runStarted(runId, 0, "runner-a")
       yield* store.stepFinished(runId, { index: 0, name: "copy", type: "boardtool/v1/createCard", status: "succeeded", output: { id: "c1" }, durationMs: 5 })
       yield* store.stepFinished(runId, { index: 1, name: "check", type: "boardtool/v1/getCard", status: "failed", error: { tag: "NotFound", message: "gone" } })
       yield* store.runFinished(runId, 0, "failed", "check")

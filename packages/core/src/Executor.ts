@@ -11,14 +11,14 @@ import type * as Option from "effect/Option"
 import type * as Action from "./Action.js"
 import type * as Choice from "./Choice.js"
 import type * as Component from "./Component.js"
-import { type ConnectorError, type InvalidInput, invalidInput } from "./ConnectorError.js"
+import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import { Connections } from "./Connections.js"
 import * as internalExecute from "./internal/execute.js"
+import * as internalOptions from "./internal/options.js"
 import * as PropertyGroups from "./internal/propertyGroup.js"
 import * as internal from "./internal/triggers.js"
 import { inStep } from "./internal/triggers.js"
-import * as DynamicOptions from "./DynamicOptions.js"
-import * as Property from "./Property.js"
+import type * as Property from "./Property.js"
 import * as Registry from "./Registry.js"
 import * as Step from "./Step.js"
 import type * as Trigger from "./Trigger.js"
@@ -219,35 +219,7 @@ export const make = (
       return Either.isLeft(prepared) ? Effect.fail(prepared.left) : runPrepared(prepared.right, prepared.right.step.parameters)
     })
 
-  const options: Executor["options"] = (type, property, params) =>
-    Effect.suspend(() => {
-      const resolved = Either.orElse(registry.action(type), () => registry.trigger(type))
-      if (Either.isLeft(resolved)) return Effect.fail(resolved.left)
-      const { component, definition } = resolved.right
-      const props = definition.props as Property.Properties
-      const prop = Object.hasOwn(props, property) ? props[property] : undefined
-      if (prop === undefined || prop.dynamicOptions === undefined) {
-        const dynamic = Object.keys(props).filter((name) => props[name]!.dynamicOptions !== undefined)
-        return Effect.fail(invalidInput([{
-          path: property,
-          message: `${type} has no property "${property}" with dynamic options; available: ${
-            dynamic.length === 0 ? "none" : dynamic.join(", ")
-          }`
-        }]))
-      }
-      const dynamicOptions = prop.dynamicOptions
-      // The parameters the list depends on are checked like any parameter before they are sent.
-      const given = dynamicOptions.dependsOn.filter((name) => DynamicOptions.isGiven(params[name]))
-      if (given.length === dynamicOptions.dependsOn.length && given.length > 0) {
-        const properties = Object.fromEntries(given.map((name) => [name, props[name]!]))
-        const checked = Property.decoder(properties, `options of ${property}`)(
-          Object.fromEntries(given.map((name) => [name, params[name]]))
-        )
-        if (Either.isLeft(checked)) return Effect.fail(checked.left)
-      }
-      return Effect.flatMap(Connections, (connections) =>
-        Effect.flatMap(connections.get(component), ({ client }) => DynamicOptions.load(dynamicOptions, params, client)))
-    })
+  const options: Executor["options"] = (type, property, params) => internalOptions.options(registry, type, property, params)
 
   const fields: Executor["fields"] = (type, property, params) => PropertyGroups.fields(registry, type, property, params)
 
