@@ -100,11 +100,9 @@ export const make = (
           // A connection that breaks mid-transaction may fail its rollback too (a defect): any failure counts.
           Effect.sandbox,
           Effect.retry(Schedule.exponential("50 millis").pipe(Schedule.upTo("5 seconds"))),
+          // A gate waiting its turn behind a burst of others is slow, not failing: only errors
+          // count (a database gone is refused at once, or its connection times out: `layer`).
           Effect.mapError((cause) => Cause.squash(cause) as { readonly message?: string }),
-          // An attempt on a database gone may itself hang (a pool waiting to connect): 5 s in all,
-          // without waiting for it to give up.
-          Effect.disconnect,
-          Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => ({ message: "no answer within 5 s" }) }),
           Effect.matchEffect({
             onSuccess: (wait) => {
               warned = false
@@ -138,7 +136,10 @@ export const layer = (
   warn: (line: string) => Effect.Effect<void>
 ): Layer.Layer<never, ServeProblem> =>
   Layer.unwrapScoped(Effect.gen(function*() {
-    const sql = yield* Effect.provide(PgClient.PgClient, yield* Layer.build(PgClient.layer({ url, applicationName: "x-runner rate limits", maxConnections: 4 })))
+    const sql = yield* Effect.provide(
+      PgClient.PgClient,
+      yield* Layer.build(PgClient.layer({ url, applicationName: "x-runner rate limits", maxConnections: 4, connectTimeout: "5 seconds" }))
+    )
     const limiter = yield* make(sql, warn)
     return Layer.succeed(RateLimiter.RateLimiters, limiter)
   })).pipe(Layer.mapError((error) => new ServeProblem({ message: `the shared rate limits cannot be set up: ${error.message}` })))

@@ -27,6 +27,8 @@ import { type ProfileSummary, summarise } from "./profile.js"
 
 const require = createRequire(import.meta.url)
 const cli = fileURLToPath(new URL("../../../apps/runner/dist/bundle/x-runner.js", import.meta.url))
+/** The same runner unbundled (tsc's output): a profile of it names each package its time goes to. */
+const unbundledCli = fileURLToPath(new URL("../../../apps/runner/dist/main.js", import.meta.url))
 const ingestWorkflow = fileURLToPath(new URL("../workflows/ingest.json", import.meta.url))
 
 // The sandbox's well-known Trello values and its seeded records.
@@ -107,7 +109,7 @@ interface Runner {
 const startRunner = async (args: ReadonlyArray<string>, dir: string, name: string, env: Record<string, string> = {}, profile = false): Promise<Runner> => {
   const logFile = join(dir, `${name}.log`)
   const out = openSync(logFile, "w")
-  const child = spawn(process.execPath, [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${join(dir, `${name}-profile`)}`] : []), cli, "serve", ...args], {
+  const child = spawn(process.execPath, [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${join(dir, `${name}-profile`)}`, unbundledCli] : [cli]), "serve", ...args], {
     stdio: ["ignore", out, out],
     env: { ...process.env, ...env }
   })
@@ -334,6 +336,8 @@ export const runnersRateLimitBench = async (calls = 300): Promise<RunnersRateLim
       await sleep(500)
       now = await counts()
     }
+    // What the runners said went wrong, if anything (e.g. the shared limits unreachable).
+    for (const runner of started) for (const line of runner.log().split("\n").filter((l) => l.startsWith("✘")).slice(0, 5)) console.log(`  runner: ${line}`)
     return {
       calls,
       completed: now.succeeded,
