@@ -2,9 +2,9 @@
  * The runner's durable engine (`x-runner serve`, the bundle users run), measured:
  * 1. Ingestion on the embedded default: signed Trello deliveries from autocannon; acknowledged
  *    deliveries per second and their latency, then every accepted delivery's run awaited.
- * 2. Execution: one-step runs per second once the deliveries stop (the engine draining what was
- *    acknowledged, nothing else in the process): one runner on the embedded default, one runner
- *    on PostgreSQL, and two runners on one PostgreSQL (the deliveries split over them).
+ * 2. Execution: one-step runs committed before the runners start, then runs per second from the
+ *    first start to the last end: one runner on the embedded default, one runner on PostgreSQL,
+ *    and two runners on one PostgreSQL (the engine's shards split over them).
  * 3. Rate limits with two runners on one Trello token (PostgreSQL, the shared limiter): a
  *    `createCard` per delivery against a simulator enforcing Trello's 100 requests per 10 s per
  *    token; failures, 429s and the wall time against the minimum.
@@ -150,11 +150,11 @@ const trelloDelivery = (actionId: string) =>
 
 let nextAction = 0
 /** Signed deliveries from autocannon to one port (the public URL is what is signed). */
-const load = (port: number, publicUrl: string, options: { readonly connections: number; readonly seconds?: number; readonly amount?: number }) =>
+const load = (port: number, publicUrl: string, options: { readonly connections: number; readonly seconds: number }) =>
   autocannon({
     url: `http://127.0.0.1:${port}${new URL(publicUrl).pathname}`,
     connections: options.connections,
-    ...(options.amount === undefined ? { duration: options.seconds ?? 3 } : { amount: options.amount }),
+    duration: options.seconds,
     requests: [{
       method: "POST",
       setupRequest: (request) => {
@@ -246,30 +246,71 @@ export interface ExecutionResult {
   readonly perSecond: number
 }
 
+/** The event of a seeded run: the sandbox's seeded card, as newCard outputs it. */
+const seededEvent = JSON.stringify({ id: seeded.card, name: "Write the launch post", desc: "", idBoard: seeded.board, idList: seeded.list })
+const insertRun = "INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at) VALUES ($1, 'ingest', $2, $3, 'accepted', $4)"
+
+/** Runs per second from the first run's start to the last one's end, once `runs` have ended. */
+const executed = async (counts: () => Promise<RunCounts>, runs: number, label: string, runners: number): Promise<ExecutionResult> => {
+  const deadline = Date.now() + 300_000
+  let now = await counts()
+  while (now.finished < runs && Date.now() < deadline) {
+    await sleep(250)
+    now = await counts()
+  }
+  const seconds = ((now.lastFinish ?? 0) - (now.firstStart ?? 0)) / 1000
+  return { label, runners, runs: now.finished, succeeded: now.succeeded, perSecond: now.finished / Math.max(seconds, 0.001) }
+}
+
 /**
- * Part 2 on PostgreSQL: `amount` deliveries accepted (split over the runners as a load balancer
- * would), then the runs per second until the last ends.
+ * Part 2, execution alone: `runs` one-step runs committed before any runner serves (as
+ * deliveries accepted during a stop would be), then one runner on the embedded default, or one
+ * or two runners on PostgreSQL, started: runs per second from the first start to the last end.
  */
-export const clusterExecutionBench = async (runners: 1 | 2, amount = 3000): Promise<ExecutionResult> => {
-  const dir = mkdtempSync(join(tmpdir(), "x-runner-cluster-"))
-  const postgres = await startPostgres()
+export const executionBench = async (where: "embedded" | "postgres", runners: 1 | 2, runs = 3000): Promise<ExecutionResult> => {
+  const dir = mkdtempSync(join(tmpdir(), "x-runner-execution-"))
+  const postgres = where === "postgres" ? await startPostgres() : undefined
   const started: Array<Runner> = []
+  const serveArgs = async (i: number) => {
+    const port = await freePort()
+    return [
+      "--sandbox", "--without-rate-limits", ingestWorkflow, "--public-url", `http://127.0.0.1:${port}/hooks/ingest`, "--port", String(port),
+      ...(postgres === undefined ? ["--data-dir", join(dir, "data")] : ["--database", postgres.url, "--data-dir", join(dir, `data-${i}`)])
+    ]
+  }
   try {
-    const ports = await Promise.all(Array.from({ length: runners }, () => freePort()))
-    const publicUrl = `http://127.0.0.1:${ports[0]}/hooks/ingest`
-    for (const [i, port] of ports.entries()) {
-      started.push(await startRunner([
-        "--sandbox", "--without-rate-limits", ingestWorkflow, "--public-url", publicUrl, "--port", String(port),
-        "--database", postgres.url, "--data-dir", join(dir, `data-${i}`)
-      ], dir, `runner-${i}`))
+    // The tables first (a runner started and stopped), then the runs.
+    await stop(await startRunner(await serveArgs(0), dir, "setup"))
+    const rows = Array.from({ length: runs }, (_, n) => [`${(0xe0000000 + n).toString(16)}00000000`, `seeded-${n}`, seededEvent, Date.now()] as const)
+    let counts: () => Promise<RunCounts>
+    if (postgres === undefined) {
+      const Database = require("better-sqlite3") as new(file: string) => {
+        prepare: (sql: string) => { run: (...values: ReadonlyArray<unknown>) => unknown }
+        transaction: (f: () => void) => () => void
+        close: () => void
+      }
+      const db = new Database(join(dir, "data", "runs.db"))
+      const insert = db.prepare(insertRun.replace(/\$\d/g, "?"))
+      db.transaction(() => {
+        for (const row of rows) insert.run(...row)
+      })()
+      db.close()
+      counts = embeddedCounts(join(dir, "data"))
+    } else {
+      const { Client } = require("pg") as { Client: new(options: { connectionString: string }) => { connect: () => Promise<void>; query: (sql: string, values?: ReadonlyArray<unknown>) => Promise<unknown>; end: () => Promise<void> } }
+      const client = new Client({ connectionString: postgres.url })
+      await client.connect()
+      await client.query("BEGIN")
+      for (const row of rows) await client.query(insertRun, row)
+      await client.query("COMMIT")
+      await client.end()
+      counts = postgresCounts(postgres.url)
     }
-    await Promise.all(ports.map((port) => load(port, publicUrl, { connections: 8, amount: Math.ceil(amount / runners) })))
-    const ended = Date.now()
-    const drained = await drain(postgresCounts(postgres.url), ended, 300_000)
-    return { label: `${runners} runner${runners === 1 ? "" : "s"}, PostgreSQL`, runners, runs: drained.counts.finished, succeeded: drained.counts.succeeded, perSecond: drained.perSecond }
+    for (let i = 0; i < runners; i++) started.push(await startRunner(await serveArgs(i), dir, `runner-${i}`))
+    return await executed(counts, runs, `${runners} runner${runners === 1 ? "" : "s"}, ${where === "postgres" ? "PostgreSQL" : "embedded SQLite"}`, runners)
   } finally {
     for (const runner of started) await stop(runner)
-    await postgres.stop()
+    await postgres?.stop()
     rmSync(dir, { recursive: true, force: true })
   }
 }
