@@ -8,7 +8,8 @@ import { rmSync } from "node:fs"
 rmSync("dist/bundle", { recursive: true, force: true })
 
 await build({
-  entryPoints: { "x-runner": "dist/main.js" },
+  // The engine's thread of `serve` is an entry of its own: a worker loads it by its file name.
+  entryPoints: { "x-runner": "dist/main.js", EngineWorker: "dist/EngineWorker.js" },
   outdir: "dist/bundle",
   bundle: true,
   splitting: true,

@@ -62,7 +62,8 @@ export const run = (args: {
     const opened = yield* Layer.build(Connections.layer(connections))
     const served = triggered === undefined
       ? undefined
-      : yield* Effect.flatMap(Effect.promise(() => import("./ServeAlongside.js")), (ServeAlongside) => ServeAlongside.start(triggered, opened))
+      : yield* Effect.flatMap(Effect.promise(() => import("./ServeAlongside.js")), (ServeAlongside) =>
+        ServeAlongside.start({ workflow: triggered, file: serveFile!, connections, rateLimits: !args.source.withoutRateLimits, opened }))
     yield* pretty(`▶ ${workflow.label}${args.source.sandbox ? " (sandbox)" : ""}`)
     const result = yield* Run.run(executor, workflow, {
       started: (checked) => pretty(`  … ${checked.step.name} (${checked.step.type})`),
@@ -238,10 +239,10 @@ export const serve = (args: {
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
     const files = yield* Setup.workflowFiles(args.workflow)
-    const loaded: Array<{ readonly name: string; readonly workflow: Workflow.Workflow }> = []
+    const loaded: Array<{ readonly name: string; readonly file: string; readonly workflow: Workflow.Workflow }> = []
     for (const file of files) {
       const workflow = yield* Setup.loadWorkflow(file.path, args.inputs)
-      if (workflow.trigger !== undefined) loaded.push({ name: file.name, workflow })
+      if (workflow.trigger !== undefined) loaded.push({ name: file.name, file: file.path, workflow })
       else if (files.length > 1) yield* Effect.flatMap(Output, (output) => output.err(`○ ${file.path} has no trigger: not served`))
     }
     if (loaded.length === 0) return yield* new Errors.InvalidArguments({ message: `${args.workflow}: no workflow with a trigger to serve` })
@@ -270,9 +271,6 @@ export const serve = (args: {
     for (const { workflow } of loaded) yield* checkWithConnections(args.workflow, workflow, connections)
     for (const note of notes) yield* Effect.flatMap(Output, (output) => output.err(`sandbox: ${note}`))
     const [Serve, Tracing] = yield* Effect.promise(() => Promise.all([import("./Serve.js"), import("./Tracing.js")]))
-    const endpoint = Tracing.endpointOf(args.otlpEndpoint)
-    const tracing = endpoint === undefined ? undefined : yield* Effect.map(HttpClient.HttpClient, (http) =>
-      Layer.provide(Tracing.layer(endpoint, args.version ?? "0.0.0"), Layer.succeed(HttpClient.HttpClient, http)))
     // Several runners on one credential keep to its limit together: their pacing is in the database.
     const output = yield* Output
     const limiters = database._tag === "Postgres"
@@ -281,8 +279,9 @@ export const serve = (args: {
     const directory = files.length > 1 || files[0]!.path !== args.workflow
     return yield* Serve.serve({
       // One workflow is served at the public URL itself; a directory's each at <public URL>/<name>.
-      workflows: loaded.map(({ name, workflow }) => ({
+      workflows: loaded.map(({ file, name, workflow }) => ({
         name,
+        file,
         workflow,
         publicUrl: publicUrl === undefined ? undefined : directory ? new URL(`${publicUrl.pathname.replace(/\/$/, "")}/${encodeURIComponent(name)}`, publicUrl) : publicUrl
       })),
@@ -293,7 +292,11 @@ export const serve = (args: {
       database,
       concurrency: args.concurrency,
       cluster,
-      tracing
+      inputs: args.inputs,
+      connections,
+      rateLimits: !args.source.withoutRateLimits,
+      otlpEndpoint: Tracing.endpointOf(args.otlpEndpoint),
+      version: args.version ?? "0.0.0"
     }).pipe(Effect.provide(Connections.layer(connections).pipe(Layer.provide(limiters))))
   }).pipe(Effect.scoped)
 

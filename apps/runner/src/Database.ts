@@ -174,7 +174,7 @@ export const runsLayer = (location: Location): Layer.Layer<RunsSql | RunsDurabil
   location._tag === "Postgres"
     ? Layer.map(postgresClient(location), (context) =>
       Context.make(RunsSql, Context.get(context, SqlClient.SqlClient)).pipe(Context.add(RunsDurability, { flush: Effect.void })))
-    : Layer.unwrapEffect(Effect.map(runsFile(location.dataDir), (file) =>
+    : Layer.unwrapEffect(Effect.map(Effect.zipRight(makeDataDir(location.dataDir), runsFile(location.dataDir)), (file) =>
       Layer.merge(
         sqlite(file, "NORMAL").pipe(Layer.map((context) => Context.make(RunsSql, Context.get(context, SqlClient.SqlClient)))),
         Layer.scoped(RunsDurability, walSync(`${file}-wal`))

@@ -1,17 +1,16 @@
 /**
  * `serve`: serves the triggers of one or more workflows and runs their tasks once per event on
- * the durable engine (`Engine`), until interrupted. A dynamic webhook is registered with the
- * provider at its public URL and removed on SIGINT/SIGTERM; a static webhook (registered by hand
- * in the provider's dashboard) is only received: `serve` prints the URL to paste; a polling
- * trigger is polled (`ServePolling`). Each webhook workflow has its own path; `GET /healthz`
- * says whether the runner serves.
- *
- * A delivery is acknowledged once its run is committed in the store (`RunStore`); the engine
- * executes it after that, at its own pace.
+ * the durable engine, until interrupted. This thread receives the deliveries: each workflow's
+ * webhook at its own path, and `GET /healthz`; a delivery is acknowledged once its run is
+ * committed (`RunStore`). The engine (`EngineHost`) runs in a thread of its own
+ * (`EngineWorker`): it executes the runs, and keeps the triggers (a dynamic webhook registered
+ * with the provider and removed by the last runner to stop; a polling trigger polled). A static
+ * webhook (registered by hand in the provider's dashboard) is only received: `serve` prints the
+ * URL to paste.
  *
  * @since 0.2.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
+import type * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -19,30 +18,26 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Path from "@effect/platform/Path"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { type Connections, Webhook } from "@x/core"
-import * as Effect from "effect/Effect"
-import * as Sharding from "@effect/cluster/Sharding"
-import * as Singleton from "@effect/cluster/Singleton"
 import * as Context from "effect/Context"
-import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
-import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
-import * as Queue from "effect/Queue"
+import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { Components } from "./Components.js"
 import * as Database from "./Database.js"
-import * as Engine from "./Engine.js"
+import type * as Engine from "./Engine.js"
+import * as EngineHost from "./EngineHost.js"
+import * as EngineWorker from "./EngineWorker.js"
 import { type DamagedData, ServeProblem } from "./Errors.js"
 import * as CappedBody from "./internal/cappedBody.js"
 import { Output } from "./Output.js"
 import type * as Run from "./Run.js"
 import * as RunStore from "./RunStore.js"
 import type * as Setup from "./Setup.js"
-import * as ServePolling from "./ServePolling.js"
 import * as TriggerStore from "./TriggerStore.js"
 import type * as Workflow from "./Workflow.js"
 
@@ -55,6 +50,8 @@ import type * as Workflow from "./Workflow.js"
  */
 export interface Served {
   readonly name: string
+  /** Its file: the engine's thread reads and checks it again. */
+  readonly file: string
   readonly workflow: Workflow.Workflow
   readonly publicUrl: URL | undefined
 }
@@ -84,8 +81,15 @@ export interface ServeOptions {
   readonly ready?: Effect.Effect<void> | undefined
   /** Told of each run's end on this runner. */
   readonly finished?: Engine.Runs["finished"]
-  /** Where runs' and steps' traces go (`Tracing.layer`), if anywhere. */
-  readonly tracing?: Layer.Layer<never> | undefined
+  /** The workflows' inputs, as given on the command line. */
+  readonly inputs: ReadonlyMap<string, string>
+  /** The connection values (the engine's thread opens its own connections with them). */
+  readonly connections: ReadonlyMap<string, Readonly<Record<string, unknown>>>
+  /** Whether the runs keep to the providers' rate limits (not under `--without-rate-limits`). */
+  readonly rateLimits: boolean
+  /** Where runs' and steps' traces go over OTLP, if anywhere. */
+  readonly otlpEndpoint?: string | undefined
+  readonly version: string
 }
 
 type Needs = Components | Output | Connections.Connections | FileSystem.FileSystem | Path.Path
@@ -108,8 +112,6 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     const output = yield* Output
     const say = output.err
     const location = options.database ?? { _tag: "Embedded" as const, dataDir: options.dataDir }
-    const embedded = location._tag === "Embedded"
-    const concurrency = options.concurrency ?? defaultConcurrency
     for (const served of options.workflows) {
       if (served.workflow.trigger === undefined) return yield* new ServeProblem({ message: `${served.name}: the workflow has no trigger to serve` })
     }
@@ -120,51 +122,31 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       }
     }
 
-    // The engine, its stores and the runs' body, for as long as `serve` runs.
-    const runner = randomUUID()
-    const runs: Engine.Runs = {
-      runner,
-      workflows: new Map(options.workflows.map((served) => [served.name, served.workflow])),
-      executor,
-      concurrency,
-      say,
-      finished: options.finished
-    }
-    const cluster = options.cluster ?? { host: "127.0.0.1", port: 0, shardLockExpiration: "5 seconds" }
-    // One database layer: built once for the engine and the stores.
-    const database = Database.layer(location)
-    const stored = Layer.mergeAll(Engine.engineLayer(location, cluster), RunStore.layer, TriggerStore.layer).pipe(Layer.provideMerge(database))
-    const engine = yield* Layer.build(
-      Layer.provideMerge(Engine.runsLayer(runs), stored).pipe(
-        Layer.mapError((error) => error._tag === "StoreFailed" ? new ServeProblem({ message: error.message }) : error)
-      )
-    )
-    const store = Context.get(engine, RunStore.RunStore)
-    const triggers = Context.get(engine, TriggerStore.TriggerStore)
+    // This thread's stores: the runs it accepts, the triggers' registrations it verifies with.
+    const stores = yield* Layer.build(Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
+      Layer.provide(Database.runsLayer(location)),
+      Layer.mapError((error) => error._tag === "StoreFailed" ? new ServeProblem({ message: error.message }) : error)
+    ))
+    const store = Context.get(stores, RunStore.RunStore)
+    const triggers = Context.get(stores, TriggerStore.TriggerStore)
     const unfinished = yield* Effect.orElseSucceed(store.unfinished, () => 0)
     if (unfinished > 0) {
       yield* say(`↻ ${unfinished} run${unfinished === 1 ? "" : "s"} accepted before a stop and not finished: the engine resumes ${unfinished === 1 ? "it" : "them"}`)
     }
-    if (!embedded) yield* say(`● runner ${runner} at ${cluster.host}:${cluster.port} (the others reach it there)`)
-    const wake = yield* Queue.sliding<void>(1)
-    yield* Engine.dispatch({ runner, backlog: concurrency * 4, wake }).pipe(Effect.provide(engine))
-
-    const accept = (name: string, event: { readonly id: string; readonly output: unknown }) =>
-      Effect.tap(store.accept(name, event), ({ fresh }) => fresh ? Queue.offer(wake, undefined) : Effect.void)
 
     // What verifies a webhook's deliveries: the state its registration returned, whichever
-    // runner registered it (read again every heartbeat).
+    // runner registered it (read again every few seconds).
     const states = new Map<string, unknown>()
     const refreshStates = Effect.forEach(webhooks, (served) =>
       Effect.map(triggers.get(served.name), (record) => {
         if (Option.isSome(record) && Option.isSome(record.value.state)) states.set(served.name, record.value.state.value)
       }), { discard: true })
-    // Alive, for the other runners: the last one to stop removes the webhooks.
-    yield* Effect.forkScoped(Effect.repeat(
-      Effect.ignore(Effect.zipRight(triggers.heartbeat(runner), refreshStates)),
-      Schedule.spaced(heartbeatEvery)
-    ))
-    yield* Effect.addFinalizer(() => Effect.ignore(triggers.leave(runner)))
+    yield* Effect.forkScoped(Effect.repeat(Effect.ignore(refreshStates), Schedule.spaced(EngineHost.heartbeatEvery)))
+
+    // The engine's thread: woken by each run accepted here.
+    let wake: Effect.Effect<void> = Effect.void
+    const accept = (name: string, event: { readonly id: string; readonly output: unknown }) =>
+      Effect.tap(store.accept(name, event), ({ fresh }) => fresh ? wake : Effect.void)
 
     const maxBytes = Webhook.defaultMaxBytes
     const deliver = (served: Served) =>
@@ -200,21 +182,20 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       })
     let serving = true
     const health = Effect.suspend(() =>
-      Effect.map(Effect.either(store.backlog), (backlog) =>
+      Effect.map(Effect.either(store.unfinished), (unfinished) =>
         HttpServerResponse.unsafeJson({
-          status: serving && backlog._tag === "Right" ? "serving" : serving ? "database unreachable" : "stopping",
+          status: serving && unfinished._tag === "Right" ? "serving" : serving ? "database unreachable" : "stopping",
           workflows: options.workflows.map((served) => ({ name: served.name, trigger: served.workflow.trigger!.step.type })),
-          runsInEngine: backlog._tag === "Right" ? backlog.right : null
-        }, { status: serving && backlog._tag === "Right" ? 200 : 503 }))
+          unfinishedRuns: unfinished._tag === "Right" ? unfinished.right : null
+        }, { status: serving && unfinished._tag === "Right" ? 200 : 503 }))
     )
     let router: HttpRouter.HttpRouter<never, Connections.Connections> = HttpRouter.empty.pipe(HttpRouter.get("/healthz", health))
     for (const served of webhooks) router = HttpRouter.all(router, served.publicUrl!.pathname as HttpRouter.PathInput, deliver(served))
     router = HttpRouter.all(router, "*", Effect.succeed(CappedBody.notFound))
-    yield* Effect.addFinalizer(() => Effect.sync(() => serving = false))
     const port = options.port ?? (webhooks.length > 0 ? defaultPort : undefined)
     const host = options.host ?? "127.0.0.1"
     if (port !== undefined) {
-      // Built in serve's scope: it listens until serve stops.
+      // Built in serve's scope: it listens until serve stops (after the engine's thread).
       const server = yield* Layer.build(NodeHttpServer.layer(() => createServer(), { port, host })).pipe(
         Effect.catchTag("ServeError", (error) =>
           new ServeProblem({
@@ -224,36 +205,41 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       yield* Effect.provide(HttpServer.serveEffect()(router), server)
       if (webhooks.length === 0) yield* say(`● health at http://${host}:${port}/healthz`)
     }
+    yield* Effect.addFinalizer(() => Effect.sync(() => serving = false))
 
-    // Each trigger is kept by one runner at a time (the engine's singletons): a dynamic webhook
-    // registered, a polling trigger polled; another runner takes over when that one dies.
-    const singletons: Array<Layer.Layer<never, never, Sharding.Sharding | Needs | TriggerStore.TriggerStore>> = []
-    const registrations: Array<{ readonly served: Served; readonly local: Deferred.Deferred<void, ServeProblem> }> = []
-    for (const served of options.workflows) {
-      const checked = served.workflow.trigger!
-      const trigger = checked.prepared
-      if (trigger.trigger.kind === "POLLING") {
-        singletons.push(Singleton.make(`x-runner/poll/${served.name}`, ServePolling.poll({ name: served.name, checked, pollInterval: options.pollInterval, accept })))
-        continue
-      }
+    const cluster = options.cluster ?? { host: "127.0.0.1", port: 0, shardLockExpiration: "5 seconds" }
+    const engine = yield* EngineWorker.start({
+      runner: randomUUID(),
+      workflows: options.workflows.map((served) => ({ name: served.name, file: served.file, publicUrl: served.publicUrl?.toString() })),
+      inputs: [...options.inputs],
+      connections: Object.fromEntries(options.connections),
+      rateLimits: options.rateLimits,
+      location: location._tag === "Embedded" ? location : { _tag: "Postgres", url: Redacted.value(location.url) },
+      cluster: { host: cluster.host, port: cluster.port, shardLockExpirationMillis: Duration.toMillis(Duration.decode(cluster.shardLockExpiration)) },
+      concurrency: options.concurrency ?? defaultConcurrency,
+      pollIntervalMillis: options.pollInterval === undefined ? undefined : Duration.toMillis(options.pollInterval),
+      otlpEndpoint: options.otlpEndpoint,
+      version: options.version
+    }, options.finished)
+    wake = engine.wake
+    yield* engine.ready
+    // Anything accepted while the engine's thread started.
+    yield* engine.wake
+
+    for (const served of webhooks) {
+      const trigger = served.workflow.trigger!.prepared
       const publicUrl = served.publicUrl!.toString()
       if (trigger.trigger.kind === "STATIC_WEBHOOK") {
         // Registered by hand: nothing to enable, remove or keep; the user needs the URL.
         yield* say(`☛ paste ${publicUrl} as the webhook URL at the provider: ${trigger.trigger.setup}`)
         continue
       }
-      const local = yield* Deferred.make<void, ServeProblem>()
-      registrations.push({ served, local })
-      singletons.push(Singleton.make(`x-runner/webhook/${served.name}`, keepRegistered({ served, runner, embedded, states, local })))
-    }
-    yield* Layer.build(singletons.reduce((all, one) => Layer.merge(all, one), Layer.empty).pipe(Layer.provide(Layer.succeedContext(engine))))
-    // Served once registered: here, or by the runner that keeps the registration.
-    for (const { local, served } of registrations) {
+      // Served once registered: by this runner's engine, or by the runner that keeps it.
       yield* Effect.raceFirst(
-        Deferred.await(local),
+        engine.enableFailed(served.name),
         Effect.repeat(triggers.get(served.name), {
-          schedule: Schedule.spaced("500 millis"),
-          until: (record) => Option.isSome(record) && Option.isSome(record.value.state) && record.value.url === served.publicUrl!.toString()
+          schedule: Schedule.spaced("100 millis"),
+          until: (record) => Option.isSome(record) && Option.isSome(record.value.state) && record.value.url === publicUrl
         }).pipe(Effect.ignore, Effect.zipRight(refreshStates.pipe(Effect.ignore)))
       )
     }
@@ -262,82 +248,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     }
     if (options.ready !== undefined) yield* options.ready
     return yield* Effect.never
-  }).pipe(
-    // The engine's own logs (a runner listening, shards moving, no runner while one stops) are
-    // not the runner's output; its errors are.
-    Logger.withMinimumLogLevel(LogLevel.Error),
-    Effect.scoped,
-    Effect.provide(options.tracing ?? Layer.empty)
-  )
-
-/** How often a runner says it is alive; one silent for three times that is counted gone. */
-const heartbeatEvery = Duration.seconds(2)
-
-/**
- * A dynamic webhook kept registered while this runner holds its singleton: the registration
- * stored by a previous runner for the same URL and parameters is kept; another one (a crash
- * left it, or it was for another URL) is removed first. At this runner's stop the webhook is
- * removed only when no other runner is alive to serve it.
- */
-const keepRegistered = (options: {
-  readonly served: Served
-  readonly runner: string
-  readonly embedded: boolean
-  readonly states: Map<string, unknown>
-  readonly local: Deferred.Deferred<void, ServeProblem>
-}) =>
-  Effect.gen(function*() {
-    const { executor } = yield* Components
-    const say = (yield* Output).err
-    const triggers = yield* TriggerStore.TriggerStore
-    const { served } = options
-    const checked = served.workflow.trigger!
-    const trigger = checked.prepared
-    const url = served.publicUrl!.toString()
-    const type = trigger.step.type
-    const parameters = checked.parameters
-    const stored = yield* triggers.get(served.name)
-    const previous = Option.flatMap(stored, (record) => Option.map(record.state, (state) => ({ record, state })))
-    if (
-      Option.isSome(previous) && previous.value.record.url === url && previous.value.record.type === type &&
-      JSON.stringify(previous.value.record.parameters) === JSON.stringify(parameters)
-    ) {
-      options.states.set(served.name, previous.value.state)
-      yield* say(`↻ the trigger enabled before at ${url} is kept`)
-    } else {
-      // A webhook a crash left behind, or one for another URL, goes first: the provider may refuse a second one.
-      if (Option.isSome(previous)) {
-        yield* Effect.matchEffect(executor.disableTrigger(trigger, previous.value.state), {
-          onSuccess: () => say("↻ removed the trigger a previous run left enabled"),
-          onFailure: (error) => say(`✘ the previous trigger could not be removed: ${error.message}`)
-        })
-        yield* triggers.disabled(served.name)
-      }
-      const enabled = yield* Effect.mapError(executor.enableTrigger(trigger, url), (error) =>
-        new ServeProblem({ message: `the trigger could not be enabled: ${error._tag}: ${error.message}` }))
-      yield* triggers.enabled({ workflow: served.name, type, parameters, url, state: enabled })
-      options.states.set(served.name, enabled)
-    }
-    yield* Effect.addFinalizer(() =>
-      Effect.gen(function*() {
-        const others = options.embedded ? 0 : yield* Effect.orElseSucceed(triggers.othersAlive(options.runner, Duration.toMillis(heartbeatEvery) * 3), () => 0)
-        if (others > 0) return yield* say(`○ the trigger stays enabled: ${others} other runner${others === 1 ? "" : "s"} serve${others === 1 ? "s" : ""} it`)
-        const state = options.states.get(served.name)
-        yield* Effect.matchEffect(executor.disableTrigger(trigger, state), {
-          onSuccess: () => Effect.zipRight(Effect.ignore(triggers.disabled(served.name)), say("■ trigger disabled")),
-          onFailure: (error) => say(`✘ the trigger could not be disabled: ${error.message}`)
-        })
-      })
-    )
-    yield* Deferred.succeed(options.local, undefined)
-    return yield* Effect.never
-  }).pipe(
-    Effect.tapError((error) => Deferred.fail(options.local, error instanceof ServeProblem ? error : new ServeProblem({ message: error.message }))),
-    Effect.catchAll((error) => Effect.zipRight(
-      Effect.flatMap(Output, (output) => output.err(`✘ ${error.message}`)),
-      Effect.never
-    ))
-  )
+  }).pipe(Effect.scoped)
 
 /**
  * What a run's end tells `run --serve`.

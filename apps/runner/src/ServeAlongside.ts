@@ -24,6 +24,7 @@ import type { Components } from "./Components.js"
 import { type DamagedData, ServeProblem } from "./Errors.js"
 import { Output } from "./Output.js"
 import type * as Run from "./Run.js"
+import type * as ConnectionValues from "./ConnectionValues.js"
 import type * as Workflow from "./Workflow.js"
 
 /**
@@ -68,11 +69,17 @@ const freePort = Effect.async<number, ServeProblem>((resume) => {
  * @since 0.3.0
  * @category constructors
  */
-export const start = (
-  workflow: Workflow.Workflow,
-  connections: Context.Context<Connections.Connections>
-): Effect.Effect<Served, ServeProblem | DamagedData, Components | Output | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
+export const start = (options: {
+  readonly workflow: Workflow.Workflow
+  /** Its file: the engine's thread reads and checks it again. */
+  readonly file: string
+  readonly connections: ConnectionValues.ConnectionValues
+  readonly rateLimits: boolean
+  /** The run's opened connections: deliveries are handled with them. */
+  readonly opened: Context.Context<Connections.Connections>
+}): Effect.Effect<Served, ServeProblem | DamagedData, Components | Output | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function*() {
+    const { workflow } = options
     const fs = yield* FileSystem.FileSystem
     const output = yield* Output
     const port = yield* freePort
@@ -85,13 +92,17 @@ export const start = (
     const fired = yield* Queue.unbounded<Fired>()
     const Serve = yield* Effect.promise(() => import("./Serve.js"))
     const fiber = yield* Serve.serve({
-      workflows: [{ name: workflow.trigger!.step.name, workflow, publicUrl: new URL(url) }],
+      workflows: [{ name: workflow.trigger!.step.name, file: options.file, workflow, publicUrl: new URL(url) }],
+      inputs: new Map(),
+      connections: options.connections,
+      rateLimits: options.rateLimits,
+      version: "",
       port,
       dataDir,
       ready: Deferred.succeed(ready, undefined),
       finished: (run, result) => Queue.offer(fired, { event: { id: run.eventId }, result })
     }).pipe(
-      Effect.provide(connections),
+      Effect.provide(options.opened),
       Effect.provideService(Output, { out: output.out, err: (line) => output.err(`[trigger] ${line}`) }),
       Effect.forkScoped
     )

@@ -1,0 +1,195 @@
+/**
+ * What runs the engine's side of `serve`, in a thread of its own (`EngineWorker`): the engine and
+ * its stores, the dispatcher, this runner's heartbeat, and the triggers it keeps (the cluster's
+ * singletons: a dynamic webhook registered, a polling trigger polled). The thread that receives
+ * deliveries (`Serve`) only commits runs and wakes the dispatcher: acknowledging never waits for
+ * the CPU the runs take.
+ *
+ * @since 0.3.0
+ */
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as Path from "@effect/platform/Path"
+import type * as Sharding from "@effect/cluster/Sharding"
+import * as Singleton from "@effect/cluster/Singleton"
+import type { Connections } from "@x/core"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
+import { Components } from "./Components.js"
+import * as Database from "./Database.js"
+import * as Engine from "./Engine.js"
+import { type DamagedData, ServeProblem } from "./Errors.js"
+import { Output } from "./Output.js"
+import * as RunStore from "./RunStore.js"
+import * as ServePolling from "./ServePolling.js"
+import type * as Setup from "./Setup.js"
+import * as TriggerStore from "./TriggerStore.js"
+import type * as Workflow from "./Workflow.js"
+
+/**
+ * A workflow the engine runs, and its trigger's public URL (a webhook's).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Hosted {
+  readonly name: string
+  readonly workflow: Workflow.Workflow
+  readonly publicUrl: URL | undefined
+}
+
+/**
+ * What the host tells the thread that started it.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Reports {
+  /** The engine runs and the triggers' singletons are started. */
+  readonly ready: Effect.Effect<void>
+  /** A dynamic webhook this runner keeps could not be enabled. */
+  readonly enableFailed: (workflow: string, message: string) => Effect.Effect<void>
+  readonly finished: NonNullable<Engine.Runs["finished"]>
+}
+
+/**
+ * How often a runner says it is alive; one silent for three times that is counted gone.
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const heartbeatEvery = Duration.seconds(2)
+
+/**
+ * Hosts the engine until interrupted (its scope's end stops the triggers it keeps, as the last
+ * runner or not).
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const host = (options: {
+  readonly runner: string
+  readonly workflows: ReadonlyArray<Hosted>
+  readonly location: Setup.Location
+  readonly cluster: Engine.ClusterOptions
+  readonly concurrency: number
+  readonly pollInterval?: Duration.Duration | undefined
+  /** Offered when a run was accepted elsewhere in this process. */
+  readonly wake: Queue.Queue<void>
+  readonly reports: Reports
+}): Effect.Effect<never, ServeProblem | DamagedData, Components | Output | Connections.Connections | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
+  Effect.gen(function*() {
+    const { executor } = yield* Components
+    const say = (yield* Output).err
+    const { location, runner, wake } = options
+    const embedded = location._tag === "Embedded"
+    const runs: Engine.Runs = {
+      runner,
+      workflows: new Map(options.workflows.map((hosted) => [hosted.name, hosted.workflow])),
+      executor,
+      concurrency: options.concurrency,
+      say,
+      finished: options.reports.finished
+    }
+    // One database layer: built once for the engine and the stores.
+    const stored = Layer.mergeAll(Engine.engineLayer(location, options.cluster), RunStore.layer, TriggerStore.layer).pipe(
+      Layer.provideMerge(Database.layer(location))
+    )
+    const engine = yield* Layer.build(
+      Layer.provideMerge(Engine.runsLayer(runs), stored).pipe(
+        Layer.mapError((error) => error._tag === "StoreFailed" ? new ServeProblem({ message: error.message }) : error)
+      )
+    )
+    const store = Context.get(engine, RunStore.RunStore)
+    const triggers = Context.get(engine, TriggerStore.TriggerStore)
+    if (!embedded) yield* say(`● runner ${runner} at ${options.cluster.host}:${options.cluster.port} (the others reach it there)`)
+    yield* Engine.dispatch({ runner, backlog: options.concurrency * 4, wake }).pipe(Effect.provide(engine))
+    const accept = (name: string, event: { readonly id: string; readonly output: unknown }) =>
+      Effect.tap(store.accept(name, event), ({ fresh }) => fresh ? Queue.offer(wake, undefined) : Effect.void)
+
+    // Alive, for the other runners: the last one to stop removes the webhooks.
+    yield* Effect.forkScoped(Effect.repeat(Effect.ignore(triggers.heartbeat(runner)), Schedule.spaced(heartbeatEvery)))
+    yield* Effect.addFinalizer(() => Effect.ignore(triggers.leave(runner)))
+
+    // Each trigger is kept by one runner at a time (the engine's singletons): a dynamic webhook
+    // registered, a polling trigger polled; another runner takes over when that one dies.
+    const singletons: Array<Layer.Layer<never, never, Sharding.Sharding | Components | Output | Connections.Connections | TriggerStore.TriggerStore>> = []
+    for (const hosted of options.workflows) {
+      const checked = hosted.workflow.trigger!
+      const kind = checked.prepared.trigger.kind
+      if (kind === "POLLING") {
+        singletons.push(Singleton.make(`x-runner/poll/${hosted.name}`, ServePolling.poll({ name: hosted.name, checked, pollInterval: options.pollInterval, accept })))
+      } else if (kind === "DYNAMIC_WEBHOOK") {
+        singletons.push(Singleton.make(`x-runner/webhook/${hosted.name}`, keepRegistered({ hosted, runner, embedded, reports: options.reports })))
+      }
+    }
+    yield* Layer.build(singletons.reduce((all, one) => Layer.merge(all, one), Layer.empty).pipe(Layer.provide(Layer.succeedContext(engine))))
+    yield* options.reports.ready
+    return yield* Effect.never
+  })
+
+/**
+ * A dynamic webhook kept registered while this runner holds its singleton: the registration
+ * stored by a previous runner for the same URL and parameters is kept; another one (a crash
+ * left it, or it was for another URL) is removed first. At this runner's stop the webhook is
+ * removed only when no other runner is alive to serve it.
+ */
+const keepRegistered = (options: { readonly hosted: Hosted; readonly runner: string; readonly embedded: boolean; readonly reports: Reports }) =>
+  Effect.gen(function*() {
+    const { executor } = yield* Components
+    const say = (yield* Output).err
+    const triggers = yield* TriggerStore.TriggerStore
+    const { hosted } = options
+    const checked = hosted.workflow.trigger!
+    const trigger = checked.prepared
+    const url = hosted.publicUrl!.toString()
+    const type = trigger.step.type
+    const parameters = checked.parameters
+    const stored = yield* triggers.get(hosted.name)
+    const previous = Option.flatMap(stored, (record) => Option.map(record.state, (state) => ({ record, state })))
+    let state: unknown
+    if (
+      Option.isSome(previous) && previous.value.record.url === url && previous.value.record.type === type &&
+      JSON.stringify(previous.value.record.parameters) === JSON.stringify(parameters)
+    ) {
+      state = previous.value.state
+      yield* say(`↻ the trigger enabled before at ${url} is kept`)
+    } else {
+      // A webhook a crash left behind, or one for another URL, goes first: the provider may refuse a second one.
+      if (Option.isSome(previous)) {
+        yield* Effect.matchEffect(executor.disableTrigger(trigger, previous.value.state), {
+          onSuccess: () => say("↻ removed the trigger a previous run left enabled"),
+          onFailure: (error) => say(`✘ the previous trigger could not be removed: ${error.message}`)
+        })
+        yield* triggers.disabled(hosted.name)
+      }
+      state = yield* Effect.mapError(executor.enableTrigger(trigger, url), (error) =>
+        new ServeProblem({ message: `the trigger could not be enabled: ${error._tag}: ${error.message}` }))
+      yield* triggers.enabled({ workflow: hosted.name, type, parameters, url, state })
+    }
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        const others = options.embedded
+          ? 0
+          : yield* Effect.orElseSucceed(triggers.othersAlive(options.runner, Duration.toMillis(heartbeatEvery) * 3), () => 0)
+        if (others > 0) return yield* say(`○ the trigger stays enabled: ${others} other runner${others === 1 ? "" : "s"} serve${others === 1 ? "s" : ""} it`)
+        yield* Effect.matchEffect(executor.disableTrigger(trigger, state), {
+          onSuccess: () => Effect.zipRight(Effect.ignore(triggers.disabled(hosted.name)), say("■ trigger disabled")),
+          onFailure: (error) => say(`✘ the trigger could not be disabled: ${error.message}`)
+        })
+      })
+    )
+    return yield* Effect.never
+  }).pipe(
+    Effect.catchAll((error) =>
+      Effect.zipRight(
+        Effect.zipRight(Effect.flatMap(Output, (output) => output.err(`✘ ${error.message}`)), options.reports.enableFailed(options.hosted.name, error.message)),
+        Effect.never
+      )
+    )
+  )

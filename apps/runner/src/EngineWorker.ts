@@ -1,0 +1,217 @@
+/**
+ * The engine's thread of `serve`: a Node worker thread running `EngineHost` with its own
+ * runtime (components, connections, database clients, tracer), so that the engine's runs take
+ * one core and the thread receiving deliveries keeps the other. `start` (in the serving thread)
+ * starts it with a `Spec` (all it needs, as data: the workflow files are read and checked again
+ * there) and bridges its messages: its lines to `Output`, the wake-ups of the dispatcher, its
+ * readiness, its failures (a damaged database keeps its exit code), each run's end, and a
+ * graceful stop (the triggers it keeps disabled as the last runner, or left to the others).
+ * Run as the worker's entry, this module hosts the engine.
+ *
+ * @since 0.3.0
+ */
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { Connections } from "@x/core"
+import { UndiciHttpClient } from "@x/http-undici"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as FiberId from "effect/FiberId"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Queue from "effect/Queue"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads"
+import { layer as componentsLayer } from "./Components.js"
+import type * as Engine from "./Engine.js"
+import * as EngineHost from "./EngineHost.js"
+import { DamagedData, ServeProblem } from "./Errors.js"
+import { Output } from "./Output.js"
+import type * as Run from "./Run.js"
+import * as Setup from "./Setup.js"
+
+/**
+ * What the engine's thread needs, as data.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Spec {
+  readonly runner: string
+  readonly workflows: ReadonlyArray<{ readonly name: string; readonly file: string; readonly publicUrl: string | undefined }>
+  readonly inputs: ReadonlyArray<readonly [string, string]>
+  /** The connection values by component (the sandbox's, or the file's and the environment's). */
+  readonly connections: Readonly<Record<string, unknown>>
+  readonly rateLimits: boolean
+  readonly location: { readonly _tag: "Embedded"; readonly dataDir: string } | { readonly _tag: "Postgres"; readonly url: string }
+  readonly cluster: { readonly host: string; readonly port: number; readonly shardLockExpirationMillis: number }
+  readonly concurrency: number
+  readonly pollIntervalMillis: number | undefined
+  readonly otlpEndpoint: string | undefined
+  readonly version: string
+}
+
+type ToWorker = { readonly _tag: "wake" } | { readonly _tag: "stop" }
+type FromWorker =
+  | { readonly _tag: "say"; readonly line: string }
+  | { readonly _tag: "ready" }
+  | { readonly _tag: "enableFailed"; readonly workflow: string; readonly message: string }
+  | { readonly _tag: "finished"; readonly run: { readonly runId: string; readonly eventId: string; readonly workflow: string }; readonly result: Run.RunResult }
+  | { readonly _tag: "failed"; readonly error: { readonly _tag: string; readonly message: string; readonly file?: string } }
+  | { readonly _tag: "stopped" }
+
+/**
+ * The engine's thread, as the serving thread sees it.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Handle {
+  /** A run was accepted: the dispatcher looks at once. */
+  readonly wake: Effect.Effect<void>
+  /** Succeeds once the engine runs, or fails with why it could not start. */
+  readonly ready: Effect.Effect<void, ServeProblem | DamagedData>
+  /** Fails when the dynamic webhook of this workflow could not be enabled here. */
+  readonly enableFailed: (workflow: string) => Effect.Effect<never, ServeProblem>
+}
+
+/** The worker's script: this module, beside the serving code (tsc's output or the bundle). */
+const script = new URL("./EngineWorker.js", import.meta.url)
+
+/**
+ * Starts the engine's thread; it stops (gracefully, then at most 15 s later for good) with the
+ * scope.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const start = (
+  spec: Spec,
+  finished: Engine.Runs["finished"]
+): Effect.Effect<Handle, never, Output | Scope.Scope> =>
+  Effect.gen(function*() {
+    const output = yield* Output
+    const ready = yield* Deferred.make<void, ServeProblem | DamagedData>()
+    const stopped = yield* Deferred.make<void>()
+    const failures = new Map<string, Deferred.Deferred<never, ServeProblem>>()
+    const failureOf = (workflow: string) => {
+      let failure = failures.get(workflow)
+      if (failure === undefined) {
+        failure = Deferred.unsafeMake<never, ServeProblem>(FiberId.none)
+        failures.set(workflow, failure)
+      }
+      return failure
+    }
+    const worker = yield* Effect.acquireRelease(
+      Effect.sync(() => new Worker(script, { workerData: spec })),
+      (worker) =>
+        Effect.gen(function*() {
+          worker.postMessage({ _tag: "stop" } satisfies ToWorker)
+          yield* Effect.timeout(Deferred.await(stopped), Duration.seconds(15)).pipe(Effect.ignore)
+          yield* Effect.promise(() => worker.terminate())
+        })
+    )
+    const fork = (effect: Effect.Effect<unknown>) => Effect.runFork(effect)
+    worker.on("message", (message: FromWorker) => {
+      switch (message._tag) {
+        case "say":
+          return fork(output.err(message.line))
+        case "ready":
+          return fork(Deferred.succeed(ready, undefined))
+        case "enableFailed":
+          return fork(Deferred.fail(failureOf(message.workflow), new ServeProblem({ message: message.message })))
+        case "finished":
+          return fork(finished === undefined ? Effect.void : finished(message.run, message.result))
+        case "failed": {
+          const error = message.error._tag === "DamagedData"
+            ? new DamagedData({ file: message.error.file ?? "", message: message.error.message })
+            : new ServeProblem({ message: message.error.message })
+          return fork(Effect.zipRight(Deferred.fail(ready, error), Deferred.succeed(stopped, undefined)))
+        }
+        case "stopped":
+          return fork(Deferred.succeed(stopped, undefined))
+      }
+    })
+    worker.on("error", (error) =>
+      fork(Effect.zipRight(
+        Deferred.fail(ready, new ServeProblem({ message: `the engine's thread failed: ${error.message}` })),
+        Deferred.succeed(stopped, undefined)
+      )))
+    worker.on("exit", () => fork(Deferred.succeed(stopped, undefined)))
+    return {
+      wake: Effect.sync(() => worker.postMessage({ _tag: "wake" } satisfies ToWorker)),
+      ready: Deferred.await(ready),
+      enableFailed: (workflow) => Deferred.await(failureOf(workflow))
+    }
+  })
+
+/** The worker's program: the engine hosted until the serving thread says stop. */
+const hostInWorker = (spec: Spec, post: (message: FromWorker) => void, stop: Deferred.Deferred<void>, wake: Queue.Queue<void>) =>
+  Effect.gen(function*() {
+    const inputs = new Map(spec.inputs)
+    const workflows: Array<EngineHost.Hosted> = []
+    for (const served of spec.workflows) {
+      const workflow = yield* Effect.mapError(Setup.loadWorkflow(served.file, inputs), (error) => new ServeProblem({ message: error.message }))
+      workflows.push({ name: served.name, workflow, publicUrl: served.publicUrl === undefined ? undefined : new URL(served.publicUrl) })
+    }
+    const location: Setup.Location = spec.location._tag === "Embedded" ? spec.location : { _tag: "Postgres", url: Redacted.make(spec.location.url) }
+    const hosting = yield* EngineHost.host({
+      runner: spec.runner,
+      workflows,
+      location,
+      cluster: { host: spec.cluster.host, port: spec.cluster.port, shardLockExpiration: Duration.millis(spec.cluster.shardLockExpirationMillis) },
+      concurrency: spec.concurrency,
+      pollInterval: spec.pollIntervalMillis === undefined ? undefined : Duration.millis(spec.pollIntervalMillis),
+      wake,
+      reports: {
+        ready: Effect.sync(() => post({ _tag: "ready" })),
+        enableFailed: (workflow, message) => Effect.sync(() => post({ _tag: "enableFailed", workflow, message })),
+        finished: (run, result) => Effect.sync(() => post({ _tag: "finished", run, result }))
+      }
+    }).pipe(Effect.forkScoped)
+    yield* Effect.raceFirst(Deferred.await(stop), Fiber.join(hosting))
+  }).pipe(Effect.scoped)
+
+if (!isMainThread && parentPort !== null && (workerData as Spec | undefined)?.runner !== undefined) {
+  const spec = workerData as Spec
+  const port = parentPort
+  const post = (message: FromWorker) => port.postMessage(message)
+  const stop = Deferred.unsafeMake<void>(FiberId.none)
+  const wake = Effect.runSync(Queue.sliding<void>(1))
+  port.on("message", (message: ToWorker) => {
+    if (message._tag === "wake") Effect.runFork(Queue.offer(wake, undefined))
+    else Effect.runFork(Deferred.succeed(stop, undefined))
+  })
+  const tracing = Effect.promise(() => import("./Tracing.js")).pipe(
+    Effect.map((Tracing) => Tracing.layer(spec.otlpEndpoint, spec.version))
+  )
+  const output = Layer.succeed(Output, {
+    out: (line) => Effect.sync(() => post({ _tag: "say", line })),
+    err: (line) => Effect.sync(() => post({ _tag: "say", line }))
+  })
+  // On PostgreSQL, the runners' rate limits are kept together in it.
+  const limiters = spec.location._tag === "Postgres"
+    ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./SharedRateLimiter.js")), (SharedRateLimiter) =>
+      SharedRateLimiter.layer(Redacted.make((spec.location as { readonly url: string }).url), (line) => Effect.sync(() => post({ _tag: "say", line })))))
+    : Layer.empty
+  const program = Effect.flatMap(tracing, (tracer) =>
+    hostInWorker(spec, post, stop, wake).pipe(
+      // The engine's own logs (a runner listening, shards moving, no runner while one stops) are
+      // not the runner's output; its errors are.
+      Logger.withMinimumLogLevel(LogLevel.Error),
+      Effect.provide(Connections.layer(spec.connections).pipe(Layer.provide(limiters))),
+      Effect.provide(tracer),
+      Effect.provide(Layer.mergeAll(componentsLayer({ rateLimits: spec.rateLimits }), output, UndiciHttpClient.layer, NodeContext.layer))
+    ))
+  Effect.runPromiseExit(program).then((exit) => {
+    if (Exit.isFailure(exit)) {
+      const error = exit.cause._tag === "Fail" ? exit.cause.error as { _tag: string; message: string; file?: string } : { _tag: "ServeProblem", message: String(exit.cause) }
+      post({ _tag: "failed", error: { _tag: error._tag, message: error.message, ...(error.file === undefined ? {} : { file: error.file }) } })
+    }
+    post({ _tag: "stopped" })
+  })
+}
