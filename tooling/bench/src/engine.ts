@@ -24,6 +24,7 @@ import { Webhook } from "@x/core"
 import * as Redacted from "effect/Redacted"
 import { startPostgres } from "../../testing/postgres.mjs"
 import { type ProfileSummary, summarise } from "./profile.js"
+import type { RateLimitResult } from "./ratelimit.js"
 
 const require = createRequire(import.meta.url)
 const cli = fileURLToPath(new URL("../../../apps/runner/dist/bundle/x-runner.js", import.meta.url))
@@ -117,7 +118,10 @@ const startRunner = async (args: ReadonlyArray<string>, dir: string, name: strin
   const log = () => readFileSync(logFile, "utf8")
   const deadline = Date.now() + 60_000
   while (!log().includes("● serving")) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${name} did not start:\n${log().slice(-2000)}`)
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill("SIGKILL")
+      throw new Error(`${name} did not start:\n${log().slice(-2000)}`)
+    }
     await sleep(100)
   }
   return { process: child, log, pid: child.pid! }
@@ -271,10 +275,14 @@ export const executionBench = async (where: "embedded" | "postgres", runners: 1 
   const dir = mkdtempSync(join(tmpdir(), "x-runner-execution-"))
   const postgres = where === "postgres" ? await startPostgres() : undefined
   const started: Array<Runner> = []
+  // One public URL for every runner (a load balancer's; here the first runner's port, where the
+  // provider's check of it is answered): the webhook is registered once, for it.
+  const ports = [await freePort(), await freePort()]
+  const publicUrl = `http://127.0.0.1:${ports[0]}/hooks/ingest`
   const serveArgs = async (i: number) => {
-    const port = await freePort()
+    const port = ports[i]!
     return [
-      "--sandbox", "--without-rate-limits", ingestWorkflow, "--public-url", `http://127.0.0.1:${port}/hooks/ingest`, "--port", String(port),
+      "--sandbox", "--without-rate-limits", ingestWorkflow, "--public-url", publicUrl, "--port", String(port),
       ...(postgres === undefined ? ["--data-dir", join(dir, "data")] : ["--database", postgres.url, "--data-dir", join(dir, `data-${i}`)])
     ]
   }
@@ -315,14 +323,8 @@ export const executionBench = async (where: "embedded" | "postgres", runners: 1 
   }
 }
 
-export interface RunnersRateLimitResult {
-  readonly calls: number
-  readonly completed: number
-  readonly failed: number
-  readonly answered429: number
-  readonly wallSeconds: number
-  readonly minimumSeconds: number
-}
+/** The same figures as the one-process rate-limit part's. */
+export type RunnersRateLimitResult = RateLimitResult
 
 /**
  * Part 3: two runners on one PostgreSQL and one Trello token, a `createCard` per delivery
