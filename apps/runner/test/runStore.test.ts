@@ -2,7 +2,7 @@
  * The runs' store on the embedded database: a redelivered event is the same run, runs are
  * claimed once until their lease ends, a failed run goes back from its failed step, and the
  * triggers' state (a webhook's registration, a poll's cursor) and the runners' heartbeats are
- * kept. The same code serves PostgreSQL (`test/cluster.test.ts` runs it there).
+ * kept. The same code serves PostgreSQL (the two-runner test of `durable.test.ts` runs it there).
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
