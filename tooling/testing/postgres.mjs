@@ -24,15 +24,19 @@ const binDir = () => {
   return found.replace(/\/initdb$/, "")
 }
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
+/** A free port below Linux's ephemeral range, which the tests' other servers (on port 0) take theirs from. */
+const freePort = async () => {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    const free = await new Promise((resolve) => {
+      const server = createServer()
+      server.once("error", () => resolve(false))
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)))
     })
-  })
+    if (free) return port
+  }
+  throw new Error("no free port below the ephemeral range")
+}
 
 const asRoot = process.getuid?.() === 0
 

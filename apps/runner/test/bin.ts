@@ -72,14 +72,24 @@ export const served = (args: ReadonlyArray<string>, env: Record<string, string> 
   return { child, log: () => log, waitFor, exited }
 }
 
-/** A port free on 127.0.0.1 a moment ago (for a server the test starts in another process). */
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
+/**
+ * A port free on 127.0.0.1 a moment ago (for a server the test starts in another process), taken
+ * below Linux's ephemeral range (32768–60999): the servers a runner starts on port 0 (its
+ * sandbox's simulators, its engine's) get theirs from that range, so they never take this one
+ * between the check and the runner's listen.
+ */
+export const freePort = async (): Promise<number> => {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer()
+      server.once("error", () => resolve(false))
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)))
     })
-  })
+    if (free) return port
+  }
+  throw new Error("no free port below the ephemeral range")
+}
 
 /** A run as `x-runner runs --output json` lists it. */
 export interface RunRow {
