@@ -4,6 +4,7 @@
  */
 import { Auth, ConnectorError, FileInput, Files, Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 
 /** The card as the component outputs it (the seed's five fields). */
@@ -246,3 +247,19 @@ export const ensureWebhook = (
     if (found === undefined) return createWebhook(client, webhook)
     return found.active === false ? activateWebhook(client, found.id) : Effect.succeed(found)
   })
+
+/** When a Trello record was created, in milliseconds: its id's first 8 hex digits are Unix seconds. */
+export const createdAt = (id: string): number => Number.parseInt(id.slice(0, 8), 16) * 1000
+
+/**
+ * Of these records, the newest named `name` created at or after `since` (to the second, as
+ * Trello's ids tell it): what a create cut short may have made (an action's `reconcile`).
+ */
+export const newestCreatedSince = <R extends { readonly id: string; readonly name: string }>(
+  records: ReadonlyArray<R>,
+  name: string,
+  since: Date
+): Option.Option<R> => {
+  const from = Math.floor(since.getTime() / 1000) * 1000
+  return Option.fromNullable(records.filter((record) => record.name === name && createdAt(record.id) >= from).sort((a, b) => b.id.localeCompare(a.id))[0])
+}

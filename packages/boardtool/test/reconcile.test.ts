@@ -1,7 +1,8 @@
 /**
- * `createCard` is reconcilable: a create cut short is found again as the card of that name in
- * that list created since the attempt began (Trello's ids tell when, to the second). The wire
- * (nock: one `GET /1/lists/{id}/cards`), and the simulator end to end.
+ * `createCard` and `createList` are reconcilable: a create cut short is found again as the card
+ * of that name in that list (the list of that name on that board) created since the attempt
+ * began (Trello's ids tell when, to the second). The wire (nock: one `GET /1/lists/{id}/cards`,
+ * `GET /1/boards/{id}/lists?filter=open`), and the simulator end to end.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Executor } from "@x/core"
@@ -11,7 +12,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import nock from "nock"
 import * as Simulator from "../src/testing/simulator.js"
-import { API, AUTHORIZATION, connectedTo, executor, LIST, step, trelloCard, withFetch } from "./support.js"
+import { API, AUTHORIZATION, BOARD, connectedTo, executor, LIST, step, trelloCard, withFetch } from "./support.js"
 
 /** A Trello id created at this time (its first 8 hex digits are Unix seconds). */
 const idAt = (iso: string, rest: string) => Math.floor(Date.parse(iso) / 1000).toString(16) + rest
@@ -51,6 +52,27 @@ describe("createCard's reconciliation: the wire", () => {
     }))
 })
 
+describe("createList's reconciliation: the wire", () => {
+  beforeAll(() => nock.disableNetConnect())
+  afterEach(() => {
+    nock.cleanAll()
+  })
+  afterAll(() => nock.enableNetConnect())
+
+  it.effect("reads the board's open lists once; the list of that name created since the attempt is the output", () =>
+    Effect.gen(function*() {
+      const list = (id: string, name: string) => ({ id, name, closed: false, idBoard: BOARD, pos: 16384, subscribed: false })
+      const made = list(idAt("2026-11-24T10:00:01Z", "0000000000000011"), "Backlog")
+      const scope = nock(API, { reqheaders: { authorization: AUTHORIZATION } }).get(`/1/boards/${BOARD}/lists`).query({ filter: "open" })
+        .reply(200, [list(idAt("2026-11-24T09:00:00Z", "0000000000000010"), "Backlog"), made])
+      const parameters = { idBoard: BOARD, name: "Backlog" }
+      const lists = Either.getOrThrow(executor.prepare(step("createList", parameters)))
+      const found = yield* withFetch(executor.reconcilePrepared(lists, parameters, new Date("2026-11-24T10:00:00Z")))
+      expect(Option.map(found, (output) => (output as { id: string }).id)).toEqual(Option.some(made.id))
+      expect(scope.isDone()).toBe(true)
+    }))
+})
+
 describe("createCard's reconciliation against the simulator", () => {
   let sim: Simulator.Simulator
   beforeAll(async () => {
@@ -69,5 +91,16 @@ describe("createCard's reconciliation against the simulator", () => {
       expect(Option.map(found, (card) => (card as { id: string }).id)).toEqual(Option.some(created.id))
       const later = yield* connected(executor.reconcilePrepared(prepared(parameters), parameters, new Date(Date.now() + 5000)))
       expect(later).toEqual(Option.none())
+    }))
+
+  it.live("a list created after the attempt began is found; with a later attempt, none", () =>
+    Effect.gen(function*() {
+      const parameters = { idBoard: Simulator.seed.boards.roadmap, name: "Reconciled list" }
+      const lists = Either.getOrThrow(executor.prepare(step("createList", parameters)))
+      const began = new Date(Date.now() - 1000)
+      const created = (yield* connected(executor.run(step("createList", parameters)))) as { id: string }
+      const found = yield* connected(executor.reconcilePrepared(lists, parameters, began))
+      expect(Option.map(found, (list) => (list as { id: string }).id)).toEqual(Option.some(created.id))
+      expect(yield* connected(executor.reconcilePrepared(lists, parameters, new Date(Date.now() + 5000)))).toEqual(Option.none())
     }))
 })

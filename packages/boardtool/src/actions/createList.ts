@@ -14,5 +14,7 @@ export const createList = Action.make({
     idListSource: Props.trelloId({ title: "Copy from list", description: "A list whose cards the new list starts with.", dynamicOptions: Options.lists })
   },
   output: Lists.List,
-  run: (list, { client }) => Lists.createList(client, list)
+  run: (list, { client }) => Lists.createList(client, list),
+  // A create cut short: the list of that name on that board created since the attempt began.
+  reconcile: ({ idBoard, name }, { client }, { since }) => Lists.findCreatedList(client, { idBoard, name }, since)
 })

@@ -4,8 +4,8 @@
  */
 import { ConnectorError, Pagination, type ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as Api from "../api.js"
 import { Attachment, Card } from "../api.js"
 import { Checklist } from "./checklists.js"
 import { CustomFieldItem } from "./customFields.js"
@@ -142,9 +142,6 @@ export const updateCard = (client: ProviderClient.ProviderClient, id: string, ch
 export const deleteCard = (client: ProviderClient.ProviderClient, id: string) =>
   client.void({ method: "DELETE", path: path`/cards/${id}` })
 
-/** When a Trello record was created, in milliseconds: its id's first 8 hex digits are Unix seconds. */
-export const createdAt = (id: string): number => Number.parseInt(id.slice(0, 8), 16) * 1000
-
 /**
  * The card of this name in the list created at or after `since` (to the second, as Trello's ids
  * tell it), the newest if several: what a `createCard` cut short may have created. A card with
@@ -155,11 +152,7 @@ export const findCreatedCard = (client: ProviderClient.ProviderClient, where: { 
   if (name === undefined) {
     return Effect.fail(ConnectorError.invalidInput([{ path: "name", message: "a card created without a name cannot be found again" }]))
   }
-  const from = Math.floor(since.getTime() / 1000) * 1000
-  return Effect.map(listCards(client, idList), (cards) =>
-    Option.fromNullable(
-      cards.filter((card) => card.name === name && createdAt(card.id) >= from).sort((a, b) => b.id.localeCompare(a.id))[0]
-    ))
+  return Effect.map(listCards(client, idList), (cards) => Api.newestCreatedSince(cards, name, since))
 }
 
 /** A list's cards (open ones: the list's default filter), in their order; Trello answers them all at once. */

@@ -46,6 +46,13 @@ export interface ListChanges {
 export const updateList = (client: ProviderClient.ProviderClient, id: string, changes: ListChanges) =>
   client.json({ method: "PUT", path: path`/lists/${id}`, body: ProviderRequest.formBody({ ...changes }) }, List)
 
+/**
+ * The open list of this name on the board created at or after `since`, the newest if several:
+ * what a `createList` cut short may have created.
+ */
+export const findCreatedList = (client: ProviderClient.ProviderClient, where: { readonly idBoard: string; readonly name: string }, since: Date) =>
+  Effect.map(boardLists(client, where.idBoard, "open"), (lists) => Api.newestCreatedSince(lists, where.name, since))
+
 /** A board's lists in their order; Trello answers them all at once (no paging). */
 export const boardLists = (client: ProviderClient.ProviderClient, idBoard: string, filter: State) =>
   client.json({ method: "GET", path: path`/boards/${idBoard}/lists`, query: { filter } }, Schema.Array(List))
