@@ -1,17 +1,14 @@
 /**
  * Where `serve` keeps everything: one embedded SQLite database in the data directory by
  * default (nothing to install or start), or a PostgreSQL shared by several runners
- * (`--database postgres://…`). Two clients come out of it: the workflow engine's (its own
- * tables: messages, replies, shards) and the runs' (`RunStore`: accepted events, runs, steps,
- * triggers).
+ * (`--database postgres://…`). Out of it come the runs' client (`RunsSql`: accepted events,
+ * runs, steps, the engine's journal, triggers) and its group-committed writes (`RunsWrites`).
  *
- * In SQLite they are two files (`engine.db`, `runs.db`), created readable by the owner only, both
- * in WAL mode with `synchronous = NORMAL` (a commit does not block the process on a disk
- * flush): the runs' commits are then flushed to disk by `RunsDurability` before a delivery is
- * acknowledged (it survives a power cut); the engine's are written through to the operating
- * system only (they survive the process being killed, and a power cut at worst repeats a step,
- * which the runs' write markers then recognise). A file that is not a database, or that fails
- * SQLite's check, stops the start with its name: never silently skipped.
+ * In SQLite it is one file, `runs.db`, created readable by the owner only, in WAL mode with
+ * `synchronous = NORMAL` (a commit does not block the process on a disk flush); each batch of
+ * commits is then flushed to disk by `RunsDurability` before its writers go on (a delivery is
+ * acknowledged, a step's result is journaled): it survives a power cut. A file that is not a
+ * database, or that fails SQLite's check, stops the start with its name: never silently skipped.
  *
  * @since 0.3.0
  */
@@ -20,12 +17,14 @@ import * as Path from "@effect/platform/Path"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as SqlClient from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import { DamagedData, ServeProblem } from "./Errors.js"
+import * as WriteBatcher from "./internal/writeBatcher.js"
 import type { Location } from "./Setup.js"
 
 /**
@@ -58,7 +57,7 @@ export const makeDataDir = (dataDir: string): Effect.Effect<void, DamagedData, F
   })
 
 /**
- * The runs' database client (`RunStore`'s tables); the engine's is the `SqlClient` itself.
+ * The runs' database client (`RunStore`'s, `TriggerStore`'s and the engine's journal's tables).
  *
  * @since 0.3.0
  * @category tags
@@ -113,7 +112,7 @@ const privateFile = (file: string) =>
     yield* Effect.mapError(fs.chmod(file, 0o600), cannot)
   })
 
-const sqlite = (file: string, synchronous: "FULL" | "NORMAL") =>
+const sqlite = (file: string) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     yield* privateFile(file)
     return SqliteClient.layer({ filename: file }).pipe(
@@ -123,7 +122,7 @@ const sqlite = (file: string, synchronous: "FULL" | "NORMAL") =>
           const check = yield* sql.unsafe<{ readonly quick_check: string }>("PRAGMA quick_check")
           const verdict = check.map((row) => row.quick_check)
           if (verdict.join() !== "ok") return yield* Effect.fail(damagedSqlite(file, verdict.join("; ")))
-          yield* sql.unsafe(`PRAGMA synchronous = ${synchronous}`)
+          yield* sql.unsafe("PRAGMA synchronous = NORMAL")
           // A second process (x-runner runs) may write while serve does: wait for its lock.
           yield* sql.unsafe("PRAGMA busy_timeout = 5000")
         }).pipe(Effect.catchAll((error) => Effect.fail(error instanceof DamagedData ? error : openFailed(file, error))))
@@ -140,45 +139,48 @@ const sqlite = (file: string, synchronous: "FULL" | "NORMAL") =>
     )
   }))
 
-const runsFile = (dataDir: string) => Effect.map(Path.Path, (path) => path.join(dataDir, "runs.db"))
+/**
+ * The runs' writes, group-committed (`internal/writeBatcher`): a write waits for the next
+ * commit, which takes every write waiting in one transaction, made durable once for all of them
+ * (`RunsDurability`).
+ *
+ * @since 0.3.0
+ * @category tags
+ */
+export class RunsWrites extends Context.Tag("x-runner/RunsWrites")<RunsWrites, WriteBatcher.WriteBatcher>() {}
+
+const writesLayer = Layer.scoped(
+  RunsWrites,
+  Effect.gen(function*() {
+    const durability = yield* RunsDurability
+    return yield* WriteBatcher.make(
+      yield* RunsSql,
+      Effect.mapError(durability.flush, (problem) => new SqlError({ cause: problem, message: problem.message }))
+    )
+  })
+)
 
 /**
- * The engine's client (`SqlClient`) and the runs' (`RunsSql`) at the location.
+ * The runs' client (`RunsSql`) at the location, its writes (`RunsWrites`) and what makes them
+ * durable (`RunsDurability`).
  *
  * @since 0.3.0
  * @category layers
  */
-export const layer = (
-  location: Location
-): Layer.Layer<SqlClient.SqlClient | RunsSql | RunsDurability, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> => {
-  if (location._tag === "Postgres") {
-    return Layer.map(postgresClient(location), (context) => {
-      const sql = Context.get(context, SqlClient.SqlClient)
-      return Context.make(SqlClient.SqlClient, sql).pipe(Context.add(RunsSql, sql), Context.add(RunsDurability, { flush: Effect.void }))
-    })
-  }
-  return Layer.unwrapEffect(Effect.gen(function*() {
-    const path = yield* Path.Path
-    yield* makeDataDir(location.dataDir)
-    return Layer.merge(sqlite(path.join(location.dataDir, "engine.db"), "NORMAL"), runsLayer(location))
-  }))
-}
-
-/**
- * The runs' client alone (`x-runner runs`).
- *
- * @since 0.3.0
- * @category layers
- */
-export const runsLayer = (location: Location): Layer.Layer<RunsSql | RunsDurability, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> =>
-  location._tag === "Postgres"
+export const layer = (location: Location): Layer.Layer<RunsSql | RunsDurability | RunsWrites, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> => {
+  const client: Layer.Layer<RunsSql | RunsDurability, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> = location._tag === "Postgres"
     ? Layer.map(postgresClient(location), (context) =>
       Context.make(RunsSql, Context.get(context, SqlClient.SqlClient)).pipe(Context.add(RunsDurability, { flush: Effect.void })))
-    : Layer.unwrapEffect(Effect.map(Effect.zipRight(makeDataDir(location.dataDir), runsFile(location.dataDir)), (file) =>
-      Layer.merge(
-        sqlite(file, "NORMAL").pipe(Layer.map((context) => Context.make(RunsSql, Context.get(context, SqlClient.SqlClient)))),
+    : Layer.unwrapEffect(Effect.gen(function*() {
+      yield* makeDataDir(location.dataDir)
+      const file = (yield* Path.Path).join(location.dataDir, "runs.db")
+      return Layer.merge(
+        sqlite(file).pipe(Layer.map((context) => Context.make(RunsSql, Context.get(context, SqlClient.SqlClient)))),
         Layer.scoped(RunsDurability, walSync(`${file}-wal`))
-      )))
+      )
+    }))
+  return Layer.provideMerge(writesLayer, client)
+}
 
 /** The fsync of a WAL file, opened at its first flush (SQLite creates it with the first write) and kept open. */
 const walSync = (wal: string) =>

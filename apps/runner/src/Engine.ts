@@ -1,30 +1,29 @@
 /**
- * The durable engine of `serve`: `@effect/workflow` on `@effect/cluster`. Each accepted event
- * is a run (`RunStore`), executed as the workflow `x-runner/run` keyed by the run and its
- * attempt (a redelivered event is the same run, so the same execution); each step is an
- * activity whose result the engine journals and never runs again once recorded.
+ * The durable engine of `serve`: `@effect/workflow`, on a `WorkflowEngine` that journals in the
+ * runs' database (`SqlWorkflowEngine`). Each accepted event is a run (`RunStore`), executed as
+ * the workflow `x-runner/run` keyed by the run and its attempt (a redelivered event is the same
+ * run, so the same execution); each step is an activity whose result the engine journals and
+ * never runs again once recorded.
  *
  * Deliveries are acknowledged once their run is committed in the store, not when the engine
- * takes them: a dispatcher hands waiting runs to the engine at the engine's pace (leased, so
- * that when a runner dies another dispatches what it had claimed), keeping at most a few times
- * `concurrency` runs in the engine; each runner runs at most `concurrency` runs at once.
+ * takes them: a dispatcher claims waiting runs for this runner at the engine's pace, keeping at
+ * most a few times `concurrency` of them in the engine; each runner runs at most `concurrency`
+ * runs at once. A run stays this runner's while it heartbeats: the runs of a runner that stops
+ * or dies are claimed by the others (or by the embedded database's next runner) and resume from
+ * their journal.
  *
  * A step cut short after it may have sent a request that creates or changes something (its
  * write marker committed, no result) is not repeated blindly: its action's `reconcile` looks
  * for what the first attempt created; without one the step and the run end `unknown`, for a
  * person to decide (`x-runner runs retry`).
  *
- * One runner (the embedded SQLite default) is a single-runner cluster; several runners on one
- * PostgreSQL are a cluster over sockets: shards spread over them, and the shards of a runner
- * that stops refreshing its locks are taken over by the others (`shardLockExpiration`).
+ * Several runners on one PostgreSQL are also a cluster (`@effect/cluster`, over sockets), for
+ * what must run on one runner at a time: each trigger's keeper (`EngineHost`).
  *
  * @since 0.3.0
  */
 import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
-import * as ClusterWorkflowEngine from "@effect/cluster/ClusterWorkflowEngine"
 import * as RunnerAddress from "@effect/cluster/RunnerAddress"
-import * as SingleRunner from "@effect/cluster/SingleRunner"
-import type * as MessageStorage from "@effect/cluster/MessageStorage"
 import type * as Sharding from "@effect/cluster/Sharding"
 import * as ShardingConfig from "@effect/cluster/ShardingConfig"
 import * as SqlMessageStorage from "@effect/cluster/SqlMessageStorage"
@@ -34,16 +33,19 @@ import * as Activity from "@effect/workflow/Activity"
 import * as Workflow from "@effect/workflow/Workflow"
 import type * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
 import { type Connections, ConnectorError, Executor, WriteGuard } from "@x/core"
+import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
-import type * as Setup from "./Setup.js"
+import { RunsSql } from "./Database.js"
 import { ServeProblem } from "./Errors.js"
 import * as References from "./References.js"
 import * as Run from "./Run.js"
@@ -96,6 +98,8 @@ export interface Runs {
   /** How many runs this runner runs at once. */
   readonly concurrency: number
   readonly say: (line: string) => Effect.Effect<void>
+  /** True once this runner stops: a run stops before its next step (it resumes from its journal later). */
+  readonly stopping: () => boolean
   /** Told of each run's end on this runner (`run --serve` waits on it). */
   readonly finished?: ((run: { readonly runId: string; readonly eventId: string; readonly workflow: string }, result: Run.RunResult) => Effect.Effect<void>) | undefined
 }
@@ -120,7 +124,9 @@ const stepActivity = (
   runId: string,
   index: number,
   checked: WorkflowFile.CheckedTask,
-  scope: ReadonlyMap<string, unknown>
+  scope: ReadonlyMap<string, unknown>,
+  /** The step as the store had it when the run (re)started. */
+  recorded: Option.Option<RunStore.Step>
 ) =>
   Activity.make({
     name: `${index}/${checked.step.name}`,
@@ -128,9 +134,8 @@ const stepActivity = (
     execute: Effect.gen(function*() {
       const { name, type } = checked.step
       yield* Effect.annotateCurrentSpan({ "x-runner.step.name": name, "x-runner.step.type": type, "x-runner.step.index": index })
-      const recorded = yield* persistently(store.step(runId, index))
       if (Option.isSome(recorded) && recorded.value.status !== "running") {
-        // Finished and stored before a stop, its result not yet journaled by the engine.
+        // Finished and stored (a run retried keeps the steps before its failed one).
         const step = recorded.value
         return {
           status: step.status === "succeeded" ? "succeeded" : step.status === "unknown" ? "unknown" : "failed",
@@ -213,9 +218,11 @@ export const runsLayer = (runs: Runs) => {
       const store = yield* RunStore.RunStore
       const loaded = yield* persistently(store.load(runId))
       if (Option.isNone(loaded)) return "failed" as const
-      const { event, outputs, run } = loaded.value
+      const { event, outputs, run, steps: recordedSteps } = loaded.value
       // An attempt a retry replaced: the newer one runs.
       if (run.attempt !== attempt) return "failed" as const
+      // Stopping: it resumes from its journal (here at the next start, or on another runner).
+      if (runs.stopping()) return yield* Effect.interrupt
       yield* Effect.annotateCurrentSpan({ "x-runner.run.id": runId, "x-runner.workflow": run.workflow, "x-runner.event.id": run.eventId, "x-runner.run.attempt": attempt })
       const workflow = runs.workflows.get(run.workflow)
       if (workflow === undefined) {
@@ -240,7 +247,8 @@ export const runsLayer = (runs: Runs) => {
           yield* persistently(store.stepFinished(runId, { index, name, type, status: "skipped" }))
           continue
         }
-        const outcome = yield* stepActivity(runs, store, runId, index, checked, scope)
+        if (runs.stopping()) return yield* Effect.interrupt
+        const outcome = yield* stepActivity(runs, store, runId, index, checked, scope, Option.fromNullable(recordedSteps.get(index)))
         yield* persistently(store.stepFinished(runId, { index, name, type, ...outcome }))
         steps.push({
           name,
@@ -286,66 +294,64 @@ export interface ClusterOptions {
 }
 
 /**
- * The engine on the database: a single runner on the embedded database, a cluster of runners
- * over sockets on PostgreSQL.
+ * The cluster of the runners on one PostgreSQL, over sockets: what must run on one runner at a
+ * time (the triggers' keepers) runs as its singletons, taken over by another runner when the
+ * one running them stops refreshing its shard locks (`shardLockExpiration`).
  *
  * @since 0.3.0
  * @category layers
  */
-export const engineLayer = (
-  location: Setup.Location,
-  cluster: ClusterOptions
-): Layer.Layer<WorkflowEngine.WorkflowEngine | Sharding.Sharding, ServeProblem, SqlClient.SqlClient> => {
-  const shardingConfig = {
-    // One process has nothing to serialize for: messages stay objects.
-    simulateRemoteSerialization: false,
-    entityMessagePollInterval: Duration.seconds(1),
-    shardLockExpiration: cluster.shardLockExpiration,
-    shardLockRefreshInterval: Duration.divide(Duration.decode(cluster.shardLockExpiration), 4).pipe(Option.getOrElse(() => Duration.seconds(1))),
-    refreshAssignmentsInterval: Duration.seconds(1),
-    // At a stop, a run between steps is not waited for long: it resumes from its journal at the
-    // next start (or on another runner), as after a crash.
-    entityTerminationTimeout: Duration.seconds(3)
-  }
-  const sharding = location._tag === "Embedded"
-    ? SingleRunner.layer({ runnerStorage: "memory", shardingConfig })
-    : NodeClusterSocket.layer({
-      storage: "sql",
-      shardingConfig: {
-        ...shardingConfig,
-        simulateRemoteSerialization: true,
-        runnerAddress: Option.some(RunnerAddress.make(cluster.host, cluster.port))
-      }
-    })
-  return ClusterWorkflowEngine.layer.pipe(
-    Layer.provideMerge(sharding as Layer.Layer<Sharding.Sharding | MessageStorage.MessageStorage, unknown, SqlClient.SqlClient>),
-    // Runners started together on an empty PostgreSQL would race creating the engine's tables.
-    Layer.provide(location._tag === "Embedded" ? Layer.empty : engineTablesCreated),
-    Layer.mapError((error) => new ServeProblem({ message: `the workflow engine could not start: ${String((error as { message?: string }).message ?? error)}` }))
-  )
-}
+export const clusterLayer = (cluster: ClusterOptions): Layer.Layer<Sharding.Sharding, ServeProblem, RunsSql> =>
+  NodeClusterSocket.layer({
+    storage: "sql",
+    shardingConfig: {
+      entityMessagePollInterval: Duration.seconds(1),
+      shardLockExpiration: cluster.shardLockExpiration,
+      shardLockRefreshInterval: Duration.divide(Duration.decode(cluster.shardLockExpiration), 4).pipe(Option.getOrElse(() => Duration.seconds(1))),
+      refreshAssignmentsInterval: Duration.seconds(1),
+      entityTerminationTimeout: Duration.seconds(3),
+      runnerAddress: Option.some(RunnerAddress.make(cluster.host, cluster.port))
+    }
+  }).pipe(
+    // Runners started together on an empty PostgreSQL would race creating the cluster's tables.
+    Layer.provide(clusterTablesCreated),
+    Layer.provide(Layer.effect(SqlClient.SqlClient, RunsSql)),
+    Layer.mapError((error) => new ServeProblem({ message: `the runners' cluster could not start: ${String((error as { message?: string }).message ?? error)}` }))
+  ) as Layer.Layer<Sharding.Sharding, ServeProblem, RunsSql>
 
-/** The advisory lock under which runners create the engine's tables, one at a time ("xr-cluster"). */
-const engineSchemaLock = 0x78_72_2d_63_6c_75
+/** The advisory lock under which runners create the cluster's tables, one at a time ("xr-clu"). */
+const clusterSchemaLock = 0x78_72_2d_63_6c_75
 
 /**
- * The engine's tables, created by one runner at a time: its storage layers built once (their
+ * The cluster's tables, created by one runner at a time: its storage layers built once (their
  * migrations run) while this runner holds a PostgreSQL advisory lock on a connection of its own.
  */
-const engineTablesCreated: Layer.Layer<never, unknown, SqlClient.SqlClient> = Layer.effectDiscard(Effect.scoped(Effect.gen(function*() {
+const clusterTablesCreated: Layer.Layer<never, unknown, SqlClient.SqlClient> = Layer.effectDiscard(Effect.scoped(Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const connection = yield* sql.reserve
   yield* Effect.acquireRelease(
-    connection.execute(`SELECT pg_advisory_lock(${engineSchemaLock})`, [], undefined),
-    () => Effect.ignore(connection.execute(`SELECT pg_advisory_unlock(${engineSchemaLock})`, [], undefined))
+    connection.execute(`SELECT pg_advisory_lock(${clusterSchemaLock})`, [], undefined),
+    () => Effect.ignore(connection.execute(`SELECT pg_advisory_unlock(${clusterSchemaLock})`, [], undefined))
   )
   yield* Effect.scoped(Layer.build(Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(Layer.provide(ShardingConfig.layer()))))
 })))
 
 /**
- * The dispatcher: hands waiting runs to the engine, keeping at most `backlog` runs in it. It
- * wakes when `wake` is offered (an event accepted here) and polls meanwhile (events accepted by
- * other runners, runs retried from the command line, leases of a runner that died).
+ * How long runs in the engine get to reach the end of their step when the runner stops; those
+ * still running then are interrupted, and resume from their journal.
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const stopGrace = Duration.seconds(3)
+
+/**
+ * The dispatcher: claims runs for this runner and starts their executions, keeping at most
+ * `backlog` of them in the engine. It wakes when `wake` is offered (an event accepted here) and
+ * polls meanwhile (events accepted by other runners, runs retried from the command line, the
+ * runs of a runner that died). An execution that ends without finishing its run (a defect, the
+ * database gone for long) lets the run go, to be claimed again. At its scope's end the runs in
+ * the engine get `stopGrace` to finish their step.
  *
  * @since 0.3.0
  * @category constructors
@@ -354,21 +360,35 @@ export const dispatch = (options: {
   readonly runner: string
   readonly backlog: number
   readonly wake: Queue.Queue<void>
+  readonly takeOver: Parameters<RunStore.RunStore["claim"]>[2]
+  readonly say: (line: string) => Effect.Effect<void>
   readonly pollInterval?: Duration.DurationInput
 }): Effect.Effect<void, never, Scope.Scope | RunStore.RunStore | WorkflowEngine.WorkflowEngine | Connections.Connections> =>
   Effect.gen(function*() {
     const store = yield* RunStore.RunStore
+    const executions = yield* FiberSet.make()
+    let inEngine = 0
     const idle = Effect.raceFirst(Queue.take(options.wake), Effect.sleep(options.pollInterval ?? "1 second"))
-    const once = Effect.gen(function*() {
-      const room = options.backlog - (yield* store.backlog)
-      if (room <= 0) return yield* Effect.sleep("20 millis")
-      const claimed = yield* store.claim(options.runner, Math.min(room, 256))
-      if (claimed.length === 0) return yield* idle
-      yield* Effect.forEach(
-        claimed,
-        ({ attempt, runId }) => Effect.zipRight(RunWorkflow.execute({ runId, attempt }, { discard: true }), store.dispatched(runId, attempt)),
-        { concurrency: 16, discard: true }
+    const execute = ({ attempt, runId }: { readonly runId: string; readonly attempt: number }) =>
+      RunWorkflow.execute({ runId, attempt }).pipe(
+        Effect.exit,
+        Effect.flatMap((exit) =>
+          Exit.isSuccess(exit) || Exit.isInterrupted(exit) ? Effect.void : Effect.zipRight(
+            options.say(`✘ run ${runId} stopped before its end (${Cause.squash(exit.cause)}): it is taken up again`),
+            Effect.ignore(Effect.delay(store.release(runId, options.runner), "1 second"))
+          )
+        ),
+        Effect.ensuring(Effect.sync(() => inEngine--)),
+        FiberSet.run(executions)
       )
+    const once = Effect.gen(function*() {
+      const room = options.backlog - inEngine
+      if (room <= 0) return yield* Effect.sleep("10 millis")
+      const claimed = yield* store.claim(options.runner, Math.min(room, 256), options.takeOver)
+      if (claimed.length === 0) return yield* idle
+      inEngine += claimed.length
+      yield* Effect.forEach(claimed, execute, { discard: true })
     })
+    yield* Effect.addFinalizer(() => Effect.ignore(Effect.timeout(FiberSet.awaitEmpty(executions), stopGrace)))
     yield* Effect.forkScoped(Effect.forever(Effect.catchAll(once, () => Effect.sleep("1 second"))))
   })

@@ -1,7 +1,8 @@
 /**
  * What runs the engine's side of `serve`, in a thread of its own (`EngineWorker`): the engine and
- * its stores, the dispatcher, this runner's heartbeat, and the triggers it keeps (the cluster's
- * singletons: a dynamic webhook registered, a polling trigger polled). The thread that receives
+ * its stores, the dispatcher, this runner's heartbeat, and the triggers it keeps (a dynamic
+ * webhook registered, a polling trigger polled: on PostgreSQL, the runners' cluster's
+ * singletons, each on one runner at a time; on the embedded database, this runner's). The thread that receives
  * deliveries (`Serve`) only commits runs and wakes the dispatcher: acknowledging never waits for
  * the CPU the runs take.
  *
@@ -17,6 +18,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as SqlWorkflowEngine from "./SqlWorkflowEngine.js"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
@@ -88,47 +90,71 @@ export const host = (options: {
     const say = (yield* Output).err
     const { location, runner, wake } = options
     const embedded = location._tag === "Embedded"
+    let stopping = false
     const runs: Engine.Runs = {
       runner,
       workflows: new Map(options.workflows.map((hosted) => [hosted.name, hosted.workflow])),
       executor,
       concurrency: options.concurrency,
       say,
+      stopping: () => stopping,
       finished: options.reports.finished
     }
-    // One database layer: built once for the engine and the stores.
-    const stored = Layer.mergeAll(Engine.engineLayer(location, options.cluster), RunStore.layer, TriggerStore.layer).pipe(
-      Layer.provideMerge(Database.layer(location))
+    const storeProblem = <E extends { readonly _tag: string; readonly message: string }>(error: E) =>
+      error._tag === "StoreFailed" || error._tag === "SqlError" ? new ServeProblem({ message: error.message }) : error as Exclude<E, { readonly _tag: "StoreFailed" | "SqlError" }>
+    // The stores first: this runner leaves (its heartbeat deleted) only once the engine stopped,
+    // so that no other runner claims a run still running here.
+    const stores = yield* Layer.build(
+      Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(Layer.provideMerge(Database.layer(location)), Layer.mapError(storeProblem))
     )
-    const engine = yield* Layer.build(
-      Layer.provideMerge(Engine.runsLayer(runs), stored).pipe(
-        Layer.mapError((error) => error._tag === "StoreFailed" ? new ServeProblem({ message: error.message }) : error)
-      )
-    )
-    const store = Context.get(engine, RunStore.RunStore)
-    const triggers = Context.get(engine, TriggerStore.TriggerStore)
-    if (!embedded) yield* say(`● runner ${runner} at ${options.cluster.host}:${options.cluster.port} (the others reach it there)`)
-    yield* Engine.dispatch({ runner, backlog: options.concurrency * 4, wake }).pipe(Effect.provide(engine))
-    const accept = (name: string, event: { readonly id: string; readonly output: unknown }) =>
-      Effect.tap(store.accept(name, event), ({ fresh }) => fresh ? Queue.offer(wake, undefined) : Effect.void)
-
-    // Alive, for the other runners: the last one to stop removes the webhooks.
+    const store = Context.get(stores, RunStore.RunStore)
+    const triggers = Context.get(stores, TriggerStore.TriggerStore)
+    // Alive, for the other runners: they take over its runs and keep its triggers when it is gone.
+    yield* triggers.heartbeat(runner).pipe(Effect.mapError(storeProblem))
     yield* Effect.forkScoped(Effect.repeat(Effect.ignore(triggers.heartbeat(runner)), Schedule.spaced(heartbeatEvery)))
     yield* Effect.addFinalizer(() => Effect.ignore(triggers.leave(runner)))
 
-    // Each trigger is kept by one runner at a time (the engine's singletons): a dynamic webhook
-    // registered, a polling trigger polled; another runner takes over when that one dies.
-    const singletons: Array<Layer.Layer<never, never, Sharding.Sharding | Components | Output | Connections.Connections | TriggerStore.TriggerStore>> = []
+    const engine = yield* Layer.build(
+      Engine.runsLayer(runs).pipe(
+        Layer.provideMerge(SqlWorkflowEngine.layer),
+        Layer.provideMerge(Layer.succeedContext(stores)),
+        Layer.mapError(storeProblem)
+      )
+    )
+    yield* Engine.dispatch({
+      runner,
+      backlog: options.concurrency * 4,
+      wake,
+      // The embedded database has one runner: the runs of any other were the previous one's.
+      takeOver: embedded ? "all others" : { aliveWithinMillis: Duration.toMillis(heartbeatEvery) * 3 },
+      say
+    }).pipe(Effect.provide(engine))
+    yield* Effect.addFinalizer(() => Effect.sync(() => void (stopping = true)))
+    const accept = (name: string, event: { readonly id: string; readonly output: unknown }) =>
+      Effect.tap(store.accept(name, event), ({ fresh }) => fresh ? Queue.offer(wake, undefined) : Effect.void)
+
+    // Each trigger is kept by one runner at a time: a dynamic webhook registered, a polling
+    // trigger polled. On PostgreSQL they are the cluster's singletons: another runner takes over
+    // when that one dies.
+    const keepers: Array<{ readonly name: string; readonly keep: Effect.Effect<void, never, Components | Output | Connections.Connections | TriggerStore.TriggerStore | Scope.Scope> }> = []
     for (const hosted of options.workflows) {
       const checked = hosted.workflow.trigger!
       const kind = checked.prepared.trigger.kind
       if (kind === "POLLING") {
-        singletons.push(Singleton.make(`x-runner/poll/${hosted.name}`, ServePolling.poll({ name: hosted.name, checked, pollInterval: options.pollInterval, accept })))
+        keepers.push({ name: `x-runner/poll/${hosted.name}`, keep: ServePolling.poll({ name: hosted.name, checked, pollInterval: options.pollInterval, accept }) })
       } else if (kind === "DYNAMIC_WEBHOOK") {
-        singletons.push(Singleton.make(`x-runner/webhook/${hosted.name}`, keepRegistered({ hosted, runner, embedded, reports: options.reports })))
+        keepers.push({ name: `x-runner/webhook/${hosted.name}`, keep: keepRegistered({ hosted, runner, embedded, reports: options.reports }) })
       }
     }
-    yield* Layer.build(singletons.reduce((all, one) => Layer.merge(all, one), Layer.empty).pipe(Layer.provide(Layer.succeedContext(engine))))
+    type Needs = Components | Output | Connections.Connections | TriggerStore.TriggerStore
+    const kept: Layer.Layer<never, ServeProblem, Needs | Database.RunsSql> = embedded
+      ? keepers.reduce((all, { keep }) => Layer.merge(all, Layer.scopedDiscard(Effect.forkScoped(keep))), Layer.empty as Layer.Layer<never, never, Needs>)
+      : keepers.reduce(
+        (all, { keep, name }) => Layer.merge(all, Singleton.make(name, keep)),
+        Layer.empty as Layer.Layer<never, never, Needs | Sharding.Sharding>
+      ).pipe(Layer.provide(Engine.clusterLayer(options.cluster)))
+    yield* Layer.build(Layer.provide(kept, Layer.succeedContext(engine)))
+    if (!embedded) yield* say(`● runner ${runner} at ${options.cluster.host}:${options.cluster.port} (the others reach it there)`)
     yield* options.reports.ready
     return yield* Effect.never
   })

@@ -12,16 +12,15 @@
  * @since 0.3.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { SqlError } from "@effect/sql/SqlError"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
-import * as Database from "./Database.js"
-import { RunsSql } from "./Database.js"
-import * as WriteBatcher from "./internal/writeBatcher.js"
+import { RunsSql, RunsWrites } from "./Database.js"
+import type * as WriteBatcher from "./internal/writeBatcher.js"
 
 /**
  * A run's status: accepted (waiting for the engine), running, and its end.
@@ -104,19 +103,30 @@ export interface RunStore {
     readonly runId: string
     readonly fresh: boolean
   }, StoreFailed>
-  /** Runs waiting for the engine, leased to this runner for a while (another takes them when it dies). */
-  readonly claim: (runner: string, max: number) => Effect.Effect<ReadonlyArray<{ readonly runId: string; readonly attempt: number }>, StoreFailed>
-  /** The engine holds the run's attempt (durably): it is no longer waiting. */
-  readonly dispatched: (runId: string, attempt: number) => Effect.Effect<void, StoreFailed>
-  /** How many runs the engine holds and has not finished. */
-  readonly backlog: Effect.Effect<number, StoreFailed>
+  /**
+   * Unfinished runs no runner executes, now this runner's to execute (oldest first): the
+   * waiting ones, and those of a runner that stopped or died. A runner is alive while it
+   * heartbeats (`TriggerStore.heartbeat`) within `takeOver.aliveWithinMillis`; the embedded
+   * database's single runner takes over every other runner's runs (`"all others"`: the one
+   * before it, stopped).
+   */
+  readonly claim: (runner: string, max: number, takeOver: { readonly aliveWithinMillis: number } | "all others") => Effect.Effect<
+    ReadonlyArray<{ readonly runId: string; readonly attempt: number }>,
+    StoreFailed
+  >
+  /** A run this runner stopped executing before it finished: free for any runner to claim again. */
+  readonly release: (runId: string, runner: string) => Effect.Effect<void, StoreFailed>
   /** How many runs were accepted and have not finished (waiting, or in the engine). */
   readonly unfinished: Effect.Effect<number, StoreFailed>
-  /** The run, its event's output and the outputs of the steps before its current attempt's first. */
+  /**
+   * The run, its event's output, the outputs of the steps before its current attempt's first,
+   * and the steps recorded so far (by index: a run resumed finds what its steps did).
+   */
   readonly load: (runId: string) => Effect.Effect<Option.Option<{
     readonly run: Run
     readonly event: unknown
     readonly outputs: ReadonlyMap<number, unknown>
+    readonly steps: ReadonlyMap<number, Step>
   }>, StoreFailed>
   /** The run is started (or resumed) by this runner. */
   readonly runStarted: (runId: string, attempt: number, runner: string) => Effect.Effect<void, StoreFailed>
@@ -150,9 +160,6 @@ export const RunStore = Context.GenericTag<RunStore>("x-runner/RunStore")
  */
 export const runIdOf = (workflow: string, eventId: string): string =>
   createHash("sha256").update(`${workflow}\n${eventId}`).digest("hex").slice(0, 16)
-
-/** How long a runner holds the runs it claimed before another may dispatch them. */
-const leaseMillis = 10_000
 
 const failed = (doing: string) => (error: SqlError) => new StoreFailed({ message: `the runs could not be ${doing}: ${error.message}` })
 
@@ -197,8 +204,6 @@ const schema = [
     status TEXT NOT NULL,
     attempt INTEGER NOT NULL DEFAULT 0,
     from_step INTEGER NOT NULL DEFAULT 0,
-    dispatched INTEGER NOT NULL DEFAULT 0,
-    lease_until BIGINT,
     lease_owner TEXT,
     accepted_at BIGINT NOT NULL,
     started_at BIGINT,
@@ -206,7 +211,7 @@ const schema = [
     failed_step TEXT,
     runner TEXT
   )`,
-  `CREATE INDEX IF NOT EXISTS xr_runs_waiting ON xr_runs (dispatched, accepted_at)`,
+  `CREATE INDEX IF NOT EXISTS xr_runs_open ON xr_runs (status, accepted_at)`,
   `CREATE INDEX IF NOT EXISTS xr_runs_accepted ON xr_runs (accepted_at)`,
   `CREATE TABLE IF NOT EXISTS xr_steps (
     run_id TEXT NOT NULL,
@@ -250,13 +255,9 @@ const schemaLock = 0x78_72_75_6e_6e_65_72
  * @since 0.3.0
  * @category constructors
  */
-export const make = (sql: SqlClient.SqlClient, durability: Database.RunsDurability["Type"] = { flush: Effect.void }) =>
+export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatcher) =>
   Effect.gen(function*() {
     yield* Effect.mapError(createTables(sql, schema), failed("set up"))
-    const batcher = yield* WriteBatcher.make(
-      sql,
-      Effect.mapError(durability.flush, (problem) => new SqlError({ cause: problem, message: problem.message }))
-    )
     const write = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(batcher.write(effect), failed(doing))
     const read = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(effect, failed(doing))
     const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
@@ -271,24 +272,22 @@ export const make = (sql: SqlClient.SqlClient, durability: Database.RunsDurabili
             ON CONFLICT (id) DO NOTHING RETURNING id`
         ).pipe(Effect.map((rows) => ({ runId, fresh: rows.length > 0 })))
       },
-      claim: (runner, max) =>
+      claim: (runner, max, takeOver) =>
         Effect.suspend(() => {
-          const now = Date.now()
+          // xr_runners is TriggerStore's: the runners' heartbeats.
+          const unowned = takeOver === "all others"
+            ? sql`(lease_owner IS NULL OR lease_owner <> ${runner})`
+            : sql`(lease_owner IS NULL OR lease_owner NOT IN (SELECT id FROM xr_runners WHERE seen_at > ${Date.now() - takeOver.aliveWithinMillis}))`
           return write(
             "claimed",
-            sql<{ id: string; attempt: number }>`UPDATE xr_runs SET lease_until = ${now + leaseMillis}, lease_owner = ${runner}
-              WHERE dispatched = 0 AND (lease_until IS NULL OR lease_until < ${now}) AND id IN (
-                SELECT id FROM xr_runs WHERE dispatched = 0 AND (lease_until IS NULL OR lease_until < ${now})
+            sql<{ id: string; attempt: number }>`UPDATE xr_runs SET lease_owner = ${runner} WHERE id IN (
+                SELECT id FROM xr_runs WHERE status IN ('accepted', 'running') AND ${unowned}
                 ORDER BY accepted_at LIMIT ${max} ${skipLocked}
               ) RETURNING id, attempt`
           )
         }).pipe(Effect.map((rows) => rows.map((row) => ({ runId: String(row.id), attempt: Number(row.attempt) })))),
-      dispatched: (runId, attempt) =>
-        write("written", sql`UPDATE xr_runs SET dispatched = 1 WHERE id = ${runId} AND attempt = ${attempt}`).pipe(Effect.asVoid),
-      backlog: read(
-        "read",
-        sql<{ n: number }>`SELECT COUNT(*) AS n FROM xr_runs WHERE dispatched = 1 AND status IN ('accepted', 'running')`
-      ).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0))),
+      release: (runId, runner) =>
+        write("written", sql`UPDATE xr_runs SET lease_owner = NULL WHERE id = ${runId} AND lease_owner = ${runner}`).pipe(Effect.asVoid),
       unfinished: read(
         "read",
         sql<{ n: number }>`SELECT COUNT(*) AS n FROM xr_runs WHERE status IN ('accepted', 'running')`
@@ -300,13 +299,13 @@ export const make = (sql: SqlClient.SqlClient, durability: Database.RunsDurabili
             const rows = yield* sql<Record<string, unknown>>`SELECT * FROM xr_runs WHERE id = ${runId}`
             if (rows.length === 0) return Option.none()
             const run = toRun(rows[0]!)
-            const steps = run.fromStep === 0
-              ? []
-              : yield* sql<Record<string, unknown>>`SELECT idx, output FROM xr_steps WHERE run_id = ${runId} AND idx < ${run.fromStep} AND status = 'succeeded'`
+            // A run never started has no steps yet.
+            const steps = run.startedAt === undefined ? [] : (yield* sql<Record<string, unknown>>`SELECT * FROM xr_steps WHERE run_id = ${runId}`).map(toStep)
             return Option.some({
               run,
               event: parsed(rows[0]!["event"]),
-              outputs: new Map(steps.map((step) => [Number(step["idx"]), parsed(step["output"])]))
+              outputs: new Map(steps.filter((step) => step.index < run.fromStep && step.status === "succeeded").map((step) => [step.index, step.output])),
+              steps: new Map(steps.map((step) => [step.index, step]))
             })
           })
         ),
@@ -379,8 +378,8 @@ export const make = (sql: SqlClient.SqlClient, durability: Database.RunsDurabili
               WHERE run_id = ${runId} AND status IN ('failed', 'unknown', 'running')`
             const from = first[0]?.idx === null || first[0]?.idx === undefined ? run.fromStep : Number(first[0].idx)
             yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND idx >= ${from}`
-            yield* sql`UPDATE xr_runs SET status = 'accepted', attempt = attempt + 1, from_step = ${from}, dispatched = 0,
-              lease_until = NULL, lease_owner = NULL, finished_at = NULL, failed_step = NULL WHERE id = ${runId}`
+            yield* sql`UPDATE xr_runs SET status = 'accepted', attempt = attempt + 1, from_step = ${from},
+              lease_owner = NULL, finished_at = NULL, failed_step = NULL WHERE id = ${runId}`
             return Option.some({ ...run, status: "accepted" as const, attempt: run.attempt + 1, fromStep: from, finishedAt: undefined, failedStep: undefined })
           }))
         )
@@ -394,7 +393,7 @@ export const make = (sql: SqlClient.SqlClient, durability: Database.RunsDurabili
  * @since 0.3.0
  * @category layers
  */
-export const layer: Layer.Layer<RunStore, StoreFailed, RunsSql | Database.RunsDurability> = Layer.scoped(
+export const layer: Layer.Layer<RunStore, StoreFailed, RunsSql | RunsWrites> = Layer.effect(
   RunStore,
-  Effect.flatMap(Effect.zip(RunsSql, Database.RunsDurability), ([sql, durability]) => make(sql, durability))
+  Effect.flatMap(Effect.zip(RunsSql, RunsWrites), ([sql, writes]) => make(sql, writes))
 )

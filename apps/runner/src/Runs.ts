@@ -34,7 +34,7 @@ const withStore = <A, E, R>(location: Setup.Location, use: (store: RunStore.RunS
       const file = (yield* Path.Path).join(location.dataDir, "runs.db")
       if (!(yield* Effect.orElseSucceed(fs.exists(file), () => false))) return Option.none<A>()
     }
-    const layer = RunStore.layer.pipe(Layer.provide(Database.runsLayer(location)))
+    const layer = RunStore.layer.pipe(Layer.provide(Database.layer(location)))
     return Option.some(yield* Effect.flatMap(RunStore.RunStore, use).pipe(
       Effect.provide(Layer.mapError(layer, (error) => error._tag === "StoreFailed" ? new ServeProblem({ message: error.message }) : error))
     ))

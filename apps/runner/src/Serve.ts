@@ -124,7 +124,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
 
     // This thread's stores: the runs it accepts, the triggers' registrations it verifies with.
     const stores = yield* Layer.build(Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
-      Layer.provide(Database.runsLayer(location)),
+      Layer.provide(Database.layer(location)),
       Layer.mapError((error) => error._tag === "StoreFailed" ? new ServeProblem({ message: error.message }) : error)
     ))
     const store = Context.get(stores, RunStore.RunStore)

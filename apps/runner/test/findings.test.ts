@@ -206,7 +206,7 @@ describe("serve's data directory", () => {
     // The modes first: they are what this test is about (an older runner also ended otherwise).
     expect(statSync(dataDir).mode & 0o777).toBe(0o700)
     const files = readdirSync(dataDir).filter((file) => /\.db(-wal|-shm)?$/.test(file))
-    expect(files).toEqual(expect.arrayContaining(["engine.db", "runs.db"]))
+    expect(files).toContain("runs.db")
     for (const file of files) expect([file, statSync(join(dataDir, file)).mode & 0o777]).toEqual([file, 0o600])
     expect(log).toContain("■ trigger disabled")
     expect(code).toBe(0)

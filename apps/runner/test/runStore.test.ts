@@ -1,6 +1,6 @@
 /**
- * The runs' store on the embedded database: a redelivered event is the same run, runs are
- * claimed once until their lease ends, a failed run goes back from its failed step, and the
+ * The runs' store on the embedded database: a redelivered event is the same run, a run is
+ * claimed by one runner while it is alive, a failed run goes back from its failed step, and the
  * triggers' state (a webhook's registration, a poll's cursor) and the runners' heartbeats are
  * kept. The same code serves PostgreSQL (the two-runner test of `durable.test.ts` runs it there).
  */
@@ -18,12 +18,12 @@ import * as TriggerStore from "../src/TriggerStore.js"
 
 const stores = () =>
   Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
-    Layer.provide(Database.runsLayer({ _tag: "Embedded", dataDir: mkdtempSync(join(tmpdir(), "x-runner-store-")) })),
+    Layer.provide(Database.layer({ _tag: "Embedded", dataDir: mkdtempSync(join(tmpdir(), "x-runner-store-")) })),
     Layer.provide(NodeContext.layer)
   )
 
 describe("RunStore", () => {
-  it.effect("an event accepted twice is one run; claimed runs are leased, dispatched ones are the engine's", () =>
+  it.effect("an event accepted twice is one run; a run is one runner's while it heartbeats, then another's", () =>
     Effect.gen(function*() {
       const store = yield* RunStore.RunStore
       const first = yield* store.accept("new-card", { id: "a1", output: { name: "Keyboards" } })
@@ -32,16 +32,28 @@ describe("RunStore", () => {
       expect(first).toEqual({ runId: RunStore.runIdOf("new-card", "a1"), fresh: true })
       expect(again).toEqual({ runId: first.runId, fresh: false })
       expect(other.runId).not.toBe(first.runId)
-      // Claimed once: a second claim (another runner) gets nothing while the lease holds.
-      const claimed = yield* store.claim("runner-a", 10)
+      const triggers = yield* TriggerStore.TriggerStore
+      const alive = { aliveWithinMillis: 6_000 }
+      // Claimed once: a second claim (another runner) gets nothing while the first heartbeats.
+      yield* triggers.heartbeat("runner-a")
+      yield* triggers.heartbeat("runner-b")
+      const claimed = yield* store.claim("runner-a", 10, alive)
       expect(claimed.map((c) => c.runId).sort()).toEqual([first.runId, other.runId].sort())
-      expect(yield* store.claim("runner-b", 10)).toEqual([])
-      yield* store.dispatched(first.runId, 0)
-      expect(yield* store.backlog).toBe(1)
-      expect(yield* store.unfinished).toBe(2)
+      expect(yield* store.claim("runner-b", 10, alive)).toEqual([])
+      expect(yield* store.claim("runner-a", 10, alive)).toEqual([])
+      // A run let go of is claimed again; one finished is nobody's.
+      yield* store.release(first.runId, "runner-a")
+      expect((yield* store.claim("runner-b", 10, alive)).map((c) => c.runId)).toEqual([first.runId])
+      yield* store.runFinished(first.runId, 0, "succeeded", undefined)
+      expect(yield* store.unfinished).toBe(1)
+      // Runner A gone (stopped, or silent for longer than the window): its run is B's.
+      yield* triggers.leave("runner-a")
+      expect((yield* store.claim("runner-b", 10, alive)).map((c) => c.runId)).toEqual([other.runId])
+      // The embedded database's next runner takes over every other's runs.
+      expect((yield* store.claim("runner-c", 10, "all others")).map((c) => c.runId)).toEqual([other.runId])
       const loaded = Option.getOrThrow(yield* store.load(first.runId))
       expect(loaded.event).toEqual({ name: "Keyboards" })
-      expect(loaded.run).toMatchObject({ workflow: "new-card", eventId: "a1", status: "accepted", attempt: 0, fromStep: 0 })
+      expect(loaded.run).toMatchObject({ workflow: "new-card", eventId: "a1", status: "succeeded", attempt: 0, fromStep: 0 })
     }).pipe(Effect.provide(stores())))
 
   it.effect("a failed run goes back from its failed step, the steps before it keeping their outputs", () =>
