@@ -297,7 +297,11 @@ export const serve = (args: {
       rateLimits: !args.source.withoutRateLimits,
       otlpEndpoint: Tracing.endpointOf(args.otlpEndpoint),
       version: args.version ?? "0.0.0"
-    }).pipe(Effect.provide(Connections.layer(connections).pipe(Layer.provide(limiters))))
+    }).pipe(
+      // The serving thread's spans are not exported (the runs' and steps' are, from the engine's thread): none is made.
+      Effect.withTracerEnabled(false),
+      Effect.provide(Connections.layer(connections).pipe(Layer.provide(limiters)))
+    )
   }).pipe(Effect.scoped)
 
 /**

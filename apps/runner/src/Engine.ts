@@ -42,11 +42,11 @@ import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
-import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { RunsSql } from "./Database.js"
 import { ServeProblem } from "./Errors.js"
+import { persistently, retried } from "./internal/persistently.js"
 import * as References from "./References.js"
 import * as Run from "./Run.js"
 import * as RunStore from "./RunStore.js"
@@ -106,9 +106,6 @@ export interface Runs {
 
 const mark = (status: string) => status === "succeeded" ? "✔" : status === "skipped" ? "–" : "✘"
 
-/** Reads and writes of the store a run cannot go on without: retried a while, then the run dies (and resumes at the next start). */
-const persistently = <A, E>(effect: Effect.Effect<A, E>) =>
-  effect.pipe(Effect.retry(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds")), Schedule.upTo("1 minute"))), Effect.orDie)
 
 /** The secret parameters of a step are never stored: their values are replaced. */
 const scrubbed = (checked: WorkflowFile.CheckedTask, input: unknown): unknown => {
@@ -179,7 +176,7 @@ const stepActivity = (
       const guard: WriteGuard.Guard = {
         beforeWrite: () =>
           marked ? Effect.void : store.writeSent(runId, { index, name, type }).pipe(
-            Effect.retry(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds")), Schedule.upTo("1 minute"))),
+            retried,
             Effect.mapBoth({
               onFailure: (error) =>
                 new ConnectorError.UpstreamUnavailable({

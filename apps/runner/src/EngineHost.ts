@@ -56,7 +56,7 @@ export interface Reports {
   readonly ready: Effect.Effect<void>
   /** A dynamic webhook this runner keeps could not be enabled. */
   readonly enableFailed: (workflow: string, message: string) => Effect.Effect<void>
-  readonly finished: NonNullable<Engine.Runs["finished"]>
+  readonly finished: Engine.Runs["finished"]
 }
 
 /**

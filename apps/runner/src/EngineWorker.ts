@@ -53,11 +53,13 @@ export interface Spec {
   readonly pollIntervalMillis: number | undefined
   readonly otlpEndpoint: string | undefined
   readonly version: string
+  /** Whether the serving thread is told of each run's end (`run --serve` waits on it). */
+  readonly reportsFinished: boolean
 }
 
 type ToWorker = { readonly _tag: "wake" } | { readonly _tag: "stop" }
 type FromWorker =
-  | { readonly _tag: "say"; readonly line: string }
+  | { readonly _tag: "say"; readonly lines: ReadonlyArray<string> }
   | { readonly _tag: "ready" }
   | { readonly _tag: "enableFailed"; readonly workflow: string; readonly message: string }
   | { readonly _tag: "finished"; readonly run: { readonly runId: string; readonly eventId: string; readonly workflow: string }; readonly result: Run.RunResult }
@@ -119,7 +121,7 @@ export const start = (
     worker.on("message", (message: FromWorker) => {
       switch (message._tag) {
         case "say":
-          return fork(output.err(message.line))
+          return fork(Effect.forEach(message.lines, output.err, { discard: true }))
         case "ready":
           return fork(Deferred.succeed(ready, undefined))
         case "enableFailed":
@@ -170,7 +172,7 @@ const hostInWorker = (spec: Spec, post: (message: FromWorker) => void, stop: Def
       reports: {
         ready: Effect.sync(() => post({ _tag: "ready" })),
         enableFailed: (workflow, message) => Effect.sync(() => post({ _tag: "enableFailed", workflow, message })),
-        finished: (run, result) => Effect.sync(() => post({ _tag: "finished", run, result }))
+        finished: spec.reportsFinished ? (run, result) => Effect.sync(() => post({ _tag: "finished", run, result })) : undefined
       }
     }).pipe(Effect.forkScoped)
     yield* Effect.raceFirst(Deferred.await(stop), Fiber.join(hosting))
@@ -179,7 +181,23 @@ const hostInWorker = (spec: Spec, post: (message: FromWorker) => void, stop: Def
 if (!isMainThread && parentPort !== null && (workerData as Spec | undefined)?.runner !== undefined) {
   const spec = workerData as Spec
   const port = parentPort
-  const post = (message: FromWorker) => port.postMessage(message)
+  // The lines said within one turn of the event loop go as one message (a busy engine says
+  // three per run); anything else posted goes after them.
+  let lines: Array<string> = []
+  const flush = () => {
+    if (lines.length === 0) return
+    port.postMessage({ _tag: "say", lines } satisfies FromWorker)
+    lines = []
+  }
+  const say = (line: string) =>
+    Effect.sync(() => {
+      if (lines.length === 0) setImmediate(flush)
+      lines.push(line)
+    })
+  const post = (message: FromWorker) => {
+    flush()
+    port.postMessage(message)
+  }
   const stop = Deferred.unsafeMake<void>(FiberId.none)
   const wake = Effect.runSync(Queue.sliding<void>(1))
   port.on("message", (message: ToWorker) => {
@@ -189,14 +207,11 @@ if (!isMainThread && parentPort !== null && (workerData as Spec | undefined)?.ru
   const tracing = Effect.promise(() => import("./Tracing.js")).pipe(
     Effect.map((Tracing) => Tracing.layer(spec.otlpEndpoint, spec.version))
   )
-  const output = Layer.succeed(Output, {
-    out: (line) => Effect.sync(() => post({ _tag: "say", line })),
-    err: (line) => Effect.sync(() => post({ _tag: "say", line }))
-  })
+  const output = Layer.succeed(Output, { out: say, err: say })
   // On PostgreSQL, the runners' rate limits are kept together in it.
   const limiters = spec.location._tag === "Postgres"
     ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./SharedRateLimiter.js")), (SharedRateLimiter) =>
-      SharedRateLimiter.layer(Redacted.make((spec.location as { readonly url: string }).url), (line) => Effect.sync(() => post({ _tag: "say", line })))))
+      SharedRateLimiter.layer(Redacted.make((spec.location as { readonly url: string }).url), say)))
     : Layer.empty
   const program = Effect.flatMap(tracing, (tracer) =>
     hostInWorker(spec, post, stop, wake).pipe(

@@ -219,7 +219,8 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       concurrency: options.concurrency ?? defaultConcurrency,
       pollIntervalMillis: options.pollInterval === undefined ? undefined : Duration.toMillis(options.pollInterval),
       otlpEndpoint: options.otlpEndpoint,
-      version: options.version
+      version: options.version,
+      reportsFinished: options.finished !== undefined
     }, options.finished)
     wake = engine.wake
     yield* engine.ready

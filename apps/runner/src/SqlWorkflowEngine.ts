@@ -27,10 +27,10 @@ import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as FiberMap from "effect/FiberMap"
 import * as Layer from "effect/Layer"
-import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { RunsSql, RunsWrites } from "./Database.js"
+import { persistently } from "./internal/persistently.js"
 import { createTables } from "./RunStore.js"
 
 const schema = [
@@ -45,14 +45,14 @@ const schema = [
 /** A recorded exit: its values as the activity's (or deferred's) schemas encode them. */
 const RecordedExit = Schema.parseJson(Schema.Exit({ success: Schema.Unknown, failure: Schema.Unknown, defect: Schema.Defect }))
 const encodeExit = Schema.encode(RecordedExit)
+/** A success is written as `Schema.Exit` encodes it, without going through the schema (one per activity). */
+const exitText = (exit: Exit.Exit<unknown, unknown>): Effect.Effect<string> =>
+  Exit.isSuccess(exit) ? Effect.succeed(JSON.stringify({ _tag: "Success", value: exit.value })) : Effect.orDie(encodeExit(exit))
 const decodeExit = Schema.decode(RecordedExit)
 
 /** Only what would be the same if run again is recorded: a success or an error, not a defect or an interruption. */
 const recordable = (exit: Exit.Exit<unknown, unknown>) => Exit.isSuccess(exit) || !Cause.isDie(exit.cause) && !Cause.isInterrupted(exit.cause)
 
-/** The journal cannot go unwritten: retried a while, then the execution dies (and resumes later). */
-const persistently = <A>(effect: Effect.Effect<A, SqlError>) =>
-  effect.pipe(Effect.retry(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds")), Schedule.upTo("1 minute"))), Effect.orDie)
 
 interface Registered {
   readonly execute: (payload: object, executionId: string) => Effect.Effect<unknown, unknown, WorkflowEngine.WorkflowInstance | WorkflowEngine.WorkflowEngine>
@@ -87,7 +87,7 @@ export const make = (
 
     const record = (executionId: string, entry: string, exit: Exit.Exit<unknown, unknown>) =>
       Effect.gen(function*() {
-        const text = yield* Effect.orDie(encodeExit(exit))
+        const text = yield* exitText(exit)
         yield* persistently(write(sql`INSERT INTO xr_journal (execution_id, entry, exit) VALUES (${executionId}, ${entry}, ${text})
           ON CONFLICT (execution_id, entry) DO NOTHING`))
         return text

@@ -34,13 +34,14 @@ export const endpointOf = (option: string | undefined, env: NodeJS.ProcessEnv = 
 export const tracesUrl = (endpoint: string): string => /\/v1\/traces\/?$/.test(endpoint) ? endpoint : `${endpoint.replace(/\/+$/, "")}/v1/traces`
 
 /**
- * The tracer exporting to the endpoint (tracing turned on), or nothing without one.
+ * The tracer exporting to the endpoint (tracing turned on), or, without one, tracing turned
+ * off: spans that would go nowhere are not made (every run, step, request and query makes some).
  *
  * @since 0.3.0
  * @category layers
  */
 export const layer = (endpoint: string | undefined, version: string): Layer.Layer<never, never, HttpClient.HttpClient> =>
-  endpoint === undefined ? Layer.empty : Layer.mergeAll(
+  endpoint === undefined ? Layer.setTracerEnabled(false) : Layer.mergeAll(
     OtlpTracer.layer({
       url: tracesUrl(endpoint),
       resource: { serviceName: "x-runner", serviceVersion: version },

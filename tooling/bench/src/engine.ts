@@ -23,7 +23,7 @@ import * as TrelloSimulator from "@x/boardtool/testing"
 import { Webhook } from "@x/core"
 import * as Redacted from "effect/Redacted"
 import { startPostgres } from "../../testing/postgres.mjs"
-import { type ProfileSummary, summarise } from "./profile.js"
+import { summarise, type ThreadProfile } from "./profile.js"
 import type { RateLimitResult } from "./ratelimit.js"
 
 const require = createRequire(import.meta.url)
@@ -200,8 +200,8 @@ export interface IngestionResult {
   readonly drainSeconds: number
   /** One-step runs per second once the deliveries stopped (execution alone). */
   readonly executionPerSecond: number
-  /** With BENCH_PROFILE=1: where the serve process's time went. */
-  readonly profile?: ProfileSummary | undefined
+  /** With BENCH_PROFILE=1: where each thread of the serve process spent its time. */
+  readonly profile?: ReadonlyArray<ThreadProfile> | undefined
 }
 
 /** Parts 1 and 2 (embedded): deliveries for `seconds`, then the drain. */
@@ -248,6 +248,8 @@ export interface ExecutionResult {
   readonly runs: number
   readonly succeeded: number
   readonly perSecond: number
+  /** With BENCH_PROFILE=1 (one runner on the embedded database): where each of its threads spent its time. */
+  readonly profile?: ReadonlyArray<ThreadProfile> | undefined
 }
 
 /** The event of a seeded run: the sandbox's seeded card, as newCard outputs it. */
@@ -271,7 +273,7 @@ const executed = async (counts: () => Promise<RunCounts>, runs: number, label: s
  * deliveries accepted during a stop would be), then one runner on the embedded default, or one
  * or two runners on PostgreSQL, started: runs per second from the first start to the last end.
  */
-export const executionBench = async (where: "embedded" | "postgres", runners: 1 | 2, runs = 3000): Promise<ExecutionResult> => {
+export const executionBench = async (where: "embedded" | "postgres", runners: 1 | 2, runs = 3000, profile = false): Promise<ExecutionResult> => {
   const dir = mkdtempSync(join(tmpdir(), "x-runner-execution-"))
   const postgres = where === "postgres" ? await startPostgres() : undefined
   const started: Array<Runner> = []
@@ -314,8 +316,12 @@ export const executionBench = async (where: "embedded" | "postgres", runners: 1 
       await client.end()
       counts = postgresCounts(postgres.url)
     }
-    for (let i = 0; i < runners; i++) started.push(await startRunner(await serveArgs(i), dir, `runner-${i}`))
-    return await executed(counts, runs, `${runners} runner${runners === 1 ? "" : "s"}, ${where === "postgres" ? "PostgreSQL" : "embedded SQLite"}`, runners)
+    for (let i = 0; i < runners; i++) started.push(await startRunner(await serveArgs(i), dir, `runner-${i}`, {}, profile))
+    const result = await executed(counts, runs, `${runners} runner${runners === 1 ? "" : "s"}, ${where === "postgres" ? "PostgreSQL" : "embedded SQLite"}`, runners)
+    if (!profile) return result
+    // The profiles are written when the runner exits.
+    for (const runner of started.splice(0)) await stop(runner)
+    return { ...result, profile: summarise(join(dir, "runner-0-profile")) }
   } finally {
     for (const runner of started) await stop(runner)
     await postgres?.stop()

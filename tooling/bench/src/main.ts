@@ -11,7 +11,7 @@
  *
  * BENCH_ONLY=<part of a call title or client name>|ratelimit|ingestion|execution|runners-ratelimit|coldstart
  * runs one part (for profiling: BENCH_ONLY=getCard node --cpu-prof dist/main.js; BENCH_PROFILE=1
- * with ingestion profiles the serve process and prints where its time went).
+ * with ingestion or execution profiles the runner and prints where each of its threads spent its time).
  */
 import { fork } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
@@ -26,6 +26,7 @@ import {
   runnersRateLimitBench,
   type RunnersRateLimitResult
 } from "./engine.js"
+import { print as printProfile } from "./profile.js"
 import { type RateLimitResult, rateLimitBench, trelloJsRateLimitBench } from "./ratelimit.js"
 import type { Providers } from "./simulators.js"
 
@@ -147,17 +148,12 @@ if (runs("ingestion")) {
   console.log(`targets: ≥ 2,000 deliveries/s (${i.perSecond >= 2000 ? "met" : "MISSED"}) at p99 ≤ 50 ms (${i.p99Ms <= 50 ? "met" : "MISSED"}), every accepted delivery run once (${
     i.runs === i.accepted && i.runsSucceeded === i.accepted && i.refused === 0 && i.errors === 0 ? "met" : "MISSED"
   })`)
-  if (i.profile !== undefined) {
-    console.log(`\nWhere the serve process's CPU went (BENCH_PROFILE=1, ${i.profile.totalMs} ms sampled), self time by package:`)
-    console.table(i.profile.byPackage.map((row) => ({ package: row.name, ms: row.ms, share: `${(row.share * 100).toFixed(1)} %` })))
-    console.log("the functions with the most self time:")
-    console.table(i.profile.topFunctions.map((row) => ({ function: row.name, ms: row.ms, share: `${(row.share * 100).toFixed(1)} %` })))
-  }
+  if (i.profile !== undefined) printProfile("the serve process (ingestion)", i.profile)
 }
 
 let execution: ReadonlyArray<ExecutionResult> | undefined
 if (runs("execution")) {
-  const embedded = await executionBench("embedded", 1)
+  const embedded = await executionBench("embedded", 1, 3000, process.env["BENCH_PROFILE"] === "1")
   const one = await executionBench("postgres", 1)
   const two = await executionBench("postgres", 2)
   execution = [embedded, one, two]
@@ -167,6 +163,7 @@ if (runs("execution")) {
   console.log(`targets: ≥ 500 one-step runs/s on one runner (${embedded.perSecond >= 500 ? "met" : "MISSED"}), two runners on PostgreSQL ≥ 1.6× one: ${ratio.toFixed(2)}× (${
     ratio >= 1.6 ? "met" : "MISSED"
   })`)
+  if (embedded.profile !== undefined) printProfile("the runner on the embedded database (execution)", embedded.profile)
 }
 
 let runnersRateLimit: RunnersRateLimitResult | undefined

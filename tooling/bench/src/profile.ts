@@ -33,11 +33,9 @@ const packageOf = (node: ProfileNode): string => {
   return url.includes("/dist/bundle/") ? "x-runner bundle" : url
 }
 
-/** The summary of the one profile a directory holds. */
-export const summarise = (dir: string, top = 15): ProfileSummary => {
-  const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"))
-  if (file === undefined) throw new Error(`no .cpuprofile in ${dir}`)
-  const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as Profile
+/** The summary of one profile. */
+const summariseFile = (file: string, top: number): ProfileSummary => {
+  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile
   const byId = new Map(profile.nodes.map((node) => [node.id, node]))
   const selfMicros = new Map<number, number>()
   let total = 0
@@ -58,4 +56,31 @@ export const summarise = (dir: string, top = 15): ProfileSummary => {
   const rows = (map: Map<string, number>) =>
     [...map].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, micros]) => ({ name, ms: Math.round(micros / 1000), share: micros / total }))
   return { totalMs: Math.round(total / 1000), byPackage: rows(packages), topFunctions: rows(functions) }
+}
+
+/** A thread's profile: which thread (Node names each file `CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile`, thread 0 the main one). */
+export interface ThreadProfile {
+  readonly thread: string
+  readonly summary: ProfileSummary
+}
+
+/** The summary of each thread's profile a directory holds: the serving (main) thread's first, then the engine's. */
+export const summarise = (dir: string, top = 15): ReadonlyArray<ThreadProfile> => {
+  const files = readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"))
+  if (files.length === 0) throw new Error(`no .cpuprofile in ${dir}`)
+  const threadOf = (file: string) => Number(file.split(".").at(-3))
+  return files.sort((a, b) => threadOf(a) - threadOf(b)).map((file) => ({
+    thread: threadOf(file) === 0 ? "serving thread (main)" : `engine thread (worker ${threadOf(file)})`,
+    summary: summariseFile(join(dir, file), top)
+  }))
+}
+
+/** Prints each thread's profile: self time by package, and the functions with the most of it. */
+export const print = (what: string, threads: ReadonlyArray<ThreadProfile>) => {
+  for (const { summary, thread } of threads) {
+    console.log(`\nWhere ${what}'s CPU went, ${thread} (BENCH_PROFILE=1, ${summary.totalMs} ms sampled), self time by package:`)
+    console.table(summary.byPackage.map((row) => ({ package: row.name, ms: row.ms, share: `${(row.share * 100).toFixed(1)} %` })))
+    console.log("the functions with the most self time:")
+    console.table(summary.topFunctions.map((row) => ({ function: row.name, ms: row.ms, share: `${(row.share * 100).toFixed(1)} %` })))
+  }
 }
