@@ -119,14 +119,15 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
       disabled: (workflow) => Effect.mapError(sql`UPDATE xr_triggers SET state = NULL, url = NULL WHERE workflow = ${workflow}`, failed("written")).pipe(Effect.asVoid),
       polled: ({ cursor, parameters, type, workflow }) =>
         Effect.mapError(upsert(workflow, type, parameters, { cursor: text(cursor) }), failed("written")).pipe(Effect.asVoid),
+      // The time is read each time the effect runs (a heartbeat is one effect repeated).
       heartbeat: (runner) =>
-        Effect.mapError(
-          sql`INSERT INTO xr_runners (id, seen_at) VALUES (${runner}, ${Date.now()}) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at`,
-          failed("written")
-        ).pipe(Effect.asVoid),
+        Effect.suspend(() => sql`INSERT INTO xr_runners (id, seen_at) VALUES (${runner}, ${Date.now()}) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at`).pipe(
+          Effect.mapError(failed("written")),
+          Effect.asVoid
+        ),
       leave: (runner) => Effect.mapError(sql`DELETE FROM xr_runners WHERE id = ${runner}`, failed("written")).pipe(Effect.asVoid),
       othersAlive: (runner, withinMillis) =>
-        sql<{ n: number }>`SELECT COUNT(*) AS n FROM xr_runners WHERE id <> ${runner} AND seen_at > ${Date.now() - withinMillis}`.pipe(
+        Effect.suspend(() => sql<{ n: number }>`SELECT COUNT(*) AS n FROM xr_runners WHERE id <> ${runner} AND seen_at > ${Date.now() - withinMillis}`).pipe(
           Effect.map((rows) => Number(rows[0]?.n ?? 0)),
           Effect.mapError(failed("read"))
         )

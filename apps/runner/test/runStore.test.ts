@@ -113,5 +113,12 @@ describe("TriggerStore", () => {
       expect(yield* triggers.othersAlive("a", 10_000)).toBe(1)
       yield* triggers.leave("b")
       expect(yield* triggers.othersAlive("a", 10_000)).toBe(0)
+      // A heartbeat is one effect repeated: each beat stores the time it runs at.
+      const beat = triggers.heartbeat("c")
+      yield* beat
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 150)))
+      expect(yield* triggers.othersAlive("a", 100)).toBe(0)
+      yield* beat
+      expect(yield* triggers.othersAlive("a", 100)).toBe(1)
     }).pipe(Effect.provide(stores())))
 })
