@@ -31,9 +31,10 @@ import * as SqlRunnerStorage from "@effect/cluster/SqlRunnerStorage"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Activity from "@effect/workflow/Activity"
 import * as Workflow from "@effect/workflow/Workflow"
-import type * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
+import * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
 import { type Connections, ConnectorError, Executor, WriteGuard } from "@x/core"
 import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -60,6 +61,9 @@ import type * as WorkflowFile from "./Workflow.js"
  */
 export const RunEnd = Schema.Literal("succeeded", "failed", "unknown")
 
+/** A run's execution: its id and attempt (a retried run is a new execution). */
+const executionIdOf = (run: { readonly runId: string; readonly attempt: number }): string => `${run.runId}/${run.attempt}`
+
 /**
  * The workflow every run executes: the run's id and attempt; what it runs is in the store.
  *
@@ -70,7 +74,7 @@ export const RunWorkflow = Workflow.make({
   name: "x-runner/run",
   payload: { runId: Schema.String, attempt: Schema.Number },
   success: RunEnd,
-  idempotencyKey: ({ attempt, runId }) => `${runId}/${attempt}`
+  idempotencyKey: ({ attempt, runId }) => executionIdOf({ runId, attempt })
 })
 
 /** A step's outcome as the engine journals it. */
@@ -114,21 +118,23 @@ const scrubbed = (checked: WorkflowFile.CheckedTask, input: unknown): unknown =>
   return Object.fromEntries(Object.entries(input).map(([key, value]) => [key, props[key]?.secret === true ? "[secret]" : value]))
 }
 
-/** One step as an activity: its recorded result when it has one, else it runs (unless a write of an earlier attempt may have gone). */
-const stepActivity = (
-  runs: Runs,
-  store: RunStore.RunStore,
-  runId: string,
-  index: number,
-  checked: WorkflowFile.CheckedTask,
-  scope: ReadonlyMap<string, unknown>,
+/** The run a step's activity runs in (its activity is made once per step of a workflow, and serves every run). */
+class StepRun extends Context.Tag("x-runner/Engine/StepRun")<StepRun, {
+  readonly store: RunStore.RunStore
+  readonly runId: string
+  /** The trigger's event and the outputs of the steps before. */
+  readonly scope: ReadonlyMap<string, unknown>
   /** The step as the store had it when the run (re)started. */
-  recorded: Option.Option<RunStore.Step>
-) =>
+  readonly recorded: Option.Option<RunStore.Step>
+}>() {}
+
+/** One step as an activity: its recorded result when it has one, else it runs (unless a write of an earlier attempt may have gone). */
+const stepActivity = (runs: Runs, index: number, checked: WorkflowFile.CheckedTask) =>
   Activity.make({
     name: `${index}/${checked.step.name}`,
     success: StepOutcome,
     execute: Effect.gen(function*() {
+      const { recorded, runId, scope, store } = yield* StepRun
       const { name, type } = checked.step
       yield* Effect.annotateCurrentSpan({ "x-runner.step.name": name, "x-runner.step.type": type, "x-runner.step.index": index })
       if (Option.isSome(recorded) && recorded.value.status !== "running") {
@@ -210,6 +216,9 @@ const stepActivity = (
 export const runsLayer = (runs: Runs) => {
   // At most `concurrency` runs at once on this runner; the others wait their turn in the engine.
   const permits = Effect.unsafeMakeSemaphore(runs.concurrency)
+  const activities = new Map<string, ReadonlyArray<ReturnType<typeof stepActivity>>>(
+    [...runs.workflows].map(([name, workflow]) => [name, workflow.tasks.map((checked, index) => stepActivity(runs, index, checked))])
+  )
   return RunWorkflow.toLayer(({ attempt, runId }) =>
     permits.withPermits(1)(Effect.gen(function*() {
       const store = yield* RunStore.RunStore
@@ -245,7 +254,12 @@ export const runsLayer = (runs: Runs) => {
           continue
         }
         if (runs.stopping()) return yield* Effect.interrupt
-        const outcome = yield* stepActivity(runs, store, runId, index, checked, scope, Option.fromNullable(recordedSteps.get(index)))
+        const outcome = yield* Effect.provideService(activities.get(run.workflow)![index]!, StepRun, {
+          store,
+          runId,
+          scope,
+          recorded: Option.fromNullable(recordedSteps.get(index))
+        })
         yield* persistently(store.stepFinished(runId, { index, name, type, ...outcome }))
         steps.push({
           name,
@@ -363,11 +377,13 @@ export const dispatch = (options: {
 }): Effect.Effect<void, never, Scope.Scope | RunStore.RunStore | WorkflowEngine.WorkflowEngine | Connections.Connections> =>
   Effect.gen(function*() {
     const store = yield* RunStore.RunStore
+    const engine = yield* WorkflowEngine.WorkflowEngine
     const executions = yield* FiberSet.make()
     let inEngine = 0
     const idle = Effect.raceFirst(Queue.take(options.wake), Effect.sleep(options.pollInterval ?? "1 second"))
     const execute = ({ attempt, runId }: { readonly runId: string; readonly attempt: number }) =>
-      RunWorkflow.execute({ runId, attempt }).pipe(
+      // Executed by its key itself (the run id is a hash already), not a hash of it.
+      engine.execute(RunWorkflow, { executionId: executionIdOf({ runId, attempt }), payload: { runId, attempt } }).pipe(
         Effect.exit,
         Effect.flatMap((exit) =>
           Exit.isSuccess(exit) || Exit.isInterrupted(exit) ? Effect.void : Effect.zipRight(
