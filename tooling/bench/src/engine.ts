@@ -31,9 +31,11 @@ const cli = fileURLToPath(new URL("../../../apps/runner/dist/bundle/x-runner.js"
 /** The same runner unbundled (tsc's output): a profile of it names each package its time goes to. */
 const unbundledCli = fileURLToPath(new URL("../../../apps/runner/dist/main.js", import.meta.url))
 const ingestWorkflow = fileURLToPath(new URL("../workflows/ingest.json", import.meta.url))
+const ingestStaticWorkflow = fileURLToPath(new URL("../workflows/ingest-static.json", import.meta.url))
 
-// The sandbox's well-known Trello values and its seeded records.
+// The sandbox's well-known Trello values and its seeded records, and its Browser Use webhook secret.
 const sandboxSecret = "sandbox-trello-secret"
+const sandboxBrowserUseSecret = Redacted.make("sandbox-browser-use-webhook-secret")
 const seeded = { board: "5eed00000000000000000002", list: "5eed00000000000000000003", card: "5eed0000000000000000000a", member: "5eed00000000000000000001" }
 
 const freePort = () =>
@@ -152,21 +154,41 @@ const trelloDelivery = (actionId: string) =>
     }
   })
 
+/**
+ * What is delivered: Trello's `newCard` (signed over body and URL; accepting it reads the card
+ * from the provider) or Browser Use's task webhook (signed over timestamp and payload; nothing
+ * read).
+ */
+export type IngestionTrigger = "newCard" | "taskStatusChanged"
+
 let nextAction = 0
+/** A signed delivery, a new event id each. */
+const delivery = (trigger: IngestionTrigger, publicUrl: string) => {
+  const n = nextAction++
+  if (trigger === "newCard") {
+    const body = trelloDelivery(`${(0xbe0000000000 + n).toString(16).padStart(24, "0")}`)
+    const signature = createHmac("sha1", sandboxSecret).update(body + publicUrl).digest("base64")
+    return { body, headers: { "content-type": "application/json", "x-trello-webhook": signature } }
+  }
+  const timestamp = String(Math.floor(Date.now() / 1000))
+  const payload = { type: "agent.task.status_update", timestamp, payload: { task_id: `task-${n}`, session_id: `session-${n}`, status: "stopped" } }
+  return {
+    body: JSON.stringify(payload),
+    headers: {
+      "content-type": "application/json",
+      "x-browser-use-timestamp": timestamp,
+      "x-browser-use-signature": Webhook.hmacSha256SortedJsonHex(sandboxBrowserUseSecret, timestamp, payload)
+    }
+  }
+}
+
 /** Signed deliveries from autocannon to one port (the public URL is what is signed). */
-const load = (port: number, publicUrl: string, options: { readonly connections: number; readonly seconds: number }) =>
+const load = (trigger: IngestionTrigger, port: number, publicUrl: string, options: { readonly connections: number; readonly seconds: number }) =>
   autocannon({
     url: `http://127.0.0.1:${port}${new URL(publicUrl).pathname}`,
     connections: options.connections,
     duration: options.seconds,
-    requests: [{
-      method: "POST",
-      setupRequest: (request) => {
-        const body = trelloDelivery(`${(0xbe0000000000 + nextAction++).toString(16).padStart(24, "0")}`)
-        const signature = createHmac("sha1", sandboxSecret).update(body + publicUrl).digest("base64")
-        return { ...request, body, headers: { "content-type": "application/json", "x-trello-webhook": signature } }
-      }
-    }]
+    requests: [{ method: "POST", setupRequest: (request) => ({ ...request, ...delivery(trigger, publicUrl) }) }]
   })
 
 /** Waits until every accepted run has ended; the runs per second from the load's end to the last end. */
@@ -184,6 +206,7 @@ const drain = async (counts: () => Promise<RunCounts>, loadEnded: number, timeou
 }
 
 export interface IngestionResult {
+  readonly trigger: IngestionTrigger
   readonly seconds: number
   readonly connections: number
   readonly sent: number
@@ -205,20 +228,33 @@ export interface IngestionResult {
 }
 
 /** Parts 1 and 2 (embedded): deliveries for `seconds`, then the drain. */
-export const ingestionBench = async (seconds = 3, connections = 16, profile = process.env["BENCH_PROFILE"] === "1"): Promise<IngestionResult> => {
+export const ingestionBench = async (
+  trigger: IngestionTrigger,
+  seconds = 3,
+  connections = 16,
+  profile = process.env["BENCH_PROFILE"] === "1"
+): Promise<IngestionResult> => {
   const dir = mkdtempSync(join(tmpdir(), "x-runner-ingest-"))
   const port = await freePort()
   const publicUrl = `http://127.0.0.1:${port}/hooks/ingest`
-  const runner = await startRunner(["--sandbox", "--without-rate-limits", ingestWorkflow, "--public-url", publicUrl, "--data-dir", join(dir, "data")], dir, "serve", {}, profile)
+  const workflow = trigger === "newCard" ? ingestWorkflow : ingestStaticWorkflow
+  const runner = await startRunner(
+    ["--sandbox", "--without-rate-limits", workflow, "--public-url", publicUrl, "--port", String(port), "--data-dir", join(dir, "data")],
+    dir,
+    "serve",
+    {},
+    profile
+  )
   let stopped = false
   try {
-    const result = await load(port, publicUrl, { connections, seconds })
+    const result = await load(trigger, port, publicUrl, { connections, seconds })
     const ended = Date.now()
     const drained = await drain(embeddedCounts(join(dir, "data")), ended, 300_000)
     const rss = peakRssMb(runner.pid)
     await stop(runner)
     stopped = true
     return {
+      trigger,
       seconds,
       connections,
       sent: result.requests.sent,

@@ -126,11 +126,17 @@ if (runs("ratelimit")) {
 
 // --- 3. the durable engine: ingestion, execution, rate limits across runners ------------------
 
-let ingestion: IngestionResult | undefined
+let ingestion: ReadonlyArray<IngestionResult> | undefined
 if (runs("ingestion")) {
-  const i = (ingestion = await ingestionBench())
-  console.log(`\nTrigger ingestion on the durable engine: x-runner serve --sandbox --without-rate-limits (embedded SQLite), signed newCard deliveries from autocannon, ${i.connections} connections for ${i.seconds} s`)
-  console.table([{
+  // The runner's own path (verify, commit, acknowledge) with a trigger that reads nothing to
+  // accept a delivery; then Trello's newCard, which reads each delivered card from the provider.
+  const results = (ingestion = [await ingestionBench("taskStatusChanged"), await ingestionBench("newCard")])
+  const first = results[0]!
+  console.log(
+    `\nTrigger ingestion on the durable engine: x-runner serve --sandbox --without-rate-limits (embedded SQLite), signed deliveries from autocannon, ${first.connections} connections for ${first.seconds} s each`
+  )
+  console.table(results.map((i) => ({
+    trigger: i.trigger,
     "deliveries/s": Math.round(i.perSecond),
     "p50 ms": i.p50Ms,
     "p99 ms": i.p99Ms,
@@ -142,13 +148,14 @@ if (runs("ingestion")) {
     accepted: i.accepted,
     runs: i.runs,
     "runs succeeded": i.runsSucceeded,
-    "runs ended after s": Number(i.drainSeconds.toFixed(1)),
-    "runs/s after the load": Math.round(i.executionPerSecond)
-  }])
-  console.log(`targets: ≥ 2,000 deliveries/s (${i.perSecond >= 2000 ? "met" : "MISSED"}) at p99 ≤ 50 ms (${i.p99Ms <= 50 ? "met" : "MISSED"}), every accepted delivery run once (${
-    i.runs === i.accepted && i.runsSucceeded === i.accepted && i.refused === 0 && i.errors === 0 ? "met" : "MISSED"
-  })`)
-  if (i.profile !== undefined) printProfile("the serve process (ingestion)", i.profile)
+    "runs ended after s": Number(i.drainSeconds.toFixed(1))
+  })))
+  console.log(
+    `targets (${first.trigger}): ≥ 2,000 deliveries/s (${first.perSecond >= 2000 ? "met" : "MISSED"}) at p99 ≤ 50 ms (${first.p99Ms <= 50 ? "met" : "MISSED"}), every accepted delivery run once (${
+      results.every((i) => i.runs === i.accepted && i.runsSucceeded === i.accepted && i.refused === 0 && i.errors === 0) ? "met" : "MISSED"
+    })`
+  )
+  for (const i of results) if (i.profile !== undefined) printProfile(`the serve process (ingestion, ${i.trigger})`, i.profile)
 }
 
 let execution: ReadonlyArray<ExecutionResult> | undefined
