@@ -25,6 +25,8 @@ import * as LogLevel from "effect/LogLevel"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
+import { readlinkSync } from "node:fs"
+import { setPriority } from "node:os"
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads"
 import { layer as componentsLayer } from "./Components.js"
 import type * as Engine from "./Engine.js"
@@ -118,6 +120,7 @@ export const start = (
         })
     )
     const fork = (effect: Effect.Effect<unknown>) => Effect.runFork(effect)
+    let wakePending = false
     worker.on("message", (message: FromWorker) => {
       switch (message._tag) {
         case "say":
@@ -145,7 +148,15 @@ export const start = (
       )))
     worker.on("exit", () => fork(Deferred.succeed(stopped, undefined)))
     return {
-      wake: Effect.sync(() => worker.postMessage({ _tag: "wake" } satisfies ToWorker)),
+      // One wake-up per turn of the event loop, however many runs were accepted in it.
+      wake: Effect.sync(() => {
+        if (wakePending) return
+        wakePending = true
+        setImmediate(() => {
+          wakePending = false
+          worker.postMessage({ _tag: "wake" } satisfies ToWorker)
+        })
+      }),
       ready: Deferred.await(ready),
       enableFailed: (workflow) => Deferred.await(failureOf(workflow))
     }
@@ -178,8 +189,24 @@ const hostInWorker = (spec: Spec, post: (message: FromWorker) => void, stop: Def
     yield* Effect.raceFirst(Deferred.await(stop), Fiber.join(hosting))
   }).pipe(Effect.scoped)
 
+/**
+ * On Linux, this thread (a task of its own there) yields the CPU to the serving thread when both
+ * want it: acknowledging deliveries comes first, the runs catch up after (nice 10; raising one's
+ * own niceness needs no privilege). Elsewhere, or where it is not allowed, nothing changes.
+ */
+const yieldToServing = () => {
+  if (process.platform !== "linux") return
+  try {
+    const thread = Number(readlinkSync("/proc/thread-self").split("/").at(-1))
+    if (Number.isInteger(thread) && thread !== process.pid) setPriority(thread, 10)
+  } catch {
+    // Not this system's to give: the threads share the CPU as equals.
+  }
+}
+
 if (!isMainThread && parentPort !== null && (workerData as Spec | undefined)?.runner !== undefined) {
   const spec = workerData as Spec
+  yieldToServing()
   const port = parentPort
   // The lines said within one turn of the event loop go as one message (a busy engine says
   // three per run); anything else posted goes after them.

@@ -227,7 +227,29 @@ export interface IngestionResult {
   readonly profile?: ReadonlyArray<ThreadProfile> | undefined
 }
 
-/** Parts 1 and 2 (embedded): deliveries for `seconds`, then the drain. */
+/** The Trello simulator (the sandbox's credentials and seed) in a process of its own: the provider is not served by the runner's serving thread. */
+const startTrelloProcess = async (dir: string) => {
+  const script = join(dir, "trello.mjs")
+  writeFileSync(script, `import * as Simulator from ${JSON.stringify(import.meta.resolve("@x/boardtool/testing"))}
+const sim = await Simulator.start({ key: "sandbox-trello-key", token: "sandbox-trello-token", secret: ${JSON.stringify(sandboxSecret)}, rateLimits: false })
+console.log(JSON.stringify({ key: sim.key, token: sim.token, secret: sim.secret, baseUrl: sim.baseUrl }))\n`)
+  const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] })
+  const connection = await new Promise<Record<string, string>>((resolve, reject) => {
+    let out = ""
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString()
+      if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0]!))
+    })
+    child.once("exit", (code) => reject(new Error(`the Trello simulator exited (${code})`)))
+  })
+  return { connection, stop: () => void child.kill("SIGKILL") }
+}
+
+/**
+ * Parts 1 and 2 (embedded): deliveries for `seconds`, then the drain. The runner serves the
+ * sandbox's credentials and seed, but the Trello simulator runs in a process of its own (a
+ * provider is elsewhere; in `--sandbox` it would be served by the thread that acknowledges).
+ */
 export const ingestionBench = async (
   trigger: IngestionTrigger,
   seconds = 3,
@@ -238,13 +260,23 @@ export const ingestionBench = async (
   const port = await freePort()
   const publicUrl = `http://127.0.0.1:${port}/hooks/ingest`
   const workflow = trigger === "newCard" ? ingestWorkflow : ingestStaticWorkflow
+  const trello = await startTrelloProcess(dir)
+  const connectionsFile = join(dir, "connections.json")
+  writeFileSync(connectionsFile, JSON.stringify({
+    boardtool: trello.connection,
+    // Nothing is requested from Browser Use: its deliveries are only verified.
+    browseragent: { value: "bu_bench_unused_key", webhookSecret: Redacted.value(sandboxBrowserUseSecret), baseUrl: "http://127.0.0.1:9/api/v3" }
+  }), { mode: 0o600 })
   const runner = await startRunner(
-    ["--sandbox", "--without-rate-limits", workflow, "--public-url", publicUrl, "--port", String(port), "--data-dir", join(dir, "data")],
+    ["--connections", connectionsFile, "--without-rate-limits", workflow, "--public-url", publicUrl, "--port", String(port), "--data-dir", join(dir, "data")],
     dir,
     "serve",
     {},
     profile
-  )
+  ).catch((error) => {
+    trello.stop()
+    throw error
+  })
   let stopped = false
   try {
     const result = await load(trigger, port, publicUrl, { connections, seconds })
@@ -274,6 +306,7 @@ export const ingestionBench = async (
     }
   } finally {
     if (!stopped) await stop(runner)
+    trello.stop()
     rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -43,7 +43,12 @@ export const make = (
           const exits = yield* Effect.forEach(batch, (pending) => Effect.exit(pending.write))
           if (exits.some(Exit.isFailure)) return yield* Effect.fail(new BatchFailed())
           return exits
-        })))
+        })).pipe(
+          // Not given up to other fibers halfway: on SQLite the statements are synchronous, and
+          // the transaction holds the database's write lock (another thread waits on it) and
+          // the client (this thread's other queries wait on it) until its commit.
+          Effect.withMaxOpsBeforeYield(Number.MAX_SAFE_INTEGER)
+        ))
         if (Exit.isSuccess(together)) {
           // Committed: the writers are told once it is durable, or that it may not be.
           const flushed = yield* Effect.exit(afterCommit)
