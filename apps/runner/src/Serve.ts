@@ -129,6 +129,20 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     ))
     const store = Context.get(stores, RunStore.RunStore)
     const triggers = Context.get(stores, TriggerStore.TriggerStore)
+    const runner = randomUUID()
+    if (location._tag === "Embedded") {
+      // One runner per data directory: a second would take the first's runs for its own.
+      const other = yield* Effect.mapError(
+        triggers.joinAlone(runner, Duration.toMillis(EngineHost.heartbeatEvery) * 3),
+        (error) => new ServeProblem({ message: error.message })
+      )
+      if (Option.isSome(other)) {
+        return yield* new ServeProblem({
+          message: `another x-runner (process ${other.value}) serves from ${location.dataDir}: one runner uses a data directory. ` +
+            `Stop it, or give this one another --data-dir; several runners share a PostgreSQL (--database)`
+        })
+      }
+    }
     const unfinished = yield* Effect.orElseSucceed(store.unfinished, () => 0)
     if (unfinished > 0) {
       yield* say(`↻ ${unfinished} run${unfinished === 1 ? "" : "s"} accepted before a stop and not finished: the engine resumes ${unfinished === 1 ? "it" : "them"}`)
@@ -209,7 +223,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
 
     const cluster = options.cluster ?? { host: "127.0.0.1", port: 0, shardLockExpiration: "5 seconds" }
     const engine = yield* EngineWorker.start({
-      runner: randomUUID(),
+      runner,
       workflows: options.workflows.map((served) => ({ name: served.name, file: served.file, publicUrl: served.publicUrl?.toString() })),
       inputs: [...options.inputs],
       connections: Object.fromEntries(options.connections),

@@ -47,6 +47,12 @@ export interface TriggerStore {
   readonly polled: (record: { readonly workflow: string; readonly type: string; readonly parameters: unknown; readonly cursor: unknown }) => Effect.Effect<void, RunStore.StoreFailed>
   /** This runner is alive (called every few seconds), or gone (at its stop). */
   readonly heartbeat: (runner: string) => Effect.Effect<void, RunStore.StoreFailed>
+  /**
+   * This runner joins as the only one (an embedded database's data directory has one): in one
+   * transaction, the process id of another runner that heartbeat within `aliveWithinMillis` and
+   * whose process is alive on this machine, if any; else this runner is recorded alive.
+   */
+  readonly joinAlone: (runner: string, aliveWithinMillis: number) => Effect.Effect<Option.Option<number>, RunStore.StoreFailed>
   readonly leave: (runner: string) => Effect.Effect<void, RunStore.StoreFailed>
   /** How many other runners heartbeat within the last `withinMillis`. */
   readonly othersAlive: (runner: string, withinMillis: number) => Effect.Effect<number, RunStore.StoreFailed>
@@ -72,9 +78,21 @@ const schema = [
   )`,
   `CREATE TABLE IF NOT EXISTS xr_runners (
     id TEXT PRIMARY KEY,
-    seen_at BIGINT NOT NULL
+    seen_at BIGINT NOT NULL,
+    pid INTEGER
   )`
 ]
+
+/** Whether a process of this machine is alive (one we may not signal is alive too). */
+const processAlive = (pid: number): boolean => {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM"
+  }
+}
 
 const failed = (doing: string) => (error: SqlError) => new RunStore.StoreFailed({ message: `the triggers' state could not be ${doing}: ${error.message}` })
 
@@ -121,10 +139,18 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
         Effect.mapError(upsert(workflow, type, parameters, { cursor: text(cursor) }), failed("written")).pipe(Effect.asVoid),
       // The time is read each time the effect runs (a heartbeat is one effect repeated).
       heartbeat: (runner) =>
-        Effect.suspend(() => sql`INSERT INTO xr_runners (id, seen_at) VALUES (${runner}, ${Date.now()}) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at`).pipe(
-          Effect.mapError(failed("written")),
-          Effect.asVoid
-        ),
+        Effect.suspend(() =>
+          sql`INSERT INTO xr_runners (id, seen_at, pid) VALUES (${runner}, ${Date.now()}, ${process.pid}) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at`
+        ).pipe(Effect.mapError(failed("written")), Effect.asVoid),
+      joinAlone: (runner, aliveWithinMillis) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const now = Date.now()
+          const others = yield* sql<{ pid: number | null }>`SELECT pid FROM xr_runners WHERE id <> ${runner} AND seen_at > ${now - aliveWithinMillis}`
+          const alive = others.map((row) => Number(row.pid)).find((pid) => pid !== process.pid && processAlive(pid))
+          if (alive !== undefined) return Option.some(alive)
+          yield* sql`INSERT INTO xr_runners (id, seen_at, pid) VALUES (${runner}, ${now}, ${process.pid}) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at`
+          return Option.none()
+        })).pipe(Effect.mapError(failed("written"))),
       leave: (runner) => Effect.mapError(sql`DELETE FROM xr_runners WHERE id = ${runner}`, failed("written")).pipe(Effect.asVoid),
       othersAlive: (runner, withinMillis) =>
         Effect.suspend(() => sql<{ n: number }>`SELECT COUNT(*) AS n FROM xr_runners WHERE id <> ${runner} AND seen_at > ${Date.now() - withinMillis}`).pipe(

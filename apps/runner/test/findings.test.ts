@@ -10,7 +10,7 @@ import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { cli, freePort, type Outcome, runner, spawn } from "./bin.js"
+import { cli, freePort, type Outcome, runner, served, spawn } from "./bin.js"
 
 const newCard = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "x-runner-findings-"))
@@ -227,6 +227,22 @@ describe("serve's data directory", () => {
     expect(listed.stderr).toContain(`${join(damagedDatabase, "runs.db")} is not a database x-runner can read`)
 
   }, 60_000)
+
+  it("one runner uses a data directory: a second serve on it is refused (exit 2); once the first stopped, it starts", async () => {
+    const dataDir = join(dir, "shared-data")
+    const port = await freePort()
+    const first = served(["serve", newCard, "--sandbox", "--public-url", `http://127.0.0.1:${port}/hooks/new-card`, "--data-dir", dataDir])
+    await first.waitFor("● serving", 1, 20_000)
+    const second = await serveOnce(dataDir)
+    expect(second.code).toBe(2)
+    expect(second.log).toContain(`another x-runner (process ${first.child.pid}) serves from ${dataDir}: one runner uses a data directory`)
+    expect(second.log).not.toContain("● serving")
+    first.child.kill("SIGTERM")
+    expect(await first.exited).toBe(0)
+    const third = await serveOnce(dataDir)
+    expect(third.log).toContain("● serving")
+    expect(third.code).toBe(0)
+  }, 90_000)
 })
 
 const waitFor = (done: () => boolean, log: () => string, timeoutMs = 20_000) =>

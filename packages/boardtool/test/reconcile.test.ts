@@ -1,8 +1,9 @@
 /**
- * `createCard` and `createList` are reconcilable: a create cut short is found again as the card
- * of that name in that list (the list of that name on that board) created since the attempt
- * began (Trello's ids tell when, to the second). The wire (nock: one `GET /1/lists/{id}/cards`,
- * `GET /1/boards/{id}/lists?filter=open`), and the simulator end to end.
+ * `createCard`, `createList` and `createBoard` are reconcilable: a create cut short is found
+ * again as the card of that name in that list (the list of that name on that board, the
+ * member's board of that name) created since the attempt began (Trello's ids tell when, to the
+ * second). The wire (nock: one `GET /1/lists/{id}/cards`, `GET /1/boards/{id}/lists?filter=open`,
+ * `GET /1/members/me/boards?filter=open`), and the simulator end to end.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Executor } from "@x/core"
@@ -73,6 +74,37 @@ describe("createList's reconciliation: the wire", () => {
     }))
 })
 
+describe("createBoard's reconciliation: the wire", () => {
+  beforeAll(() => nock.disableNetConnect())
+  afterEach(() => {
+    nock.cleanAll()
+  })
+  afterAll(() => nock.enableNetConnect())
+
+  it.effect("reads the member's open boards once; the board of that name created since the attempt is the output", () =>
+    Effect.gen(function*() {
+      const board = (id: string, name: string) => ({
+        id,
+        name,
+        desc: "",
+        closed: false,
+        idOrganization: null,
+        url: `https://trello.com/b/${id}`,
+        shortUrl: `https://trello.com/b/${id}`,
+        prefs: { permissionLevel: "private" }
+      })
+      const made = board(idAt("2026-11-24T10:00:02Z", "0000000000000021"), "Launch")
+      const scope = nock(API, { reqheaders: { authorization: AUTHORIZATION } }).get("/1/members/me/boards").query({ filter: "open" })
+        .reply(200, [board(idAt("2026-11-23T10:00:00Z", "0000000000000020"), "Launch"), made, board(idAt("2026-11-24T10:00:05Z", "0000000000000022"), "Other")])
+      const parameters = { name: "Launch" }
+      const boards = Either.getOrThrow(executor.prepare(step("createBoard", parameters)))
+      expect(Executor.reconcilable(boards)).toBe(true)
+      const found = yield* withFetch(executor.reconcilePrepared(boards, parameters, new Date("2026-11-24T10:00:00Z")))
+      expect(Option.map(found, (output) => (output as { id: string }).id)).toEqual(Option.some(made.id))
+      expect(scope.isDone()).toBe(true)
+    }))
+})
+
 describe("createCard's reconciliation against the simulator", () => {
   let sim: Simulator.Simulator
   beforeAll(async () => {
@@ -102,5 +134,16 @@ describe("createCard's reconciliation against the simulator", () => {
       const found = yield* connected(executor.reconcilePrepared(lists, parameters, began))
       expect(Option.map(found, (list) => (list as { id: string }).id)).toEqual(Option.some(created.id))
       expect(yield* connected(executor.reconcilePrepared(lists, parameters, new Date(Date.now() + 5000)))).toEqual(Option.none())
+    }))
+
+  it.live("a board created after the attempt began is found; with a later attempt, none", () =>
+    Effect.gen(function*() {
+      const parameters = { name: "Reconciled board" }
+      const boards = Either.getOrThrow(executor.prepare(step("createBoard", parameters)))
+      const began = new Date(Date.now() - 1000)
+      const created = (yield* connected(executor.run(step("createBoard", parameters)))) as { id: string }
+      const found = yield* connected(executor.reconcilePrepared(boards, parameters, began))
+      expect(Option.map(found, (board) => (board as { id: string }).id)).toEqual(Option.some(created.id))
+      expect(yield* connected(executor.reconcilePrepared(boards, parameters, new Date(Date.now() + 5000)))).toEqual(Option.none())
     }))
 })

@@ -24,5 +24,7 @@ export const createBoard = Action.make({
   validate: ({ idBoardSource, keepCards }) =>
     keepCards !== undefined && idBoardSource === undefined ? [{ path: "keepCards", message: "needs a board to copy (idBoardSource)" }] : [],
   output: Boards.Board,
-  run: (board, { client }) => Boards.createBoard(client, board)
+  run: (board, { client }) => Boards.createBoard(client, board),
+  // A create cut short: the member's open board of that name created since the attempt began.
+  reconcile: ({ name }, { client }, { since }) => Boards.findCreatedBoard(client, name, since)
 })

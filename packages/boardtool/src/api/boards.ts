@@ -4,7 +4,9 @@
  * and the member's workspaces.
  */
 import { ProviderClient, ProviderRequest } from "@x/core"
+import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as Api from "../api.js"
 import type { State } from "./lists.js"
 
 const { path } = ProviderRequest
@@ -96,6 +98,10 @@ export const deleteBoard = (client: ProviderClient.ProviderClient, id: string) =
 /** The token member's boards; Trello answers them all at once (no paging). */
 export const memberBoards = (client: ProviderClient.ProviderClient, filter: State) =>
   client.json({ method: "GET", path: "/members/me/boards", query: { filter } }, Schema.Array(Board))
+
+/** The board named `name` the token's member created since `since` (a `createBoard` cut short), if any. */
+export const findCreatedBoard = (client: ProviderClient.ProviderClient, name: string, since: Date) =>
+  Effect.map(memberBoards(client, "open"), (boards) => Api.newestCreatedSince(boards, name, since))
 
 export const workspaceBoards = (client: ProviderClient.ProviderClient, idOrganization: string, filter: State) =>
   client.json({ method: "GET", path: path`/organizations/${idOrganization}/boards`, query: { filter } }, Schema.Array(Board))

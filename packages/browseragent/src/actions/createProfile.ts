@@ -10,5 +10,7 @@ export const createProfile = Action.make({
     userId: Property.string({ title: "User ID", description: "Your own id for the user this profile belongs to, to find it again.", maxLength: Profiles.userIdMaxLength })
   },
   output: Profiles.Profile,
-  run: (fields, { client }) => Profiles.createProfile(client, fields)
+  run: (fields, { client }) => Profiles.createProfile(client, fields),
+  // A create cut short: the profile of that name and user id created since the attempt began.
+  reconcile: (fields, { client }, { since }) => Profiles.findCreatedProfile(client, fields, since)
 })

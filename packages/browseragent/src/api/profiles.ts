@@ -2,9 +2,11 @@
  * Profiles (`/profiles`, Browser Use v3): a browser's saved state (cookies, logins) that
  * sessions reuse; one per user of the caller's app, found again by its `userId`.
  */
-import { Pagination, type ProviderClient, ProviderRequest } from "@x/core"
+import { ConnectorError, Pagination, type ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 
 const { path } = ProviderRequest
 const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.NullOr(schema))
@@ -90,3 +92,26 @@ export const profiles = (
       client.json({ method: "GET", path: "/profiles", query: { pageNumber, pageSize, query: options.search } }, ProfilePage),
       (r) => ({ items: r.items.map(toProfile), total: r.totalItems })
     ))
+
+/**
+ * The profile a create cut short may have made (an action's `reconcile`): of the profiles the
+ * service finds by its name (or user id), the newest with exactly that name and user id created
+ * at or after `since`, to the second.
+ */
+export const findCreatedProfile = (
+  client: ProviderClient.ProviderClient,
+  fields: ProfileFields,
+  since: Date
+): Effect.Effect<Option.Option<Profile>, ConnectorError.ConnectorError> => {
+  const search = fields.name ?? fields.userId
+  if (search === undefined) {
+    return Effect.fail(ConnectorError.invalidInput([{ path: "name", message: "a profile created without a name or user id cannot be found again" }]))
+  }
+  const from = Math.floor(since.getTime() / 1000) * 1000
+  return Effect.map(Stream.runCollect(profiles(client, { search, maxItems: 100 })), (found) =>
+    Option.fromNullable(
+      [...found].filter((profile) =>
+        profile.name === (fields.name ?? null) && profile.userId === (fields.userId ?? null) && Date.parse(profile.createdAt) >= from
+      ).sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))[0]
+    ))
+}

@@ -19,5 +19,8 @@ export const createCollectionItem = Action.make({
   scopes: [Scopes.cmsWrite, Scopes.cmsRead, Scopes.sitesRead],
   validate: ({ isDraft, live }) => live === true && isDraft === true ? [{ path: "isDraft", message: "a live item cannot be a draft" }] : [],
   run: ({ collectionId, fieldData, isDraft, live }, { client }) =>
-    Items.createItem(client, { collectionId, fieldData, live: live ?? false, isDraft: isDraft ?? false, isArchived: false })
+    Items.createItem(client, { collectionId, fieldData, live: live ?? false, isDraft: isDraft ?? false, isArchived: false }),
+  // A create cut short: the item of that slug (or name) in that collection created since the attempt began.
+  reconcile: ({ collectionId, fieldData, live }, { client }, { since }) =>
+    Items.findCreatedItem(client, { collectionId, live: live ?? false, fieldData: fieldData as Readonly<Record<string, unknown>> }, since)
 })

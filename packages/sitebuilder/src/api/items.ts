@@ -3,7 +3,7 @@
  * not through a flag): listed, found by a field's value, read, created, updated, deleted or
  * unpublished, and published.
  */
-import { type ProviderClient, ProviderRequest } from "@x/core"
+import { ConnectorError, type ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -107,6 +107,32 @@ export const findItem = (
     ? items(client, { collectionId, live, ...(field === "name" ? { name: value } : { slug: value }) }, Item, 1)
     : Stream.filter(items(client, { collectionId, live }, Item, maxItems), (item) => matches(item.fieldData[field], value))
   return Effect.map(Stream.runHead(stream), Option.getOrNull)
+}
+
+/**
+ * The item a create cut short may have made (an action's `reconcile`): of the items with its
+ * slug (unique in a collection) or, without one, its name (both filtered by Webflow), the newest
+ * created at or after `since`, to the second.
+ */
+export const findCreatedItem = (
+  client: ProviderClient.ProviderClient,
+  where: { readonly collectionId: string; readonly live: boolean; readonly fieldData: Readonly<Record<string, unknown>> },
+  since: Date
+): Effect.Effect<Option.Option<WrittenItem>, ConnectorError.ConnectorError> => {
+  const { slug, name } = where.fieldData
+  const by = typeof slug === "string" ? { slug } : typeof name === "string" ? { name } : undefined
+  if (by === undefined) {
+    return Effect.fail(ConnectorError.invalidInput([{ path: "fieldData.name", message: "an item created without a name or slug cannot be found again" }]))
+  }
+  const from = Math.floor(since.getTime() / 1000) * 1000
+  return Effect.map(Stream.runCollect(items(client, { collectionId: where.collectionId, live: where.live, ...by }, Item)), (found) =>
+    Option.map(
+      Option.fromNullable(
+        [...found].filter((item) => item.createdOn !== undefined && Date.parse(item.createdOn) >= from)
+          .sort((a, b) => Date.parse(b.createdOn!) - Date.parse(a.createdOn!))[0]
+      ),
+      (item) => ({ ...item, isDraft: item.isDraft ?? false, isArchived: item.isArchived ?? false })
+    ))
 }
 
 /** `DELETE /collections/{id}/items/{itemId}` (the staged item), or `…/live` (unpublished: the staged one stays). */
