@@ -7,7 +7,7 @@
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as Path from "@effect/platform/Path"
-import { Component, Connections, type ConnectorError, PropertyGroup } from "@x/core"
+import { Component, Connections, type ConnectorError, PropertyGroup, RateLimiter } from "@x/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -273,9 +273,11 @@ export const serve = (args: {
     const [Serve, Tracing] = yield* Effect.promise(() => Promise.all([import("./Serve.js"), import("./Tracing.js")]))
     // Several runners on one credential keep to its limit together: their pacing is in the database.
     const output = yield* Output
+    // On the embedded database, the serving thread's requests are paced by the engine thread's limiter.
+    const gates = database._tag === "Postgres" ? undefined : Serve.engineGates()
     const limiters = database._tag === "Postgres"
       ? (yield* Effect.promise(() => import("./SharedRateLimiter.js"))).layer(database.url, output.err)
-      : Layer.empty
+      : Layer.succeed(RateLimiter.RateLimiters, gates!.limiter)
     const directory = files.length > 1 || files[0]!.path !== args.workflow
     return yield* Serve.serve({
       // One workflow is served at the public URL itself; a directory's each at <public URL>/<name>.
@@ -296,7 +298,8 @@ export const serve = (args: {
       connections,
       rateLimits: !args.source.withoutRateLimits,
       otlpEndpoint: Tracing.endpointOf(args.otlpEndpoint),
-      version: args.version ?? "0.0.0"
+      version: args.version ?? "0.0.0",
+      gates
     }).pipe(
       // The serving thread's spans are not exported (the runs' and steps' are, from the engine's thread): none is made.
       Effect.withTracerEnabled(false),

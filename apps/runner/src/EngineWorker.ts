@@ -29,6 +29,7 @@ import { readlinkSync } from "node:fs"
 import { setPriority } from "node:os"
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads"
 import { layer as componentsLayer } from "./Components.js"
+import * as EngineGates from "./EngineGates.js"
 import type * as Engine from "./Engine.js"
 import * as EngineHost from "./EngineHost.js"
 import { DamagedData, ServeProblem } from "./Errors.js"
@@ -59,7 +60,10 @@ export interface Spec {
   readonly reportsFinished: boolean
 }
 
-type ToWorker = { readonly _tag: "wake" } | { readonly _tag: "stop" }
+type ToWorker =
+  | { readonly _tag: "wake" }
+  | { readonly _tag: "stop" }
+  | { readonly _tag: "gate"; readonly id: number; readonly limits: ReadonlyArray<EngineGates.Limit> }
 type FromWorker =
   | { readonly _tag: "say"; readonly lines: ReadonlyArray<string> }
   | { readonly _tag: "ready" }
@@ -67,6 +71,7 @@ type FromWorker =
   | { readonly _tag: "finished"; readonly run: { readonly runId: string; readonly eventId: string; readonly workflow: string }; readonly result: Run.RunResult }
   | { readonly _tag: "failed"; readonly error: { readonly _tag: string; readonly message: string; readonly file?: string } }
   | { readonly _tag: "stopped" }
+  | { readonly _tag: "gated"; readonly id: number }
 
 /**
  * The engine's thread, as the serving thread sees it.
@@ -95,7 +100,9 @@ const script = new URL("./EngineWorker.js", import.meta.url)
  */
 export const start = (
   spec: Spec,
-  finished: Engine.Runs["finished"]
+  finished: Engine.Runs["finished"],
+  /** The serving thread's rate-limit gates, given by this thread's limiter (the embedded database). */
+  gates?: EngineGates.EngineGates
 ): Effect.Effect<Handle, never, Output | Scope.Scope> =>
   Effect.gen(function*() {
     const output = yield* Output
@@ -139,14 +146,20 @@ export const start = (
         }
         case "stopped":
           return fork(Deferred.succeed(stopped, undefined))
+        case "gated":
+          return gates?.gated(message.id)
       }
     })
+    gates?.connect((id, limits) => worker.postMessage({ _tag: "gate", id, limits } satisfies ToWorker))
     worker.on("error", (error) =>
       fork(Effect.zipRight(
         Deferred.fail(ready, new ServeProblem({ message: `the engine's thread failed: ${error.message}` })),
         Deferred.succeed(stopped, undefined)
       )))
-    worker.on("exit", () => fork(Deferred.succeed(stopped, undefined)))
+    worker.on("exit", () => {
+      gates?.disconnect()
+      fork(Deferred.succeed(stopped, undefined))
+    })
     return {
       // One wake-up per turn of the event loop, however many runs were accepted in it.
       wake: Effect.sync(() => {
@@ -228,8 +241,15 @@ if (!isMainThread && parentPort !== null && (workerData as Spec | undefined)?.ru
   const stop = Deferred.unsafeMake<void>(FiberId.none)
   const wake = Effect.runSync(Queue.sliding<void>(1))
   port.on("message", (message: ToWorker) => {
-    if (message._tag === "wake") Effect.runFork(Queue.offer(wake, undefined))
-    else Effect.runFork(Deferred.succeed(stop, undefined))
+    switch (message._tag) {
+      case "wake":
+        return void Effect.runFork(Queue.offer(wake, undefined))
+      case "gate":
+        // The serving thread's request takes its tokens here, with the runs' steps'.
+        return void Effect.runFork(Effect.ensuring(EngineGates.gate(message.limits), Effect.sync(() => post({ _tag: "gated", id: message.id }))))
+      case "stop":
+        return void Effect.runFork(Deferred.succeed(stop, undefined))
+    }
   })
   const tracing = Effect.promise(() => import("./Tracing.js")).pipe(
     Effect.map((Tracing) => Tracing.layer(spec.otlpEndpoint, spec.version))

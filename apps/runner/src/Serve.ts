@@ -30,6 +30,7 @@ import { createServer } from "node:http"
 import { Components } from "./Components.js"
 import * as Database from "./Database.js"
 import type * as Engine from "./Engine.js"
+import * as EngineGates from "./EngineGates.js"
 import * as EngineHost from "./EngineHost.js"
 import * as EngineWorker from "./EngineWorker.js"
 import { type DamagedData, ServeProblem } from "./Errors.js"
@@ -87,6 +88,11 @@ export interface ServeOptions {
   readonly connections: ReadonlyMap<string, Readonly<Record<string, unknown>>>
   /** Whether the runs keep to the providers' rate limits (not under `--without-rate-limits`). */
   readonly rateLimits: boolean
+  /**
+   * The serving thread's rate-limit gates (its connections' limiter), given by the engine
+   * thread's limiter: one limiter per runner on the embedded database.
+   */
+  readonly gates?: EngineGates.EngineGates | undefined
   /** Where runs' and steps' traces go over OTLP, if anywhere. */
   readonly otlpEndpoint?: string | undefined
   readonly version: string
@@ -235,7 +241,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       otlpEndpoint: options.otlpEndpoint,
       version: options.version,
       reportsFinished: options.finished !== undefined
-    }, options.finished)
+    }, options.finished, options.gates)
     wake = engine.wake
     yield* engine.ready
     // Anything accepted while the engine's thread started.
@@ -272,3 +278,11 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
  * @category models
  */
 export type Finished = (run: { readonly runId: string; readonly eventId: string; readonly workflow: string }, result: Run.RunResult) => Effect.Effect<void>
+
+/**
+ * The serving thread's rate-limit gates for the embedded database (see `EngineGates`).
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const engineGates = (): EngineGates.EngineGates => EngineGates.make()

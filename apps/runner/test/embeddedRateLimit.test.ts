@@ -1,0 +1,90 @@
+/**
+ * One rate limit per credential across a runner's two threads on the embedded database: the
+ * serving thread's requests (`newCard` reading each delivered card) take their tokens from the
+ * engine thread's limiter, where the runs' steps (`getCard`) take theirs. 60 deliveries make
+ * about 120 requests on one token against a simulator enforcing Trello's 100 per 10 s: every
+ * run succeeds and the simulator never answers 429 (two limiters of 100 each would have gone
+ * over it).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as TrelloSimulator from "@x/boardtool/testing"
+import { createHmac } from "node:crypto"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { freePort, runsOf, served } from "./bin.js"
+
+const { boards, lists } = TrelloSimulator.seed
+
+let sim: TrelloSimulator.Simulator
+beforeAll(async () => {
+  sim = await TrelloSimulator.start({ key: "limits-key-0123456789", token: "limits-token-0123456789abcdef" })
+})
+afterAll(() => sim.close())
+
+const dir = mkdtempSync(join(tmpdir(), "x-runner-limits-"))
+const workflow = join(dir, "read-cards.json")
+writeFileSync(workflow, JSON.stringify({
+  label: "Read every new card",
+  triggers: [{ label: "A card in To Do", name: "created", type: "boardtool/v1/newCard", parameters: { idBoard: boards.roadmap, idList: lists.roadmapToDo } }],
+  tasks: [{ label: "Read it", name: "card", type: "boardtool/v1/getCard", parameters: { id: "${trigger.id}" } }]
+}))
+
+/** Trello's delivery of the seeded card, a new action each time, signed for the public URL. */
+const delivery = (n: number, publicUrl: string) => {
+  const card = TrelloSimulator.seed.cards.launchPost
+  const body = JSON.stringify({
+    action: {
+      id: (0xe10000 + n).toString(16).padStart(24, "0"),
+      idMemberCreator: TrelloSimulator.seed.member,
+      type: "createCard",
+      date: new Date().toISOString(),
+      data: {
+        card: { id: card, name: "Write the launch post", idShort: n, shortLink: `l${n}` },
+        list: { id: lists.roadmapToDo, name: "To Do" },
+        board: { id: boards.roadmap, name: "Product Roadmap", shortLink: "rOaDmApX" }
+      },
+      memberCreator: { id: TrelloSimulator.seed.member, username: "simulated" }
+    },
+    model: { id: lists.roadmapToDo, name: "To Do", idBoard: boards.roadmap, closed: false, pos: 16384 }
+  })
+  return { body, signature: createHmac("sha1", sim.secret).update(body + publicUrl).digest("base64") }
+}
+
+describe("x-runner serve on the embedded database: one rate limiter for both threads", () => {
+  it("about 120 requests on one token, from both threads, under Trello's 100 per 10 s: no 429, every run succeeds", async () => {
+    const port = await freePort()
+    const publicUrl = `http://127.0.0.1:${port}/hooks/read-cards`
+    const dataDir = join(dir, "data")
+    const runner = served(["serve", workflow, "--public-url", publicUrl, "--port", String(port), "--data-dir", dataDir], {
+      XRUNNER_BOARDTOOL_KEY: sim.key,
+      XRUNNER_BOARDTOOL_TOKEN: sim.token,
+      XRUNNER_BOARDTOOL_SECRET: sim.secret,
+      XRUNNER_BOARDTOOL_BASE_URL: sim.baseUrl
+    })
+    try {
+      await runner.waitFor("● serving boardtool/v1/newCard", 1, 30_000)
+      const before = sim.stats.requests
+      await Promise.all(Array.from({ length: 60 }, async (_, n) => {
+        const { body, signature } = delivery(n, publicUrl)
+        const response = await fetch(`http://127.0.0.1:${port}/hooks/read-cards`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-trello-webhook": signature },
+          body
+        })
+        expect(response.status).toBe(200)
+      }))
+      const deadline = Date.now() + 40_000
+      while ((await runsOf({ dataDir })).filter((run) => run.status === "succeeded").length < 60) {
+        if (Date.now() > deadline) throw new Error(`the runs did not end:\n${runner.log().slice(-2000)}`)
+        await new Promise((resolve) => setTimeout(resolve, 250))
+      }
+      // Both threads' requests: each delivery's read and each run's.
+      expect(sim.stats.requests - before).toBeGreaterThanOrEqual(120)
+      expect(sim.stats.rateLimited).toBe(0)
+    } finally {
+      runner.child.kill("SIGTERM")
+      await runner.exited
+    }
+  }, 90_000)
+})
