@@ -19,6 +19,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { RateLimiter } from "@x/core"
 import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -110,7 +111,7 @@ export const make = (
             },
             onFailure: (error) =>
               Effect.gen(function*() {
-                aloneUntil = Date.now() + 10_000
+                aloneUntil = (yield* Clock.currentTimeMillis) + 10_000
                 if (!warned) {
                   warned = true
                   yield* warn(`✘ the shared rate limits cannot be read (${error.message ?? String(error)}): this runner paces its requests alone meanwhile`)
@@ -120,7 +121,7 @@ export const make = (
           })
         )
         // Resolved once per connection, run per request: the choice is made per request.
-        return Effect.suspend(() => Date.now() < aloneUntil ? alone : shared)
+        return Effect.flatMap(Clock.currentTimeMillis, (now) => now < aloneUntil ? alone : shared)
       }
     }
   })
