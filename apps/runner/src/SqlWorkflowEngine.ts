@@ -6,6 +6,9 @@
  * activities again; an activity that ended in a defect or was interrupted is not recorded, so
  * it runs again.
  *
+ * An execution that succeeded is done: its journal is deleted, and the same execution started
+ * again would run from the start (its caller keeps what ran, and does not start it again).
+ *
  * Which runner executes what is its caller's concern: it starts each execution in one place at
  * a time (the runs' leases, `RunStore.claim`). The engine keeps no shards, mailboxes or
  * messages: what `@effect/cluster`'s engine spends about six transactions and 9–11 ms of CPU on
@@ -116,12 +119,15 @@ export const make = (
           Workflow.intoResult,
           Effect.provideService(WorkflowEngine.WorkflowInstance, instance),
           Effect.provideService(WorkflowEngine.WorkflowEngine, engine),
-          // A completed execution is forgotten (its caller does not start it again); a
-          // suspended one stays, to be resumed.
+          // A completed execution is forgotten (its caller does not start it again), and once it
+          // succeeded so is its journal (what it did is its caller's to keep); a suspended one
+          // stays, to be resumed.
           Effect.onExit((exit) =>
-            Effect.sync(() => {
-              if (Exit.isFailure(exit) || exit.value._tag === "Complete") {
-                if (executions.get(executionId) === execution) executions.delete(executionId)
+            Effect.gen(function*() {
+              if (Exit.isSuccess(exit) && exit.value._tag === "Suspended") return
+              if (executions.get(executionId) === execution) executions.delete(executionId)
+              if (Exit.isSuccess(exit) && exit.value._tag === "Complete" && Exit.isSuccess(exit.value.exit)) {
+                yield* Effect.ignore(write(sql`DELETE FROM xr_journal WHERE execution_id = ${executionId}`))
               }
             })
           ),

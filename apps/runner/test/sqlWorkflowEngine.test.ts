@@ -1,12 +1,14 @@
 /**
  * `SqlWorkflowEngine` on the embedded database: an activity's result is journaled and replayed
- * (not run again) when the execution starts again on a new engine; an activity that died is not
- * journaled (it runs again, and once it succeeds it is).
+ * (not run again) when an execution that did not succeed starts again on a new engine; an
+ * activity that died is not journaled (it runs again); an execution that succeeded has its
+ * journal deleted.
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Activity from "@effect/workflow/Activity"
 import * as Workflow from "@effect/workflow/Workflow"
 import { describe, expect, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
@@ -29,7 +31,7 @@ const ran = new Map<string, number>()
 const count = (key: string) => Effect.sync(() => void ran.set(key, (ran.get(key) ?? 0) + 1))
 let dieOnce = true
 
-/** The workflow: a journaled step, then a step that dies the first time. */
+/** The workflow: a journaled step, then a step that dies the first time (and the execution with it). */
 const registered = Greet.toLayer(({ name }) =>
   Effect.gen(function*() {
     const greeting = yield* Activity.make({
@@ -40,7 +42,7 @@ const registered = Greet.toLayer(({ name }) =>
     yield* Activity.make({
       name: "flaky",
       execute: Effect.zipRight(count("flaky"), Effect.suspend(() => dieOnce ? (dieOnce = false, Effect.die("boom")) : Effect.void))
-    }).pipe(Effect.catchAllCause(() => Effect.void))
+    })
     return greeting
   })
 )
@@ -52,26 +54,20 @@ const engine = (dataDir: string) =>
   )
 
 describe("SqlWorkflowEngine", () => {
-  it.live("journals each activity's result: started again on a new engine, it is replayed and not run again; a defect is not journaled", () =>
+  it.live("journals each activity's result: an execution that died is replayed on a new engine, its recorded activities not run again; one that succeeded has no journal left", () =>
     Effect.gen(function*() {
       const dataDir = mkdtempSync(join(tmpdir(), "x-runner-engine-"))
-      const first = yield* Effect.scoped(Effect.flatMap(Layer.build(engine(dataDir)), (context) =>
-        Effect.provide(Greet.execute({ name: "Ada" }), context)))
-      expect(first).toBe("hello Ada")
+      const execute = (name: string) =>
+        Effect.scoped(Effect.flatMap(Layer.build(engine(dataDir)), (context) => Effect.provide(Effect.exit(Greet.execute({ name })), context)))
+      // "flaky" dies: the execution ends in a defect; "greet" was journaled, "flaky" was not.
+      const first = yield* execute("Ada")
+      expect(Exit.isFailure(first) && Cause.isDie(first.cause)).toBe(true)
       expect([ran.get("greet"), ran.get("flaky")]).toEqual([1, 1])
-      // The same execution on a new engine over the same file: the journal answers.
-      const again = yield* Effect.scoped(Effect.flatMap(Layer.build(engine(dataDir)), (context) =>
-        Effect.provide(Greet.execute({ name: "Ada" }), context)))
-      expect(again).toBe("hello Ada")
-      // "greet" is not run again; "flaky" died the first time (not journaled), so it ran again.
+      // The same execution on a new engine over the same file: "greet" answered by the journal, "flaky" run again.
+      expect(yield* execute("Ada")).toEqual(Exit.succeed("hello Ada"))
       expect([ran.get("greet"), ran.get("flaky")]).toEqual([1, 2])
-      // Now both are journaled.
-      yield* Effect.scoped(Effect.flatMap(Layer.build(engine(dataDir)), (context) => Effect.provide(Greet.execute({ name: "Ada" }), context)))
-      expect([ran.get("greet"), ran.get("flaky")]).toEqual([1, 2])
-      // Another execution runs its own activities.
-      const other = yield* Effect.scoped(Effect.flatMap(Layer.build(engine(dataDir)), (context) =>
-        Effect.provide(Effect.exit(Greet.execute({ name: "Bo" })), context)))
-      expect(other).toEqual(Exit.succeed("hello Bo"))
-      expect(ran.get("greet")).toBe(2)
+      // It succeeded: its journal is gone, so the same execution started again runs from the start.
+      expect(yield* execute("Ada")).toEqual(Exit.succeed("hello Ada"))
+      expect([ran.get("greet"), ran.get("flaky")]).toEqual([2, 3])
     }))
 })
