@@ -111,6 +111,15 @@ export interface Runs {
 const mark = (status: string) => status === "succeeded" ? "✔" : status === "skipped" ? "–" : "✘"
 
 
+/**
+ * A run another runner took over (this one went silent too long, e.g. stalled): this runner
+ * sends and records nothing more of it; its execution ends here (a defect: nothing journaled),
+ * and the other runner runs it from its journal.
+ */
+const takenOverName = "RunTakenOver"
+/** The defect (its name survives the journal's defect schema, a class would not). */
+const takenOver = (runId: string) => Effect.die(Object.assign(new Error(`run ${runId} was taken over by another runner`), { name: takenOverName }))
+
 /** The secret parameters of a step are never stored: their values are replaced. */
 const scrubbed = (checked: WorkflowFile.CheckedTask, input: unknown): unknown => {
   if (typeof input !== "object" || input === null) return input
@@ -181,15 +190,15 @@ const stepActivity = (runs: Runs, index: number, checked: WorkflowFile.CheckedTa
       let marked = false
       const guard: WriteGuard.Guard = {
         beforeWrite: () =>
-          marked ? Effect.void : store.writeSent(runId, { index, name, type }).pipe(
+          marked ? Effect.void : store.writeSent(runId, runs.runner, { index, name, type }).pipe(
             retried,
-            Effect.mapBoth({
-              onFailure: (error) =>
-                new ConnectorError.UpstreamUnavailable({
-                  message: `x-runner could not record that step "${name}" may send a write (${error.message}): the request was not sent`
-                }),
-              onSuccess: () => void (marked = true)
-            })
+            Effect.mapError((error) =>
+              new ConnectorError.UpstreamUnavailable({
+                message: `x-runner could not record that step "${name}" may send a write (${error.message}): the request was not sent`
+              })
+            ),
+            // Taken over: the request does not go, and the step ends here unrecorded (a defect is not journaled).
+            Effect.flatMap(Option.match({ onNone: () => takenOver(runId), onSome: () => Effect.sync(() => void (marked = true)) }))
           )
       }
       const result = yield* Effect.provideService(Run.runStep(runs.executor, checked, scope), WriteGuard.WriteGuard, guard)
@@ -232,7 +241,7 @@ export const runsLayer = (runs: Runs) => {
       yield* Effect.annotateCurrentSpan({ "x-runner.run.id": runId, "x-runner.workflow": run.workflow, "x-runner.event.id": run.eventId, "x-runner.run.attempt": attempt })
       const workflow = runs.workflows.get(run.workflow)
       if (workflow === undefined) {
-        yield* persistently(store.runFinished(runId, attempt, "failed", undefined))
+        if (!(yield* persistently(store.runFinished(runId, runs.runner, attempt, "failed", undefined)))) return yield* takenOver(runId)
         yield* runs.say(`✘ run ${runId}: the workflow ${run.workflow} is not served here`)
         return "failed" as const
       }
@@ -250,7 +259,7 @@ export const runsLayer = (runs: Runs) => {
         const { name, type } = checked.step
         if (end !== "succeeded") {
           steps.push({ name, type, status: "skipped" })
-          yield* persistently(store.stepFinished(runId, { index, name, type, status: "skipped" }))
+          if (!(yield* persistently(store.stepFinished(runId, runs.runner, { index, name, type, status: "skipped" })))) return yield* takenOver(runId)
           continue
         }
         if (runs.stopping()) return yield* Effect.interrupt
@@ -260,7 +269,7 @@ export const runsLayer = (runs: Runs) => {
           scope,
           recorded: Option.fromNullable(recordedSteps.get(index))
         })
-        yield* persistently(store.stepFinished(runId, { index, name, type, ...outcome }))
+        if (!(yield* persistently(store.stepFinished(runId, runs.runner, { index, name, type, ...outcome })))) return yield* takenOver(runId)
         steps.push({
           name,
           type,
@@ -276,7 +285,7 @@ export const runsLayer = (runs: Runs) => {
           failedStep = name
         }
       }
-      yield* persistently(store.runFinished(runId, attempt, end, failedStep))
+      if (!(yield* persistently(store.runFinished(runId, runs.runner, attempt, end, failedStep)))) return yield* takenOver(runId)
       yield* Effect.annotateCurrentSpan("x-runner.run.status", end)
       yield* runs.say(`■ event ${run.eventId} ${end} (run ${runId})`)
       if (runs.finished !== undefined) {
@@ -385,12 +394,16 @@ export const dispatch = (options: {
       // Executed by its key itself (the run id is a hash already), not a hash of it.
       engine.execute(RunWorkflow, { executionId: executionIdOf({ runId, attempt }), payload: { runId, attempt } }).pipe(
         Effect.exit,
-        Effect.flatMap((exit) =>
-          Exit.isSuccess(exit) || Exit.isInterrupted(exit) ? Effect.void : Effect.zipRight(
-            options.say(`✘ run ${runId} stopped before its end (${Cause.squash(exit.cause)}): it is taken up again`),
-            Effect.ignore(Effect.delay(store.release(runId, options.runner), "1 second"))
-          )
-        ),
+        Effect.flatMap((exit) => {
+          if (Exit.isSuccess(exit) || Exit.isInterrupted(exit)) return Effect.void
+          const why = Cause.squash(exit.cause)
+          return (why as { readonly name?: unknown }).name === takenOverName
+            ? options.say(`✘ run ${runId} was taken over by another runner (this one was silent too long): it stopped here, recording nothing more`)
+            : Effect.zipRight(
+              options.say(`✘ run ${runId} stopped before its end (${why}): it is taken up again`),
+              Effect.ignore(Effect.delay(store.release(runId, options.runner), "1 second"))
+            )
+        }),
         Effect.ensuring(Effect.sync(() => inEngine--)),
         FiberSet.run(executions)
       )

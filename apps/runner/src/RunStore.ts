@@ -131,10 +131,19 @@ export interface RunStore {
   /** The run is started (or resumed) by this runner. */
   readonly runStarted: (runId: string, attempt: number, runner: string) => Effect.Effect<void, StoreFailed>
   readonly step: (runId: string, index: number) => Effect.Effect<Option.Option<Step>, StoreFailed>
-  /** Commits the write marker; only then may the request go. */
-  readonly writeSent: (runId: string, step: { readonly index: number; readonly name: string; readonly type: string }) => Effect.Effect<number, StoreFailed>
-  readonly stepFinished: (runId: string, step: Step) => Effect.Effect<void, StoreFailed>
-  readonly runFinished: (runId: string, attempt: number, status: RunStatus, failedStep: string | undefined) => Effect.Effect<void, StoreFailed>
+  /**
+   * Commits the write marker (its time); only then may the request go. These writes of a run's
+   * progress are fenced: each is made only while the run is still `runner`'s, checked in the
+   * write's own transaction (none, or false: another runner took the run over, e.g. after this
+   * one stalled; nothing is written and the request must not go).
+   */
+  readonly writeSent: (
+    runId: string,
+    runner: string,
+    step: { readonly index: number; readonly name: string; readonly type: string }
+  ) => Effect.Effect<Option.Option<number>, StoreFailed>
+  readonly stepFinished: (runId: string, runner: string, step: Step) => Effect.Effect<boolean, StoreFailed>
+  readonly runFinished: (runId: string, runner: string, attempt: number, status: RunStatus, failedStep: string | undefined) => Effect.Effect<boolean, StoreFailed>
   readonly list: (options: { readonly limit: number; readonly status?: RunStatus | undefined; readonly workflow?: string | undefined }) => Effect.Effect<ReadonlyArray<Run>, StoreFailed>
   readonly show: (runId: string) => Effect.Effect<Option.Option<{ readonly run: Run; readonly event: unknown; readonly steps: ReadonlyArray<Step> }>, StoreFailed>
   /**
@@ -261,6 +270,17 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
     const write = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(batcher.write(effect), failed(doing))
     const read = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(effect, failed(doing))
     const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
+    const forUpdate = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE"), orElse: () => sql.literal("") })
+    /**
+     * A write of a run's progress, made only while the run is `runner`'s: checked in the write's
+     * transaction (on PostgreSQL the run's row stays locked until the commit, so no claim comes
+     * in between; on SQLite the transaction holds the write lock).
+     */
+    const whileOwned = (runId: string, runner: string, effect: Effect.Effect<unknown, SqlError>) =>
+      Effect.flatMap(
+        sql`SELECT 1 AS owned FROM xr_runs WHERE id = ${runId} AND lease_owner = ${runner} ${forUpdate}`,
+        (rows) => rows.length === 0 ? Effect.succeed(false) : Effect.as(effect, true)
+      )
 
     const store: RunStore = {
       accept: (workflow, event) => {
@@ -319,32 +339,32 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
         read("read", sql<Record<string, unknown>>`SELECT * FROM xr_steps WHERE run_id = ${runId} AND idx = ${index}`).pipe(
           Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(toStep(rows[0]!)))
         ),
-      writeSent: (runId, step) =>
+      writeSent: (runId, runner, step) =>
         Effect.suspend(() => {
           const at = Date.now()
           return write(
             "written",
-            sql`INSERT INTO xr_steps (run_id, idx, name, type, status, started_at, write_sent_at)
+            whileOwned(runId, runner, sql`INSERT INTO xr_steps (run_id, idx, name, type, status, started_at, write_sent_at)
               VALUES (${runId}, ${step.index}, ${step.name}, ${step.type}, 'running', ${at}, ${at})
-              ON CONFLICT (run_id, idx) DO UPDATE SET status = 'running', write_sent_at = COALESCE(xr_steps.write_sent_at, ${at})`
-          ).pipe(Effect.as(at))
+              ON CONFLICT (run_id, idx) DO UPDATE SET status = 'running', write_sent_at = COALESCE(xr_steps.write_sent_at, ${at})`)
+          ).pipe(Effect.map((owned) => owned ? Option.some(at) : Option.none()))
         }),
-      stepFinished: (runId, step) =>
+      stepFinished: (runId, runner, step) =>
         write(
           "written",
-          sql`INSERT INTO xr_steps (run_id, idx, name, type, status, input, output, error, started_at, duration_ms)
+          whileOwned(runId, runner, sql`INSERT INTO xr_steps (run_id, idx, name, type, status, input, output, error, started_at, duration_ms)
             VALUES (${runId}, ${step.index}, ${step.name}, ${step.type}, ${step.status}, ${json(step.input)}, ${json(step.output)},
               ${json(step.error)}, ${step.startedAt ?? null}, ${step.durationMs ?? null})
             ON CONFLICT (run_id, idx) DO UPDATE SET status = ${step.status}, input = ${json(step.input)}, output = ${json(step.output)},
               error = ${json(step.error)}, started_at = COALESCE(${step.startedAt ?? null}, xr_steps.started_at),
-              duration_ms = ${step.durationMs ?? null}`
-        ).pipe(Effect.asVoid),
-      runFinished: (runId, attempt, status, failedStep) =>
+              duration_ms = ${step.durationMs ?? null}`)
+        ),
+      runFinished: (runId, runner, attempt, status, failedStep) =>
         write(
           "written",
-          sql`UPDATE xr_runs SET status = ${status}, failed_step = ${failedStep ?? null}, finished_at = ${Date.now()}
-            WHERE id = ${runId} AND attempt = ${attempt}`
-        ).pipe(Effect.asVoid),
+          sql<{ id: string }>`UPDATE xr_runs SET status = ${status}, failed_step = ${failedStep ?? null}, finished_at = ${Date.now()}
+            WHERE id = ${runId} AND attempt = ${attempt} AND lease_owner = ${runner} RETURNING id`
+        ).pipe(Effect.map((rows) => rows.length > 0)),
       list: ({ limit, status, workflow }) =>
         read(
           "read",

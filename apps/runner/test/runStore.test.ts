@@ -44,7 +44,7 @@ describe("RunStore", () => {
       // A run let go of is claimed again; one finished is nobody's.
       yield* store.release(first.runId, "runner-a")
       expect((yield* store.claim("runner-b", 10, alive)).map((c) => c.runId)).toEqual([first.runId])
-      yield* store.runFinished(first.runId, 0, "succeeded", undefined)
+      expect(yield* store.runFinished(first.runId, "runner-b", 0, "succeeded", undefined)).toBe(true)
       expect(yield* store.unfinished).toBe(1)
       // Runner A gone (stopped, or silent for longer than the window): its run is B's.
       yield* triggers.leave("runner-a")
@@ -60,10 +60,11 @@ describe("RunStore", () => {
     Effect.gen(function*() {
       const store = yield* RunStore.RunStore
       const { runId } = yield* store.accept("copy", { id: "e1", output: {} })
+      yield* store.claim("runner-a", 10, "all others")
       yield* store.runStarted(runId, 0, "runner-a")
-      yield* store.stepFinished(runId, { index: 0, name: "copy", type: "boardtool/v1/createCard", status: "succeeded", output: { id: "c1" }, durationMs: 5 })
-      yield* store.stepFinished(runId, { index: 1, name: "check", type: "boardtool/v1/getCard", status: "failed", error: { tag: "NotFound", message: "gone" } })
-      yield* store.runFinished(runId, 0, "failed", "check")
+      yield* store.stepFinished(runId, "runner-a", { index: 0, name: "copy", type: "boardtool/v1/createCard", status: "succeeded", output: { id: "c1" }, durationMs: 5 })
+      yield* store.stepFinished(runId, "runner-a", { index: 1, name: "check", type: "boardtool/v1/getCard", status: "failed", error: { tag: "NotFound", message: "gone" } })
+      yield* store.runFinished(runId, "runner-a", 0, "failed", "check")
       expect((yield* store.list({ limit: 10, status: "failed" })).map((run) => [run.id, run.failedStep])).toEqual([[runId, "check"]])
       const retried = Option.getOrThrow(yield* store.retry(runId))
       expect(retried).toMatchObject({ status: "accepted", attempt: 1, fromStep: 1 })
@@ -73,7 +74,8 @@ describe("RunStore", () => {
       expect(shown.steps.map((step) => step.name)).toEqual(["copy"])
       // A run that did not fail is not retried.
       const done = yield* store.accept("copy", { id: "e2", output: {} })
-      yield* store.runFinished(done.runId, 0, "succeeded", undefined)
+      yield* store.claim("runner-a", 10, "all others")
+      yield* store.runFinished(done.runId, "runner-a", 0, "succeeded", undefined)
       expect(Option.getOrThrow(yield* store.retry(done.runId)).status).toBe("succeeded")
       expect(yield* store.retry("0000000000000000")).toEqual(Option.none())
     }).pipe(Effect.provide(stores())))
@@ -82,12 +84,33 @@ describe("RunStore", () => {
     Effect.gen(function*() {
       const store = yield* RunStore.RunStore
       const { runId } = yield* store.accept("copy", { id: "e1", output: {} })
-      const at = yield* store.writeSent(runId, { index: 0, name: "copy", type: "boardtool/v1/createCard" })
+      yield* store.claim("runner-a", 10, "all others")
+      const at = Option.getOrThrow(yield* store.writeSent(runId, "runner-a", { index: 0, name: "copy", type: "boardtool/v1/createCard" }))
       const step = Option.getOrThrow(yield* store.step(runId, 0))
       expect(step).toMatchObject({ status: "running", writeSentAt: at })
       // A second attempt's marker keeps the first time: what it created may date from then.
-      yield* store.writeSent(runId, { index: 0, name: "copy", type: "boardtool/v1/createCard" })
+      yield* store.writeSent(runId, "runner-a", { index: 0, name: "copy", type: "boardtool/v1/createCard" })
       expect(Option.getOrThrow(yield* store.step(runId, 0)).writeSentAt).toBe(at)
+    }).pipe(Effect.provide(stores())))
+
+  it.effect("a run taken over is fenced: the runner that had it writes no marker, step or end of it", () =>
+    Effect.gen(function*() {
+      const store = yield* RunStore.RunStore
+      const { runId } = yield* store.accept("copy", { id: "e1", output: {} })
+      yield* store.claim("runner-a", 10, "all others")
+      // Runner A stalls; runner B takes the run over.
+      expect((yield* store.claim("runner-b", 10, "all others")).map((run) => run.runId)).toEqual([runId])
+      const step = { index: 0, name: "copy", type: "boardtool/v1/createCard" }
+      expect(yield* store.writeSent(runId, "runner-a", step)).toEqual(Option.none())
+      expect(yield* store.stepFinished(runId, "runner-a", { ...step, status: "failed", error: { tag: "UpstreamUnavailable", message: "x" } })).toBe(false)
+      expect(yield* store.runFinished(runId, "runner-a", 0, "failed", "copy")).toBe(false)
+      expect(yield* store.step(runId, 0)).toEqual(Option.none())
+      expect(Option.getOrThrow(yield* store.load(runId)).run.status).toBe("accepted")
+      // Runner B's writes go in.
+      expect(Option.isSome(yield* store.writeSent(runId, "runner-b", step))).toBe(true)
+      expect(yield* store.stepFinished(runId, "runner-b", { ...step, status: "succeeded", output: { id: "c1" } })).toBe(true)
+      expect(yield* store.runFinished(runId, "runner-b", 0, "succeeded", undefined)).toBe(true)
+      expect(Option.getOrThrow(yield* store.load(runId)).run.status).toBe("succeeded")
     }).pipe(Effect.provide(stores())))
 })
 

@@ -59,7 +59,8 @@ export const make = (
           )
           return
         }
-        for (const pending of batch) yield* Deferred.done(pending.done, yield* Effect.exit(Effect.zipLeft(pending.write, afterCommit)))
+        // Each alone, in a transaction of its own (a write may read, then write what it read).
+        for (const pending of batch) yield* Deferred.done(pending.done, yield* Effect.exit(Effect.zipLeft(sql.withTransaction(pending.write), afterCommit)))
       })
     yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.takeBetween(queue, 1, maxBatch), (chunk) => commit([...chunk]))))
     return {
