@@ -2,7 +2,7 @@
  * Trello's wire formats (REST API 1, `../shared/specs/trello`): the records we read, decoded
  * with Schema (unknown fields are ignored), and the endpoints the actions call.
  */
-import { Auth, ConnectorError, FileInput, Files, Pagination, ProviderClient, ProviderRequest } from "@x/core"
+import { Action, Auth, ConnectorError, FileInput, Files, Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -259,7 +259,10 @@ export const newestCreatedSince = <R extends { readonly id: string; readonly nam
   records: ReadonlyArray<R>,
   name: string,
   since: Date
-): Option.Option<R> => {
-  const from = Math.floor(since.getTime() / 1000) * 1000
-  return Option.fromNullable(records.filter((record) => record.name === name && createdAt(record.id) >= from).sort((a, b) => b.id.localeCompare(a.id))[0])
-}
+): Option.Option<R> =>
+  // Ids of one second are in the order Trello made them: the last one given wins a tie.
+  Action.newestCreatedSince(
+    records.filter((record) => record.name === name).sort((a, b) => a.id.localeCompare(b.id)),
+    (record) => createdAt(record.id),
+    { since }
+  )

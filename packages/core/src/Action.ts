@@ -6,7 +6,7 @@
  */
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import type * as Option from "effect/Option"
+import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as Connection from "./Connection.js"
@@ -68,6 +68,26 @@ export interface Action<P extends Property.Properties = any, A = any, N extends 
  */
 export interface Attempt {
   readonly since: Date
+}
+
+/**
+ * Of these records, the newest created at or after the attempt began, to the second (providers
+ * tell creation times to the second or finer; the attempt's start is floored to its second):
+ * what a create cut short may have made, for an action's `reconcile`. `createdAt` gives a
+ * record's creation time in milliseconds; of records created at the same time, the last one
+ * given wins.
+ *
+ * @since 0.2.0
+ * @category reconciliation
+ */
+export const newestCreatedSince = <R>(records: Iterable<R>, createdAt: (record: R) => number, attempt: Attempt): Option.Option<R> => {
+  const from = Math.floor(attempt.since.getTime() / 1000) * 1000
+  let newest: { readonly record: R; readonly at: number } | undefined
+  for (const record of records) {
+    const at = createdAt(record)
+    if (at >= from && (newest === undefined || at >= newest.at)) newest = { record, at }
+  }
+  return newest === undefined ? Option.none() : Option.some(newest.record)
 }
 
 const encodeNothing = () => Either.right(null)

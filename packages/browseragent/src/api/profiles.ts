@@ -2,9 +2,9 @@
  * Profiles (`/profiles`, Browser Use v3): a browser's saved state (cookies, logins) that
  * sessions reuse; one per user of the caller's app, found again by its `userId`.
  */
-import { ConnectorError, Pagination, type ProviderClient, ProviderRequest } from "@x/core"
+import { Action, ConnectorError, Pagination, type ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+import type * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 
@@ -107,11 +107,10 @@ export const findCreatedProfile = (
   if (search === undefined) {
     return Effect.fail(ConnectorError.invalidInput([{ path: "name", message: "a profile created without a name or user id cannot be found again" }]))
   }
-  const from = Math.floor(since.getTime() / 1000) * 1000
   return Effect.map(Stream.runCollect(profiles(client, { search, maxItems: 100 })), (found) =>
-    Option.fromNullable(
-      [...found].filter((profile) =>
-        profile.name === (fields.name ?? null) && profile.userId === (fields.userId ?? null) && Date.parse(profile.createdAt) >= from
-      ).sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))[0]
+    Action.newestCreatedSince(
+      [...found].filter((profile) => profile.name === (fields.name ?? null) && profile.userId === (fields.userId ?? null)),
+      (profile) => Date.parse(profile.createdAt),
+      { since }
     ))
 }

@@ -22,5 +22,5 @@ export const createCollectionItem = Action.make({
     Items.createItem(client, { collectionId, fieldData, live: live ?? false, isDraft: isDraft ?? false, isArchived: false }),
   // A create cut short: the item of that slug (or name) in that collection created since the attempt began.
   reconcile: ({ collectionId, fieldData, live }, { client }, { since }) =>
-    Items.findCreatedItem(client, { collectionId, live: live ?? false, fieldData: fieldData as Readonly<Record<string, unknown>> }, since)
+    Items.findCreatedItem(client, { collectionId, live: live ?? false, fieldData }, since)
 })

@@ -3,7 +3,7 @@
  * not through a flag): listed, found by a field's value, read, created, updated, deleted or
  * unpublished, and published.
  */
-import { ConnectorError, type ProviderClient, ProviderRequest } from "@x/core"
+import { Action, ConnectorError, type ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -124,13 +124,9 @@ export const findCreatedItem = (
   if (by === undefined) {
     return Effect.fail(ConnectorError.invalidInput([{ path: "fieldData.name", message: "an item created without a name or slug cannot be found again" }]))
   }
-  const from = Math.floor(since.getTime() / 1000) * 1000
   return Effect.map(Stream.runCollect(items(client, { collectionId: where.collectionId, live: where.live, ...by }, Item)), (found) =>
     Option.map(
-      Option.fromNullable(
-        [...found].filter((item) => item.createdOn !== undefined && Date.parse(item.createdOn) >= from)
-          .sort((a, b) => Date.parse(b.createdOn!) - Date.parse(a.createdOn!))[0]
-      ),
+      Action.newestCreatedSince(found, (item) => item.createdOn === undefined ? Number.NEGATIVE_INFINITY : Date.parse(item.createdOn), { since }),
       (item) => ({ ...item, isDraft: item.isDraft ?? false, isArchived: item.isArchived ?? false })
     ))
 }
