@@ -14,6 +14,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Components } from "./Components.js"
+import * as EngineGates from "./EngineGates.js"
 import type { ConnectionValues } from "./ConnectionValues.js"
 import * as Errors from "./Errors.js"
 import { Output } from "./Output.js"
@@ -274,10 +275,12 @@ export const serve = (args: {
     // Several runners on one credential keep to its limit together: their pacing is in the database.
     const output = yield* Output
     // On the embedded database, the serving thread's requests are paced by the engine thread's limiter.
-    const gates = database._tag === "Postgres" ? undefined : Serve.engineGates()
-    const limiters = database._tag === "Postgres"
+    const gates = database._tag === "Embedded" ? EngineGates.make() : undefined
+    const limiters = gates !== undefined
+      ? Layer.succeed(RateLimiter.RateLimiters, gates.limiter)
+      : database._tag === "Postgres"
       ? (yield* Effect.promise(() => import("./SharedRateLimiter.js"))).layer(database.url, output.err)
-      : Layer.succeed(RateLimiter.RateLimiters, gates!.limiter)
+      : Layer.empty
     const directory = files.length > 1 || files[0]!.path !== args.workflow
     return yield* Serve.serve({
       // One workflow is served at the public URL itself; a directory's each at <public URL>/<name>.

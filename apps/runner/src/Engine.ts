@@ -32,7 +32,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Activity from "@effect/workflow/Activity"
 import * as Workflow from "@effect/workflow/Workflow"
 import * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
-import { type Connections, ConnectorError, Executor, WriteGuard } from "@x/core"
+import { ConnectorError, Executor, WriteGuard } from "@x/core"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -109,7 +109,6 @@ export interface Runs {
 }
 
 const mark = (status: string) => status === "succeeded" ? "✔" : status === "skipped" ? "–" : "✘"
-
 
 /**
  * A run another runner took over (this one went silent too long, e.g. stalled): this runner
@@ -383,12 +382,14 @@ export const dispatch = (options: {
   readonly takeOver: Parameters<RunStore.RunStore["claim"]>[2]
   readonly say: (line: string) => Effect.Effect<void>
   readonly pollInterval?: Duration.DurationInput
-}): Effect.Effect<void, never, Scope.Scope | RunStore.RunStore | WorkflowEngine.WorkflowEngine | Connections.Connections> =>
+}): Effect.Effect<void, never, Scope.Scope | RunStore.RunStore | WorkflowEngine.WorkflowEngine> =>
   Effect.gen(function*() {
     const store = yield* RunStore.RunStore
     const engine = yield* WorkflowEngine.WorkflowEngine
     const executions = yield* FiberSet.make()
     let inEngine = 0
+    // Offered as each execution ends: a full engine waits for room on it.
+    const freed = yield* Queue.sliding<void>(1)
     const idle = Effect.raceFirst(Queue.take(options.wake), Effect.sleep(options.pollInterval ?? "1 second"))
     const execute = ({ attempt, runId }: { readonly runId: string; readonly attempt: number }) =>
       // Executed by its key itself (the run id is a hash already), not a hash of it.
@@ -404,12 +405,12 @@ export const dispatch = (options: {
               Effect.ignore(Effect.delay(store.release(runId, options.runner), "1 second"))
             )
         }),
-        Effect.ensuring(Effect.sync(() => inEngine--)),
+        Effect.ensuring(Effect.zipRight(Effect.sync(() => inEngine--), Queue.offer(freed, undefined))),
         FiberSet.run(executions)
       )
     const once = Effect.gen(function*() {
       const room = options.backlog - inEngine
-      if (room <= 0) return yield* Effect.sleep("10 millis")
+      if (room <= 0) return yield* Queue.take(freed)
       const claimed = yield* store.claim(options.runner, Math.min(room, 256), options.takeOver)
       if (claimed.length === 0) return yield* idle
       inEngine += claimed.length

@@ -2,9 +2,9 @@
  * What runs the engine's side of `serve`, in a thread of its own (`EngineWorker`): the engine and
  * its stores, the dispatcher, this runner's heartbeat, and the triggers it keeps (a dynamic
  * webhook registered, a polling trigger polled: on PostgreSQL, the runners' cluster's
- * singletons, each on one runner at a time; on the embedded database, this runner's). The thread that receives
- * deliveries (`Serve`) only commits runs and wakes the dispatcher: acknowledging never waits for
- * the CPU the runs take.
+ * singletons, each on one runner at a time; on the embedded database, this runner's). The
+ * thread that receives deliveries (`Serve`) only commits runs and wakes the dispatcher:
+ * acknowledging never waits for the CPU the runs take.
  *
  * @since 0.3.0
  */
@@ -18,7 +18,6 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as SqlWorkflowEngine from "./SqlWorkflowEngine.js"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
@@ -29,6 +28,7 @@ import { type DamagedData, ServeProblem } from "./Errors.js"
 import { Output } from "./Output.js"
 import * as RunStore from "./RunStore.js"
 import * as ServePolling from "./ServePolling.js"
+import * as SqlWorkflowEngine from "./SqlWorkflowEngine.js"
 import type * as Setup from "./Setup.js"
 import * as TriggerStore from "./TriggerStore.js"
 import type * as Workflow from "./Workflow.js"

@@ -30,7 +30,7 @@ import { createServer } from "node:http"
 import { Components } from "./Components.js"
 import * as Database from "./Database.js"
 import type * as Engine from "./Engine.js"
-import * as EngineGates from "./EngineGates.js"
+import type * as EngineGates from "./EngineGates.js"
 import * as EngineHost from "./EngineHost.js"
 import * as EngineWorker from "./EngineWorker.js"
 import { type DamagedData, ServeProblem } from "./Errors.js"
@@ -278,11 +278,3 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
  * @category models
  */
 export type Finished = (run: { readonly runId: string; readonly eventId: string; readonly workflow: string }, result: Run.RunResult) => Effect.Effect<void>
-
-/**
- * The serving thread's rate-limit gates for the embedded database (see `EngineGates`).
- *
- * @since 0.3.0
- * @category constructors
- */
-export const engineGates = (): EngineGates.EngineGates => EngineGates.make()

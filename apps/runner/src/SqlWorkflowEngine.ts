@@ -56,7 +56,6 @@ const decodeExit = Schema.decode(RecordedExit)
 /** Only what would be the same if run again is recorded: a success or an error, not a defect or an interruption. */
 const recordable = (exit: Exit.Exit<unknown, unknown>) => Exit.isSuccess(exit) || !Cause.isDie(exit.cause) && !Cause.isInterrupted(exit.cause)
 
-
 interface Registered {
   readonly execute: (payload: object, executionId: string) => Effect.Effect<unknown, unknown, WorkflowEngine.WorkflowInstance | WorkflowEngine.WorkflowEngine>
 }

@@ -116,6 +116,9 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
           ...("cursor" in set ? ["cursor = EXCLUDED.cursor"] : [])
         ].join(", "))
       }`
+    /** This runner (this process) seen alive at `now`. */
+    const beat = (runner: string, now: number) =>
+      sql`INSERT INTO xr_runners (id, seen_at, pid) VALUES (${runner}, ${now}, ${process.pid}) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at`
     const parsedOption = (value: unknown) => typeof value === "string" ? Option.some(JSON.parse(value) as unknown) : Option.none()
     return {
       get: (workflow) =>
@@ -138,17 +141,14 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
       polled: ({ cursor, parameters, type, workflow }) =>
         Effect.mapError(upsert(workflow, type, parameters, { cursor: text(cursor) }), failed("written")).pipe(Effect.asVoid),
       // The time is read each time the effect runs (a heartbeat is one effect repeated).
-      heartbeat: (runner) =>
-        Effect.suspend(() =>
-          sql`INSERT INTO xr_runners (id, seen_at, pid) VALUES (${runner}, ${Date.now()}, ${process.pid}) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at`
-        ).pipe(Effect.mapError(failed("written")), Effect.asVoid),
+      heartbeat: (runner) => Effect.suspend(() => beat(runner, Date.now())).pipe(Effect.mapError(failed("written")), Effect.asVoid),
       joinAlone: (runner, aliveWithinMillis) =>
         sql.withTransaction(Effect.gen(function*() {
           const now = Date.now()
           const others = yield* sql<{ pid: number | null }>`SELECT pid FROM xr_runners WHERE id <> ${runner} AND seen_at > ${now - aliveWithinMillis}`
           const alive = others.map((row) => Number(row.pid)).find((pid) => pid !== process.pid && processAlive(pid))
           if (alive !== undefined) return Option.some(alive)
-          yield* sql`INSERT INTO xr_runners (id, seen_at, pid) VALUES (${runner}, ${now}, ${process.pid}) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at`
+          yield* beat(runner, now)
           return Option.none()
         })).pipe(Effect.mapError(failed("written"))),
       leave: (runner) => Effect.mapError(sql`DELETE FROM xr_runners WHERE id = ${runner}`, failed("written")).pipe(Effect.asVoid),
