@@ -7,6 +7,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Stdio from "./internal/stdio.js"
 
 /**
  * The two streams of a command.
@@ -30,14 +31,16 @@ export const Output = Context.GenericTag<Output>("x-runner/Output")
 const line = (text: string) => text.endsWith("\n") ? text : text + "\n"
 
 /**
- * The process's stdout and stderr, one line per call.
+ * The process's stdout and stderr, one line per call. A write waits while the stream's buffer
+ * is full (a pipe read slowly), so that output keeps pace with its reader; once a stream's
+ * reader is gone (a closed pipe), what is written to it is dropped, and `main` ends the command.
  *
  * @since 0.2.0
  * @category layers
  */
 export const layer: Layer.Layer<Output> = Layer.succeed(Output, {
-  out: (text) => Effect.sync(() => void process.stdout.write(line(text))),
-  err: (text) => Effect.sync(() => void process.stderr.write(line(text)))
+  out: (text) => Stdio.write(process.stdout, line(text)),
+  err: (text) => Stdio.write(process.stderr, line(text))
 })
 
 /**

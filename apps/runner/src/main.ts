@@ -16,12 +16,13 @@ import * as Layer from "effect/Layer"
 import { cli, examples } from "./Cli.js"
 import * as Errors from "./Errors.js"
 import * as CliConsole from "./internal/cliConsole.js"
+import * as Stdio from "./internal/stdio.js"
 import * as Output from "./Output.js"
 
 /** The HttpClient the packages run on, without a tracer (nothing exports spans). */
 const http = Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false))
 
-const main = Effect.suspend(() => cli(process.argv)).pipe(
+const command = Effect.suspend(() => cli(process.argv)).pipe(
   Effect.as(0),
   Effect.catchAll((error) => {
     if (!Errors.isRunnerError(error)) return Effect.succeed(2) // @effect/cli has said what was wrong with the arguments
@@ -29,14 +30,30 @@ const main = Effect.suspend(() => cli(process.argv)).pipe(
     return Effect.as(message === "" ? Effect.void : Output.err(message), Errors.exitCode(error))
   }),
   // Anything else still says what happened, in one line.
-  Effect.catchAllDefect((defect) => Effect.as(Output.err(`x-runner: ${defect instanceof Error ? defect.message : String(defect)}`), 1)),
+  Effect.catchAllDefect((defect) => Effect.as(Output.err(`x-runner: ${defect instanceof Error ? defect.message : String(defect)}`), 1))
+)
+
+/**
+ * A stdout or stderr that fails ends the command, after its finalizers ran: a closed pipe (its
+ * reader took what it wanted: `… | head -1`) quietly, with 0 unless the command had ended first
+ * with its own code; another failure with 1, said on the other stream if that one still works.
+ */
+const streamFailed = Effect.flatMap(Stdio.closed, (error) =>
+  Stdio.isClosedPipe(error) ? Effect.succeed(0) : Effect.as(Output.err(`x-runner: ${error.message}`), 1))
+
+const main = Effect.raceFirst(command, streamFailed).pipe(
   Effect.withConsole(CliConsole.make({ name: "x-runner", commands: Object.keys(examples) })),
   Effect.provide(Layer.mergeAll(NodeContext.layer, Output.layer, http))
 )
 
+Stdio.guard()
 NodeRuntime.runMain(main, {
   disableErrorReporting: true,
-  // Stopped by SIGINT or SIGTERM (serve, connect): ended as asked, after its finalizers ran.
-  teardown: (exit, onExit) =>
-    onExit(Exit.isSuccess(exit) ? exit.value as number : Cause.isInterruptedOnly(exit.cause) ? 0 : 1)
+  // Stopped by SIGINT or SIGTERM (serve, connect): ended as asked, after its finalizers ran. The
+  // process exits once stdout and stderr are flushed: exiting at once would cut a piped output.
+  teardown: (exit, onExit) => {
+    const code = Exit.isSuccess(exit) ? exit.value as number : Cause.isInterruptedOnly(exit.cause) ? 0 : 1
+    process.exitCode = code
+    Stdio.flushed(() => onExit(code))
+  }
 })

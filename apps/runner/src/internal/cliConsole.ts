@@ -9,6 +9,7 @@
  */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Stdio from "./stdio.js"
 
 const ansi = /\x1b\[[0-9;]*m/g
 const plain = (line: string) => line.replace(ansi, "")
@@ -85,6 +86,8 @@ export const make = (program: Program): Console.Console => {
   const tidy = tidyHelp(program)
   const render = (stream: NodeJS.WriteStream, args: ReadonlyArray<unknown>) => {
     const text = tidy(args.map(String).join(" ")).replace(/\n+$/, "")
+    // A closed pipe takes nothing more (main flushes the rest before the process exits).
+    if (Stdio.broken(stream)) return
     stream.write((colour(stream) ? text : text.replace(ansi, "")) + "\n")
   }
   const unsafe: Console.UnsafeConsole = {
