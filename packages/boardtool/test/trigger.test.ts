@@ -38,7 +38,8 @@ const delivery = (options: { body?: string; signature?: string | undefined; meth
   body: new TextEncoder().encode(options.body ?? body)
 })
 const handle = (trigger: { label: string; name: string; type: string; parameters: Record<string, unknown> }, request: ReturnType<typeof delivery>, values: object = connection) =>
-  withFetch(executor.handleDelivery(trigger, state, request), values)
+  // Without the app's secret, only the operator's explicit choice lets unsigned deliveries in.
+  withFetch(executor.handleDelivery(trigger, state, request, { allowUnsigned: values !== connection }), values)
 
 beforeAll(() => nock.disableNetConnect())
 afterEach(() => {
@@ -146,6 +147,15 @@ describe("newCard", () => {
         expect(result.events).toEqual([])
       }
       expect(sent).toEqual([])
+    }))
+
+  it.effect("without the app's secret, a delivery is refused unless unsigned ones are allowed", () =>
+    Effect.gen(function*() {
+      const noSecret = { key: connection.key, token: connection.token }
+      const refused = yield* withFetch(executor.handleDelivery(onList, state, delivery({ signature: undefined })), noSecret)
+      expect(refused).toEqual({ response: { status: 401, body: "the connection has no secret to verify deliveries with" }, events: [] })
+      trello().get(`/1/cards/${CARD}`).reply(200, trelloCard)
+      expect((yield* handle(onList, delivery({ signature: undefined }), noSecret)).events).toHaveLength(1)
     }))
 
   it.effect("the card itself decides: one on another list (whatever the delivery says) or deleted since emits nothing", () =>

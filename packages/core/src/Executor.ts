@@ -128,12 +128,15 @@ export interface Executor {
    * Handles one request to a webhook trigger's URL, dynamic or static (a static one has no
    * state: `state` is ignored): what to answer, and the events (each with its id, for
    * deduplication, and its output encoded as JSON data). A rejected delivery answers 4xx
-   * (413 over the size limit, 401 for a bad signature) and has no events.
+   * (413 over the size limit, 401 for a bad signature) and has no events. A trigger whose
+   * provider signs deliveries (`signedWith`) answers 401 to every one while its connection has
+   * no signing secret, unless `allowUnsigned` (the operator's explicit choice) is set.
    */
   readonly handleDelivery: (
     trigger: TriggerStep,
     state: unknown,
-    request: Trigger.WebhookRequest
+    request: Trigger.WebhookRequest,
+    options?: { readonly allowUnsigned?: boolean | undefined }
   ) => Effect.Effect<Delivery, ConnectorError, Connections>
   /**
    * Polls a polling trigger from its stored cursor and returns the events and the next cursor

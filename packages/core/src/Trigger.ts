@@ -93,13 +93,26 @@ export interface Sampled<P extends Property.Properties, A, C> {
 }
 
 /**
+ * What a webhook trigger declares when its provider signs deliveries: the connection field that
+ * holds the signing secret. The executor refuses (401) every delivery while that field has no
+ * value, unless it is told to accept unsigned ones (`handleDelivery`'s `allowUnsigned`), and
+ * whoever serves the trigger can refuse to start without it.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Signed {
+  readonly signedWith?: string | undefined
+}
+
+/**
  * A trigger the provider is told about: enable registers a webhook, disable removes it, handle turns a delivery into events.
  *
  * @since 0.1.0
  * @category models
  */
 export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = any, S = any, C = any>
-  extends TriggerCommon<P, A>, Sampled<P, A, C>
+  extends TriggerCommon<P, A>, Sampled<P, A, C>, Signed
 {
   readonly kind: "DYNAMIC_WEBHOOK"
   /** How the provider checks the callback URL before it registers it (e.g. `Webhook.headCheck`), if it does. */
@@ -160,7 +173,9 @@ export interface PollingTrigger<P extends Property.Properties = any, A = any, C 
  * @since 0.2.0
  * @category models
  */
-export interface StaticWebhookTrigger<P extends Property.Properties = any, A = any, C = any> extends TriggerCommon<P, A>, Sampled<P, A, C> {
+export interface StaticWebhookTrigger<P extends Property.Properties = any, A = any, C = any>
+  extends TriggerCommon<P, A>, Sampled<P, A, C>, Signed
+{
   readonly kind: "STATIC_WEBHOOK"
   /** Where the user pastes the trigger's URL at the provider (shown by `serve` and `describe`). */
   readonly setup: string
@@ -193,7 +208,7 @@ export type Trigger = DynamicWebhookTrigger | PollingTrigger | StaticWebhookTrig
 export const dynamicWebhook = <P extends Property.Properties, A, S, C extends Property.Properties = Property.Properties>(
   config:
     & Omit<DynamicWebhookTrigger<P, A, S, Property.Params<Connection.WithBaseUrl<C>>>, "kind" | "decode" | "connection">
-    & { readonly validate?: Property.Validate<P>; readonly connection?: Connection.Connection<C> }
+    & { readonly validate?: Property.Validate<P>; readonly connection?: Connection.Connection<C>; readonly signedWith?: Extract<keyof C, string> }
 ): DynamicWebhookTrigger<P, A, S> => ({
   ...config,
   kind: "DYNAMIC_WEBHOOK",
@@ -225,7 +240,7 @@ export const polling = <P extends Property.Properties, A, C, V extends Property.
 export const staticWebhook = <P extends Property.Properties, A, C extends Property.Properties = Property.Properties>(
   config:
     & Omit<StaticWebhookTrigger<P, A, Property.Params<Connection.WithBaseUrl<C>>>, "kind" | "decode" | "connection">
-    & { readonly validate?: Property.Validate<P>; readonly connection?: Connection.Connection<C> }
+    & { readonly validate?: Property.Validate<P>; readonly connection?: Connection.Connection<C>; readonly signedWith?: Extract<keyof C, string> }
 ): StaticWebhookTrigger<P, A> => ({
   ...config,
   kind: "STATIC_WEBHOOK",

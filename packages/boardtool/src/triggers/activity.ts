@@ -74,6 +74,9 @@ export const make = <P extends Property.Properties, A>(config: ActivityTrigger<P
     state: Schema.Struct({ webhookId: Schema.String }),
     // Trello checks the callback URL with a HEAD before it creates the webhook.
     urlCheck: Webhook.headCheck,
+    // Trello signs with the app's secret, which the connection may lack: then the executor
+    // refuses every delivery, unless the operator chose to accept unsigned ones.
+    signedWith: "secret",
 
     // The token's webhook for this model and URL if it has one: a second would fire twice.
     enable: ({ client, connection, params, webhookUrl }) => {
@@ -106,6 +109,7 @@ export const make = <P extends Property.Properties, A>(config: ActivityTrigger<P
 
     handle: ({ client, connection, params, request }) =>
       Effect.gen(function*() {
+        // Without the secret the executor hands a delivery here only if unsigned ones are allowed.
         if (connection.secret !== undefined) {
           yield* Webhook.verifyHmacSha1Base64({
             secret: connection.secret,

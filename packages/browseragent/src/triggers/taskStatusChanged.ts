@@ -14,6 +14,7 @@ export const taskStatusChanged = Trigger.staticWebhook({
   description: "Fires when a task's status changes (running, idle, stopped), from the webhook set up in Browser Use's dashboard.",
   setup: `Add the URL as a webhook at ${Api.webhookSettingsUrl}, and put its signing secret in the connection's webhookSecret.`,
   connection,
+  signedWith: "webhookSecret",
   props: {
     statuses: Property.array({
       title: "Statuses",
@@ -26,16 +27,16 @@ export const taskStatusChanged = Trigger.staticWebhook({
 
   handle: ({ connection, params, request }) =>
     Effect.gen(function*() {
-      // Without the secret nothing can be verified, and an unverified delivery runs nothing.
-      if (connection.webhookSecret === undefined) {
-        return yield* new Webhook.DeliveryRejected({ status: 401, message: "the connection has no webhookSecret to verify deliveries with" })
+      // Without the secret (`signedWith`) the executor refuses every delivery, unless the
+      // operator chose to accept unsigned ones: then there is nothing to verify with.
+      if (connection.webhookSecret !== undefined) {
+        yield* Webhook.verifyHmacSha256SortedJsonHex({
+          secret: connection.webhookSecret,
+          body: request.body,
+          timestamp: request.headers["x-browser-use-timestamp"],
+          signature: request.headers["x-browser-use-signature"]
+        })
       }
-      yield* Webhook.verifyHmacSha256SortedJsonHex({
-        secret: connection.webhookSecret,
-        body: request.body,
-        timestamp: request.headers["x-browser-use-timestamp"],
-        signature: request.headers["x-browser-use-signature"]
-      })
       const delivery = readDelivery(new TextDecoder().decode(request.body))
       if (Either.isLeft(delivery)) return { response: { status: 400, body: "not a Browser Use delivery" }, events: [] }
       const ignored = { response: { status: 200 }, events: [] }

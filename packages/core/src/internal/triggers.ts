@@ -129,24 +129,36 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
     Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, step, trigger }) =>
       Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) => trigger.disable({ ...context, state })))
 
-  /** What a trigger's handler gives, as the answer: a rejection answered with its status, the events encoded. */
+  /**
+   * What a trigger's handler gives, as the answer: a rejection answered with its status, the
+   * events encoded. A trigger whose provider signs deliveries (`signedWith`) is not handed one
+   * while its connection has no signing secret, unless unsigned deliveries are allowed: a
+   * handler that verifies only when it has the secret would otherwise run forged ones.
+   */
   const answer = (
-    trigger: Trigger.Trigger,
+    trigger: Trigger.DynamicWebhookTrigger | Trigger.StaticWebhookTrigger,
     opened: Opened,
-    handled: Effect.Effect<
+    allowUnsigned: boolean,
+    handle: () => Effect.Effect<
       { readonly response: Trigger.WebhookResponse; readonly events: ReadonlyArray<Trigger.TriggerEvent<unknown>> },
       ConnectorError | Webhook.DeliveryRejected
     >
-  ): Effect.Effect<Delivery, ConnectorError> =>
-    Effect.flatMap(
-      Effect.catchTag(handled, "DeliveryRejected", (rejected) => Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })),
+  ): Effect.Effect<Delivery, ConnectorError> => {
+    const field = trigger.signedWith
+    if (field !== undefined && !allowUnsigned && (opened.values[field] === undefined || opened.values[field] === null)) {
+      return Effect.succeed({ response: { status: 401, body: `the connection has no ${field} to verify deliveries with` }, events: [] })
+    }
+    return Effect.flatMap(
+      Effect.catchTag(handle(), "DeliveryRejected", (rejected) => Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })),
       ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
     )
+  }
 
   const handleDelivery = (
     input: TriggerStep,
     stored: unknown,
-    request: Trigger.WebhookRequest
+    request: Trigger.WebhookRequest,
+    options?: { readonly allowUnsigned?: boolean | undefined }
   ): Effect.Effect<Delivery, ConnectorError, Connections> =>
     request.body.byteLength > maxDeliveryBytes
       // Too large to be a real delivery: answered 413 before anything is decoded or run.
@@ -159,14 +171,14 @@ export const make = (registry: Registry.Registry, maxDeliveryBytes = Webhook.def
         // Static webhooks: registered by hand, so a delivery is all there is (no state, no lifecycle).
         if (definition.kind === "STATIC_WEBHOOK") {
           return Effect.flatMap(prepare("STATIC_WEBHOOK", prepared.right), ({ context, opened, trigger }) =>
-            answer(trigger, opened, trigger.handle({ ...context, request })))
+            answer(trigger, opened, options?.allowUnsigned === true, () => trigger.handle({ ...context, request })))
         }
         // The provider checking the URL, before it registers it: no state exists yet.
         const check = definition.kind === "DYNAMIC_WEBHOOK" ? definition.urlCheck : undefined
         if (check !== undefined && check.method === request.method.toUpperCase()) return Effect.succeed({ response: check.response, events: [] })
         return Effect.flatMap(prepare("DYNAMIC_WEBHOOK", prepared.right), ({ context, opened, step, trigger }) =>
           Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) =>
-            answer(trigger, opened, trigger.handle({ ...context, state, request }))))
+            answer(trigger, opened, options?.allowUnsigned === true, () => trigger.handle({ ...context, state, request }))))
       })
 
   // --- polling triggers ------------------------------------------------------------------

@@ -67,6 +67,8 @@ export const make = <P extends Property.Properties, A>(config: WebhookTrigger<P,
     // Listing and deleting webhooks is `sites:read`, creating one `sites:write`; the site is a dropdown of sites.
     scopes: [...new Set([Scopes.sitesWrite, Scopes.sitesRead, config.readScope])],
     state: Schema.Struct({ webhookId: Schema.String }),
+    // Webflow signs an app's webhooks with its OAuth client secret.
+    signedWith: "clientSecret",
 
     enable: ({ client, params, webhookUrl }) =>
       Effect.map(
