@@ -126,6 +126,42 @@ export class Timeout extends Data.TaggedError("Timeout")<HttpFields> {}
 export class UnexpectedResponse extends Data.TaggedError("UnexpectedResponse")<HttpFields> {}
 
 /**
+ * A paged listing that would never end: the provider gave a next-page cursor (or key) it had
+ * given before, or the same page of items again. The walk stops at the first repeat;
+ * `request` is the request that gave it.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class PagingLoop extends Data.TaggedError("PagingLoop")<HttpFields> {}
+
+/**
+ * A write (any method but GET, HEAD and OPTIONS) that the provider accepted with a 2xx, whose
+ * answer could not be read: not JSON, or without what identifies the record. What it asked was
+ * most likely done, so it must not be repeated blindly (it is never retried). `body` is the
+ * answer's text (secrets scrubbed, at most `acceptedAnswerMaxChars` characters), `issues` what
+ * could not be read in it.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class AcceptedUnreadable extends Data.TaggedError("AcceptedUnreadable")<{
+  readonly message: string
+  readonly request: RequestInfo
+  readonly status: number
+  readonly body: string
+  readonly issues: ReadonlyArray<Issue>
+}> {}
+
+/**
+ * How much of an accepted write's unreadable answer `AcceptedUnreadable.body` keeps.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const acceptedAnswerMaxChars = 4096
+
+/**
  * Every failure a step can have, one class per cause a user can act on.
  *
  * @since 0.1.0
@@ -142,6 +178,8 @@ export type ConnectorError =
   | UpstreamUnavailable
   | Timeout
   | UnexpectedResponse
+  | PagingLoop
+  | AcceptedUnreadable
 
 /**
  * Builds an `InvalidInput` whose message lists every issue.
@@ -176,5 +214,7 @@ const connectorErrorTags: ReadonlySet<string> = new Set([
   "RateLimited",
   "UpstreamUnavailable",
   "Timeout",
-  "UnexpectedResponse"
+  "UnexpectedResponse",
+  "PagingLoop",
+  "AcceptedUnreadable"
 ])

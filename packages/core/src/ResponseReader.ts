@@ -12,7 +12,8 @@ import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import * as Schema from "effect/Schema"
 import * as Errors from "./ConnectorError.js"
-import { describeMismatch, parseJson } from "./internal/json.js"
+import { acceptedUnreadable, isWrite } from "./internal/accepted.js"
+import { describeMismatch, mismatchIssues, parseJson } from "./internal/json.js"
 import * as PlainSchema from "./internal/plainSchema.js"
 
 /**
@@ -27,7 +28,9 @@ export type ResponseReader<A> = (
 ) => Effect.Effect<A, Errors.ConnectorError | HttpClientError.ResponseError>
 
 /**
- * Reads a JSON body and decodes it with a Schema; a body that does not decode is an `UnexpectedResponse`.
+ * Reads a JSON body and decodes it with a Schema. A body that does not decode is an
+ * `UnexpectedResponse`, or, answering a write (any method but GET, HEAD and OPTIONS), an
+ * `AcceptedUnreadable` that carries the answer: the provider did what was asked.
  *
  * @since 0.2.0
  * @category constructors
@@ -49,13 +52,24 @@ const makeJsonReader = <A, I>(schema: Schema.Schema<A, I>): ResponseReader<A> =>
   return (response, info) =>
     Effect.flatMap(response.text, (text) => {
       const body = parseJson(text)
-      const result = decode(body === undefined && text.trim() === "" ? undefined : body)
-      return Either.isRight(result) ? Effect.succeed(result.right) : Effect.fail(
-        new Errors.UnexpectedResponse({
-          message: `the response does not match the expected shape: ${describeMismatch(result.left)}`,
-          request: info,
-          status: response.status
-        })
+      const empty = text.trim() === ""
+      const result = decode(body === undefined && empty ? undefined : body)
+      if (Either.isRight(result)) return Effect.succeed(result.right)
+      return Effect.fail(
+        isWrite(info.method)
+          ? acceptedUnreadable(
+            info,
+            response.status,
+            text,
+            body !== undefined
+              ? mismatchIssues(result.left)
+              : [{ path: "", message: empty ? "the answer is empty" : "the answer is not JSON" }]
+          )
+          : new Errors.UnexpectedResponse({
+            message: `the response does not match the expected shape: ${describeMismatch(result.left)}`,
+            request: info,
+            status: response.status
+          })
       )
     })
 }

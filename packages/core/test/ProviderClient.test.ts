@@ -87,6 +87,53 @@ describe("ProviderClient error mapping", () => {
       )
     }))
 
+  it.effect("a write whose answer lacks what identifies the record is AcceptedUnreadable, carrying the answer, never retried", () =>
+    Effect.gen(function*() {
+      const answer = JSON.stringify({ name: "A", count: 1 })
+      for (const method of ["POST", "PATCH", "PUT", "DELETE"] as const) {
+        const { client, sent } = clientWith(() => ({ status: 201, body: answer }))
+        const error = yield* Effect.flip(client.send({ ...postThing, method }, ResponseReader.json(Thing)))
+        expect(sent).toHaveLength(1)
+        expect(error).toMatchObject({
+          _tag: "AcceptedUnreadable",
+          request: { method, path: "/things" },
+          status: 201,
+          body: answer,
+          issues: [{ path: "id", message: "is missing" }]
+        })
+        expect(error.message).toBe(
+          `the provider accepted ${method} /things (HTTP 201), but its answer could not be read (id: is missing): what it asked ` +
+            `was most likely done, so do not repeat it blindly; check at the provider first. It answered: ${answer}`
+        )
+      }
+      // A GET's answer is only read: the same mismatch is an UnexpectedResponse.
+      const { client } = clientWith(() => ({ status: 200, body: answer }))
+      expect((yield* Effect.flip(client.send(getThing, ResponseReader.json(Thing))))._tag).toBe("UnexpectedResponse")
+    }))
+
+  it.effect("a write answered with text that is not JSON, or nothing, is AcceptedUnreadable saying so", () =>
+    Effect.gen(function*() {
+      const { client } = clientWith((_, i) => i === 0 ? { status: 200, body: "<html>Created</html>" } : { status: 200 })
+      const notJson = yield* Effect.flip(client.send(postThing, ResponseReader.json(Thing)))
+      expect(notJson).toMatchObject({ _tag: "AcceptedUnreadable", body: "<html>Created</html>", issues: [{ path: "", message: "the answer is not JSON" }] })
+      expect(notJson.message).toContain("could not be read (the answer is not JSON)")
+      const empty = yield* Effect.flip(client.send(postThing, ResponseReader.json(Thing)))
+      expect(empty).toMatchObject({ _tag: "AcceptedUnreadable", body: "", issues: [{ path: "", message: "the answer is empty" }] })
+      expect(empty.message).not.toContain("It answered")
+    }))
+
+  it.effect("an accepted write's answer is scrubbed of secrets before it is capped: no part of a secret is left", () =>
+    Effect.gen(function*() {
+      // The secret straddles the cap: capped first, its first characters would stay.
+      const answer = "x".repeat(ConnectorError.acceptedAnswerMaxChars - 6) + SECRET + "y".repeat(100)
+      const { client } = clientWith(() => ({ status: 200, body: answer }))
+      const error = yield* Effect.flip(client.send(postThing, ResponseReader.json(Thing)))
+      if (error._tag !== "AcceptedUnreadable") return expect.fail(error._tag)
+      expect(error.body).toBe("x".repeat(ConnectorError.acceptedAnswerMaxChars - 6) + "[redac…")
+      expect(error.body).not.toContain(SECRET.slice(0, 4))
+      expect(error.message).toMatch(/It answered: x{300}…$/)
+    }))
+
   it.effect("a provider-specific refinement can turn a 403 into a PermissionDenied that names scopes", () =>
     Effect.gen(function*() {
       const { client } = clientWith(() => ({ status: 403, body: JSON.stringify({ code: "missing_scopes", message: "no" }) }), {

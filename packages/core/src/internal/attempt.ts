@@ -10,6 +10,7 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Errors from "../ConnectorError.js"
 import * as RetryPolicy from "../RetryPolicy.js"
+import { acceptedUnreadable, isWrite } from "./accepted.js"
 import { parseJson } from "./json.js"
 
 /** @internal One failed attempt, with what the retry loop needs to know of it. */
@@ -88,13 +89,18 @@ export const fromFailure = (
     case "RequestError":
       return fromTransport(error, baseUrl, info, idempotent)
     case "ResponseError":
-      // The body could not be read or parsed after a success status.
+      // The body could not be read or parsed after a success status: for a write, accepted.
       return new AttemptFailed(
-        new Errors.UnexpectedResponse({
-          message: `the response body could not be read (${error.reason})`,
-          request: info,
-          status: error.response.status
-        }),
+        isWrite(info.method)
+          ? acceptedUnreadable(info, error.response.status, "", [{
+            path: "",
+            message: `${error.reason} error while reading the body`
+          }])
+          : new Errors.UnexpectedResponse({
+            message: `the response body could not be read (${error.reason})`,
+            request: info,
+            status: error.response.status
+          }),
         idempotent,
         false,
         false

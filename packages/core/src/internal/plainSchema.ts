@@ -1,12 +1,14 @@
 /**
  * A fast path for decoding and encoding with a "plain" Schema: structs, arrays, records of
- * unknown values, strings, numbers, booleans, literals, and unions of those, with no
- * transformation, filter or parse-option annotation anywhere. On such a schema decoding and
- * encoding are the same check, and it builds what Schema's own parser builds (declared fields
- * only, in the schema's order); the fast path returns that on success and gives up otherwise,
+ * unknown values, strings, numbers, booleans, literals, and unions of those, with no filter or
+ * parse-option annotation anywhere, and no transformation but a struct's own fields' (a field
+ * given a default with `Schema.optionalWith`, or renamed with `Schema.fromKey`). On such a
+ * schema it builds what Schema's own parser builds (declared fields only, in the schema's
+ * order, defaults filled in); the fast path returns that on success and gives up otherwise,
  * so that Schema runs and reports the problem as before. Any other schema goes to Schema whole.
  */
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
@@ -33,7 +35,8 @@ const leaf = (ast: AST.AST): ((input: unknown) => boolean) | undefined => {
   return undefined
 }
 
-const compile = (ast: AST.AST): Check | undefined => {
+/** `decoding`: the direction, which matters only across a struct's field transformations. */
+const compile = (ast: AST.AST, decoding: boolean): Check | undefined => {
   // An annotation that changes how a value is parsed: Schema's parser handles it.
   if (hasParseAnnotation(ast)) return undefined
   const test = leaf(ast)
@@ -51,7 +54,7 @@ const compile = (ast: AST.AST): Check | undefined => {
       // Unknown among leaves (`Schema.optional(Schema.Unknown)`): every member gives the value as it is.
       if (others.length > 0 && others.every(isUnknown)) return (u) => u
       if (others.length > 1) return undefined
-      const other = others.length === 0 ? undefined : compile(others[0]!)
+      const other = others.length === 0 ? undefined : compile(others[0]!, decoding)
       if (others.length === 1 && (other === undefined || !isObjectLike(others[0]!))) return undefined
       const leaves = tests.filter((t) => t !== undefined)
       return (u) => {
@@ -61,7 +64,7 @@ const compile = (ast: AST.AST): Check | undefined => {
     }
     case "TupleType": {
       if (ast.elements.length !== 0 || ast.rest.length !== 1) return undefined
-      const item = compile(ast.rest[0]!.type)
+      const item = compile(ast.rest[0]!.type, decoding)
       if (item === undefined) return undefined
       return (u) => {
         if (!Array.isArray(u)) return fail
@@ -71,10 +74,46 @@ const compile = (ast: AST.AST): Check | undefined => {
       }
     }
     case "TypeLiteral":
-      return typeLiteral(ast)
+      return typeLiteral(ast, decoding)
+    case "Transformation":
+      return fieldTransformations(ast, decoding)
   }
   return undefined
 }
+
+/**
+ * A struct whose fields have transformations of their own (`Schema.optionalWith(…, { default })`):
+ * what Schema's parser does, in the same three steps: the side read checked, then each field's
+ * transformation (a pure function of the field's presence and value), then the other side
+ * checked. Any other transformation may fail or depend on more than a field: Schema's.
+ */
+const fieldTransformations = (ast: AST.Transformation, decoding: boolean): Check | undefined => {
+  if (ast.transformation._tag !== "TypeLiteralTransformation" || !isStruct(ast.from) || !isStruct(ast.to)) return undefined
+  const first = compile(decoding ? ast.from : ast.to, decoding)
+  const second = compile(decoding ? ast.to : ast.from, decoding)
+  if (first === undefined || second === undefined) return undefined
+  const steps = ast.transformation.propertySignatureTransformations.map((field) =>
+    decoding ? { from: field.from, to: field.to, f: field.decode } : { from: field.to, to: field.from, f: field.encode }
+  )
+  return (u) => {
+    // A fresh object, built by the struct's check: changing it changes nothing of the input.
+    const value = first(u)
+    if (value === fail) return fail
+    const record = value as Record<PropertyKey, unknown>
+    for (const { f, from, to } of steps) {
+      const result = f(Object.prototype.hasOwnProperty.call(record, from) ? Option.some(record[from]) : Option.none())
+      // A field kept under its own key is overwritten, not deleted first: a deletion would
+      // turn the object into a slow dictionary.
+      if (Option.isSome(result)) {
+        if (from !== to) delete record[from]
+        record[to] = result.value
+      } else delete record[from]
+    }
+    return second(record)
+  }
+}
+
+const isStruct = (ast: AST.AST) => ast._tag === "TypeLiteral" && !hasParseAnnotation(ast)
 
 /** A union's members, those of unions in it included (`Schema.optional(Schema.NullOr(…))`). */
 const membersOf = (ast: AST.Union): Array<AST.AST> =>
@@ -85,9 +124,10 @@ const hasParseAnnotation = (ast: AST.AST) =>
 
 const isUnknown = (ast: AST.AST) => ast._tag === "UnknownKeyword" || ast._tag === "AnyKeyword"
 
-const isObjectLike = (ast: AST.AST) => ast._tag === "TypeLiteral" || ast._tag === "TupleType"
+const isObjectLike = (ast: AST.AST) =>
+  ast._tag === "TypeLiteral" || ast._tag === "TupleType" || (ast._tag === "Transformation" && isStruct(ast.from) && isStruct(ast.to))
 
-const typeLiteral = (ast: AST.TypeLiteral): Check | undefined => {
+const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean): Check | undefined => {
   // A record of unknown values (`Schema.Record({ key: Schema.String, value: Schema.Unknown })`).
   if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 1) {
     const [signature] = ast.indexSignatures
@@ -104,7 +144,7 @@ const typeLiteral = (ast: AST.TypeLiteral): Check | undefined => {
   const optional: Array<boolean> = []
   const checks: Array<Check> = []
   for (const ps of ast.propertySignatures) {
-    const check = compile(ps.type)
+    const check = compile(ps.type, decoding)
     if (typeof ps.name !== "string" || check === undefined) return undefined
     names.push(ps.name)
     optional.push(ps.isOptional)
@@ -125,6 +165,10 @@ const typeLiteral = (ast: AST.TypeLiteral): Check | undefined => {
   }
 }
 
+/** Whether a schema takes the fast path (for tests: the values are the same either way). */
+export const isPlain = (schema: Schema.Schema<any, any>): boolean =>
+  compile(schema.ast, true) !== undefined && compile(schema.ast, false) !== undefined
+
 /** Schema's `decodeUnknownEither`, with the fast path in front when the schema is plain. */
 export const decodeUnknownEither = <A, I>(
   schema: Schema.Schema<A, I>,
@@ -134,7 +178,7 @@ export const decodeUnknownEither = <A, I>(
   // Options that make Schema reject or keep more than the declared fields: Schema alone.
   const plainOptions = options?.exact !== true && options?.onExcessProperty === undefined &&
     options?.propertyOrder === undefined
-  const fast = plainOptions ? compile(schema.ast) : undefined
+  const fast = plainOptions ? compile(schema.ast, true) : undefined
   if (fast === undefined) return decode
   return (input) => {
     const output = fast(input)
@@ -147,7 +191,7 @@ export const encodeUnknownEither = <A, I>(
   schema: Schema.Schema<A, I>
 ): (value: unknown) => Either.Either<I, ParseResult.ParseError> => {
   const encode = Schema.encodeUnknownEither(schema)
-  const fast = compile(schema.ast)
+  const fast = compile(schema.ast, false)
   if (fast === undefined) return encode
   return (value) => {
     const output = fast(value)

@@ -7,6 +7,7 @@ import type * as Schedule from "effect/Schedule"
 import * as Auth from "../Auth.js"
 import type * as Errors from "../ConnectorError.js"
 import * as RetryPolicy from "../RetryPolicy.js"
+import { settle } from "./accepted.js"
 import { AttemptFailed } from "./attempt.js"
 import { scrubError } from "./scrubError.js"
 
@@ -71,6 +72,6 @@ export const retrying = <A>(
         (renewed) => renewed ? withRetry : Effect.fail(failure)
       ))
   // Secrets are scrubbed once, here, from whatever reached the error: the provider's message
-  // and body, the path (a token may be part of it), decoding details.
-  return Effect.mapError(withRefresh, (failure) => scrubError(credentials.secrets, failure.error))
+  // and body, the path (a token may be part of it), decoding details; then it is settled.
+  return Effect.mapError(withRefresh, (failure) => settle(scrubError(credentials.secrets, failure.error)))
 }

@@ -80,5 +80,42 @@ describe("internal/plainSchema", () => {
     same(withOptions, [{ id: "1" }, { id: "1", extra: 1 }])
     const exact = PlainSchema.decodeUnknownEither(Schema.Struct({ u: Schema.Unknown }), { exact: true })
     expect(Either.isLeft(exact({}))).toBe(true)
+    expect([withTransformation, withFilter, withRest, withOptions].map(PlainSchema.isPlain)).toEqual([false, false, false, false])
+  })
+
+  it("takes fields with defaults, renamed fields and nested structs with defaults: the same values, defaults filled in", () => {
+    const Label = Schema.Struct({ id: Schema.String, color: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }) })
+    const Card = Schema.Struct({
+      id: Schema.String,
+      name: Schema.String,
+      due: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+      labels: Schema.optionalWith(Schema.Array(Label), { default: () => [] }),
+      closed: Schema.optionalWith(Schema.Boolean, { default: () => false, exact: true }),
+      note: Schema.optionalWith(Schema.String, { default: () => "", nullable: true }),
+      short: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("shortUrl")),
+      cover: Schema.optional(Label),
+      first: Schema.NullOr(Label)
+    })
+    expect(PlainSchema.isPlain(Card)).toBe(true)
+    expect(PlainSchema.isPlain(Schema.Array(Card))).toBe(true)
+    const valid = { id: "c", name: "n", shortUrl: "s", first: null }
+    same(Card, [
+      valid,
+      { ...valid, due: "2026-01-01", labels: [{ id: "l", color: "red" }, { id: "m" }], closed: true, note: "x", extra: 1 },
+      { ...valid, due: undefined, labels: undefined, note: null, cover: { id: "l" }, first: { id: "f", color: null } },
+      { ...valid, closed: undefined },
+      { ...valid, labels: [{ color: "red" }] },
+      { ...valid, due: 1 },
+      { ...valid, shortUrl: undefined, short: "s" },
+      { ...valid, first: { color: "x" } },
+      { id: "c" },
+      null,
+      "text"
+    ])
+    same(Schema.Array(Card), [[valid, { ...valid, labels: [{ id: "l" }] }], [valid, { id: 1 }]])
+    // Every decoding gets its own default: a default array is never shared between two values.
+    const decode = PlainSchema.decodeUnknownEither(Card)
+    const [a, b] = [decode(valid), decode(valid)].map((result) => Either.getOrThrow(result))
+    expect(a!.labels).not.toBe(b!.labels)
   })
 })
