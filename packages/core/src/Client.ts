@@ -24,6 +24,7 @@ import * as Component from "./Component.js"
 import type * as Connection from "./Connection.js"
 import { type ConnectorError, UnexpectedResponse } from "./ConnectorError.js"
 import * as Connections from "./Connections.js"
+import * as FilePolicy from "./FilePolicy.js"
 import * as DefaultHttpClient from "./internal/defaultHttpClient.js"
 import { execute } from "./internal/execute.js"
 import type * as Property from "./Property.js"
@@ -92,6 +93,12 @@ export class ClientClosed extends Data.TaggedError("ClientClosed")<{ readonly me
 export interface Options {
   /** The HttpClient to send requests with; by default `@x/http-undici` where it is installed, else fetch. */
   readonly httpClient?: Layer.Layer<HttpClient.HttpClient>
+  /**
+   * Where file inputs and downloads may reach (see `FilePolicy`); by default anywhere.
+   *
+   * @since 0.3.0
+   */
+  readonly filePolicy?: FilePolicy.Policy
 }
 
 /**
@@ -198,7 +205,10 @@ export const make = <C extends Component.Component>(component: C): Factory<C> =>
           const http = options.httpClient === undefined ? Context.empty() : yield* Layer.buildWithScope(options.httpClient, scope)
           const built = yield* Effect.provide(Scope.extend(effect(connection), scope), http)
           // Nothing outside an Effect program can export spans: calls run without a tracer.
-          runCallback = Runtime.runCallback(yield* Effect.withTracerEnabled(Effect.runtime<never>(), false))
+          const runtime = yield* Effect.withTracerEnabled(Effect.runtime<never>(), false)
+          runCallback = Runtime.runCallback(
+            options.filePolicy === undefined ? runtime : Runtime.provideService(runtime, FilePolicy.FilePolicy, options.filePolicy)
+          )
           return ready = built
         }),
         // A failure to build (a layer of the caller's, say) rejects the calls with the error itself.

@@ -6,19 +6,23 @@
  * Both go through the connection's `ProviderClient`: time limit, retries and typed errors as
  * for every request (a retried upload resends the whole file; a Blob is read again).
  *
- * A download is read with a `ResponseReader.streaming` reader, so the HttpClient hands the
- * body over as it arrives (`@x/http-undici` bypasses its buffer and its 64 MiB cap); it is
- * written to a temporary file next to the target (mode 0600) and renamed to the target once
- * complete: a failure leaves nothing under the target's name.
+ * A download's destination is resolved by the `FilePolicy` in context (inside its files
+ * directory, symlinks resolved, no `..` segment) before anything is sent, and an existing file
+ * is replaced only with `overwrite`. The body is read with a `ResponseReader.streaming`
+ * reader, so the HttpClient hands it over as it arrives (`@x/http-undici` bypasses its buffer
+ * and its 64 MiB cap); it is written to a temporary file next to the target (mode 0600) and
+ * put under the target's name once complete: a failure leaves nothing there.
  *
  * @since 0.2.0
  */
 import * as Duration from "effect/Duration"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
 import * as Errors from "./ConnectorError.js"
 import type * as FileInput from "./FileInput.js"
+import * as FilePolicy from "./FilePolicy.js"
 import { formatBytes } from "./internal/fileSource.js"
 import { toFile } from "./internal/fileWriter.js"
+import * as LocalFiles from "./internal/localFiles.js"
 import type * as ProviderClient from "./ProviderClient.js"
 import * as ProviderRequest from "./ProviderRequest.js"
 import * as ResponseReader from "./ResponseReader.js"
@@ -36,8 +40,9 @@ export interface Downloaded {
 }
 
 /**
- * Where a download goes: the target path (its directory must exist; a file there is
- * replaced), an optional size limit, the parameter that named the path (errors name it,
+ * Where a download goes: the target path (its directory must exist; resolved by the
+ * `FilePolicy`), whether a file already there is replaced (default: no, the download is
+ * refused), an optional size limit, the parameter that named the path (errors name it,
  * default "path"), and the time limit of the whole transfer (default `transferTimeout`).
  *
  * @since 0.2.0
@@ -45,10 +50,32 @@ export interface Downloaded {
  */
 export interface DownloadOptions {
   readonly to: string
+  /** @since 0.3.0 */
+  readonly overwrite?: boolean | undefined
   readonly maxBytes?: number | undefined
   readonly field?: string | undefined
   readonly timeout?: Duration.DurationInput | undefined
 }
+
+/**
+ * A download's destination, resolved by the `FilePolicy` in context: the path it will write
+ * (inside the files directory, its directory's symlinks resolved), or an `InvalidInput` naming
+ * `field` (outside, a `..` segment, a missing directory, or a file already there without
+ * `overwrite`). `download` does this itself before its request; an action that sends other
+ * requests first calls it at its start, so that a refused path sends nothing.
+ *
+ * @since 0.3.0
+ * @category downloads
+ */
+export const destination = (
+  to: string,
+  options: { readonly field?: string | undefined; readonly overwrite?: boolean | undefined } = {}
+): Effect.Effect<string, Errors.InvalidInput> =>
+  Effect.flatMap(FilePolicy.FilePolicy, (policy) =>
+    Effect.mapError(LocalFiles.writable(policy, to, options.overwrite === true), (problem) => {
+      const field = options.field ?? "path"
+      return new Errors.InvalidInput({ message: `${field}: ${problem}`, issues: [{ path: field, message: problem }] })
+    }))
 
 /**
  * The default time limit of one upload or download attempt, body included: 10 minutes.
@@ -60,8 +87,9 @@ export const transferTimeout: Duration.Duration = Duration.minutes(10)
 
 /**
  * Sends a provider request (with the connection's credentials) and streams its response body
- * to `options.to`. A body over `maxBytes` (declared or counted) is an `UnexpectedResponse`,
- * a target that cannot be written an `InvalidInput` naming `field`.
+ * to `options.to`, once the `FilePolicy` allows it (see `destination`). A body over
+ * `maxBytes` (declared or counted) is an `UnexpectedResponse`, a target that is refused or
+ * cannot be written an `InvalidInput` naming `field`.
  *
  * @since 0.2.0
  * @category downloads
@@ -73,23 +101,26 @@ export const download = (
 ): Effect.Effect<Downloaded, Errors.ConnectorError> => {
   const field = options.field ?? "path"
   const maxBytes = options.maxBytes
-  return client.send(
-    {
-      ...request,
-      headers: { accept: "*/*", ...request.headers },
-      timeout: request.timeout ?? options.timeout ?? transferTimeout
-    },
-    ResponseReader.streaming(toFile({
-      path: options.to,
-      maxBytes,
-      tooLarge: (info, size) =>
-        new Errors.UnexpectedResponse({
-          message: `the file is ${size === undefined ? "larger than" : `${formatBytes(size)}, over`} the limit of ${formatBytes(maxBytes!)}`,
-          request: info
-        }),
-      unwritable: (message) => new Errors.InvalidInput({ message, issues: [{ path: field, message }] })
-    }))
-  )
+  const overwrite = options.overwrite === true
+  return Effect.flatMap(destination(options.to, { field, overwrite }), (path) =>
+    client.send(
+      {
+        ...request,
+        headers: { accept: "*/*", ...request.headers },
+        timeout: request.timeout ?? options.timeout ?? transferTimeout
+      },
+      ResponseReader.streaming(toFile({
+        path,
+        overwrite,
+        maxBytes,
+        tooLarge: (info, size) =>
+          new Errors.UnexpectedResponse({
+            message: `the file is ${size === undefined ? "larger than" : `${formatBytes(size)}, over`} the limit of ${formatBytes(maxBytes!)}`,
+            request: info
+          }),
+        unwritable: (message) => new Errors.InvalidInput({ message, issues: [{ path: field, message }] })
+      }))
+    ))
 }
 
 /**

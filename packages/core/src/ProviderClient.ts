@@ -22,6 +22,8 @@ import type * as Schema from "effect/Schema"
 import * as Auth from "./Auth.js"
 import * as Errors from "./ConnectorError.js"
 import * as Attempt from "./internal/attempt.js"
+import * as ExternalGuard from "./internal/externalGuard.js"
+import * as Paging from "./internal/paging.js"
 import { requestBuilder } from "./internal/requestBuilder.js"
 import * as Retrying from "./internal/retrying.js"
 import * as Watchdog from "./internal/watchdog.js"
@@ -55,7 +57,8 @@ export interface ProviderClient {
   /**
    * The same client for absolute URLs outside the provider's API (a presigned upload or
    * download URL, a file given by URL): the request's `path` is the whole URL; no base URL,
-   * no credentials, no rate limit; the same time limit, retries and typed errors.
+   * no credentials, no rate limit; the same time limit, retries and typed errors; the network
+   * rule of the `FilePolicy` in context (a refused address is an `InvalidInput`, nothing sent).
    */
   readonly external: ProviderClient
 }
@@ -164,8 +167,14 @@ export const makeWith = (
     const retried = Retrying.retrying(retries, once, info, idempotent)
     // A write is announced to the guard in context (a durable engine's) before its first
     // attempt; reads, and writes with no guard, pay nothing.
-    return idempotent ? retried : Effect.flatMap(WriteGuard.WriteGuard, (guard) =>
+    const guarded = idempotent ? retried : Effect.flatMap(WriteGuard.WriteGuard, (guard) =>
       guard === undefined ? retried : Effect.zipRight(guard.beforeWrite(info), retried))
+    // A paged listing's walk is told which request gave each page (so that a loop names it).
+    return Effect.withFiberRuntime((fiber) => {
+      const page = fiber.getFiberRef(Paging.pageRequest)
+      if (page !== undefined) page.request = info
+      return guarded
+    })
   }
 
   // A streaming reader's request is executed with `streamRequested`, so that the HttpClient
@@ -180,13 +189,28 @@ export const makeWith = (
     json: (request, schema) => send(request, ResponseReader.json(schema)),
     void: (request) => send(request, ResponseReader.discard),
     get external() {
-      return external ??= makeWith(http, limiters, {
+      return external ??= guarded(makeWith(http, limiters, {
         baseUrl: "",
         credentials: Auth.none,
         retry: config.retry,
         timeout: config.timeout,
         tracing: config.tracing
-      })
+      }))
+    }
+  }
+  return self
+}
+
+/** An external client under the file policy's network rule (`internal/externalGuard.ts`). */
+const guarded = (client: ProviderClient): ProviderClient => {
+  const send = ExternalGuard.guard(client.send)
+  const self: ProviderClient = {
+    baseUrl: client.baseUrl,
+    send,
+    json: (request, schema) => send(request, ResponseReader.json(schema)),
+    void: (request) => send(request, ResponseReader.discard),
+    get external() {
+      return self
     }
   }
   return self

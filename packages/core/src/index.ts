@@ -82,6 +82,13 @@ export * as Executor from "./Executor.js"
  */
 export * as FileInput from "./FileInput.js"
 /**
+ * Where file inputs, downloads and external URLs may reach: a files directory, private
+ * networks refused; the policy in context (everything allowed by default).
+ *
+ * @since 0.3.0
+ */
+export * as FilePolicy from "./FilePolicy.js"
+/**
  * Streamed downloads to a path and uploads to presigned URLs.
  *
  * @since 0.2.0

@@ -9,6 +9,7 @@ import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Errors from "../ConnectorError.js"
+import { refusedCode } from "../FilePolicy.js"
 import * as RetryPolicy from "../RetryPolicy.js"
 import { acceptedUnreadable, isWrite } from "./accepted.js"
 import { parseJson } from "./json.js"
@@ -120,6 +121,11 @@ const fromTransport = (
   idempotent: boolean
 ): AttemptFailed => {
   const code = errorCode(error)
+  // The file policy refused the address connected to: nothing was sent, and a retry would be refused too.
+  if (code === refusedCode) {
+    const message = `the connection was refused: ${refusalMessage(error)}`
+    return new AttemptFailed(new Errors.InvalidInput({ message, request: info, issues: [{ path: "url", message }] }), idempotent, false, true)
+  }
   const notSent = code !== undefined && notSentCodes.has(code)
   const host = safeHost(baseUrl)
   const invalid = error.reason === "Encode" || error.reason === "InvalidUrl"
@@ -178,6 +184,16 @@ const notSentCodes: ReadonlySet<string> = new Set([
   "EHOSTUNREACH",
   "UND_ERR_CONNECT_TIMEOUT"
 ])
+
+/** The sentence of the policy's refusal: the error that carries its code. */
+const refusalMessage = (error: unknown): string => {
+  let current: unknown = error
+  for (let depth = 0; depth < 6 && typeof current === "object" && current !== null; depth++) {
+    if ((current as { code?: unknown }).code === refusedCode) return String((current as { message?: unknown }).message)
+    current = (current as { cause?: unknown }).cause
+  }
+  return "the address is not allowed"
+}
 
 const errorCode = (error: unknown): string | undefined => {
   let current: unknown = error

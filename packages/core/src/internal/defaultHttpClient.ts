@@ -32,8 +32,12 @@ const isMissing = (error: unknown): boolean =>
   (error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" &&
   String((error as { message?: unknown }).message).includes(`'${undiciPackage}'`)
 
+// Redirects are not followed, as `@x/http-undici` does not follow them: a 3xx is an answer, and a
+// URL the file policy allowed cannot hand the request on to an address it refuses.
 const fetchLayer = () =>
-  import("@effect/platform/FetchHttpClient").then((FetchHttpClient) => FetchHttpClient.layer as Layer.Layer<HttpClient.HttpClient>)
+  import("@effect/platform/FetchHttpClient").then((FetchHttpClient) =>
+    Layer.provide(FetchHttpClient.layer, Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" })) as Layer.Layer<HttpClient.HttpClient>
+  )
 
 /**
  * The default HttpClient, given whether `@x/http-undici` is installed and how to load it.

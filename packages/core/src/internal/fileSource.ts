@@ -1,8 +1,9 @@
 /**
- * Opening a file input, in an action's run: a path is stat'ed, base64 decoded, a URL read
- * into a temporary file (0600 in a 0700 directory of the OS temp dir, removed with the scope)
- * and counted as it arrives. Each is checked against the size limit before any byte is sent
- * to the provider, and becomes a Blob that is read lazily, and again for a retry.
+ * Opening a file input, in an action's run: a path is resolved by the file policy and stat'ed,
+ * base64 decoded, a URL checked by the policy and read into a temporary file (0600 in a 0700
+ * directory of the OS temp dir, removed with the scope) and counted as it arrives. Each is
+ * checked against the size limit before any byte is sent to the provider, and becomes a Blob
+ * that is read lazily, and again for a retry.
  */
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -11,10 +12,12 @@ import { openAsBlob } from "node:fs"
 import { tmpdir } from "node:os"
 import { basename, join } from "node:path"
 import * as Errors from "../ConnectorError.js"
+import * as FilePolicy from "../FilePolicy.js"
 import type * as ProviderClient from "../ProviderClient.js"
 import type * as ProviderRequest from "../ProviderRequest.js"
 import * as ResponseReader from "../ResponseReader.js"
 import { toFile } from "./fileWriter.js"
+import * as LocalFiles from "./localFiles.js"
 
 /** @internal A file input, as the property decodes it. */
 export type Source =
@@ -64,20 +67,21 @@ const types: Readonly<Record<string, string>> = {
 }
 const typeOf = (name: string) => types[name.slice(name.lastIndexOf(".") + 1).toLowerCase()] ?? "application/octet-stream"
 
-const fromPath = (path: string, name: string | undefined, contentType: string | undefined, limits: Limits) =>
-  Effect.tryPromise({
-    try: async () => {
-      const info = await stat(path)
-      if (!info.isFile()) return invalid(limits, `${path} is not a regular file`)
-      if (info.size > limits.maxBytes) return tooLarge(limits, info.size)
-      const fileName = name ?? basename(path)
-      const type = contentType ?? typeOf(fileName)
-      const blob = await openAsBlob(path, { type })
-      return { name: fileName, contentType: type, size: blob.size, blob }
-    },
-    catch: (cause) =>
-      invalid(limits, code(cause) === "ENOENT" ? `no file at ${path}` : `cannot read ${path} (${String(code(cause) ?? cause)})`)
-  }).pipe(Effect.flatMap((opened) => opened instanceof Errors.InvalidInput ? Effect.fail(opened) : Effect.succeed(opened)))
+const fromPath = (policy: FilePolicy.Policy, path: string, name: string | undefined, contentType: string | undefined, limits: Limits) =>
+  Effect.flatMap(Effect.mapError(LocalFiles.readable(policy, path), (problem) => invalid(limits, problem)), (real) =>
+    Effect.tryPromise({
+      try: async () => {
+        const info = await stat(real)
+        if (!info.isFile()) return invalid(limits, `${path} is not a regular file`)
+        if (info.size > limits.maxBytes) return tooLarge(limits, info.size)
+        const fileName = name ?? basename(path)
+        const type = contentType ?? typeOf(fileName)
+        const blob = await openAsBlob(real, { type })
+        return { name: fileName, contentType: type, size: blob.size, blob }
+      },
+      catch: (cause) =>
+        invalid(limits, code(cause) === "ENOENT" ? `no file at ${path}` : `cannot read ${path} (${String(code(cause) ?? cause)})`)
+    }).pipe(Effect.flatMap((opened) => opened instanceof Errors.InvalidInput ? Effect.fail(opened) : Effect.succeed(opened))))
 
 const base64Alphabet = /^[A-Za-z0-9+/_-]*={0,2}$/
 
@@ -111,12 +115,17 @@ const shown = (url: string) => {
 
 const fromUrl = (
   client: ProviderClient.ProviderClient,
+  policy: FilePolicy.Policy,
   url: string,
   name: string | undefined,
   contentType: string | undefined,
   limits: Limits
 ): Effect.Effect<ProviderRequest.FilePart, Errors.ConnectorError, Scope.Scope> =>
   Effect.gen(function*() {
+    // Refused before anything is sent, naming the input (client.external checks it again, and
+    // an HttpClient that connects on its own checks the address it connects to).
+    const refusal = yield* FilePolicy.urlRefusal(policy, url)
+    if (refusal !== undefined) return yield* Effect.fail(invalid(limits, `${shown(url)} is refused: ${refusal}`))
     const directory = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => mkdtemp(join(tmpdir(), "x-connectors-")),
@@ -126,6 +135,7 @@ const fromUrl = (
     )
     const read = ResponseReader.streaming(toFile({
       path: join(directory, "file"),
+      overwrite: true,
       maxBytes: limits.maxBytes,
       tooLarge: (_, size) => tooLarge(limits, size),
       unwritable: (message) => invalid(limits, message)
@@ -134,6 +144,11 @@ const fromUrl = (
       Effect.catchIf(
         (error) => error._tag !== "InvalidInput" && error.status !== undefined,
         (error) => Effect.fail(invalid(limits, `${shown(url)} answered ${error.status}: ${error.message}`))
+      ),
+      // Refused at the connection (the policy, or a URL the request could not be built from).
+      Effect.catchIf(
+        (error) => error._tag === "InvalidInput" && error.request !== undefined && error.status === undefined,
+        (error) => Effect.fail(invalid(limits, `${shown(url)}: ${error.message}`))
       )
     )
     const fileName = name ?? (lastSegment(url) || "file")
@@ -142,14 +157,15 @@ const fromUrl = (
     return { name: fileName, contentType: type, size: written.size, blob }
   })
 
-/** @internal Opens a file input, checked against its limit. */
+/** @internal Opens a file input, checked against its limit and the file policy in context. */
 export const open = (
   client: ProviderClient.ProviderClient,
   source: Source,
   limits: Limits
 ): Effect.Effect<ProviderRequest.FilePart, Errors.ConnectorError, Scope.Scope> =>
-  "path" in source
-    ? fromPath(source.path, source.name, source.contentType, limits)
-    : "url" in source
-    ? fromUrl(client, source.url, source.name, source.contentType, limits)
-    : fromBase64(source.base64, source.name, source.contentType, limits)
+  "base64" in source
+    ? fromBase64(source.base64, source.name, source.contentType, limits)
+    : Effect.flatMap(FilePolicy.FilePolicy, (policy) =>
+      "path" in source
+        ? fromPath(policy, source.path, source.name, source.contentType, limits)
+        : fromUrl(client, policy, source.url, source.name, source.contentType, limits))

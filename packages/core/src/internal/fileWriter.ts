@@ -1,8 +1,9 @@
 /**
  * A response body written to a file as it arrives: into a temporary file next to the target
- * (mode 0600), counted against an optional cap, then renamed to the target. On any failure
- * (the cap, the connection, an interruption) the temporary file is removed, so nothing
- * half-written is ever left under the target's name.
+ * (mode 0600), counted against an optional cap, then put under the target's name: renamed over
+ * it when overwriting is allowed, else linked there, which fails if the name is taken (no
+ * check-then-write race). On any failure (the cap, the connection, an interruption) the
+ * temporary file is removed, so nothing half-written is ever left under the target's name.
  */
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -10,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Stream from "effect/Stream"
 import { randomBytes } from "node:crypto"
-import { type FileHandle, open, rename, rm } from "node:fs/promises"
+import { type FileHandle, link, open, rename, rm } from "node:fs/promises"
 import { basename, dirname, join } from "node:path"
 import type * as Errors from "../ConnectorError.js"
 import type * as ResponseReader from "../ResponseReader.js"
@@ -25,6 +26,8 @@ export interface Written {
 /** @internal How to write: the target, the cap, and the errors a caller names its way. */
 export interface Target {
   readonly path: string
+  /** Whether a file already at `path` is replaced; otherwise the write fails and leaves it. */
+  readonly overwrite: boolean
   readonly maxBytes?: number | undefined
   /** The error for a body over `maxBytes` (`size` when the response declared it). */
   readonly tooLarge: (info: Errors.RequestInfo, size: number | undefined) => Errors.ConnectorError
@@ -51,10 +54,15 @@ export const toFile = (target: Target): ResponseReader.ResponseReader<Written> =
       try: async () => {
         await handle.sync()
         await handle.close()
-        await rename(temporary, target.path)
+        await place(temporary, target)
         return { path: target.path, size, contentType }
       },
-      catch: (cause) => target.unwritable(`cannot write ${target.path}: ${reason(cause)}`)
+      catch: (cause) =>
+        target.unwritable(
+          (cause as { code?: unknown }).code === "EEXIST"
+            ? `${target.path} already exists, and overwriting it is off`
+            : `cannot write ${target.path}: ${reason(cause)}`
+        )
     })
   const use = (handle: FileHandle): Effect.Effect<Written, Failure> =>
     write(handle, response, max, target).pipe(
@@ -72,6 +80,19 @@ export const toFile = (target: Target): ResponseReader.ResponseReader<Written> =
         ? Effect.void
         : Effect.promise(() => handle.close().catch(() => undefined).then(() => rm(temporary, { force: true })))
   )
+}
+
+const place = async (temporary: string, target: Target) => {
+  if (target.overwrite) return rename(temporary, target.path)
+  try {
+    await link(temporary, target.path)
+  } catch (cause) {
+    if ((cause as { code?: unknown }).code === "EEXIST") throw cause
+    // A file system without hard links: the name is taken exclusively, then replaced.
+    await (await open(target.path, "wx", 0o600)).close()
+    return rename(temporary, target.path)
+  }
+  await rm(temporary, { force: true })
 }
 
 // Each chunk is written before the next is read: the HttpClient's backpressure bounds memory.
