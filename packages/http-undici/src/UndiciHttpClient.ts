@@ -19,6 +19,13 @@
  * arrives, with backpressure, neither buffered nor capped. Request bodies that are Blobs (a
  * file from `fs.openAsBlob`, a multipart body) and FormData are streamed, never read whole.
  *
+ * Redirects are never followed (a 3xx is the answer). A request made under a file policy that
+ * refuses private networks (`FilePolicy.guardedConnection`, set by `client.external`) goes
+ * through an Agent of its own whose connections are checked: a host name's addresses before
+ * connecting (`FilePolicy.lookup`), an IP address before connecting, and the address actually
+ * connected to once connected, so that a name that resolves elsewhere the second time (DNS
+ * rebinding) is refused too. Its connections are never shared with unguarded requests.
+ *
  * @since 0.1.0
  */
 import * as Cookies from "@effect/platform/Cookies"
@@ -38,8 +45,9 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { IncomingHttpHeaders } from "node:http"
 import { Readable } from "node:stream"
-import { RequestDeadline, ResponseReader } from "@x/core"
-import { Agent, type Dispatcher as UndiciDispatcher } from "undici"
+import { FilePolicy, RequestDeadline, ResponseReader } from "@x/core"
+import { isIP, type Socket } from "node:net"
+import { Agent, buildConnector, type Dispatcher as UndiciDispatcher } from "undici"
 
 /**
  * The undici dispatcher requests go through (an `Agent`: a connection pool per origin).
@@ -379,6 +387,40 @@ const absoluteUrl = /^(https?:\/\/[^/?#\s]+)((?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@%]
 const dotSegment = /(^|\/)\.{1,2}(\/|\?|$)/
 
 /**
+ * An undici connector that keeps to a file policy: an IP address is checked before connecting,
+ * a host name's addresses by the lookup, and the address connected to once connected.
+ */
+const guardedConnector = (policy: FilePolicy.Policy): buildConnector.connector => {
+  const connect = buildConnector({ lookup: FilePolicy.lookup(policy) })
+  return (options, callback) => {
+    const port = Number(options.port) || (options.protocol === "https:" ? 443 : 80)
+    const literal = isIP(options.hostname) === 0 ? undefined : FilePolicy.addressRefusal(policy, options.hostname, port)
+    if (literal !== undefined) return callback(FilePolicy.addressRefused(literal), null)
+    return connect(options, (error, socket) => {
+      if (error !== null) return callback(error, null)
+      const connected = socket as Socket
+      const refusal = FilePolicy.addressRefusal(policy, connected.remoteAddress ?? "", connected.remotePort ?? port)
+      if (refusal === undefined) return callback(null, socket)
+      connected.destroy()
+      callback(FilePolicy.addressRefused(refusal), null)
+    })
+  }
+}
+
+/** The dispatchers of guarded requests, one Agent per policy, made when first needed. */
+const guardedAgents = () => {
+  const agents = new Map<FilePolicy.Policy, Agent>()
+  return {
+    get: (policy: FilePolicy.Policy): UndiciDispatcher => {
+      let agent = agents.get(policy)
+      if (agent === undefined) agents.set(policy, agent = new Agent({ connect: guardedConnector(policy) }))
+      return agent
+    },
+    close: () => Promise.all([...agents.values()].map((agent) => agent.close())).then(() => agents.clear())
+  }
+}
+
+/**
  * An HttpClient on this dispatcher.
  *
  * @since 0.1.0
@@ -387,12 +429,23 @@ const dotSegment = /(^|\/)\.{1,2}(\/|\?|$)/
 export const make = (
   dispatcher: UndiciDispatcher,
   settings: Settings = {}
+): HttpClient.HttpClient & RequestDeadline.DeadlineAware => build(dispatcher, settings, guardedAgents())
+
+const build = (
+  defaultDispatcher: UndiciDispatcher,
+  settings: Settings,
+  guarded: ReturnType<typeof guardedAgents>
 ): HttpClient.HttpClient & RequestDeadline.DeadlineAware => {
   const maxBytes = settings.maxResponseBytes ?? 64 * 1024 * 1024
+  // A request under a policy that guards its connection goes through that policy's Agent.
+  const dispatcherOf = (fiber: { getFiberRef: <A>(ref: FiberRef.FiberRef<A>) => A }) => {
+    const policy = fiber.getFiberRef(FilePolicy.guardedConnection)
+    return policy === undefined ? defaultDispatcher : guarded.get(policy)
+  }
   // With the tracer on: the platform's wrapper, for its spans, propagation and abort handling.
   const traced = HttpClient.make((request, url, signal, fiber) =>
     dispatch(
-      dispatcher,
+      dispatcherOf(fiber),
       maxBytes,
       request,
       url.origin,
@@ -421,7 +474,7 @@ export const make = (
             return url._tag === "Left"
               ? invalidUrl(request, url.left)
               : dispatch(
-                dispatcher,
+                dispatcherOf(fiber),
                 maxBytes,
                 request,
                 url.right.origin,
@@ -437,7 +490,7 @@ export const make = (
             path += (path.includes("?") ? "&" : "?") + query
           }
           return dispatch(
-            dispatcher,
+            dispatcherOf(fiber),
             maxBytes,
             request,
             match[1]!,
@@ -474,7 +527,15 @@ export const layerDispatcher = (options?: Agent.Options): Layer.Layer<Dispatcher
  * @category layers
  */
 export const layerWithoutDispatcher = (settings?: Settings): Layer.Layer<HttpClient.HttpClient, never, Dispatcher> =>
-  Layer.effect(HttpClient.HttpClient, Effect.map(Dispatcher, (dispatcher) => make(dispatcher, settings)))
+  Layer.scoped(
+    HttpClient.HttpClient,
+    Effect.flatMap(Dispatcher, (dispatcher) =>
+      // The guarded requests' Agents are closed with the layer.
+      Effect.map(
+        Effect.acquireRelease(Effect.sync(guardedAgents), (guarded) => Effect.promise(guarded.close)),
+        (guarded) => build(dispatcher, settings ?? {}, guarded)
+      ))
+  )
 
 /**
  * The HttpClient on its own undici `Agent`.
