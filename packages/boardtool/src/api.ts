@@ -1,13 +1,29 @@
 /**
  * Trello's wire formats (REST API 1, `../shared/specs/trello`): the records we read, decoded
  * with Schema (unknown fields are ignored), and the endpoints the actions call.
+ *
+ * An answer's record requires only what identifies it (its `id`, a Trello action's `type`)
+ * and what the seed names (a card's `id`, `desc`, `idBoard`, `idList`, `name`): Trello's
+ * document marks nothing else required, and a write must not fail after it was made because
+ * its answer left out a field we merely pass on. Any other field takes the default stated where
+ * it is declared: `[]` for a list (`listOr`), `null` for a nullable field (`nullOr`), `false`
+ * for a flag that is off unless said (`falseOr`); else it is absent from the output too.
  */
 import { Action, Auth, ConnectorError, FileInput, Files, Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 
-/** The card as the component outputs it (the seed's five fields). */
+/** A list Trello may leave out of an answer: `[]` when it does. */
+export const listOr = <A, I>(item: Schema.Schema<A, I>) => Schema.optionalWith(Schema.Array(item), { default: () => [] })
+
+/** A nullable field Trello may leave out of an answer: `null` (none) when it does. */
+export const nullOr = <A, I>(schema: Schema.Schema<A, I>) => Schema.optionalWith(Schema.NullOr(schema), { default: () => null })
+
+/** A flag Trello may leave out of an answer, off unless said (`closed`, `dueComplete`): `false` when it does. */
+export const falseOr = Schema.optionalWith(Schema.Boolean, { default: () => false })
+
+/** The card as the component outputs it (the seed's five fields, all required). */
 export const Card = Schema.Struct({
   id: Schema.String,
   desc: Schema.String,
@@ -20,47 +36,52 @@ export type Card = typeof Card.Type
 /** A card with its due date and states, as the due-date trigger reads it (`due` is ISO, or null). */
 export const DatedCard = Schema.Struct({
   ...Card.fields,
-  due: Schema.NullOr(Schema.String),
-  dueComplete: Schema.Boolean,
-  closed: Schema.Boolean
+  due: nullOr(Schema.String),
+  dueComplete: falseOr,
+  closed: falseOr
 })
 export type DatedCard = typeof DatedCard.Type
 
 /** A card that is due: the five fields and its due date. */
 export const DueCard = Schema.Struct({ ...Card.fields, due: Schema.String })
 
-export const Named = Schema.Struct({ id: Schema.String, name: Schema.String })
+/** A record by id and name (a name Trello leaves out is empty). */
+export const Named = Schema.Struct({ id: Schema.String, name: Schema.optionalWith(Schema.String, { default: () => "" }) })
 
-/** An action on a board (a card created, a comment, an update): who, what, when, and its data. */
+/**
+ * An action on a board (a card created, a comment, an update): who, what, when, and its data.
+ * Its `type` says what it is, so it is required with the id; `data` is `{}` when left out.
+ */
 export const BoardAction = Schema.Struct({
   id: Schema.String,
   type: Schema.String,
-  date: Schema.String,
-  idMemberCreator: Schema.String,
-  data: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  date: Schema.optional(Schema.String),
+  idMemberCreator: Schema.optional(Schema.String),
+  data: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Unknown }), { default: () => ({}) })
 })
 export type BoardAction = typeof BoardAction.Type
 
 export const Webhook = Schema.Struct({
   id: Schema.String,
-  idModel: Schema.String,
-  callbackURL: Schema.String,
+  idModel: Schema.optional(Schema.String),
+  callbackURL: Schema.optional(Schema.String),
   active: Schema.optional(Schema.Boolean)
 })
 
 /**
  * A card's attachment: an uploaded file (`isUpload`, its size in `bytes`) or a link. Trello
- * answers `bytes` as a number (the spec says string) and adds `fileName` to uploads.
+ * answers `bytes` as a number (the spec says string) and adds `fileName` to uploads. A name
+ * left out is empty; `isUpload` left out is `false` (not known to be a file).
  */
 export const Attachment = Schema.Struct({
   id: Schema.String,
-  name: Schema.String,
-  url: Schema.String,
-  isUpload: Schema.Boolean,
-  mimeType: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-  bytes: Schema.optionalWith(Schema.NullOr(Schema.Number), { default: () => null }),
-  fileName: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-  date: Schema.String
+  name: Schema.optionalWith(Schema.String, { default: () => "" }),
+  url: Schema.optional(Schema.String),
+  isUpload: falseOr,
+  mimeType: nullOr(Schema.String),
+  bytes: nullOr(Schema.Number),
+  fileName: nullOr(Schema.String),
+  date: Schema.optional(Schema.String)
 })
 export type Attachment = typeof Attachment.Type
 
@@ -128,7 +149,8 @@ export const downloadAttachment = (
       const message = "the attachment is a link, not an uploaded file"
       return Effect.fail(new ConnectorError.InvalidInput({ message, issues: [{ path: "idAttachment", message }] }))
     }
-    const fileName = attachment.fileName ?? lastSegment(attachment.url)
+    // Trello serves a file under its name; without one, under the last segment of its URL.
+    const fileName = attachment.fileName ?? (attachment.url === undefined ? attachment.id : lastSegment(attachment.url))
     return Effect.map(
       Files.download(client, {
         method: "GET",
@@ -242,7 +264,7 @@ export const ensureWebhook = (
 ) =>
   Effect.flatMap(tokenWebhooks(client, token), (webhooks) => {
     const found = webhooks.find((w) =>
-      w.callbackURL === webhook.callbackURL && w.idModel.toLowerCase() === webhook.idModel.toLowerCase()
+      w.callbackURL === webhook.callbackURL && w.idModel?.toLowerCase() === webhook.idModel.toLowerCase()
     )
     if (found === undefined) return createWebhook(client, webhook)
     return found.active === false ? activateWebhook(client, found.id) : Effect.succeed(found)

@@ -21,7 +21,7 @@ export const propertiesOf = (field: Api.CustomField): P.Properties => {
     case "checkbox":
       return { checked: Property.boolean(common) }
     case "list":
-      return { idValue: Property.string({ ...common, choices: field.options.map((o) => ({ label: o.value.text, value: o.id })) }) }
+      return { idValue: Property.string({ ...common, choices: field.options.map((o) => ({ label: o.value?.text ?? o.id, value: o.id })) }) }
   }
 }
 

@@ -89,8 +89,8 @@ export const readCard = (client: ProviderClient.ProviderClient, id: string) =>
 
 /** A label as an action names it. */
 export const LabelRef = Schema.Struct({ ...Ref.fields, color: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }) })
-/** A check item as an action names it. */
-export const CheckItemRef = Schema.Struct({ ...Ref.fields, state: Schema.String })
+/** A check item as an action names it (its state absent when the action leaves it out). */
+export const CheckItemRef = Schema.Struct({ ...Ref.fields, state: Schema.optional(Schema.String) })
 
 /** Something happened to a card: the action, and the card as it is now (read back). */
 export const CardEvent = Schema.Struct({ action: Activity, card: CardDetails })

@@ -7,6 +7,7 @@ import { ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Api from "../api.js"
+import { falseOr, nullOr } from "../api.js"
 import type { State } from "./lists.js"
 
 const { path } = ProviderRequest
@@ -15,24 +16,28 @@ const { path } = ProviderRequest
 export const permissionLevels = ["private", "org", "public"] as const
 export type PermissionLevel = (typeof permissionLevels)[number]
 
-/** A board as the component outputs it. */
+/**
+ * A board as the component outputs it. Only `id` is required: a name or description left out
+ * is empty, `closed` false, no workspace (`idOrganization`: null); `url`, `shortUrl` and
+ * `prefs` are then absent.
+ */
 export const Board = Schema.Struct({
   id: Schema.String,
-  name: Schema.String,
-  desc: Schema.String,
-  closed: Schema.Boolean,
-  idOrganization: Schema.NullOr(Schema.String),
-  url: Schema.String,
-  shortUrl: Schema.String,
-  prefs: Schema.Struct({ permissionLevel: Schema.String })
+  name: Schema.optionalWith(Schema.String, { default: () => "" }),
+  desc: Schema.optionalWith(Schema.String, { default: () => "" }),
+  closed: falseOr,
+  idOrganization: nullOr(Schema.String),
+  url: Schema.optional(Schema.String),
+  shortUrl: Schema.optional(Schema.String),
+  prefs: Schema.optional(Schema.Struct({ permissionLevel: Schema.optional(Schema.String) }))
 })
 export type Board = typeof Board.Type
 
-/** A workspace (Trello's organization). */
+/** A workspace (Trello's organization); a name left out is empty. */
 export const Workspace = Schema.Struct({
   id: Schema.String,
-  name: Schema.String,
-  displayName: Schema.String
+  name: Schema.optionalWith(Schema.String, { default: () => "" }),
+  displayName: Schema.optionalWith(Schema.String, { default: () => "" })
 })
 
 export interface NewBoard {

@@ -6,36 +6,49 @@ import { ConnectorError, Pagination, type ProviderClient, ProviderRequest } from
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Api from "../api.js"
-import { Attachment, Card } from "../api.js"
+import { Attachment, Card, falseOr, listOr, nullOr } from "../api.js"
 import { Checklist } from "./checklists.js"
 import { CustomFieldItem } from "./customFields.js"
 
 const { path } = ProviderRequest
-const orNull = Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+/** A label on a card (a name left out is empty, as Trello has an unnamed label's; a colour left out is none). */
+export const CardLabel = Schema.Struct({
+  id: Schema.String,
+  name: Schema.optionalWith(Schema.String, { default: () => "" }),
+  color: nullOr(Schema.String)
+})
 
-export const CardLabel = Schema.Struct({ id: Schema.String, name: Schema.String, color: Schema.NullOr(Schema.String) })
-
-/** A card with its place, dates, people and labels: what the card actions output. */
+/**
+ * A card with its place, dates, people and labels: what the card actions output. The seed's
+ * five fields are required; the rest take their defaults when Trello leaves them out: no
+ * dates (`due`, `start`: null), open and not done (`closed`, `dueComplete`: false), no
+ * members, labels or votes (`[]`); `idShort`, `pos`, `dateLastActivity`, `url` and
+ * `shortUrl` are then absent.
+ */
 export const CardDetails = Schema.Struct({
   ...Card.fields,
-  idShort: Schema.Number,
-  pos: Schema.Number,
-  closed: Schema.Boolean,
-  due: Schema.NullOr(Schema.String),
-  start: orNull,
-  dueComplete: Schema.optionalWith(Schema.Boolean, { default: () => false }),
-  idMembers: Schema.Array(Schema.String),
-  idLabels: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
-  labels: Schema.Array(CardLabel),
-  idMembersVoted: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
-  dateLastActivity: Schema.String,
-  url: Schema.String,
-  shortUrl: Schema.String
+  idShort: Schema.optional(Schema.Number),
+  pos: Schema.optional(Schema.Number),
+  closed: falseOr,
+  due: nullOr(Schema.String),
+  start: nullOr(Schema.String),
+  dueComplete: falseOr,
+  idMembers: listOr(Schema.String),
+  idLabels: listOr(Schema.String),
+  labels: listOr(CardLabel),
+  idMembersVoted: listOr(Schema.String),
+  dateLastActivity: Schema.optional(Schema.String),
+  url: Schema.optional(Schema.String),
+  shortUrl: Schema.optional(Schema.String)
 })
 export type CardDetails = typeof CardDetails.Type
 
-/** A member as the card's nested resources give it (the default member fields). */
-export const CardMember = Schema.Struct({ id: Schema.String, username: Schema.String, fullName: Schema.String })
+/** A member as the card's nested resources give it (the default member fields; a name left out is empty). */
+export const CardMember = Schema.Struct({
+  id: Schema.String,
+  username: Schema.optionalWith(Schema.String, { default: () => "" }),
+  fullName: Schema.optionalWith(Schema.String, { default: () => "" })
+})
 
 /** A card with what was asked of its nested resources. */
 export const CardWithNested = Schema.Struct({

@@ -1,30 +1,36 @@
 /** Checklists on cards and their items: wire calls and records. */
 import { type ProviderClient, ProviderRequest } from "@x/core"
 import * as Schema from "effect/Schema"
+import { listOr, nullOr } from "../api.js"
 
 const { path } = ProviderRequest
 
 /** `top`, `bottom`, or a positive number, as Trello places checklists and their items. */
 export type Position = "top" | "bottom" | number
 
+/**
+ * An item of a checklist: a name left out is empty, no due date or member (null);
+ * `idChecklist`, `state` and `pos` are then absent (a state is not guessed: it may be either).
+ */
 export const CheckItem = Schema.Struct({
   id: Schema.String,
-  idChecklist: Schema.String,
-  name: Schema.String,
-  state: Schema.Literal("complete", "incomplete"),
-  pos: Schema.Number,
-  due: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-  idMember: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+  idChecklist: Schema.optional(Schema.String),
+  name: Schema.optionalWith(Schema.String, { default: () => "" }),
+  state: Schema.optional(Schema.Literal("complete", "incomplete")),
+  pos: Schema.optional(Schema.Number),
+  due: nullOr(Schema.String),
+  idMember: nullOr(Schema.String)
 })
 export type CheckItem = typeof CheckItem.Type
 
+/** A checklist: a name left out is empty, no items `[]`; `idBoard`, `idCard` and `pos` are then absent. */
 export const Checklist = Schema.Struct({
   id: Schema.String,
-  name: Schema.String,
-  idBoard: Schema.String,
-  idCard: Schema.String,
-  pos: Schema.Number,
-  checkItems: Schema.Array(CheckItem)
+  name: Schema.optionalWith(Schema.String, { default: () => "" }),
+  idBoard: Schema.optional(Schema.String),
+  idCard: Schema.optional(Schema.String),
+  pos: Schema.optional(Schema.Number),
+  checkItems: listOr(CheckItem)
 })
 export type Checklist = typeof Checklist.Type
 

@@ -6,27 +6,30 @@ import { cardActions, cardActionsPage } from "./cards.js"
 
 const { path } = ProviderRequest
 
-/** A comment: the commentCard action, its text and the card it is on. */
+/** A comment: the commentCard action, its text and the card it is on (each absent when Trello leaves it out). */
 export const Comment = Schema.Struct({
   ...BoardAction.fields,
-  data: Schema.Struct({
-    text: Schema.String,
-    card: Schema.Struct({ id: Schema.String, name: Schema.String })
-  })
+  data: Schema.optionalWith(
+    Schema.Struct({
+      text: Schema.optional(Schema.String),
+      card: Schema.optional(Schema.Struct({ id: Schema.String, name: Schema.optional(Schema.String) }))
+    }),
+    { default: () => ({}) }
+  )
 })
 export type Comment = typeof Comment.Type
 
-/** A reaction to a comment: who reacted, with which emoji. */
+/** A reaction to a comment: who reacted, with which emoji (each absent when Trello leaves it out). */
 export const Reaction = Schema.Struct({
   id: Schema.String,
-  idMember: Schema.String,
-  idModel: Schema.String,
-  emoji: Schema.Struct({
-    unified: Schema.String,
-    native: Schema.String,
-    shortName: Schema.String,
-    name: Schema.String
-  })
+  idMember: Schema.optional(Schema.String),
+  idModel: Schema.optional(Schema.String),
+  emoji: Schema.optional(Schema.Struct({
+    unified: Schema.optional(Schema.String),
+    native: Schema.optional(Schema.String),
+    shortName: Schema.optional(Schema.String),
+    name: Schema.optional(Schema.String)
+  }))
 })
 export type Reaction = typeof Reaction.Type
 

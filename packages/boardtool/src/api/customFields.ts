@@ -11,28 +11,37 @@ const { path } = ProviderRequest
 export const kinds = ["text", "number", "date", "checkbox", "list"] as const
 export type Kind = typeof kinds[number]
 
-/** A list field's option: its id is what a card's value holds. */
+/** A list field's option: its id is what a card's value holds; its text absent when Trello leaves it out, its colour `none`. */
 export const Option = Schema.Struct({
   id: Schema.String,
-  value: Schema.Struct({ text: Schema.String }),
+  value: Schema.optional(Schema.Struct({ text: Schema.optional(Schema.String) })),
   color: Schema.optionalWith(Schema.String, { default: () => "none" })
 })
 
+/**
+ * A board's custom field. Its `type` says how its values are read and written, so it is
+ * required with the id; a name left out is empty, no options `[]`, shown on the card front
+ * unless said; `idModel` is then absent.
+ */
 export const CustomField = Schema.Struct({
   id: Schema.String,
-  idModel: Schema.String,
-  name: Schema.String,
+  idModel: Schema.optional(Schema.String),
+  name: Schema.optionalWith(Schema.String, { default: () => "" }),
   type: Schema.Literal(...kinds),
   options: Schema.optionalWith(Schema.Array(Option), { default: () => [] }),
   display: Schema.optionalWith(Schema.Struct({ cardFront: Schema.Boolean }), { default: () => ({ cardFront: true }) })
 })
 export type CustomField = typeof CustomField.Type
 
-/** A card's value of a field: `value` (text, number, date or checked, as text) or `idValue` (a list option). */
+/**
+ * A card's value of a field: `value` (text, number, date or checked, as text) or `idValue` (a
+ * list option), each null when left out. The field's id says what it is the value of, so it is
+ * required with the id; `idModel` (the card) is then absent.
+ */
 export const CustomFieldItem = Schema.Struct({
   id: Schema.String,
   idCustomField: Schema.String,
-  idModel: Schema.String,
+  idModel: Schema.optional(Schema.String),
   value: Schema.optionalWith(
     Schema.NullOr(Schema.Struct({
       text: Schema.optional(Schema.String),

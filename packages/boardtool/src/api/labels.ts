@@ -2,6 +2,7 @@
 import { type ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { nullOr } from "../api.js"
 
 const { path } = ProviderRequest
 
@@ -9,12 +10,12 @@ const { path } = ProviderRequest
 export const colors = ["green", "yellow", "orange", "red", "purple", "blue", "sky", "lime", "pink", "black"] as const
 export type Color = (typeof colors)[number]
 
+/** A label: a name null or left out is empty (Trello answers null for a label never named), a colour left out none (null). */
 export const Label = Schema.Struct({
   id: Schema.String,
-  idBoard: Schema.String,
-  // Trello answers null for a label never named.
+  idBoard: Schema.optional(Schema.String),
   name: Schema.optionalWith(Schema.String, { nullable: true, default: () => "" }),
-  color: Schema.NullOr(Schema.String)
+  color: nullOr(Schema.String)
 })
 export type Label = typeof Label.Type
 

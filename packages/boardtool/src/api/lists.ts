@@ -7,16 +7,17 @@ import { ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Api from "../api.js"
+import { falseOr } from "../api.js"
 
 const { path } = ProviderRequest
 
-/** A list as the component outputs it. */
+/** A list as the component outputs it: a name left out is empty, `closed` false; `idBoard` and `pos` are then absent. */
 export const List = Schema.Struct({
   id: Schema.String,
-  name: Schema.String,
-  closed: Schema.Boolean,
-  idBoard: Schema.String,
-  pos: Schema.Number
+  name: Schema.optionalWith(Schema.String, { default: () => "" }),
+  closed: falseOr,
+  idBoard: Schema.optional(Schema.String),
+  pos: Schema.optional(Schema.Number)
 })
 export type List = typeof List.Type
 

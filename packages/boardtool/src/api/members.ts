@@ -8,11 +8,11 @@ import * as Schema from "effect/Schema"
 const { path } = ProviderRequest
 const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optionalWith(Schema.NullOr(schema), { default: () => null })
 
-/** A member: a board's member list carries only id, fullName and username; the rest when Trello sends it. */
+/** A member: a board's member list carries only id, fullName and username (each empty when left out); the rest null when Trello does not send it. */
 export const Member = Schema.Struct({
   id: Schema.String,
-  username: Schema.String,
-  fullName: Schema.String,
+  username: Schema.optionalWith(Schema.String, { default: () => "" }),
+  fullName: Schema.optionalWith(Schema.String, { default: () => "" }),
   initials: nullable(Schema.String),
   avatarUrl: nullable(Schema.String),
   url: nullable(Schema.String)
@@ -25,16 +25,22 @@ export const Me = Schema.Struct({ ...Member.fields, email: nullable(Schema.Strin
 export const roles = ["admin", "normal", "observer"] as const
 export type Role = typeof roles[number]
 
-/** A board's members and their roles, as Trello answers a change of them. */
+/**
+ * A board's members and their roles, as Trello answers a change of them (none `[]` when left
+ * out). A membership names its member, so `idMember` is required; a role left out is absent.
+ */
 export const BoardMembers = Schema.Struct({
   id: Schema.String,
-  members: Schema.Array(Member),
-  memberships: Schema.Array(Schema.Struct({
-    id: Schema.String,
-    idMember: Schema.String,
-    memberType: Schema.String,
-    unconfirmed: Schema.optionalWith(Schema.Boolean, { default: () => false })
-  }))
+  members: Schema.optionalWith(Schema.Array(Member), { default: () => [] }),
+  memberships: Schema.optionalWith(
+    Schema.Array(Schema.Struct({
+      id: Schema.String,
+      idMember: Schema.String,
+      memberType: Schema.optional(Schema.String),
+      unconfirmed: Schema.optionalWith(Schema.Boolean, { default: () => false })
+    })),
+    { default: () => [] }
+  )
 })
 
 const memberFields = "username,fullName,initials,avatarUrl,url"

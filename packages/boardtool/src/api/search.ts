@@ -9,17 +9,17 @@ import * as Stream from "effect/Stream"
 import * as Api from "../api.js"
 import { Board } from "./boards.js"
 
-/** A card found: the card's fields, whether it is archived, and its link. */
+/** A card found: the card's fields, whether it is archived (false when left out), its due date (null) and its link (absent). */
 export const FoundCard = Schema.Struct({
   ...Api.Card.fields,
-  closed: Schema.Boolean,
-  due: Schema.NullOr(Schema.String),
-  url: Schema.String
+  closed: Api.falseOr,
+  due: Api.nullOr(Schema.String),
+  url: Schema.optional(Schema.String)
 })
 export type FoundCard = typeof FoundCard.Type
 
-const CardResults = Schema.Struct({ cards: Schema.Array(FoundCard) })
-const BoardResults = Schema.Struct({ boards: Schema.Array(Board) })
+const CardResults = Schema.Struct({ cards: Api.listOr(FoundCard) })
+const BoardResults = Schema.Struct({ boards: Api.listOr(Board) })
 
 /** Trello's cap on a page of search results, and on the page number (0 to 100). */
 const pageSize = 1000

@@ -12,7 +12,7 @@ const excerpt = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…` 
 export const comments = DynamicOptions.make(["idCard"], ({ client, params }) =>
   Effect.map(
     Pagination.collect(Comments.cardComments(client, param(params, "idCard"), Comments.commentsPageSize)),
-    (items) => Choice.fromRecords(items, (c) => excerpt(c.data.text), (c) => c.id)
+    (items) => Choice.fromRecords(items, (c) => excerpt(c.data.text ?? c.id), (c) => c.id)
   ))
 
 export const checklists = DynamicOptions.make(["idCard"], ({ client, params }) =>
