@@ -142,9 +142,10 @@ export const downloadAttachment = (
   client: ProviderClient.ProviderClient,
   idCard: string,
   idAttachment: string,
-  options: { to: string; maxBytes?: number | undefined }
+  options: { to: string; overwrite?: boolean | undefined; maxBytes?: number | undefined }
 ) =>
-  Effect.flatMap(getAttachment(client, idCard, idAttachment), (attachment) => {
+  // The destination is checked by the file policy first: a refused path sends nothing.
+  Effect.flatMap(Effect.zip(Files.destination(options.to, { field: "path", overwrite: options.overwrite }), getAttachment(client, idCard, idAttachment)), ([to, attachment]) => {
     if (!attachment.isUpload) {
       const message = "the attachment is a link, not an uploaded file"
       return Effect.fail(new ConnectorError.InvalidInput({ message, issues: [{ path: "idAttachment", message }] }))
@@ -155,7 +156,7 @@ export const downloadAttachment = (
       Files.download(client, {
         method: "GET",
         path: path`/cards/${idCard}/attachments/${idAttachment}/download/${fileName}`
-      }, { to: options.to, maxBytes: options.maxBytes, field: "path" }),
+      }, { to, overwrite: options.overwrite, maxBytes: options.maxBytes, field: "path" }),
       (downloaded) => ({ ...downloaded, contentType: downloaded.contentType ?? null, name: attachment.name, fileName })
     )
   })

@@ -1,5 +1,6 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import { FilePolicy } from "@x/core"
 import * as Effect from "effect/Effect"
 import nock from "nock"
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
@@ -83,6 +84,28 @@ describe("attachments: the wire", () => {
       expect(output).toEqual({ path: to, size: 14, contentType: "text/plain", name: "Report", fileName: "report.txt" })
       expect(readFileSync(to, "utf8")).toBe("line 1\nline 2\n")
       expect(statSync(to).mode & 0o777).toBe(0o600)
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("downloadAttachment under a files directory: a ../ path (a card's name) is refused before any request; an existing file is kept unless overwrite", () =>
+    Effect.gen(function*() {
+      const files = mkdtempSync(join(tmpdir(), "boardtool-files-"))
+      const inFiles = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.provide(effect, FilePolicy.layer({ files: { directory: files }, privateNetworks: false, allowedOrigins: [] }))
+      const scope = trello()
+        .get(`/1/cards/${CARD}/attachments/${ATTACHMENT}`).reply(200, attachmentJson)
+        .get(`/1/cards/${CARD}/attachments/${ATTACHMENT}/download/report.txt`)
+        .reply(200, "line 1\nline 2\n", { "content-type": "text/plain" })
+      const escape = yield* Effect.flip(inFiles(run("downloadAttachment", { idCard: CARD, idAttachment: ATTACHMENT, path: "downloads/../../victim" })))
+      expect(escape).toMatchObject({ _tag: "InvalidInput", issues: [{ path: "path" }] })
+      expect(escape.message).toMatch(/^path: downloads\/\.\.\/\.\.\/victim holds a "\.\." segment/)
+      writeFileSync(join(files, "kept.txt"), "mine\n")
+      const taken = yield* Effect.flip(inFiles(run("downloadAttachment", { idCard: CARD, idAttachment: ATTACHMENT, path: "kept.txt" })))
+      expect(taken.message).toBe("path: kept.txt already exists, and overwriting it is off")
+      expect(scope.pendingMocks()).toHaveLength(2)
+      const replaced = yield* inFiles(run("downloadAttachment", { idCard: CARD, idAttachment: ATTACHMENT, path: "kept.txt", overwrite: true }))
+      expect(replaced).toMatchObject({ path: join(files, "kept.txt"), size: 14 })
+      expect(readFileSync(join(files, "kept.txt"), "utf8")).toBe("line 1\nline 2\n")
       expect(scope.isDone()).toBe(true)
     }))
 

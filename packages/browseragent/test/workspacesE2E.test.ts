@@ -84,7 +84,12 @@ describe("browseragent workspaces against the simulator", () => {
       expect(get).toMatchObject({ method: "GET", status: 200 })
       expect(get.headers["x-browser-use-api-key"]).toBeUndefined()
 
-      const missing = yield* Effect.flip(run("downloadWorkspaceFile", { workspaceId: id, path: "inputs/capture", to }))
+      // The file is there now: downloading to it again is refused before anything is sent, unless overwriting is asked for.
+      const stored = sim.storage.requests.length
+      const again = yield* Effect.flip(run("downloadWorkspaceFile", { workspaceId: id, path: "inputs/capture.bin", to }))
+      expect(again).toMatchObject({ _tag: "InvalidInput", issues: [{ path: "to", message: `${to} already exists, and overwriting it is off` }] })
+      expect(sim.storage.requests.length).toBe(stored)
+      const missing = yield* Effect.flip(run("downloadWorkspaceFile", { workspaceId: id, path: "inputs/capture", to, overwrite: true }))
       expect(missing).toMatchObject({ _tag: "NotFound" })
       const unwritable = yield* Effect.flip(run("downloadWorkspaceFile", { workspaceId: id, path: "a.txt", to: join(dir, "no-such-dir", "a.txt") }))
       expect(unwritable).toMatchObject({ _tag: "InvalidInput", issues: [{ path: "to" }] })

@@ -12,7 +12,13 @@ export const downloadAttachment = Action.make({
     idBoard: Props.idBoard,
     idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
     idAttachment: Props.trelloId({ title: "Attachment", required: true }),
-    path: Property.string({ title: "Save to", description: "The file to write; its directory must exist.", required: true, minLength: 1 }),
+    path: Property.string({
+      title: "Save to",
+      description: "The file to write, inside the files directory (relative to it, or absolute); its directory must exist.",
+      required: true,
+      minLength: 1
+    }),
+    overwrite: Property.boolean({ title: "Overwrite", description: "Replace a file already at the path (default: the download is refused)." }),
     maxBytes: Property.integer({ title: "Largest size (bytes)", minimum: 1 })
   },
   output: Schema.Struct({
@@ -22,6 +28,6 @@ export const downloadAttachment = Action.make({
     name: Schema.String,
     fileName: Schema.String
   }),
-  run: ({ idAttachment, idCard, maxBytes, path }, { client }) =>
-    Api.downloadAttachment(client, idCard, idAttachment, { to: path, maxBytes })
+  run: ({ idAttachment, idCard, maxBytes, overwrite, path }, { client }) =>
+    Api.downloadAttachment(client, idCard, idAttachment, { to: path, overwrite, maxBytes })
 })

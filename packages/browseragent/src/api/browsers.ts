@@ -4,7 +4,7 @@
  * cursor and fetched through presigned URLs (15 minutes).
  */
 import { ConnectorError, Pagination, type ProviderClient, ProviderRequest } from "@x/core"
-import { saveTo } from "./files.js"
+import { destination, type SaveOptions, saveTo } from "./files.js"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -187,14 +187,15 @@ export const downloadBrowserFile = (
   client: ProviderClient.ProviderClient,
   sessionId: string,
   filePath: string,
-  options: { readonly to: string; readonly maxBytes?: number | undefined }
+  options: SaveOptions
 ): Effect.Effect<DownloadedBrowserFile, ConnectorError.ConnectorError> =>
-  Effect.flatMap(
-    Stream.runHead(Stream.filter(downloadPages(client, sessionId, true), (file) => file.path === filePath && typeof file.url === "string")),
-    Option.match({
-      onNone: () =>
-        Effect.fail(new ConnectorError.NotFound({ message: `no download ${filePath} in browser session ${sessionId}`, request: { method: "GET", path: `/browsers/${sessionId}/downloads` } })),
-      onSome: (file) =>
-        Effect.map(saveTo(client, file.url!, options), (saved): DownloadedBrowserFile => ({ ...saved, downloadPath: file.path }))
-    })
-  )
+  Effect.flatMap(destination(options), (saving) =>
+    Effect.flatMap(
+      Stream.runHead(Stream.filter(downloadPages(client, sessionId, true), (file) => file.path === filePath && typeof file.url === "string")),
+      Option.match({
+        onNone: () =>
+          Effect.fail(new ConnectorError.NotFound({ message: `no download ${filePath} in browser session ${sessionId}`, request: { method: "GET", path: `/browsers/${sessionId}/downloads` } })),
+        onSome: (file) =>
+          Effect.map(saveTo(client, file.url!, saving), (saved): DownloadedBrowserFile => ({ ...saved, downloadPath: file.path }))
+      })
+    ))

@@ -9,13 +9,28 @@ export interface Saved {
   readonly contentType: string | null
 }
 
+/** Where to save a file: the path (the `to` input), whether a file there is replaced, the largest size. */
+export interface SaveOptions {
+  readonly to: string
+  readonly overwrite?: boolean | undefined
+  readonly maxBytes?: number | undefined
+}
+
+/**
+ * Checks where a file will be saved, by the file policy, before anything is sent (the
+ * listing that finds the file's URL included): the path it will write, or an `InvalidInput`
+ * naming `to`.
+ */
+export const destination = (options: SaveOptions): Effect.Effect<SaveOptions, ConnectorError.InvalidInput> =>
+  Effect.map(Files.destination(options.to, { field: "to", overwrite: options.overwrite }), (to) => ({ ...options, to }))
+
 /** Streams the presigned URL's file to `options.to` (no API key sent there), within `maxBytes`. */
 export const saveTo = (
   client: ProviderClient.ProviderClient,
   url: string,
-  options: { readonly to: string; readonly maxBytes?: number | undefined }
+  options: SaveOptions
 ): Effect.Effect<Saved, ConnectorError.ConnectorError> =>
   Effect.map(
-    Files.downloadUrl(client, url, { to: options.to, maxBytes: options.maxBytes, field: "to" }),
+    Files.downloadUrl(client, url, { to: options.to, overwrite: options.overwrite, maxBytes: options.maxBytes, field: "to" }),
     (downloaded) => ({ path: downloaded.path, size: downloaded.size, contentType: downloaded.contentType ?? null })
   )

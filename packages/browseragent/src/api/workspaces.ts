@@ -4,7 +4,7 @@
  * (several in one declaration), downloaded from presigned GET URLs, deleted.
  */
 import { ConnectorError, FileInput, Files, Pagination, ProviderClient, ProviderRequest } from "@x/core"
-import { saveTo } from "./files.js"
+import { destination, type SaveOptions, saveTo } from "./files.js"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 
@@ -242,10 +242,11 @@ export const downloadWorkspaceFile = (
   client: ProviderClient.ProviderClient,
   workspaceId: string,
   filePath: string,
-  options: { readonly to: string; readonly maxBytes?: number | undefined }
+  options: SaveOptions
 ): Effect.Effect<DownloadedFile, ConnectorError.ConnectorError> =>
-  Effect.flatMap(workspaceFileUrl(client, workspaceId, filePath), (file) =>
-    Effect.map(saveTo(client, file.url, options), (saved): DownloadedFile => ({ ...saved, workspacePath: file.path })))
+  Effect.flatMap(destination(options), (saving) =>
+    Effect.flatMap(workspaceFileUrl(client, workspaceId, filePath), (file) =>
+      Effect.map(saveTo(client, file.url, saving), (saved): DownloadedFile => ({ ...saved, workspacePath: file.path }))))
 
 
 /** What deleting a file outputs: which file of which workspace is gone. */
