@@ -4,11 +4,12 @@
  *
  * @since 0.2.0
  */
-import { Args, Command, HelpDoc, Options } from "@effect/cli"
-import * as HashMap from "effect/HashMap"
+import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Commands from "./Commands.js"
 import { layer as components } from "./Components.js"
+import * as NameValues from "./internal/nameValues.js"
 import * as Effect from "effect/Effect"
 // esbuild inlines it in the bundle; from dist/ and src/ alike it is the runner's own package.json.
 import packageJson from "../package.json" with { type: "json" }
@@ -65,13 +66,24 @@ const databaseOption = Options.text("database").pipe(
   Options.withDescription("A PostgreSQL shared by several runners, instead of the embedded database (also XRUNNER_DATABASE)"),
   Options.optional
 )
-const inputOption = Options.keyValueMap("input").pipe(
-  Options.withDescription("A value for an input the workflow declares, as name=value (repeatable)"),
-  Options.optional
+/** A repeatable `--<name> name=value`, its values read as written (`internal/nameValues`). */
+const nameValuesOption = (name: string, description: string) =>
+  Options.text(name).pipe(
+    Options.withPseudoName("name=value"),
+    Options.withDescription(description),
+    Options.repeated,
+    Options.optional,
+    Options.mapEffect((given) =>
+      Either.match(NameValues.parse(name, Option.getOrElse(given, () => [])), {
+        onLeft: (message) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message))),
+        onRight: Effect.succeed
+      })
+    )
+  )
+const inputOption = nameValuesOption(
+  "input",
+  "A value for an input the workflow declares, as name=value (repeatable): taken as written, never as a ${…} reference; name= is the empty string"
 )
-
-const mapOf = (values: Option.Option<HashMap.HashMap<string, string>>): ReadonlyMap<string, string> =>
-  new Map(HashMap.toEntries(Option.getOrElse(values, () => HashMap.empty<string, string>())))
 
 const run = Command.make("run", {
   workflow: workflowArg,
@@ -93,7 +105,7 @@ const run = Command.make("run", {
 }, (args) =>
   Commands.run({
     workflow: args.workflow,
-    inputs: mapOf(args.input),
+    inputs: args.input,
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
     json: args.output === "json",
     serve: args.serve
@@ -143,7 +155,7 @@ const serve = Command.make("serve", {
 }, (args) =>
   Commands.serve({
     workflow: args.workflow,
-    inputs: mapOf(args.input),
+    inputs: args.input,
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
     publicUrl: args.publicUrl,
     pollInterval: args.pollInterval,
@@ -169,7 +181,7 @@ const sample = Command.make("sample", {
 }, (args) =>
   Commands.sample({
     workflow: args.workflow,
-    inputs: mapOf(args.input),
+    inputs: args.input,
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: false }
   }).pipe(Effect.provide(components()))).pipe(
   Command.withDescription("Print sample events of the workflow's trigger (the most recent matching records) as JSON, without serving it")
@@ -191,17 +203,14 @@ const options = Command.make("options", {
   property: Args.text({ name: "property" }).pipe(
     Args.withDescription("The property whose options to load (e.g. idList), or a property group whose fields to load (e.g. fieldData)")
   ),
-  param: Options.keyValueMap("param").pipe(
-    Options.withDescription("A value of a property the list or the fields depend on, as name=value (repeatable)"),
-    Options.optional
-  ),
+  param: nameValuesOption("param", "A value of a property the list or the fields depend on, as name=value (repeatable)"),
   connections: connectionsOption,
   sandbox: sandboxOption
 }, (args) =>
   Commands.options({
     type: args.type,
     property: args.property,
-    params: mapOf(args.param),
+    params: args.param,
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: false }
   }).pipe(Effect.provide(components()))).pipe(
   Command.withDescription("Load the dynamic option list of a property (e.g. the lists of a board), or the fields of a property group (e.g. a collection's)")

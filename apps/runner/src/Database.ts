@@ -24,6 +24,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import { DamagedData, ServeProblem } from "./Errors.js"
+import * as PrivateFile from "./internal/privateFile.js"
 import * as WriteBatcher from "./internal/writeBatcher.js"
 import type { Location } from "./Setup.js"
 
@@ -101,16 +102,24 @@ const damagedSqlite = (file: string, cause: unknown) =>
     }). Nothing is skipped silently: move it aside (mv ${file} ${file}.damaged) to start empty, once you know which of its runs ran.`
   })
 
-/** A SQLite file created 0600 before SQLite opens it (its -wal and -shm files take its mode). */
+/**
+ * A SQLite file created 0600 before SQLite opens it (its -wal and -shm files take its mode).
+ * None of the three may be a symbolic link: SQLite would write through it, and making it
+ * private would change the mode of what it points at. Such a link is refused, untouched.
+ */
 const privateFile = (file: string) =>
   Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const cannot = (error: { readonly message: string }) => new DamagedData({ file, message: `${file} cannot be used: ${error.message}` })
-    if (!(yield* Effect.mapError(fs.exists(file), cannot))) {
-      yield* Effect.mapError(fs.writeFile(file, new Uint8Array(0), { mode: 0o600 }), cannot)
-    }
-    yield* Effect.mapError(fs.chmod(file, 0o600), cannot)
-  })
+    for (const own of [file, `${file}-wal`, `${file}-shm`]) yield* PrivateFile.notALink(own)
+    yield* PrivateFile.ensure(file)
+  }).pipe(Effect.mapError((problem) =>
+    new DamagedData({
+      file: problem.file,
+      message: problem.link
+        ? `${problem.file} is a symbolic link: x-runner keeps its runs in files of its own and follows no link there (nothing was changed). ` +
+          `Put the file itself in its place, or choose another --data-dir`
+        : problem.message
+    })
+  ))
 
 const sqlite = (file: string) =>
   Layer.unwrapEffect(Effect.gen(function*() {

@@ -19,7 +19,8 @@ import * as JsonText from "./JsonText.js"
 import * as References from "./References.js"
 
 /**
- * A step that passed the check: as written, its component, its parameters with the inputs put in.
+ * A step that passed the check: as written, its component, its parameters with the inputs put in
+ * (a task's that refer to earlier steps as written, resolved in one pass when it runs).
  *
  * @since 0.2.0
  * @category models
@@ -153,8 +154,15 @@ export const componentsOf = (workflow: Workflow): ReadonlyArray<Component.Compon
  */
 export const checkWithConnections = (workflow: Workflow, connections: ConnectionValues.ConnectionValues): ReadonlyArray<ConnectorError.Issue> =>
   workflow.tasks.flatMap((checked, i) => {
-    const path = checked.parameters["path"]
-    if (checked.prepared.action !== CustomAction.action || typeof path !== "string" || References.hasReference(path)) return []
+    // Decoded by the check, the parameters are values; else they are as written, and a path that
+    // refers only to inputs is known now.
+    const given = checked.parameters["path"]
+    const path = checked.decoded !== undefined
+      ? given
+      : References.referencesIn(given).every((reference) => reference.root === "inputs")
+      ? Either.getOrUndefined(References.resolve(given, new Map([["inputs", workflow.inputs]])))
+      : undefined
+    if (checked.prepared.action !== CustomAction.action || typeof path !== "string") return []
     const resolved = CustomAction.resolvePath(ConnectionValues.baseUrlOf(connections, checked.component), path)
     return Either.isLeft(resolved)
       ? resolved.left.issues.map((issue) => ({ path: `tasks[${i}].parameters.${issue.path}`, message: issue.message }))

@@ -133,7 +133,10 @@ describe("x-runner run", () => {
     expect(jsonRefusal.code).toBe(2)
     expect(JSON.parse(jsonRefusal.stdout).status).toBe("invalid")
     expect(badInput.code).toBe(2)
-    expect(JSON.parse(badInput.stdout).issues).toContainEqual({ path: "tasks[1].parameters.idList", message: "must be a Trello id (24 hexadecimal digits)" })
+    expect(JSON.parse(badInput.stdout).issues).toContainEqual({
+      path: "tasks[1].parameters.idList",
+      message: "must be a Trello id (24 hexadecimal digits) (its value comes from input \"listId\")"
+    })
     expect(typo.stderr).toContain("is not valid JSON at line 1, column")
     expect(typo.stderr).not.toContain("ATTAsecret")
   }, 60_000)

@@ -9,7 +9,12 @@ import { Step } from "@x/core"
 import * as Either from "effect/Either"
 import * as References from "../References.js"
 
-/** A step that passed the check: as written, its component, its parameters with the inputs put in. */
+/**
+ * A step that passed the check: as written, its component, its parameters with the inputs put
+ * in. A task's parameters that refer to earlier steps are kept as written instead, all of them:
+ * they are resolved in one pass when it runs (the inputs too), so that a value put in (an
+ * input's, a step's output) is never read again as a `${…}` reference.
+ */
 export interface CheckedStep {
   readonly step: Step.Step
   readonly component: Component.Component
@@ -93,6 +98,22 @@ const report = (
   return reported
 }
 
+/**
+ * A parameter's problems, saying which inputs its value came from (an input given on the
+ * command line is named by the problem, e.g. `--input name=` refused as empty).
+ */
+const fromInputs = (error: { readonly issues: ReadonlyArray<ConnectorError.Issue> }, written: Readonly<Record<string, unknown>>) => ({
+  issues: error.issues.map((issue) => {
+    const key = issue.path.split(/[.[]/)[0]!
+    const inputs = Object.hasOwn(written, key)
+      ? [...new Set(References.referencesIn(written[key]).filter((r) => r.root === "inputs" && r.path[0] !== undefined).map((r) => r.path[0]!))]
+      : []
+    return inputs.length === 0
+      ? issue
+      : { ...issue, message: `${issue.message} (its value comes from ${inputs.map((name) => `input "${name}"`).join(", ")})` }
+  })
+})
+
 /** The step's shape, its name, and the references in its parameters; the parameters with the inputs put in. */
 const checkCommon = (context: CheckContext, value: unknown, path: string) => {
   const step = Step.decode(value)
@@ -106,11 +127,15 @@ const checkCommon = (context: CheckContext, value: unknown, path: string) => {
   }
   context.names.add(name)
   for (const [key, v] of Object.entries(parameters)) checkReferences(context, key, v, path)
-  // Inputs are known now, so they are put in; a parameter that still refers to a step's
-  // output is checked when it runs.
+  // Inputs are known now, so they are put in; a parameter that refers to a step's output (or
+  // the trigger's) is checked when it runs. Which is which is read from the file as written: an
+  // input's value is a value, even one that looks like `${…}`.
   const known = withInputs(parameters, context.inputs) as Record<string, unknown>
-  const dynamic = new Set(Object.keys(known).filter((k) => References.hasReference(known[k])))
-  return { step: step.right, known, dynamic }
+  // (An input that is not declared is reported above: the parameter is not decoded either.)
+  const dynamic = new Set(Object.keys(parameters).filter((k) =>
+    References.referencesIn(parameters[k]).some((r) => r.root !== "inputs" || r.path[0] === undefined || !context.declared.has(r.path[0]))
+  ))
+  return { step: step.right, known, dynamic, written: parameters }
 }
 
 /** Checks one task, adding its problems to the context's; the checked task, when its type resolved. */
@@ -127,7 +152,7 @@ export const checkTask = (context: CheckContext, value: unknown, path: string): 
   const prepared: Executor.Prepared = { step, component: resolved.right.component, action: resolved.right.definition }
   const literal = Object.fromEntries(Object.entries(known).filter(([k]) => !dynamic.has(k)))
   const decoded = context.executor.decodeParameters(prepared, literal)
-  const reported = Either.isLeft(decoded) ? report(context, `${path}.parameters`, decoded.left, dynamic) : new Set<string>()
+  const reported = Either.isLeft(decoded) ? report(context, `${path}.parameters`, fromInputs(decoded.left, common.written), dynamic) : new Set<string>()
   // A key that is not a property is the user's mistake, whatever its name ("__proto__" too).
   for (const key of Object.keys(known)) {
     if (!Object.hasOwn(prepared.action.props, key) && !reported.has(key)) {
@@ -138,7 +163,7 @@ export const checkTask = (context: CheckContext, value: unknown, path: string): 
   return {
     step,
     component: prepared.component,
-    parameters: known,
+    parameters: dynamic.size === 0 ? known : common.written,
     prepared,
     decoded: dynamic.size === 0 && Either.isRight(decoded) ? decoded.right : undefined
   }
@@ -159,7 +184,7 @@ export const checkTrigger = (context: CheckContext, value: unknown, path: string
     report(context, path, { issues: type })
     return undefined
   }
-  const reported = report(context, `${path}.parameters`, prepared.left)
+  const reported = report(context, `${path}.parameters`, fromInputs(prepared.left, common.written))
   const props = context.executor.registry.trigger(step.type)
   for (const key of Object.keys(known)) {
     if (Either.isRight(props) && !Object.hasOwn(props.right.definition.props, key) && !reported.has(key)) {
