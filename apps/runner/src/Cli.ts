@@ -54,6 +54,19 @@ const connectionsOption = Options.file("connections").pipe(
 const sandboxOption = Options.boolean("sandbox").pipe(
   Options.withDescription("Run against the embedded simulators, seeded: no account or credential needed")
 )
+const filesDirOption = (whenLeftOut: string) =>
+  Options.text("files-dir").pipe(
+    Options.withPseudoName("DIR"),
+    Options.withDescription(
+      `The directory path inputs are read from and downloads written to (relative paths are taken from it; symlinks resolved; nothing outside it) (default: ${whenLeftOut})`
+    ),
+    Options.optional
+  )
+const allowPrivateNetworksOption = Options.boolean("allow-private-networks").pipe(
+  Options.withDescription(
+    "Let url inputs and downloads reach loopback, private, link-local and other internal addresses (refused by default; the sandbox reaches its own simulators either way)"
+  )
+)
 const withoutRateLimitsOption = Options.boolean("without-rate-limits").pipe(
   Options.withDescription("With --sandbox, or connections to simulators on this machine: the runner keeps to no rate limit (for load tests)")
 )
@@ -90,6 +103,8 @@ const run = Command.make("run", {
   connections: connectionsOption,
   sandbox: sandboxOption,
   withoutRateLimits: withoutRateLimitsOption,
+  filesDir: filesDirOption("the current directory"),
+  allowPrivateNetworks: allowPrivateNetworksOption,
   input: inputOption,
   output: Options.choice("output", ["pretty", "json"]).pipe(
     Options.withDescription("pretty: progress on stderr, outputs on stdout; json: one document {status, steps} on stdout"),
@@ -107,6 +122,7 @@ const run = Command.make("run", {
     workflow: args.workflow,
     inputs: args.input,
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
+    files: { filesDir: args.filesDir, allowPrivateNetworks: args.allowPrivateNetworks },
     json: args.output === "json",
     serve: args.serve
   }).pipe(Effect.provide(components({ rateLimits: !args.withoutRateLimits })))).pipe(
@@ -151,12 +167,15 @@ const serve = Command.make("serve", {
   connections: connectionsOption,
   sandbox: sandboxOption,
   withoutRateLimits: withoutRateLimitsOption,
+  filesDir: filesDirOption("none: path inputs and downloads are refused"),
+  allowPrivateNetworks: allowPrivateNetworksOption,
   input: inputOption
 }, (args) =>
   Commands.serve({
     workflow: args.workflow,
     inputs: args.input,
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
+    files: { filesDir: args.filesDir, allowPrivateNetworks: args.allowPrivateNetworks },
     publicUrl: args.publicUrl,
     pollInterval: args.pollInterval,
     port: args.port,

@@ -7,7 +7,7 @@
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as Path from "@effect/platform/Path"
-import { Component, Connections, type ConnectorError, PropertyGroup, RateLimiter } from "@x/core"
+import { Component, Connections, type ConnectorError, FilePolicy, PropertyGroup, RateLimiter } from "@x/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -15,6 +15,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Components } from "./Components.js"
 import * as EngineGates from "./EngineGates.js"
+import * as FileAccess from "./FileAccess.js"
 import type { ConnectionValues } from "./ConnectionValues.js"
 import * as Errors from "./Errors.js"
 import { Output } from "./Output.js"
@@ -46,6 +47,7 @@ export const run = (args: {
   readonly source: Setup.ConnectionSource
   readonly json: boolean
   readonly serve?: Option.Option<string>
+  readonly files?: FileAccess.Flags | undefined
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
     const output = yield* Output
@@ -58,13 +60,16 @@ export const run = (args: {
     ])
     yield* checkWithConnections(args.workflow, workflow, connections)
     if (triggered !== undefined) yield* checkWithConnections(serveFile!, triggered, connections)
+    const filePolicy = yield* FileAccess.policy("run", args.files ?? noFlags, args.source.sandbox ? connections : undefined)
     const pretty = (text: string) => args.json ? Effect.void : output.err(text)
     // One set of opened connections (one rate limiter per token) for the run and the trigger.
     const opened = yield* Layer.build(Connections.layer(connections))
     const served = triggered === undefined
       ? undefined
       : yield* Effect.flatMap(Effect.promise(() => import("./ServeAlongside.js")), (ServeAlongside) =>
-        ServeAlongside.start({ workflow: triggered, file: serveFile!, connections, rateLimits: !args.source.withoutRateLimits, opened }))
+        ServeAlongside.start({ workflow: triggered, file: serveFile!, connections, rateLimits: !args.source.withoutRateLimits, opened }).pipe(
+          Effect.provideService(FilePolicy.FilePolicy, filePolicy)
+        ))
     yield* pretty(`▶ ${workflow.label}${args.source.sandbox ? " (sandbox)" : ""}`)
     const result = yield* Run.run(executor, workflow, {
       started: (checked) => pretty(`  … ${checked.step.name} (${checked.step.type})`),
@@ -72,7 +77,7 @@ export const run = (args: {
         pretty(`  ${mark(step.status)} ${step.name} ${step.status}${step.durationMs === undefined ? "" : ` in ${step.durationMs} ms`}${
           step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`
         }`)
-    }).pipe(Effect.provide(opened))
+    }).pipe(Effect.provide(opened), Effect.provideService(FilePolicy.FilePolicy, filePolicy))
     // The first event the trigger fired (during the run, or just after it), and its run.
     const fired = served === undefined ? undefined : yield* served.next(firedWithin)
     if (served !== undefined) yield* served.stop
@@ -117,6 +122,9 @@ export const run = (args: {
     ),
     Effect.scoped
   )
+
+/** `run`'s flags when a caller gives none: the current directory, private networks refused. */
+const noFlags: FileAccess.Flags = { filesDir: Option.none(), allowPrivateNetworks: false }
 
 /** How long `run --serve` waits, after its tasks, for the trigger's first event to have run. */
 const firedWithin = Duration.seconds(15)
@@ -237,6 +245,7 @@ export const serve = (args: {
   readonly runnerAddress?: Option.Option<string>
   readonly otlpEndpoint?: string | undefined
   readonly version?: string | undefined
+  readonly files?: FileAccess.Flags | undefined
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
     const files = yield* Setup.workflowFiles(args.workflow)
@@ -270,6 +279,7 @@ export const serve = (args: {
     const cluster = yield* Setup.runnerAddress(Option.getOrUndefined(args.runnerAddress ?? Option.none()))
     const { connections, notes } = yield* Setup.connect(args.source, [...new Set(loaded.flatMap(({ workflow }) => Workflow.componentsOf(workflow)))])
     for (const { workflow } of loaded) yield* checkWithConnections(args.workflow, workflow, connections)
+    const filePolicy = yield* FileAccess.policy("serve", args.files ?? noFlags, args.source.sandbox ? connections : undefined)
     for (const note of notes) yield* Effect.flatMap(Output, (output) => output.err(`sandbox: ${note}`))
     const [Serve, Tracing] = yield* Effect.promise(() => Promise.all([import("./Serve.js"), import("./Tracing.js")]))
     // Several runners on one credential keep to its limit together: their pacing is in the database.
@@ -306,6 +316,8 @@ export const serve = (args: {
     }).pipe(
       // The serving thread's spans are not exported (the runs' and steps' are, from the engine's thread): none is made.
       Effect.withTracerEnabled(false),
+      // Serve hands it to the engine's thread, where the steps run.
+      Effect.provideService(FilePolicy.FilePolicy, filePolicy),
       Effect.provide(Connections.layer(connections).pipe(Layer.provide(limiters)))
     )
   }).pipe(Effect.scoped)

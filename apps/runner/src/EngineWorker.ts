@@ -11,7 +11,7 @@
  * @since 0.3.0
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import { Connections } from "@x/core"
+import { Connections, FilePolicy } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -56,6 +56,8 @@ export interface Spec {
   readonly pollIntervalMillis: number | undefined
   readonly otlpEndpoint: string | undefined
   readonly version: string
+  /** Where file inputs and downloads may reach (the command's `--files-dir`, `--allow-private-networks`, the sandbox). */
+  readonly filePolicy: FilePolicy.Policy
   /** Whether the serving thread is told of each run's end (`run --serve` waits on it). */
   readonly reportsFinished: boolean
 }
@@ -266,6 +268,7 @@ if (!isMainThread && parentPort !== null && (workerData as Spec | undefined)?.ru
       // not the runner's output; its errors are.
       Logger.withMinimumLogLevel(LogLevel.Error),
       Effect.provide(Connections.layer(spec.connections).pipe(Layer.provide(limiters))),
+      Effect.provide(FilePolicy.layer(spec.filePolicy)),
       Effect.provide(tracer),
       Effect.provide(Layer.mergeAll(componentsLayer({ rateLimits: spec.rateLimits }), output, UndiciHttpClient.layer, NodeContext.layer))
     ))

@@ -17,7 +17,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Path from "@effect/platform/Path"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { type Connections, Webhook } from "@x/core"
+import { type Connections, FilePolicy, Webhook } from "@x/core"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -240,6 +240,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       pollIntervalMillis: options.pollInterval === undefined ? undefined : Duration.toMillis(options.pollInterval),
       otlpEndpoint: options.otlpEndpoint,
       version: options.version,
+      filePolicy: yield* FilePolicy.FilePolicy,
       reportsFinished: options.finished !== undefined
     }, options.finished, options.gates)
     wake = engine.wake

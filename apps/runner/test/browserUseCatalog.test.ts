@@ -21,7 +21,8 @@ describe("x-runner run examples/browser-use-catalog.json --sandbox", () => {
     const browserDownloadPath = join(dir, "example.txt")
     const { document, extra, failed, missing, output } = await runCatalog(catalog, browseragent, [
       "--input", `downloadPath=${downloadPath}`,
-      "--input", `browserDownloadPath=${browserDownloadPath}`
+      "--input", `browserDownloadPath=${browserDownloadPath}`,
+      "--files-dir", dir
     ])
     expect(document.status).toBe("succeeded")
     expect(failed).toEqual([])

@@ -29,7 +29,7 @@ describe("x-runner run examples/trello-catalog.json --sandbox", () => {
   it("runs every action of boardtool/v1, each step succeeding with real values", async () => {
     const downloadPath = join(dir, "notes.txt")
     const started = Date.now()
-    const { document, extra, failed, missing, output } = await runCatalog(catalog, boardtool, ["--input", `downloadPath=${downloadPath}`])
+    const { document, extra, failed, missing, output } = await runCatalog(catalog, boardtool, ["--input", `downloadPath=${downloadPath}`, "--files-dir", dir])
     // Trello's pacing is kept, but the whole catalog fits in one window of its limit.
     expect(Date.now() - started).toBeLessThan(30_000)
     expect(document.status).toBe("succeeded")
