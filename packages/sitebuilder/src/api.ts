@@ -2,6 +2,13 @@
  * Webflow Data API v2's wire formats (`../shared/specs/webflow`) that every area shares: the
  * error body, and lists paged by offset. Each area's records (decoded with Schema, unknown
  * fields ignored unless kept) and endpoints are in `api/<area>.ts`.
+ *
+ * An answer's record requires only what identifies it (its `id`; an order's `orderId`; what
+ * says what it is, as a field's `type`) and what the seed names (an order's `orderId` and
+ * `status`, an item's `id` and `fieldData.name`, `fieldData.slug`): a write must not fail after
+ * Webflow made it because its answer left out a field we merely pass on. Any other field is
+ * optional: absent from the output when Webflow leaves it out, or the default stated where it
+ * is declared (`[]` for a list, `false` for a flag that is off unless said).
  */
 import { Pagination, type ProviderClient } from "@x/core"
 import * as Effect from "effect/Effect"

@@ -34,7 +34,7 @@ const asset = (common: { title: string; required: boolean }) =>
 export const propertyOf = (field: Collections.Field, mode: Mode): P.AnyProperty | undefined => {
   const v = field.validations ?? {}
   const common = {
-    title: field.displayName,
+    title: field.displayName ?? field.slug,
     ...given({ description: field.helpText || undefined }),
     required: mode === "create" && field.isRequired
   }

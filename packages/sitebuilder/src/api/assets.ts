@@ -12,29 +12,30 @@ const { path } = ProviderRequest
 
 /** A responsive variant Webflow made of an image. */
 export const AssetVariant = Schema.Struct({
-  hostedUrl: Schema.String,
-  originalFileName: Schema.String,
-  displayName: Schema.String,
-  format: Schema.String,
-  width: Schema.Number,
-  height: Schema.NullOr(Schema.Number),
-  quality: Schema.Number,
+  hostedUrl: Schema.optional(Schema.String),
+  originalFileName: Schema.optional(Schema.String),
+  displayName: Schema.optional(Schema.String),
+  format: Schema.optional(Schema.String),
+  width: Schema.optional(Schema.Number),
+  height: Schema.optional(Schema.NullOr(Schema.Number)),
+  quality: Schema.optional(Schema.Number),
   error: Schema.optional(Schema.NullOr(Schema.String))
 })
 
 /** An asset as `GET /assets/{id}` and the site's list answer it. */
 export const Asset = Schema.Struct({
   id: Schema.String,
-  siteId: Schema.String,
-  originalFileName: Schema.String,
-  displayName: Schema.String,
-  contentType: Schema.String,
-  size: Schema.Number,
-  hostedUrl: Schema.String,
-  createdOn: Schema.String,
-  lastUpdated: Schema.String,
-  variants: Schema.Array(AssetVariant),
-  altText: Schema.NullOr(Schema.String)
+  siteId: Schema.optional(Schema.String),
+  originalFileName: Schema.optional(Schema.String),
+  displayName: Schema.optional(Schema.String),
+  contentType: Schema.optional(Schema.String),
+  size: Schema.optional(Schema.Number),
+  hostedUrl: Schema.optional(Schema.String),
+  createdOn: Schema.optional(Schema.String),
+  lastUpdated: Schema.optional(Schema.String),
+  /** None (`[]`) when left out. */
+  variants: Schema.optionalWith(Schema.Array(AssetVariant), { default: () => [] }),
+  altText: Schema.optional(Schema.NullOr(Schema.String))
 })
 export type Asset = typeof Asset.Type
 

@@ -8,7 +8,7 @@ const { path } = ProviderRequest
 /** A collection, as a site's list has it. */
 export const Collection = Schema.Struct({
   id: Schema.String,
-  displayName: Schema.String,
+  displayName: Schema.optional(Schema.String),
   singularName: Schema.optional(Schema.String),
   slug: Schema.optional(Schema.String),
   createdOn: Schema.optional(Schema.NullOr(Schema.String)),
@@ -20,9 +20,10 @@ export type Collection = typeof Collection.Type
 export const Field = Schema.Struct({
   id: Schema.String,
   slug: Schema.String,
-  displayName: Schema.String,
+  displayName: Schema.optional(Schema.String),
   type: Schema.String,
-  isRequired: Schema.Boolean,
+  /** `false` when left out (Webflow's default for a new field). */
+  isRequired: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   isEditable: Schema.optional(Schema.Boolean),
   helpText: Schema.optional(Schema.NullOr(Schema.String)),
   validations: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })))
@@ -43,7 +44,7 @@ export const collectionFields = (client: ProviderClient.ProviderClient, collecti
   )
 
 /** A collection with its fields, as `GET /collections/{id}` reads it. */
-export const CollectionDetails = Schema.Struct({ ...Collection.fields, fields: Schema.Array(Field) })
+export const CollectionDetails = Schema.Struct({ ...Collection.fields, fields: Schema.optionalWith(Schema.Array(Field), { default: () => [] }) })
 export type CollectionDetails = typeof CollectionDetails.Type
 
 export const getCollection = (client: ProviderClient.ProviderClient, collectionId: string) =>

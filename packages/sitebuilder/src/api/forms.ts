@@ -23,8 +23,8 @@ export const FormField = Schema.Struct({
 /** A form placed on a page of the site. */
 export const Form = Schema.Struct({
   id: Schema.String,
-  displayName: Schema.String,
-  siteId: Schema.String,
+  displayName: Schema.optional(Schema.String),
+  siteId: Schema.optional(Schema.String),
   workspaceId: Schema.optional(Schema.String),
   siteDomainId: Schema.optional(Schema.String),
   pageId: Schema.optional(Schema.String),
@@ -48,12 +48,12 @@ export const FormSubmission = Schema.Struct({
   id: Schema.String,
   formId: Schema.optional(Schema.String),
   /** The form's name. */
-  displayName: Schema.String,
-  siteId: Schema.String,
+  displayName: Schema.optional(Schema.String),
+  siteId: Schema.optional(Schema.String),
   workspaceId: Schema.optional(Schema.String),
-  dateSubmitted: Schema.String,
-  /** Every field the visitor sent, by field name, as sent. */
-  formResponse: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  dateSubmitted: Schema.optional(Schema.String),
+  /** Every field the visitor sent, by field name, as sent (`{}` when left out). */
+  formResponse: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Unknown }), { default: () => ({}) })
 })
 export type FormSubmission = typeof FormSubmission.Type
 

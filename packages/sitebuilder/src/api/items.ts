@@ -30,11 +30,11 @@ export const Item = Schema.Struct({
 })
 export type Item = typeof Item.Type
 
-/** A created or updated CMS item: the Item, with its status flags. */
+/** A created or updated CMS item: the Item, with its status flags (`false` when left out: Webflow's default for both). */
 export const WrittenItem = Schema.Struct({
   ...Item.fields,
-  isDraft: Schema.Boolean,
-  isArchived: Schema.Boolean
+  isDraft: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  isArchived: Schema.optionalWith(Schema.Boolean, { default: () => false })
 })
 export type WrittenItem = typeof WrittenItem.Type
 

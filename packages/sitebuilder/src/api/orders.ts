@@ -12,8 +12,12 @@ const { path } = ProviderRequest
 
 const text = Schema.optional(Schema.NullOr(Schema.String))
 
-/** An amount as Webflow gives it: the unit (currency), the value in its smallest unit, and as text ("$ 19.99 USD"). */
-export const Money = Schema.Struct({ unit: Schema.String, value: Schema.Union(Schema.String, Schema.Number), string: Schema.String })
+/** An amount as Webflow gives it: the unit (currency), the value in its smallest unit, and as text ("$ 19.99 USD"); each absent when left out. */
+export const Money = Schema.Struct({
+  unit: Schema.optional(Schema.String),
+  value: Schema.optional(Schema.Union(Schema.String, Schema.Number)),
+  string: Schema.optional(Schema.String)
+})
 
 export const Address = Schema.Struct({
   type: text, addressee: text, line1: text, line2: text, city: text, state: text, country: text, postalCode: text
@@ -24,7 +28,7 @@ export const orderStatuses = OrderStatus.literals
 
 /** A purchased item: the product, its variant (SKU), how many and for how much. */
 export const PurchasedItem = Schema.Struct({
-  count: Schema.Number,
+  count: Schema.optional(Schema.Number),
   rowTotal: Schema.optional(Money),
   productId: text,
   productName: text,
@@ -36,7 +40,11 @@ export const PurchasedItem = Schema.Struct({
   variantPrice: Schema.optional(Money)
 })
 
-/** An order (the document's `Order`): the customer, what they bought, the totals, shipping, and the dates of its steps. */
+/**
+ * An order (the document's `Order`): the customer, what they bought, the totals, shipping, and
+ * the dates of its steps. `orderId` and `status` are required (the seed's order); the rest is
+ * absent when Webflow leaves it out.
+ */
 export const Order = Schema.Struct({
   orderId: Schema.String,
   status: OrderStatus,

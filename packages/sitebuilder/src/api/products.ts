@@ -15,7 +15,7 @@ const text = Schema.optional(Schema.NullOr(Schema.String))
 const extra = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
 /** A SKU's price: its value in the currency's smallest unit (cents), and the currency. */
-export const Price = Schema.Struct({ value: Schema.Number, unit: Schema.String, currency: Schema.optional(Schema.String) })
+export const Price = Schema.Struct({ value: Schema.optional(Schema.Number), unit: Schema.optional(Schema.String), currency: Schema.optional(Schema.String) })
 
 /** A product's fields (the document's; any other field of the collection kept). */
 export const ProductFields = Schema.Struct(
@@ -53,7 +53,7 @@ export const Sku = Schema.Struct({
     {
       name: Schema.String,
       slug: Schema.String,
-      price: Price,
+      price: Schema.optional(Price),
       "compare-at-price": Schema.optional(Schema.NullOr(Price)),
       sku: text,
       "main-image": Schema.optional(Schema.Unknown),
@@ -65,14 +65,15 @@ export const Sku = Schema.Struct({
 export type Sku = typeof Sku.Type
 
 /** A product with its SKUs, as Webflow lists, reads and creates them. */
-export const ProductAndSkus = Schema.Struct({ product: Product, skus: Schema.Array(Sku) })
+/** A product and its SKUs (none, `[]`, when left out). */
+export const ProductAndSkus = Schema.Struct({ product: Product, skus: Schema.optionalWith(Schema.Array(Sku), { default: () => [] }) })
 export type ProductAndSkus = typeof ProductAndSkus.Type
 
 /** A SKU's inventory: a `quantity` left when `finite`; `infinite` never runs out. */
 export const Inventory = Schema.Struct({
   id: Schema.String,
   quantity: Schema.optional(Schema.NullOr(Schema.Number)),
-  inventoryType: Schema.Literal("infinite", "finite")
+  inventoryType: Schema.optional(Schema.Literal("infinite", "finite"))
 })
 export type Inventory = typeof Inventory.Type
 

@@ -29,7 +29,7 @@ const Locale = Schema.Struct({
 /** A site, as `GET /sites` lists it and `GET /sites/{id}` reads it. */
 export const Site = Schema.Struct({
   id: Schema.String,
-  displayName: Schema.String,
+  displayName: Schema.optional(Schema.String),
   shortName: Schema.optional(Schema.String),
   workspaceId: Schema.optional(Schema.String),
   createdOn: Schema.optional(Schema.String),

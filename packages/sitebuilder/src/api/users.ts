@@ -15,18 +15,22 @@ const { path } = ProviderRequest
 
 export const statuses = ["invited", "verified", "unverified"] as const
 
-/** A site user: its status, access groups, and its data (basic info and custom fields). */
+/**
+ * A site user: its status, access groups, and its data (basic info and custom fields). Only
+ * `id` is required: not verified (`false`), no access groups (`[]`) and no data (`{}`) when left
+ * out; `status` and the dates are then absent.
+ */
 export const User = Schema.Struct({
   id: Schema.String,
-  isEmailVerified: Schema.Boolean,
-  status: Schema.Literal(...statuses),
-  createdOn: Schema.String,
+  isEmailVerified: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  status: Schema.optional(Schema.Literal(...statuses)),
+  createdOn: Schema.optional(Schema.String),
   lastUpdated: Schema.optional(Schema.String),
   invitedOn: Schema.optional(Schema.String),
   lastLogin: Schema.optional(Schema.String),
   /** Its access groups: `admin` (given by the API or the Designer) or `ecommerce` (bought). */
-  accessGroups: Schema.Array(Schema.Struct({ slug: Schema.String, type: Schema.String })),
-  data: Schema.Struct(
+  accessGroups: Schema.optionalWith(Schema.Array(Schema.Struct({ slug: Schema.String, type: Schema.optional(Schema.String) })), { default: () => [] }),
+  data: Schema.optionalWith(Schema.Struct(
     {
       name: Schema.optional(Schema.String),
       email: Schema.optional(Schema.String),
@@ -34,14 +38,14 @@ export const User = Schema.Struct({
       "accept-communications": Schema.optional(Schema.Boolean)
     },
     Schema.Record({ key: Schema.String, value: Schema.Unknown })
-  )
+  ), { default: () => ({}) })
 })
 export type User = typeof User.Type
 
 /** An access group: its `slug` names it in an invitation. */
 export const AccessGroup = Schema.Struct({
   id: Schema.String,
-  name: Schema.String,
+  name: Schema.optional(Schema.String),
   slug: Schema.String,
   shortId: Schema.optional(Schema.String),
   createdOn: Schema.optional(Schema.String)

@@ -24,10 +24,11 @@ export type TriggerType =
 export const Filter = Schema.Struct({ name: Schema.String })
 export type Filter = typeof Filter.Type
 
+/** A webhook: its trigger type and URL are absent when Webflow leaves them out (such a webhook is never taken for ours). */
 export const Webhook = Schema.Struct({
   id: Schema.String,
-  triggerType: Schema.String,
-  url: Schema.String,
+  triggerType: Schema.optional(Schema.String),
+  url: Schema.optional(Schema.String),
   siteId: Schema.optional(Schema.String),
   filter: Schema.optional(Schema.NullOr(Filter))
 })
@@ -222,15 +223,17 @@ export const recentSubmissions = (client: ProviderClient.ProviderClient, siteId:
     const forms = (yield* Pagination.collect(Forms.forms(client, siteId))).filter((form) => formName === undefined || form.displayName === formName)
     const submitted = yield* Effect.forEach(forms, (form) =>
       Effect.map(Pagination.collect(Forms.submissions(client, form.id, sampleScan)), (submissions) =>
-        submissions.map((submission): FormSubmitted => ({
-          id: submission.id,
-          name: form.displayName,
-          siteId: submission.siteId,
-          formId: form.id,
-          formElementId: form.formElementId ?? null,
-          submittedAt: submission.dateSubmitted,
-          data: submission.formResponse
-        }))))
+        // A submission without its date cannot be placed among the latest: left out.
+        submissions.flatMap((submission): Array<FormSubmitted> =>
+          submission.dateSubmitted === undefined ? [] : [{
+            id: submission.id,
+            name: form.displayName ?? submission.displayName ?? "",
+            siteId: submission.siteId ?? siteId,
+            formId: form.id,
+            formElementId: form.formElementId ?? null,
+            submittedAt: submission.dateSubmitted,
+            data: submission.formResponse
+          }])))
     return newest(submitted.flat(), (submission) => submission.submittedAt)
   })
 

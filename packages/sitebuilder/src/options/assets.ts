@@ -5,4 +5,4 @@ import * as Assets from "../api/assets.js"
 
 export const assets = DynamicOptions.make(["siteId"], ({ client, params }) =>
   Effect.map(Pagination.collect(Assets.assets(client, String(params["siteId"]))), (items) =>
-    Choice.fromRecords(items, (a) => a.displayName, (a) => a.id)))
+    Choice.fromRecords(items, (a) => a.displayName ?? a.id, (a) => a.id)))

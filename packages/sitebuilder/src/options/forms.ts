@@ -7,17 +7,18 @@ const param = (params: Readonly<Record<string, unknown>>, name: string) => Strin
 
 export const forms = DynamicOptions.make(["siteId"], ({ client, params }) =>
   Effect.map(Pagination.collect(Forms.forms(client, param(params, "siteId"))), (items) =>
-    Choice.fromRecords(items, (f) => f.pageName === undefined ? f.displayName : `${f.displayName} (${f.pageName})`, (f) => f.id)))
+    Choice.fromRecords(items, (f) => f.pageName === undefined ? f.displayName ?? f.id : `${f.displayName ?? f.id} (${f.pageName})`, (f) => f.id)))
 
 /** A site's form names (a webhook filters submissions by the form's name); one entry per name. */
 export const formNames = DynamicOptions.make(["siteId"], ({ client, params }) =>
   Effect.map(Pagination.collect(Forms.forms(client, param(params, "siteId"))), (items) =>
-    Choice.fromRecords([...new Set(items.map((f) => f.displayName))], (name) => name, (name) => name)))
+    Choice.fromRecords([...new Set(items.flatMap((f) => f.displayName === undefined ? [] : [f.displayName]))], (name) => name, (name) => name)))
 
 /** A form's submissions, as "when: the first value sent". */
 export const submissions = DynamicOptions.make(["formId"], ({ client, params }) =>
   Effect.map(Pagination.collect(Forms.submissions(client, param(params, "formId"))), (items) =>
     Choice.fromRecords(items, (s) => {
       const first = Object.values(s.formResponse)[0]
-      return first === undefined ? s.dateSubmitted : `${s.dateSubmitted}: ${String(first)}`
+      const when = s.dateSubmitted ?? s.id
+      return first === undefined ? when : `${when}: ${String(first)}`
     }, (s) => s.id)))

@@ -26,6 +26,6 @@ export const skus = DynamicOptions.make(["siteId"], ({ client, params }) =>
  */
 export const skuCollections = DynamicOptions.make(["siteId"], ({ client, params }) =>
   Effect.map(Collections.listCollections(client, param(params, "siteId")), (collections) => {
-    const skus = collections.filter((c) => /^skus?$/i.test(c.displayName))
-    return Choice.fromRecords(skus.length > 0 ? skus : collections, (c) => c.displayName, (c) => c.id)
+    const skus = collections.filter((c) => /^skus?$/i.test(c.displayName ?? ""))
+    return Choice.fromRecords(skus.length > 0 ? skus : collections, (c) => c.displayName ?? c.id, (c) => c.id)
   }))

@@ -16,4 +16,4 @@ export const users = DynamicOptions.make(["siteId"], ({ client, params }) =>
 /** A site's access groups, by name; the value is the slug an invitation names. */
 export const accessGroups = DynamicOptions.make(["siteId"], ({ client, params }) =>
   Effect.map(Pagination.collect(Users.accessGroups(client, param(params, "siteId"))), (items) =>
-    Choice.fromRecords(items, (g) => g.name, (g) => g.slug)))
+    Choice.fromRecords(items, (g) => g.name ?? g.slug, (g) => g.slug)))
