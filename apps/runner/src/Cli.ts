@@ -64,7 +64,7 @@ const filesDirOption = (whenLeftOut: string) =>
   )
 const allowPrivateNetworksOption = Options.boolean("allow-private-networks").pipe(
   Options.withDescription(
-    "Let url inputs and downloads reach loopback, private, link-local and other internal addresses (refused by default; the sandbox reaches its own simulators either way)"
+    "Let url inputs and downloads reach loopback, private, link-local and other internal addresses (refused by default; the connections' own base URLs, such as the sandbox's simulators, stay reachable)"
   )
 )
 const withoutRateLimitsOption = Options.boolean("without-rate-limits").pipe(

@@ -60,7 +60,7 @@ export const run = (args: {
     ])
     yield* checkWithConnections(args.workflow, workflow, connections)
     if (triggered !== undefined) yield* checkWithConnections(serveFile!, triggered, connections)
-    const filePolicy = yield* FileAccess.policy("run", args.files ?? noFlags, args.source.sandbox ? connections : undefined)
+    const filePolicy = yield* FileAccess.policy("run", args.files ?? noFlags, connections)
     const pretty = (text: string) => args.json ? Effect.void : output.err(text)
     // One set of opened connections (one rate limiter per token) for the run and the trigger.
     const opened = yield* Layer.build(Connections.layer(connections))
@@ -279,7 +279,7 @@ export const serve = (args: {
     const cluster = yield* Setup.runnerAddress(Option.getOrUndefined(args.runnerAddress ?? Option.none()))
     const { connections, notes } = yield* Setup.connect(args.source, [...new Set(loaded.flatMap(({ workflow }) => Workflow.componentsOf(workflow)))])
     for (const { workflow } of loaded) yield* checkWithConnections(args.workflow, workflow, connections)
-    const filePolicy = yield* FileAccess.policy("serve", args.files ?? noFlags, args.source.sandbox ? connections : undefined)
+    const filePolicy = yield* FileAccess.policy("serve", args.files ?? noFlags, connections)
     for (const note of notes) yield* Effect.flatMap(Output, (output) => output.err(`sandbox: ${note}`))
     const [Serve, Tracing] = yield* Effect.promise(() => Promise.all([import("./Serve.js"), import("./Tracing.js")]))
     // Several runners on one credential keep to its limit together: their pacing is in the database.

@@ -1,9 +1,10 @@
 /**
  * The file policy of `run` and `serve` (core's `FilePolicy`), from their flags: `--files-dir`
  * (`run`: the current directory by default; `serve`: none, so every path input and download is
- * refused until one is given) and `--allow-private-networks`. The sandbox's simulators are
- * reachable whatever the flag says (their presigned URLs point at them), and nothing else on a
- * private network is.
+ * refused until one is given) and `--allow-private-networks`. The origins of the connections'
+ * base URLs stay reachable whatever the flag says: the sandbox's simulators, whose presigned
+ * URLs point at them, or a provider the operator pointed a connection at (its client reaches
+ * that origin with credentials already); nothing else on a private network is.
  *
  * @since 0.3.0
  */
@@ -28,7 +29,7 @@ export interface Flags {
 
 /**
  * The policy of a command: its files directory (checked to be one, made absolute: the engine's
- * thread gets it as data), private networks as the flag says, the sandbox's simulators allowed.
+ * thread gets it as data), private networks as the flag says, the connections' origins allowed.
  *
  * @since 0.3.0
  * @category constructors
@@ -36,7 +37,7 @@ export interface Flags {
 export const policy = (
   command: "run" | "serve",
   flags: Flags,
-  sandbox: ConnectionValues | undefined
+  connections: ConnectionValues
 ): Effect.Effect<FilePolicy.Policy, InvalidArguments, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const given = Option.getOrUndefined(flags.filesDir)
@@ -51,12 +52,12 @@ export const policy = (
     return {
       files: directory === undefined ? "nowhere" as const : { directory: resolve(directory) },
       privateNetworks: flags.allowPrivateNetworks,
-      allowedOrigins: sandbox === undefined ? [] : simulatorOrigins(sandbox)
+      allowedOrigins: originsOf(connections)
     }
   })
 
-/** The origins of the sandbox's connections: its simulators, and the storage they serve under them. */
-const simulatorOrigins = (connections: ConnectionValues): ReadonlyArray<string> =>
+/** The origins of the connections' base URLs (the sandbox's: its simulators, and the storage they serve under them). */
+const originsOf = (connections: ConnectionValues): ReadonlyArray<string> =>
   [...connections.values()].flatMap((values) => {
     try {
       return typeof values["baseUrl"] === "string" ? [new URL(values["baseUrl"]).origin] : []
