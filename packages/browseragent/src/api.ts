@@ -2,6 +2,13 @@
  * Browser Use Cloud API v3's wire formats (`../shared/specs/browseragent`): the session as the
  * wire has it, the session as the component outputs it (neutral model names, `mailboxEmail`),
  * and the endpoints.
+ *
+ * A wire record requires only what identifies it (its `id`; a file's `path`) and what the seed
+ * names (the session's `id`, `status`, `model`, `createdAt`, `updatedAt`: the fields its
+ * output cannot do without); a write must not fail after Browser Use made it because its answer
+ * left out a field we merely pass on. Anything else is optional on the wire, and the output
+ * takes the default stated where it is built (`toSession`, `toProfile`, …: `null` for a
+ * nullable field, `[]` for a list, `0` for a count, `"0"` for a cost) or leaves it absent.
  */
 import { Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"

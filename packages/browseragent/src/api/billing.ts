@@ -7,33 +7,37 @@ const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.N
 
 const WireAccount = Schema.Struct({
   name: nullable(Schema.String),
-  totalCreditsBalanceUsd: Schema.Number,
-  monthlyCreditsBalanceUsd: Schema.Number,
-  additionalCreditsBalanceUsd: Schema.Number,
-  rateLimit: Schema.Number,
-  planInfo: Schema.Struct({
-    planName: Schema.String,
+  totalCreditsBalanceUsd: Schema.optional(Schema.Number),
+  monthlyCreditsBalanceUsd: Schema.optional(Schema.Number),
+  additionalCreditsBalanceUsd: Schema.optional(Schema.Number),
+  rateLimit: Schema.optional(Schema.Number),
+  planInfo: Schema.optionalWith(Schema.Struct({
+    planName: Schema.optional(Schema.String),
     subscriptionStatus: nullable(Schema.String),
     subscriptionId: nullable(Schema.String),
     subscriptionCurrentPeriodEnd: nullable(Schema.String),
     subscriptionCanceledAt: nullable(Schema.String)
-  }),
+  }), { default: () => ({}) }),
   isFreeTier: Schema.optional(Schema.Boolean),
   projectId: Schema.String
 })
 
-/** The account (AccountView): balances in USD, the plan, and how many sessions may run at once. */
+/**
+ * The account (AccountView): balances in USD, the plan, and how many sessions may run at once.
+ * Left out, the name and the subscription's fields are null, `isFreeTier` false; the balances,
+ * the rate limit and the plan's name are then absent (no number is guessed).
+ */
 export const Account = Schema.Struct({
   name: Schema.NullOr(Schema.String),
   projectId: Schema.String,
-  totalCreditsBalanceUsd: Schema.Number,
-  monthlyCreditsBalanceUsd: Schema.Number,
-  additionalCreditsBalanceUsd: Schema.Number,
+  totalCreditsBalanceUsd: Schema.optional(Schema.Number),
+  monthlyCreditsBalanceUsd: Schema.optional(Schema.Number),
+  additionalCreditsBalanceUsd: Schema.optional(Schema.Number),
   /** The account's rate limit: the sessions it may have active at once. */
-  rateLimit: Schema.Number,
+  rateLimit: Schema.optional(Schema.Number),
   isFreeTier: Schema.Boolean,
   plan: Schema.Struct({
-    name: Schema.String,
+    name: Schema.optional(Schema.String),
     subscriptionStatus: Schema.NullOr(Schema.String),
     subscriptionId: Schema.NullOr(Schema.String),
     currentPeriodEnd: Schema.NullOr(Schema.String),

@@ -22,11 +22,11 @@ const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.N
 /** A browser session as the wire has it (BrowserSessionView, BrowserSessionItemView). */
 const WireBrowserSession = Schema.Struct({
   id: Schema.String,
-  status: Schema.String,
+  status: Schema.optional(Schema.String),
   liveUrl: nullable(Schema.String),
   cdpUrl: nullable(Schema.String),
-  timeoutAt: Schema.String,
-  startedAt: Schema.String,
+  timeoutAt: Schema.optional(Schema.String),
+  startedAt: Schema.optional(Schema.String),
   finishedAt: nullable(Schema.String),
   proxyUsedMb: Schema.optional(Schema.String),
   proxyCost: Schema.optional(Schema.String),
@@ -35,15 +35,18 @@ const WireBrowserSession = Schema.Struct({
   recordingUrl: nullable(Schema.String)
 })
 
-/** A browser session: where to drive it (`cdpUrl`) and watch it (`liveUrl`), until when, at what cost. */
+/**
+ * A browser session: where to drive it (`cdpUrl`) and watch it (`liveUrl`), until when, at what
+ * cost. Left out, a URL or the end is null, a cost `"0"`; the status and times are then absent.
+ */
 export const BrowserSession = Schema.Struct({
   id: Schema.String,
   /** `active` or `stopped` (kept as sent, should the service add one). */
-  status: Schema.String,
+  status: Schema.optional(Schema.String),
   liveUrl: Schema.NullOr(Schema.String),
   cdpUrl: Schema.NullOr(Schema.String),
-  timeoutAt: Schema.String,
-  startedAt: Schema.String,
+  timeoutAt: Schema.optional(Schema.String),
+  startedAt: Schema.optional(Schema.String),
   finishedAt: Schema.NullOr(Schema.String),
   /** Decimal strings, as the wire has them. */
   proxyUsedMb: Schema.String,
@@ -148,15 +151,20 @@ export const browserSessions = (
       (r) => ({ items: r.items.map(toBrowserSession), total: r.totalItems })
     ))
 
-/** A file the browser downloaded (BrowserDownloadFile, without its short-lived URL). */
+/** A file the browser downloaded (BrowserDownloadFile, without its short-lived URL); its size and date absent when left out. */
 export const BrowserDownload = Schema.Struct({
   path: Schema.String,
-  size: Schema.Number,
-  lastModified: Schema.String
+  size: Schema.optional(Schema.Number),
+  lastModified: Schema.optional(Schema.String)
 })
 export type BrowserDownload = typeof BrowserDownload.Type
 
-const WireDownload = Schema.Struct({ path: Schema.String, size: Schema.Number, lastModified: Schema.String, url: nullable(Schema.String) })
+const WireDownload = Schema.Struct({
+  path: Schema.String,
+  size: Schema.optional(Schema.Number),
+  lastModified: Schema.optional(Schema.String),
+  url: nullable(Schema.String)
+})
 const DownloadPage = Schema.Struct({ files: Schema.Array(WireDownload), nextCursor: nullable(Schema.String), hasMore: Schema.optional(Schema.Boolean) })
 
 const downloadPages = (client: ProviderClient.ProviderClient, sessionId: string, includeUrls: boolean, maxItems?: number) =>

@@ -20,19 +20,22 @@ const WireProfile = Schema.Struct({
   userId: nullable(Schema.String),
   name: nullable(Schema.String),
   lastUsedAt: nullable(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String,
+  createdAt: Schema.optional(Schema.String),
+  updatedAt: Schema.optional(Schema.String),
   cookieDomains: nullable(Schema.Array(Schema.String))
 })
 
-/** A profile (ProfileView): its name, the caller's user id, and the domains it has cookies for. */
+/**
+ * A profile (ProfileView): its name, the caller's user id, and the domains it has cookies for.
+ * Left out, a name, user id or last use is null, the cookie domains `[]`, the dates absent.
+ */
 export const Profile = Schema.Struct({
   id: Schema.String,
   name: Schema.NullOr(Schema.String),
   userId: Schema.NullOr(Schema.String),
   lastUsedAt: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String,
+  createdAt: Schema.optional(Schema.String),
+  updatedAt: Schema.optional(Schema.String),
   cookieDomains: Schema.Array(Schema.String)
 })
 export type Profile = typeof Profile.Type
@@ -110,7 +113,8 @@ export const findCreatedProfile = (
   return Effect.map(Stream.runCollect(profiles(client, { search, maxItems: 100 })), (found) =>
     Action.newestCreatedSince(
       [...found].filter((profile) => profile.name === (fields.name ?? null) && profile.userId === (fields.userId ?? null)),
-      (profile) => Date.parse(profile.createdAt),
+      // A profile without its creation date cannot be placed after `since`: never the one.
+      (profile) => profile.createdAt === undefined ? Number.NEGATIVE_INFINITY : Date.parse(profile.createdAt),
       { since }
     ))
 }

@@ -74,7 +74,11 @@ export const createSession = (client: ProviderClient.ProviderClient, request: Cr
 export const deleteSession = (client: ProviderClient.ProviderClient, sessionId: string) =>
   client.void({ method: "DELETE", path: path`/sessions/${sessionId}` })
 
-/** A message of a session's stream (MessageResponse): the user's task, the agent's steps and answer. */
+/**
+ * A message of a session's stream (MessageResponse): the user's task, the agent's steps and
+ * answer. Left out, a role, type, summary or data is empty, a screenshot null, `hidden` false,
+ * the date absent.
+ */
 export const Message = Schema.Struct({
   id: Schema.String,
   sessionId: Schema.String,
@@ -87,30 +91,30 @@ export const Message = Schema.Struct({
   data: Schema.String,
   screenshotUrl: Schema.NullOr(Schema.String),
   hidden: Schema.Boolean,
-  createdAt: Schema.String
+  createdAt: Schema.optional(Schema.String)
 })
 export type Message = typeof Message.Type
 
 const WireMessage = Schema.Struct({
   id: Schema.String,
-  sessionId: Schema.String,
-  role: Schema.String,
-  data: Schema.String,
+  sessionId: Schema.optional(Schema.String),
+  role: Schema.optional(Schema.String),
+  data: Schema.optional(Schema.String),
   type: Schema.optional(Schema.String),
   summary: Schema.optional(Schema.String),
   screenshotUrl: Schema.optional(Schema.NullOr(Schema.String)),
   hidden: Schema.optional(Schema.Boolean),
-  createdAt: Schema.String
+  createdAt: Schema.optional(Schema.String)
 })
 const MessagePage = Schema.Struct({ messages: Schema.Array(WireMessage), hasMore: Schema.Boolean })
 
-const toMessage = (wire: typeof WireMessage.Type): Message => ({
+const toMessage = (sessionId: string) => (wire: typeof WireMessage.Type): Message => ({
   id: wire.id,
-  sessionId: wire.sessionId,
-  role: wire.role,
+  sessionId: wire.sessionId ?? sessionId,
+  role: wire.role ?? "",
   type: wire.type ?? "",
   summary: wire.summary ?? "",
-  data: wire.data,
+  data: wire.data ?? "",
   screenshotUrl: wire.screenshotUrl ?? null,
   hidden: wire.hidden ?? false,
   createdAt: wire.createdAt
@@ -124,5 +128,5 @@ export const messages = (client: ProviderClient.ProviderClient, sessionId: strin
   Pagination.cursor({ pageSize: 100, maxItems }, (after, limit) =>
     Effect.map(
       client.json({ method: "GET", path: path`/sessions/${sessionId}/messages`, query: { after, limit } }, MessagePage),
-      (page) => ({ items: page.messages.map(toMessage), next: page.hasMore ? page.messages.at(-1)?.id : undefined })
+      (page) => ({ items: page.messages.map(toMessage(sessionId)), next: page.hasMore ? page.messages.at(-1)?.id : undefined })
     ))

@@ -12,16 +12,16 @@ const { path } = ProviderRequest
 const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.NullOr(schema))
 const optional = Schema.optional
 
-/** A workspace: persistent file storage shared by sessions (WorkspaceView). */
+/** A workspace: persistent file storage shared by sessions (WorkspaceView); no name is null, dates left out are absent. */
 export const Workspace = Schema.Struct({
   id: Schema.String,
   name: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  createdAt: optional(Schema.String),
+  updatedAt: optional(Schema.String)
 })
 export type Workspace = typeof Workspace.Type
 
-const WireWorkspace = Schema.Struct({ id: Schema.String, name: nullable(Schema.String), createdAt: Schema.String, updatedAt: Schema.String })
+const WireWorkspace = Schema.Struct({ id: Schema.String, name: nullable(Schema.String), createdAt: optional(Schema.String), updatedAt: optional(Schema.String) })
 const toWorkspace = (wire: typeof WireWorkspace.Type): Workspace => ({ ...wire, name: wire.name ?? null })
 
 export const createWorkspace = (client: ProviderClient.ProviderClient, name: string | undefined) =>
@@ -87,15 +87,15 @@ export const workspaces = (client: ProviderClient.ProviderClient, maxItems?: num
       (r) => ({ items: r.items.map(toWorkspace), total: r.totalItems })
     ))
 
-/** A file in a workspace (FileInfo, without its short-lived URL). */
+/** A file in a workspace (FileInfo, without its short-lived URL); its size and date absent when left out. */
 export const WorkspaceFile = Schema.Struct({
   path: Schema.String,
-  size: Schema.Number,
-  lastModified: Schema.String
+  size: optional(Schema.Number),
+  lastModified: optional(Schema.String)
 })
 export type WorkspaceFile = typeof WorkspaceFile.Type
 
-const WireFile = Schema.Struct({ path: Schema.String, size: Schema.Number, lastModified: Schema.String, url: nullable(Schema.String) })
+const WireFile = Schema.Struct({ path: Schema.String, size: optional(Schema.Number), lastModified: optional(Schema.String), url: nullable(Schema.String) })
 const FilePage = Schema.Struct({
   files: Schema.Array(WireFile),
   nextCursor: nullable(Schema.String),
