@@ -164,6 +164,18 @@ const serve = Command.make("serve", {
     Options.withDescription("With --database: how the other runners reach this one (default: 127.0.0.1 on a free port, runners on one machine)"),
     Options.optional
   ),
+  allowUnsignedDeliveries: Options.boolean("allow-unsigned-deliveries").pipe(
+    Options.withDescription(
+      "Start a trigger whose provider signs deliveries even though its connection lacks the signing secret, and accept its deliveries unsigned (anyone who reaches the URL can run the workflow; a warning at every start)"
+    )
+  ),
+  resetCursor: Options.text("reset-cursor").pipe(
+    Options.withPseudoName("WORKFLOW"),
+    Options.withDescription(
+      "Drop this polling workflow's stored cursor (repeatable): its first poll sets a new baseline, so what changed since its last poll is not an event. The way out of a cursor that does not decode"
+    ),
+    Options.repeated
+  ),
   connections: connectionsOption,
   sandbox: sandboxOption,
   withoutRateLimits: withoutRateLimitsOption,
@@ -185,6 +197,8 @@ const serve = Command.make("serve", {
     concurrency: Option.getOrUndefined(args.concurrency),
     runnerAddress: args.runnerAddress,
     otlpEndpoint: Option.getOrUndefined(args.otlpEndpoint),
+    allowUnsignedDeliveries: args.allowUnsignedDeliveries,
+    resetCursors: args.resetCursor,
     version
   }).pipe(Effect.provide(components({ rateLimits: !args.withoutRateLimits })))).pipe(
   Command.withDescription(

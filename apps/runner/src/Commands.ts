@@ -246,6 +246,8 @@ export const serve = (args: {
   readonly otlpEndpoint?: string | undefined
   readonly version?: string | undefined
   readonly files?: FileAccess.Flags | undefined
+  readonly allowUnsignedDeliveries?: boolean | undefined
+  readonly resetCursors?: ReadonlyArray<string> | undefined
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
     const files = yield* Setup.workflowFiles(args.workflow)
@@ -256,6 +258,15 @@ export const serve = (args: {
       else if (files.length > 1) yield* Effect.flatMap(Output, (output) => output.err(`○ ${file.path} has no trigger: not served`))
     }
     if (loaded.length === 0) return yield* new Errors.InvalidArguments({ message: `${args.workflow}: no workflow with a trigger to serve` })
+    for (const name of args.resetCursors ?? []) {
+      const polled = loaded.find((served) => served.name === name && served.workflow.trigger!.prepared.trigger.kind === "POLLING")
+      if (polled === undefined) {
+        const names = loaded.filter((served) => served.workflow.trigger!.prepared.trigger.kind === "POLLING").map((served) => served.name)
+        return yield* new Errors.InvalidArguments({
+          message: `--reset-cursor ${name}: not a polling workflow served here (${names.length === 0 ? "there is none" : `those are: ${names.join(", ")}`})`
+        })
+      }
+    }
     const polling = loaded.every(({ workflow }) => workflow.trigger!.prepared.trigger.kind === "POLLING")
     if (Option.isNone(args.publicUrl) && !polling) {
       return yield* new Errors.InvalidArguments({ message: "--public-url is needed: the provider sends the trigger's deliveries there" })
@@ -312,7 +323,9 @@ export const serve = (args: {
       rateLimits: !args.source.withoutRateLimits,
       otlpEndpoint: Tracing.endpointOf(args.otlpEndpoint),
       version: args.version ?? "0.0.0",
-      gates
+      gates,
+      allowUnsignedDeliveries: args.allowUnsignedDeliveries,
+      resetCursors: args.resetCursors
     }).pipe(
       // The serving thread's spans are not exported (the runs' and steps' are, from the engine's thread): none is made.
       Effect.withTracerEnabled(false),

@@ -56,6 +56,8 @@ export interface Reports {
   readonly ready: Effect.Effect<void>
   /** A dynamic webhook this runner keeps could not be enabled. */
   readonly enableFailed: (workflow: string, message: string) => Effect.Effect<void>
+  /** This runner started or stopped polling a polling trigger, or cannot poll it (with why). */
+  readonly polling?: ((workflow: string, state: ServePolling.PollState, message?: string) => Effect.Effect<void>) | undefined
   readonly finished: Engine.Runs["finished"]
 }
 
@@ -141,7 +143,17 @@ export const host = (options: {
       const checked = hosted.workflow.trigger!
       const kind = checked.prepared.trigger.kind
       if (kind === "POLLING") {
-        keepers.push({ name: `x-runner/poll/${hosted.name}`, keep: ServePolling.poll({ name: hosted.name, checked, pollInterval: options.pollInterval, accept }) })
+        const report = options.reports.polling
+        keepers.push({
+          name: `x-runner/poll/${hosted.name}`,
+          keep: ServePolling.poll({
+            name: hosted.name,
+            checked,
+            pollInterval: options.pollInterval,
+            accept,
+            report: report === undefined ? undefined : (state, message) => report(hosted.name, state, message)
+          })
+        })
       } else if (kind === "DYNAMIC_WEBHOOK") {
         keepers.push({ name: `x-runner/webhook/${hosted.name}`, keep: keepRegistered({ hosted, runner, embedded, reports: options.reports }) })
       }

@@ -32,6 +32,7 @@ import { layer as componentsLayer } from "./Components.js"
 import * as EngineGates from "./EngineGates.js"
 import type * as Engine from "./Engine.js"
 import * as EngineHost from "./EngineHost.js"
+import type { PollState } from "./ServePolling.js"
 import { DamagedData, ServeProblem } from "./Errors.js"
 import { Output } from "./Output.js"
 import type * as Run from "./Run.js"
@@ -70,6 +71,7 @@ type FromWorker =
   | { readonly _tag: "say"; readonly lines: ReadonlyArray<string> }
   | { readonly _tag: "ready" }
   | { readonly _tag: "enableFailed"; readonly workflow: string; readonly message: string }
+  | { readonly _tag: "polling"; readonly workflow: string; readonly state: PollState; readonly message?: string | undefined }
   | { readonly _tag: "finished"; readonly run: { readonly runId: string; readonly eventId: string; readonly workflow: string }; readonly result: Run.RunResult }
   | { readonly _tag: "failed"; readonly error: { readonly _tag: string; readonly message: string; readonly file?: string } }
   | { readonly _tag: "stopped" }
@@ -104,7 +106,9 @@ export const start = (
   spec: Spec,
   finished: Engine.Runs["finished"],
   /** The serving thread's rate-limit gates, given by this thread's limiter (the embedded database). */
-  gates?: EngineGates.EngineGates
+  gates?: EngineGates.EngineGates,
+  /** Told when this runner starts or stops polling a workflow's trigger, or cannot poll it. */
+  polling?: (workflow: string, state: PollState, message?: string) => void
 ): Effect.Effect<Handle, never, Output | Scope.Scope> =>
   Effect.gen(function*() {
     const output = yield* Output
@@ -138,6 +142,8 @@ export const start = (
           return fork(Deferred.succeed(ready, undefined))
         case "enableFailed":
           return fork(Deferred.fail(failureOf(message.workflow), new ServeProblem({ message: message.message })))
+        case "polling":
+          return polling?.(message.workflow, message.state, message.message)
         case "finished":
           return fork(finished === undefined ? Effect.void : finished(message.run, message.result))
         case "failed": {
@@ -198,6 +204,7 @@ const hostInWorker = (spec: Spec, post: (message: FromWorker) => void, stop: Def
       reports: {
         ready: Effect.sync(() => post({ _tag: "ready" })),
         enableFailed: (workflow, message) => Effect.sync(() => post({ _tag: "enableFailed", workflow, message })),
+        polling: (workflow, state, message) => Effect.sync(() => post({ _tag: "polling", workflow, state, message })),
         finished: spec.reportsFinished ? (run, result) => Effect.sync(() => post({ _tag: "finished", run, result })) : undefined
       }
     }).pipe(Effect.forkScoped)

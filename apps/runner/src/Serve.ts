@@ -35,10 +35,12 @@ import * as EngineHost from "./EngineHost.js"
 import * as EngineWorker from "./EngineWorker.js"
 import { type DamagedData, ServeProblem } from "./Errors.js"
 import * as CappedBody from "./internal/cappedBody.js"
+import * as WebhookPath from "./internal/webhookPath.js"
 import { Output } from "./Output.js"
 import type * as Run from "./Run.js"
 import * as RunStore from "./RunStore.js"
 import type * as Setup from "./Setup.js"
+import * as Signing from "./Signing.js"
 import * as TriggerStore from "./TriggerStore.js"
 import type * as Workflow from "./Workflow.js"
 
@@ -96,6 +98,13 @@ export interface ServeOptions {
   /** Where runs' and steps' traces go over OTLP, if anywhere. */
   readonly otlpEndpoint?: string | undefined
   readonly version: string
+  /**
+   * The operator's choice (`--allow-unsigned-deliveries`): a trigger whose provider signs
+   * deliveries starts without the signing secret, and accepts them unsigned.
+   */
+  readonly allowUnsignedDeliveries?: boolean | undefined
+  /** Polling workflows whose stored cursor is dropped first (`--reset-cursor`): each starts from a new baseline. */
+  readonly resetCursors?: ReadonlyArray<string> | undefined
 }
 
 type Needs = Components | Output | Connections.Connections | FileSystem.FileSystem | Path.Path
@@ -127,6 +136,18 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
         return yield* new ServeProblem({ message: `${served.workflow.trigger!.step.type} is a webhook trigger: serving it needs --public-url` })
       }
     }
+    // One workflow per name (its runs', its trigger's state) and per path.
+    for (const [index, served] of options.workflows.entries()) {
+      const other = options.workflows.slice(0, index).find((earlier) =>
+        earlier.name === served.name ||
+        (earlier.publicUrl !== undefined && served.publicUrl !== undefined &&
+          WebhookPath.canonical(earlier.publicUrl.pathname) === WebhookPath.canonical(served.publicUrl.pathname))
+      )
+      if (other !== undefined) {
+        return yield* new ServeProblem({ message: `${other.file} and ${served.file} would be served as one workflow ("${served.name}"): rename one` })
+      }
+    }
+    yield* Signing.check(options.workflows.map((served) => served.workflow), options.connections, options.allowUnsignedDeliveries === true)
 
     // This thread's stores: the runs it accepts, the triggers' registrations it verifies with.
     const stores = yield* Layer.build(Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
@@ -148,6 +169,10 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
             `Stop it, or give this one another --data-dir; several runners share a PostgreSQL (--database)`
         })
       }
+    }
+    for (const name of options.resetCursors ?? []) {
+      yield* Effect.mapError(triggers.resetCursor(name), (error) => new ServeProblem({ message: error.message }))
+      yield* say(`↻ ${name}: its stored cursor was dropped (--reset-cursor): its first poll sets a new baseline`)
     }
     const unfinished = yield* Effect.orElseSucceed(store.unfinished, () => 0)
     if (unfinished > 0) {
@@ -182,7 +207,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
           url: served.publicUrl!.toString(),
           headers: request.headers,
           body: body.value
-        }))
+        }, { allowUnsigned: options.allowUnsignedDeliveries === true }))
         if (handled._tag === "Left") {
           yield* say(`✘ a delivery could not be handled: ${handled.left._tag}: ${handled.left.message}`)
           return HttpServerResponse.text("could not handle the delivery", { status: 500 })
@@ -201,17 +226,34 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
         return HttpServerResponse.text(response.body ?? "", { status: response.status })
       })
     let serving = true
+    // The triggers served now, as health lists them: a webhook once its deliveries are received,
+    // a polling trigger while this runner polls it; one that cannot be, with why.
+    const live = new Map<string, "listening" | "polling">()
+    const failed = new Map<string, string>()
     const health = Effect.suspend(() =>
       Effect.map(Effect.either(store.unfinished), (unfinished) =>
         HttpServerResponse.unsafeJson({
           status: serving && unfinished._tag === "Right" ? "serving" : serving ? "database unreachable" : "stopping",
-          workflows: options.workflows.map((served) => ({ name: served.name, trigger: served.workflow.trigger!.step.type })),
+          workflows: options.workflows.flatMap((served) =>
+            live.has(served.name) ? [{ name: served.name, trigger: served.workflow.trigger!.step.type, state: live.get(served.name) }] : []
+          ),
+          notServed: options.workflows.flatMap((served) =>
+            failed.has(served.name) ? [{ name: served.name, trigger: served.workflow.trigger!.step.type, reason: failed.get(served.name) }] : []
+          ),
           unfinishedRuns: unfinished._tag === "Right" ? unfinished.right : null
         }, { status: serving && unfinished._tag === "Right" ? 200 : 503 }))
     )
-    let router: HttpRouter.HttpRouter<never, Connections.Connections> = HttpRouter.empty.pipe(HttpRouter.get("/healthz", health))
-    for (const served of webhooks) router = HttpRouter.all(router, served.publicUrl!.pathname as HttpRouter.PathInput, deliver(served))
-    router = HttpRouter.all(router, "*", Effect.succeed(CappedBody.notFound))
+    // Each webhook at its path, matched in one form (`WebhookPath`): the router's own matching
+    // takes a path case-insensitively and a registered one percent-encoded (`my%20hook`) never.
+    const byPath = new Map(webhooks.map((served) => [WebhookPath.canonical(served.publicUrl!.pathname), served]))
+    const route = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const served = byPath.get(WebhookPath.canonical(request.url))
+      return served === undefined ? Effect.succeed(CappedBody.notFound) : deliver(served)
+    })
+    const router: HttpRouter.HttpRouter<never, Connections.Connections> = HttpRouter.empty.pipe(
+      HttpRouter.get("/healthz", health),
+      HttpRouter.all("*", route)
+    )
     const port = options.port ?? (webhooks.length > 0 ? defaultPort : undefined)
     const host = options.host ?? "127.0.0.1"
     if (port !== undefined) {
@@ -242,7 +284,12 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       version: options.version,
       filePolicy: yield* FilePolicy.FilePolicy,
       reportsFinished: options.finished !== undefined
-    }, options.finished, options.gates)
+    }, options.finished, options.gates, (workflow, state, message) => {
+      if (state === "polling") live.set(workflow, "polling")
+      else live.delete(workflow)
+      if (state === "failed") failed.set(workflow, message ?? "")
+      else failed.delete(workflow)
+    })
     wake = engine.wake
     yield* engine.ready
     // Anything accepted while the engine's thread started.
@@ -254,6 +301,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       if (trigger.trigger.kind === "STATIC_WEBHOOK") {
         // Registered by hand: nothing to enable, remove or keep; the user needs the URL.
         yield* say(`☛ paste ${publicUrl} as the webhook URL at the provider: ${trigger.trigger.setup}`)
+        live.set(served.name, "listening")
         continue
       }
       // Served once registered: by this runner's engine, or by the runner that keeps it.
@@ -264,6 +312,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
           until: (record) => Option.isSome(record) && Option.isSome(record.value.state) && record.value.url === publicUrl
         }).pipe(Effect.ignore, Effect.zipRight(refreshStates.pipe(Effect.ignore)))
       )
+      live.set(served.name, "listening")
     }
     for (const served of webhooks) {
       yield* say(`● serving ${served.workflow.trigger!.step.type} at ${served.publicUrl} (listening on port ${port})`)

@@ -32,6 +32,8 @@ export interface TriggerRecord {
   readonly state: Option.Option<unknown>
   /** A polling trigger's: where the next poll starts. */
   readonly cursor: Option.Option<unknown>
+  /** The stored values that are not JSON (written by hand, or damaged), read as absent above. */
+  readonly unreadable: ReadonlyArray<"parameters" | "state" | "cursor">
 }
 
 /**
@@ -45,6 +47,8 @@ export interface TriggerStore {
   readonly enabled: (record: { readonly workflow: string; readonly type: string; readonly parameters: unknown; readonly url: string; readonly state: unknown }) => Effect.Effect<void, RunStore.StoreFailed>
   readonly disabled: (workflow: string) => Effect.Effect<void, RunStore.StoreFailed>
   readonly polled: (record: { readonly workflow: string; readonly type: string; readonly parameters: unknown; readonly cursor: unknown }) => Effect.Effect<void, RunStore.StoreFailed>
+  /** Drops a polling trigger's cursor: its next poll sets a new baseline. */
+  readonly resetCursor: (workflow: string) => Effect.Effect<void, RunStore.StoreFailed>
   /** This runner is alive (called every few seconds), or gone (at its stop). */
   readonly heartbeat: (runner: string) => Effect.Effect<void, RunStore.StoreFailed>
   /**
@@ -119,20 +123,32 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
     /** This runner (this process) seen alive at `now`. */
     const beat = (runner: string, now: number) =>
       sql`INSERT INTO xr_runners (id, seen_at, pid) VALUES (${runner}, ${now}, ${process.pid}) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at`
-    const parsedOption = (value: unknown) => typeof value === "string" ? Option.some(JSON.parse(value) as unknown) : Option.none()
+    /** A stored JSON text, parsed; one that is not JSON is absent, and named in `unreadable`. */
+    const parsedOption = (value: unknown, column: TriggerRecord["unreadable"][number], unreadable: Array<TriggerRecord["unreadable"][number]>) => {
+      if (typeof value !== "string") return Option.none()
+      try {
+        return Option.some(JSON.parse(value) as unknown)
+      } catch {
+        unreadable.push(column)
+        return Option.none()
+      }
+    }
     return {
       get: (workflow) =>
         sql<Record<string, unknown>>`SELECT * FROM xr_triggers WHERE workflow = ${workflow}`.pipe(
-          Effect.map((rows) =>
-            rows.length === 0 ? Option.none() : Option.some({
+          Effect.map((rows) => {
+            if (rows.length === 0) return Option.none()
+            const unreadable: Array<TriggerRecord["unreadable"][number]> = []
+            return Option.some({
               workflow,
               type: String(rows[0]!["type"]),
-              parameters: JSON.parse(String(rows[0]!["parameters"])) as unknown,
+              parameters: Option.getOrUndefined(parsedOption(rows[0]!["parameters"], "parameters", unreadable)),
               url: typeof rows[0]!["url"] === "string" ? rows[0]!["url"] as string : undefined,
-              state: parsedOption(rows[0]!["state"]),
-              cursor: parsedOption(rows[0]!["cursor"])
+              state: parsedOption(rows[0]!["state"], "state", unreadable),
+              cursor: parsedOption(rows[0]!["cursor"], "cursor", unreadable),
+              unreadable
             })
-          ),
+          }),
           Effect.mapError(failed("read"))
         ),
       enabled: ({ parameters, state, type, url, workflow }) =>
@@ -140,6 +156,7 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
       disabled: (workflow) => Effect.mapError(sql`UPDATE xr_triggers SET state = NULL, url = NULL WHERE workflow = ${workflow}`, failed("written")).pipe(Effect.asVoid),
       polled: ({ cursor, parameters, type, workflow }) =>
         Effect.mapError(upsert(workflow, type, parameters, { cursor: text(cursor) }), failed("written")).pipe(Effect.asVoid),
+      resetCursor: (workflow) => Effect.mapError(sql`UPDATE xr_triggers SET cursor = NULL WHERE workflow = ${workflow}`, failed("written")).pipe(Effect.asVoid),
       // The time is read each time the effect runs (a heartbeat is one effect repeated).
       heartbeat: (runner) => Effect.suspend(() => beat(runner, Date.now())).pipe(Effect.mapError(failed("written")), Effect.asVoid),
       joinAlone: (runner, aliveWithinMillis) =>
