@@ -4,7 +4,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { runner } from "./bin.js"
+import { freePort, runner, served } from "./bin.js"
 
 const dir = mkdtempSync(join(tmpdir(), "x-runner-files-"))
 const step = (name: string, type: string, parameters: Record<string, unknown>) => ({ label: name, name, type, parameters })
@@ -127,6 +127,29 @@ describe("x-runner run: files", () => {
       const trigger = (JSON.parse(stdout) as { trigger: { status: string; steps: Array<{ error?: { tag: string; message: string } }> } }).trigger
       expect(trigger.status).toBe("failed")
       expect(trigger.steps[0]!.error).toEqual({ tag: "InvalidInput", message: `file: /etc/passwd is outside the files directory ${files}` })
+    }, 60_000)
+
+    it("serve has no files directory until --files-dir gives one: a path taken from a delivery is refused", async () => {
+      const workflow = join(dir, "attach-named.json")
+      writeFileSync(workflow, JSON.stringify({
+        label: "Attach what a moved card names",
+        triggers: [{ label: "moved", name: "moved", type: "boardtool/v1/cardMoved", parameters: { idBoard: "5eed00000000000000000002", toList: "5eed00000000000000000004" } }],
+        tasks: [step("attach", "boardtool/v1/addAttachment", { idCard: "${trigger.card.id}", file: { path: "${trigger.card.name}" } })]
+      }))
+      const port = await freePort()
+      const server = served(["serve", workflow, "--sandbox", "--public-url", `http://127.0.0.1:${port}/hooks/moved`, "--port", String(port), "--data-dir", join(dir, "serve-data")])
+      await server.waitFor("● serving boardtool/v1/cardMoved")
+      const trello = /Trello simulator at (\S+) /.exec(server.log())![1]!
+      const call = (method: string, path: string) =>
+        fetch(`${trello}${path}`, { method, headers: { authorization: "OAuth oauth_consumer_key=\"sandbox-trello-key\", oauth_token=\"sandbox-trello-token\"" } })
+      const created = await (await call("POST", `/cards?idList=5eed00000000000000000003&name=${encodeURIComponent("/etc/passwd")}`)).json() as { id: string }
+      expect((await call("PUT", `/cards/${created.id}?idList=5eed00000000000000000004`)).status).toBe(200)
+      await server.waitFor(/■ event [0-9a-f]{24} failed/)
+      expect(server.log()).toContain("✘ attach failed: InvalidInput: file: /etc/passwd is refused: no local file may be read here (no files directory is set)")
+      const attachments = await (await call("GET", `/cards/${created.id}/attachments`)).json() as Array<unknown>
+      expect(attachments).toEqual([])
+      server.child.kill("SIGTERM")
+      await server.exited
     }, 60_000)
   })
 })
