@@ -5,7 +5,7 @@
  * checked against the action's size limit before any byte is sent to the provider.
  *
  * Decoding a parameter checks only the value's shape: no file is touched and no byte read
- * until the action runs. An opened file is a lazily read Blob, sent as a streamed
+ * until the action runs. Where a path or URL may reach is the `FilePolicy` in context. An opened file is a lazily read Blob, sent as a streamed
  * `ProviderRequest.multipartBody` or `fileBody` (or by `Files.upload` to a presigned URL).
  *
  * @since 0.2.0
@@ -148,10 +148,11 @@ export interface OpenOptions {
 }
 
 /**
- * Opens a file input in an action's run, before anything is sent: a path is stat'ed, base64
- * decoded, a URL read (without the connection's credentials) into a temporary file, counted
- * as it arrives, and removed when the scope closes. A file over `maxBytes` is an
- * `InvalidInput` naming the field, its size and the limit; so is a missing file or a URL that
+ * Opens a file input in an action's run, before anything is sent: a path is resolved by the
+ * `FilePolicy` in context and stat'ed, base64 decoded, a URL checked by the policy and read
+ * (without the connection's credentials) into a temporary file, counted as it arrives, and
+ * removed when the scope closes. A file over `maxBytes` is an `InvalidInput` naming the field,
+ * its size and the limit; so is a path or URL the policy refuses, a missing file or a URL that
  * answers with an error.
  *
  * @since 0.2.0
