@@ -12,7 +12,7 @@ export const connection = Connection.custom({
     token: Property.secret({ title: "Token", required: true, minLength: 1 }),
     secret: Property.secret({
       title: "Secret",
-      description: "The app's secret: when given, webhook deliveries must be signed with it.",
+      description: "The app's secret, which signs webhook deliveries: without it the triggers refuse every delivery, unless unsigned ones are explicitly allowed.",
       minLength: 1
     })
   },
