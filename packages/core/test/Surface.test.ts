@@ -62,13 +62,6 @@ describe("@x/core's surface", () => {
     expect(undocumented).toEqual([])
   })
 
-  it("has no module over 250 lines", () => {
-    const long = sources(src)
-      .map((file) => ({ file: relative(src, file), lines: readFileSync(file, "utf8").split("\n").length }))
-      .filter(({ lines }) => lines > 250)
-    expect(long).toEqual([])
-  })
-
   it("has no import cycle between its modules", () => {
     const imports = new Map<string, ReadonlyArray<string>>()
     for (const file of sources(src)) {
