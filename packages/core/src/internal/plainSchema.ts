@@ -95,6 +95,8 @@ const fieldTransformations = (ast: AST.Transformation, decoding: boolean): Check
   const steps = ast.transformation.propertySignatureTransformations.map((field) =>
     decoding ? { from: field.from, to: field.to, f: field.decode } : { from: field.to, to: field.from, f: field.encode }
   )
+  const fused = onePass(decoding ? ast.from : ast.to, decoding ? ast.to : ast.from, steps, decoding)
+  if (fused !== undefined) return fused
   return (u) => {
     // A fresh object, built by the struct's check: changing it changes nothing of the input.
     const value = first(u)
@@ -104,12 +106,59 @@ const fieldTransformations = (ast: AST.Transformation, decoding: boolean): Check
       const result = f(Object.prototype.hasOwnProperty.call(record, from) ? Option.some(record[from]) : Option.none())
       // A field kept under its own key is overwritten, not deleted first: a deletion would
       // turn the object into a slow dictionary.
-      if (Option.isSome(result)) {
-        if (from !== to) delete record[from]
-        record[to] = result.value
-      } else delete record[from]
+      if (Option.isNone(result) || from !== to) delete record[from]
+      if (Option.isSome(result)) record[to] = result.value
     }
     return second(record)
+  }
+}
+
+type Step = { readonly from: PropertyKey; readonly to: PropertyKey; readonly f: (o: Option.Option<any>) => Option.Option<any> }
+
+/**
+ * The three steps in one pass, field by field, when no field is renamed and both sides list
+ * the same fields in the same order (as `Schema.Struct` builds them): the other side's check is
+ * run only on the transformed fields; any other field's value, as read, is already what that
+ * check would build again.
+ */
+const onePass = (source: AST.AST, target: AST.AST, steps: ReadonlyArray<Step>, decoding: boolean): Check | undefined => {
+  if (source._tag !== "TypeLiteral" || target._tag !== "TypeLiteral") return undefined
+  const [read, written] = [source.propertySignatures, target.propertySignatures]
+  if (read.length !== written.length || steps.some((step) => step.from !== step.to)) return undefined
+  const fields: Array<{ name: string; optional: boolean; check: Check; f?: Step["f"]; then?: Check; required?: boolean }> = []
+  for (let i = 0; i < read.length; i++) {
+    const name = read[i]!.name
+    const check = compile(read[i]!.type, decoding)
+    if (typeof name !== "string" || name !== written[i]!.name || check === undefined) return undefined
+    const step = steps.find((s) => s.to === name)
+    const then = step === undefined ? check : compile(written[i]!.type, decoding)
+    if (then === undefined) return undefined
+    fields.push({ name, optional: read[i]!.isOptional, check, ...(step === undefined ? {} : { f: step.f, then, required: !written[i]!.isOptional }) })
+  }
+  return (u) => {
+    if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
+    const input = u as Record<string, unknown>
+    const output: Record<string, unknown> = {}
+    for (const { check, f, name, optional, required, then } of fields) {
+      // As Schema reads a struct (not `exact`): a required field that is missing is read as undefined.
+      const read = Object.prototype.hasOwnProperty.call(input, name) || !optional
+      if (!read && f === undefined) continue
+      const value = read ? check(input[name]) : undefined
+      if (value === fail) return fail
+      if (f === undefined) {
+        output[name] = value
+        continue
+      }
+      const result = f(read ? Option.some(value) : Option.none())
+      if (Option.isNone(result)) {
+        if (required) return fail
+        continue
+      }
+      const made = then!(result.value)
+      if (made === fail) return fail
+      output[name] = made
+    }
+    return output
   }
 }
 

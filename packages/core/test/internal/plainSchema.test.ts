@@ -113,6 +113,19 @@ describe("internal/plainSchema", () => {
       "text"
     ])
     same(Schema.Array(Card), [[valid, { ...valid, labels: [{ id: "l" }] }], [valid, { id: 1 }]])
+    // Without a renamed field, the struct is read in one pass: the same values still.
+    const { short: _, ...unrenamed } = Card.fields
+    const OnePass = Schema.Struct(unrenamed)
+    expect(PlainSchema.isPlain(OnePass)).toBe(true)
+    same(OnePass, [
+      { id: "c", name: "n", first: null },
+      { id: "c", name: "n", first: null, due: undefined, labels: [{ id: "l", color: "red" }, { id: "m" }], closed: true, note: null, extra: 1 },
+      { id: "c", name: "n", first: { id: "f" }, cover: { id: "l" }, labels: undefined, note: "x" },
+      { id: "c", name: "n", first: null, closed: undefined },
+      { id: "c", name: "n", first: null, labels: [{ color: "red" }] },
+      { id: "c", name: "n" },
+      { id: "c", first: null }
+    ])
     // Every decoding gets its own default: a default array is never shared between two values.
     const decode = PlainSchema.decodeUnknownEither(Card)
     const [a, b] = [decode(valid), decode(valid)].map((result) => Either.getOrThrow(result))
