@@ -375,6 +375,31 @@ describe("ProviderClient time limits on a real connection (FetchHttpClient)", ()
       expect([...closed].sort()).toEqual(["/v1/things", "/v1/things/1", "/v1/things/1"])
       yield* Effect.promise(() => new Promise((resolve) => server.close(resolve)))
     }).pipe(Effect.provide(FetchHttpClient.layer)))
+
+  it.live("a write's 2xx whose body is cut short is AcceptedUnreadable, sent once; a read's is UnexpectedResponse", () =>
+    Effect.gen(function*() {
+      const seen: Array<string> = []
+      const server = createServer((req, res) => {
+        seen.push(`${req.method} ${req.url}`)
+        // Half the declared body, then the connection is cut.
+        res.writeHead(201, { "content-type": "application/json", "content-length": "100" }).write(`{"id":"abc",`)
+        setTimeout(() => res.destroy(), 20)
+      })
+      yield* Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)))
+      const port = (server.address() as { port: number }).port
+      const client = ProviderClient.makeWith(yield* HttpClient.HttpClient, RateLimiter.make(), {
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        credentials: Auth.none,
+        retry: { maxRetries: 2, baseDelay: "10 millis" }
+      })
+      const post = yield* Effect.flip(client.json({ method: "POST", path: "/things", body: ProviderRequest.jsonBody({}) }, Thing))
+      expect(post).toMatchObject({ _tag: "AcceptedUnreadable", status: 201, request: { method: "POST", path: "/things" }, body: "" })
+      expect(post.message).toMatch(/^the provider accepted POST \/things \(HTTP 201\), but its answer could not be read \(Decode error while reading the body\)/)
+      expect(seen).toEqual(["POST /v1/things"])
+      const get = yield* Effect.flip(client.json({ method: "GET", path: "/things/1" }, Thing))
+      expect(get._tag).toBe("UnexpectedResponse")
+      yield* Effect.promise(() => new Promise((resolve) => server.close(resolve)))
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
 })
 
 describe("RetryPolicy.parseRetryAfter", () => {
