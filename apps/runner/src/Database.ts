@@ -22,7 +22,11 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
 import { DamagedData, ServeProblem } from "./Errors.js"
 import * as PrivateFile from "./internal/privateFile.js"
 import * as WriteBatcher from "./internal/writeBatcher.js"
@@ -158,25 +162,142 @@ const sqlite = (file: string) =>
  */
 export class RunsWrites extends Context.Tag("x-runner/RunsWrites")<RunsWrites, WriteBatcher.WriteBatcher>() {}
 
-const writesLayer = Layer.scoped(
-  RunsWrites,
-  Effect.gen(function*() {
-    const durability = yield* RunsDurability
-    return yield* WriteBatcher.make(
-      yield* RunsSql,
-      Effect.mapError(durability.flush, (problem) => new SqlError({ cause: problem, message: problem.message }))
-    )
-  })
-)
+/**
+ * Whether the runs' database takes writes: it stops when a write is refused for a reason of the
+ * storage's (a full disk, an I/O error, PostgreSQL gone: anything but a statement wrong in
+ * itself), and it is back only once a write of its own (a probe, written and made durable as
+ * every write is, retried meanwhile) succeeds: reads succeeding, or a write that changed
+ * nothing, prove nothing.
+ *
+ * @since 0.4.0
+ * @category tags
+ */
+export class RunsHealth extends Context.Tag("x-runner/RunsHealth")<RunsHealth, {
+  /** Why writes are refused now; none while they succeed. */
+  readonly failing: Effect.Effect<Option.Option<string>>
+  /** Each change between failing and not (the state now first). */
+  readonly changes: Stream.Stream<Option.Option<string>>
+  /** Waits until writes succeed (at once while they do). */
+  readonly writable: Effect.Effect<void>
+  /** A write made without `RunsWrites` was refused (a runner's heartbeat): writes are probed until one succeeds. */
+  readonly refused: (why: string) => Effect.Effect<void>
+}>() {}
 
 /**
- * The runs' client (`RunsSql`) at the location, its writes (`RunsWrites`) and what makes them
- * durable (`RunsDurability`).
+ * A full disk, injected by a test: while it is on, every transaction of `RunsWrites` is refused
+ * as SQLite refuses the COMMIT of a full disk (rolled back, `SQLITE_FULL`, which `@effect/sql`
+ * reports as a defect), so everything after it takes the path of a real one. It lives in shared
+ * memory: the engine's thread gets its `buffer` and sees it switched. Only a layer's option
+ * (`layer(location, { writeFault })`): nothing on the command line or in the environment reaches it.
+ *
+ * @since 0.4.0
+ * @category testing
+ */
+export interface WriteFault {
+  readonly buffer: SharedArrayBuffer
+  readonly on: () => boolean
+  readonly set: (on: boolean) => void
+  /** How many transactions it refused, in every thread. */
+  readonly refused: () => number
+}
+
+/**
+ * A write fault, off, or the one whose buffer another thread made.
+ *
+ * @since 0.4.0
+ * @category testing
+ */
+export const writeFault = (buffer: SharedArrayBuffer = new SharedArrayBuffer(8)): WriteFault => {
+  const cells = new Int32Array(buffer)
+  return {
+    buffer,
+    on: () => Atomics.load(cells, 0) === 1,
+    set: (on) => void Atomics.store(cells, 0, on ? 1 : 0),
+    refused: () => Atomics.load(cells, 1)
+  }
+}
+
+/** The COMMIT a full disk refuses, as better-sqlite3 and `@effect/sql` report it. */
+const diskFull = (fault: WriteFault) =>
+  Effect.suspend(() => {
+    if (!fault.on()) return Effect.void
+    Atomics.add(new Int32Array(fault.buffer), 1, 1)
+    const cause = Object.assign(new Error("database or disk is full"), { name: "SqliteError", code: "SQLITE_FULL" })
+    return Effect.die(new SqlError({ cause, message: "Failed to execute statement" }))
+  })
+
+/**
+ * A write that fails for what it is (a constraint, a value of the wrong type: SQLite's codes, and
+ * PostgreSQL's classes 22 and 23) fails alone; anything else is the storage refusing writes.
+ */
+const wrongInItself = (error: SqlError): boolean => {
+  const code = (error.cause as { readonly code?: unknown } | undefined)?.code
+  return typeof code === "string" && (/^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/.test(code) || /^2[23][0-9A-Z]{3}$/.test(code))
+}
+
+/**
+ * What the database said of a failed statement, and its code (`@effect/sql`'s own message is
+ * only "Failed to execute statement").
+ *
+ * @since 0.4.0
+ * @category utils
+ */
+export const errorText = (error: SqlError): string => {
+  const cause = error.cause as { readonly message?: unknown; readonly code?: unknown } | undefined
+  const said = typeof cause?.message === "string" ? cause.message : error.message
+  return typeof cause?.code === "string" ? `${said} (${cause.code})` : said
+}
+
+/** How often a refused database is tried again with a probe: soon at first, then every 2 seconds. */
+const probeEvery = Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("2 seconds")))
+
+const writesLayer = (fault: WriteFault | undefined) =>
+  Layer.scopedContext(Effect.gen(function*() {
+    const durability = yield* RunsDurability
+    const sql = yield* RunsSql
+    const state = yield* SubscriptionRef.make(Option.none<string>())
+    const probeWanted = yield* Queue.sliding<void>(1)
+    const refused = (why: string) => Effect.zipRight(SubscriptionRef.set(state, Option.some(why)), Queue.offer(probeWanted, undefined))
+    const writes = yield* WriteBatcher.make(sql, {
+      afterCommit: Effect.mapError(durability.flush, (problem) => new SqlError({ cause: problem, message: problem.message })),
+      beforeCommit: fault === undefined ? undefined : diskFull(fault),
+      failed: (error) => wrongInItself(error) ? Effect.void : refused(errorText(error))
+    })
+    // A row that each probe changes, so that it is written to disk (created by the first probe).
+    const probe = Effect.suspend(() =>
+      writes.write(Effect.zipRight(
+        sql.unsafe("CREATE TABLE IF NOT EXISTS xr_write_probe (id TEXT PRIMARY KEY, written_at BIGINT NOT NULL)"),
+        sql`INSERT INTO xr_write_probe (id, written_at) VALUES ('probe', ${Date.now()})
+          ON CONFLICT (id) DO UPDATE SET written_at = EXCLUDED.written_at`
+      ))
+    )
+    yield* Effect.forkScoped(Effect.forever(
+      Queue.take(probeWanted).pipe(
+        Effect.zipRight(Effect.retry(probe, probeEvery)),
+        Effect.zipRight(SubscriptionRef.set(state, Option.none()))
+      )
+    ))
+    const changes = Stream.changesWith(state.changes, (a, b) => Option.isSome(a) === Option.isSome(b))
+    return Context.make(RunsWrites, writes).pipe(Context.add(RunsHealth, {
+      failing: SubscriptionRef.get(state),
+      changes,
+      writable: Effect.asVoid(Stream.runHead(Stream.filter(state.changes, Option.isNone))),
+      refused
+    }))
+  }))
+
+/**
+ * The runs' client (`RunsSql`) at the location, its writes (`RunsWrites`), whether they succeed
+ * (`RunsHealth`) and what makes them durable (`RunsDurability`). A test may inject a full disk
+ * (`writeFault`).
  *
  * @since 0.3.0
  * @category layers
  */
-export const layer = (location: Location): Layer.Layer<RunsSql | RunsDurability | RunsWrites, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> => {
+export const layer = (
+  location: Location,
+  options: { readonly writeFault?: WriteFault | undefined } = {}
+): Layer.Layer<RunsSql | RunsDurability | RunsWrites | RunsHealth, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> => {
   const client: Layer.Layer<RunsSql | RunsDurability, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> = location._tag === "Postgres"
     ? Layer.map(postgresClient(location), (context) =>
       Context.make(RunsSql, Context.get(context, SqlClient.SqlClient)).pipe(Context.add(RunsDurability, { flush: Effect.void })))
@@ -188,7 +309,7 @@ export const layer = (location: Location): Layer.Layer<RunsSql | RunsDurability 
         Layer.scoped(RunsDurability, walSync(`${file}-wal`))
       )
     }))
-  return Layer.provideMerge(writesLayer, client)
+  return Layer.provideMerge(writesLayer(options.writeFault), client)
 }
 
 /** The fsync of a WAL file, opened at its first flush (SQLite creates it with the first write) and kept open. */

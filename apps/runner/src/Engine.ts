@@ -45,7 +45,7 @@ import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
-import { RunsSql } from "./Database.js"
+import { RunsHealth, RunsSql } from "./Database.js"
 import { ServeProblem } from "./Errors.js"
 import { persistently, retried } from "./internal/persistently.js"
 import * as References from "./References.js"
@@ -185,12 +185,14 @@ const stepActivity = (runs: Runs, index: number, checked: WorkflowFile.CheckedTa
         }
         // Nothing was created: running it again creates nothing twice.
       }
-      // Before its first write is sent, the step's marker is committed.
+      // Before its first write is sent, the step's marker is committed (waiting while the database refuses writes).
       let marked = false
+      const health = yield* RunsHealth
       const guard: WriteGuard.Guard = {
         beforeWrite: () =>
           marked ? Effect.void : store.writeSent(runId, runs.runner, { index, name, type }).pipe(
             retried,
+            Effect.provideService(RunsHealth, health),
             Effect.mapError((error) =>
               new ConnectorError.UpstreamUnavailable({
                 message: `x-runner could not record that step "${name}" may send a write (${error.message}): the request was not sent`
@@ -369,8 +371,11 @@ export const stopGrace = Duration.seconds(3)
  * `backlog` of them in the engine. It wakes when `wake` is offered (an event accepted here) and
  * polls meanwhile (events accepted by other runners, runs retried from the command line, the
  * runs of a runner that died). An execution that ends without finishing its run (a defect, the
- * database gone for long) lets the run go, to be claimed again. At its scope's end the runs in
- * the engine get `stopGrace` to finish their step.
+ * database gone for long) lets the run go, to be claimed again. While the database refuses
+ * writes it claims nothing; once it takes them again, the runs this runner holds with no
+ * execution (a claim whose answer was lost, a release that could not be written) are started
+ * again. A failure of its own (the database's) is not its end: it goes on a second later. At its
+ * scope's end the runs in the engine get `stopGrace` to finish their step.
  *
  * @since 0.3.0
  * @category constructors
@@ -382,15 +387,26 @@ export const dispatch = (options: {
   readonly takeOver: Parameters<RunStore.RunStore["claim"]>[2]
   readonly say: (line: string) => Effect.Effect<void>
   readonly pollInterval?: Duration.DurationInput
-}): Effect.Effect<void, never, Scope.Scope | RunStore.RunStore | WorkflowEngine.WorkflowEngine> =>
+}): Effect.Effect<void, never, Scope.Scope | RunStore.RunStore | RunsHealth | WorkflowEngine.WorkflowEngine> =>
   Effect.gen(function*() {
     const store = yield* RunStore.RunStore
+    const health = yield* RunsHealth
     const engine = yield* WorkflowEngine.WorkflowEngine
     const executions = yield* FiberSet.make()
-    let inEngine = 0
+    // The runs in the engine, by id.
+    const inEngine = new Set<string>()
+    // Whether this runner may hold runs that have no execution here.
+    let unsure = false
     // Offered as each execution ends: a full engine waits for room on it.
     const freed = yield* Queue.sliding<void>(1)
     const idle = Effect.raceFirst(Queue.take(options.wake), Effect.sleep(options.pollInterval ?? "1 second"))
+    const release = (runId: string) =>
+      store.release(runId, options.runner).pipe(
+        Effect.delay("1 second"),
+        persistently,
+        Effect.provideService(RunsHealth, health),
+        Effect.catchAllDefect(() => Effect.sync(() => void (unsure = true)))
+      )
     const execute = ({ attempt, runId }: { readonly runId: string; readonly attempt: number }) =>
       // Executed by its key itself (the run id is a hash already), not a hash of it.
       engine.execute(RunWorkflow, { executionId: executionIdOf({ runId, attempt }), payload: { runId, attempt } }).pipe(
@@ -400,22 +416,34 @@ export const dispatch = (options: {
           const why = Cause.squash(exit.cause)
           return (why as { readonly name?: unknown }).name === takenOverName
             ? options.say(`✘ run ${runId} was taken over by another runner (this one was silent too long): it stopped here, recording nothing more`)
-            : Effect.zipRight(
-              options.say(`✘ run ${runId} stopped before its end (${why}): it is taken up again`),
-              Effect.ignore(Effect.delay(store.release(runId, options.runner), "1 second"))
-            )
+            : Effect.zipRight(options.say(`✘ run ${runId} stopped before its end (${why}): it is taken up again`), release(runId))
         }),
-        Effect.ensuring(Effect.zipRight(Effect.sync(() => inEngine--), Queue.offer(freed, undefined))),
+        Effect.ensuring(Effect.zipRight(Effect.sync(() => inEngine.delete(runId)), Queue.offer(freed, undefined))),
         FiberSet.run(executions)
       )
+    const start = (runs: ReadonlyArray<{ readonly runId: string; readonly attempt: number }>) =>
+      Effect.forEach(runs, (run) => {
+        if (inEngine.has(run.runId)) return Effect.void
+        inEngine.add(run.runId)
+        return execute(run)
+      }, { discard: true })
     const once = Effect.gen(function*() {
-      const room = options.backlog - inEngine
+      if (Option.isSome(yield* health.failing)) {
+        yield* health.writable
+        unsure = true
+      }
+      if (unsure) {
+        unsure = false
+        yield* start(yield* store.held(options.runner))
+      }
+      const room = options.backlog - inEngine.size
       if (room <= 0) return yield* Queue.take(freed)
       const claimed = yield* store.claim(options.runner, Math.min(room, 256), options.takeOver)
       if (claimed.length === 0) return yield* idle
-      inEngine += claimed.length
-      yield* Effect.forEach(claimed, execute, { discard: true })
+      yield* start(claimed)
     })
     yield* Effect.addFinalizer(() => Effect.ignore(Effect.timeout(FiberSet.awaitEmpty(executions), stopGrace)))
-    yield* Effect.forkScoped(Effect.forever(Effect.catchAll(once, () => Effect.sleep("1 second"))))
+    yield* Effect.forkScoped(Effect.forever(Effect.catchAllCause(once, () =>
+      // A claim may have been committed though its answer was lost.
+      Effect.zipRight(Effect.sync(() => void (unsure = true)), Effect.sleep("1 second")))))
   })

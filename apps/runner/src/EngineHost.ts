@@ -21,6 +21,7 @@ import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import { Components } from "./Components.js"
 import * as Database from "./Database.js"
 import * as Engine from "./Engine.js"
@@ -58,6 +59,8 @@ export interface Reports {
   readonly enableFailed: (workflow: string, message: string) => Effect.Effect<void>
   /** This runner started or stopped polling a polling trigger, or cannot poll it (with why). */
   readonly polling?: ((workflow: string, state: ServePolling.PollState, message?: string) => Effect.Effect<void>) | undefined
+  /** The runs' database refuses writes (why), or takes them again (none). */
+  readonly storage?: ((failing: Option.Option<string>) => Effect.Effect<void>) | undefined
   readonly finished: Engine.Runs["finished"]
 }
 
@@ -86,6 +89,8 @@ export const host = (options: {
   /** Offered when a run was accepted elsewhere in this process. */
   readonly wake: Queue.Queue<void>
   readonly reports: Reports
+  /** A test's full disk (`Database.WriteFault`). */
+  readonly writeFault?: Database.WriteFault | undefined
 }): Effect.Effect<never, ServeProblem | DamagedData, Components | Output | Connections.Connections | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function*() {
     const { executor } = yield* Components
@@ -107,13 +112,29 @@ export const host = (options: {
     // The stores first: this runner leaves (its heartbeat deleted) only once the engine stopped,
     // so that no other runner claims a run still running here.
     const stores = yield* Layer.build(
-      Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(Layer.provideMerge(Database.layer(location)), Layer.mapError(storeProblem))
+      Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
+        Layer.provideMerge(Database.layer(location, { writeFault: options.writeFault })),
+        Layer.mapError(storeProblem)
+      )
     )
     const store = Context.get(stores, RunStore.RunStore)
     const triggers = Context.get(stores, TriggerStore.TriggerStore)
+    const health = Context.get(stores, Database.RunsHealth)
     // Alive, for the other runners: they take over its runs and keep its triggers when it is gone.
+    // A heartbeat is a write every few seconds: one refused tells that the database refuses writes.
     yield* triggers.heartbeat(runner).pipe(Effect.mapError(storeProblem))
-    yield* Effect.forkScoped(Effect.repeat(Effect.ignore(triggers.heartbeat(runner)), Schedule.spaced(heartbeatEvery)))
+    yield* Effect.forkScoped(Effect.repeat(
+      Effect.catchAll(triggers.heartbeat(runner), (error) => health.refused(error.message)),
+      Schedule.spaced(heartbeatEvery)
+    ))
+    yield* Effect.forkScoped(Stream.runForEach(Stream.drop(health.changes, 1), (failing) =>
+      Effect.zipRight(
+        say(Option.match(failing, {
+          onNone: () => "✔ the runs' database takes writes again: the runs go on",
+          onSome: (why) => `✘ the runs' database refuses writes (${why}): the runs wait until it takes them again`
+        })),
+        options.reports.storage?.(failing) ?? Effect.void
+      )))
     yield* Effect.addFinalizer(() => Effect.ignore(triggers.leave(runner)))
 
     const engine = yield* Layer.build(

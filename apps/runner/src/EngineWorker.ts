@@ -21,6 +21,7 @@ import * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
 import * as LogLevel from "effect/LogLevel"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
@@ -29,6 +30,7 @@ import { readlinkSync } from "node:fs"
 import { setPriority } from "node:os"
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads"
 import { layer as componentsLayer } from "./Components.js"
+import * as Database from "./Database.js"
 import * as EngineGates from "./EngineGates.js"
 import type * as Engine from "./Engine.js"
 import * as EngineHost from "./EngineHost.js"
@@ -61,6 +63,8 @@ export interface Spec {
   readonly filePolicy: FilePolicy.Policy
   /** Whether the serving thread is told of each run's end (`run --serve` waits on it). */
   readonly reportsFinished: boolean
+  /** A test's full disk, shared with the serving thread (`Database.WriteFault`'s buffer). */
+  readonly writeFault?: SharedArrayBuffer | undefined
 }
 
 type ToWorker =
@@ -75,6 +79,7 @@ type FromWorker =
   | { readonly _tag: "finished"; readonly run: { readonly runId: string; readonly eventId: string; readonly workflow: string }; readonly result: Run.RunResult }
   | { readonly _tag: "failed"; readonly error: { readonly _tag: string; readonly message: string; readonly file?: string } }
   | { readonly _tag: "stopped" }
+  | { readonly _tag: "storage"; readonly failing: string | undefined }
   | { readonly _tag: "gated"; readonly id: number }
 
 /**
@@ -90,6 +95,8 @@ export interface Handle {
   readonly ready: Effect.Effect<void, ServeProblem | DamagedData>
   /** Fails when the dynamic webhook of this workflow could not be enabled here. */
   readonly enableFailed: (workflow: string) => Effect.Effect<never, ServeProblem>
+  /** Why the engine's writes to the runs' database are refused now; none while they succeed. */
+  readonly storageFailing: Effect.Effect<Option.Option<string>>
 }
 
 /** The worker's script: this module, beside the serving code (tsc's output or the bundle). */
@@ -134,6 +141,7 @@ export const start = (
     )
     const fork = (effect: Effect.Effect<unknown>) => Effect.runFork(effect)
     let wakePending = false
+    let storageFailing = Option.none<string>()
     worker.on("message", (message: FromWorker) => {
       switch (message._tag) {
         case "say":
@@ -154,6 +162,8 @@ export const start = (
         }
         case "stopped":
           return fork(Deferred.succeed(stopped, undefined))
+        case "storage":
+          return void (storageFailing = Option.fromNullable(message.failing))
         case "gated":
           return gates?.gated(message.id)
       }
@@ -179,7 +189,8 @@ export const start = (
         })
       }),
       ready: Deferred.await(ready),
-      enableFailed: (workflow) => Deferred.await(failureOf(workflow))
+      enableFailed: (workflow) => Deferred.await(failureOf(workflow)),
+      storageFailing: Effect.sync(() => storageFailing)
     }
   })
 
@@ -201,11 +212,13 @@ const hostInWorker = (spec: Spec, post: (message: FromWorker) => void, stop: Def
       concurrency: spec.concurrency,
       pollInterval: spec.pollIntervalMillis === undefined ? undefined : Duration.millis(spec.pollIntervalMillis),
       wake,
+      writeFault: spec.writeFault === undefined ? undefined : Database.writeFault(spec.writeFault),
       reports: {
         ready: Effect.sync(() => post({ _tag: "ready" })),
         enableFailed: (workflow, message) => Effect.sync(() => post({ _tag: "enableFailed", workflow, message })),
         polling: (workflow, state, message) => Effect.sync(() => post({ _tag: "polling", workflow, state, message })),
-        finished: spec.reportsFinished ? (run, result) => Effect.sync(() => post({ _tag: "finished", run, result })) : undefined
+        finished: spec.reportsFinished ? (run, result) => Effect.sync(() => post({ _tag: "finished", run, result })) : undefined,
+        storage: (failing) => Effect.sync(() => post({ _tag: "storage", failing: Option.getOrUndefined(failing) }))
       }
     }).pipe(Effect.forkScoped)
     yield* Effect.raceFirst(Deferred.await(stop), Fiber.join(hosting))

@@ -19,7 +19,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
-import { RunsSql, RunsWrites } from "./Database.js"
+import { errorText, RunsSql, RunsWrites } from "./Database.js"
 import type * as WriteBatcher from "./internal/writeBatcher.js"
 
 /**
@@ -116,6 +116,12 @@ export interface RunStore {
   >
   /** A run this runner stopped executing before it finished: free for any runner to claim again. */
   readonly release: (runId: string, runner: string) => Effect.Effect<void, StoreFailed>
+  /**
+   * The unfinished runs this runner holds (claimed, not released): after its database refused
+   * writes, some may be held with no execution (a claim committed whose answer was lost, a
+   * release that could not be written), for it to take up again.
+   */
+  readonly held: (runner: string) => Effect.Effect<ReadonlyArray<{ readonly runId: string; readonly attempt: number }>, StoreFailed>
   /** How many runs were accepted and have not finished (waiting, or in the engine). */
   readonly unfinished: Effect.Effect<number, StoreFailed>
   /**
@@ -170,7 +176,7 @@ export const RunStore = Context.GenericTag<RunStore>("x-runner/RunStore")
 export const runIdOf = (workflow: string, eventId: string): string =>
   createHash("sha256").update(`${workflow}\n${eventId}`).digest("hex").slice(0, 16)
 
-const failed = (doing: string) => (error: SqlError) => new StoreFailed({ message: `the runs could not be ${doing}: ${error.message}` })
+const failed = (doing: string) => (error: SqlError) => new StoreFailed({ message: `the runs could not be ${doing}: ${errorText(error)}` })
 
 const json = (value: unknown): string | null => value === undefined ? null : JSON.stringify(value)
 const parsed = (text: unknown): unknown => typeof text === "string" ? JSON.parse(text) : undefined
@@ -308,6 +314,12 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
         }).pipe(Effect.map((rows) => rows.map((row) => ({ runId: String(row.id), attempt: Number(row.attempt) })))),
       release: (runId, runner) =>
         write("written", sql`UPDATE xr_runs SET lease_owner = NULL WHERE id = ${runId} AND lease_owner = ${runner}`).pipe(Effect.asVoid),
+      held: (runner) =>
+        read(
+          "read",
+          sql<{ id: string; attempt: number }>`SELECT id, attempt FROM xr_runs
+            WHERE lease_owner = ${runner} AND status IN ('accepted', 'running') ORDER BY accepted_at`
+        ).pipe(Effect.map((rows) => rows.map((row) => ({ runId: String(row.id), attempt: Number(row.attempt) })))),
       unfinished: read(
         "read",
         sql<{ n: number }>`SELECT COUNT(*) AS n FROM xr_runs WHERE status IN ('accepted', 'running')`

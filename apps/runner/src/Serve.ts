@@ -97,6 +97,8 @@ export interface ServeOptions {
   readonly gates?: EngineGates.EngineGates | undefined
   /** Where runs' and steps' traces go over OTLP, if anywhere. */
   readonly otlpEndpoint?: string | undefined
+  /** A test's full disk, in both threads (`Database.WriteFault`); never set by the command line. */
+  readonly writeFault?: Database.WriteFault | undefined
   readonly version: string
   /**
    * The operator's choice (`--allow-unsigned-deliveries`): a trigger whose provider signs
@@ -151,11 +153,15 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
 
     // This thread's stores: the runs it accepts, the triggers' registrations it verifies with.
     const stores = yield* Layer.build(Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
-      Layer.provide(Database.layer(location)),
+      Layer.provideMerge(Database.layer(location, { writeFault: options.writeFault })),
       Layer.mapError((error) => error._tag === "StoreFailed" ? new ServeProblem({ message: error.message }) : error)
     ))
     const store = Context.get(stores, RunStore.RunStore)
     const triggers = Context.get(stores, TriggerStore.TriggerStore)
+    // Whether the runs' database takes writes, as this thread's writes find it and as the engine's do.
+    const ownWrites = Context.get(stores, Database.RunsHealth)
+    let engineWrites: Effect.Effect<Option.Option<string>> = Effect.succeedNone
+    const storageFailing = Effect.zipWith(ownWrites.failing, Effect.suspend(() => engineWrites), (own, engine) => Option.orElse(own, () => engine))
     const runner = randomUUID()
     if (location._tag === "Embedded") {
       // One runner per data directory: a second would take the first's runs for its own.
@@ -198,6 +204,12 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       Effect.gen(function*() {
         const trigger = served.workflow.trigger!.prepared
         const request = yield* HttpServerRequest.HttpServerRequest
+        // Not acknowledged while its run could not be kept: the provider delivers it again later.
+        const refusing = yield* storageFailing
+        if (Option.isSome(refusing)) {
+          yield* say(`✘ a delivery was refused (503): the runs' database refuses writes (${refusing.value})`)
+          return HttpServerResponse.text("the runs' database refuses writes: deliver again later", { status: 503 })
+        }
         const body = yield* CappedBody.read(request, maxBytes)
         if (Option.isNone(body)) return CappedBody.tooLarge(maxBytes)
         // Every request goes to the trigger, the provider's check of the URL (before the webhook
@@ -231,9 +243,11 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     const live = new Map<string, "listening" | "polling">()
     const failed = new Map<string, string>()
     const health = Effect.suspend(() =>
-      Effect.map(Effect.either(store.unfinished), (unfinished) =>
-        HttpServerResponse.unsafeJson({
-          status: serving && unfinished._tag === "Right" ? "serving" : serving ? "database unreachable" : "stopping",
+      Effect.zipWith(Effect.either(store.unfinished), storageFailing, (unfinished, failing) => {
+        // Reads succeeding say nothing of writes: while they are refused, deliveries are too.
+        const status = !serving ? "stopping" : Option.isSome(failing) ? "storage failing" : unfinished._tag === "Right" ? "serving" : "database unreachable"
+        return HttpServerResponse.unsafeJson({
+          status,
           workflows: options.workflows.flatMap((served) =>
             live.has(served.name) ? [{ name: served.name, trigger: served.workflow.trigger!.step.type, state: live.get(served.name) }] : []
           ),
@@ -241,7 +255,8 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
             failed.has(served.name) ? [{ name: served.name, trigger: served.workflow.trigger!.step.type, reason: failed.get(served.name) }] : []
           ),
           unfinishedRuns: unfinished._tag === "Right" ? unfinished.right : null
-        }, { status: serving && unfinished._tag === "Right" ? 200 : 503 }))
+        }, { status: status === "serving" ? 200 : 503 })
+      })
     )
     // Each webhook at its path, matched in one form (`WebhookPath`): the router's own matching
     // takes a path case-insensitively and a registered one percent-encoded (`my%20hook`) never.
@@ -283,7 +298,8 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       otlpEndpoint: options.otlpEndpoint,
       version: options.version,
       filePolicy: yield* FilePolicy.FilePolicy,
-      reportsFinished: options.finished !== undefined
+      reportsFinished: options.finished !== undefined,
+      writeFault: options.writeFault?.buffer
     }, options.finished, options.gates, (workflow, state, message) => {
       if (state === "polling") live.set(workflow, "polling")
       else live.delete(workflow)
@@ -291,6 +307,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       else failed.delete(workflow)
     })
     wake = engine.wake
+    engineWrites = engine.storageFailing
     yield* engine.ready
     // Anything accepted while the engine's thread started.
     yield* engine.wake

@@ -32,8 +32,8 @@ import * as FiberMap from "effect/FiberMap"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
-import { RunsSql, RunsWrites } from "./Database.js"
-import { persistently } from "./internal/persistently.js"
+import { RunsHealth, RunsSql, RunsWrites } from "./Database.js"
+import * as Persistently from "./internal/persistently.js"
 import { createTables } from "./RunStore.js"
 
 const schema = [
@@ -79,9 +79,12 @@ interface Execution {
 export const make = (
   sql: SqlClient.SqlClient,
   write: <A>(effect: Effect.Effect<A, SqlError>) => Effect.Effect<A, SqlError>
-): Effect.Effect<WorkflowEngine.WorkflowEngine["Type"], SqlError, Scope.Scope> =>
+): Effect.Effect<WorkflowEngine.WorkflowEngine["Type"], SqlError, Scope.Scope | RunsHealth> =>
   Effect.gen(function*() {
     yield* createTables(sql, schema)
+    // Its reads and writes wait while the database refuses writes (a full disk), then go on.
+    const health = yield* RunsHealth
+    const persistently = <A, E>(effect: Effect.Effect<A, E>) => Effect.provideService(Persistently.persistently(effect), RunsHealth, health)
     const scope = yield* Effect.scope
     const workflows = new Map<string, Registered>()
     const executions = new Map<string, Execution>()
@@ -232,7 +235,7 @@ export const make = (
  * @since 0.3.0
  * @category layers
  */
-export const layer: Layer.Layer<WorkflowEngine.WorkflowEngine, SqlError, RunsSql | RunsWrites> = Layer.scoped(
+export const layer: Layer.Layer<WorkflowEngine.WorkflowEngine, SqlError, RunsSql | RunsWrites | RunsHealth> = Layer.scoped(
   WorkflowEngine.WorkflowEngine,
   Effect.gen(function*() {
     const writes = yield* RunsWrites

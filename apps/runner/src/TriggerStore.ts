@@ -13,7 +13,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { RunsSql } from "./Database.js"
+import { errorText, RunsSql } from "./Database.js"
 import * as RunStore from "./RunStore.js"
 
 /**
@@ -98,7 +98,7 @@ const processAlive = (pid: number): boolean => {
   }
 }
 
-const failed = (doing: string) => (error: SqlError) => new RunStore.StoreFailed({ message: `the triggers' state could not be ${doing}: ${error.message}` })
+const failed = (doing: string) => (error: SqlError) => new RunStore.StoreFailed({ message: `the triggers' state could not be ${doing}: ${errorText(error)}` })
 
 /**
  * The store on a database client.

@@ -1,16 +1,20 @@
 /**
  * Group commit on a SQL database: writes submitted while a commit is under way wait for the
  * next one, and each commit takes all of them in one transaction, made durable once by
- * `afterCommit` (one flush to disk for many deliveries). A batch that fails as a whole is
- * retried write by write, so that one bad write fails alone.
+ * `afterCommit` (one flush to disk for many deliveries). A batch whose writes failed is retried
+ * write by write, so that one bad write fails alone; a transaction the database refused (its
+ * COMMIT, on a full disk) fails every write of it, as a failure its writer can retry.
  *
  * @internal
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as Predicate from "effect/Predicate"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 
@@ -24,26 +28,50 @@ export interface WriteBatcher {
   readonly write: <A>(write: Effect.Effect<A, SqlError>) => Effect.Effect<A, SqlError>
 }
 
+export interface Options {
+  /** After a commit, before its writers are told: what makes it durable (a WAL's fsync). */
+  readonly afterCommit?: Effect.Effect<void, SqlError> | undefined
+  /** Inside each transaction, after its writes and before its COMMIT (a test's injected fault). */
+  readonly beforeCommit?: Effect.Effect<void> | undefined
+  /** Told of each write that failed (the database refusing writes is told as it happens). */
+  readonly failed?: ((error: SqlError) => Effect.Effect<void>) | undefined
+  readonly maxBatch?: number | undefined
+}
+
 /** A batch fails as a whole when one of its writes failed: then each is written alone. */
 class BatchFailed {
   readonly _tag = "BatchFailed"
 }
 
-export const make = (
-  sql: SqlClient.SqlClient,
-  /** After a commit, before its writers are told: what makes it durable (a WAL's fsync). */
-  afterCommit: Effect.Effect<void, SqlError> = Effect.void,
-  maxBatch = 1024
-): Effect.Effect<WriteBatcher, never, Scope.Scope> =>
+/**
+ * `@effect/sql` reports a COMMIT (or ROLLBACK) that fails as a defect: SQLite refuses the COMMIT
+ * of a full disk (SQLITE_FULL) and rolls the transaction back itself. Here it is the failure of
+ * the transaction's writes, which they retry, not the end of whoever waited on them.
+ */
+const refusedCommit = <A, E, R>(transaction: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+  Effect.catchSomeDefect(transaction, (defect) =>
+    Predicate.isTagged(defect, "SqlError") ? Option.some(Effect.fail(defect as SqlError)) : Option.none())
+
+export const make = (sql: SqlClient.SqlClient, options: Options = {}): Effect.Effect<WriteBatcher, never, Scope.Scope> =>
   Effect.gen(function*() {
+    const afterCommit = options.afterCommit ?? Effect.void
+    const beforeCommit = options.beforeCommit ?? Effect.void
+    const failed = options.failed ?? (() => Effect.void)
     const queue = yield* Effect.acquireRelease(Queue.unbounded<Pending>(), Queue.shutdown)
+    /** The writers told their writes' ends; a failure also to `failed`. */
+    const tell = (pending: Pending, exit: Exit.Exit<unknown, SqlError>) =>
+      Effect.zipRight(
+        Exit.isFailure(exit) ? Option.match(Cause.failureOption(exit.cause), { onNone: () => Effect.void, onSome: failed }) : Effect.void,
+        Deferred.done(pending.done, exit)
+      )
     const commit = (batch: ReadonlyArray<Pending>) =>
       Effect.gen(function*() {
-        const together = yield* Effect.exit(sql.withTransaction(Effect.gen(function*() {
+        const together = yield* Effect.exit(refusedCommit(sql.withTransaction(Effect.gen(function*() {
           const exits = yield* Effect.forEach(batch, (pending) => Effect.exit(pending.write))
           if (exits.some(Exit.isFailure)) return yield* Effect.fail(new BatchFailed())
+          yield* beforeCommit
           return exits
-        })).pipe(
+        }))).pipe(
           // Not given up to other fibers halfway: on SQLite the statements are synchronous, and
           // the transaction holds the database's write lock (another thread waits on it) and
           // the client (this thread's other queries wait on it) until its commit.
@@ -54,15 +82,26 @@ export const make = (
           const flushed = yield* Effect.exit(afterCommit)
           yield* Effect.forEach(
             together.value,
-            (exit, i) => Deferred.done(batch[i]!.done, Exit.isFailure(flushed) ? flushed : exit as Exit.Exit<unknown, SqlError>),
+            (exit, i) => tell(batch[i]!, Exit.isFailure(flushed) ? flushed : exit as Exit.Exit<unknown, SqlError>),
             { discard: true }
           )
           return
         }
+        const refused = Cause.failureOption(together.cause)
+        if (Option.isSome(refused) && !(refused.value instanceof BatchFailed)) {
+          // The transaction itself was refused (its BEGIN or COMMIT): so would each write alone be.
+          const error = Exit.fail(refused.value)
+          return yield* Effect.forEach(batch, (pending) => tell(pending, error), { discard: true })
+        }
         // Each alone, in a transaction of its own (a write may read, then write what it read).
-        for (const pending of batch) yield* Deferred.done(pending.done, yield* Effect.exit(Effect.zipLeft(sql.withTransaction(pending.write), afterCommit)))
+        for (const pending of batch) {
+          yield* tell(
+            pending,
+            yield* Effect.exit(Effect.zipLeft(refusedCommit(sql.withTransaction(Effect.zipLeft(pending.write, beforeCommit))), afterCommit))
+          )
+        }
       })
-    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.takeBetween(queue, 1, maxBatch), (chunk) => commit([...chunk]))))
+    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.takeBetween(queue, 1, options.maxBatch ?? 1024), (chunk) => commit([...chunk]))))
     return {
       write: <A>(write: Effect.Effect<A, SqlError>) =>
         Effect.flatMap(Deferred.make<unknown, SqlError>(), (done) =>

@@ -1,0 +1,257 @@
+/**
+ * A full disk under `serve`, injected while runs are under way, then freed: `Database.WriteFault`
+ * refuses every transaction of the runs' writes in both threads as SQLite refuses the COMMIT of a
+ * full disk (rolled back, `SQLITE_FULL`, a defect in `@effect/sql`), so all that follows takes the
+ * path of a real one. While it lasts `/healthz` answers 503 "storage failing" and deliveries are
+ * refused (503, not acknowledged); once writes succeed again, with no restart, every acknowledged
+ * run and every redelivered one finishes, each step once: one copy of each card at the provider.
+ *
+ * `serve` runs in this process, from the build (`dist/`): its engine's thread is a worker that
+ * loads `EngineWorker.js` beside `Serve.js`. Nothing here waits on the clock's speed: each phase
+ * waits for a condition (the creates held at a proxy, a health answer, the runs' ends).
+ */
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as TrelloSimulator from "@x/boardtool/testing"
+import { Connections } from "@x/core"
+import { UndiciHttpClient } from "@x/http-undici"
+import * as Deferred from "effect/Deferred"
+import * as Either from "effect/Either"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as FiberId from "effect/FiberId"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
+import { createHmac } from "node:crypto"
+import { createServer, request, type Server } from "node:http"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as Components from "../dist/Components.js"
+import * as Database from "../dist/Database.js"
+import { Output } from "../dist/Output.js"
+import * as RunStore from "../dist/RunStore.js"
+import * as Serve from "../dist/Serve.js"
+import * as Setup from "../dist/Setup.js"
+import { freePort, runsOf } from "./bin.js"
+
+const { boards, lists } = TrelloSimulator.seed
+
+let sim: TrelloSimulator.Simulator
+/** In front of the simulator: the copies' creates wait here while `holding`, so that runs are under way. */
+let proxy: Server
+let proxyBase: string
+let holding = true
+const held: Array<() => void> = []
+
+beforeAll(async () => {
+  sim = await TrelloSimulator.start({ key: "fault-key-0123456789", token: "fault-token-0123456789abcdef", rateLimits: false })
+  const upstream = new URL(sim.baseUrl)
+  proxy = createServer((req, res) => {
+    const forward = () => {
+      const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      })
+      out.on("error", () => res.writeHead(502).end())
+      req.pipe(out)
+    }
+    if (holding && req.method === "POST" && /^\/1\/cards(\?|$)/.test(req.url ?? "")) held.push(forward)
+    else forward()
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve))
+  proxyBase = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/1`
+})
+afterAll(async () => {
+  await new Promise((resolve) => proxy.close(resolve))
+  await sim.close()
+})
+
+const dir = mkdtempSync(join(tmpdir(), "x-runner-fault-"))
+const workflowFile = join(dir, "copy-cards.json")
+writeFileSync(workflowFile, JSON.stringify({
+  label: "Copy every new card to Done",
+  triggers: [{ label: "A card in To Do", name: "created", type: "boardtool/v1/newCard", parameters: { idBoard: boards.roadmap, idList: lists.roadmapToDo } }],
+  tasks: [
+    { label: "Copy it", name: "copy", type: "boardtool/v1/createCard", parameters: { idList: lists.roadmapDone, name: "copy of ${trigger.name}" } },
+    { label: "Read the copy", name: "check", type: "boardtool/v1/getCard", parameters: { id: "${copy.id}" } }
+  ]
+}))
+
+/** Cards in To Do, made before any webhook exists (the trigger reads each delivered card back). */
+const createCards = async (prefix: string, count: number) => {
+  const cards: Array<{ readonly id: string; readonly name: string }> = []
+  for (let n = 0; n < count; n++) {
+    const name = `${prefix} ${n}`
+    const response = await fetch(`${sim.baseUrl}/cards?idList=${lists.roadmapToDo}&name=${encodeURIComponent(name)}`, {
+      method: "POST",
+      headers: { authorization: `OAuth oauth_consumer_key="${sim.key}", oauth_token="${sim.token}"` }
+    })
+    cards.push({ id: (await response.json() as { id: string }).id, name })
+  }
+  return cards
+}
+
+/** Trello's delivery of a card created in To Do, signed for the public URL; its answer's status. */
+const deliver = async (card: { readonly id: string; readonly name: string }, n: number, publicUrl: string) => {
+  const body = JSON.stringify({
+    action: {
+      id: (0xfa0000 + n).toString(16).padStart(24, "0"),
+      idMemberCreator: TrelloSimulator.seed.member,
+      type: "createCard",
+      date: new Date().toISOString(),
+      data: {
+        card: { id: card.id, name: card.name, idShort: n, shortLink: `f${n}` },
+        list: { id: lists.roadmapToDo, name: "To Do" },
+        board: { id: boards.roadmap, name: "Product Roadmap", shortLink: "rOaDmApX" }
+      },
+      memberCreator: { id: TrelloSimulator.seed.member, username: "simulated" }
+    },
+    model: { id: lists.roadmapToDo, name: "To Do", idBoard: boards.roadmap, closed: false, pos: 16384 }
+  })
+  const response = await fetch(publicUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-trello-webhook": createHmac("sha1", sim.secret).update(body + publicUrl).digest("base64") },
+    body
+  })
+  return response.status
+}
+
+const waitUntil = async (what: string, done: () => boolean | Promise<boolean>, log: () => string, timeoutMs = 30_000) => {
+  const deadline = Date.now() + timeoutMs
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; serve said:\n${log().slice(-4000)}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** The copies of the cards named with this prefix at the provider, by name. */
+const copies = (prefix: string) => {
+  const byName = new Map<string, number>()
+  for (const card of sim.cards.values()) {
+    if (card.idList === lists.roadmapDone && card.name.startsWith(`copy of ${prefix} `)) byName.set(card.name, (byName.get(card.name) ?? 0) + 1)
+  }
+  return byName
+}
+
+describe("the runs' writes on a full disk", () => {
+  it("a refused write is a failure (not a defect), and writes are refused until a probe write succeeds, reads notwithstanding", async () => {
+    const fault = Database.writeFault()
+    const stores = RunStore.layer.pipe(
+      Layer.provideMerge(Database.layer({ _tag: "Embedded", dataDir: mkdtempSync(join(tmpdir(), "x-runner-fault-store-")) }, { writeFault: fault })),
+      Layer.provide(NodeContext.layer)
+    )
+    await Effect.runPromise(Effect.gen(function*() {
+      const store = yield* RunStore.RunStore
+      const health = yield* Database.RunsHealth
+      expect((yield* store.accept("copy-cards", { id: "e0", output: {} })).fresh).toBe(true)
+      expect(yield* health.failing).toEqual(Option.none())
+
+      fault.set(true)
+      const refused = yield* Effect.either(store.accept("copy-cards", { id: "e1", output: {} }))
+      expect(refused).toMatchObject({ _tag: "Left", left: { _tag: "StoreFailed" } })
+      expect(Either.getLeft(refused).pipe(Option.getOrThrow).message).toBe("the runs could not be written: database or disk is full (SQLITE_FULL)")
+      expect(yield* health.failing).toEqual(Option.some("database or disk is full (SQLITE_FULL)"))
+      // Its probes are refused too; reads go on, and prove nothing.
+      const probed = fault.refused()
+      yield* Effect.repeat(Effect.sync(() => fault.refused()), { schedule: Schedule.spaced("10 millis"), until: (n) => n >= probed + 2 })
+      expect(yield* store.unfinished).toBe(1)
+      expect(Option.isSome(yield* health.failing)).toBe(true)
+
+      fault.set(false)
+      yield* health.writable
+      expect(yield* health.failing).toEqual(Option.none())
+      expect((yield* store.accept("copy-cards", { id: "e1", output: {} })).fresh).toBe(true)
+      expect(yield* store.unfinished).toBe(2)
+    }).pipe(Effect.scoped, Effect.provide(stores)))
+  })
+})
+
+describe("serve on a full disk", () => {
+  it("answers 503 and refuses deliveries while writes fail, then finishes every acknowledged run once, with no restart", async () => {
+    const before = await createCards("before", 6)
+    const during = await createCards("during", 3)
+    const port = await freePort()
+    const publicUrl = `http://127.0.0.1:${port}/hooks/copy-cards`
+    const dataDir = join(dir, "data")
+    const fault = Database.writeFault()
+    const lines: Array<string> = []
+    const log = () => lines.join("\n")
+    const connections = new Map([["boardtool", { key: sim.key, token: sim.token, secret: sim.secret, baseUrl: proxyBase }]])
+    const ready = Deferred.unsafeMake<void>(FiberId.none)
+    const program = Effect.gen(function*() {
+      const workflow = yield* Setup.loadWorkflow(workflowFile, new Map())
+      return yield* Serve.serve({
+        workflows: [{ name: "copy-cards", file: workflowFile, workflow, publicUrl: new URL(publicUrl) }],
+        port,
+        dataDir,
+        inputs: new Map(),
+        connections,
+        rateLimits: false,
+        version: "0.0.0",
+        writeFault: fault,
+        ready: Deferred.succeed(ready, undefined)
+      })
+    }).pipe(
+      Effect.provide(Connections.layer(connections)),
+      Effect.provide(Layer.mergeAll(
+        Components.layer({ rateLimits: false }),
+        Layer.succeed(Output, { out: (line) => Effect.sync(() => void lines.push(line)), err: (line) => Effect.sync(() => void lines.push(line)) }),
+        NodeContext.layer,
+        UndiciHttpClient.layer
+      ))
+    )
+    const serving = Effect.runFork(program)
+    const health = async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`)
+      return { code: response.status, status: (await response.json() as { status: string }).status }
+    }
+    try {
+      await Effect.runPromise(Effect.raceFirst(Deferred.await(ready), Fiber.join(serving).pipe(Effect.orDie, Effect.asVoid)))
+      expect(await health()).toEqual({ code: 200, status: "serving" })
+
+      // Acknowledged, and under way: each run's create sent (its write marker committed) and held.
+      for (const [n, card] of before.entries()) expect(await deliver(card, n, publicUrl)).toBe(200)
+      await waitUntil(`${before.length} creates held`, () => held.length === before.length, log)
+
+      // The disk fills: the creates reach the provider, and the runs' writes that follow are refused.
+      fault.set(true)
+      holding = false
+      for (const forward of held.splice(0)) forward()
+      await waitUntil("/healthz to say the storage fails", async () => (await health()).code === 503, log)
+      expect(await health()).toEqual({ code: 503, status: "storage failing" })
+      await waitUntil("the provider to have every copy", () => copies("before").size === before.length, log)
+      // Refused, not acknowledged: the provider will deliver them again.
+      for (const [n, card] of during.entries()) expect(await deliver(card, 100 + n, publicUrl)).toBe(503)
+      // Full for a while: until writes were refused again and again (the runs' retries, the probes;
+      // a count, not a time: about a second, past the dispatcher's poll).
+      const refusedAtFirst = fault.refused()
+      await waitUntil("writes refused again and again", () => fault.refused() >= refusedAtFirst + 10, log)
+
+      // The disk is freed: no restart.
+      fault.set(false)
+      await waitUntil("/healthz to say serving again", async () => (await health()).code === 200, log)
+      // The provider delivers again what was refused.
+      for (const [n, card] of during.entries()) expect(await deliver(card, 100 + n, publicUrl)).toBe(200)
+      const all = before.length + during.length
+      await waitUntil(`${all} runs to succeed`, async () => (await runsOf({ dataDir })).filter((run) => run.status === "succeeded").length === all, log)
+
+      const runs = await runsOf({ dataDir })
+      expect(runs.length).toBe(all)
+      expect(runs.map((run) => run.attempt)).toEqual(runs.map(() => 0))
+      // Each step once: one copy of each card, no more.
+      for (const prefix of ["before", "during"]) {
+        expect([...copies(prefix).values()]).toEqual((prefix === "before" ? before : during).map(() => 1))
+      }
+      expect(await health()).toEqual({ code: 200, status: "serving" })
+      expect(log()).toContain("✘ the runs' database refuses writes (database or disk is full (SQLITE_FULL))")
+      expect(log()).toContain("✔ the runs' database takes writes again")
+    } finally {
+      fault.set(false)
+      const stopped = await Effect.runPromise(Fiber.interrupt(serving))
+      expect(Exit.isInterrupted(stopped) || Exit.isSuccess(stopped)).toBe(true)
+    }
+  }, 90_000)
+})
