@@ -10,6 +10,9 @@
  * acknowledged, a step's result is journaled): it survives a power cut. A file that is not a
  * database, or that fails SQLite's check, stops the start with its name: never silently skipped.
  *
+ * Whether writes succeed is kept (`RunsHealth`): a full disk, or PostgreSQL gone, makes them
+ * refused until a probe write succeeds again; `serve` answers 503 meanwhile and its runs wait.
+ *
  * @since 0.3.0
  */
 import * as FileSystem from "@effect/platform/FileSystem"
