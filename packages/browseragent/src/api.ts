@@ -35,9 +35,8 @@ export const taskEnded = (session: { status: string; isTaskSuccessful: boolean |
   session.status === "stopped" || session.status === "timed_out" || session.status === "error" ||
   (session.status === "idle" && session.isTaskSuccessful !== null)
 
-// Fields the wire may leave out are plain optionals, their defaults filled in by `toSession`:
-// a schema default (`optionalWith`) is a transformation, and decoding 19 of them tripled the
-// cost of reading a session (see the per-call benchmark).
+// Fields the wire may leave out are plain optionals, their defaults filled in by `toSession`
+// (which renames and maps fields anyway): the wire Schema stays exactly the wire's.
 const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.NullOr(schema))
 const optional = Schema.optional
 
