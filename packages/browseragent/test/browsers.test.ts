@@ -181,6 +181,27 @@ describe("browseragent browser sessions: the wire", () => {
       expect(error).toMatchObject({ _tag: "NotFound", message: `no download invoice.pdf in browser session ${BROWSER}` })
     }))
 
+  it.effect("a server that repeats its cursor: downloadBrowserFile stops after two requests (PagingLoop naming the request), listSessionMessages too", () =>
+    Effect.gen(function*() {
+      let requests = 0
+      browserUse().get(`/api/v3/browsers/${BROWSER}/downloads`).query(true).times(20).reply(200, () => {
+        requests++
+        return { files: [{ path: `f${requests}.pdf`, size: 1, lastModified: "2026-11-21T10:05:00Z", url: presigned("f") }], nextCursor: "c2FtZQ", hasMore: true }
+      })
+      const error = yield* Effect.flip(run("downloadBrowserFile", { sessionId: BROWSER, path: "invoice.pdf", to: join(dir, "loop.pdf") }))
+      expect(error).toMatchObject({ _tag: "PagingLoop", request: { method: "GET", path: `/browsers/${BROWSER}/downloads` } })
+      expect(error.message).toContain(`GET /browsers/${BROWSER}/downloads gave a next-page cursor it had given before`)
+      expect(requests).toBe(2)
+
+      // Messages: `after` ignored, the same page with hasMore every time.
+      let pages = 0
+      const message = { id: "m-1", sessionId: BROWSER, role: "ai", type: "", summary: "", data: "hello", screenshotUrl: null, hidden: false, createdAt: "2026-11-21T10:01:00Z" }
+      browserUse().get(`/api/v3/sessions/${BROWSER}/messages`).query(true).times(20).reply(200, () => (pages++, { messages: [message], hasMore: true }))
+      const listed = yield* Effect.flip(run("listSessionMessages", { sessionId: BROWSER, limit: 500 }))
+      expect(listed).toMatchObject({ _tag: "PagingLoop", request: { method: "GET", path: `/sessions/${BROWSER}/messages` } })
+      expect(pages).toBe(2)
+    }))
+
   it.effect("options: the browser sessions (every page), a session's downloads once it is chosen, the profiles", () =>
     Effect.gen(function*() {
       const scope = browserUse()

@@ -9,7 +9,9 @@
  * reached, a page shorter than asked, no next cursor), at an empty page, at `maxItems` (the
  * cap a user sets; the last request asks only for what is left where the paging allows it)
  * and at `maxPages`. Nothing is requested before the stream is pulled, and a consumer that
- * takes fewer items (`Stream.take`) causes no request for a page it does not need.
+ * takes fewer items (`Stream.take`) causes no request for a page it does not need. A provider
+ * that loops (a next cursor or key it gave before, or the same items as the page before) ends
+ * the stream with `PagingLoop` at its first repeat, naming the request (its method and path).
  *
  * @since 0.1.0
  */
@@ -17,6 +19,7 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import type { PagingLoop } from "./ConnectorError.js"
 import * as Paging from "./internal/paging.js"
 import * as Property from "./Property.js"
 
@@ -73,7 +76,7 @@ const nextIf = <C>(more: boolean, cursor: () => C): Option.Option<C> => (more ? 
 export const offset = <A, E, R>(
   settings: Settings,
   fetch: (offset: number, limit: number) => Effect.Effect<Page<A>, E, R>
-): Stream.Stream<A, E, R> =>
+): Stream.Stream<A, E | PagingLoop, R> =>
   Paging.walk(settings, 0, (at: number, limit) =>
     Effect.map(fetch(at, limit), (page) => {
       const end = at + page.items.length
@@ -91,7 +94,7 @@ export const offset = <A, E, R>(
 export const pageNumber = <A, E, R>(
   settings: Settings,
   fetch: (page: number, pageSize: number) => Effect.Effect<Page<A>, E, R>
-): Stream.Stream<A, E, R> =>
+): Stream.Stream<A, E | PagingLoop, R> =>
   Paging.walk(settings, 1, (page: number, _limit, received) =>
     Effect.map(fetch(page, settings.pageSize), (result) => {
       const more = result.total === undefined
@@ -112,7 +115,7 @@ export const keyset = <A, E, R>(
   settings: Settings,
   fetch: (before: string | undefined, limit: number) => Effect.Effect<ReadonlyArray<A>, E, R>,
   keyOf: (item: A) => string
-): Stream.Stream<A, E, R> =>
+): Stream.Stream<A, E | PagingLoop, R> =>
   Paging.walk(settings, undefined as string | undefined, (before, limit) =>
     Effect.map(fetch(before, limit), (items) =>
       [items, nextIf(items.length >= limit && items.length > 0, () => keyOf(items[items.length - 1]!) as string | undefined)] as const))
@@ -127,7 +130,7 @@ export const keyset = <A, E, R>(
 export const cursor = <A, E, R>(
   settings: Settings,
   fetch: (cursor: string | undefined, limit: number) => Effect.Effect<CursorPage<A>, E, R>
-): Stream.Stream<A, E, R> =>
+): Stream.Stream<A, E | PagingLoop, R> =>
   Paging.walk(settings, undefined as string | undefined, (at, limit) =>
     Effect.map(fetch(at, limit), (page) => {
       const next = page.next
@@ -164,7 +167,7 @@ export const collect = <A, E, R>(stream: Stream.Stream<A, E, R>): Effect.Effect<
 export const byOffset = <A, E, R>(
   settings: Settings,
   fetch: (offset: number, limit: number) => Effect.Effect<Page<A>, E, R>
-): Effect.Effect<ReadonlyArray<A>, E, R> => collect(offset(settings, fetch))
+): Effect.Effect<ReadonlyArray<A>, E | PagingLoop, R> => collect(offset(settings, fetch))
 
 /**
  * Page-number paging collected into an array.
@@ -176,4 +179,4 @@ export const byOffset = <A, E, R>(
 export const byPage = <A, E, R>(
   settings: Settings,
   fetch: (page: number, pageSize: number) => Effect.Effect<Page<A>, E, R>
-): Effect.Effect<ReadonlyArray<A>, E, R> => collect(pageNumber(settings, fetch))
+): Effect.Effect<ReadonlyArray<A>, E | PagingLoop, R> => collect(pageNumber(settings, fetch))

@@ -73,12 +73,20 @@ describe("Pagination.offset", () => {
       expect(offsets).toEqual([0, 4, 8, 12, 16, 20])
     }))
 
-  it.effect("a provider that ignores the offset stops at its total; a provider that never stops, at maxPages", () =>
+  it.effect("a provider that ignores the offset is stopped at its first repeated page (PagingLoop); one that never stops, at maxPages", () =>
     Effect.gen(function*() {
-      const same = yield* Pagination.collect(Pagination.offset({ pageSize: 10 }, () => Effect.succeed({ items: items.slice(0, 10), total: 25 })))
-      expect(same).toHaveLength(30)
+      let asked = 0
+      const seen: Array<number> = []
+      const same = Pagination.offset({ pageSize: 10 }, () => Effect.sync(() => (asked++, { items: items.slice(0, 10), total: 25 })))
+      const error = yield* Effect.flip(Stream.runForEach(same, (n) => Effect.sync(() => seen.push(n))))
+      expect(error).toMatchObject({ _tag: "PagingLoop" })
+      expect(error.message).toContain("the same items as the page before")
+      // The first page was emitted once; its copy was not.
+      expect(seen).toEqual(items.slice(0, 10))
+      expect(asked).toBe(2)
       let calls = 0
-      const endless = Pagination.offset({ pageSize: 10, maxPages: 7 }, () => Effect.sync(() => (calls++, { items: items.slice(0, 10) })))
+      const endless = Pagination.offset({ pageSize: 10, maxPages: 7 }, (offset) =>
+        Effect.sync(() => (calls++, { items: Array.from({ length: 10 }, (_, i) => offset + i) })))
       expect(yield* Pagination.collect(endless)).toHaveLength(70)
       expect(calls).toBe(7)
     }))
@@ -189,6 +197,62 @@ describe("Pagination.cursor", () => {
     }))
 })
 
+describe("a provider that repeats itself: PagingLoop at the first repeat", () => {
+  it.effect("cursor: the same next cursor again ends the walk after the page that gave it, without another request", () =>
+    Effect.gen(function*() {
+      const calls: Array<string | undefined> = []
+      const stream = Pagination.cursor({ pageSize: 2 }, (cursor) =>
+        Effect.sync(() => {
+          calls.push(cursor)
+          return { items: cursor === undefined ? [1, 2] : [3, 4], next: "c1" }
+        }))
+      const seen: Array<number> = []
+      const error = yield* Effect.flip(Stream.runForEach(stream, (n) => Effect.sync(() => seen.push(n))))
+      expect(error._tag).toBe("PagingLoop")
+      expect(error.message).toContain("gave a next-page cursor it had given before")
+      expect(calls).toEqual([undefined, "c1"])
+      expect(seen).toEqual([1, 2, 3, 4])
+      // An earlier cursor, not only the last one, counts: c1 → c2 → c1.
+      const cycle: Array<string | undefined> = []
+      const cycling = Pagination.cursor({ pageSize: 1 }, (cursor) =>
+        Effect.sync(() => (cycle.push(cursor), { items: [cycle.length], next: cursor === "c1" ? "c2" : "c1" })))
+      expect((yield* Effect.flip(Pagination.collect(cycling)))._tag).toBe("PagingLoop")
+      expect(cycle).toEqual([undefined, "c1", "c2"])
+      // A consumer that has what it needs stops before the repeat is met.
+      calls.length = 0
+      expect(yield* take(stream, 3)).toEqual([1, 2, 3])
+      expect(calls).toEqual([undefined, "c1"])
+    }))
+
+  it.effect("keyset: a provider that ignores `before` is stopped at its second page", () =>
+    Effect.gen(function*() {
+      const calls: Array<string | undefined> = []
+      const stream = Pagination.keyset({ pageSize: 2 }, (before) => Effect.sync(() => (calls.push(before), [{ id: "b" }, { id: "a" }])), (x) => x.id)
+      expect((yield* Effect.flip(Pagination.collect(stream)))._tag).toBe("PagingLoop")
+      expect(calls).toEqual([undefined, "a"])
+      // New items whose last id was asked for before: the key repeats.
+      const keys: Array<string | undefined> = []
+      const stuck = Pagination.keyset({ pageSize: 2 }, (before) =>
+        Effect.sync(() => (keys.push(before), before === undefined ? [{ id: "d" }, { id: "c" }] : [{ id: `x${keys.length}` }, { id: "c" }])), (x) => x.id)
+      expect((yield* Effect.flip(Pagination.collect(stuck)))._tag).toBe("PagingLoop")
+      expect(keys).toEqual([undefined, "c"])
+    }))
+
+  it.effect("page numbers: the same page again is stopped; each run of the stream starts afresh", () =>
+    Effect.gen(function*() {
+      let calls = 0
+      const stream = Pagination.pageNumber({ pageSize: 2 }, () => Effect.sync(() => (calls++, { items: [{ id: 1 }, { id: 2 }] })))
+      expect((yield* Effect.flip(Pagination.collect(stream)))._tag).toBe("PagingLoop")
+      expect(calls).toBe(2)
+      expect((yield* Effect.flip(Pagination.collect(stream)))._tag).toBe("PagingLoop")
+      expect(calls).toBe(4)
+      // Each run remembers its own cursors: a cursor stream runs twice without a false repeat.
+      const once = Pagination.cursor({ pageSize: 1 }, (cursor) => Effect.succeed({ items: [cursor ?? "first"], next: cursor === undefined ? "c1" : null }))
+      expect(yield* Pagination.collect(once)).toEqual(["first", "c1"])
+      expect(yield* Pagination.collect(once)).toEqual(["first", "c1"])
+    }))
+})
+
 describe("Pagination through the provider client", () => {
   const API = "https://api.pages.test"
   beforeAll(() => nock.disableNetConnect())
@@ -231,6 +295,31 @@ describe("Pagination through the provider client", () => {
       expect(yield* Fiber.join(fiber)).toEqual([1, 2, 3, 4, 5])
       expect(sent.slice(2)).toEqual(["/v1/things?offset=2&limit=2", "/v1/things?offset=4&limit=1"])
       expect(scope.isDone()).toBe(true)
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+
+  it.effect("a server that repeats its cursor: two requests, then PagingLoop naming the request (no query, no credentials)", () =>
+    Effect.gen(function*() {
+      const client = yield* clientOf
+      const Files = Schema.Struct({ files: Schema.Array(Schema.String), nextCursor: Schema.NullOr(Schema.String) })
+      let requests = 0
+      const scope = api().get("/v1/sessions/s-1/files").query(true).times(50).reply(200, () => {
+        requests++
+        return { files: [`f${requests}`], nextCursor: "same-cursor" }
+      })
+      const files = Pagination.cursor({ pageSize: 100 }, (cursor, limit) =>
+        Effect.map(
+          client.json({ method: "GET", path: "/sessions/s-1/files", query: { cursor, limit } }, Files),
+          (r) => ({ items: r.files, next: r.nextCursor })
+        ))
+      const error = yield* Effect.flip(Pagination.collect(files))
+      expect(error._tag).toBe("PagingLoop")
+      expect(error.request).toEqual({ method: "GET", path: "/sessions/s-1/files" })
+      expect(error.message).toMatch(/^GET \/sessions\/s-1\/files gave a next-page cursor it had given before/)
+      expect(error.message).not.toContain("secret-token")
+      expect(error.message).not.toContain("same-cursor")
+      expect(requests).toBe(2)
+      nock.abortPendingRequests()
+      expect(scope.isDone()).toBe(false)
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 
   it.effect("a failed page ends the stream with the typed error; the items before it were emitted", () =>
