@@ -400,10 +400,10 @@ export const dispatch = (options: {
     // Offered as each execution ends: a full engine waits for room on it.
     const freed = yield* Queue.sliding<void>(1)
     const idle = Effect.raceFirst(Queue.take(options.wake), Effect.sleep(options.pollInterval ?? "1 second"))
+    // Retried like the runs' writes; one never written leaves the run held here, to start again.
     const release = (runId: string) =>
-      store.release(runId, options.runner).pipe(
+      persistently(store.release(runId, options.runner)).pipe(
         Effect.delay("1 second"),
-        persistently,
         Effect.provideService(RunsHealth, health),
         Effect.catchAllDefect(() => Effect.sync(() => void (unsure = true)))
       )

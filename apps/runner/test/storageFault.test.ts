@@ -12,6 +12,7 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
 import * as TrelloSimulator from "@x/boardtool/testing"
 import { Connections } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
@@ -23,6 +24,7 @@ import * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import { createHmac } from "node:crypto"
 import { createServer, request, type Server } from "node:http"
@@ -31,6 +33,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Components from "../dist/Components.js"
 import * as Database from "../dist/Database.js"
+import * as Engine from "../dist/Engine.js"
 import { Output } from "../dist/Output.js"
 import * as RunStore from "../dist/RunStore.js"
 import * as Serve from "../dist/Serve.js"
@@ -166,7 +169,42 @@ describe("the runs' writes on a full disk", () => {
       expect((yield* store.accept("copy-cards", { id: "e1", output: {} })).fresh).toBe(true)
       expect(yield* store.unfinished).toBe(2)
     }).pipe(Effect.scoped, Effect.provide(stores)))
-  })
+  }, 30_000)
+})
+
+describe("the dispatcher on a full disk", () => {
+  it("claims nothing while writes are refused, and is not ended by a refused claim: once they succeed, each waiting run is executed once", async () => {
+    const fault = Database.writeFault()
+    const stores = RunStore.layer.pipe(
+      Layer.provideMerge(Database.layer({ _tag: "Embedded", dataDir: mkdtempSync(join(tmpdir(), "x-runner-fault-dispatch-")) }, { writeFault: fault })),
+      Layer.provide(NodeContext.layer)
+    )
+    const executed = new Map<string, number>()
+    await Effect.runPromise(Effect.gen(function*() {
+      const store = yield* RunStore.RunStore
+      // An engine whose every execution finishes its run at once.
+      const engine = {
+        execute: (_workflow: unknown, { payload }: { readonly payload: { readonly runId: string; readonly attempt: number } }) =>
+          Effect.suspend(() => {
+            executed.set(payload.runId, (executed.get(payload.runId) ?? 0) + 1)
+            return store.runFinished(payload.runId, "runner-a", payload.attempt, "succeeded", undefined)
+          }).pipe(Effect.orDie)
+      } as unknown as WorkflowEngine.WorkflowEngine["Type"]
+      const runs = yield* Effect.forEach(["e0", "e1", "e2"], (id) => store.accept("copy-cards", { id, output: {} }))
+      fault.set(true)
+      const wake = yield* Queue.sliding<void>(1)
+      yield* Engine.dispatch({ runner: "runner-a", backlog: 8, wake, takeOver: "all others", say: () => Effect.void, pollInterval: "20 millis" }).pipe(
+        Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
+      )
+      // Its claim refused, then the probes: still nothing executed.
+      yield* Effect.repeat(Effect.sync(() => fault.refused()), { schedule: Schedule.spaced("10 millis"), until: (n) => n >= 3 })
+      expect(executed.size).toBe(0)
+
+      fault.set(false)
+      yield* Effect.repeat(store.unfinished, { schedule: Schedule.spaced("10 millis"), until: (n) => n === 0 })
+      expect([...executed.entries()].sort()).toEqual(runs.map(({ runId }) => [runId, 1] as const).sort())
+    }).pipe(Effect.scoped, Effect.provide(stores)))
+  }, 30_000)
 })
 
 describe("serve on a full disk", () => {
