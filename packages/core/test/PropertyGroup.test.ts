@@ -160,6 +160,29 @@ describe("PropertyGroup: decoding a step's group value", () => {
       })
     ))
 
+  it.effect("a \"__proto__\" key in the group's JSON is refused as an unknown field, whichever way the step is decoded; nothing is sent", () =>
+    withSetup(({ run, sent }) =>
+      Effect.gen(function*() {
+        // JSON.parse makes "__proto__" an own key, as a workflow file or a request body holds it.
+        const fieldsWith = JSON.parse(`{"title": "Towel", "__proto__": {"price": 1}}`) as Record<string, unknown>
+        const error = yield* Effect.flip(run("createRecord", { tableId: TABLE, fields: fieldsWith }))
+        expect(error._tag === "InvalidInput" && error.issues).toEqual([
+          { path: "fields.__proto__", message: "is not a field of fields (its fields: title, price, inStock)" }
+        ])
+        // A static parameter that Schema transforms (an integer given as text) takes the group's value
+        // through Schema too: the key is still there for the group's decoding.
+        const statics = Property.decoder({ count: Property.integer({ title: "Count" }), fields }, "t")(
+          JSON.parse(`{"count": "5", "fields": {"title": "Towel", "__proto__": {"price": 1}}}`)
+        )
+        expect(statics._tag === "Right" && Object.keys(statics.right.fields)).toEqual(["title", "__proto__"])
+        // An OBJECT property with declared fields refuses it the same way.
+        const declared = Property.decoder({ box: Property.object({ title: "Box", properties: { size: Property.integer({ title: "Size" }) } }) }, "t")
+        const boxed = declared(JSON.parse(`{"box": {"size": 1, "__proto__": {"size": 2}}}`))
+        expect(boxed._tag === "Left" && boxed.left.issues).toEqual([{ path: "box.__proto__", message: "is not a known parameter" }])
+        expect(sentLines(sent)).toEqual(["GET /1/tables/tbl1"])
+      })
+    ))
+
   it.effect("the static parameters are decoded first: a bad one fails before the fields are loaded", () =>
     withSetup(({ run, sent }) =>
       Effect.gen(function*() {

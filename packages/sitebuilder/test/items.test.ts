@@ -105,6 +105,18 @@ describe("createCollectionItem / updateCollectionItem: the wire", () => {
       expect(scope.isDone()).toBe(true)
     })))
 
+  it.effect("a \"__proto__\" key in fieldData's JSON is refused as an unknown field; nothing but the GET is sent", () =>
+    once(Effect.gen(function*() {
+      const scope = webflow().get(`/v2/collections/${COLLECTION}`).reply(200, collection)
+      const parameters = JSON.parse(`{"collectionId": "${COLLECTION}", "fieldData": {"name": "A", "slug": "a", "__proto__": {"price": 1}}}`) as Record<string, unknown>
+      const error = yield* Effect.flip(run("createCollectionItem", parameters))
+      expect(error._tag === "InvalidInput" && error.issues.map((i) => `${i.path}: ${i.message}`)).toEqual([
+        expect.stringMatching(/^fieldData\.__proto__: is not a field of fieldData \(its fields: name, slug, /)
+      ])
+      expect(scope.isDone()).toBe(true)
+      expect(nock.pendingMocks()).toEqual([])
+    })))
+
   it.effect("invalid fieldData: one InvalidInput naming every field, and nothing but the GET is sent", () =>
     once(Effect.gen(function*() {
       // No interceptor for the POST: had it been sent, it would fail as a network error, not InvalidInput.

@@ -11,9 +11,10 @@ import type { Params, Properties, Validate } from "./property.js"
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-export const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-  message: () => "must be an object"
-})
+// Declared rather than a Schema.Record: a Record is rebuilt by assignment, which turns a key
+// "__proto__" (as JSON.parse makes it) into the prototype and drops it unseen; the object
+// given is kept as it is, so that such a key is refused as unknown like any other.
+export const JsonObject = Schema.declare(isPlainObject, { message: () => "must be an object" })
 
 export const struct = <P extends Properties>(properties: P): Schema.Schema<Params<P>, any> => {
   const fields: Record<string, Schema.Schema.All | Schema.PropertySignature.All> = {}
