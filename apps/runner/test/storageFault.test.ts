@@ -5,6 +5,8 @@
  * path of a real one. While it lasts `/healthz` answers 503 "storage failing" and deliveries are
  * refused (503, not acknowledged); once writes succeed again, with no restart, every acknowledged
  * run and every redelivered one finishes, each step once: one copy of each card at the provider.
+ * Before it, the same fault at the store (a refused write is a failure, health back only by a
+ * probe write) and at the dispatcher (it pauses, and a refused claim does not end it).
  *
  * `serve` runs in this process, from the build (`dist/`): its engine's thread is a worker that
  * loads `EngineWorker.js` beside `Serve.js`. Nothing here waits on the clock's speed: each phase
