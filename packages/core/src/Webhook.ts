@@ -11,7 +11,7 @@ import * as Redacted from "effect/Redacted"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import type { IncomingMessage } from "node:http"
 import * as SignedTimestamp from "./internal/signedTimestamp.js"
-import { asciiOnly, sortedJson } from "./internal/sortedJson.js"
+import { asciiOnly, sortedJson, sortedJsonText } from "./internal/sortedJson.js"
 
 /**
  * Why a delivery was rejected; `status` is what to answer (401 bad signature, 413 too large, ...).
@@ -149,7 +149,8 @@ export const verifyHmacSha256Hex = (options: TimestampedDelivery): Effect.Effect
 
 /**
  * Hex HMAC-SHA256 of `{timestamp}.{value as JSON with sorted keys, no spaces}`, characters
- * outside ASCII escaped as Python writes them (Browser Use's `X-Browser-Use-Signature`).
+ * outside ASCII escaped and numbers written as Python writes them once it has read the value's
+ * JSON text (Browser Use's `X-Browser-Use-Signature`).
  *
  * @since 0.2.0
  * @category utils
@@ -160,7 +161,9 @@ export const hmacSha256SortedJsonHex = (secret: Redacted.Redacted<string>, times
 /**
  * Verifies a hex HMAC-SHA256 over `{timestamp}.{body re-serialized with sorted keys, no spaces}`
  * (Browser Use's scheme), and that the timestamp (seconds since the epoch) is within
- * `tolerance` of now (default 5 minutes). Both escapings of characters outside ASCII are
+ * `tolerance` of now (default 5 minutes). The body is re-serialized as Python's `json.dumps`
+ * writes what `json.loads` reads from it (the service is in Python): integers with every digit,
+ * floats as Python writes them (`1.0`, `1e-06`). Both escapings of characters outside ASCII are
  * accepted (Python's, which the service writes, and JavaScript's). A body that is not JSON is a 400.
  *
  * @since 0.2.0
@@ -173,7 +176,7 @@ export const verifyHmacSha256SortedJsonHex = (options: TimestampedDelivery): Eff
     const { signature, timestamp } = checked.right
     let json: string
     try {
-      json = sortedJson(JSON.parse(toBuffer(options.body).toString("utf8")))
+      json = sortedJsonText(toBuffer(options.body).toString("utf8"))
     } catch {
       return Effect.fail(new DeliveryRejected({ status: 400, message: "the delivery is not JSON" }))
     }

@@ -71,6 +71,21 @@ describe("Webhook.verifyHmacSha256SortedJsonHex (Browser Use)", () => {
       expect((yield* Effect.flip(verify(body, pythonSignature, ""))).status).toBe(401)
     }))
 
+  it.effect("a delivery whose numbers JavaScript would rewrite (1.0, 1e5, an integer past 2^53) is verified as Python signs it; a tampered one is refused", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Number(timestamp) * 1000)
+      // Signed with CPython: json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).
+      const body = `{ "type": "agent.task.status_update", "timestamp": "2025-01-15T10:30:00Z", "payload": {"task_id": "t", "status": "idle", ` +
+        String.raw`"metadata": {"ratio": 1.0, "big": 9007199254740993, "sci": 1e5, "tiny": 0.000001, "neg": -0, "name": "café ✓", "z": [1.50, 2, {"b": 1, "a": 2.0}]}}}`
+      const signed = "1a1b1146138342d19b1a017a27d8983ff48af906c3d877ccd151f3620e0e7661"
+      yield* verify(bytes(body), signed)
+      // One digit past 2^53 differs: JavaScript reads both as the same number, Python does not.
+      const tampered = body.replace("9007199254740993", "9007199254740992")
+      expect(yield* Effect.flip(verify(bytes(tampered), signed))).toMatchObject({ _tag: "DeliveryRejected", status: 401 })
+      // 1.0 and 1 are different texts to Python.
+      expect((yield* Effect.flip(verify(bytes(body.replace(`"ratio": 1.0`, `"ratio": 1`)), signed))).status).toBe(401)
+    }))
+
   it.effect("a body that is not JSON is a 400", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(Number(timestamp) * 1000)
