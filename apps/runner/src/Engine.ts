@@ -32,7 +32,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Activity from "@effect/workflow/Activity"
 import * as Workflow from "@effect/workflow/Workflow"
 import * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
-import { ConnectorError, Executor, WriteGuard } from "@x/core"
+import { ConnectorError, Executor, Property, WriteGuard } from "@x/core"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -119,12 +119,13 @@ const takenOverName = "RunTakenOver"
 /** The defect (its name survives the journal's defect schema, a class would not). */
 const takenOver = (runId: string) => Effect.die(Object.assign(new Error(`run ${runId} was taken over by another runner`), { name: takenOverName }))
 
-/** The secret parameters of a step are never stored: their values are replaced. */
-const scrubbed = (checked: WorkflowFile.CheckedTask, input: unknown): unknown => {
-  if (typeof input !== "object" || input === null) return input
-  const props = checked.prepared.action.props as Record<string, { readonly secret?: boolean }>
-  return Object.fromEntries(Object.entries(input).map(([key, value]) => [key, props[key]?.secret === true ? "[secret]" : value]))
-}
+/**
+ * The secret parameters of a step are never stored: their values are replaced (a secret
+ * object's keys kept, e.g. the names of `sensitiveData`), also inside declared fields. A run
+ * taken up again resolves its parameters from the workflow, never from this.
+ */
+const scrubbed = (checked: WorkflowFile.CheckedTask, input: unknown): unknown =>
+  typeof input !== "object" || input === null ? input : Property.redact(checked.prepared.action.props, input as Record<string, unknown>)
 
 /** The run a step's activity runs in (its activity is made once per step of a workflow, and serves every run). */
 class StepRun extends Context.Tag("x-runner/Engine/StepRun")<StepRun, {

@@ -76,7 +76,8 @@ const props = {
     minLength: 1
   }),
   query: Property.object({ title: "Query Parameters" }),
-  headers: Property.object({ title: "Headers" }),
+  // Their values are often credentials of their own: never stored or shown in clear.
+  headers: Property.object({ title: "Headers", description: "Their values are secret: never stored or shown in clear.", secret: true }),
   bodyType: Property.string({ title: "Body Type", choices: Choice.of(BodyType), defaultValue: "JSON" }),
   body: Property.object({ title: "Body", description: "JSON: any object; FORM: string values; TEXT: use bodyText." }),
   bodyText: Property.string({ title: "Body Text", description: "The raw body, when Body Type is TEXT." }),

@@ -18,6 +18,7 @@ import * as dateTimes from "./internal/dateTime.js"
 import * as internal from "./internal/decoder.js"
 import { type Common, make, type Params, type Properties, type Property, type Validate } from "./internal/property.js"
 import * as Rule from "./internal/rule.js"
+import * as secrets from "./internal/secrets.js"
 
 /**
  * The property model: `Property`, `Properties`, the decoded `Params` of a record, what a typed
@@ -178,6 +179,8 @@ export {
    */
   array,
   /**
+   * A JSON object; `secret: true`: every value in it is a secret, never stored or shown in clear.
+   *
    * @since 0.1.0
    * @category constructors
    */
@@ -213,6 +216,15 @@ export const decoder: <P extends Properties>(
   context: string,
   validate?: Validate<P>
 ) => (input: unknown) => Either.Either<Params<P>, InvalidInput> = internal.decoder
+
+/**
+ * Parameters as they may be stored or shown: each secret value (a `secret` text, a secret OBJECT's
+ * values, also inside declared fields and items) replaced by `"[secret]"`, an object's keys kept.
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const redact: (properties: Properties, params: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>> = secrets.redact
 
 export {
   /**

@@ -67,7 +67,9 @@ export const createSession = Action.make({
     }),
     sensitiveData: Property.object({
       title: "Sensitive Data",
-      description: "Names and secret values (passwords, keys) the agent types as `<secret>name</secret>`: the model sees the names only."
+      description: "Names and secret values (passwords, keys) the agent types as `<secret>name</secret>`: the model sees the names only. " +
+        "The values are never stored or shown in clear (the run history keeps the names).",
+      secret: true
     }),
     enableRecording: Property.boolean({ title: "Record Video", description: "Record the browser; the videos are in `recordingUrls`." }),
     enableScheduledTasks: Property.boolean({ title: "Enable Scheduled Tasks" }),

@@ -9,10 +9,13 @@ import type * as Action from "../Action.js"
 import { type ConnectorError, UnexpectedResponse } from "../ConnectorError.js"
 import type { Opened } from "./open.js"
 import * as PropertyGroups from "./propertyGroup.js"
+import * as Scrub from "./scrub.js"
+import { scrubError } from "./scrubError.js"
+import * as Secrets from "./secrets.js"
 
 /**
  * Runs an action with decoded parameters on its component's opened connection. Its output is encoded (checked against its schema)
- * and scrubbed of the connection's secrets, since a provider or a proxy may echo what it was
+ * and scrubbed of the connection's secrets and of the step's secret parameters (its error too), since a provider or a proxy may echo what it was
  * sent; `finish` gets the output, its encoding and the scrubbed encoding (the same object when
  * there was nothing to scrub). `label` names the action in the error of an output that does
  * not match its schema, and the step in the error of a group value that does not match its
@@ -25,27 +28,48 @@ export const execute = <A, B>(
   label: string,
   finish: (output: A, encoded: unknown, scrubbed: unknown) => B
 ): Effect.Effect<B, ConnectorError> =>
-  action.groups === undefined
-    ? runAndEncode(opened, action, params, label, finish)
-    : Effect.flatMap(
-      PropertyGroups.decode(action.groups, params, opened.client, label),
-      (decoded) => runAndEncode(opened, action, decoded, label, finish)
-    )
+  withStepSecrets(opened, action, params, (scrub) =>
+    action.groups === undefined
+      ? runAndEncode(opened, action, params, label, scrub, finish)
+      : Effect.flatMap(
+        PropertyGroups.decode(action.groups, params, opened.client, label),
+        (decoded) => runAndEncode(opened, action, decoded, label, scrub, finish)
+      ))
+
+/**
+ * The values of the step's secret parameters (a password, a header's value) are scrubbed from
+ * its output and error too, as the connection's are: a provider may echo what it was sent. An
+ * action without secret parameters pays one lookup.
+ */
+const withStepSecrets = <B>(
+  opened: Opened,
+  action: Action.Action<any, any>,
+  params: Readonly<Record<string, unknown>>,
+  body: (scrub: <V>(value: V) => V) => Effect.Effect<B, ConnectorError>
+): Effect.Effect<B, ConnectorError> => {
+  if (!Secrets.hasSecrets(action.props)) return body(opened.scrub)
+  const secrets = Secrets.secretValues(action.props, params)
+  const forms = Scrub.formsOf(secrets)
+  if (forms.length === 0) return body(opened.scrub)
+  const scrub = <V>(value: V): V => Scrub.walk(opened.scrub(value), forms) as V
+  return Effect.mapError(body(scrub), (error) => scrubError(secrets, error))
+}
 
 const runAndEncode = <A, B>(
   opened: Opened,
   action: Action.Action<any, A>,
   params: Readonly<Record<string, unknown>>,
   label: string,
+  scrub: <V>(value: V) => V,
   finish: (output: A, encoded: unknown, scrubbed: unknown) => B
 ): Effect.Effect<B, ConnectorError> =>
   Effect.flatMap(action.run(params, opened.context), (output) => {
     const encoded = action.encode(output)
     return Either.isRight(encoded)
-      ? Effect.succeed(finish(output, encoded.right, opened.scrub(encoded.right)))
+      ? Effect.succeed(finish(output, encoded.right, scrub(encoded.right)))
       : Effect.fail(
         new UnexpectedResponse({
-          message: opened.scrub(`${label} produced an output that does not match its schema: ${encoded.left.message}`)
+          message: scrub(`${label} produced an output that does not match its schema: ${encoded.left.message}`)
         })
       )
   })
@@ -65,19 +89,21 @@ export const reconcile = <A, B>(
 ): Effect.Effect<Option.Option<B>, ConnectorError> => {
   const find = action.reconcile
   if (find === undefined) return Effect.succeed(Option.none())
-  const look = (decoded: Readonly<Record<string, unknown>>) =>
-    Effect.flatMap(find(decoded, opened.context, attempt), (found) => {
-      if (Option.isNone(found)) return Effect.succeed(Option.none<B>())
-      const encoded = action.encode(found.value)
-      return Either.isRight(encoded)
-        ? Effect.succeed(Option.some(finish(found.value, encoded.right, opened.scrub(encoded.right))))
-        : Effect.fail(
-          new UnexpectedResponse({
-            message: opened.scrub(`${label} found an output that does not match its schema: ${encoded.left.message}`)
-          })
-        )
-    })
-  return action.groups === undefined
-    ? look(params)
-    : Effect.flatMap(PropertyGroups.decode(action.groups, params, opened.client, label), look)
+  return withStepSecrets(opened, action, params, (scrub) => {
+    const look = (decoded: Readonly<Record<string, unknown>>) =>
+      Effect.flatMap(find(decoded, opened.context, attempt), (found) => {
+        if (Option.isNone(found)) return Effect.succeed(Option.none<B>())
+        const encoded = action.encode(found.value)
+        return Either.isRight(encoded)
+          ? Effect.succeed(Option.some(finish(found.value, encoded.right, scrub(encoded.right))))
+          : Effect.fail(
+            new UnexpectedResponse({
+              message: scrub(`${label} found an output that does not match its schema: ${encoded.left.message}`)
+            })
+          )
+      })
+    return action.groups === undefined
+      ? look(params)
+      : Effect.flatMap(PropertyGroups.decode(action.groups, params, opened.client, label), look)
+  })
 }

@@ -5,9 +5,12 @@ import { describe, describeAll } from "./describe.js"
 import { type Common, type Input, make, type Params, type Properties, type Property } from "./property.js"
 import * as Rule from "./rule.js"
 
-/** A JSON object; with `properties`, its fields are decoded like a step's parameters. */
+/**
+ * A JSON object; with `properties`, its fields are decoded like a step's parameters. `secret`:
+ * every value in it is a secret (passwords, header values): never stored or shown in clear.
+ */
 export const object = <const R extends boolean = false, P extends Properties = never>(
-  config: Common<R> & { readonly properties?: P; readonly defaultValue?: Record<string, unknown> }
+  config: Common<R> & { readonly properties?: P; readonly defaultValue?: Record<string, unknown>; readonly secret?: boolean }
 ): Property<
   [NoInfer<P>] extends [never] ? Readonly<Record<string, unknown>> : Params<NoInfer<P>>,
   R,
