@@ -10,7 +10,6 @@
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
-import { globalValue } from "effect/GlobalValue"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { PagingLoop, type RequestInfo } from "../ConnectorError.js"
@@ -38,10 +37,7 @@ interface State<C> {
  * Where the provider client notes each request a page's `fetch` sends (its method and path),
  * so that a loop names it. Set only around a page's fetch: other requests note nothing.
  */
-export const pageRequest = globalValue(
-  Symbol.for("@x/core/internal/paging/pageRequest"),
-  () => FiberRef.unsafeMake<{ request?: RequestInfo | undefined } | undefined>(undefined)
-)
+export const pageRequest = FiberRef.unsafeMake<{ request?: RequestInfo | undefined } | undefined>(undefined)
 
 // A bound as a whole number of at least 0 (a NaN or absent one takes the default).
 const whole = (n: number | undefined, fallback: number) =>
