@@ -443,7 +443,9 @@ export const dispatch = (options: {
       if (claimed.length === 0) return yield* idle
       yield* start(claimed)
     })
-    yield* Effect.addFinalizer(() => Effect.ignore(Effect.timeout(FiberSet.awaitEmpty(executions), stopGrace)))
+    // A finalizer runs uninterruptibly: the wait is made interruptible, or the time limit could
+    // not end it (runs waiting for a database that refuses writes would hold the stop forever).
+    yield* Effect.addFinalizer(() => Effect.ignore(Effect.timeout(Effect.interruptible(FiberSet.awaitEmpty(executions)), stopGrace)))
     yield* Effect.forkScoped(Effect.forever(Effect.catchAllCause(once, () =>
       // A claim may have been committed though its answer was lost.
       Effect.zipRight(Effect.sync(() => void (unsure = true)), Effect.sleep("1 second")))))

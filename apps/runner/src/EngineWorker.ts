@@ -135,7 +135,8 @@ export const start = (
       (worker) =>
         Effect.gen(function*() {
           worker.postMessage({ _tag: "stop" } satisfies ToWorker)
-          yield* Effect.timeout(Deferred.await(stopped), Duration.seconds(15)).pipe(Effect.ignore)
+          // Interruptible, or the time limit could not end the wait (a release runs uninterruptibly).
+          yield* Effect.timeout(Effect.interruptible(Deferred.await(stopped)), Duration.seconds(15)).pipe(Effect.ignore)
           yield* Effect.promise(() => worker.terminate())
         })
     )

@@ -27,6 +27,9 @@ import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as TestClock from "effect/TestClock"
 import * as Schedule from "effect/Schedule"
 import { createHmac } from "node:crypto"
 import { createServer, request, type Server } from "node:http"
@@ -207,6 +210,33 @@ describe("the dispatcher on a full disk", () => {
       expect([...executed.entries()].sort()).toEqual(runs.map(({ runId }) => [runId, 1] as const).sort())
     }).pipe(Effect.scoped, Effect.provide(stores)))
   }, 30_000)
+})
+
+describe("the dispatcher at a stop", () => {
+  it.effect("runs that wait (for a database that refuses writes) get stopGrace, then are left to resume: the stop is not held", () =>
+    Effect.gen(function*() {
+      let claimed = false
+      const store = {
+        claim: () => Effect.sync(() => claimed ? [] : (claimed = true, [{ runId: "r0", attempt: 0 }])),
+        held: () => Effect.succeed([])
+      } as unknown as RunStore.RunStore
+      const health = { failing: Effect.succeedNone, changes: Stream.empty, writable: Effect.void, refused: () => Effect.void }
+      const started = yield* Deferred.make<void>()
+      // An execution that never ends: a run waiting on its database.
+      const engine = { execute: () => Effect.zipRight(Deferred.succeed(started, undefined), Effect.never) } as unknown as WorkflowEngine.WorkflowEngine["Type"]
+      const scope = yield* Scope.make()
+      const wake = yield* Queue.sliding<void>(1)
+      yield* Engine.dispatch({ runner: "runner-a", backlog: 8, wake, takeOver: "all others", say: () => Effect.void }).pipe(
+        Effect.provideService(RunStore.RunStore, store),
+        Effect.provideService(Database.RunsHealth, health),
+        Effect.provideService(WorkflowEngine.WorkflowEngine, engine),
+        Scope.extend(scope)
+      )
+      yield* Deferred.await(started)
+      const stopping = yield* Effect.fork(Scope.close(scope, Exit.void))
+      yield* TestClock.adjust(Engine.stopGrace)
+      expect(Exit.isSuccess(yield* Fiber.await(stopping))).toBe(true)
+    }))
 })
 
 describe("serve on a full disk", () => {
