@@ -47,6 +47,7 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { RunsHealth, RunsSql } from "./Database.js"
 import { ServeProblem } from "./Errors.js"
+import { atMost } from "./internal/atMost.js"
 import { persistently, retried } from "./internal/persistently.js"
 import * as References from "./References.js"
 import * as Run from "./Run.js"
@@ -443,9 +444,8 @@ export const dispatch = (options: {
       if (claimed.length === 0) return yield* idle
       yield* start(claimed)
     })
-    // A finalizer runs uninterruptibly: the wait is made interruptible, or the time limit could
-    // not end it (runs waiting for a database that refuses writes would hold the stop forever).
-    yield* Effect.addFinalizer(() => Effect.ignore(Effect.timeout(Effect.interruptible(FiberSet.awaitEmpty(executions)), stopGrace)))
+    // Bounded even when the runs wait for a database that refuses writes.
+    yield* Effect.addFinalizer(() => atMost(FiberSet.awaitEmpty(executions), stopGrace))
     yield* Effect.forkScoped(Effect.forever(Effect.catchAllCause(once, () =>
       // A claim may have been committed though its answer was lost.
       Effect.zipRight(Effect.sync(() => void (unsure = true)), Effect.sleep("1 second")))))

@@ -36,6 +36,7 @@ import type * as Engine from "./Engine.js"
 import * as EngineHost from "./EngineHost.js"
 import type { PollState } from "./ServePolling.js"
 import { DamagedData, ServeProblem } from "./Errors.js"
+import { atMost } from "./internal/atMost.js"
 import { Output } from "./Output.js"
 import type * as Run from "./Run.js"
 import * as Setup from "./Setup.js"
@@ -135,8 +136,8 @@ export const start = (
       (worker) =>
         Effect.gen(function*() {
           worker.postMessage({ _tag: "stop" } satisfies ToWorker)
-          // Interruptible, or the time limit could not end the wait (a release runs uninterruptibly).
-          yield* Effect.timeout(Effect.interruptible(Deferred.await(stopped)), Duration.seconds(15)).pipe(Effect.ignore)
+          // The engine's thread ends its runs and disables its triggers; at most 15 s.
+          yield* atMost(Deferred.await(stopped), Duration.seconds(15))
           yield* Effect.promise(() => worker.terminate())
         })
     )
