@@ -42,7 +42,7 @@ const recordingProxy = async (target: string) => {
         return res.end(JSON.stringify({ detail: `the site refused the password ${password}` }))
       }
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== "host" && name !== "content-length")) as Record<string, string>
-      const answer = await fetch(`${target}${req.url}`, { method: req.method!, headers, body: body === "" ? undefined : body })
+      const answer = await fetch(`${target}${req.url}`, { method: req.method!, headers, ...(body === "" ? {} : { body }) })
       res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" })
       res.end(Buffer.from(await answer.arrayBuffer()))
     })
