@@ -67,6 +67,22 @@ const Method = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
 const BodyType = ["JSON", "FORM", "TEXT", "NONE"] as const
 const ResponseType = ["JSON", "TEXT", "BINARY"] as const
 
+/** Request headers that carry no credential: shown and kept as given. */
+const publicHeaders = [
+  "Accept",
+  "Accept-Encoding",
+  "Accept-Language",
+  "Cache-Control",
+  "Content-Language",
+  "Content-Type",
+  "If-Match",
+  "If-Modified-Since",
+  "If-None-Match",
+  "If-Unmodified-Since",
+  "Prefer",
+  "User-Agent"
+]
+
 const props = {
   method: Property.string({ title: "Method", required: true, choices: Choice.of(Method) }),
   path: Property.string({
@@ -76,8 +92,15 @@ const props = {
     minLength: 1
   }),
   query: Property.object({ title: "Query Parameters" }),
-  // Their values are often credentials of their own: never stored or shown in clear.
-  headers: Property.object({ title: "Headers", description: "Their values are secret: never stored or shown in clear.", secret: true }),
+  // Their values are often credentials of their own: never stored or shown in clear, but for
+  // the headers that only say what is sent or wanted (else the answer's own `content-type`
+  // would be scrubbed wherever it repeats the request's `Accept`).
+  headers: Property.object({
+    title: "Headers",
+    description: `Their values are secret, never stored or shown in clear, except ${publicHeaders.join(", ")}.`,
+    secret: true,
+    publicKeys: publicHeaders
+  }),
   bodyType: Property.string({ title: "Body Type", choices: Choice.of(BodyType), defaultValue: "JSON" }),
   body: Property.object({ title: "Body", description: "JSON: any object; FORM: string values; TEXT: use bodyText." }),
   bodyText: Property.string({ title: "Body Text", description: "The raw body, when Body Type is TEXT." }),

@@ -179,7 +179,8 @@ export {
    */
   array,
   /**
-   * A JSON object; `secret: true`: every value in it is a secret, never stored or shown in clear.
+   * A JSON object; `secret: true`: every value in it is a secret, never stored or shown in clear
+   * (but for the keys listed in `publicKeys`, compared in any case).
    *
    * @since 0.1.0
    * @category constructors

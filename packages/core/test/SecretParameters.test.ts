@@ -80,4 +80,18 @@ describe("secret parameters are scrubbed from the step's output and error", () =
       expect(error).toMatchObject({ _tag: "AuthenticationFailed", message: "token [redacted] is not valid" })
       expect(JSON.stringify(error)).not.toContain(token)
     }))
+
+  it.effect("the headers that carry no credential (Accept, Content-Type …) are neither redacted nor scrubbed", () =>
+    Effect.gen(function*() {
+      nock(BASE).get("/echo").matchHeader("accept", "application/json").matchHeader("x-site-token", token)
+        .reply(200, { youSent: token, format: "application/json" }, { "content-type": "application/json" })
+      const headers = { Accept: "application/json", "X-Site-Token": token }
+      const output = yield* custom({ method: "GET", path: "/echo", headers })
+      expect(output).toMatchObject({ status: 200, headers: { "content-type": "application/json" }, body: { youSent: "[redacted]", format: "application/json" } })
+      expect(Property.redact(CustomAction.action.props, { method: "GET", path: "/echo", headers })).toEqual({
+        method: "GET",
+        path: "/echo",
+        headers: { Accept: "application/json", "X-Site-Token": "[secret]" }
+      })
+    }))
 })

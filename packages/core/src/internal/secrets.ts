@@ -14,7 +14,7 @@ export const placeholder = "[secret]"
 
 /** Where the secrets are in a value: all of it, some of its fields, or in each of its items. */
 type Plan =
-  | { readonly _tag: "Secret" }
+  | { readonly _tag: "Secret"; readonly publicKeys?: ReadonlySet<string> | undefined }
   | { readonly _tag: "Fields"; readonly fields: Readonly<Record<string, Plan>> }
   | { readonly _tag: "Items"; readonly items: Plan }
 
@@ -28,7 +28,10 @@ const planOfFields = (descriptions: Readonly<Record<string, PropertyDescription>
 }
 
 const planOf = (description: PropertyDescription): Plan | undefined => {
-  if (description.secret === true) return { _tag: "Secret" }
+  if (description.secret === true) {
+    const publicKeys = description["publicKeys"] as ReadonlyArray<string> | undefined
+    return { _tag: "Secret", publicKeys: publicKeys === undefined ? undefined : new Set(publicKeys) }
+  }
   const nested = description["properties"] as Readonly<Record<string, PropertyDescription>> | undefined
   if (description.kind === "OBJECT" && nested !== undefined) {
     const fields = planOfFields(nested)
@@ -55,14 +58,20 @@ const planOfProperties = (properties: Properties): Readonly<Record<string, Plan>
 export const hasSecrets = (properties: Properties): boolean => planOfProperties(properties) !== undefined
 
 /** A secret value as shown: an object keeps its keys (so one sees which were given), anything else is the placeholder. */
-const hidden = (value: unknown): unknown =>
-  isPlainObject(value) ? Object.fromEntries(Object.keys(value).map((key) => [key, placeholder])) : placeholder
+const hidden = (value: unknown, publicKeys: ReadonlySet<string> | undefined): unknown =>
+  isPlainObject(value)
+    ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, isPublic(publicKeys, key) ? item : placeholder]))
+    : placeholder
+
+/** A key of a secret object declared not secret (`Accept`, `Content-Type` among a request's headers). */
+const isPublic = (publicKeys: ReadonlySet<string> | undefined, key: string): boolean =>
+  publicKeys !== undefined && publicKeys.has(key.toLowerCase())
 
 const redactWith = (plan: Plan, value: unknown): unknown => {
   if (value === undefined || value === null) return value
   switch (plan._tag) {
     case "Secret":
-      return hidden(value)
+      return hidden(value, plan.publicKeys)
     case "Fields":
       return isPlainObject(value) ? redactFields(plan.fields, value) : value
     case "Items":
@@ -92,7 +101,11 @@ const textsIn = (value: unknown, out: Array<Redacted.Redacted<string>>): void =>
 
 const collect = (plan: Plan, value: unknown, out: Array<Redacted.Redacted<string>>): void => {
   if (value === undefined || value === null) return
-  if (plan._tag === "Secret") textsIn(value, out)
+  if (plan._tag === "Secret") {
+    if (plan.publicKeys !== undefined && isPlainObject(value)) {
+      for (const key in value) if (!isPublic(plan.publicKeys, key)) textsIn(value[key], out)
+    } else textsIn(value, out)
+  }
   else if (plan._tag === "Fields") {
     if (isPlainObject(value)) for (const key in plan.fields) collect(plan.fields[key]!, value[key], out)
   } else if (Array.isArray(value)) for (const item of value) collect(plan.items, item, out)

@@ -10,7 +10,13 @@ import * as Rule from "./rule.js"
  * every value in it is a secret (passwords, header values): never stored or shown in clear.
  */
 export const object = <const R extends boolean = false, P extends Properties = never>(
-  config: Common<R> & { readonly properties?: P; readonly defaultValue?: Record<string, unknown>; readonly secret?: boolean }
+  config: Common<R> & {
+    readonly properties?: P
+    readonly defaultValue?: Record<string, unknown>
+    readonly secret?: boolean
+    /** With `secret`: the keys (any case) whose values are not secret, shown and kept as given. */
+    readonly publicKeys?: ReadonlyArray<string>
+  }
 ): Property<
   [NoInfer<P>] extends [never] ? Readonly<Record<string, unknown>> : Params<NoInfer<P>>,
   R,
@@ -20,7 +26,10 @@ export const object = <const R extends boolean = false, P extends Properties = n
     "OBJECT",
     config,
     (config.properties === undefined ? JsonObject : struct(config.properties)) as Schema.Schema<any, any>,
-    config.properties === undefined ? {} : { properties: describeAll(config.properties) },
+    {
+      ...(config.properties === undefined ? {} : { properties: describeAll(config.properties) }),
+      ...(config.secret === true && config.publicKeys !== undefined ? { publicKeys: config.publicKeys.map((key) => key.toLowerCase()) } : {})
+    },
     config.properties === undefined ? isPlainObject : undefined
   ) as any
 
