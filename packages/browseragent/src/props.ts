@@ -36,6 +36,18 @@ export const browserSessionId = <const R extends boolean = false>(config: Config
 export const browserDownloadPath = <const R extends boolean = false>(config: Config<R>) =>
   Property.string({ ...config, minLength: 1, dynamicOptions: BrowserOptions.browserDownloads })
 
+/** Where a download is written, and whether it may replace a file: the download actions' own inputs. */
+export const download = {
+  to: Property.string({
+    title: "Save to",
+    description: "The file to write, inside the files directory (relative to it, or absolute); its directory must exist.",
+    required: true,
+    minLength: 1
+  }),
+  overwrite: Property.boolean({ title: "Overwrite", description: "Replace a file already at the path (default: the download is refused)." }),
+  maxBytes: Property.integer({ title: "Largest size (bytes)", minimum: 1 })
+}
+
 /** A profile (its id is a UUID), chosen from the profiles: for createSession and createBrowserSession. */
 export const profileId = <const R extends boolean = false>(config: Config<R>) =>
   profileUuid({ ...config, dynamicOptions: ProfileOptions.profiles })
