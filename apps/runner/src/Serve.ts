@@ -114,6 +114,9 @@ type Needs = Components | Output | Connections.Connections | FileSystem.FileSyst
 /** The port a webhook is received on when neither `--port` nor the public URL names one. */
 const defaultPort = 8080
 
+/** Where `GET /healthz` answers: a load balancer's check. */
+const healthPath = "/healthz"
+
 /** The default number of runs a runner runs at once. */
 export const defaultConcurrency = 32
 
@@ -148,6 +151,11 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       if (other !== undefined) {
         return yield* new ServeProblem({ message: `${other.file} and ${served.file} would be served as one workflow ("${served.name}"): rename one` })
       }
+    }
+    // The health check's path is its own: a workflow there would answer for it, or the reverse.
+    const atHealth = webhooks.find((served) => WebhookPath.canonical(served.publicUrl!.pathname) === healthPath)
+    if (atHealth !== undefined) {
+      return yield* new ServeProblem({ message: `${atHealth.file} would be served at ${healthPath}, the health check's path: rename it, or give another --public-url` })
     }
     yield* Signing.check(options.workflows.map((served) => served.workflow), options.connections, options.allowUnsignedDeliveries === true)
 
@@ -261,14 +269,14 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     // Each webhook at its path, matched in one form (`WebhookPath`): the router's own matching
     // takes a path case-insensitively and a registered one percent-encoded (`my%20hook`) never.
     const byPath = new Map(webhooks.map((served) => [WebhookPath.canonical(served.publicUrl!.pathname), served]))
+    // The health check too, in the same one form: `/healthz` exactly, by GET or HEAD.
     const route = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      const served = byPath.get(WebhookPath.canonical(request.url))
+      const path = WebhookPath.canonical(request.url)
+      if (path === healthPath && (request.method === "GET" || request.method === "HEAD")) return health
+      const served = byPath.get(path)
       return served === undefined ? Effect.succeed(CappedBody.notFound) : deliver(served)
     })
-    const router: HttpRouter.HttpRouter<never, Connections.Connections> = HttpRouter.empty.pipe(
-      HttpRouter.get("/healthz", health),
-      HttpRouter.all("*", route)
-    )
+    const router: HttpRouter.HttpRouter<never, Connections.Connections> = HttpRouter.all(HttpRouter.empty, "*", route)
     const port = options.port ?? (webhooks.length > 0 ? defaultPort : undefined)
     const host = options.host ?? "127.0.0.1"
     if (port !== undefined) {

@@ -200,6 +200,10 @@ describe("x-runner serve: workflow names", () => {
     expect(((await health.json()) as Health).workflows.map((served) => [served.name, served.state])).toEqual(names.map((name) => [name, "listening"]))
     // A path the router would have taken case-insensitively is another workflow's, or none.
     expect((await delivery(`http://127.0.0.1:${port}/hooks/CASE`, "9".repeat(24), sim.secret)).status).toBe(404)
+    // The health check answers at its one path, to GET and HEAD alone.
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`, { method: "HEAD" })).status).toBe(200)
+    expect((await fetch(`http://127.0.0.1:${port}/HEALTHZ`)).status).toBe(404)
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`, { method: "POST" })).status).toBe(404)
     await stop(serve)
     expect(new Set((await runsOf({ dataDir })).map((run) => run.workflow))).toEqual(new Set(names))
 
@@ -213,5 +217,16 @@ describe("x-runner serve: workflow names", () => {
     })
     expect((await startedOrEnded(refused, "● serving")).code, refused.log()).toBe(2)
     expect(refused.log()).toContain(`${join(twice, "hook.JSON")} and ${join(twice, "hook.json")} would be served as one workflow ("hook"): rename one`)
+
+    // A workflow at the health check's path would answer for it (or it for the workflow).
+    const atHealth = join(dir, "at-health")
+    mkdirSync(atHealth)
+    newCardWorkflow(atHealth, "healthz.json")
+    const clash = served(["serve", atHealth, "--public-url", `http://127.0.0.1:${port}/`, "--port", String(port), "--data-dir", join(dir, "data3")], {
+      ...env,
+      XRUNNER_BOARDTOOL_SECRET: sim.secret
+    })
+    expect((await startedOrEnded(clash, "● serving")).code, clash.log()).toBe(2)
+    expect(clash.log()).toContain(`${join(atHealth, "healthz.json")} would be served at /healthz, the health check's path`)
   }, 60_000)
 })

@@ -177,6 +177,15 @@ describe("download destinations", () => {
       expect(readFileSync(join(files, "downloads", "kept.txt"), "utf8")).toBe("served\n")
     }))
 
+  it.effect("a directory is never replaced, overwrite or not: refused before any request", () =>
+    Effect.gen(function*() {
+      const before = requests
+      for (const overwrite of [false, true]) {
+        expect(refusal("path")(yield* Effect.flip(download("downloads", { overwrite })))).toBe("path: downloads is a directory, not a file to write")
+      }
+      expect(requests).toBe(before)
+    }))
+
   it.effect("a new file inside the directory is written, at its real path", () =>
     Effect.gen(function*() {
       const written = yield* download("downloads/new.txt")

@@ -44,7 +44,12 @@ export const readable = (policy: FilePolicy.Policy, path: string): Effect.Effect
   })
 }
 
-const exists = (path: string) => lstat(path).then(() => true, (cause) => code(cause) === "ENOENT" ? false : Promise.reject(cause))
+/** What is at a path already: nothing, a file (or a link, replaced and never followed), or a directory. */
+const taken = (path: string): Promise<"nothing" | "file" | "directory"> =>
+  lstat(path).then(
+    (stats) => stats.isDirectory() ? "directory" : "file",
+    (cause) => code(cause) === "ENOENT" ? "nothing" : Promise.reject(cause)
+  )
 
 /**
  * @internal The path a download writes, or why it is refused: inside the files directory (its
@@ -53,10 +58,16 @@ const exists = (path: string) => lstat(path).then(() => true, (cause) => code(ca
  */
 export const writable = (policy: FilePolicy.Policy, path: string, overwrite: boolean): Effect.Effect<string, string> => {
   const files = policy.files
+  // Checked before any request: a directory is never replaced, a file only when asked.
   const unlessTaken = (target: string) =>
-    overwrite ? Effect.succeed(target) : Effect.flatMap(
-      Effect.tryPromise({ try: () => exists(target), catch: (cause) => `cannot write ${path} (${String(code(cause) ?? cause)})` }),
-      (taken) => taken ? Effect.fail(`${path} already exists, and overwriting it is off`) : Effect.succeed(target)
+    Effect.flatMap(
+      Effect.tryPromise({ try: () => taken(target), catch: (cause) => `cannot write ${path} (${String(code(cause) ?? cause)})` }),
+      (what) =>
+        what === "directory"
+          ? Effect.fail(`${path} is a directory, not a file to write`)
+          : what === "file" && !overwrite
+          ? Effect.fail(`${path} already exists, and overwriting it is off`)
+          : Effect.succeed(target)
     )
   if (files === "anywhere") return unlessTaken(path)
   if (files === "nowhere") return Effect.fail(`${path} is refused: no local file may be written here (no files directory is set)`)
