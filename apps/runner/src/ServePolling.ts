@@ -89,7 +89,8 @@ export const poll = (options: {
         cursor = Option.getOrUndefined(stored.value.cursor)
       } else yield* say("↻ the stored cursor belongs to another trigger (or other parameters): starting from a new baseline")
     }
-    yield* say(`● polling ${type} every ${Duration.format(interval)}${cursor !== undefined ? ", from the stored cursor" : ""}`)
+    // A stored `null` is no cursor: its first poll is the baseline.
+    yield* say(`● polling ${type} every ${Duration.format(interval)}${cursor !== undefined && cursor !== null ? ", from the stored cursor" : ""}`)
     yield* report("polling")
 
     const once = Effect.gen(function*() {
