@@ -59,7 +59,8 @@ export const served = (args: ReadonlyArray<string>, env: Record<string, string> 
   child.stdout.on("data", (c: Buffer) => (log += c.toString()))
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
   const seen = (text: string | RegExp) => typeof text === "string" ? log.split(text).length - 1 : text.test(log) ? 1 : 0
-  const waitFor = (text: string | RegExp, times = 1, timeoutMs = 15_000) =>
+  // Generous: on CI's two busy cores several runners start at once (a passing test never waits it out).
+  const waitFor = (text: string | RegExp, times = 1, timeoutMs = 45_000) =>
     new Promise<void>((resolve, reject) => {
       const started = Date.now()
       const check = () => {
