@@ -108,7 +108,7 @@ describe("x-runner serve: unsigned deliveries", () => {
     await stop(signed)
     expect((await runsOf({ dataDir: join(dir, "signed") })).map((run) => run.event)).toEqual(["abababababababababababab"])
     expect(refused.log() + allowed.log() + signed.log()).not.toContain(sim.secret)
-  }, 60_000)
+  }, 120_000)
 })
 
 /** `/healthz`, once it answers what `until` wants (the engine's thread tells the serving thread). */
@@ -171,7 +171,7 @@ describe("x-runner serve: stored cursors", () => {
     const unknown = start("--reset-cursor", "nothing-here")
     expect(await unknown.exited).toBe(2)
     expect(unknown.log()).toContain("--reset-cursor nothing-here: not a polling workflow served here (those are: garbled, misshapen, sound)")
-  }, 60_000)
+  }, 120_000)
 })
 
 describe("x-runner serve: workflow names", () => {
@@ -228,5 +228,5 @@ describe("x-runner serve: workflow names", () => {
     })
     expect((await startedOrEnded(clash, "● serving")).code, clash.log()).toBe(2)
     expect(clash.log()).toContain(`${join(atHealth, "healthz.json")} would be served at /healthz, the health check's path`)
-  }, 60_000)
+  }, 120_000)
 })
