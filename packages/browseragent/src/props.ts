@@ -1,5 +1,5 @@
 /** The properties the actions share: ids (UUIDs) chosen from their lists, a workspace's file, a browser's download. */
-import { Property } from "@x/core"
+import { Files, Property } from "@x/core"
 import * as Options from "./options.js"
 import * as BrowserOptions from "./options/browsers.js"
 import * as ProfileOptions from "./options/profiles.js"
@@ -36,16 +36,11 @@ export const browserSessionId = <const R extends boolean = false>(config: Config
 export const browserDownloadPath = <const R extends boolean = false>(config: Config<R>) =>
   Property.string({ ...config, minLength: 1, dynamicOptions: BrowserOptions.browserDownloads })
 
-/** Where a download is written, and whether it may replace a file: the download actions' own inputs. */
+/** Where a download is written, and whether it may replace a file: core's download inputs. */
 export const download = {
-  to: Property.string({
-    title: "Save to",
-    description: "The file to write, inside the files directory (relative to it, or absolute); its directory must exist.",
-    required: true,
-    minLength: 1
-  }),
-  overwrite: Property.boolean({ title: "Overwrite", description: "Replace a file already at the path (default: the download is refused)." }),
-  maxBytes: Property.integer({ title: "Largest size (bytes)", minimum: 1 })
+  to: Files.downloadInputs.saveTo,
+  overwrite: Files.downloadInputs.overwrite,
+  maxBytes: Files.downloadInputs.maxBytes
 }
 
 /** A profile (its id is a UUID), chosen from the profiles: for createSession and createBrowserSession. */

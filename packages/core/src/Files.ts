@@ -23,6 +23,7 @@ import * as FilePolicy from "./FilePolicy.js"
 import { formatBytes } from "./internal/fileSource.js"
 import { toFile } from "./internal/fileWriter.js"
 import * as LocalFiles from "./internal/localFiles.js"
+import * as Property from "./Property.js"
 import type * as ProviderClient from "./ProviderClient.js"
 import * as ProviderRequest from "./ProviderRequest.js"
 import * as ResponseReader from "./ResponseReader.js"
@@ -55,6 +56,25 @@ export interface DownloadOptions {
   readonly maxBytes?: number | undefined
   readonly field?: string | undefined
   readonly timeout?: Duration.DurationInput | undefined
+}
+
+/**
+ * A download action's own inputs, the same in every component: where it writes (`saveTo`,
+ * under the name the action gives it), whether it may replace a file there, and the largest
+ * size it takes.
+ *
+ * @since 0.3.0
+ * @category downloads
+ */
+export const downloadInputs = {
+  saveTo: Property.string({
+    title: "Save to",
+    description: "The file to write, inside the files directory (relative to it, or absolute); its directory must exist.",
+    required: true,
+    minLength: 1
+  }),
+  overwrite: Property.boolean({ title: "Overwrite", description: "Replace a file already at the path (default: the download is refused)." }),
+  maxBytes: Property.integer({ title: "Largest size (bytes)", minimum: 1 })
 }
 
 /**

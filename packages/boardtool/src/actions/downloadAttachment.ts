@@ -1,4 +1,4 @@
-import { Action, Property } from "@x/core"
+import { Action, Files } from "@x/core"
 import * as Schema from "effect/Schema"
 import * as Api from "../api.js"
 import * as Options from "../options.js"
@@ -12,14 +12,9 @@ export const downloadAttachment = Action.make({
     idBoard: Props.idBoard,
     idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
     idAttachment: Props.trelloId({ title: "Attachment", required: true }),
-    path: Property.string({
-      title: "Save to",
-      description: "The file to write, inside the files directory (relative to it, or absolute); its directory must exist.",
-      required: true,
-      minLength: 1
-    }),
-    overwrite: Property.boolean({ title: "Overwrite", description: "Replace a file already at the path (default: the download is refused)." }),
-    maxBytes: Property.integer({ title: "Largest size (bytes)", minimum: 1 })
+    path: Files.downloadInputs.saveTo,
+    overwrite: Files.downloadInputs.overwrite,
+    maxBytes: Files.downloadInputs.maxBytes
   },
   output: Schema.Struct({
     path: Schema.String,
