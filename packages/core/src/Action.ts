@@ -7,7 +7,7 @@
 import type * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import type * as ParseResult from "effect/ParseResult"
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as Connection from "./Connection.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
@@ -58,7 +58,69 @@ export interface Action<P extends Property.Properties = any, A = any, N extends 
    * creates nothing twice). `undefined` when the action cannot tell.
    */
   readonly reconcile?: ((params: Property.Params<P>, context: Context<any>, attempt: Attempt) => Effect.Effect<Option.Option<A>, ConnectorError>) | undefined
+  /** Set when the action is on its way out: since when, what to use instead, and why. */
+  readonly deprecated?: Deprecation | undefined
 }
+
+/** A calendar day written `YYYY-MM-DD` that exists (no 2026-02-30). */
+const Day = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}$/, { message: () => "must be a date written YYYY-MM-DD" }),
+  Schema.filter((day) => {
+    const date = new Date(`${day}T00:00:00Z`)
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day)
+  }, { message: () => "must be a day of the calendar" })
+)
+
+/**
+ * Why an action (or trigger) is on its way out: the day it was deprecated (`YYYY-MM-DD`, the
+ * provider's or ours), what replaces it (an action's name or a sentence; none when nothing
+ * does), and the reason. `describe` shows it, the runner warns when a deprecated action runs,
+ * and the contract tests let only deprecated actions send operations the provider deprecated.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export const Deprecation = Schema.Struct({
+  since: Day,
+  replacement: Schema.optional(Schema.NonEmptyTrimmedString),
+  reason: Schema.NonEmptyTrimmedString
+})
+
+/**
+ * A deprecation, decoded: `since`, `replacement` if any, `reason`.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Deprecation extends Schema.Schema.Type<typeof Deprecation> {}
+
+const decodeDeprecation = Schema.decodeUnknownEither(Deprecation)
+
+/**
+ * A definition's `deprecated`, checked: a bad date or an empty reason is a mistake in the
+ * definition, thrown when it is defined (as a registry's duplicate is), not found by a user.
+ *
+ * @since 0.4.0
+ * @category constructors
+ */
+export const checkDeprecation = (name: string, deprecated: Deprecation | undefined): Deprecation | undefined => {
+  if (deprecated === undefined) return undefined
+  const decoded = decodeDeprecation(deprecated)
+  if (Either.isLeft(decoded)) throw new Error(`${name}: deprecated: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`)
+  return decoded.right
+}
+
+/**
+ * One line for people: `deprecated since 2026-01-29: use listItems; <reason>` (or `nothing
+ * replaces it`). The runner's warning and the READMEs' rows say it this way.
+ *
+ * @since 0.4.0
+ * @category utils
+ */
+export const deprecationNote = (deprecation: Deprecation): string =>
+  `deprecated since ${deprecation.since}: ${
+    deprecation.replacement === undefined ? "nothing replaces it" : `use ${deprecation.replacement}`
+  }; ${deprecation.reason}`
 
 /**
  * An attempt of an action that was cut short: when it began.
@@ -128,6 +190,11 @@ export const make = <
     context: Context<Property.Params<Connection.WithBaseUrl<C>>>,
     attempt: Attempt
   ) => Effect.Effect<Option.Option<A>, ConnectorError>
+  /**
+   * Marks the action deprecated: `since` (`YYYY-MM-DD`), `replacement` (an action's name or a
+   * sentence), `reason`. It still runs; the runner warns each run. Checked here: a bad date throws.
+   */
+  readonly deprecated?: Deprecation
 }): Action<P, A, N> => ({
   name: config.name,
   title: config.title,
@@ -140,5 +207,6 @@ export const make = <
   decode: Property.decoder(config.props, config.name, config.validate),
   encode: config.output === undefined ? encodeNothing : PlainSchema.encodeUnknownEither(config.output),
   groups: PropertyGroup.groupsOf(config.props),
-  reconcile: config.reconcile
+  reconcile: config.reconcile,
+  deprecated: checkDeprecation(config.name, config.deprecated)
 })

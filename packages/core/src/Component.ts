@@ -145,8 +145,9 @@ const outputSchema = (schema: Schema.Schema<any, any> | undefined): unknown => {
 }
 
 /**
- * An action as plain JSON: name, title, props, output as JSON Schema, scopes, and whether it is
- * reconcilable (it finds what an attempt cut short created).
+ * An action as plain JSON: name, title, props, output as JSON Schema, scopes, whether it is
+ * reconcilable (it finds what an attempt cut short created), and its `deprecated` (since,
+ * replacement, reason) when it is deprecated.
  *
  * @since 0.1.0
  * @category utils
@@ -159,12 +160,14 @@ export const describeAction = (a: Action) => ({
   output: outputSchema(a.output),
   ...(a.scopes.length > 0 ? { scopes: a.scopes } : {}),
   // It can find what an attempt cut short created: a durable engine repeats it safely.
-  ...(a.reconcile !== undefined ? { reconcilable: true } : {})
+  ...(a.reconcile !== undefined ? { reconcilable: true } : {}),
+  ...(a.deprecated !== undefined ? { deprecated: a.deprecated } : {})
 })
 
 /**
  * A trigger as plain JSON: name, title, kind (with `setup` for a static webhook), props, output
- * as JSON Schema, a polling trigger's interval, whether it offers sample data, and its scopes.
+ * as JSON Schema, a polling trigger's interval, whether it offers sample data, its scopes, and
+ * its `deprecated` when it is deprecated.
  *
  * @since 0.1.0
  * @category utils
@@ -179,7 +182,8 @@ export const describeTrigger = (t: Trigger) => ({
   output: outputSchema(t.output),
   ...(t.kind === "POLLING" ? { intervalMillis: Duration.toMillis(t.interval) } : {}),
   sample: t.sample !== undefined,
-  ...(t.scopes !== undefined && t.scopes.length > 0 ? { scopes: t.scopes } : {})
+  ...(t.scopes !== undefined && t.scopes.length > 0 ? { scopes: t.scopes } : {}),
+  ...(t.deprecated !== undefined ? { deprecated: t.deprecated } : {})
 })
 
 /**

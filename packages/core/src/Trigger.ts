@@ -8,6 +8,7 @@ import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import type * as Schema from "effect/Schema"
+import * as Action from "./Action.js"
 import type * as Connection from "./Connection.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import * as Property from "./Property.js"
@@ -76,6 +77,8 @@ interface TriggerCommon<P extends Property.Properties, A> {
   /** The OAuth2 scopes it needs (to register its webhook, to read what it emits), for connections that have scopes. */
   readonly scopes?: ReadonlyArray<string> | undefined
   readonly decode: (params: unknown) => Either.Either<Property.Params<P>, InvalidInput>
+  /** Set when the trigger is on its way out (as an action's `deprecated`); checked when it is defined. */
+  readonly deprecated?: Action.Deprecation | undefined
 }
 
 /**
@@ -212,7 +215,8 @@ export const dynamicWebhook = <P extends Property.Properties, A, S, C extends Pr
 ): DynamicWebhookTrigger<P, A, S> => ({
   ...config,
   kind: "DYNAMIC_WEBHOOK",
-  decode: Property.decoder(config.props, config.name, config.validate)
+  decode: Property.decoder(config.props, config.name, config.validate),
+  deprecated: Action.checkDeprecation(config.name, config.deprecated)
 })
 
 /**
@@ -228,7 +232,8 @@ export const polling = <P extends Property.Properties, A, C, V extends Property.
 ): PollingTrigger<P, A, C> => ({
   ...config,
   kind: "POLLING",
-  decode: Property.decoder(config.props, config.name, config.validate)
+  decode: Property.decoder(config.props, config.name, config.validate),
+  deprecated: Action.checkDeprecation(config.name, config.deprecated)
 })
 
 /**
@@ -244,5 +249,6 @@ export const staticWebhook = <P extends Property.Properties, A, C extends Proper
 ): StaticWebhookTrigger<P, A> => ({
   ...config,
   kind: "STATIC_WEBHOOK",
-  decode: Property.decoder(config.props, config.name, config.validate)
+  decode: Property.decoder(config.props, config.name, config.validate),
+  deprecated: Action.checkDeprecation(config.name, config.deprecated)
 })
