@@ -61,6 +61,12 @@ export interface ProviderClient {
    * rule of the `FilePolicy` in context (a refused address is an `InvalidInput`, nothing sent).
    */
   readonly external: ProviderClient
+  /**
+   * The same client at another base URL of the same provider (another version of its API,
+   * say): the same credentials, limits, retries, time limit and error reading. One client per
+   * base URL, made once.
+   */
+  readonly rebase: (baseUrl: string) => ProviderClient
 }
 
 /**
@@ -183,6 +189,7 @@ export const makeWith = (
     Effect.locally(execute(request), ResponseReader.streamRequested, true)
 
   let external: ProviderClient | undefined
+  const rebased = new Map<string, ProviderClient>()
   const self: ProviderClient = {
     baseUrl,
     send,
@@ -196,6 +203,13 @@ export const makeWith = (
         timeout: config.timeout,
         tracing: config.tracing
       }))
+    },
+    rebase: (url) => {
+      const target = url.replace(/\/+$/, "")
+      if (target === baseUrl) return self
+      let client = rebased.get(target)
+      if (client === undefined) rebased.set(target, client = makeWith(http, limiters, { ...config, baseUrl: target }))
+      return client
     }
   }
   return self
@@ -211,7 +225,9 @@ const guarded = (client: ProviderClient): ProviderClient => {
     void: (request) => send(request, ResponseReader.discard),
     get external() {
       return self
-    }
+    },
+    // Absolute URLs have no base to change.
+    rebase: () => self
   }
   return self
 }

@@ -177,6 +177,23 @@ describe("ProviderClient requests", () => {
       expect(sent[0]!.body).toBe("{\"n\":1}")
     }))
 
+  it.effect("rebase: the same credentials and error reading at another base URL, one client per base", () =>
+    Effect.gen(function*() {
+      const { client, sent } = clientWith((request) =>
+        request.url.includes("/v3/") ? { status: 404, body: JSON.stringify({ detail: "Run not found" }) } : { status: 200, body: thing }, {
+        errorMessage: (body) => (body as { detail?: string }).detail
+      })
+      const v3 = client.rebase("https://api.example.test/v3/")
+      expect(v3.baseUrl).toBe("https://api.example.test/v3")
+      expect(client.rebase("https://api.example.test/v3")).toBe(v3)
+      expect(client.rebase("https://api.example.test/v2")).toBe(client)
+      yield* client.send(getThing, ResponseReader.json(Thing))
+      const error = yield* Effect.flip(v3.send({ method: "GET", path: "/runs/r1" }, ResponseReader.json(Thing)))
+      expect(error).toMatchObject({ _tag: "NotFound", message: expect.stringContaining("Run not found"), request: { method: "GET", path: "/runs/r1" } })
+      expect(sent.map((s) => s.url)).toEqual(["https://api.example.test/v2/things/abc?token=q-secret", "https://api.example.test/v3/runs/r1"])
+      expect(sent.map((s) => s.headers["authorization"])).toEqual([`Bearer ${SECRET}`, `Bearer ${SECRET}`])
+    }))
+
   it("path`` percent-encodes interpolated values, and keeps dot segments from climbing", () => {
     expect(ProviderRequest.path`/cards/${"a/b?c"}/x`).toBe("/cards/a%2Fb%3Fc/x")
     expect(ProviderRequest.path`/sites/s/orders/${".."}/fulfill`).toBe("/sites/s/orders/%252E%252E/fulfill")
