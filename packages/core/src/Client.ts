@@ -22,10 +22,12 @@ import * as Scope from "effect/Scope"
 import type * as Action from "./Action.js"
 import * as Component from "./Component.js"
 import type * as Connection from "./Connection.js"
+import type * as ConnectionTest from "./ConnectionTest.js"
 import { type ConnectorError, UnexpectedResponse } from "./ConnectorError.js"
 import * as Connections from "./Connections.js"
 import * as FilePolicy from "./FilePolicy.js"
 import * as DefaultHttpClient from "./internal/defaultHttpClient.js"
+import * as internalConnectionTest from "./internal/connectionTest.js"
 import { execute } from "./internal/execute.js"
 import type * as Property from "./Property.js"
 
@@ -49,21 +51,33 @@ export type Arguments<P extends Property.Properties> = {} extends Property.Input
   : [params: Property.Input<P>]
 
 /**
- * The Effect flavour: one method per action, returning its output or a typed `ConnectorError`.
+ * The Effect flavour: one method per action, returning its output or a typed `ConnectorError`;
+ * and `testConnection`, the connection's test (see `ConnectionTest`).
  *
  * @since 0.2.0
  * @category models
  */
-export type EffectClient<C extends Component.Component> = {
-  readonly [K in keyof C["actions"]]: C["actions"][K] extends Action.Action<infer P, infer A, any>
-    ? (...args: Arguments<P>) => Effect.Effect<A, ConnectorError>
-    : never
-}
+export type EffectClient<C extends Component.Component> =
+  & {
+    readonly [K in keyof C["actions"]]: C["actions"][K] extends Action.Action<infer P, infer A, any>
+      ? (...args: Arguments<P>) => Effect.Effect<A, ConnectorError>
+      : never
+  }
+  & {
+    /**
+     * Sends the connection's test request: what its answer says about the credentials, or a
+     * `ConnectionTestFailed` saying whether they were refused or the provider not reached, and what to do.
+     *
+     * @since 0.3.0
+     */
+    readonly testConnection: () => Effect.Effect<ConnectionTest.Result, ConnectionTest.ConnectionTestFailed>
+  }
 
 /**
  * The Promise flavour: one method per action, resolving to its output or rejecting with a typed
- * `ConnectorError`; `close` waits for the calls under way, then releases the connection and its
- * HTTP client (later calls reject with `ClientClosed`).
+ * `ConnectorError`; `testConnection`, the connection's test (rejecting with `ConnectionTestFailed`);
+ * `close` waits for the calls under way, then releases the connection and its HTTP client
+ * (later calls reject with `ClientClosed`).
  *
  * @since 0.2.0
  * @category models
@@ -74,7 +88,15 @@ export type PromiseClient<C extends Component.Component> =
       ? (...args: Arguments<P>) => Promise<A>
       : never
   }
-  & { readonly close: () => Promise<void> }
+  & {
+    readonly close: () => Promise<void>
+    /**
+     * Sends the connection's test request (see `EffectClient`'s `testConnection`).
+     *
+     * @since 0.3.0
+     */
+    readonly testConnection: () => Promise<ConnectionTest.Result>
+  }
 
 /**
  * A call to a Promise client after its `close`.
@@ -140,17 +162,21 @@ const finishWith = (action: Action.Action, label: string) => {
   }
 }
 
-/** One method per action, by the name it is listed under (its parameters decoded first: nothing is sent on bad input). */
+/**
+ * One method per action, by the name it is listed under (its parameters decoded first: nothing
+ * is sent on bad input), and `testConnection`.
+ */
 const methodsOf = (
   component: Component.Component,
   connections: Connections.Connections["Type"]
-): Record<string, (params?: unknown) => Effect.Effect<unknown, ConnectorError>> => {
+): Record<string, (params?: unknown) => Effect.Effect<unknown, ConnectorError | ConnectionTest.ConnectionTestFailed>> => {
   // The opened connection, once there is one: later calls skip the service's lookup.
   let opened: Connections.Opened | undefined
   const open = Effect.tap(Effect.suspend(() => connections.get(component)), (o) => {
     opened = o
   })
-  return Object.fromEntries(Object.entries(component.actions).map(([name, action]) => {
+  const testConnection = () => internalConnectionTest.run(component, opened !== undefined ? Effect.succeed(opened) : open)
+  const actions = Object.entries(component.actions).map(([name, action]) => {
     const label = `${Component.typeOf(component)}/${name}`
     const finish = finishWith(action, label)
     const run = (o: Connections.Opened, params: Readonly<Record<string, unknown>>) =>
@@ -160,14 +186,15 @@ const methodsOf = (
       if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
       return opened !== undefined ? run(opened, decoded.right) : Effect.flatMap(open, (o) => run(o, decoded.right))
     }
-    return [name, call]
-  }))
+    return [name, call] as const
+  })
+  return Object.fromEntries([...actions, ["testConnection", testConnection]])
 }
 
 type RunCallback = <A, E>(effect: Effect.Effect<A, E>, options: Runtime.RunCallbackOptions<A, E>) => unknown
 
 /** Runs an effect as a Promise that rejects with the typed error itself (not a wrapper), so that `instanceof` and `_tag` work on it. */
-const promiseOf = <A>(runCallback: RunCallback, effect: Effect.Effect<A, ConnectorError>): Promise<A> =>
+const promiseOf = <A, E>(runCallback: RunCallback, effect: Effect.Effect<A, E>): Promise<A> =>
   new Promise((resolve, reject) =>
     runCallback(effect, { onExit: (exit) => Exit.isSuccess(exit) ? resolve(exit.value) : reject(Cause.squash(exit.cause)) })
   )
@@ -181,6 +208,9 @@ const promiseOf = <A>(runCallback: RunCallback, effect: Effect.Effect<A, Connect
 export const make = <C extends Component.Component>(component: C): Factory<C> => {
   if (Object.hasOwn(component.actions, "close")) {
     throw new Error(`${component.name} has an action named "close", which its Promise client uses to release it`)
+  }
+  if (Object.hasOwn(component.actions, "testConnection")) {
+    throw new Error(`${component.name} has an action named "testConnection", which its clients use to test the connection`)
   }
 
   const effect = (connection: ConnectionInput<C>): Effect.Effect<EffectClient<C>, never, Scope.Scope> =>
@@ -217,10 +247,10 @@ export const make = <C extends Component.Component>(component: C): Factory<C> =>
     )
     // A failure to build is reported by the calls that wait for it, not as an unhandled rejection.
     opening.catch(() => {})
-    const methods = Object.fromEntries(Object.keys(component.actions).map((name) => [name, (params?: unknown): Promise<unknown> => {
+    const methods = Object.fromEntries([...Object.keys(component.actions), "testConnection"].map((name) => [name, (params?: unknown): Promise<unknown> => {
       if (closing !== undefined) return Promise.reject(new ClientClosed({ message: `this ${component.name} client is closed` }))
       const run = (c: EffectClient<C>) =>
-        promiseOf(runCallback, (c as Record<string, (p?: unknown) => Effect.Effect<unknown, ConnectorError>>)[name]!(params))
+        promiseOf(runCallback, (c as Record<string, (p?: unknown) => Effect.Effect<unknown, unknown>>)[name]!(params))
       const call = ready !== undefined ? run(ready) : opening.then(run)
       // Tracked until settled, so that `close` lets it finish before the HTTP client goes.
       inFlight.add(call)

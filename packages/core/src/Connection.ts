@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import type * as Redacted from "effect/Redacted"
 import * as Auth from "./Auth.js"
+import type * as ConnectionTest from "./ConnectionTest.js"
 import { apiKeyHeaderProps, apiKeyProps, baseUrlProperty, oauth2Props, revealKeys } from "./internal/connection.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import type { Kind } from "./internal/connection.js"
@@ -76,6 +77,12 @@ export interface Connection<P extends Property.Properties = Property.Properties>
   /** The limits for these values, where the plan decides them (else `rateLimits`). */
   readonly rateLimitsOf?: ((values: Readonly<Record<string, unknown>>) => ReadonlyArray<RateLimiter.RateLimit>) | undefined
   readonly oauth2?: OAuth2.Settings | undefined
+  /**
+   * The cheap authenticated request that proves the credentials work (see `ConnectionTest`).
+   *
+   * @since 0.3.0
+   */
+  readonly test?: ConnectionTest.ConnectionTest | undefined
   /** Credentials and the values each rate limit counts per, from the decoded values. */
   readonly authenticate: (
     values: Property.Params<P>,
@@ -95,6 +102,8 @@ interface Common {
   readonly client: ClientSettings
   /** The provider's published limits (as described). */
   readonly rateLimits?: ReadonlyArray<RateLimiter.RateLimit>
+  /** The request that proves the credentials work (`ConnectionTest.make`). */
+  readonly test?: ConnectionTest.ConnectionTest
 }
 
 const define = <P extends Property.Properties>(
@@ -117,6 +126,7 @@ const define = <P extends Property.Properties>(
     rateLimits: config.rateLimits ?? [],
     rateLimitsOf: config.rateLimitsOf as Connection<P>["rateLimitsOf"],
     oauth2: config.oauth2,
+    test: config.test,
     authenticate,
     decode: Property.decoder(props, "connection")
   }

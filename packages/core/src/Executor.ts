@@ -11,8 +11,10 @@ import type * as Option from "effect/Option"
 import type * as Action from "./Action.js"
 import type * as Choice from "./Choice.js"
 import type * as Component from "./Component.js"
+import type * as ConnectionTest from "./ConnectionTest.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import { Connections } from "./Connections.js"
+import * as internalConnectionTest from "./internal/connectionTest.js"
 import * as internalExecute from "./internal/execute.js"
 import * as internalOptions from "./internal/options.js"
 import * as PropertyGroups from "./internal/propertyGroup.js"
@@ -153,6 +155,17 @@ export interface Executor {
   >
   /** Sample events of a trigger of any kind, read now (nothing enabled or stored); `InvalidInput` if it offers none. */
   readonly sample: (trigger: TriggerStep) => Effect.Effect<ReadonlyArray<Trigger.TriggerEvent<unknown>>, ConnectorError, Connections>
+  /**
+   * Tests a component's connection (from `Connections`, as its actions get it) with the request
+   * its connection declares (`ConnectionTest`): what the answer says about the credentials, or
+   * a `ConnectionTestFailed` naming the connection, whether the credentials were refused or
+   * the provider not reached, and what to do.
+   *
+   * @since 0.3.0
+   */
+  readonly testConnection: (
+    component: Component.Component
+  ) => Effect.Effect<ConnectionTest.Result, ConnectionTest.ConnectionTestFailed, Connections>
 }
 
 /**
@@ -226,8 +239,11 @@ export const make = (
 
   const fields: Executor["fields"] = (type, property, params) => PropertyGroups.fields(registry, type, property, params)
 
+  const testConnection: Executor["testConnection"] = (component) =>
+    Effect.flatMap(Connections, (connections) => internalConnectionTest.run(component, connections.get(component)))
+
   const triggers = internal.make(registry, settings.maxDeliveryBytes)
-  return { registry, prepare, decodeParameters, runDecoded, runPrepared, run, reconcilePrepared, options, fields, ...triggers }
+  return { registry, prepare, decodeParameters, runDecoded, runPrepared, run, reconcilePrepared, options, fields, testConnection, ...triggers }
 }
 
 /**

@@ -46,6 +46,12 @@ export * as Component from "./Component.js"
  */
 export * as Connection from "./Connection.js"
 /**
+ * Connection tests: the request that proves a connection's credentials work, and its typed failure.
+ *
+ * @since 0.3.0
+ */
+export * as ConnectionTest from "./ConnectionTest.js"
+/**
  * Opened connections as a service, each opened once per layer.
  *
  * @since 0.2.0

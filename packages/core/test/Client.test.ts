@@ -153,7 +153,7 @@ describe("Client: the Effect flavour", () => {
       readonly secret?: string | Redacted.Redacted<string> | undefined
       readonly baseUrl?: string | undefined
     }>()
-    expectTypeOf<keyof Client.PromiseClient<typeof fixture>>().toEqualTypeOf<"createThing" | "getThing" | "customAction" | "close">()
+    expectTypeOf<keyof Client.PromiseClient<typeof fixture>>().toEqualTypeOf<"createThing" | "getThing" | "customAction" | "close" | "testConnection">()
   })
 })
 

@@ -1,4 +1,5 @@
 /** A connection as plain JSON data. */
+import type * as ConnectionTest from "../ConnectionTest.js"
 import type * as OAuth2 from "../OAuth2.js"
 import * as Property from "../Property.js"
 import type * as RateLimiter from "../RateLimiter.js"
@@ -14,6 +15,7 @@ interface Describable {
   readonly client: { readonly defaultBaseUrl: string }
   readonly rateLimits: ReadonlyArray<RateLimiter.RateLimit>
   readonly oauth2?: OAuth2.Settings | undefined
+  readonly test?: ConnectionTest.ConnectionTest | undefined
 }
 
 export interface ConnectionDescription {
@@ -25,6 +27,8 @@ export interface ConnectionDescription {
   readonly defaultBaseUrl: string
   readonly rateLimits: ReadonlyArray<{ readonly scope: string; readonly limit: number; readonly intervalMillis: number }>
   readonly oauth2?: { readonly authorizeUrl: string; readonly tokenUrl: string; readonly scopes: ReadonlyArray<string> }
+  /** The request its connection test sends, e.g. `GET /members/me`. */
+  readonly test?: string
 }
 
 export const describe = (connection: Describable): ConnectionDescription => ({
@@ -47,5 +51,6 @@ export const describe = (connection: Describable): ConnectionDescription => ({
         scopes: connection.oauth2.scopes
       }
     }
-    : {})
+    : {}),
+  ...(connection.test !== undefined ? { test: `${connection.test.request.method} ${connection.test.request.path}` } : {})
 })
