@@ -2,10 +2,13 @@
  * Runs every request a component can send, from one table of example parameters: each action,
  * each dynamic option list of its properties, and each trigger (enabled and disabled, polled
  * twice, sampled, as its kind allows). A component member missing from the table is reported,
- * so a new action cannot go unchecked.
+ * so a new action cannot go unchecked. Each request is sent as its action's or trigger's
+ * (`sentBy`), so that `Contract.check` knows whether a deprecated operation's sender is
+ * deprecated too (an options list is its action's or trigger's).
  */
-import type { Component, Connections, ConnectorError, Executor } from "@x/core"
+import type { Action, Component, Connections, ConnectorError, Executor } from "@x/core"
 import * as Effect from "effect/Effect"
+import { sentBy } from "./sender.js"
 
 type Params = Readonly<Record<string, unknown>>
 
@@ -36,17 +39,24 @@ export const exercise = (
   Effect.gen(function*() {
     const prefix = `${component.name}/v${component.version}`
     const missing: Array<string> = []
-    for (const action of Object.values<{ name: string; props: Record<string, { dynamicOptions?: unknown }> }>(component.actions as any)) {
+    for (
+      const action of Object.values<{ name: string; props: Record<string, { dynamicOptions?: unknown }>; deprecated?: Action.Deprecation }>(
+        component.actions as any
+      )
+    ) {
       const params = paramsOf(cases.actions[action.name])
       if (params === undefined) {
         missing.push(`action ${action.name}`)
         continue
       }
       const type = `${prefix}/${action.name}`
+      const as = (label: string) => sentBy({ label, deprecated: action.deprecated })
       for (const [property, definition] of Object.entries(action.props)) {
-        if (definition.dynamicOptions !== undefined) yield* named(`${type} options ${property}`, executor.options(type, property, params))
+        if (definition.dynamicOptions !== undefined) {
+          yield* named(`${type} options ${property}`, executor.options(type, property, params)).pipe(as(`options ${property} of action ${type}`))
+        }
       }
-      yield* named(type, executor.run(step(type, params)))
+      yield* named(type, executor.run(step(type, params))).pipe(as(`action ${type}`))
     }
     for (const trigger of Object.values(component.triggers)) {
       const params = paramsOf(cases.triggers[trigger.name])
@@ -57,17 +67,20 @@ export const exercise = (
       const type = `${prefix}/${trigger.name}`
       const prepared = executor.prepareTrigger(step(type, params))
       if (prepared._tag === "Left") return yield* Effect.fail(new Error(`${type}: ${prepared.left.message}`))
+      const as = (label: string) => sentBy({ label, deprecated: trigger.deprecated })
       for (const [property, definition] of Object.entries<{ dynamicOptions?: unknown }>(trigger.props)) {
-        if (definition.dynamicOptions !== undefined) yield* named(`${type} options ${property}`, executor.options(type, property, params))
+        if (definition.dynamicOptions !== undefined) {
+          yield* named(`${type} options ${property}`, executor.options(type, property, params)).pipe(as(`options ${property} of trigger ${type}`))
+        }
       }
       if (trigger.kind === "DYNAMIC_WEBHOOK") {
-        const state = yield* named(`${type} enable`, executor.enableTrigger(prepared.right, webhookUrl))
-        yield* named(`${type} disable`, executor.disableTrigger(prepared.right, state))
+        const state = yield* named(`${type} enable`, executor.enableTrigger(prepared.right, webhookUrl)).pipe(as(`trigger ${type} (enable)`))
+        yield* named(`${type} disable`, executor.disableTrigger(prepared.right, state)).pipe(as(`trigger ${type} (disable)`))
       } else if (trigger.kind === "POLLING") {
-        const first = yield* named(`${type} poll`, executor.poll(prepared.right, undefined))
-        yield* named(`${type} poll`, executor.poll(prepared.right, first.cursor))
+        const first = yield* named(`${type} poll`, executor.poll(prepared.right, undefined)).pipe(as(`trigger ${type} (poll)`))
+        yield* named(`${type} poll`, executor.poll(prepared.right, first.cursor)).pipe(as(`trigger ${type} (poll)`))
       }
-      if (trigger.sample !== undefined) yield* named(`${type} sample`, executor.sample(prepared.right))
+      if (trigger.sample !== undefined) yield* named(`${type} sample`, executor.sample(prepared.right)).pipe(as(`trigger ${type} (sample)`))
     }
     return { missing }
   })

@@ -2,21 +2,27 @@
  * A provider's published OpenAPI document as a checker of the requests a connector sends: the
  * operation (method and path template), its path and query parameters, and its body, each
  * checked against the document's schemas. The connectors' contract tests record what their
- * actions, options loaders and triggers send (`recording`) and check every request.
+ * actions, options loaders and triggers send (`recording`) and check every request. The
+ * deprecation watch: a request to an operation the document (or an amendment) marks deprecated
+ * is a finding unless what sent it (`sentBy`, set by `exercise`) is marked deprecated too.
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Ajv, type ValidateFunction } from "ajv"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import { readFileSync } from "node:fs"
 import { parse } from "yaml"
+import { currentSender, type Sender } from "./sender.js"
 
 /** A request as sent: method, absolute URL, and the body's fields or value. */
 export interface SentRequest {
   readonly method: string
   readonly url: string
+  /** What sent it, where it was sent within `sentBy` (as `exercise` does); `undefined` if unknown. */
+  readonly sentBy?: Sender | undefined
   readonly body:
     | { readonly kind: "none" }
     | { readonly kind: "json"; readonly value: unknown }
@@ -47,6 +53,8 @@ interface Operation {
   readonly parameters: ReadonlyArray<Parameter>
   readonly body: ReadonlyMap<string, Lazy | undefined>
   readonly bodyRequired: boolean
+  /** Why it is deprecated (the document's mark, or an amendment's reason); `undefined` when it is not. */
+  readonly deprecated: string | undefined
 }
 
 /** OpenAPI's `nullable` as JSON Schema ("or null"), and `#/components` references to the loaded document. */
@@ -78,17 +86,22 @@ export interface Contract {
   readonly operationOf: (request: SentRequest, baseUrl: string) => string | undefined
   /** Every operation of the document, as `METHOD /template`. */
   readonly operations: ReadonlyArray<string>
+  /** The operations marked deprecated (by the document or an amendment), as `METHOD /template`. */
+  readonly deprecatedOperations: ReadonlyArray<string>
 }
 
 /**
  * What the provider really takes and its document leaves out: parameters added to an
- * operation or retyped, or (with `adds`) an operation the document lacks. Each says why
- * (where the fact comes from).
+ * operation or retyped, (with `adds`) an operation the document lacks, or (with `deprecated`)
+ * an operation the provider deprecated or switched off after the document was written. Each
+ * says why (where the fact comes from).
  */
 export interface Amendment {
   /** `METHOD /template`, as in `Contract.operations`. */
   readonly operation: string
-  readonly parameters: ReadonlyArray<{ readonly name: string; readonly in: "path" | "query"; readonly schema: unknown }>
+  readonly parameters?: ReadonlyArray<{ readonly name: string; readonly in: "path" | "query"; readonly schema: unknown }>
+  /** The provider deprecated the operation (or switched it off): only a deprecated action may send it. */
+  readonly deprecated?: boolean
   /** The operation is not in the document: it is added, with these parameters. */
   readonly adds?: boolean
   /** The JSON body's schema, replacing the document's where it is wrong about what the provider takes. */
@@ -151,7 +164,8 @@ export const load = (path: string, amendments: ReadonlyArray<Amendment> = []): C
           isArray: isArraySchema(parameter.schema)
         })),
         body,
-        bodyRequired: requestBody?.required === true
+        bodyRequired: requestBody?.required === true,
+        deprecated: operation[AMENDED_DEPRECATION] ?? (operation.deprecated === true ? "the document marks it deprecated" : undefined)
       })
     }
   }
@@ -174,6 +188,7 @@ export const load = (path: string, amendments: ReadonlyArray<Amendment> = []): C
     if (operation === undefined) return [`${request.method} ${path}: no such operation in the document`]
     const problems: Array<string> = []
     const say = (problem: string) => problems.push(`${operation.id}: ${problem}`)
+    if (operation.deprecated !== undefined && request.sentBy?.deprecated === undefined) say(deprecationFinding(operation.deprecated, request.sentBy))
     const query = new URL(request.url).searchParams
     const given = new Map<string, { readonly in: string; readonly values: ReadonlyArray<string> }>()
     for (const name of new Set(query.keys())) if (!queryCredentials.has(name)) given.set(name, { in: "query", values: query.getAll(name) })
@@ -242,11 +257,23 @@ export const load = (path: string, amendments: ReadonlyArray<Amendment> = []): C
       const path = relativePath(request, baseUrl)
       return path === undefined ? undefined : find(request, path)?.id
     },
-    operations: operations.map((operation) => operation.id)
+    operations: operations.map((operation) => operation.id),
+    deprecatedOperations: operations.filter((operation) => operation.deprecated !== undefined).map((operation) => operation.id)
   }
 }
 
-const amend = (document: any, { adds, body, operation, parameters }: Amendment) => {
+/** What to do about a request to a deprecated operation from a sender not marked deprecated. */
+const deprecationFinding = (why: string, sender: Sender | undefined): string =>
+  sender === undefined
+    ? `deprecated (${why}), sent by nothing known (not within Contract.exercise or Contract.sentBy): send it through them, ` +
+      "so that only an action marked deprecated may send it"
+    : `deprecated (${why}), and ${sender.label}, which sends it, is not marked deprecated: mark it deprecated ` +
+      "(deprecated: { since: \"YYYY-MM-DD\", replacement, reason }) or move it to the operation that replaces this one"
+
+/** Where an amendment's `deprecated` keeps its reason on the document's operation. */
+const AMENDED_DEPRECATION = "x-contract-deprecated"
+
+const amend = (document: any, { adds, body, deprecated, operation, parameters = [], reason }: Amendment) => {
   const [method, template] = operation.split(" ") as [string, string]
   const item = document.paths[template] ??= {}
   if (adds === true) {
@@ -256,6 +283,7 @@ const amend = (document: any, { adds, body, operation, parameters }: Amendment) 
   const target = item[method.toLowerCase()]
   if (target === undefined) throw new Error(`amendment: the document has no ${operation}`)
   if (body !== undefined) target.requestBody = { required: true, content: { "application/json": { schema: body } } }
+  if (deprecated === true) target[AMENDED_DEPRECATION] = reason
   const declared: Array<any> = (target.parameters ??= [])
   for (const parameter of parameters) {
     const index = declared.findIndex((existing) => existing.name === parameter.name && existing.in === parameter.in)
@@ -336,9 +364,9 @@ export const recording = (http: Layer.Layer<HttpClient.HttpClient>) => {
     HttpClient.HttpClient,
     Effect.map(HttpClient.HttpClient, (client) =>
       HttpClient.tapRequest(client, (request) =>
-        Effect.promise(() => decodeBody(request.body)).pipe(
-          Effect.map((body) => {
-            requests.push({ method: request.method, url: urlOf(request), body })
+        Effect.zip(Effect.promise(() => decodeBody(request.body)), FiberRef.get(currentSender)).pipe(
+          Effect.map(([body, sender]) => {
+            requests.push({ method: request.method, url: urlOf(request), body, ...(sender === undefined ? {} : { sentBy: sender }) })
           })
         )))
   ).pipe(Layer.provide(http))
@@ -351,3 +379,4 @@ const urlOf = (request: HttpClientRequest.HttpClientRequest) => {
   return url.toString()
 }
 export * from "./exercise.js"
+export * from "./sender.js"
