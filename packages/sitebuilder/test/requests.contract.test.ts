@@ -30,7 +30,20 @@ const amendments = (): ReadonlyArray<Contract.Amendment> => {
   product.properties.fieldData.required = product.required
   delete product.required
   delete sku.required
+  // Webflow switched off User Accounts on every site on 2026-01-29 (../shared/specs/README.md): the
+  // users and access groups endpoints no longer answer, and the document (2025-10-27) predates it.
+  // Marked deprecated, no action may send them unless it is marked deprecated too.
+  const switchedOff = Object.entries<any>(document.paths)
+    .filter(([template]) => /^\/sites\/\{site_id\}\/(users|accessgroups)\b/.test(template))
+    .flatMap(([template, item]) =>
+      ["get", "post", "put", "patch", "delete"].filter((method) => item[method] !== undefined).map((method): Contract.Amendment => ({
+        operation: `${method.toUpperCase()} ${template}`,
+        deprecated: true,
+        reason: "Webflow switched off User Accounts (users, access groups) on every site on 2026-01-29"
+      }))
+    )
   return [
+    ...switchedOff,
     { operation: "POST /sites/{site_id}/products", parameters: [], body: schema, reason: "the product's and SKU's required fields are in fieldData (the document's example)" },
     // items
     {
@@ -72,6 +85,14 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
   it.live("each action and options list sends only operations, parameters and bodies the document has", () =>
     Effect.gen(function*() {
       const contract = Contract.load(specPath, amendments())
+      expect([...contract.deprecatedOperations].sort()).toEqual([
+        "DELETE /sites/{site_id}/users/{user_id}",
+        "GET /sites/{site_id}/accessgroups",
+        "GET /sites/{site_id}/users",
+        "GET /sites/{site_id}/users/{user_id}",
+        "PATCH /sites/{site_id}/users/{user_id}",
+        "POST /sites/{site_id}/users/invite"
+      ])
       const recorder = Contract.recording(FetchHttpClient.layer)
       const collection = seed.collections.products
       const { missing } = yield* Contract.exercise(executor, sitebuilder, {
