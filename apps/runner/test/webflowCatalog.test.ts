@@ -34,15 +34,11 @@ describe("x-runner run examples/webflow-catalog.json --sandbox", () => {
     // Orders, and the custom action.
     expect(output("fulfilled")).toMatchObject({ orderId: "a1b-2c3", status: "fulfilled" })
     expect(output("collectionsByPath")).toMatchObject({ status: 200 })
-    // forms and site users
+    // forms
     expect(output("forms").forms.map((f: { displayName: string }) => f.displayName)).toEqual(["Contact Us", "Newsletter"])
     expect(output("newsletterSubmissions").formSubmissions).toHaveLength(120)
     expect(output("newsletterSubmissions").formSubmissions[119]).toMatchObject({ formResponse: { Email: "reader120@example.com" } })
     expect(output("contactSubmission")).toMatchObject({ id: "5eed000000000000000f1001", displayName: "Contact Us", formResponse: { Name: "Arthur Dent", Message: "Where is my towel?" } })
-    expect(output("siteUsers").users.map((u: { data: { email: string } }) => u.data.email)).toEqual(["ada@example.com", "alan@example.com", "grace@example.com"])
-    expect(output("siteUser")).toMatchObject({ id: "5eed000000000000000f4001", status: "verified", data: { name: "Ada Lovelace" } })
-    expect(output("invitedUser")).toMatchObject({ status: "invited", accessGroups: [{ slug: "members", type: "admin" }], data: { email: "catalog@example.com" } })
-    expect(output("deletedUser")).toEqual({ id: output("invitedUser").id, deleted: true })
     // assets
     expect(output("uploadedAsset")).toMatchObject({ siteId: "5eed00000000000000000001", originalFileName: "price-list.csv", contentType: "text/csv", size: 26 })
     expect(output("uploadedAsset").hostedUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s3\/webflow-assets\/5eed00000000000000000001\/[0-9a-f]{24}_price-list\.csv$/)

@@ -38,14 +38,10 @@ import { deleteAsset } from "./actions/deleteAsset.js"
 import { getAsset } from "./actions/getAsset.js"
 import { listAssets } from "./actions/listAssets.js"
 import { uploadAsset } from "./actions/uploadAsset.js"
-// forms and site users
-import { deleteUser } from "./actions/deleteUser.js"
+// forms
 import { getFormSubmission } from "./actions/getFormSubmission.js"
-import { getUser } from "./actions/getUser.js"
-import { inviteUser } from "./actions/inviteUser.js"
 import { listFormSubmissions } from "./actions/listFormSubmissions.js"
 import { listForms } from "./actions/listForms.js"
-import { listUsers } from "./actions/listUsers.js"
 import { collectionItemChanged } from "./triggers/collectionItemChanged.js"
 import { collectionItemCreated } from "./triggers/collectionItemCreated.js"
 import { collectionItemDeleted } from "./triggers/collectionItemDeleted.js"
@@ -74,8 +70,8 @@ export const sitebuilder = Component.make({
     // orders, products and inventory
     listOrders, getOrder, updateOrder, fulfillOrder, unfulfillOrder, refundOrder,
     listProducts, getProduct, createProduct, updateProduct, getInventory, updateInventory,
-    // forms and site users
-    listForms, listFormSubmissions, getFormSubmission, listUsers, getUser, inviteUser, deleteUser,
+    // forms
+    listForms, listFormSubmissions, getFormSubmission,
     // assets
     listAssets, uploadAsset, getAsset, deleteAsset
   ],
@@ -109,9 +105,8 @@ export { Item, Published, WrittenItem } from "./api/items.js"
 export { Address, Money, Order, PurchasedItem } from "./api/orders.js"
 export { Inventory, Price, Product, ProductAndSkus, Sku } from "./api/products.js"
 export { createProduct, getInventory, getOrder, getProduct, listOrders, listProducts, refundOrder, unfulfillOrder, updateInventory, updateOrder, updateProduct }
-// forms and site users
+// forms
 export { Form, FormField, FormSubmission } from "./api/forms.js"
-export { AccessGroup, User } from "./api/users.js"
 // sites, collections and pages
 export { Collection, CollectionDetails } from "./api/collections.js"
 export { OpenGraph, Page, Seo } from "./api/pages.js"
@@ -121,8 +116,8 @@ export { getCollection, getPageMetadata, getSite, listCollections, listCustomDom
 export const connection = sitebuilder.connection
 export { createCollectionItem, fulfillOrder, getCollectionItem, listCollectionItems, updateCollectionItem }
 export { deleteCollectionItem, findCollectionItem, publishCollectionItems }
-// forms and site users
-export { deleteUser, getFormSubmission, getUser, inviteUser, listForms, listFormSubmissions, listUsers }
+// forms
+export { getFormSubmission, listForms, listFormSubmissions }
 // assets
 export { Asset, AssetVariant } from "./api/assets.js"
 export { deleteAsset, getAsset, listAssets, uploadAsset }

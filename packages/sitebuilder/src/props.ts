@@ -5,7 +5,6 @@ import * as Options from "./options.js"
 import * as FormOptions from "./options/forms.js"
 import * as PageOptions from "./options/pages.js"
 import * as ShopOptions from "./options/shop.js"
-import * as UserOptions from "./options/users.js"
 
 export const webflowId = Property.patterned(webflowIdPattern, "must be a Webflow id (24 hexadecimal digits)")
 
@@ -15,11 +14,9 @@ export const siteId = <const R extends boolean>(required: R) => webflowId({ titl
 /** A collection of the site. */
 export const collectionId = webflowId({ title: "Collection", required: true, dynamicOptions: Options.collections })
 
-// --- forms and site users ---
+// --- forms ---
 /** A form of the site. */
 export const formId = webflowId({ title: "Form", required: true, dynamicOptions: FormOptions.forms })
-/** A user of the site. */
-export const userId = webflowId({ title: "User", required: true, dynamicOptions: UserOptions.users })
 // --- items ---
 
 /** An item of the collection. */

@@ -262,7 +262,7 @@ describe("sitebuilder definition", () => {
         oauth2: {
           authorizeUrl: "https://webflow.com/oauth/authorize",
           tokenUrl: "https://api.webflow.com/oauth/access_token",
-          scopes: expect.arrayContaining(["assets:read", "assets:write", "cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "forms:read", "pages:read", "sites:read", "sites:write", "users:read", "users:write"])
+          scopes: expect.arrayContaining(["assets:read", "assets:write", "cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "forms:read", "pages:read", "sites:read", "sites:write"])
         },
         defaultBaseUrl: "https://api.webflow.com/v2",
         rateLimits: [{ scope: "token", limit: 60, intervalMillis: 60_000 }],
@@ -275,6 +275,9 @@ describe("sitebuilder definition", () => {
     })
     // Exactly the union of what the actions and triggers declare, sorted.
     expect(d.connection.oauth2?.scopes).toEqual([...new Set([...d.actions, ...d.triggers].flatMap((a) => a.scopes ?? []))].sort())
+    // Webflow switched User Accounts off on 2026-01-29: no user action, no users:* scope.
+    expect(d.connection.oauth2?.scopes?.filter((scope) => scope.startsWith("users:"))).toEqual([])
+    expect(d.actions.map((a) => a.name).filter((name) => /User/.test(name))).toEqual([])
     const fulfil = d.actions.find((a) => a.name === "fulfillOrder")!
     expect(fulfil.props["orderId"]).toMatchObject({ required: true, dynamicOptions: { dependsOn: ["siteId"] } })
     expect(fulfil.props["sendOrderFulfilledEmail"]).toMatchObject({ kind: "BOOLEAN", defaultValue: false })

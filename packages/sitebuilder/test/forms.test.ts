@@ -1,5 +1,5 @@
 /**
- * Forms and site users, on the wire (nock): each action's request (method, path, query, body)
+ * Forms, on the wire (nock): each action's request (method, path, query, body)
  * pinned, Webflow's answers (the document's examples) decoded, paging to the end or the limit,
  * bad input refused before any request, Webflow's errors typed; and their dynamic options.
  */
@@ -15,7 +15,6 @@ const options = (action: string, property: string, params: Record<string, unknow
 
 const FORM = "589a331aa51e760df7ccb89e"
 const SUBMISSION = "6321ca84df3949bfc6752327"
-const USER = "6287ec36a841b25637c663df"
 const WORKSPACE = "580e63fc8c9a982ac9b8b744"
 
 /** A form as `GET /sites/{id}/forms` lists it. */
@@ -45,25 +44,6 @@ const submission = (n: number, formResponse: Record<string, unknown> = { "First 
   formResponse,
   dateSubmitted: "2022-09-14T12:35:16.117Z"
 })
-const webflowUser = {
-  id: USER,
-  isEmailVerified: true,
-  lastUpdated: "2022-05-20T13:46:12.093Z",
-  invitedOn: "2022-05-20T13:46:12.093Z",
-  createdOn: "2022-05-20T13:46:12.093Z",
-  lastLogin: "2022-05-20T13:46:12.093Z",
-  status: "verified",
-  accessGroups: [{ slug: "webflowers", type: "admin" }],
-  data: {
-    name: "Arthur Dent",
-    email: "arthur.dent@mostlyharmless.com",
-    "accept-privacy": true,
-    "accept-communications": true,
-    favoriteDrink: "Tea"
-  }
-}
-const user = (n: number) => ({ ...webflowUser, id: `${USER.slice(0, 20)}${String(n).padStart(4, "0")}`, data: { ...webflowUser.data, email: `u${n}@example.com` } })
-
 beforeAll(() => nock.disableNetConnect())
 afterEach(() => {
   nock.cleanAll()
@@ -122,81 +102,16 @@ describe("forms: the wire", () => {
     }))
 })
 
-describe("site users: the wire", () => {
-  it.effect("listUsers: GET /v2/sites/{siteId}/users?offset&limit&sort, the total at the top of the answer; custom data kept", () =>
+describe("forms: options", () => {
+  it.effect("forms and submissions", () =>
     Effect.gen(function*() {
-      const users = (from: number, count: number) => Array.from({ length: count }, (_, i) => user(from + i))
-      const scope = webflow()
-        .get(`/v2/sites/${SITE}/users`).query({ offset: 0, limit: 100, sort: "-CreatedOn" })
-        .reply(200, { count: 100, limit: 100, offset: 0, total: 130, users: users(0, 100) })
-        .get(`/v2/sites/${SITE}/users`).query({ offset: 100, limit: 100, sort: "-CreatedOn" })
-        .reply(200, { count: 30, limit: 100, offset: 100, total: 130, users: users(100, 30) })
-      const out = (yield* run("listUsers", { siteId: SITE, sort: "-CreatedOn", limit: 1000 })) as { users: ReadonlyArray<any> }
-      expect(out.users).toHaveLength(130)
-      expect(out.users[0]).toEqual(user(0))
-      expect(out.users[0].data.favoriteDrink).toBe("Tea")
-      expect(scope.isDone()).toBe(true)
-      const bad = yield* Effect.flip(run("listUsers", { siteId: SITE, sort: "Name" }))
-      expect(bad._tag === "InvalidInput" && bad.issues.map((i) => i.path)).toEqual(["sort"])
-    }))
-
-  it.effect("getUser: GET /v2/sites/{siteId}/users/{userId}; a 404 user_not_found is a NotFound", () =>
-    Effect.gen(function*() {
-      const scope = webflow()
-        .get(`/v2/sites/${SITE}/users/${USER}`).reply(200, webflowUser)
-        .get(`/v2/sites/${SITE}/users/${FORM}`).reply(404, webflowError("user_not_found", "Requested resource not found: User not found"))
-      expect(yield* run("getUser", { siteId: SITE, userId: USER })).toEqual(webflowUser)
-      expect(yield* Effect.flip(run("getUser", { siteId: SITE, userId: FORM }))).toMatchObject({ _tag: "NotFound", message: "Requested resource not found: User not found" })
-      expect(scope.isDone()).toBe(true)
-    }))
-
-  it.effect("inviteUser: POST /v2/sites/{siteId}/users/invite {email, accessGroups}; a taken email is a Conflict; a bad one never sent", () =>
-    Effect.gen(function*() {
-      const invited = { ...webflowUser, isEmailVerified: false, status: "invited", data: { email: "ford@example.com", "accept-privacy": false, "accept-communications": false } }
-      delete (invited as { lastLogin?: string }).lastLogin
-      const scope = webflow()
-        .post(`/v2/sites/${SITE}/users/invite`, { email: "ford@example.com", accessGroups: ["webflowers", "premium"] })
-        .matchHeader("content-type", "application/json")
-        .reply(200, invited)
-        .post(`/v2/sites/${SITE}/users/invite`, { email: "ford@example.com" })
-        .reply(409, webflowError("duplicate_user_email", "A user with this email already exists"))
-      expect(yield* run("inviteUser", { siteId: SITE, email: "ford@example.com", accessGroups: ["webflowers", "premium"] })).toEqual(invited)
-      expect(yield* Effect.flip(run("inviteUser", { siteId: SITE, email: "ford@example.com" }))).toMatchObject({
-        _tag: "Conflict", status: 409, message: "A user with this email already exists"
-      })
-      expect(scope.isDone()).toBe(true)
-      const bad = yield* Effect.flip(run("inviteUser", { siteId: SITE, email: "ford at example", accessGroups: "webflowers" }))
-      expect(bad._tag === "InvalidInput" && bad.issues.map((i) => i.path)).toEqual(["email", "accessGroups"])
-    }))
-
-  it.effect("deleteUser: DELETE /v2/sites/{siteId}/users/{userId} (204) → {id, deleted: true}", () =>
-    Effect.gen(function*() {
-      const scope = webflow().delete(`/v2/sites/${SITE}/users/${USER}`).reply(204)
-      expect(yield* run("deleteUser", { siteId: SITE, userId: USER })).toEqual({ id: USER, deleted: true })
-      expect(scope.isDone()).toBe(true)
-    }))
-})
-
-describe("forms and site users: options", () => {
-  it.effect("forms, submissions, users and access groups, every page", () =>
-    Effect.gen(function*() {
-      const group = (n: number) => ({ id: `62be58d404be8a6cc900${String(n).padStart(4, "0")}`, name: `Group ${n}`, shortId: `g${n}`, slug: `group-${n}`, createdOn: "2022-08-01T19:41:48.349Z" })
       const scope = webflow()
         .get(`/v2/sites/${SITE}/forms`).query({ offset: 0, limit: 100 }).reply(200, { forms: [webflowForm], pagination: { limit: 100, offset: 0, total: 1 } })
         .get(`/v2/forms/${FORM}/submissions`).query({ offset: 0, limit: 100 }).reply(200, { formSubmissions: [submission(1)], pagination: { limit: 100, offset: 0, total: 1 } })
-        .get(`/v2/sites/${SITE}/users`).query({ offset: 0, limit: 100 }).reply(200, { count: 1, limit: 100, offset: 0, total: 1, users: [webflowUser] })
-        .get(`/v2/sites/${SITE}/accessgroups`).query({ offset: 0, limit: 100 })
-        .reply(200, { count: 100, limit: 100, offset: 0, total: 101, accessGroups: Array.from({ length: 100 }, (_, i) => group(i)) })
-        .get(`/v2/sites/${SITE}/accessgroups`).query({ offset: 100, limit: 100 })
-        .reply(200, { count: 1, limit: 100, offset: 100, total: 101, accessGroups: [group(100)] })
       expect(yield* options("listFormSubmissions", "formId", { siteId: SITE })).toEqual([{ label: "Email Form (Home)", value: FORM }])
       expect(yield* options("getFormSubmission", "submissionId", { formId: FORM })).toEqual([
         { label: "2022-09-14T12:35:16.117Z: Arthur", value: submission(1).id }
       ])
-      expect(yield* options("getUser", "userId", { siteId: SITE })).toEqual([{ label: "Arthur Dent <arthur.dent@mostlyharmless.com>", value: USER }])
-      const groups = yield* options("inviteUser", "accessGroups", { siteId: SITE })
-      expect(groups).toHaveLength(101)
-      expect(groups[100]).toEqual({ label: "Group 100", value: "group-100" })
       expect(scope.isDone()).toBe(true)
     }))
 })

@@ -1,8 +1,7 @@
 /**
- * Forms and site users end to end: each action run through the executor against the
- * simulator (seeded forms, submissions, access groups and users), a visitor's submission
- * (`submitForm`) listed and read afterwards with its `form_submission` event, an invitation
- * and a deletion with their events, and Webflow's refusals typed.
+ * Forms end to end: each action run through the executor against the simulator (seeded
+ * forms and submissions), a visitor's submission (`submitForm`) listed and read afterwards
+ * with its `form_submission` event, and Webflow's refusals typed.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -86,56 +85,5 @@ describe("forms against the simulator", () => {
       const submissions = yield* options("getFormSubmission", "submissionId", { formId: seed.forms.newsletter })
       expect(submissions.length).toBeGreaterThanOrEqual(120)
       expect(submissions[0]!.label).toContain("reader1@example.com")
-    }))
-})
-
-describe("site users against the simulator", () => {
-  it.live("listUsers: sorted by email, descending creation; getUser reads one", () =>
-    Effect.gen(function*() {
-      const byEmail = (yield* run("listUsers", { siteId: seed.sites.store, sort: "Email" })) as { users: ReadonlyArray<any> }
-      expect(byEmail.users.map((u) => u.data.email).slice(0, 3)).toEqual(["ada@example.com", "alan@example.com", "grace@example.com"])
-      const newest = (yield* run("listUsers", { siteId: seed.sites.store, sort: "-CreatedOn", limit: 2 })) as { users: ReadonlyArray<any> }
-      expect(newest.users.map((u) => u.id)).toEqual([seed.users.alan, seed.users.grace])
-      expect(yield* run("getUser", { siteId: seed.sites.store, userId: seed.users.ada })).toMatchObject({
-        id: seed.users.ada,
-        status: "verified",
-        isEmailVerified: true,
-        accessGroups: [{ slug: "members", type: "admin" }, { slug: "premium", type: "admin" }],
-        data: { name: "Ada Lovelace", email: "ada@example.com" }
-      })
-    }))
-
-  it.live("inviteUser: an invited user in the chosen access groups, user_account_added; the same email again is a Conflict; an unknown group is refused", () =>
-    Effect.gen(function*() {
-      const groups = yield* options("inviteUser", "accessGroups", { siteId: seed.sites.store })
-      expect(groups).toEqual([{ label: "Members", value: "members" }, { label: "Premium", value: "premium" }])
-      const invited = (yield* run("inviteUser", { siteId: seed.sites.store, email: "marvin@example.com", accessGroups: ["premium"] })) as any
-      expect(invited).toMatchObject({ status: "invited", isEmailVerified: false, accessGroups: [{ slug: "premium", type: "admin" }], data: { email: "marvin@example.com" } })
-      expect(simulation.sim.events.at(-1)).toMatchObject({ triggerType: "user_account_added", payload: { id: invited.id, data: { email: "marvin@example.com" } } })
-      expect(yield* run("getUser", { siteId: seed.sites.store, userId: invited.id })).toEqual(invited)
-      expect(yield* Effect.flip(run("inviteUser", { siteId: seed.sites.store, email: "Marvin@example.com" }))).toMatchObject({
-        _tag: "Conflict", status: 409, message: "A user with this email already exists"
-      })
-      const unknown = yield* Effect.flip(run("inviteUser", { siteId: seed.sites.store, email: "eddie@example.com", accessGroups: ["crew"] }))
-      expect(unknown._tag === "InvalidInput" && unknown.issues.map((i: { message: string }) => i.message)).toEqual(["Access group not found: crew"])
-    }))
-
-  it.live("deleteUser: gone afterwards (getUser 404), user_account_deleted; the Portfolio site has no user accounts (403)", () =>
-    Effect.gen(function*() {
-      expect(yield* run("deleteUser", { siteId: seed.sites.store, userId: seed.users.alan })).toEqual({ id: seed.users.alan, deleted: true })
-      expect(simulation.sim.siteUsers.has(seed.users.alan)).toBe(false)
-      expect(simulation.sim.events.at(-1)).toMatchObject({ triggerType: "user_account_deleted", payload: { id: seed.users.alan } })
-      expect(yield* Effect.flip(run("getUser", { siteId: seed.sites.store, userId: seed.users.alan }))).toMatchObject({ _tag: "NotFound", status: 404 })
-      expect(yield* Effect.flip(run("deleteUser", { siteId: seed.sites.store, userId: seed.users.alan }))).toMatchObject({ _tag: "NotFound" })
-      expect(yield* Effect.flip(run("listUsers", { siteId: seed.sites.portfolio }))).toMatchObject({
-        _tag: "PermissionDenied", status: 403, message: "User Accounts are not enabled for this site"
-      })
-    }))
-
-  it.live("a token without users:write cannot invite (PermissionDenied naming the scope)", () =>
-    Effect.gen(function*() {
-      const readOnly = { ...simulation.values, accessToken: simulation.sim.issueToken(["users:read", "sites:read"]) }
-      const error = yield* Effect.flip(run("inviteUser", { siteId: seed.sites.store, email: "nobody@example.com" }, readOnly))
-      expect(error._tag === "PermissionDenied" && error.missingScopes).toEqual(["users:write"])
     }))
 })

@@ -113,14 +113,10 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
             fieldData: { name: "Renamed", price: 12.5 }
           },
           customAction: { method: "GET", path: `/sites/${seed.sites.store}/collections` },
-          // forms and site users
+          // forms
           listForms: { siteId: seed.sites.store, limit: 10 },
           listFormSubmissions: { siteId: seed.sites.store, formId: seed.forms.newsletter, limit: 110 },
           getFormSubmission: { siteId: seed.sites.store, formId: seed.forms.contact, submissionId: seed.contactSubmission(1) },
-          listUsers: { siteId: seed.sites.store, sort: "-Email", limit: 50 },
-          getUser: { siteId: seed.sites.store, userId: seed.users.ada },
-          inviteUser: { siteId: seed.sites.store, email: "contract@example.com", accessGroups: ["members"] },
-          deleteUser: { siteId: seed.sites.store, userId: seed.users.grace },
           // assets
           listAssets: { siteId: seed.sites.store, limit: 150 },
           uploadAsset: { siteId: seed.sites.store, file: { base64: Buffer.from("contract bytes").toString("base64"), name: "contract.txt" } },

@@ -56,7 +56,9 @@ describe("sitebuilder against the simulator", () => {
       const declared = [...Object.values<{ readonly scopes: ReadonlyArray<string> }>(sitebuilder.actions as any), ...Object.values<{ readonly scopes?: ReadonlyArray<string> }>(sitebuilder.triggers as any)]
         .flatMap((definition) => definition.scopes ?? [])
       expect(url.searchParams.get("scope")).toBe([...new Set(declared)].sort().join(" "))
-      expect(url.searchParams.get("scope")!.split(" ")).toEqual(expect.arrayContaining(["assets:write", "cms:write", "ecommerce:write", "forms:read", "pages:read", "sites:read", "sites:write", "users:write"]))
+      expect(url.searchParams.get("scope")!.split(" ")).toEqual(expect.arrayContaining(["assets:write", "cms:write", "ecommerce:write", "forms:read", "pages:read", "sites:read", "sites:write"]))
+      // Webflow switched User Accounts off on 2026-01-29: nothing asks for their scopes any more.
+      expect(url.searchParams.get("scope")!.split(" ").filter((scope) => scope.startsWith("users:"))).toEqual([])
       const values = yield* connect
       const order = [...sim.orders.values()].find((o) => o.siteId === store().id && o.status === "unfulfilled")!
       expect(yield* run("fulfillOrder", { siteId: store().id, orderId: order.orderId }, values)).toMatchObject({

@@ -6,7 +6,7 @@
  */
 import type * as Cms from "./cms.js"
 import { createHash } from "node:crypto"
-import { type Collection, type Form, type Inventory, type Item, seedId, type SiteUser, type Store } from "./store.js"
+import { type Collection, type Form, type Inventory, type Item, seedId, type Store } from "./store.js"
 
 /**
  * The seeded records' ids. Items of "Products" are `productItem(1)` … `productItem(130)`; every
@@ -20,15 +20,12 @@ export const seed = {
   /** The options of the Products' "category" field. */
   categories: { apparel: seedId(0x401), gadgets: seedId(0x402) },
   orders: { unfulfilled: "a1b-2c3", unfulfilledToo: "d4e-5f6", fulfilled: "a7b-8c9", refunded: "dab-cde", pending: "f01-234", disputed: "b56-789", disputeLost: "c0d-e1f" },
-  // forms and users: on the store site (the Portfolio site has no user accounts)
+  // forms: on the store site
   /** "Contact Us" (3 submissions) and "Newsletter" (120 submissions: two pages). */
   forms: { contact: seedId(0xf0001), newsletter: seedId(0xf0002) },
   /** The n-th submission of "Contact Us" (1–3) or of "Newsletter" (1–120). */
   contactSubmission: (n: number) => seedId(0xf1000 + n),
   newsletterSubmission: (n: number) => seedId(0xf2000 + n),
-  accessGroups: { members: seedId(0xf3001), premium: seedId(0xf3002) },
-  /** Ada (verified, members and premium), Grace (verified, members), Alan (invited, no group). */
-  users: { ada: seedId(0xf4001), grace: seedId(0xf4002), alan: seedId(0xf4003) },
   /** The store site's assets: a logo (a 1×1 PNG) and a brochure (a small PDF). */
   assets: { logo: seedId(0x500), brochure: seedId(0x501) },
   /** "Archive" on the Portfolio site: exactly 250 items (three pages of Webflow's), `archiveItem(1)` … `archiveItem(250)`; every 25th a draft. */
@@ -128,7 +125,7 @@ export const seedStore = (store: Store) => {
       { slug: "price", displayName: "Price", type: "Number", validations: { format: "integer", allowNegative: false } },
       { slug: "featured", displayName: "Featured", type: "Switch", validations: null }
     ]))
-  seedFormsAndUsers(store)
+  seedForms(store)
   seedAssets(store)
   seedSitesAndPages(store)
   seedShop(store)
@@ -162,9 +159,9 @@ const seedShop = (store: Store) => {
   for (let n = 1; n <= 102; n++) add(seed.sticker(n), seed.stickerSku(n), `Sticker ${n}`, `ST-${n}`, 199, { inventoryType: "finite", quantity: 100 })
 }
 
-// --- forms and users ---
-/** Two forms of the store site with their submissions; two access groups and three users. */
-const seedFormsAndUsers = (store: Store) => {
+// --- forms ---
+/** Two forms of the store site with their submissions. */
+const seedForms = (store: Store) => {
   const at = (minutes: number) => new Date(seededAt.getTime() + minutes * 60_000).toISOString()
   const uuid = (n: number) => `285042f7-d554-dc7f-102c-${n.toString(16).padStart(12, "0")}`
   const field = (n: number, displayName: string, type: Form["fields"][number]["type"], placeholder: string | null = null) =>
@@ -186,21 +183,6 @@ const seedFormsAndUsers = (store: Store) => {
     id: seed.forms.newsletter, displayName: "Newsletter", pageName: "Home", formElementId: "4e038d2c-6a1e-4953-7be9-a59a2b453178",
     fields: [field(5, "Email", "Email", "Your email")]
   }, Array.from({ length: 120 }, (_, i) => ({ Email: `reader${i + 1}@example.com` })), seed.newsletterSubmission)
-
-  store.usersEnabled.add(seed.sites.store)
-  for (const [id, name, slug] of [[seed.accessGroups.members, "Members", "members"], [seed.accessGroups.premium, "Premium", "premium"]] as const) {
-    store.accessGroups.set(id, { id, siteId: seed.sites.store, name, shortId: slug.slice(0, 2), slug, createdOn: at(0) })
-  }
-  const addUser = (id: string, name: string, email: string, status: SiteUser["status"], groups: ReadonlyArray<string>, minutes: number) =>
-    store.siteUsers.set(id, {
-      id, siteId: seed.sites.store, status, createdOn: at(minutes), lastUpdated: at(minutes), invitedOn: at(minutes),
-      lastLogin: status === "verified" ? at(minutes + 5) : null,
-      accessGroups: groups.map((slug) => ({ slug, type: "admin" })),
-      data: { name, email, "accept-privacy": true, "accept-communications": status === "verified" }
-    })
-  addUser(seed.users.ada, "Ada Lovelace", "ada@example.com", "verified", ["members", "premium"], 10)
-  addUser(seed.users.grace, "Grace Hopper", "grace@example.com", "verified", ["members"], 20)
-  addUser(seed.users.alan, "Alan Turing", "alan@example.com", "invited", [], 30)
 }
 
 /** The bytes of the seeded assets. */

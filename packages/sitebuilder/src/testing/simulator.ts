@@ -30,7 +30,6 @@ import * as Orders from "./routes/orders.js"
 import * as Pages from "./routes/pages.js"
 import * as Products from "./routes/products.js"
 import * as Sites from "./routes/sites.js"
-import * as Users from "./routes/users.js"
 import * as Webhooks from "./routes/webhooks.js"
 import { seedStore } from "./seed.js"
 import * as Store from "./store.js"
@@ -39,7 +38,7 @@ export { seed } from "./seed.js"
 export type { Asset } from "./assets.js"
 export type { Delivery } from "./deliveries.js"
 export type { Collection, CollectionField, Event, Item, LiveItem, Order, Site, Webhook } from "./store.js"
-export type { AccessGroup, Form, FormField, FormSubmission, SiteUser } from "./store.js"
+export type { Form, FormField, FormSubmission } from "./store.js"
 export type { CustomDomain, Page } from "./store.js"
 export type { Inventory, OrderLine, Product, Sku } from "./store.js"
 export type { Checkout } from "./routes/orders.js"
@@ -82,12 +81,9 @@ export interface Simulator {
   readonly idle: () => Promise<void>
   /** A token with these scopes (all by default), without the OAuth dance. */
   readonly issueToken: (scopes?: ReadonlyArray<string>) => string
-  // forms and users
+  // forms
   readonly forms: Map<string, Store.Form>
   readonly formSubmissions: Map<string, Store.FormSubmission>
-  /** Site users (memberships), by id. */
-  readonly siteUsers: Map<string, Store.SiteUser>
-  readonly accessGroups: Map<string, Store.AccessGroup>
   /**
    * A visitor submits a form (`data` by field name): stored (listed and readable afterwards) and
    * emitted as `form_submission`. Answers the submission as the API reads it; throws an
@@ -125,7 +121,7 @@ export interface Simulator {
 /** Every scope the simulated endpoints need. */
 export const allScopes = [
   "sites:read", "sites:write", "cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "forms:read", "forms:write",
-  "pages:read", "pages:write", "assets:read", "assets:write", "users:read", "users:write"
+  "pages:read", "pages:write", "assets:read", "assets:write"
 ] as const
 
 const errorBody = (e: ApiError) => ({ code: e.code, message: e.message, externalReference: null, details: e.details })
@@ -182,7 +178,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
 
   // --- the API ----------------------------------------------------------------------------
-  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Products, Inventory, Forms, Users, Assets, Webhooks, Pages].flatMap((module) => module.routes(store))
+  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Products, Inventory, Forms, Assets, Webhooks, Pages].flatMap((module) => module.routes(store))
   const find = PathRouter.make<void, { route: Route; path: Readonly<Record<string, string>> } | undefined>(
     routes.map((route) => ({ method: route.method, path: route.path, handle: (path) => ({ route, path }) })),
     () => undefined
@@ -313,11 +309,9 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       return token
     },
     stats,
-    // forms and users
+    // forms
     forms: store.forms,
     formSubmissions: store.formSubmissions,
-    siteUsers: store.siteUsers,
-    accessGroups: store.accessGroups,
     submitForm: Forms.submitForm(store),
     // sites, collections and pages
     customDomains: store.customDomains,

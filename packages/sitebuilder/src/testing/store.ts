@@ -60,24 +60,11 @@ export interface Item {
   live: LiveItem | undefined
 }
 
-// --- forms and users ---
+// --- forms ---
 /** A form field: its id keys it in the form; `elementId` is its element's UUID in the webhook's schema. */
 export interface FormField { id: string; elementId: string; displayName: string; type: "Plain" | "Email" | "Password" | "Phone" | "Number"; placeholder: string | null }
 export interface Form { id: string; siteId: string; displayName: string; pageId: string; pageName: string; formElementId: string; createdOn: string; fields: Array<FormField> }
 export interface FormSubmission { id: string; formId: string; dateSubmitted: string; formResponse: Record<string, unknown> }
-export interface AccessGroup { id: string; siteId: string; name: string; shortId: string; slug: string; createdOn: string }
-export interface SiteUser {
-  id: string
-  siteId: string
-  status: "invited" | "verified" | "unverified"
-  createdOn: string
-  lastUpdated: string
-  invitedOn: string
-  lastLogin: string | null
-  accessGroups: Array<{ slug: string; type: "admin" | "ecommerce" }>
-  /** name, email, accept-privacy, accept-communications and the custom fields. */
-  data: Record<string, unknown>
-}
 // --- sites, collections and pages ---
 /** A custom domain of a site; `lastPublished`: when the site was last published to it. */
 export interface CustomDomain { id: string; siteId: string; url: string; lastPublished: string | null }
@@ -240,13 +227,9 @@ export const make = () => {
     for (const listener of listeners) listener(event)
   }
 
-  // --- forms and users ---
+  // --- forms ---
   const forms = new Map<string, Form>()
   const formSubmissions = new Map<string, FormSubmission>()
-  const accessGroups = new Map<string, AccessGroup>()
-  const siteUsers = new Map<string, SiteUser>()
-  /** The sites with user accounts turned on (Webflow answers 403 `users_not_enabled` for the others). */
-  const usersEnabled = new Set<string>()
   const form = (id: string) => {
     const found = forms.get(objectIdOf(id, "form_id"))
     if (found === undefined) throw notFound("resource_not_found", "Form")
@@ -255,17 +238,6 @@ export const make = () => {
   const formSubmission = (id: string) => {
     const found = formSubmissions.get(objectIdOf(id, "form_submission_id"))
     if (found === undefined) throw notFound("resource_not_found", "Form submission")
-    return found
-  }
-  /** A site whose user accounts are on. */
-  const membershipSite = (id: string) => {
-    const found = site(id)
-    if (!usersEnabled.has(found.id)) throw new ApiError(403, "users_not_enabled", "User Accounts are not enabled for this site")
-    return found
-  }
-  const siteUser = (s: Site, id: string) => {
-    const found = siteUsers.get(objectIdOf(id, "user_id"))
-    if (found === undefined || found.siteId !== s.id) throw notFound("user_not_found", "User")
     return found
   }
   const formJson = (f: Form) => ({
@@ -281,16 +253,6 @@ export const make = () => {
       formResponse: sub.formResponse, dateSubmitted: sub.dateSubmitted
     }
   }
-  const accessGroupJson = (g: AccessGroup) => ({ id: g.id, name: g.name, shortId: g.shortId, slug: g.slug, createdOn: g.createdOn })
-  const siteUserJson = (u: SiteUser) => ({
-    id: u.id, isEmailVerified: u.status === "verified", lastUpdated: u.lastUpdated, invitedOn: u.invitedOn, createdOn: u.createdOn,
-    ...(u.lastLogin === null ? {} : { lastLogin: u.lastLogin }),
-    status: u.status, accessGroups: u.accessGroups, data: u.data
-  })
-  /** A user as the user_account_* webhooks carry it. */
-  const siteUserPayload = (u: SiteUser) => ({
-    id: u.id, lastUpdated: u.lastUpdated, createdOn: u.createdOn, isEmailVerified: u.status === "verified", data: u.data, accessGroups: u.accessGroups
-  })
   // --- orders, products and inventory ---
   const products = new Map<string, Product>()
   const skus = new Map<string, Sku>()
@@ -338,9 +300,9 @@ export const make = () => {
     site, collection, item, ecommerce,
     siteJson, collectionJson, collectionDetails, itemJson, liveJson, itemPayload,
     emit,
-    // forms and users
-    forms, formSubmissions, accessGroups, siteUsers, usersEnabled, form, formSubmission, membershipSite, siteUser,
-    formJson, formSubmissionJson, accessGroupJson, siteUserJson, siteUserPayload,
+    // forms
+    forms, formSubmissions, form, formSubmission,
+    formJson, formSubmissionJson,
     // webhooks
     webhooks,
     // sites, collections and pages
