@@ -70,6 +70,10 @@ export const run = (args: {
         ServeAlongside.start({ workflow: triggered, file: serveFile!, connections, rateLimits: !args.source.withoutRateLimits, opened }).pipe(
           Effect.provideService(FilePolicy.FilePolicy, filePolicy)
         ))
+    // A deprecated action still runs; each run says so once, on stderr (never in the outputs).
+    for (const warning of new Set([...Workflow.deprecations(workflow), ...(triggered === undefined ? [] : Workflow.deprecations(triggered))])) {
+      yield* output.err(warning)
+    }
     yield* pretty(`▶ ${workflow.label}${args.source.sandbox ? " (sandbox)" : ""}`)
     const result = yield* Run.run(executor, workflow, {
       started: (checked) => pretty(`  … ${checked.step.name} (${checked.step.type})`),
@@ -258,6 +262,10 @@ export const serve = (args: {
       else if (files.length > 1) yield* Effect.flatMap(Output, (output) => output.err(`○ ${file.path} has no trigger: not served`))
     }
     if (loaded.length === 0) return yield* new Errors.InvalidArguments({ message: `${args.workflow}: no workflow with a trigger to serve` })
+    // Served runs are many: a deprecated action or trigger is said once, when serving starts.
+    for (const warning of new Set(loaded.flatMap(({ workflow }) => Workflow.deprecations(workflow)))) {
+      yield* Effect.flatMap(Output, (output) => output.err(warning))
+    }
     for (const name of args.resetCursors ?? []) {
       const polled = loaded.find((served) => served.name === name && served.workflow.trigger!.prepared.trigger.kind === "POLLING")
       if (polled === undefined) {

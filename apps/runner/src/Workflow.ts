@@ -9,7 +9,7 @@
  * @since 0.2.0
  */
 import type { Component, ConnectorError, Executor } from "@x/core"
-import { CustomAction, Property } from "@x/core"
+import { Action, CustomAction, Property } from "@x/core"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as ConnectionValues from "./ConnectionValues.js"
@@ -143,6 +143,24 @@ export const parse = (
 export const componentsOf = (workflow: Workflow): ReadonlyArray<Component.Component> => [
   ...new Set([...(workflow.trigger === undefined ? [] : [workflow.trigger]), ...workflow.tasks].map((checked) => checked.component))
 ]
+
+/**
+ * One warning per deprecated action or trigger the workflow uses (each once, however many
+ * steps use it): its step type, since when, what replaces it and why. What `run` prints on
+ * stderr before its tasks, and `serve` once when it starts.
+ *
+ * @since 0.4.0
+ * @category utils
+ */
+export const deprecations = (workflow: Workflow): ReadonlyArray<string> => {
+  const used = new Map<string, Action.Deprecation>()
+  const trigger = workflow.trigger
+  if (trigger?.prepared.trigger.deprecated !== undefined) used.set(trigger.step.type, trigger.prepared.trigger.deprecated)
+  for (const checked of workflow.tasks) {
+    if (checked.prepared.action.deprecated !== undefined) used.set(checked.step.type, checked.prepared.action.deprecated)
+  }
+  return [...used].map(([type, deprecation]) => `⚠ ${type} is ${Action.deprecationNote(deprecation)}`)
+}
 
 /**
  * Checks what can only be checked with the connections: a custom action's literal path must
