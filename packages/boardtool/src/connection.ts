@@ -2,7 +2,8 @@
  * The board connection: the user's Trello API key and token (both secret), the app's secret
  * that signs webhook deliveries, and an optional base URL (a proxy, or the simulator).
  */
-import { Auth, Connection, ConnectorError, Property } from "@x/core"
+import { Auth, Connection, ConnectionTest, ConnectorError, Property } from "@x/core"
+import { Me } from "./api/members.js"
 
 export const connection = Connection.custom({
   title: "Trello key and token",
@@ -30,6 +31,14 @@ export const connection = Connection.custom({
     { scope: "token", limit: 100, interval: "10 seconds" },
     { scope: "key", limit: 300, interval: "10 seconds" }
   ],
+  // The token's member: any valid key and token may read it.
+  test: ConnectionTest.make({
+    request: { method: "GET", path: "/members/me", query: { fields: "username,fullName" } },
+    answer: Me,
+    identify: (me) => ({ account: me.fullName === "" ? `@${me.username}` : `${me.fullName} (@${me.username})` }),
+    whenRefused:
+      "check the key at https://trello.com/power-ups/admin (your Power-Up's API key) and create a new token with the Token link beside it"
+  }),
   // The header keeps the credentials out of URLs and access logs.
   authenticate: ({ key, token }) => ({
     credentials: Auth.headers({

@@ -3,7 +3,8 @@
  * connection (Browser Use's is `X-Browser-Use-API-Key`), and the secret that signs the
  * webhook deliveries set up in the dashboard (needed by the task-status trigger only).
  */
-import { Connection, Property } from "@x/core"
+import { Connection, ConnectionTest, Property } from "@x/core"
+import * as Schema from "effect/Schema"
 import { errorMessage } from "./api.js"
 
 export const connection = Connection.apiKeyHeader({
@@ -17,5 +18,12 @@ export const connection = Connection.apiKeyHeader({
       minLength: 1
     })
   },
-  client: { defaultBaseUrl: "https://api.browser-use.com/api/v3", errorMessage }
+  client: { defaultBaseUrl: "https://api.browser-use.com/api/v3", errorMessage },
+  // The key's account (AccountView): every valid key may read it, and it costs nothing.
+  test: ConnectionTest.make({
+    request: { method: "GET", path: "/billing/account" },
+    answer: Schema.Struct({ projectId: Schema.String, name: Schema.optional(Schema.NullOr(Schema.String)) }),
+    identify: (account) => ({ account: account.name ?? `project ${account.projectId}` }),
+    whenRefused: "create a new API key at https://cloud.browser-use.com/settings and give it as the connection's value"
+  })
 })

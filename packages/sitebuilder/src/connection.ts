@@ -3,9 +3,10 @@
  * token does not expire; it is sent as a Bearer token. Webflow's rate limit is per token:
  * 60 requests a minute, or 120 on CMS, e-commerce and business plans.
  */
-import { Choice, Connection, ConnectorError, Property } from "@x/core"
+import { Choice, Connection, ConnectionTest, ConnectorError, Property } from "@x/core"
 import * as Schema from "effect/Schema"
 import * as Api from "./api.js"
+import * as Token from "./api/token.js"
 
 const errorBody = Schema.decodeUnknownOption(Api.ErrorBody)
 
@@ -72,6 +73,16 @@ export const connection = Connection.oauth2({
       })
     }
   },
+  // Webflow's token introspection: the authorization behind the token, with its scopes; it needs no scope.
+  test: ConnectionTest.make({
+    request: { method: "GET", path: "/token/introspect" },
+    answer: Token.Introspection,
+    identify: ({ application, authorization }) => ({
+      account: Token.authorizedTo(application?.displayName, authorization.authorizedTo),
+      scopes: authorization.scope?.split(/[\s,]+/).filter((scope) => scope !== "")
+    }),
+    whenRefused: "the token is revoked, or the app was removed from the site or workspace: connect again to get a new one"
+  }),
   rateLimits: [{ scope: "token", limit: 60, interval: "1 minute" }],
   rateLimitsOf: (values) => [{ scope: "token", limit: values.requestsPerMinute ?? 60, interval: "1 minute" }]
 })

@@ -30,6 +30,7 @@ import * as Orders from "./routes/orders.js"
 import * as Pages from "./routes/pages.js"
 import * as Products from "./routes/products.js"
 import * as Sites from "./routes/sites.js"
+import * as Token from "./routes/token.js"
 import * as Webhooks from "./routes/webhooks.js"
 import { seedStore } from "./seed.js"
 import * as Store from "./store.js"
@@ -179,6 +180,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
 
   // --- the API ----------------------------------------------------------------------------
   const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Products, Inventory, Forms, Assets, Webhooks, Pages].flatMap((module) => module.routes(store))
+  const introspect = Token.make(store, rateLimit?.limit ?? 60)
   const find = PathRouter.make<void, { route: Route; path: Readonly<Record<string, string>> } | undefined>(
     routes.map((route) => ({ method: route.method, path: route.path, handle: (path) => ({ route, path }) })),
     () => undefined
@@ -265,6 +267,8 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       return fail(new ApiError(429, "too_many_requests", "Too many requests"), { "retry-after": String(retryAfter) })
     }
     const method = req.method ?? "GET"
+    // The token's introspection answers about the token itself, which no route is given.
+    if (method === "GET" && url.pathname === "/v2/token/introspect") return json(200, introspect(token, scopes))
     const found = find(method, url.pathname.slice(3), undefined)
     if (found === undefined) return fail(new ApiError(404, "resource_not_found", `Route not found: ${method} ${url.pathname}`))
     const needed = found.route.scope
