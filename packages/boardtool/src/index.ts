@@ -5,6 +5,7 @@ import { Client, Component } from "@x/core"
 import { addAttachment } from "./actions/addAttachment.js"
 import { addBoardMember } from "./actions/addBoardMember.js"
 import { addCardMember } from "./actions/addCardMember.js"
+import { addCustomFieldOption } from "./actions/addCustomFieldOption.js"
 import { addChecklistItem } from "./actions/addChecklistItem.js"
 import { addComment } from "./actions/addComment.js"
 import { addLabelToCard } from "./actions/addLabelToCard.js"
@@ -47,11 +48,15 @@ import { listCardActivity } from "./actions/listCardActivity.js"
 import { listCardChecklists } from "./actions/listCardChecklists.js"
 import { listCardMembers } from "./actions/listCardMembers.js"
 import { listComments } from "./actions/listComments.js"
+import { listCustomFieldOptions } from "./actions/listCustomFieldOptions.js"
 import { listCustomFields } from "./actions/listCustomFields.js"
 import { listListCards } from "./actions/listListCards.js"
 import { listMyBoards } from "./actions/listMyBoards.js"
+import { listNotifications } from "./actions/listNotifications.js"
 import { listVoters } from "./actions/listVoters.js"
 import { listWorkspaceBoards } from "./actions/listWorkspaceBoards.js"
+import { markAllNotificationsRead } from "./actions/markAllNotificationsRead.js"
+import { markNotificationRead } from "./actions/markNotificationRead.js"
 import { moveAllCards } from "./actions/moveAllCards.js"
 import { moveCard } from "./actions/moveCard.js"
 import { moveListToBoard } from "./actions/moveListToBoard.js"
@@ -89,6 +94,7 @@ import { newList } from "./triggers/newList.js"
 import { newLabel } from "./triggers/newLabel.js"
 import { newBoardInWorkspace } from "./triggers/newBoardInWorkspace.js"
 import { boardActivity } from "./triggers/boardActivity.js"
+import { newNotification } from "./triggers/newNotification.js"
 
 // In this order, the request contract test runs them: each area's deletions come after its other actions.
 export const boardtool = Component.make({
@@ -113,12 +119,14 @@ export const boardtool = Component.make({
     createList, getList, updateList, archiveList, unarchiveList, moveListToBoard, listBoardLists, findListByName, moveAllCards, getBoard, updateBoard, closeBoard, reopenBoard, deleteBoard, listMyBoards, listWorkspaceBoards, searchBoards, searchCards,
     // members
     getMe, getMember, searchMembers, listBoardMembers, addBoardMember, removeBoardMember, listCardMembers, addCardMember, removeCardMember,
+    // notifications
+    listNotifications, markNotificationRead, markAllNotificationsRead,
     // attachments
     listAttachments, getAttachment, deleteAttachment,
     // custom fields
-    listCustomFields, createCustomField, deleteCustomField, getCardCustomFieldValues, setCardCustomFieldValue
+    listCustomFields, createCustomField, listCustomFieldOptions, addCustomFieldOption, deleteCustomField, getCardCustomFieldValues, setCardCustomFieldValue
   ],
-  triggers: [newCard, cardDueSoon, cardMoved, cardUpdated, cardArchived, commentAdded, labelAddedToCard, memberAddedToCard, attachmentAdded, checklistItemCompleted, newList, newLabel, newBoardInWorkspace, boardActivity],
+  triggers: [newCard, cardDueSoon, cardMoved, cardUpdated, cardArchived, commentAdded, labelAddedToCard, memberAddedToCard, attachmentAdded, checklistItemCompleted, newList, newLabel, newBoardInWorkspace, boardActivity, newNotification],
   customAction: true
 })
 
@@ -135,10 +143,11 @@ export { Board, Workspace } from "./api/boards.js"
 export { CardDetails, CardLabel, CardMember, CardWithNested } from "./api/cards.js"
 export { CheckItem, Checklist } from "./api/checklists.js"
 export { Comment, Reaction } from "./api/comments.js"
-export { CustomField, CustomFieldItem } from "./api/customFields.js"
+export { CustomField, CustomFieldItem, FieldOption } from "./api/customFields.js"
 export { Label } from "./api/labels.js"
 export { List } from "./api/lists.js"
 export { Member } from "./api/members.js"
+export { Notification } from "./api/notifications.js"
 export { FoundCard } from "./api/search.js"
 
 export {
@@ -158,6 +167,7 @@ export {
   newList,
   addCardMember,
   addChecklistItem,
+  addCustomFieldOption,
   addComment,
   addLabelToCard,
   addReaction,
@@ -201,15 +211,20 @@ export {
   listCardChecklists,
   listCardMembers,
   listComments,
+  listCustomFieldOptions,
   listCustomFields,
   listListCards,
   listMyBoards,
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
   listVoters,
   listWorkspaceBoards,
   moveAllCards,
   moveCard,
   moveListToBoard,
   newCard,
+  newNotification,
   removeBoardMember,
   removeCardMember,
   removeLabelFromCard,

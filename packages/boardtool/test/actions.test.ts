@@ -160,7 +160,8 @@ describe("boardtool definition", () => {
       expect.objectContaining({ name: "cardDueSoon", kind: "POLLING", intervalMillis: 300_000, sample: true }),
       ...["cardMoved", "cardUpdated", "cardArchived", "commentAdded", "labelAddedToCard", "memberAddedToCard", "attachmentAdded",
         "checklistItemCompleted", "newList", "newLabel", "newBoardInWorkspace", "boardActivity"].map((name) =>
-        expect.objectContaining({ name, kind: "DYNAMIC_WEBHOOK", sample: true }))
+        expect.objectContaining({ name, kind: "DYNAMIC_WEBHOOK", sample: true })),
+      expect.objectContaining({ name: "newNotification", kind: "POLLING", intervalMillis: 60_000, sample: true })
     ])
     // boardActivity's types are a choice of Trello's action types.
     const types = d.triggers.find((t) => t.name === "boardActivity")!.props["types"] as { items?: { choices?: ReadonlyArray<{ value: string }> } }

@@ -146,11 +146,17 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
           // (The launch post is on Operations by now: the lists cases moved the Doing list's cards there.)
           addCardMember: { idBoard: seed.boards.roadmap, idCard: seed.cards.loginRedirect, idMember: seed.members.alice },
           removeCardMember: { idBoard: seed.boards.roadmap, idCard: seed.cards.loginRedirect, idMember: seed.members.alice },
+          // notifications
+          listNotifications: { types: ["mentionedOnCard", "addedToCard"], onlyUnread: true, limit: 20 },
+          markNotificationRead: { idNotification: seed.notifications.mentioned, read: true },
+          markAllNotificationsRead: {},
           listAttachments: { idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost },
           getAttachment: () => ({ idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, idAttachment: attachmentOf(seed.cards.launchPost) }),
           deleteAttachment: () => ({ idBoard: seed.boards.roadmap, idCard: seed.cards.launchPost, idAttachment: attachmentOf(seed.cards.launchPost) }),
           listCustomFields: { idBoard: seed.boards.roadmap },
           createCustomField: { idBoard: seed.boards.roadmap, name: "Team", type: "list", options: ["Web", "Mobile"], cardFront: false },
+          listCustomFieldOptions: { idBoard: seed.boards.roadmap, idCustomField: seed.customFields.priority },
+          addCustomFieldOption: { idBoard: seed.boards.roadmap, idCustomField: seed.customFields.priority, text: "Critical", color: "purple", pos: "top" },
           deleteCustomField: () => ({
             idBoard: seed.boards.roadmap,
             idCustomField: [...sim.customFields.values()].find((f) => f.name === "Team")!.id
@@ -178,7 +184,9 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
           newList: { idBoard: seed.boards.roadmap },
           newLabel: { idBoard: seed.boards.roadmap },
           newBoardInWorkspace: { idOrganization: seed.workspaces.main },
-          boardActivity: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo, types: ["createCard", "updateCard"] }
+          boardActivity: { idBoard: seed.boards.roadmap, idList: seed.lists.roadmapToDo, types: ["createCard", "updateCard"] },
+          // polled
+          newNotification: { types: ["mentionedOnCard", "commentCard"], onlyUnread: true, idBoard: seed.boards.roadmap }
         }
       }, callback).pipe(Effect.provide(connectedTo({ key: sim.key, token: sim.token, secret: sim.secret, baseUrl: sim.baseUrl }, recorder.layer)))
       expect(missing).toEqual([])

@@ -126,6 +126,27 @@ export const amendments: ReadonlyArray<Contract.Amendment> = [
       ]
     },
     reason: "Trello's Custom Fields guide sends every value as text ({\"number\": \"42\"}, {\"checked\": \"true\"}) and a list option as idValue; the document's oneOf of two objects without required keys matches most bodies twice"
+  },
+  // --- notifications, a list field's options ---
+  {
+    operation: "GET /members/{id}/notifications",
+    parameters: [{ in: "path", name: "id", schema: { anyOf: [{ $ref: "#/components/schemas/TrelloID" }, { type: "string", pattern: "^(me|[a-z0-9_]{3,})$" }] } }],
+    reason: "as for a member's boards: the parameter is \"the ID or username of the member\", and `me` is the token's member (only whose notifications a token reads)"
+  },
+  {
+    operation: "POST /customFields/{id}/options",
+    parameters: [],
+    body: {
+      type: "object",
+      additionalProperties: false,
+      required: ["value"],
+      properties: {
+        value: { type: "object", additionalProperties: false, required: ["text"], properties: { text: { type: "string", minLength: 1 } } },
+        color: { enum: ["none", "green", "yellow", "orange", "red", "purple", "blue", "sky", "lime", "pink", "black"] },
+        pos: { $ref: "#/components/schemas/posStringOrNumber" }
+      }
+    },
+    reason: "the document gives the operation no body at all; an option is {value: {text}, color, pos}, as the options of POST /customFields (Trello's Custom Fields guide), its colour one of the document's Color or none"
   }
 ]
 

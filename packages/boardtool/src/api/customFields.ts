@@ -3,7 +3,8 @@
  * of options), and a card's values of them. Trello carries every value as text
  * (`{"number": "42"}`, `{"checked": "true"}`) and a list field's value as its option's id.
  */
-import { ProviderClient, ProviderRequest } from "@x/core"
+import { ConnectorError, ProviderClient, ProviderRequest } from "@x/core"
+import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 
 const { path } = ProviderRequest
@@ -89,6 +90,47 @@ export const cardCustomFieldItems = (client: ProviderClient.ProviderClient, idCa
 export type Value =
   | { readonly value: { readonly text: string } | { readonly number: string } | { readonly date: string } | { readonly checked: string } }
   | { readonly idValue: string }
+
+// --- dropdown options ---
+
+/** A list option's colours: Trello's label colours (the document's Color), or `none`. */
+export const optionColors = ["none", "green", "yellow", "orange", "red", "purple", "blue", "sky", "lime", "pink", "black"] as const
+
+/** A list field's option as its own record (`/customFields/{id}/options`): the option, its field and its position. */
+export const FieldOption = Schema.Struct({
+  ...Option.fields,
+  idCustomField: Schema.optional(Schema.String),
+  pos: Schema.optional(Schema.Number)
+})
+export type FieldOption = typeof FieldOption.Type
+
+export const getCustomField = (client: ProviderClient.ProviderClient, id: string) =>
+  client.json({ method: "GET", path: path`/customFields/${id}` }, CustomField)
+
+export const fieldOptions = (client: ProviderClient.ProviderClient, idCustomField: string) =>
+  client.json({ method: "GET", path: path`/customFields/${idCustomField}/options` }, Schema.Array(FieldOption))
+
+/**
+ * Adds an option to a list field, as a JSON body `{value: {text}, color, pos}` (as Trello's
+ * guide writes options). The field is read first: only a list field has options, and another
+ * kind is refused with the field named, before anything is written.
+ */
+export const addFieldOption = (
+  client: ProviderClient.ProviderClient,
+  idCustomField: string,
+  option: { text: string; color: string; pos: string | number }
+) =>
+  Effect.flatMap(getCustomField(client, idCustomField), (field) => {
+    if (field.type !== "list") {
+      const message = `"${field.name}" is a ${field.type} field: only a list (dropdown) field has options`
+      return Effect.fail(new ConnectorError.InvalidInput({ message, issues: [{ path: "idCustomField", message }] }))
+    }
+    return client.json({
+      method: "POST",
+      path: path`/customFields/${idCustomField}/options`,
+      body: ProviderRequest.jsonBody({ value: { text: option.text }, color: option.color, pos: option.pos })
+    }, FieldOption)
+  })
 
 export const setCardCustomFieldItem = (client: ProviderClient.ProviderClient, idCard: string, idCustomField: string, value: Value) =>
   client.json({

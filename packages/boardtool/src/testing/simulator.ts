@@ -11,7 +11,10 @@
  * keeps its actions (createBoard, createList, createCard as they happen, and a seeded history
  * of 1,200 comments and updates on the Operations board), listed newest first by
  * `GET /boards/{id}/actions` with `filter`, `limit` (0 to 1000, default 50), and `before` or
- * `since` (an action id or a date), as Trello pages them. Webhooks are listed by their token
+ * `since` (an action id or a date), as Trello pages them. Each member has notifications of what
+ * other members did that concerns them (an @mention in a comment, being added to a card or board,
+ * a change or comment on their card): the seeded members act with their own tokens
+ * (`memberTokens`), so that a test can mention "me". Webhooks are listed by their token
  * (`GET /tokens/{token}/webhooks`), updated or reactivated with `PUT /webhooks/{id}`, and a
  * second one with the same callback and model is refused with Trello's 400.
  *
@@ -37,6 +40,7 @@ import * as CommentRoutes from "./routes/comments.js"
 import * as LabelRoutes from "./routes/labels.js"
 import * as CustomFieldRoutes from "./routes/customFields.js"
 import * as MemberRoutes from "./routes/members.js"
+import * as NotificationRoutes from "./routes/notifications.js"
 import type { Context } from "./routes/context.js"
 import * as VoteRoutes from "./routes/votes.js"
 import * as ListRoutes from "./routes/lists.js"
@@ -46,9 +50,9 @@ import * as WebhookRoutes from "./routes/webhooks.js"
 import * as Store from "./store.js"
 import { seedId, workspaceId } from "./store.js"
 
-import type { Action, Board, Card, CheckItem, Checklist, CustomField, CustomFieldItem, Label, List, Member, Membership, Organization, Reaction, Webhook } from "./store.js"
+import type { Action, Board, Card, CheckItem, Checklist, CustomField, CustomFieldItem, Label, List, Member, Membership, Notification, Organization, Reaction, Webhook } from "./store.js"
 
-export type { Action, Board, Card, CheckItem, Checklist, CustomField, CustomFieldItem, Label, List, Member, Membership, Organization, Reaction, Webhook } from "./store.js"
+export type { Action, Board, Card, CheckItem, Checklist, CustomField, CustomFieldItem, Label, List, Member, Membership, Notification, Organization, Reaction, Webhook } from "./store.js"
 type Delivery = Deliveries.Delivery
 export type { Delivery } from "./deliveries.js"
 
@@ -59,6 +63,11 @@ export interface Settings {
   readonly key?: string
   readonly token?: string
   readonly secret?: string
+  /**
+   * Other members' tokens, by username: a request with one acts as that member (what it records
+   * is theirs, and notifies "me"). By default each seeded member's is `<token>-<username>`.
+   */
+  readonly memberTokens?: Readonly<Record<string, string>>
   /** Trello's limits by default (100 per 10 s per token, 300 per key); `false` turns them off. */
   readonly rateLimits?: false | { readonly perToken: Limit; readonly perKey: Limit }
   /** Retries of a failed delivery (default 3) and the wait between them (default 1 s). */
@@ -83,6 +92,8 @@ export interface Simulator {
   readonly secret: string
   /** The member the token belongs to ("me"). */
   readonly member: Member
+  /** The other members' tokens, by username (each acts as its member). */
+  readonly memberTokens: ReadonlyMap<string, string>
   /** Every member it knows: "me", and the others boards can be shared with. */
   readonly members: Map<string, Member>
   readonly boards: Map<string, Board>
@@ -105,6 +116,8 @@ export interface Simulator {
   /** Custom fields by id, and cards' values of them by `${idCard}/${idCustomField}`. */
   readonly customFields: Map<string, CustomField>
   readonly customFieldItems: Map<string, CustomFieldItem>
+  /** Every member's notifications, by id. */
+  readonly notifications: Map<string, Notification>
   /** Every delivery attempt, in order. */
   readonly deliveries: Array<Delivery>
   /** Requests served, and how many of them were answered 429. */
@@ -141,7 +154,13 @@ export const seed = {
   /** The Roadmap board's custom fields, one of each kind. */
   customFields: { priority: seedId(0xa11), estimate: seedId(0xa12), releaseDate: seedId(0xa13), reviewed: seedId(0xa14), notes: seedId(0xa15) },
   /** The Priority field's options. */
-  priorityOptions: { high: seedId(0xa21), medium: seedId(0xa22), low: seedId(0xa23) }
+  priorityOptions: { high: seedId(0xa21), medium: seedId(0xa22), low: seedId(0xa23) },
+  /**
+   * "Me"'s notifications (the history before the start: the comments and changes they were
+   * about are not on the boards): Alice mentioned me on the launch post and added me to the
+   * login redirect card (both unread), Bob commented on the API keys card (read).
+   */
+  notifications: { commented: seedId(0xb01), mentioned: seedId(0xb02), added: seedId(0xb03) }
 } as const
 /** How long after the start the seeded "Fix the login redirect" card is due. */
 export const seedDueInMs = 12 * 3600_000
@@ -160,6 +179,7 @@ const modules: ReadonlyArray<(context: Context) => ReadonlyArray<Route>> = [
   OrganizationRoutes.routes,
   SearchRoutes.routes,
   MemberRoutes.routes,
+  NotificationRoutes.routes,
   CustomFieldRoutes.routes,
   ActionRoutes.routes
 ]
@@ -230,7 +250,29 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     store.addCustomField(product, { id: fields.releaseDate, name: "Release date", type: "date" })
     store.addCustomField(product, { id: fields.reviewed, name: "Reviewed", type: "checkbox" })
     store.addCustomField(product, { id: fields.notes, name: "Notes", type: "text", cardFront: false })
+    const [launch, login] = [store.cards.get(seed.cards.launchPost)!, store.cards.get(seed.cards.loginRedirect)!]
+    const about = (card: Card) => ({ card: store.cardRef(card), board: store.boardRef(store.boards.get(card.idBoard)!) })
+    const mine = { idMember: store.me.id, idAction: null }
+    store.addNotification({
+      ...mine, id: seed.notifications.mentioned, type: "mentionedOnCard", date: "2026-01-05T09:00:00.000Z", idMemberCreator: alice.id,
+      data: { ...about(launch), text: "@simulated can you review the draft?" }
+    })
+    store.addNotification({ ...mine, id: seed.notifications.added, type: "addedToCard", date: "2026-01-05T10:00:00.000Z", idMemberCreator: alice.id, data: about(login) })
+    store.addNotification({
+      ...mine, id: seed.notifications.commented, type: "commentCard", date: "2026-01-04T10:00:00.000Z", idMemberCreator: bob.id, unread: false,
+      data: { ...about(rotate), text: "Rotated the staging keys." }
+    })
     store.seeded()
+  }
+
+  // Each seeded member's token, unless given: a request with it acts as them.
+  const memberTokens = new Map<string, string>(Object.entries(settings.memberTokens ?? Object.fromEntries(
+    [...store.members.values()].filter((m) => m.id !== store.me.id).map((m) => [m.username, `${token}-${m.username}`])
+  )))
+  const actingBy = new Map<string, Member>()
+  for (const [username, memberToken] of memberTokens) {
+    const member = [...store.members.values()].find((m) => m.username === username)
+    if (member !== undefined) actingBy.set(memberToken, member)
   }
 
   const context: Context = { store, token, attachmentMaxBytes }
@@ -244,7 +286,10 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     const givenKey = query.get("key") ?? oauth("oauth_consumer_key")
     const givenToken = query.get("token") ?? oauth("oauth_token")
     if (givenKey !== key) throw new HttpError(401, "invalid key")
-    if (givenToken !== token) throw new HttpError(401, "invalid token")
+    if (givenToken === token) return store.me
+    const other = givenToken === undefined ? undefined : actingBy.get(givenToken)
+    if (other === undefined) throw new HttpError(401, "invalid token")
+    return other
   }
 
   const limit = (res: ServerResponse) => {
@@ -312,7 +357,8 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
           throw new HttpError(400, "invalid url")
         }
         if (!url.pathname.startsWith("/1/")) throw new HttpError(404, `Cannot ${req.method} ${url.pathname}`)
-        authenticate(req, url.searchParams)
+        // Another member's requests count with the token's: a test acts as them only now and then.
+        const member = authenticate(req, url.searchParams)
         limit(res)
         let p: Map<string, string>
         let file: File | undefined
@@ -328,7 +374,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
         } catch {
           throw new HttpError(400, "invalid body")
         }
-        return route(req.method ?? "GET", url.pathname.slice(2), p, file)
+        return store.actAs(member, () => route(req.method ?? "GET", url.pathname.slice(2), p, file))
       }
       handle().then(
         (body) => reply(200, body),
@@ -347,6 +393,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     token,
     secret,
     member: store.me,
+    memberTokens,
     members: store.members,
     boards: store.boards,
     memberships: store.memberships,
@@ -362,6 +409,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     reactions: store.reactions,
     customFields: store.customFields,
     customFieldItems: store.customFieldItems,
+    notifications: store.notifications,
     deliveries: webhooks.deliveries,
     stats,
     idle: webhooks.idle,

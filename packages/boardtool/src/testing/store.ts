@@ -4,6 +4,7 @@
  * `GET /boards/{id}/actions` lists and webhooks deliver). Routes change the state only through
  * it, so that each change is recorded once.
  */
+import { AsyncLocalStorage } from "node:async_hooks"
 import { createHash, randomBytes } from "node:crypto"
 import type * as Attachments from "./attachments.js"
 
@@ -85,6 +86,19 @@ export interface CustomField {
 }
 /** A card's value of a custom field: `value` keyed by the field's kind, as text, or a list option's id. */
 export interface CustomFieldItem { id: string; idCard: string; idCustomField: string; value: Record<string, string> | null; idValue: string | null }
+/** A member's notification of another member's action (Trello notifies no one of their own). */
+export interface Notification {
+  id: string
+  /** Whose it is. */
+  idMember: string
+  type: string
+  date: string
+  unread: boolean
+  dateRead: string | null
+  idMemberCreator: string
+  idAction: string | null
+  data: Record<string, unknown>
+}
 export interface Webhook { id: string; idModel: string; callbackURL: string; description: string; active: boolean; consecutiveFailures: number }
 
 // As Trello's (MongoDB) ids: the creation time in seconds, 5 random bytes, a counter, so that
@@ -226,13 +240,21 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
   let seedClock = Date.parse("2025-12-31T09:00:00.000Z")
   const actionDate = () => (seeding > 0 ? new Date(seedClock += 60_000) : new Date())
 
-  /** Records an action on a board (and, after seeding, tells `onAction`, which delivers it). */
+  // Who a request acts as: the token's member ("me"), or another member by their own token (a
+  // test's way to mention "me"). Kept across a handler's awaits, apart for each request.
+  const acting = new AsyncLocalStorage<Member>()
+  /** The member the current request acts as. */
+  const current = (): Member => acting.getStore() ?? me
+  const actAs = <A>(member: Member, f: () => A): A => acting.run(member, f)
+
+  /** Records an action on a board, by the acting member (and, after seeding, tells `onAction`, which delivers it). */
   const record = (idBoard: string, type: string, data: Record<string, unknown>, date = actionDate()) => {
-    const action: Action = { id: actionId(date), idBoard, idMemberCreator: me.id, type, date: date.toISOString(), data }
+    const action: Action = { id: actionId(date), idBoard, idMemberCreator: current().id, type, date: date.toISOString(), data }
     // Kept in id order (a clock set back would otherwise break `before`).
     let at = actions.length
     while (at > 0 && actions[at - 1]!.id > action.id) at--
     actions.splice(at, 0, action)
+    notify(action)
     if (seeding === 0) options.onAction(action)
     return action
   }
@@ -248,10 +270,73 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     limits: a.type === "commentCard"
       ? { reactions: { perAction: { status: "ok", disableAt: 900, warnAt: 720 }, uniquePerAction: { status: "ok", disableAt: 17, warnAt: 14 } } }
       : {},
-    memberCreator: {
-      id: me.id, activityBlocked: false, avatarHash, avatarUrl: `https://trello-members.s3.amazonaws.com/${me.id}/${avatarHash}`,
-      fullName: me.fullName, idMemberReferrer: null, initials: "SM", nonPublic: {}, nonPublicAvailable: true, username: me.username
+    memberCreator: memberCreatorJson(members.get(a.idMemberCreator) ?? me)
+  })
+  const initialsOf = (m: Member) => m.fullName.split(" ").map((word) => word[0] ?? "").join("").toUpperCase()
+  const memberCreatorJson = (m: Member) => ({
+    id: m.id, activityBlocked: false, avatarHash, avatarUrl: `https://trello-members.s3.amazonaws.com/${m.id}/${avatarHash}`,
+    fullName: m.fullName, idMemberReferrer: null, initials: initialsOf(m), nonPublic: {}, nonPublicAvailable: true, username: m.username
+  })
+
+  // --- notifications ----------------------------------------------------------------------
+
+  const notifications = new Map<string, Notification>()
+  const cardOf = (action: Action) => cards.get((action.data["card"] as { id?: string } | undefined)?.id ?? "")
+  /**
+   * Who is told of an action, and how: a member @mentioned in a comment (mentionedOnCard), the
+   * card's other members (commentCard, changeCard), a member added to or removed from a card or
+   * board. Never the member who acted.
+   */
+  const recipientsOf = (action: Action): ReadonlyArray<readonly [string, string]> => {
+    const idMember = action.data["idMember"] as string | undefined
+    const cardMembers = cardOf(action)?.idMembers ?? []
+    switch (action.type) {
+      case "commentCard": {
+        const usernames = [...String(action.data["text"] ?? "").matchAll(/@([a-z0-9_]+)/gi)].map((m) => m[1]!.toLowerCase())
+        const mentioned = [...members.values()].filter((m) => usernames.includes(m.username)).map((m) => m.id)
+        return [
+          ...mentioned.map((id) => [id, "mentionedOnCard"] as const),
+          ...cardMembers.filter((id) => !mentioned.includes(id)).map((id) => [id, "commentCard"] as const)
+        ]
+      }
+      case "updateCard":
+        return cardMembers.map((id) => [id, "changeCard"] as const)
+      case "addMemberToCard":
+        return idMember === undefined ? [] : [[idMember, "addedToCard"]]
+      case "removeMemberFromCard":
+        return idMember === undefined ? [] : [[idMember, "removedFromCard"]]
+      case "addMemberToBoard":
+        return idMember === undefined ? [] : [[idMember, "addedToBoard"]]
+      case "removeMemberFromBoard":
+        return idMember === undefined ? [] : [[idMember, "removedFromBoard"]]
+      default:
+        return []
     }
+  }
+  const notify = (action: Action) => {
+    for (const [idMember, type] of recipientsOf(action)) {
+      if (idMember === action.idMemberCreator || !members.has(idMember)) continue
+      addNotification({ idMember, type, date: action.date, idMemberCreator: action.idMemberCreator, idAction: action.id, data: action.data })
+    }
+  }
+  /** A notification; its id is an ObjectId of its date, so later ones sort after earlier ones, as Trello's. */
+  const addNotification = (fields: Omit<Notification, "id" | "unread" | "dateRead"> & { readonly id?: string; readonly unread?: boolean }) => {
+    const notification: Notification = { unread: true, dateRead: null, ...fields, id: fields.id ?? actionId(new Date(fields.date)) }
+    notifications.set(notification.id, notification)
+    return notification
+  }
+  const notificationJson = (n: Notification, withCreator = true) => ({
+    id: n.id,
+    unread: n.unread,
+    type: n.type,
+    date: n.date,
+    dateRead: n.dateRead,
+    data: n.data,
+    appCreator: null,
+    idMemberCreator: n.idMemberCreator,
+    idAction: n.idAction,
+    reactions: [],
+    ...(withCreator ? { memberCreator: memberCreatorJson(members.get(n.idMemberCreator) ?? me) } : {})
   })
   /** The ids of the models an action is about (its board, lists and card): the webhooks watching any of them get it. */
   const modelsOf = (action: Action): ReadonlyArray<string> => {
@@ -601,12 +686,11 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     display: { cardFront: f.cardFront },
     name: f.name,
     pos: f.pos,
-    ...(f.type === "list"
-      ? { options: f.options.map((o) => ({ id: o.id, idCustomField: f.id, value: { text: o.text }, color: o.color, pos: o.pos })) }
-      : {}),
+    ...(f.type === "list" ? { options: [...f.options].sort((a, b) => a.pos - b.pos).map((o) => optionJson(f, o)) } : {}),
     type: f.type,
     isSuggestedField: false
   })
+  const optionJson = (f: CustomField, o: CustomField["options"][number]) => ({ id: o.id, idCustomField: f.id, value: { text: o.text }, color: o.color, pos: o.pos })
   const customFieldRef = (f: CustomField) => ({ id: f.id, name: f.name, type: f.type })
   const customFieldItemJson = (i: CustomFieldItem) => ({
     id: i.id,
@@ -657,6 +741,8 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
 
   return {
     me,
+    current,
+    actAs,
     organization,
     members,
     boards,
@@ -725,9 +811,14 @@ export const make = (options: { readonly seeded: boolean; readonly onAction: (ac
     removeFromCard,
     cardContext,
     customFieldJson,
+    optionJson,
     customFieldItemJson,
     addCustomField,
     deleteCustomField,
-    setCustomFieldItem
+    setCustomFieldItem,
+    // --- notifications ---
+    notifications,
+    addNotification,
+    notificationJson
   }
 }

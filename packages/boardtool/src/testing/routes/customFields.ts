@@ -2,13 +2,16 @@
  * Custom fields: a board's fields (create with a list's options, delete), and a card's values
  * (read, set, clear), as Trello takes them in a JSON body: `{"value": {"number": "42"}}`, or a
  * list option's `{"idValue": "…"}`; `""` clears. Recorded as createCustomField,
- * deleteCustomField and updateCustomFieldItem (with the `old` value).
+ * deleteCustomField and updateCustomFieldItem (with the `old` value). A list field's options
+ * are listed and added on their own (`/customFields/{id}/options`, `{value: {text}, color, pos}`).
  */
 import { booleanOf, HttpError, invalid, isId, lookup, positionOf, required, type Route } from "../http.js"
 import type { CustomField } from "../store.js"
 import type { Context } from "./context.js"
 
 const kinds = ["text", "number", "date", "checkbox", "list"] as const
+/** A list option's colours: Trello's label colours, or none. */
+const optionColors = ["none", "green", "yellow", "orange", "red", "purple", "blue", "sky", "lime", "pink", "black"]
 /** The key of a field's value, by its kind. */
 const keyOf = { text: "text", number: "number", date: "date", checkbox: "checked" } as const
 
@@ -92,6 +95,32 @@ export const routes = ({ store }: Context): ReadonlyArray<Route> => {
       }
     },
     { method: "GET", path: "/customFields/:id", handle: ({ path }) => store.customFieldJson(lookup(customFields, path["id"]!)) },
+    {
+      // A field of another kind has none.
+      method: "GET",
+      path: "/customFields/:id/options",
+      handle: ({ path }) => {
+        const field = lookup(customFields, path["id"]!)
+        return [...field.options].sort((a, b) => a.pos - b.pos).map((o) => store.optionJson(field, o))
+      }
+    },
+    {
+      method: "POST",
+      path: "/customFields/:id/options",
+      handle: ({ p, path }) => {
+        const field = lookup(customFields, path["id"]!)
+        if (field.type !== "list") throw new HttpError(400, "custom field is not a list")
+        const value = parsed(required(p, "value"), "value")
+        const text = isRecord(value) ? value["text"] : undefined
+        if (typeof text !== "string" || text === "" || text.length > 16384) throw invalid("value")
+        const color = p.get("color") ?? "none"
+        if (!optionColors.includes(color)) throw invalid("color")
+        const pos = positionOf(p, field.options.map((o) => o.pos)) ?? Math.max(0, ...field.options.map((o) => o.pos)) + 16384
+        const option = { id: store.nextId(), text, color, pos }
+        field.options.push(option)
+        return store.optionJson(field, option)
+      }
+    },
     {
       method: "DELETE",
       path: "/customFields/:id",

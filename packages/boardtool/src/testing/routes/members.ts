@@ -20,7 +20,7 @@ export const routes = ({ store }: Context): ReadonlyArray<Route> => {
   }
   /** A member by id, username or `me`. */
   const memberOf = (given: string): Member => {
-    if (given === "me") return store.me
+    if (given === "me") return store.current()
     if (isId(given)) return lookup(members, given)
     const found = [...members.values()].find((m) => m.username === given.toLowerCase())
     if (found === undefined) throw notFound()
@@ -29,7 +29,7 @@ export const routes = ({ store }: Context): ReadonlyArray<Route> => {
   const admins = (idBoard: string) =>
     [...store.memberships.values()].filter((m) => m.idBoard === idBoard && m.memberType === "admin").length
   const memberJson = (m: Member, fields: string | undefined) => {
-    const json = { ...store.memberJson(m), ...(m.id === store.me.id ? { email: m.email } : {}) }
+    const json = { ...store.memberJson(m), ...(m.id === store.current().id ? { email: m.email } : {}) }
     return pick(json, fields)
   }
 
