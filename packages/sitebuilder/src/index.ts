@@ -38,6 +38,26 @@ import { deleteAsset } from "./actions/deleteAsset.js"
 import { getAsset } from "./actions/getAsset.js"
 import { listAssets } from "./actions/listAssets.js"
 import { uploadAsset } from "./actions/uploadAsset.js"
+// redirects, custom code, site submissions and SKUs
+import { createRedirect } from "./actions/createRedirect.js"
+import { createSkus } from "./actions/createSkus.js"
+import { deleteFormSubmission } from "./actions/deleteFormSubmission.js"
+import { deletePageCustomCode } from "./actions/deletePageCustomCode.js"
+import { deleteRedirect } from "./actions/deleteRedirect.js"
+import { deleteSiteCustomCode } from "./actions/deleteSiteCustomCode.js"
+import { getPageCustomCode } from "./actions/getPageCustomCode.js"
+import { getSiteCustomCode } from "./actions/getSiteCustomCode.js"
+import { listCustomCodeBlocks } from "./actions/listCustomCodeBlocks.js"
+import { listRedirects } from "./actions/listRedirects.js"
+import { listRegisteredScripts } from "./actions/listRegisteredScripts.js"
+import { listSiteFormSubmissions } from "./actions/listSiteFormSubmissions.js"
+import { registerHostedScript } from "./actions/registerHostedScript.js"
+import { registerInlineScript } from "./actions/registerInlineScript.js"
+import { updateFormSubmission } from "./actions/updateFormSubmission.js"
+import { updateRedirect } from "./actions/updateRedirect.js"
+import { updateSku } from "./actions/updateSku.js"
+import { upsertPageCustomCode } from "./actions/upsertPageCustomCode.js"
+import { upsertSiteCustomCode } from "./actions/upsertSiteCustomCode.js"
 // forms
 import { getFormSubmission } from "./actions/getFormSubmission.js"
 import { listFormSubmissions } from "./actions/listFormSubmissions.js"
@@ -73,7 +93,14 @@ export const sitebuilder = Component.make({
     // forms
     listForms, listFormSubmissions, getFormSubmission,
     // assets
-    listAssets, uploadAsset, getAsset, deleteAsset
+    listAssets, uploadAsset, getAsset, deleteAsset,
+    // redirects
+    listRedirects, createRedirect, updateRedirect, deleteRedirect,
+    // custom code
+    listRegisteredScripts, registerHostedScript, registerInlineScript, getSiteCustomCode, upsertSiteCustomCode, deleteSiteCustomCode,
+    getPageCustomCode, upsertPageCustomCode, deletePageCustomCode, listCustomCodeBlocks,
+    // form submissions by site, updated and deleted; SKUs on their own
+    listSiteFormSubmissions, updateFormSubmission, deleteFormSubmission, createSkus, updateSku
   ],
   // Webflow's webhook events, each a dynamic webhook on a site, every delivery's signature checked.
   triggers: [
@@ -121,6 +148,14 @@ export { getFormSubmission, listForms, listFormSubmissions }
 // assets
 export { Asset, AssetVariant } from "./api/assets.js"
 export { deleteAsset, getAsset, listAssets, uploadAsset }
+// redirects, custom code, site submissions and SKUs
+export { Redirect } from "./api/redirects.js"
+export { AppliedScript, CustomCode, CustomCodeBlock, RegisteredScript } from "./api/customCode.js"
+export { Skus } from "./api/products.js"
+export { createRedirect, deleteRedirect, listRedirects, updateRedirect }
+export { deletePageCustomCode, deleteSiteCustomCode, getPageCustomCode, getSiteCustomCode, listCustomCodeBlocks, listRegisteredScripts }
+export { registerHostedScript, registerInlineScript, upsertPageCustomCode, upsertSiteCustomCode }
+export { createSkus, deleteFormSubmission, listSiteFormSubmissions, updateFormSubmission, updateSku }
 // triggers
 export { FormSubmitted, InventoryChanged, ItemEvent, OrderEvent, PageEvent, SitePublished } from "./api/webhooks.js"
 export {

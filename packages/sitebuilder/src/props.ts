@@ -1,9 +1,11 @@
 /** The properties the actions share: Webflow ids, and the site. */
 import { Property } from "@x/core"
+import * as CustomCodeRules from "./customCodeRules.js"
 import { webflowIdPattern } from "./ids.js"
 import * as Options from "./options.js"
 import * as FormOptions from "./options/forms.js"
 import * as PageOptions from "./options/pages.js"
+import * as RedirectOptions from "./options/redirects.js"
 import * as ShopOptions from "./options/shop.js"
 
 export const webflowId = Property.patterned(webflowIdPattern, "must be a Webflow id (24 hexadecimal digits)")
@@ -56,3 +58,70 @@ export const skuCollectionId = webflowId({
   required: true,
   dynamicOptions: ShopOptions.skuCollections
 })
+
+// --- redirects ---
+/** A redirect of the site: Webflow's id of it (letters and digits, not always an objectid). */
+export const redirectId = Property.string({
+  title: "Redirect",
+  required: true,
+  pattern: /^[A-Za-z0-9_-]{1,64}$/,
+  patternMessage: "must be a Webflow redirect id (letters and digits)",
+  dynamicOptions: RedirectOptions.redirects
+})
+/** The path a redirect takes: a path of the site, without its domain (`/old-page`). */
+export const redirectFrom = <const R extends boolean>(required: R) => Property.string({
+  title: "From",
+  description: "The path redirected, without the domain: /old-page.",
+  required,
+  maxLength: 2048,
+  pattern: /^\/\S*$/,
+  patternMessage: "must be a path of the site starting with /, without spaces (e.g. /old-page)"
+})
+/** Where a redirect sends: a path of the site or an http(s) URL. */
+export const redirectTo = <const R extends boolean>(required: R) => Property.string({
+  title: "To",
+  description: "Where it sends: a path of the site (/new-page) or an http(s) URL.",
+  required,
+  maxLength: 2048,
+  pattern: /^(?:\/|https?:\/\/)\S*$/,
+  patternMessage: "must be a path starting with / or an http(s) URL, without spaces"
+})
+
+// --- custom code ---
+/** A registered script's name: Webflow derives its id from it ("CMS Slider" is `cms_slider`). */
+export const scriptName = Property.string({
+  title: "Name",
+  description: "1 to 50 letters and digits (spaces between words); the script's id is made from it: CMS Slider is cms_slider.",
+  required: true,
+  pattern: CustomCodeRules.scriptNamePattern,
+  patternMessage: "must be 1 to 50 letters and digits (spaces between words)"
+})
+/** A script's Semantic Version. */
+export const scriptVersion = Property.string({
+  title: "Version",
+  description: "A Semantic Version: 1.0.0, 2.1.0-beta.1.",
+  required: true,
+  pattern: CustomCodeRules.semverPattern,
+  patternMessage: "must be a Semantic Version, e.g. 1.0.0"
+})
+/** Whether the script goes with the site when it is duplicated or transferred. */
+export const canCopy = Property.boolean({ title: "Copied with the site", description: "Kept when the site is duplicated or transferred.", defaultValue: false })
+/** Registered scripts applied to a site or page: the app's whole list there. */
+export const appliedScripts = Property.array({
+  title: "Scripts",
+  description: "Registered scripts (id and version, as listRegisteredScripts gives them) and where each goes; these replace the ones applied before.",
+  required: true,
+  items: Property.object({
+    title: "Script",
+    properties: {
+      id: Property.string({ title: "Script id", required: true, minLength: 1, maxLength: 100 }),
+      version: scriptVersion,
+      location: Property.string({ title: "Location", required: true, choices: [{ label: "In the header", value: "header" }, { label: "In the footer", value: "footer" }] }),
+      attributes: Property.object({ title: "Attributes", description: "Attributes of the script element, by name: {\"defer\": \"true\"}." })
+    }
+  })
+})
+/** A script applied twice in one list: Webflow keeps one version of a script per site or page. */
+export const twiceApplied = (scripts: ReadonlyArray<{ readonly id: string }>) =>
+  scripts.flatMap((script, i) =>
+    scripts.findIndex((other) => other.id === script.id) < i ? [{ path: `scripts[${i}].id`, message: `${script.id} is applied once already` }] : [])

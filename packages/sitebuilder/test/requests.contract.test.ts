@@ -156,7 +156,38 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
           createProduct: { siteId: seed.sites.store, name: "Contract Cap", slug: "contract-cap", description: "A cap.", price: 1500, sku: "CAP-1", publishStatus: "live" },
           updateProduct: { siteId: seed.sites.store, productId: seed.products.mug, name: "Big Mug", publishStatus: "staging" },
           getInventory: { siteId: seed.sites.store, skuCollectionId: seed.skuCollection, skuId: seed.skus.tshirt },
-          updateInventory: { siteId: seed.sites.store, skuCollectionId: seed.skuCollection, skuId: seed.skus.tshirt, inventoryType: "finite", updateQuantity: -2 }
+          updateInventory: { siteId: seed.sites.store, skuCollectionId: seed.skuCollection, skuId: seed.skus.tshirt, inventoryType: "finite", updateQuantity: -2 },
+          // redirects
+          listRedirects: { siteId: seed.sites.store },
+          createRedirect: { siteId: seed.sites.store, fromUrl: "/contract-old", toUrl: "https://contract.example.com/new" },
+          updateRedirect: { siteId: seed.sites.store, redirectId: seed.redirects.mostlyHarmless, toUrl: "/planet" },
+          deleteRedirect: { siteId: seed.sites.store, redirectId: seed.redirects.babelFish },
+          // custom code
+          listRegisteredScripts: { siteId: seed.sites.store },
+          registerHostedScript: {
+            siteId: seed.sites.store, displayName: "Contract Hosted", version: "1.2.3-rc.1", canCopy: true,
+            hostedLocation: "https://cdn.example.com/contract.js", integrityHash: "sha384-J+YlJ8v0gpaRoKH7SbFbEmxOZlAxLiwNjfSsBhDooGa5roXlPPpXbEevck4J7YZ+"
+          },
+          registerInlineScript: { siteId: seed.sites.store, displayName: "Contract Inline", version: "0.0.1", sourceCode: "console.log('contract')" },
+          getSiteCustomCode: { siteId: seed.sites.store },
+          upsertSiteCustomCode: {
+            siteId: seed.sites.store,
+            scripts: [{ ...seed.scripts.cmsSlider, location: "header", attributes: { defer: "true" } }, { id: "contract_inline", version: "0.0.1", location: "footer" }]
+          },
+          deleteSiteCustomCode: { siteId: seed.sites.store },
+          getPageCustomCode: { siteId: seed.sites.store, pageId: seed.pages.about },
+          upsertPageCustomCode: { siteId: seed.sites.store, pageId: seed.pages.about, scripts: [{ ...seed.scripts.cmsSlider, location: "footer" }] },
+          deletePageCustomCode: { siteId: seed.sites.store, pageId: seed.pages.contact },
+          listCustomCodeBlocks: { siteId: seed.sites.store, limit: 150 },
+          // form submissions by site, updated and deleted; SKUs on their own
+          listSiteFormSubmissions: { siteId: seed.sites.store, elementId: "4e038d2c-6a1e-4953-7be9-a59a2b453178", limit: 110 },
+          updateFormSubmission: { siteId: seed.sites.store, formId: seed.forms.newsletter, submissionId: seed.newsletterSubmission(3), hiddenFields: { Source: "contract" } },
+          deleteFormSubmission: { siteId: seed.sites.store, formId: seed.forms.newsletter, submissionId: seed.newsletterSubmission(4) },
+          createSkus: {
+            siteId: seed.sites.store, productId: seed.products.poster, currency: "USD", publishStatus: "live",
+            skus: [{ name: "Poster A2", slug: "poster-a2", price: 1499, compareAtPrice: 1999, sku: "POS-A2", skuValues: { size: "a2" } }]
+          },
+          updateSku: { siteId: seed.sites.store, productId: seed.products.poster, skuId: seed.skus.poster, price: 1099 }
         },
         // triggers: each enabled (the site's webhooks listed, one created), disabled, and sampled where it has a sample
         triggers: {

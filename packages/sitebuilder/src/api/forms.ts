@@ -68,3 +68,15 @@ export const submissions = (client: ProviderClient.ProviderClient, formId: strin
 /** `GET /form_submissions/{id}`. */
 export const getSubmission = (client: ProviderClient.ProviderClient, submissionId: string) =>
   client.json({ method: "GET", path: path`/form_submissions/${submissionId}` }, FormSubmission)
+
+/** `GET /sites/{id}/form_submissions`, every page up to `maxItems`; `elementId` (a form's `formElementId`) keeps one form's. */
+export const siteSubmissions = (client: ProviderClient.ProviderClient, siteId: string, elementId?: string, maxItems?: number) =>
+  paged(client, { path: path`/sites/${siteId}/form_submissions`, key: "formSubmissions", query: { elementId }, maxItems }, FormSubmission)
+
+/** `PATCH /form_submissions/{id}` `{"formSubmissionData": {…}}`: the form's hidden fields, by name, set to these values. */
+export const updateSubmission = (client: ProviderClient.ProviderClient, submissionId: string, formSubmissionData: Readonly<Record<string, string>>) =>
+  client.json({ method: "PATCH", path: path`/form_submissions/${submissionId}`, body: ProviderRequest.jsonBody({ formSubmissionData }) }, FormSubmission)
+
+/** `DELETE /form_submissions/{id}` (204). */
+export const deleteSubmission = (client: ProviderClient.ProviderClient, submissionId: string) =>
+  client.void({ method: "DELETE", path: path`/form_submissions/${submissionId}` })

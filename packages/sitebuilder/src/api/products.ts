@@ -4,7 +4,8 @@
  * collection: the inventory endpoints name that collection's id (`sku_collection_id`), which the
  * site's collections list gives (`GET /sites/{id}/collections`, the one with the slug `sku`).
  */
-import { type ProviderClient, ProviderRequest } from "@x/core"
+import { ConnectorError, type ProviderClient, ProviderRequest } from "@x/core"
+import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { paged } from "../api.js"
 import { paidPlan } from "./orders.js"
@@ -128,3 +129,71 @@ export const updateInventory = (
     path: inventoryPath(sku),
     body: ProviderRequest.jsonBody({ inventoryType: sku.inventoryType, quantity: sku.quantity, updateQuantity: sku.updateQuantity })
   }, Inventory).pipe(paidPlan("updating inventory"))
+
+/** A SKU's fields as written: `price` in the currency's smallest unit; `sku-values` the product's option values it is. */
+export interface SkuFields {
+  readonly name?: string | undefined
+  readonly slug?: string | undefined
+  /** The price's value (cents) and its currency; either kept from the SKU when not given. */
+  readonly price?: number | undefined
+  readonly currency?: string | undefined
+  readonly compareAtPrice?: number | undefined
+  readonly sku?: string | undefined
+  readonly skuValues?: Readonly<Record<string, string>> | undefined
+}
+
+/** The `fieldData` of a SKU written: a compare-at price in the price's currency. */
+const skuFieldData = (fields: SkuFields & { price: number; currency: string }) => ({
+  name: fields.name,
+  slug: fields.slug,
+  price: { value: fields.price, unit: fields.currency },
+  "compare-at-price": fields.compareAtPrice === undefined ? undefined : { value: fields.compareAtPrice, unit: fields.currency },
+  sku: fields.sku,
+  "sku-values": fields.skuValues
+})
+
+/** What creating SKUs answers: the SKUs made. */
+export const Skus = Schema.Struct({ skus: Schema.Array(Sku) })
+
+/** `POST /sites/{id}/products/{id}/skus`: more SKUs (variants) of a product. */
+export const createSkus = (
+  client: ProviderClient.ProviderClient,
+  created: { siteId: string; productId: string; publishStatus?: string | undefined; skus: ReadonlyArray<SkuFields & { price: number; currency: string }> }
+) =>
+  client.json({
+    method: "POST",
+    path: path`/sites/${created.siteId}/products/${created.productId}/skus`,
+    body: ProviderRequest.jsonBody({ publishStatus: created.publishStatus, skus: created.skus.map((sku) => ({ fieldData: skuFieldData(sku) })) })
+  }, Skus).pipe(paidPlan("creating SKUs"))
+
+/**
+ * `PATCH /sites/{id}/products/{id}/skus/{id}`. Webflow's document requires a SKU's name, slug
+ * and price in every update: those not given (and the currency) are read from the product's SKU
+ * first (`GET …/products/{id}`), so that only what is given changes.
+ */
+export const updateSku = (
+  client: ProviderClient.ProviderClient,
+  update: { siteId: string; productId: string; skuId: string; publishStatus?: string | undefined; fields: SkuFields }
+) =>
+  Effect.gen(function*() {
+    const { fields } = update
+    const given = fields.name !== undefined && fields.slug !== undefined && fields.price !== undefined && fields.currency !== undefined
+    const current = given ? undefined : yield* Effect.flatMap(getProduct(client, update), ({ skus }) => {
+      const found = skus.find((sku) => sku.id === update.skuId)
+      return found === undefined
+        ? Effect.fail(new ConnectorError.NotFound({ message: `SKU ${update.skuId} is not a SKU of product ${update.productId}` }))
+        : Effect.succeed(found.fieldData)
+    })
+    const price = fields.price ?? current?.price?.value
+    const currency = fields.currency ?? current?.price?.unit ?? current?.price?.currency
+    if (price === undefined || currency === undefined) {
+      const issues = [{ path: "price", message: `SKU ${update.skuId} has no price to keep: give price and currency` }]
+      return yield* new ConnectorError.InvalidInput({ message: issues[0]!.message, issues })
+    }
+    const fieldData = skuFieldData({ ...fields, name: fields.name ?? current?.name, slug: fields.slug ?? current?.slug, price, currency })
+    return yield* client.json({
+      method: "PATCH",
+      path: path`/sites/${update.siteId}/products/${update.productId}/skus/${update.skuId}`,
+      body: ProviderRequest.jsonBody({ publishStatus: update.publishStatus, sku: { fieldData } })
+    }, Sku).pipe(paidPlan("updating SKUs"))
+  })

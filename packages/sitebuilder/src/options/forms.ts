@@ -22,3 +22,12 @@ export const submissions = DynamicOptions.make(["formId"], ({ client, params }) 
       const when = s.dateSubmitted ?? s.id
       return first === undefined ? when : `${when}: ${String(first)}`
     }, (s) => s.id)))
+
+/** A site's forms by their element id (what `GET /sites/{id}/form_submissions?elementId=` takes). */
+export const formElements = DynamicOptions.make(["siteId"], ({ client, params }) =>
+  Effect.map(Pagination.collect(Forms.forms(client, param(params, "siteId"))), (items) =>
+    Choice.fromRecords(
+      items.filter((f) => f.formElementId != null),
+      (f) => f.pageName === undefined ? f.displayName ?? f.id : `${f.displayName ?? f.id} (${f.pageName})`,
+      (f) => f.formElementId!
+    )))

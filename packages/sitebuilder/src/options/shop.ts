@@ -29,3 +29,8 @@ export const skuCollections = DynamicOptions.make(["siteId"], ({ client, params 
     const skus = collections.filter((c) => /^skus?$/i.test(c.displayName ?? ""))
     return Choice.fromRecords(skus.length > 0 ? skus : collections, (c) => c.displayName ?? c.id, (c) => c.id)
   }))
+
+/** The SKUs of one product, as "SKU (code)". */
+export const productSkus = DynamicOptions.make(["siteId", "productId"], ({ client, params }) =>
+  Effect.map(Products.getProduct(client, { siteId: param(params, "siteId"), productId: param(params, "productId") }), ({ skus }) =>
+    Choice.fromRecords(skus, (sku) => `${sku.fieldData.name}${sku.fieldData.sku == null ? "" : ` (${sku.fieldData.sku})`}`, (sku) => sku.id)))

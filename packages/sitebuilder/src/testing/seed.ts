@@ -43,7 +43,12 @@ export const seed = {
   /** Each product's one SKU. */
   skus: { tshirt: seedId(0xec101), mug: seedId(0xec102), poster: seedId(0xec103) },
   sticker: (n: number) => seedId(0xec200 + n),
-  stickerSku: (n: number) => seedId(0xec400 + n)
+  stickerSku: (n: number) => seedId(0xec400 + n),
+  // redirects and custom code: on the store site
+  /** Its 301 redirects: /mostly-harmless → /earth and /babel-fish → /translate. */
+  redirects: { mostlyHarmless: seedId(0xe0001), babelFish: seedId(0xe0002) },
+  /** A script registered to it (hosted): "CMS Slider", id `cms_slider`, version 1.0.0; applied nowhere yet. */
+  scripts: { cmsSlider: { id: "cms_slider", version: "1.0.0" } }
 } as const
 
 /** When the seeded records were made. */
@@ -129,6 +134,22 @@ export const seedStore = (store: Store) => {
   seedAssets(store)
   seedSitesAndPages(store)
   seedShop(store)
+  seedSiteCode(store)
+}
+
+// --- redirects and custom code ---
+const seedSiteCode = (store: Store) => {
+  const at = seededAt.toISOString()
+  const site = seed.sites.store
+  for (const [id, fromUrl, toUrl] of [[seed.redirects.mostlyHarmless, "/mostly-harmless", "/earth"], [seed.redirects.babelFish, "/babel-fish", "/translate"]] as const) {
+    store.siteCode.redirects.set(id, { id, siteId: site, fromUrl, toUrl })
+  }
+  const { id, version } = seed.scripts.cmsSlider
+  store.siteCode.scriptsOf(site).set(`${id}@${version}`, {
+    id, siteId: site, displayName: "CMS Slider", version, canCopy: true, createdOn: at, lastUpdated: at, sourceCode: null,
+    hostedLocation: "https://cdn.jsdelivr.net/npm/cms-slider@1.0.0/cmsslider.js",
+    integrityHash: "sha384-J+YlJ8v0gpaRoKH7SbFbEmxOZlAxLiwNjfSsBhDooGa5roXlPPpXbEevck4J7YZ+"
+  })
 }
 
 // --- orders, products and inventory ---
@@ -181,7 +202,8 @@ const seedForms = (store: Store) => {
   ], seed.contactSubmission)
   addForm({
     id: seed.forms.newsletter, displayName: "Newsletter", pageName: "Home", formElementId: "4e038d2c-6a1e-4953-7be9-a59a2b453178",
-    fields: [field(5, "Email", "Email", "Your email")]
+    // "Source": a hidden field (where the reader signed up), set by an API update of a submission.
+    fields: [field(5, "Email", "Email", "Your email"), { ...field(6, "Source", "Plain"), hidden: true }]
   }, Array.from({ length: 120 }, (_, i) => ({ Email: `reader${i + 1}@example.com` })), seed.newsletterSubmission)
 }
 

@@ -23,16 +23,19 @@ import { Answer, ApiError, type Route } from "./http.js"
 import type * as AssetStore from "./assets.js"
 import * as Assets from "./routes/assets.js"
 import * as Collections from "./routes/collections.js"
+import * as CustomCode from "./routes/customCode.js"
 import * as Forms from "./routes/forms.js"
 import * as Inventory from "./routes/inventory.js"
 import * as Items from "./routes/items.js"
 import * as Orders from "./routes/orders.js"
 import * as Pages from "./routes/pages.js"
 import * as Products from "./routes/products.js"
+import * as Redirects from "./routes/redirects.js"
 import * as Sites from "./routes/sites.js"
 import * as Token from "./routes/token.js"
 import * as Webhooks from "./routes/webhooks.js"
 import { seedStore } from "./seed.js"
+import type * as SiteCode from "./siteCode.js"
 import * as Store from "./store.js"
 
 export { seed } from "./seed.js"
@@ -43,6 +46,7 @@ export type { Form, FormField, FormSubmission } from "./store.js"
 export type { CustomDomain, Page } from "./store.js"
 export type { Inventory, OrderLine, Product, Sku } from "./store.js"
 export type { Checkout } from "./routes/orders.js"
+export type { AppliedScript, CustomCode, Redirect, RegisteredScript } from "./siteCode.js"
 
 export interface Settings {
   readonly port?: number
@@ -115,6 +119,13 @@ export interface Simulator {
    * 409 `insufficient_inventory`).
    */
   readonly placeOrder: (siteId: string, checkout: Orders.Checkout) => ReturnType<typeof Orders.orderJson>
+  // redirects and custom code
+  /** Every site's 301 redirects, by id. */
+  readonly redirects: Map<string, SiteCode.Redirect>
+  /** The scripts registered to each site: by site id, then `<script id>@<version>`. */
+  readonly registeredScripts: Map<string, Map<string, SiteCode.RegisteredScript>>
+  /** The scripts applied, by `site:<site id>` or `page:<page id>`. */
+  readonly customCode: Map<string, SiteCode.CustomCode>
   readonly stats: { requests: number; rateLimited: number }
   readonly close: () => Promise<void>
 }
@@ -122,7 +133,7 @@ export interface Simulator {
 /** Every scope the simulated endpoints need. */
 export const allScopes = [
   "sites:read", "sites:write", "cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "forms:read", "forms:write",
-  "pages:read", "pages:write", "assets:read", "assets:write"
+  "pages:read", "pages:write", "assets:read", "assets:write", "custom_code:read", "custom_code:write"
 ] as const
 
 const errorBody = (e: ApiError) => ({ code: e.code, message: e.message, externalReference: null, details: e.details })
@@ -179,7 +190,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   }
 
   // --- the API ----------------------------------------------------------------------------
-  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Products, Inventory, Forms, Assets, Webhooks, Pages].flatMap((module) => module.routes(store))
+  const routes: ReadonlyArray<Route> = [Sites, Collections, Items, Orders, Products, Inventory, Forms, Assets, Webhooks, Pages, Redirects, CustomCode].flatMap((module) => module.routes(store))
   const introspect = Token.make(store, rateLimit?.limit ?? 60)
   const find = PathRouter.make<void, { route: Route; path: Readonly<Record<string, string>> } | undefined>(
     routes.map((route) => ({ method: route.method, path: route.path, handle: (path) => ({ route, path }) })),
@@ -327,6 +338,10 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     skus: store.skus,
     inventories: store.inventories,
     placeOrder: Orders.placeOrder(store),
+    // redirects and custom code
+    redirects: store.siteCode.redirects,
+    registeredScripts: store.siteCode.registeredScripts,
+    customCode: store.siteCode.customCode,
     // Stops every delivery (in flight, or waiting to be retried), then the server.
     close: async () => {
       await deliveries.close()

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from "node:crypto"
 import * as AssetStore from "./assets.js"
+import * as SiteCode from "./siteCode.js"
 import type * as Cms from "./cms.js"
 import { ApiError, notFound, objectIdOf } from "./http.js"
 
@@ -62,7 +63,8 @@ export interface Item {
 
 // --- forms ---
 /** A form field: its id keys it in the form; `elementId` is its element's UUID in the webhook's schema. */
-export interface FormField { id: string; elementId: string; displayName: string; type: "Plain" | "Email" | "Password" | "Phone" | "Number"; placeholder: string | null }
+/** `hidden`: a hidden field, not shown to visitors (`userVisible: false`): the one kind an API update of a submission may set. */
+export interface FormField { id: string; elementId: string; displayName: string; type: "Plain" | "Email" | "Password" | "Phone" | "Number"; placeholder: string | null; hidden?: boolean }
 export interface Form { id: string; siteId: string; displayName: string; pageId: string; pageName: string; formElementId: string; createdOn: string; fields: Array<FormField> }
 export interface FormSubmission { id: string; formId: string; dateSubmitted: string; formResponse: Record<string, unknown> }
 // --- sites, collections and pages ---
@@ -242,7 +244,7 @@ export const make = () => {
   }
   const formJson = (f: Form) => ({
     id: f.id, displayName: f.displayName, createdOn: f.createdOn, lastUpdated: f.createdOn,
-    fields: Object.fromEntries(f.fields.map((field) => [field.id, { displayName: field.displayName, type: field.type, placeholder: field.placeholder, userVisible: true }])),
+    fields: Object.fromEntries(f.fields.map((field) => [field.id, { displayName: field.displayName, type: field.type, placeholder: field.placeholder, userVisible: field.hidden !== true }])),
     responseSettings: { redirectUrl: "/thank-you", redirectMethod: "GET", redirectAction: null, sendEmailConfirmation: false },
     siteId: f.siteId, siteDomainId: seedId(0xd0), pageId: f.pageId, pageName: f.pageName, formElementId: f.formElementId, workspaceId
   })
@@ -293,9 +295,12 @@ export const make = () => {
   }
   // --- assets ---
   const assetStore = AssetStore.make()
+  // --- redirects and custom code ---
+  const siteCode = SiteCode.make()
 
   return {
     assetStore,
+    siteCode,
     sites, orders, collections, items, events, listeners, cmsLocaleId,
     site, collection, item, ecommerce,
     siteJson, collectionJson, collectionDetails, itemJson, liveJson, itemPayload,
