@@ -1,5 +1,6 @@
 /**
- * @x/browseragent: the browser-agent component, `browseragent/v1` (Browser Use Cloud API v3).
+ * @x/browseragent: the browser-agent component, `browseragent/v1` (Browser Use Cloud API v3,
+ * and V4's agent runs and session queue).
  */
 import { Client, Component } from "@x/core"
 import { createSession } from "./actions/createSession.js"
@@ -33,6 +34,19 @@ import { listProfiles } from "./actions/listProfiles.js"
 import { updateProfile } from "./actions/updateProfile.js"
 import { deleteProfile } from "./actions/deleteProfile.js"
 import { getAccount } from "./actions/getAccount.js"
+// V4 runs and sessions
+import { cancelRun } from "./actions/cancelRun.js"
+import { createRun } from "./actions/createRun.js"
+import { getRun } from "./actions/getRun.js"
+import { getRunStatus } from "./actions/getRunStatus.js"
+import { listRunAttachments } from "./actions/listRunAttachments.js"
+import { listRunEvents } from "./actions/listRunEvents.js"
+import { listRuns } from "./actions/listRuns.js"
+import { listRunSessions } from "./actions/listRunSessions.js"
+import { listSessionQueue } from "./actions/listSessionQueue.js"
+import { removeQueuedMessage } from "./actions/removeQueuedMessage.js"
+import { runAndWait } from "./actions/runAndWait.js"
+import { sendSessionMessage } from "./actions/sendSessionMessage.js"
 import { connection } from "./connection.js"
 import { sessionFinished } from "./triggers/sessionFinished.js"
 import { taskStatusChanged } from "./triggers/taskStatusChanged.js"
@@ -69,7 +83,10 @@ export const browseragent = Component.make({
     // sessions
     listSessions,
     listSessionMessages,
-    deleteSession
+    deleteSession,
+    // V4 runs and sessions
+    createRun, runAndWait, getRun, getRunStatus, listRunEvents, listRunAttachments, listRuns, cancelRun,
+    sendSessionMessage, listSessionQueue, removeQueuedMessage, listRunSessions
   ],
   triggers: [taskStatusChanged, sessionFinished],
   customAction: true
@@ -91,6 +108,14 @@ export { Cost, TaskResult } from "./api/run.js"
 export { Account } from "./api/billing.js"
 export { BrowserDownload, BrowserSession, DownloadedBrowserFile } from "./api/browsers.js"
 export { Profile } from "./api/profiles.js"
+// V4 runs and sessions
+export { CreatedRun, Run, RunAttachment, RunEvent, RunResult, RunStatus } from "./api/runs.js"
+export { QueuedMessage, RunSession } from "./api/queue.js"
+export { models as v4Models, v4BaseUrl } from "./api/v4.js"
+export {
+  cancelRun, createRun, getRun, getRunStatus, listRunAttachments, listRunEvents, listRuns, listRunSessions,
+  listSessionQueue, removeQueuedMessage, runAndWait, sendSessionMessage
+}
 export {
   // browsers
   createBrowserSession, getBrowserSession, listBrowserSessions, stopBrowserSession, listBrowserDownloads, downloadBrowserFile,

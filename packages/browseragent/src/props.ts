@@ -3,12 +3,15 @@ import { Files, Property } from "@x/core"
 import * as Options from "./options.js"
 import * as BrowserOptions from "./options/browsers.js"
 import * as ProfileOptions from "./options/profiles.js"
+import * as RunOptions from "./options/runs.js"
 
 const uuidPattern = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 const uuid = Property.patterned(uuidPattern, "must be a session id (a UUID)")
 const workspaceUuid = Property.patterned(uuidPattern, "must be a workspace id (a UUID)")
 const browserSessionUuid = Property.patterned(uuidPattern, "must be a browser session id (a UUID)")
 const profileUuid = Property.patterned(uuidPattern, "must be a profile id (a UUID)")
+const runUuid = Property.patterned(uuidPattern, "must be a run id (a UUID)")
+const runSessionUuid = Property.patterned(uuidPattern, "must be a V4 session id (a UUID)")
 
 interface Config<R extends boolean> {
   readonly title: string
@@ -46,3 +49,11 @@ export const download = {
 /** A profile (its id is a UUID), chosen from the profiles: for createSession and createBrowserSession. */
 export const profileId = <const R extends boolean = false>(config: Config<R>) =>
   profileUuid({ ...config, dynamicOptions: ProfileOptions.profiles })
+
+/** A V4 run (its id is a UUID), chosen from the runs. */
+export const runId = <const R extends boolean = false>(config: Config<R>) =>
+  runUuid({ ...config, dynamicOptions: RunOptions.runs })
+
+/** A V4 session (its id is a UUID), chosen from the V4 sessions. */
+export const runSessionId = <const R extends boolean = false>(config: Config<R>) =>
+  runSessionUuid({ ...config, dynamicOptions: RunOptions.runSessions })

@@ -1,7 +1,9 @@
 /**
  * Every request browseragent can send (each action, options list and trigger, run against the
- * simulator) checked against Browser Use's published v3 document (../shared/specs): method,
- * path, parameters, body. A new action or trigger without a case here fails the test.
+ * simulator) checked against Browser Use's published documents (../shared/specs): the V3 one
+ * for what goes below the connection's base URL (`/api/v3`), the V4 one for what goes below
+ * V4's beside it (`/api/v4`): method, path, parameters, body. A new action or trigger without
+ * a case here fails the test.
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -17,6 +19,7 @@ import * as Simulator from "../src/testing/simulator.js"
 import { connectedTo, executor } from "./support.js"
 
 const specPath = fileURLToPath(new URL("../../../../shared/specs/browseragent/browser-use-openapi-v3.json", import.meta.url))
+const v4SpecPath = fileURLToPath(new URL("../../../../shared/specs/browseragent/browser-use-openapi-v4.json", import.meta.url))
 
 let sim: Simulator.Simulator
 beforeAll(async () => {
@@ -29,11 +32,14 @@ afterAll(async () => {
 })
 
 // ../shared sits beside the repository in CI and on the developers' machines.
-describe.runIf(existsSync(specPath))("every request browseragent sends, against browser-use-openapi-v3.json", () => {
+describe.runIf(existsSync(specPath) && existsSync(v4SpecPath))("every request browseragent sends, against browser-use-openapi-v3.json and -v4.json", () => {
   // Live: runTask polls the simulator's sessions on real time.
   it.live("each action, options list and trigger sends only operations, parameters and bodies the document has", () =>
     Effect.gen(function*() {
       const contract = Contract.load(specPath)
+      const v4Contract = Contract.load(v4SpecPath)
+      const run = () => [...sim.runs.runs.values()].at(-1)!.id
+      const runSession = () => [...sim.runs.sessions.keys()][0]
       const recorder = Contract.recording(FetchHttpClient.layer)
       const workspace = () => [...sim.workspaces.keys()][0]
       const browser = () => [...sim.browsers.browsers.keys()][0]
@@ -112,7 +118,49 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
           // sessions
           listSessions: { limit: 5 },
           listSessionMessages: () => ({ sessionId: [...sim.sessions.keys()][0], limit: 50 }),
-          deleteSession: () => ({ sessionId: [...sim.sessions.keys()][0] })
+          deleteSession: () => ({ sessionId: [...sim.sessions.keys()][0] }),
+          // V4 runs and sessions
+          createRun: () => ({
+            task: "Find the cheapest flight to Faro",
+            model: "modelfamilyC-3.1-pro",
+            workspaceId: workspace(),
+            profileId: accountProfile(),
+            proxyCountryCode: "pt",
+            customProxy: { host: "proxy.example.com", port: 8080, username: "user", password: "secret", ignoreCertErrors: true },
+            screenWidth: 1280,
+            screenHeight: 800,
+            record: true,
+            attachedFileIds: [sim.runs.upload("data.csv", "text/csv", 12)],
+            judge: true,
+            judgeContext: "The cheapest fare wins",
+            maxCostUsd: 1.5
+          }),
+          runAndWait: {
+            task: "Find the cheapest flight to Madeira",
+            model: "modelfamilyA-opus-5",
+            proxyCountryCode: "none",
+            outputSchema: { type: "object", properties: { price: { type: "number" } }, required: ["price"] },
+            timeoutSeconds: 30
+          },
+          getRun: () => ({ runId: run() }),
+          getRunStatus: () => ({ runId: run() }),
+          listRunEvents: () => ({ runId: run(), limit: 500 }),
+          listRunAttachments: () => ({ runId: run() }),
+          listRuns: () => ({ sessionId: runSession(), limit: 5 }),
+          sendSessionMessage: () => ({ sessionId: runSession(), text: "And the return flight?", interrupt: false, attachedFileIds: [sim.runs.upload("notes.txt", "text/plain", 5)] }),
+          listSessionQueue: () => ({ sessionId: runSession() }),
+          // A message still waiting: behind a run that has just begun.
+          removeQueuedMessage: () => {
+            const session = [...sim.runs.sessions.values()][0]!
+            const now = Date.now()
+            const busy = { id: randomUUID(), sessionId: session.id, task: "Busy", model: "minimax-m3", createdAt: now, startedAt: now, attachedFileIds: [], judge: false, fails: false, cancelledAt: undefined }
+            sim.runs.runs.set(busy.id, busy)
+            session.runs.push(busy)
+            session.queue.push({ id: 1000, sessionId: session.id, runId: null, status: "pending", text: "Later", attachedFileIds: null, createdAt: now })
+            return { sessionId: session.id, messageId: 1000 }
+          },
+          listRunSessions: { limit: 5 },
+          cancelRun: () => ({ runId: run() })
         },
         triggers: { taskStatusChanged: { statuses: ["idle", "stopped"] }, sessionFinished: { statuses: ["stopped", "error"] } }
       }, "http://127.0.0.1:1/unused").pipe(
@@ -120,8 +168,13 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
       )
       expect(missing).toEqual([])
       expect(recorder.requests.length).toBeGreaterThan(2)
-      // The presigned upload and download URLs are storage's, not the API's: outside the document.
-      const [api, storage] = [recorder.requests.filter((r) => r.url.startsWith(sim.baseUrl)), recorder.requests.filter((r) => !r.url.startsWith(sim.baseUrl))]
+      // The presigned upload and download URLs are storage's, not the API's: outside the documents.
+      const below = (base: string) => (r: { url: string }) => r.url.startsWith(`${base}/`) || r.url.startsWith(`${base}?`)
+      const [api, v4, storage] = [
+        recorder.requests.filter(below(sim.baseUrl)),
+        recorder.requests.filter(below(sim.v4BaseUrl)),
+        recorder.requests.filter((r) => !below(sim.baseUrl)(r) && !below(sim.v4BaseUrl)(r))
+      ]
       expect(storage.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
         expect.stringMatching(/^PUT \/storage\/workspaces\/[^/]+\/uploads\/data\.csv$/),
         expect.stringMatching(/^GET \/storage\/workspaces\/[^/]+\/uploads\/data\.csv$/),
@@ -130,5 +183,12 @@ describe.runIf(existsSync(specPath))("every request browseragent sends, against 
         expect.stringMatching(/^GET \/storage\/downloads\/sessions\/[^/]+\/example\.txt$/)
       ])
       expect(api.flatMap((request) => contract.check(request, sim.baseUrl))).toEqual([])
+      // Every V4 action was sent, and each request is one the V4 document has.
+      expect(new Set(v4.map((request) => v4Contract.operationOf(request, sim.v4BaseUrl)))).toEqual(new Set([
+        "POST /runs", "GET /runs", "GET /runs/{run_id}", "GET /runs/{run_id}/status", "GET /runs/{run_id}/events",
+        "GET /runs/{run_id}/attachments", "POST /runs/{run_id}/cancel", "GET /sessions", "POST /sessions/{session_id}/queue",
+        "GET /sessions/{session_id}/queue", "DELETE /sessions/{session_id}/queue/{message_id}"
+      ]))
+      expect(v4.flatMap((request) => v4Contract.check(request, sim.v4BaseUrl))).toEqual([])
     }), 60_000)
 })

@@ -97,6 +97,17 @@ export interface CreateBrowserSession {
 /** Only the fields given: the service's defaults otherwise. */
 const defined = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined))
 
+/** A custom proxy as the wire takes it (CustomProxy, also V4's `browserSettings.customProxy`): only the fields given. */
+export const customProxyBody = (proxy: CustomProxy) =>
+  defined({
+    host: proxy.host,
+    port: proxy.port,
+    username: proxy.username,
+    // Sent to Browser Use only, never kept in an output or error.
+    password: proxy.password === undefined ? undefined : Redacted.value(proxy.password),
+    ignoreCertErrors: proxy.ignoreCertErrors
+  })
+
 export const createBrowserSession = (client: ProviderClient.ProviderClient, request: CreateBrowserSession) =>
   Effect.map(
     client.json({
@@ -110,14 +121,7 @@ export const createBrowserSession = (client: ProviderClient.ProviderClient, requ
         browserScreenHeight: request.screenHeight,
         allowResizing: request.allowResizing,
         enableRecording: request.enableRecording,
-        customProxy: request.customProxy === undefined ? undefined : defined({
-          host: request.customProxy.host,
-          port: request.customProxy.port,
-          username: request.customProxy.username,
-          // Sent to Browser Use only, never kept in an output or error.
-          password: request.customProxy.password === undefined ? undefined : Redacted.value(request.customProxy.password),
-          ignoreCertErrors: request.customProxy.ignoreCertErrors
-        })
+        customProxy: request.customProxy === undefined ? undefined : customProxyBody(request.customProxy)
       }))
     }, WireBrowserSession),
     toBrowserSession

@@ -42,6 +42,28 @@ const timeoutMessage = (last: Api.Session, seconds: number) =>
   }`
 
 /**
+ * Polls `poll` on the `polling` backoff until what it sees is `done`, and returns that; past
+ * `timeoutSeconds`, fails with what `onTimeout` makes of the last thing seen (`initial`, what
+ * the create answered, before the first poll). Shared by V3's runTask and V4's runAndWait.
+ */
+export const pollUntil = <A>(options: {
+  readonly initial: A
+  readonly poll: Effect.Effect<A, ConnectorError.ConnectorError>
+  readonly done: (seen: A) => boolean
+  readonly timeoutSeconds: number
+  readonly onTimeout: (last: A) => Effect.Effect<never, ConnectorError.ConnectorError>
+}): Effect.Effect<A, ConnectorError.ConnectorError> => {
+  let last = options.initial
+  return options.poll.pipe(
+    Effect.tap((seen) => Effect.sync(() => (last = seen))),
+    Effect.repeat({ schedule: polling, until: options.done }),
+    Effect.map(() => last),
+    Effect.timeout(Duration.seconds(options.timeoutSeconds)),
+    Effect.catchTag("TimeoutException", () => options.onTimeout(last))
+  )
+}
+
+/**
  * Polls the session `session` (as the POST answered) on the `polling` backoff until its task
  * has ended (`Api.taskEnded`), and returns it as last seen; past the timeout, a Timeout naming
  * the session and its last status, with that session as its body.
@@ -54,24 +76,19 @@ export const waitForTask = (
   if (!wait.dispatched && Api.taskEnded(session)) return Effect.succeed(session)
   // A session the task was dispatched to may still show its previous task's result: its idle
   // counts only once this task has been seen running or has taken steps.
-  let last = session
   let started = !wait.dispatched || session.status === "running"
-  const ended = (seen: Api.Session) =>
-    Api.taskEnded(seen) && (started || seen.status !== "idle" || seen.stepCount > session.stepCount)
-  return Api.getSession(client, session.id).pipe(
-    Effect.tap((seen) =>
+  return pollUntil({
+    initial: session,
+    poll: Effect.tap(Api.getSession(client, session.id), (seen) =>
       Effect.sync(() => {
-        last = seen
         if (seen.status === "running") started = true
-      })
-    ),
-    Effect.repeat({ schedule: polling, until: ended }),
-    Effect.map(() => last),
-    Effect.timeout(Duration.seconds(wait.timeoutSeconds)),
-    Effect.catchTag("TimeoutException", () =>
+      })),
+    done: (seen) => Api.taskEnded(seen) && (started || seen.status !== "idle" || seen.stepCount > session.stepCount),
+    timeoutSeconds: wait.timeoutSeconds,
+    onTimeout: (last) =>
       Effect.flatMap(wait.onTimeout?.(last) ?? Effect.succeed(""), (done) =>
-        Effect.fail(new ConnectorError.Timeout({ message: timeoutMessage(last, wait.timeoutSeconds) + done, body: last }))))
-  )
+        Effect.fail(new ConnectorError.Timeout({ message: timeoutMessage(last, wait.timeoutSeconds) + done, body: last })))
+  })
 }
 
 /** What a task cost (decimal strings in USD, as the wire has them) and its tokens. */
@@ -109,11 +126,12 @@ export interface RunTask extends Api.CreateSession {
 export const maxFiles = 1000
 
 /**
- * The structured output of a successful task, checked against the schema it was asked to
- * follow (a JSON text is parsed first); an UnexpectedResponse names where it does not.
+ * The structured output of a successful task or run (`subject` names it), checked against the
+ * schema it was asked to follow (a JSON text is parsed first); an UnexpectedResponse names
+ * where it does not.
  */
-const structuredOutput = (session: Api.Session, schema: Readonly<Record<string, unknown>>) => {
-  let output = session.output
+export const structuredOutput = (subject: string, answer: unknown, schema: Readonly<Record<string, unknown>>) => {
+  let output = answer
   if (typeof output === "string") {
     try {
       output = JSON.parse(output)
@@ -124,7 +142,7 @@ const structuredOutput = (session: Api.Session, schema: Readonly<Record<string, 
   const problem = mismatch(schema, output)
   return problem === undefined
     ? Effect.succeed(output)
-    : Effect.fail(new ConnectorError.UnexpectedResponse({ message: `the output of session ${session.id} does not follow the output schema: ${problem}`, body: output }))
+    : Effect.fail(new ConnectorError.UnexpectedResponse({ message: `the output of ${subject} does not follow the output schema: ${problem}`, body: output }))
 }
 
 /**
@@ -148,7 +166,7 @@ export const runTask = (client: ProviderClient.ProviderClient, request: RunTask)
           })
     })
     const succeeded = session.isTaskSuccessful === true
-    const output = succeeded && request.outputSchema !== undefined ? yield* structuredOutput(session, request.outputSchema) : session.output
+    const output = succeeded && request.outputSchema !== undefined ? yield* structuredOutput(`session ${session.id}`, session.output, request.outputSchema) : session.output
     const files = session.workspaceId === null ? [] : yield* Pagination.collect(Api.workspaceFiles(client, session.workspaceId, { maxItems: maxFiles }))
     return {
       sessionId: session.id,
