@@ -9,6 +9,11 @@ import { getCollectionItem } from "./actions/getCollectionItem.js"
 import { listCollectionItems } from "./actions/listCollectionItems.js"
 import { publishCollectionItems } from "./actions/publishCollectionItems.js"
 import { updateCollectionItem } from "./actions/updateCollectionItem.js"
+// many items in one request, and unpublishing
+import { createCollectionItems } from "./actions/createCollectionItems.js"
+import { deleteCollectionItems } from "./actions/deleteCollectionItems.js"
+import { unpublishCollectionItem } from "./actions/unpublishCollectionItem.js"
+import { updateCollectionItems } from "./actions/updateCollectionItems.js"
 import { connection as declared } from "./connection.js"
 // sites, collections and pages
 import { getCollection } from "./actions/getCollection.js"
@@ -87,6 +92,7 @@ export const sitebuilder = Component.make({
     listSites, getSite, publishSite, listCustomDomains, listCollections, getCollection, listPages, getPageMetadata, updatePageMetadata,
     // items
     getCollectionItem, listCollectionItems, findCollectionItem, createCollectionItem, updateCollectionItem, deleteCollectionItem, publishCollectionItems,
+    createCollectionItems, updateCollectionItems, deleteCollectionItems, unpublishCollectionItem,
     // orders, products and inventory
     listOrders, getOrder, updateOrder, fulfillOrder, unfulfillOrder, refundOrder,
     listProducts, getProduct, createProduct, updateProduct, getInventory, updateInventory,
@@ -143,6 +149,7 @@ export { getCollection, getPageMetadata, getSite, listCollections, listCustomDom
 export const connection = sitebuilder.connection
 export { createCollectionItem, fulfillOrder, getCollectionItem, listCollectionItems, updateCollectionItem }
 export { deleteCollectionItem, findCollectionItem, publishCollectionItems }
+export { createCollectionItems, deleteCollectionItems, unpublishCollectionItem, updateCollectionItems }
 // forms
 export { getFormSubmission, listForms, listFormSubmissions }
 // assets

@@ -34,6 +34,33 @@ export const itemIds = ({ dynamicOptions: Options.items, ...Property.array({
   maxItems: 100
 }) })
 
+/** New items, each its fields by slug (`name` and `slug` among them), up to Webflow's 100 a request. */
+export const newItems = Property.array({
+  title: "Items",
+  description: "Each item's fields by slug: name, slug and the collection's other fields, as Webflow takes them.",
+  required: true,
+  items: Property.object({ title: "Fields" }),
+  minItems: 1,
+  maxItems: 100
+})
+
+/** Changes to items: each its id, and the fields (null clears one) and flags that change; up to 100 a request. */
+export const itemChanges = Property.array({
+  title: "Items",
+  required: true,
+  items: Property.object({
+    title: "Item",
+    properties: {
+      id: webflowId({ title: "Item", required: true }),
+      fieldData: Property.object({ title: "Fields", description: "The fields that change, by slug; null clears one." }),
+      isDraft: Property.boolean({ title: "Draft" }),
+      isArchived: Property.boolean({ title: "Archived" })
+    }
+  }),
+  minItems: 1,
+  maxItems: 100
+})
+
 // --- sites, collections and pages ---
 /** A page of the site. */
 export const pageId = webflowId({ title: "Page", required: true, dynamicOptions: PageOptions.pages })

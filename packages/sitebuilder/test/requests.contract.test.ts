@@ -67,6 +67,15 @@ const amendments = (): ReadonlyArray<Contract.Amendment> => {
         ]
       },
       reason: "the document's two body variants (itemIds, items with locales) each require nothing, so any body matches both of its oneOf"
+    },
+    {
+      operation: "POST /collections/{collection_id}/items/live",
+      parameters: [],
+      // The document's body here is the answer's Collection Item (requiring `id`, `lastPublished`,
+      // `lastUpdated`, `createdOn`, which no new item has), alone or as `items`; its own examples
+      // send only `fieldData` and the flags, as `POST …/items` (the same create, staged) declares.
+      body: document.paths["/collections/{collection_id}/items"].post.requestBody.content["application/json"].schema,
+      reason: "a new item has no id nor dates: the staged create's body schema, as the document's own examples send"
     }
   ]
 }
@@ -126,6 +135,19 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
           findCollectionItem: { siteId: seed.sites.store, collectionId: collection, field: "price", value: "300", live: true },
           deleteCollectionItem: { siteId: seed.sites.store, collectionId: collection, itemId: seed.productItem(7), live: true },
           publishCollectionItems: { siteId: seed.sites.store, collectionId: collection, itemIds: [seed.productItem(7), seed.productItem(8)] },
+          createCollectionItems: {
+            siteId: seed.sites.store,
+            collectionId: collection,
+            items: [{ name: "Contract one", slug: "contract-one", price: 1 }, { name: "Contract two", slug: "contract-two", featured: true }],
+            isDraft: true
+          },
+          updateCollectionItems: {
+            siteId: seed.sites.store,
+            collectionId: collection,
+            items: [{ id: seed.productItem(10), fieldData: { price: 11 } }, { id: seed.productItem(11), isArchived: true }]
+          },
+          deleteCollectionItems: { siteId: seed.sites.store, collectionId: collection, itemIds: [seed.productItem(12), seed.productItem(13)], live: true },
+          unpublishCollectionItem: { siteId: seed.sites.store, collectionId: collection, itemId: seed.productItem(14) },
           // sites, collections and pages
           listSites: {},
           getSite: { siteId: seed.sites.store },
@@ -217,7 +239,11 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
       yield* Effect.forEach([
         { name: "findCollectionItem", parameters: { collectionId: collection, field: "slug", value: "product-9" } },
         { name: "getCollectionItem", parameters: { collectionId: collection, itemId: seed.productItem(9), live: true } },
-        { name: "deleteCollectionItem", parameters: { collectionId: collection, itemId: seed.productItem(9) } }
+        { name: "deleteCollectionItem", parameters: { collectionId: collection, itemId: seed.productItem(9) } },
+        // many items: created live, updated live, deleted staged
+        { name: "createCollectionItems", parameters: { collectionId: collection, items: [{ name: "Contract live", slug: "contract-live" }], live: true } },
+        { name: "updateCollectionItems", parameters: { collectionId: collection, live: true, items: [{ id: seed.productItem(15), fieldData: { name: "Live 15" } }] } },
+        { name: "deleteCollectionItems", parameters: { collectionId: collection, itemIds: [seed.productItem(16)] } }
       ], ({ name, parameters }) => executor.run({ label: name, name, type: `sitebuilder/v1/${name}`, parameters })).pipe(
         Effect.provide(connectedTo({ clientId: "client", clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }, recorder.layer))
       )

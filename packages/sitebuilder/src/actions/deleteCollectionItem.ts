@@ -8,7 +8,8 @@ import * as Scopes from "../scopes.js"
 export const deleteCollectionItem = Action.make({
   name: "deleteCollectionItem",
   title: "Delete Collection Item",
-  description: "Deletes a staged CMS item, or with Live only unpublishes it: the live site no longer shows it, the staged item stays (as a draft).",
+  description:
+    "Deletes a staged CMS item for good; with Live it only unpublishes it instead (the live site no longer shows it, the staged item stays as a draft), as unpublishCollectionItem does.",
   props: {
     siteId: Props.siteId(false),
     collectionId: Props.collectionId,

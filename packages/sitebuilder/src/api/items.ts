@@ -189,3 +189,187 @@ export const updateItem = (client: ProviderClient.ProviderClient, write: ItemWri
       : path`/collections/${write.collectionId}/items/${write.itemId}`,
     body: writeBody(write)
   }, WrittenItem)
+
+// --- many items in one request ---
+
+/** Webflow's limit of items in one bulk request ("up to 100 items", the document says). */
+export const bulkLimit = 100
+
+/** What a failed item reports: the typed error's tag and Webflow's reason for that item. */
+export const BulkItemError = Schema.Struct({ _tag: Schema.String, message: Schema.String })
+
+/**
+ * One item's result of a bulk write, at its place in the input (`index`): its output, or why
+ * Webflow refused it. `id` is the item's (absent for an item that was not created).
+ */
+export const BulkItemResult = <A, I>(output: Schema.Schema<A, I>) =>
+  Schema.Union(
+    Schema.Struct({ index: Schema.Number, id: Schema.optional(Schema.String), ok: Schema.Literal(true), output }),
+    Schema.Struct({ index: Schema.Number, id: Schema.optional(Schema.String), ok: Schema.Literal(false), error: BulkItemError })
+  )
+
+/** A bulk write's report: how many items were written and refused, and each item's result in input order. */
+export const BulkReport = <A, I>(output: Schema.Schema<A, I>) =>
+  Schema.Struct({ succeeded: Schema.Number, failed: Schema.Number, results: Schema.Array(BulkItemResult(output)) })
+
+type BulkResult<A> =
+  | { readonly index: number; readonly id?: string | undefined; readonly ok: true; readonly output: A }
+  | { readonly index: number; readonly id?: string | undefined; readonly ok: false; readonly error: typeof BulkItemError.Type }
+
+const Detail = Schema.Struct({ param: Schema.String, description: Schema.optional(Schema.String), message: Schema.optional(Schema.String) })
+const detailsOf = Schema.decodeUnknownOption(Schema.Struct({ details: Schema.Array(Schema.Unknown) }))
+const detailOf = Schema.decodeUnknownOption(Detail)
+/** `items[3].fieldData.slug` (a bulk body's `items`) or `fieldData[3].slug` (`/items/bulk`'s `fieldData`): the item's index, and the rest. */
+const itemParam = /^(?:items|fieldData)\[(\d+)\]\.?(.*)$/
+
+/**
+ * The items of a request that Webflow's error names in its `details` (`{param: "items[1].fieldData.slug",
+ * description}`), each with its reasons; empty when the error names no item (a refusal of the whole request).
+ */
+export const refusedItems = (error: ConnectorError.ConnectorError, count: number): ReadonlyMap<number, string> => {
+  const refused = new Map<number, string>()
+  const body = "body" in error ? error.body : undefined
+  const details = Option.getOrElse(Option.map(detailsOf(body), (b) => b.details), () => [])
+  for (const detail of details) {
+    const parsed = detailOf(detail)
+    if (Option.isNone(parsed)) continue
+    const match = itemParam.exec(parsed.value.param)
+    const index = match === null ? -1 : Number(match[1])
+    if (index < 0 || index >= count) continue
+    const reason = parsed.value.description ?? parsed.value.message ?? error.message
+    const named = match![2] === "" ? reason : `${match![2]}: ${reason}`
+    refused.set(index, refused.has(index) ? `${refused.get(index)}; ${named}` : named)
+  }
+  return refused
+}
+
+/**
+ * Writes `entries` in one request (`send`, whose outputs are in the order it was given them).
+ * When Webflow refuses the request naming some of its items, those are reported failed with its
+ * reasons and the others are sent again once, without them: a refused request wrote nothing. A
+ * refusal that names no item (the collection, the token, the rate) fails the whole, nothing written.
+ */
+export const writeMany = <E, A>(
+  entries: ReadonlyArray<E>,
+  send: (batch: ReadonlyArray<E>) => Effect.Effect<ReadonlyArray<A>, ConnectorError.ConnectorError>,
+  idOf: (entry: E, output: A | undefined) => string | undefined
+) => {
+  const failed = (index: number, error: ConnectorError.ConnectorError, message: string): BulkResult<A> => {
+    const id = idOf(entries[index]!, undefined)
+    return { index, ...(id === undefined ? {} : { id }), ok: false, error: { _tag: error._tag, message } }
+  }
+  const written = (indexes: ReadonlyArray<number>, outputs: ReadonlyArray<A>) =>
+    indexes.map((index, i): BulkResult<A> => {
+      const id = idOf(entries[index]!, outputs[i])
+      return { index, ...(id === undefined ? {} : { id }), ok: true, output: outputs[i]! }
+    })
+  const all = entries.map((_, index) => index)
+  return send(entries).pipe(
+    Effect.map((outputs) => written(all, outputs)),
+    Effect.catchAll((error) => {
+      const refused = refusedItems(error, entries.length)
+      if (refused.size === 0) return Effect.fail(error)
+      const refusals = [...refused].map(([index, reason]) => failed(index, error, reason))
+      const rest = all.filter((index) => !refused.has(index))
+      if (rest.length === 0) return Effect.succeed(refusals)
+      return send(rest.map((index) => entries[index]!)).pipe(
+        Effect.map((outputs) => [...refusals, ...written(rest, outputs)]),
+        // Refused again: each remaining item reports the second refusal (its own reason when named).
+        Effect.catchAll((again) => {
+          if (refusedItems(again, rest.length).size === 0 && !["InvalidInput", "NotFound", "Conflict"].includes(again._tag)) {
+            return Effect.fail(again)
+          }
+          const named = refusedItems(again, rest.length)
+          return Effect.succeed([...refusals, ...rest.map((index, i) => failed(index, again, named.get(i) ?? again.message))])
+        })
+      )
+    }),
+    Effect.map((results) => {
+      const sorted = [...results].sort((a, b) => a.index - b.index)
+      const succeeded = sorted.filter((r) => r.ok).length
+      return { succeeded, failed: sorted.length - succeeded, results: sorted }
+    })
+  )
+}
+
+/** The items a bulk write answers: `{items: [...]}`, in the order sent. */
+const WrittenItems = Schema.Struct({ items: Schema.Array(WrittenItem) })
+
+/** What one item of a bulk create sends: its fields, and (staged) its status flags. */
+export interface NewItem {
+  readonly fieldData: Readonly<Record<string, unknown>>
+  readonly isDraft?: boolean | undefined
+  readonly isArchived?: boolean | undefined
+}
+
+/**
+ * Creates items, staged: `POST /collections/{id}/items/bulk` `{isDraft, isArchived, fieldData: [...]}`
+ * (one flag for all; the primary locale only, as no `cmsLocaleIds` is sent), or live at once:
+ * `POST /collections/{id}/items/live` `{items: [{fieldData, isArchived}]}`. Each answers `{items}` (202).
+ */
+export const createItems = (
+  client: ProviderClient.ProviderClient,
+  write: { readonly collectionId: string; readonly live: boolean; readonly isDraft: boolean; readonly isArchived: boolean },
+  items: ReadonlyArray<Readonly<Record<string, unknown>>>
+) =>
+  Effect.map(
+    client.json(
+      write.live
+        ? {
+          method: "POST",
+          path: path`/collections/${write.collectionId}/items/live`,
+          body: ProviderRequest.jsonBody({ items: items.map((fieldData) => ({ isArchived: write.isArchived, isDraft: false, fieldData })) })
+        }
+        : {
+          method: "POST",
+          path: path`/collections/${write.collectionId}/items/bulk`,
+          body: ProviderRequest.jsonBody({ isArchived: write.isArchived, isDraft: write.isDraft, fieldData: items })
+        },
+      WrittenItems
+    ),
+    (answer) => answer.items
+  )
+
+/** What one item of a bulk update sends: its id, the fields that change (null clears one), its flags where given. */
+export interface ItemChange {
+  readonly id: string
+  readonly fieldData?: Readonly<Record<string, unknown>> | undefined
+  readonly isDraft?: boolean | undefined
+  readonly isArchived?: boolean | undefined
+}
+
+/** `PATCH /collections/{id}/items` (staged) or `…/items/live` (the live items too) `{items: [{id, …}]}`: `{items}` (200). */
+export const updateItems = (client: ProviderClient.ProviderClient, collectionId: string, live: boolean, changes: ReadonlyArray<ItemChange>) =>
+  Effect.map(
+    client.json({
+      method: "PATCH",
+      path: live ? path`/collections/${collectionId}/items/live` : path`/collections/${collectionId}/items`,
+      body: ProviderRequest.jsonBody({
+        items: changes.map((change) => ({
+          id: change.id,
+          ...(change.isArchived === undefined ? {} : { isArchived: change.isArchived }),
+          ...(change.isDraft === undefined ? {} : { isDraft: change.isDraft }),
+          ...(change.fieldData === undefined ? {} : { fieldData: change.fieldData })
+        }))
+      })
+    }, WrittenItems),
+    (answer) => answer.items
+  )
+
+/**
+ * `DELETE /collections/{id}/items` (the staged items deleted) or `…/items/live` (unpublished: the
+ * staged items stay, as drafts) `{items: [{id}]}` (204): each item's output is its id.
+ */
+export const deleteItems = (client: ProviderClient.ProviderClient, collectionId: string, live: boolean, itemIds: ReadonlyArray<string>) =>
+  Effect.as(
+    client.void({
+      method: "DELETE",
+      path: live ? path`/collections/${collectionId}/items/live` : path`/collections/${collectionId}/items`,
+      body: ProviderRequest.jsonBody({ items: itemIds.map((id) => ({ id })) })
+    }),
+    itemIds.map((id) => ({ id }))
+  )
+
+/** A problem for each value given again after its first place (a slug, an id): Webflow would refuse the request. */
+export const repeated = <V>(values: ReadonlyArray<V>, problem: (index: number, value: V) => { readonly path: string; readonly message: string }) =>
+  values.flatMap((value, i) => value !== undefined && values.indexOf(value) < i ? [problem(i, value)] : [])
