@@ -73,5 +73,23 @@ describe("x-runner run examples/webflow-catalog.json --sandbox", () => {
       customDomains: [{ id: "5eed0000000000000000d001", url: "shop.acme.example", lastPublished: expect.stringMatching(/^\d{4}-/) }],
       publishToWebflowSubdomain: true
     })
+    // redirects and custom code
+    expect(output("redirects").redirects.map((r: { fromUrl: string }) => r.fromUrl)).toEqual(["/mostly-harmless", "/babel-fish"])
+    expect(output("movedRedirect")).toEqual({ id: output("newRedirect").id, fromUrl: "/old-catalog", toUrl: "https://shop.acme.example/catalog" })
+    expect(output("deletedRedirect")).toEqual({ id: "5eed000000000000000e0002", deleted: true })
+    expect(output("registeredScripts").registeredScripts.map((s: { id: string }) => s.id)).toEqual(["cms_slider", "catalog_banner", "catalog_analytics"])
+    expect(output("siteCodeRead").scripts).toEqual([
+      { id: "cms_slider", version: "1.0.0", location: "header", attributes: { defer: "true" } },
+      { id: "catalog_banner", version: "1.0.0", location: "footer", attributes: {} }
+    ])
+    expect(output("pageCodeRead").scripts).toEqual([{ id: "catalog_analytics", version: "2.1.0", location: "header", attributes: {} }])
+    expect(output("codeBlocks").blocks.map((b: { type: string }) => b.type)).toEqual(["site", "page"])
+    expect([output("pageCodeRemoved").deleted, output("siteCodeRemoved").deleted]).toEqual([true, true])
+    // form submissions by site, updated and deleted; SKUs on their own
+    expect(output("siteSubmissions").formSubmissions).toHaveLength(120)
+    expect(output("taggedSubmission")).toMatchObject({ id: "5eed000000000000000f2001", formResponse: { Email: "reader1@example.com", Source: "catalog" } })
+    expect(output("deletedSubmission")).toEqual({ id: "5eed000000000000000f2002", deleted: true })
+    expect(output("posterSkus").skus).toMatchObject([{ fieldData: { name: "Poster A2", price: { value: 1499, unit: "USD" }, sku: "POS-A2" } }])
+    expect(output("repricedSku")).toMatchObject({ id: output("posterSkus").skus[0].id, fieldData: { name: "Poster A2", slug: "poster-a2", price: { value: 1299, unit: "USD" } } })
   }, 60_000)
 })
