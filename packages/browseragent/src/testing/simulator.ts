@@ -1,5 +1,6 @@
 /**
- * A Browser Use Cloud (API v3) simulator for offline tests: a real HTTP server on 127.0.0.1.
+ * A Browser Use Cloud (API v3, and V4 under `/api/v4`: `./runs.ts`) simulator for offline
+ * tests: a real HTTP server on 127.0.0.1.
  * Sessions follow the real lifecycle as time passes (`created → running → idle` with
  * `keepAlive`, `→ stopped` without; `timed_out` and `error` on demand): steps advance every
  * `stepMs`, `lastStepSummary`, token counts and costs (decimal strings) grow, and a task's
@@ -558,7 +559,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       // The key is checked before the body is read.
       if (req.headers["x-browser-use-api-key"] !== apiKey) throw new Detail(401, "Invalid or missing API key")
       const raw = await read(req, res)
-      const answer = (version === "v3" ? route : routeV4)(req.method ?? "GET", url.pathname.slice("/api/v3".length), url.searchParams, raw)
+      const answer = (version === "v3" ? route : routeV4)(req.method ?? "GET", url.pathname.slice(`/api/${version}`.length), url.searchParams, raw)
       if (answer instanceof Reply) reply(answer.status, answer.body)
       else reply(200, answer)
     } catch (error) {
