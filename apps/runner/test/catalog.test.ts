@@ -65,6 +65,10 @@ describe("x-runner run examples/trello-catalog.json --sandbox", () => {
     expect(output("alice")).toMatchObject({ id: seeded.alice, username: "alice" })
     expect(output("cardMembers").members.map((m: { id: string }) => m.id)).toEqual([seeded.alice])
     expect(output("team").options.map((o: { value: { text: string } }) => o.value.text)).toEqual(["Web", "Mobile"])
+    expect(output("teamOptions").options.map((o: { value: { text: string }; color: string }) => [o.value.text, o.color])).toEqual([["Data", "sky"], ["Web", "none"], ["Mobile", "none"]])
+    // Notifications: the seeded unread mention and assignment (Alice's), the mention then read.
+    expect(output("notifications").notifications.map((n: { type: string }) => n.type)).toEqual(["addedToCard", "mentionedOnCard"])
+    expect(output("readMention")).toMatchObject({ id: "5eed00000000000000000b02", unread: false })
     expect(output("values").items).toEqual([expect.objectContaining({ idCustomField: seeded.estimate, value: { number: "3.5" } })])
   }, 60_000)
 })

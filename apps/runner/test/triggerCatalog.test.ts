@@ -160,10 +160,10 @@ const exercise = async (name: string, c: Case) => {
 }
 
 describe("x-runner run --sandbox --serve: every webhook trigger of boardtool/v1", () => {
-  it("has a case for each dynamic-webhook trigger (cardDueSoon is polling: servePolling.test.ts)", () => {
+  it("has a case for each dynamic-webhook trigger (the polling ones: cardDueSoon in servePolling.test.ts, newNotification in boardNotifications.test.ts)", () => {
     const triggers = Object.values(boardtool.triggers)
     const webhooks = triggers.filter((t) => t.kind === "DYNAMIC_WEBHOOK").map((t) => t.name)
-    expect(triggers.filter((t) => t.kind !== "DYNAMIC_WEBHOOK").map((t) => [t.name, t.kind])).toEqual([["cardDueSoon", "POLLING"]])
+    expect(triggers.filter((t) => t.kind !== "DYNAMIC_WEBHOOK").map((t) => [t.name, t.kind])).toEqual([["cardDueSoon", "POLLING"], ["newNotification", "POLLING"]])
     expect(new Set(Object.keys(cases))).toEqual(new Set(webhooks))
   })
 
