@@ -206,6 +206,40 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
     check("/collections/{sku_collection_id}/items/{sku_id}/inventory", "patch", await call("PATCH", inventory, { inventoryType: "finite", quantity: 7 }))
   })
 
+  it("redirects, registered scripts (201), site and page custom code, blocks, a site's submissions and SKUs (created, updated) validate against the spec", async () => {
+    const { call, check } = setup()
+    const { seed } = Simulator
+    const site = seed.sites.store
+    // redirects
+    check("/sites/{site_id}/redirects", "get", await call("GET", `/sites/${site}/redirects`))
+    const redirect = await call("POST", `/sites/${site}/redirects`, { fromUrl: "/spec-old", toUrl: "/spec-new" })
+    check("/sites/{site_id}/redirects", "post", redirect)
+    check("/sites/{site_id}/redirects/{redirect_id}", "patch", await call("PATCH", `/sites/${site}/redirects/${redirect.id}`, { toUrl: "https://spec.example.com/" }))
+    check("/sites/{site_id}/redirects/{redirect_id}", "delete", await call("DELETE", `/sites/${site}/redirects/${redirect.id}`))
+    // custom code
+    const inline = await call("POST", `/sites/${site}/registered_scripts/inline`, { displayName: "Spec Inline", version: "0.0.1", sourceCode: "alert(1)" }, 201)
+    check("/sites/{site_id}/registered_scripts/inline", "post", inline, "201")
+    check("/sites/{site_id}/registered_scripts/hosted", "post", await call("POST", `/sites/${site}/registered_scripts/hosted`, {
+      displayName: "Spec Hosted", version: "1.0.0", hostedLocation: "https://cdn.example.com/spec.js", integrityHash: "sha384-J+YlJ8v0gpaRoKH7SbFbEmxOZlAxLiwNjfSsBhDooGa5roXlPPpXbEevck4J7YZ+"
+    }, 201), "201")
+    check("/sites/{site_id}/registered_scripts", "get", await call("GET", `/sites/${site}/registered_scripts`))
+    check("/sites/{site_id}/custom_code", "get", await call("GET", `/sites/${site}/custom_code`))
+    const scripts = [{ id: inline.id, version: "0.0.1", location: "footer", attributes: { defer: "true" } }]
+    check("/sites/{site_id}/custom_code", "put", await call("PUT", `/sites/${site}/custom_code`, { scripts }))
+    check("/pages/{page_id}/custom_code", "put", await call("PUT", `/pages/${seed.pages.about}/custom_code`, { scripts }))
+    check("/pages/{page_id}/custom_code", "get", await call("GET", `/pages/${seed.pages.about}/custom_code`))
+    check("/sites/{site_id}/custom_code/blocks", "get", await call("GET", `/sites/${site}/custom_code/blocks`))
+    // a site's submissions, one's hidden field set
+    check("/sites/{site_id}/form_submissions", "get", await call("GET", `/sites/${site}/form_submissions?limit=5`))
+    check("/form_submissions/{form_submission_id}", "patch", await call("PATCH", `/form_submissions/${seed.newsletterSubmission(9)}`, { formSubmissionData: { Source: "spec" } }))
+    // SKUs on their own
+    const made = await call("POST", `/sites/${site}/products/${seed.products.mug}/skus`, { skus: [{ fieldData: { name: "Spec Mug XL", slug: "spec-mug-xl", price: { value: 1599, unit: "USD" } } }] })
+    check("/sites/{site_id}/products/{product_id}/skus", "post", made)
+    check("/sites/{site_id}/products/{product_id}/skus/{sku_id}", "patch", await call("PATCH", `/sites/${site}/products/${seed.products.mug}/skus/${made.skus[0].id}`, {
+      sku: { fieldData: { name: "Spec Mug XXL", slug: "spec-mug-xxl", price: { value: 1699, unit: "USD" } } }
+    }))
+  })
+
   it("webhooks (listed, created 201, read) and every event the simulator emits validate against the document (`webhooks.<triggerType>`)", async () => {
     const { ajv, call, check, spec } = setup()
     const site = Simulator.seed.sites.store
