@@ -41,7 +41,10 @@ export const examples = {
     "$ x-runner options sitebuilder/v1/createCollectionItem fieldData --param collectionId=5eed00000000000000000003 --sandbox"
   ],
   runs: ["$ x-runner runs --status failed", "$ x-runner runs show 3f2a9c41d0e8b7a6", "$ x-runner runs retry 3f2a9c41d0e8b7a6"],
-  connect: ["$ x-runner connect sitebuilder --connections connections.json --app-url http://127.0.0.1:3000"]
+  connect: [
+    "$ x-runner connect sitebuilder --connections connections.json --app-url http://127.0.0.1:3000",
+    "$ x-runner connect boardtool --test --connections connections.json"
+  ]
 } as const satisfies Record<string, ReadonlyArray<string>>
 
 const workflowArg = Args.text({ name: "workflow.json" }).pipe(
@@ -250,18 +253,30 @@ const options = Command.make("options", {
 )
 
 const connect = Command.make("connect", {
-  component: Args.text({ name: "component" }).pipe(Args.withDescription("The component to connect with OAuth2, e.g. sitebuilder")),
-  connections: Options.file("connections").pipe(
-    Options.withDescription("The connections file holding the app's clientId and clientSecret; the token is written into it (0600)"),
-    Options.withDefault("connections.json")
+  component: Args.text({ name: "component" }).pipe(
+    Args.withDescription("The component to connect with OAuth2 (e.g. sitebuilder), or whose connection to test with --test (any)")
   ),
+  connections: Options.file("connections").pipe(
+    Options.withDescription(
+      "The connections file holding the app's clientId and clientSecret; the token is written into it (0600). With --test, the values tested; XRUNNER_<COMPONENT>_<FIELD> variables add to it (default: connections.json)"
+    ),
+    Options.optional
+  ),
+  test: Options.boolean("test").pipe(
+    Options.withDescription(
+      "Test the connection as configured, writing nothing: send the component's one cheap authenticated request and say whose the credentials are, or why they were refused and what to do (exit 2; 1 when the provider could not be reached)"
+    )
+  ),
+  sandbox: Options.boolean("sandbox").pipe(Options.withDescription("With --test: test the embedded simulators' connection")),
   appUrl: Options.text("app-url").pipe(
     Options.withPseudoName("URL"),
     Options.withDescription("Where this process serves {app-url}/callback: the app's redirect URI"),
     Options.withDefault("http://127.0.0.1:3000")
   )
 }, (args) => Commands.connect(args).pipe(Effect.provide(components()))).pipe(
-  Command.withDescription("Connect an OAuth2 component: authorize in the browser, and store the token in the connections file")
+  Command.withDescription(
+    "Connect an OAuth2 component: authorize in the browser, store the token in the connections file, and test it; or, with --test, test any component's connection as configured"
+  )
 )
 
 const locationOf = (dataDir: string, database: Option.Option<string>) =>

@@ -372,13 +372,25 @@ export const sample = (args: {
   }).pipe(Effect.scoped)
 
 /**
- * `connect`: the OAuth2 flow of a component, storing the token in the connections file.
+ * `connect`: the OAuth2 flow of a component, storing the token in the connections file, then
+ * testing it; with `test`, the test of the connection as configured, writing nothing.
  *
  * @since 0.2.0
  * @category commands
  */
-export const connect = (args: { readonly component: string; readonly connections: string; readonly appUrl: string }) =>
-  Effect.flatMap(Effect.promise(() => import("./Connect.js")), (Connect) => Connect.connect(args.component, args.connections, args.appUrl))
+export const connect = (args: {
+  readonly component: string
+  readonly connections: Option.Option<string>
+  readonly appUrl: string
+  readonly test?: boolean
+  readonly sandbox?: boolean
+}) =>
+  args.sandbox === true && args.test !== true
+    ? Effect.fail(new Errors.InvalidArguments({ message: "connect --sandbox tests the simulators' connection: add --test (there is nothing to connect)" }))
+    : Effect.flatMap(Effect.promise(() => import("./Connect.js")), (Connect) =>
+      args.test === true
+        ? Connect.test(args.component, { sandbox: args.sandbox === true, file: args.connections })
+        : Connect.connect(args.component, Option.getOrElse(args.connections, () => "connections.json"), args.appUrl))
 
 /**
  * `runs`, `runs show`, `runs retry`: the history `serve` keeps (loaded with the database).
