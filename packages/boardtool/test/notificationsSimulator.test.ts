@@ -79,7 +79,7 @@ describe("notifications against the simulator", () => {
       yield* trello("POST", `/cards/${seed.cards.loginRedirect}/actions/comments?text=Looks%20good`, alice())
       const quiet = yield* poll(fired.cursor)
       expect(quiet.events).toEqual([])
-      const comments = yield* poll({ newest: fired.cursor.newest, seen: [] }, { types: ["commentCard"] })
+      const comments = yield* poll({ newest: (fired.cursor as { newest: string }).newest, seen: [] }, { types: ["commentCard"] })
       expect(comments.events.map((e) => (e.output as { data: { text: string } }).data.text)).toEqual(["Looks good"])
       // Alice's own list has my mention, with her token.
       const hers = JSON.parse((yield* trello("GET", "/members/me/notifications?filter=mentionedOnCard", alice())).body) as Array<{ data: { text: string } }>
