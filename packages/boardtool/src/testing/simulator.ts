@@ -65,7 +65,8 @@ export interface Settings {
   readonly secret?: string
   /**
    * Other members' tokens, by username: a request with one acts as that member (what it records
-   * is theirs, and notifies "me"). By default each seeded member's is `<token>-<username>`.
+   * is theirs, and notifies "me"; `me` in a path is them; other reads answer as for the token's
+   * member). By default each seeded member's is `<token>-<username>`.
    */
   readonly memberTokens?: Readonly<Record<string, string>>
   /** Trello's limits by default (100 per 10 s per token, 300 per key); `false` turns them off. */
