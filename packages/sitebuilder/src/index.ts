@@ -70,7 +70,9 @@ import { listForms } from "./actions/listForms.js"
 import { collectionItemChanged } from "./triggers/collectionItemChanged.js"
 import { collectionItemCreated } from "./triggers/collectionItemCreated.js"
 import { collectionItemDeleted } from "./triggers/collectionItemDeleted.js"
+import { collectionItemPublished } from "./triggers/collectionItemPublished.js"
 import { collectionItemUnpublished } from "./triggers/collectionItemUnpublished.js"
+import { commentCreated } from "./triggers/commentCreated.js"
 import { formSubmitted } from "./triggers/formSubmitted.js"
 import { inventoryChanged } from "./triggers/inventoryChanged.js"
 import { newOrder } from "./triggers/newOrder.js"
@@ -118,10 +120,12 @@ export const sitebuilder = Component.make({
     collectionItemCreated,
     collectionItemChanged,
     collectionItemDeleted,
+    collectionItemPublished,
     collectionItemUnpublished,
     pageCreated,
     pageMetadataUpdated,
-    pageDeleted
+    pageDeleted,
+    commentCreated
   ],
   customAction: true
 })
@@ -164,12 +168,14 @@ export { deletePageCustomCode, deleteSiteCustomCode, getPageCustomCode, getSiteC
 export { registerHostedScript, registerInlineScript, upsertPageCustomCode, upsertSiteCustomCode }
 export { createSkus, deleteFormSubmission, listSiteFormSubmissions, updateFormSubmission, updateSku }
 // triggers
-export { FormSubmitted, InventoryChanged, ItemEvent, OrderEvent, PageEvent, SitePublished } from "./api/webhooks.js"
+export { CommentEvent, FormSubmitted, InventoryChanged, ItemEvent, OrderEvent, PageEvent, SitePublished } from "./api/webhooks.js"
 export {
   collectionItemChanged,
   collectionItemCreated,
   collectionItemDeleted,
+  collectionItemPublished,
   collectionItemUnpublished,
+  commentCreated,
   formSubmitted,
   inventoryChanged,
   newOrder,

@@ -257,8 +257,13 @@ describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-
     sim.placeOrder(site, { customer: "Event Shopper", skuId: Simulator.seed.skus.tshirt, count: 2 })
     await call("PATCH", `/collections/${Simulator.seed.skuCollection}/items/${Simulator.seed.skus.poster}/inventory`, { inventoryType: "finite", quantity: 5 })
     await call("PATCH", `/collections/${Simulator.seed.skuCollection}/items/${Simulator.seed.skus.poster}/inventory`, { inventoryType: "infinite" })
+    // An item published, a comment thread and its reply (in the Designer).
+    await call("POST", `/collections/${products}/items/publish`, { itemIds: [item.id] }, 202)
+    const thread = sim.comment(site, { pageId: Simulator.seed.pages.about, content: "Event comment" })
+    sim.comment(site, { pageId: Simulator.seed.pages.about, threadId: thread.threadId, content: "Event reply" })
     expect([...new Set(sim.events.map((e) => e.triggerType))]).toEqual(expect.arrayContaining([
-      "collection_item_created", "collection_item_changed", "ecomm_order_changed", "ecomm_new_order", "ecomm_inventory_changed"
+      "collection_item_created", "collection_item_changed", "ecomm_order_changed", "ecomm_new_order", "ecomm_inventory_changed",
+      "collection_item_published", "comment_created"
     ]))
     for (const event of sim.events) {
       const schema = spec.webhooks[event.triggerType].post.requestBody.content["application/json"].schema

@@ -224,7 +224,9 @@ describe.runIf(existsSync(specPath))("every request sitebuilder sends, against w
           collectionItemUnpublished: { siteId: seed.sites.store },
           pageCreated: { siteId: seed.sites.store },
           pageMetadataUpdated: { siteId: seed.sites.store },
-          pageDeleted: { siteId: seed.sites.store }
+          pageDeleted: { siteId: seed.sites.store },
+          collectionItemPublished: { siteId: seed.sites.store, collectionId: collection },
+          commentCreated: { siteId: seed.sites.store, pageId: seed.pages.about, threadsOnly: true }
         }
       }, "http://127.0.0.1:1/unused").pipe(
         Effect.provide(connectedTo({

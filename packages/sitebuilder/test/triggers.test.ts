@@ -110,7 +110,29 @@ const cases: ReadonlyArray<{ name: string; triggerType: string; payload: Record<
     payload: { ...examplePage, lastUpdated: "2024-07-26T16:32:50.903Z" },
     id: "66a3cfb276641574f5d58311@2024-07-26T16:32:50.903Z"
   },
-  { name: "pageDeleted", triggerType: "page_deleted", payload: { ...examplePage, deletedOn: "2024-07-26T16:32:50.903Z" }, id: "66a3cfb276641574f5d58311" }
+  { name: "pageDeleted", triggerType: "page_deleted", payload: { ...examplePage, deletedOn: "2024-07-26T16:32:50.903Z" }, id: "66a3cfb276641574f5d58311" },
+  {
+    name: "collectionItemPublished",
+    triggerType: "collection_item_published",
+    // The document's example: never published before (`lastPublished` null), as its schema allows.
+    payload: { ...exampleItem, id: "66424365e972c886137a1cf1", lastPublished: null, lastUpdated: "2025-05-28T04:44:33.216Z", fieldData: { _locale: "681442a144bb80bd00480fda", _noSearch: false, name: "Anna Gunn", slug: "anna-gunn" } },
+    id: "66424365e972c886137a1cf1@2025-05-28T04:44:33.216Z@"
+  },
+  {
+    name: "commentCreated",
+    triggerType: "comment_created",
+    // The document's example (it leaves out `itemId`, which its schema requires; absent, not null).
+    payload: {
+      threadId: "679d2ddb5196117ad04d1ffa", commentId: "679d2ddb5196117ad04d1ff8", type: "new_comment", siteId: "679826b3b20b045e176bc4b5",
+      pageId: "679826b3b20b045e176bc4bc", localeId: "67993753d910db250db64b3e", breakpoint: "main",
+      url: "https://webflow.com/design/site-slug-4ec832?workflow=comment&commentId=679d2ddb5196117ad04d1ffa&pageId=679826b3b20b045e176bc4bc",
+      content: "This comment mentions another user [[6287ec36a841b25637c663df]] ", isResolved: false,
+      author: { userId: "6287ec36a841b25637c663df", email: "ford.prefect@heartofgold.spaceship", name: "Ford Prefect" },
+      mentionedUsers: [{ userId: "6287ec36a841b25637c663df", email: "arthur.dent@heartofgold.spaceship", name: "Arthur Dent" }],
+      createdOn: "2025-01-31T20:08:59.759Z", lastUpdated: "2025-01-31T20:08:59.759Z"
+    },
+    id: "679d2ddb5196117ad04d1ff8"
+  }
 ]
 
 describe("sitebuilder triggers: the wire", () => {
@@ -122,6 +144,8 @@ describe("sitebuilder triggers: the wire", () => {
     }
     expect(sitebuilder.triggers["formSubmitted"]!.scopes).toContain("forms:read")
     expect(sitebuilder.triggers["pageDeleted"]!.scopes).toContain("pages:read")
+    expect(sitebuilder.triggers["commentCreated"]!.scopes).toEqual(["sites:write", "sites:read", "comments:read"])
+    expect(sitebuilder.triggers["collectionItemPublished"]!.scopes).toContain("cms:read")
     expect(sitebuilder.connection.oauth2?.scopes).toEqual(expect.arrayContaining(["sites:write", "forms:read", "pages:read", "cms:read", "ecommerce:read"]))
   })
 
@@ -132,7 +156,8 @@ describe("sitebuilder triggers: the wire", () => {
           .get(`/v2/sites/${SITE}/webhooks`)
           .reply(200, {
             webhooks: [
-              webflowWebhook("comment_created", null, "582266e0cd48de0f0e3c6d00"),
+              // The same URL, another type.
+              webflowWebhook(c.triggerType === "site_publish" ? "page_created" : "site_publish", null, "582266e0cd48de0f0e3c6d00"),
               { ...webflowWebhook(c.triggerType, null, "582266e0cd48de0f0e3c6d01"), url: "https://elsewhere.example.com/hook" }
             ]
           })
@@ -225,13 +250,21 @@ describe("sitebuilder triggers: the wire", () => {
       expect((yield* handle("formSubmitted", { siteId: SITE, formName: "Contact Us" }, delivery(form.triggerType, form.payload))).events).toHaveLength(1)
       expect(yield* handle("formSubmitted", { siteId: SITE, formName: "Newsletter" }, delivery(form.triggerType, form.payload)))
         .toMatchObject({ response: { status: 200 }, events: [] })
-      for (const name of ["collectionItemCreated", "collectionItemChanged", "collectionItemDeleted", "collectionItemUnpublished"]) {
+      for (const name of ["collectionItemCreated", "collectionItemChanged", "collectionItemDeleted", "collectionItemPublished", "collectionItemUnpublished"]) {
         const c = cases.find((x) => x.name === name)!
         const ours = yield* handle(name, { siteId: SITE, collectionId: "664243617FCC8B464B23C4EE" }, delivery(c.triggerType, c.payload))
         expect(ours.events, name).toHaveLength(1)
         const theirs = yield* handle(name, { siteId: SITE, collectionId: COLLECTION }, delivery(c.triggerType, c.payload))
         expect(theirs, name).toMatchObject({ response: { status: 200 }, events: [] })
       }
+      // A comment on another page, or a reply when only new threads are wanted, is no event.
+      const comment = cases.find((x) => x.name === "commentCreated")!
+      const onPage = { siteId: SITE, pageId: "679826B3B20B045E176BC4BC" }
+      expect((yield* handle("commentCreated", onPage, delivery(comment.triggerType, comment.payload))).events).toHaveLength(1)
+      expect((yield* handle("commentCreated", { siteId: SITE, pageId: COLLECTION }, delivery(comment.triggerType, comment.payload))).events).toEqual([])
+      const reply = { ...comment.payload, commentId: "679d2ddb5196117ad04d1ff9", type: "reply" }
+      expect((yield* handle("commentCreated", { ...onPage, threadsOnly: true }, delivery(comment.triggerType, reply))).events).toEqual([])
+      expect((yield* handle("commentCreated", onPage, delivery(comment.triggerType, reply))).events).toMatchObject([{ id: "679d2ddb5196117ad04d1ff9" }])
     }))
 
   it.effect("samples: the site's last publish; the latest orders; the latest items of a collection, or of every collection of the site", () =>
@@ -278,7 +311,7 @@ describe("sitebuilder triggers: the wire", () => {
     Effect.gen(function*() {
       const without = Object.values(sitebuilder.triggers).filter((t) => t.sample === undefined).map((t) => t.name)
       expect(without).toEqual([
-        "inventoryChanged", "collectionItemDeleted", "collectionItemUnpublished", "pageDeleted"
+        "inventoryChanged", "collectionItemDeleted", "collectionItemUnpublished", "pageDeleted", "commentCreated"
       ])
       const error = yield* Effect.flip(withFetch(executor.sample(trigger("pageDeleted", { siteId: SITE }))))
       expect(error).toMatchObject({ _tag: "InvalidInput" })

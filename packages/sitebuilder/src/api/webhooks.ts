@@ -18,7 +18,7 @@ const { path } = ProviderRequest
 export type TriggerType =
   | "form_submission" | "site_publish" | "ecomm_new_order" | "ecomm_order_changed" | "ecomm_inventory_changed"
   | "collection_item_created" | "collection_item_changed" | "collection_item_deleted" | "collection_item_unpublished"
-  | "page_created" | "page_metadata_updated" | "page_deleted"
+  | "page_created" | "page_metadata_updated" | "page_deleted" | "collection_item_published" | "comment_created"
 
 /** Only `form_submission` takes one: the name of the form to be told about. */
 export const Filter = Schema.Struct({ name: Schema.String })
@@ -196,6 +196,32 @@ export const PageEvent = Schema.Struct({
   deletedOn: Schema.optional(Schema.String)
 })
 export type PageEvent = typeof PageEvent.Type
+
+/** Someone in a comment: Webflow's user id, email and name. */
+const Commenter = Schema.Struct({ userId: Schema.String, email: optionalText, name: optionalText })
+
+/**
+ * `comment_created`: a new comment thread (`type: "new_comment"`) or a reply to one (`"reply"`),
+ * on a page of the site (and a CMS item's page: `itemId`), made in the Designer or the editor.
+ */
+export const CommentEvent = Schema.Struct({
+  threadId: Schema.String,
+  commentId: Schema.String,
+  type: Schema.String,
+  siteId: Schema.String,
+  pageId: Schema.String,
+  localeId: optionalText,
+  itemId: optionalText,
+  breakpoint: optionalText,
+  url: optionalText,
+  content: Schema.String,
+  isResolved: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  author: Schema.optional(Schema.NullOr(Commenter)),
+  mentionedUsers: Schema.optionalWith(Schema.Array(Commenter), { default: () => [] }),
+  createdOn: Schema.optional(Schema.String),
+  lastUpdated: Schema.optional(Schema.String)
+})
+export type CommentEvent = typeof CommentEvent.Type
 
 // --- the most recent records (samples) ---------------------------------------------------------
 

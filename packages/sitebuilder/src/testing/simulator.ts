@@ -18,6 +18,7 @@ import { readBody } from "@x/core/Webhook"
 import { Loopback, PathRouter } from "@x/core/testing"
 import { randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import * as Comments from "./comments.js"
 import * as Deliveries from "./deliveries.js"
 import { Answer, ApiError, type Route } from "./http.js"
 import type * as AssetStore from "./assets.js"
@@ -46,6 +47,7 @@ export type { Form, FormField, FormSubmission } from "./store.js"
 export type { CustomDomain, Page } from "./store.js"
 export type { Inventory, OrderLine, Product, Sku } from "./store.js"
 export type { Checkout } from "./routes/orders.js"
+export type { Commenter, NewComment } from "./comments.js"
 export type { AppliedScript, CustomCode, Redirect, RegisteredScript } from "./siteCode.js"
 
 export interface Settings {
@@ -107,6 +109,12 @@ export interface Simulator {
   readonly createPage: (siteId: string, page: { readonly title: string; readonly slug?: string }) => ReturnType<Store.Store["pageJson"]>
   /** A page deleted in the Designer: gone, and emitted as `page_deleted`; throws an `ApiError` 404 for an unknown page. */
   readonly deletePage: (pageId: string) => void
+  /**
+   * Someone comments on a page in the Designer (no API does it): a new thread, or with `threadId`
+   * a reply to one, emitted as `comment_created`. Answers the event's payload; throws an
+   * `ApiError` (404 unknown site, page or thread; 400 empty content).
+   */
+  readonly comment: (siteId: string, comment: Comments.NewComment) => ReturnType<ReturnType<typeof Comments.comment>>
   // orders, products and inventory
   /** Products and their SKUs, by id; SKUs' inventories by SKU id. */
   readonly products: Map<string, Store.Product>
@@ -333,6 +341,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     pages: store.pages,
     createPage: Pages.createPage(store),
     deletePage: Pages.deletePage(store),
+    comment: Comments.comment(store),
     // orders, products and inventory
     products: store.products,
     skus: store.skus,
