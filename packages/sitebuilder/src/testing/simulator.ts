@@ -141,7 +141,7 @@ export interface Simulator {
 /** Every scope the simulated endpoints need. */
 export const allScopes = [
   "sites:read", "sites:write", "cms:read", "cms:write", "ecommerce:read", "ecommerce:write", "forms:read", "forms:write",
-  "pages:read", "pages:write", "assets:read", "assets:write", "custom_code:read", "custom_code:write"
+  "pages:read", "pages:write", "assets:read", "assets:write", "custom_code:read", "custom_code:write", "comments:read"
 ] as const
 
 const errorBody = (e: ApiError) => ({ code: e.code, message: e.message, externalReference: null, details: e.details })
