@@ -31,6 +31,12 @@ describe("x-runner run examples/webflow-catalog.json --sandbox", () => {
     expect(output("unpublishedProduct")).toEqual({ id: output("newProduct").id, deleted: true, live: true })
     expect(output("foundBySlug")).toMatchObject({ found: true, item: { id: output("newProduct").id, isDraft: true } })
     expect(output("deletedProduct")).toEqual({ id: output("newProduct").id, deleted: true, live: false })
+    // Many items a request: created, changed, one published and unpublished, both deleted.
+    const [hat, scarf] = output("newProducts").results.map((r: { id: string }) => r.id)
+    expect(output("newProducts")).toMatchObject({ succeeded: 2, failed: 0, results: [{ index: 0, ok: true, output: { id: hat, fieldData: { slug: "catalog-hat" } } }, { index: 1, ok: true }] })
+    expect(output("repricedProducts")).toMatchObject({ succeeded: 2, results: [{ id: hat, output: { fieldData: { price: 16 } } }, { id: scarf, output: { isArchived: true } }] })
+    expect(output("unpublishedHat")).toEqual({ id: hat, unpublished: true })
+    expect(output("deletedProducts")).toEqual({ succeeded: 2, failed: 0, results: [{ index: 0, id: hat, ok: true, output: { id: hat } }, { index: 1, id: scarf, ok: true, output: { id: scarf } }] })
     // Orders, and the custom action.
     expect(output("fulfilled")).toMatchObject({ orderId: "a1b-2c3", status: "fulfilled" })
     expect(output("collectionsByPath")).toMatchObject({ status: 200 })

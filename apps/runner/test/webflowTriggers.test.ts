@@ -102,6 +102,19 @@ const cases: Record<string, Case> = {
     // Still there staged, as a draft.
     expected: (output) => ({ id: output("created").id, isDraft: true, fieldData: { name: "Brief tee", slug: "brief-tee" } })
   },
+  collectionItemPublished: {
+    parameters: { siteId: store, collectionId: products },
+    reads: task("read", "getCollectionItem", { siteId: "${trigger.siteId}", collectionId: "${trigger.collectionId}", itemId: "${trigger.id}", live: true }),
+    tasks: [
+      task("created", "createCollectionItems", { siteId: store, collectionId: products, items: [{ name: "Fresh tee", slug: "fresh-tee", price: 12 }] }),
+      task("elsewhere", "publishCollectionItems", { siteId: store, collectionId: blogPosts, itemIds: ["5eed00000000000000000201"] }),
+      task("published", "publishCollectionItems", { siteId: store, collectionId: products, itemIds: ["${created.results.0.id}"] })
+    ],
+    // Each publish is its own event: the item's id with its lastUpdated and lastPublished.
+    event: (output) => new RegExp(`^${escape(output("created").results[0].id)}@\\d{4}-[^@]+@\\d{4}-`),
+    // Read live: the published version.
+    expected: (output) => ({ id: output("created").results[0].id, isDraft: false, fieldData: { name: "Fresh tee", price: 12 } })
+  },
   // sites, collections and pages
   sitePublished: {
     parameters: { siteId: store },
@@ -200,6 +213,18 @@ const caused: Record<string, Caused> = {
       sim.submitForm(Simulator.seed.forms.contact, { Name: "Zaphod", Email: "zaphod@example.com", Message: "Hi" })
     },
     expected: () => "Contact Us: Zaphod <zaphod@example.com>"
+  },
+  // comments: made in the Designer, on a page
+  commentCreated: {
+    parameters: { siteId: store, pageId: aboutPage, threadsOnly: true },
+    says: "${trigger.author.name} (${trigger.type}): ${trigger.content}",
+    cause: (sim) => {
+      sim.comment(store, { pageId: "5eed000000000000000f6000", content: "Another page" })
+      const { threadId } = sim.comment(store, { pageId: aboutPage, content: "Is this the right photo?" })
+      // A reply, when only new threads are wanted, is no event.
+      sim.comment(store, { pageId: aboutPage, threadId, content: "Yes", author: { userId: "5eed000000000000000c0002", email: "arthur@example.com", name: "Arthur Dent" } })
+    },
+    expected: () => "Ford Prefect (new_comment): Is this the right photo?"
   },
   // sites, collections and pages
   pageCreated: {

@@ -31,6 +31,8 @@ export const createCollectionItems = Action.make({
     Items.writeMany(
       items,
       (batch) => Items.createItems(client, { collectionId, live: live ?? false, isDraft: isDraft ?? false, isArchived: isArchived ?? false }, batch),
-      (_, created) => created?.id
+      (_, created) => created?.id,
+      // Webflow names a refused field `items[i].fieldData.<slug>` (live) or `fieldData[i].<slug>`: the item's `<slug>`.
+      "fieldData."
     )
 })

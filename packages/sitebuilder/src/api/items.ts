@@ -224,9 +224,11 @@ const itemParam = /^(?:items|fieldData)\[(\d+)\]\.?(.*)$/
 
 /**
  * The items of a request that Webflow's error names in its `details` (`{param: "items[1].fieldData.slug",
- * description}`), each with its reasons; empty when the error names no item (a refusal of the whole request).
+ * description}`), each with its reasons, the field named as the caller's item names it (`within`,
+ * e.g. `fieldData.`, dropped: a new item is its fields); empty when the error names no item (a
+ * refusal of the whole request).
  */
-export const refusedItems = (error: ConnectorError.ConnectorError, count: number): ReadonlyMap<number, string> => {
+export const refusedItems = (error: ConnectorError.ConnectorError, count: number, within = ""): ReadonlyMap<number, string> => {
   const refused = new Map<number, string>()
   const body = "body" in error ? error.body : undefined
   const details = Option.getOrElse(Option.map(detailsOf(body), (b) => b.details), () => [])
@@ -237,7 +239,8 @@ export const refusedItems = (error: ConnectorError.ConnectorError, count: number
     const index = match === null ? -1 : Number(match[1])
     if (index < 0 || index >= count) continue
     const reason = parsed.value.description ?? parsed.value.message ?? error.message
-    const named = match![2] === "" ? reason : `${match![2]}: ${reason}`
+    const field = within !== "" && match![2]!.startsWith(within) ? match![2]!.slice(within.length) : match![2]
+    const named = field === "" ? reason : `${field}: ${reason}`
     refused.set(index, refused.has(index) ? `${refused.get(index)}; ${named}` : named)
   }
   return refused
@@ -252,7 +255,9 @@ export const refusedItems = (error: ConnectorError.ConnectorError, count: number
 export const writeMany = <E, A>(
   entries: ReadonlyArray<E>,
   send: (batch: ReadonlyArray<E>) => Effect.Effect<ReadonlyArray<A>, ConnectorError.ConnectorError>,
-  idOf: (entry: E, output: A | undefined) => string | undefined
+  idOf: (entry: E, output: A | undefined) => string | undefined,
+  /** What of a refused field's name the caller's item does not have (`fieldData.`: a new item is its fields). */
+  within = ""
 ) => {
   const failed = (index: number, error: ConnectorError.ConnectorError, message: string): BulkResult<A> => {
     const id = idOf(entries[index]!, undefined)
@@ -267,7 +272,7 @@ export const writeMany = <E, A>(
   return send(entries).pipe(
     Effect.map((outputs) => written(all, outputs)),
     Effect.catchAll((error) => {
-      const refused = refusedItems(error, entries.length)
+      const refused = refusedItems(error, entries.length, within)
       if (refused.size === 0) return Effect.fail(error)
       const refusals = [...refused].map(([index, reason]) => failed(index, error, reason))
       const rest = all.filter((index) => !refused.has(index))
@@ -276,10 +281,8 @@ export const writeMany = <E, A>(
         Effect.map((outputs) => [...refusals, ...written(rest, outputs)]),
         // Refused again: each remaining item reports the second refusal (its own reason when named).
         Effect.catchAll((again) => {
-          if (refusedItems(again, rest.length).size === 0 && !["InvalidInput", "NotFound", "Conflict"].includes(again._tag)) {
-            return Effect.fail(again)
-          }
-          const named = refusedItems(again, rest.length)
+          const named = refusedItems(again, rest.length, within)
+          if (named.size === 0 && !["InvalidInput", "NotFound", "Conflict"].includes(again._tag)) return Effect.fail(again)
           return Effect.succeed([...refusals, ...rest.map((index, i) => failed(index, again, named.get(i) ?? again.message))])
         })
       )
