@@ -51,18 +51,19 @@ describe("Action.make's deprecated", () => {
   })
 
   it("a trigger takes it too, checked the same way, and describe shows it", () => {
-    const trigger = Trigger.polling({
+    const definition = {
       name: "usersChanged",
       title: "Users changed",
       description: "Polls users.",
       props: {},
       output: Schema.Struct({ id: Schema.String }),
-      interval: "1 minute",
+      interval: "1 minute" as const,
       cursor: Schema.Struct({}),
       poll: () => Effect.succeed({ events: [], cursor: {} }),
       deprecated
-    })
+    }
+    const trigger = Trigger.polling(definition)
     expect(Component.describeTrigger(trigger).deprecated).toEqual(deprecated)
-    expect(() => Trigger.polling({ ...trigger, deprecated: { ...deprecated, since: "2026-13-01" } })).toThrow(/usersChanged: deprecated/)
+    expect(() => Trigger.polling({ ...definition, deprecated: { ...deprecated, since: "2026-13-01" } })).toThrow(/usersChanged: deprecated/)
   })
 })
