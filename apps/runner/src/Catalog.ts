@@ -106,8 +106,10 @@ const browserUse: Entry = {
   simulate: () =>
     Effect.map(
       // A well-known webhook secret, like Trello's: deliveries to a sandbox serve can be signed by hand.
+      // V4 runs take 2.8 s: a run a workflow does not wait for is still going a few steps later
+      // (to queue a message for its session), however busy the machine.
       simulator(() =>
-        import("@x/browseragent/testing").then((Simulator) => Simulator.start({ stepMs: 150, webhookSecret: "sandbox-browser-use-webhook-secret" }))
+        import("@x/browseragent/testing").then((Simulator) => Simulator.start({ stepMs: 150, runStepMs: 700, webhookSecret: "sandbox-browser-use-webhook-secret" }))
       ),
       (sim) => ({
         connection: { value: sim.apiKey, baseUrl: sim.baseUrl, webhookSecret: sim.webhookSecret },
