@@ -57,3 +57,21 @@ export const runId = <const R extends boolean = false>(config: Config<R>) =>
 /** A V4 session (its id is a UUID), chosen from the V4 sessions. */
 export const runSessionId = <const R extends boolean = false>(config: Config<R>) =>
   runSessionUuid({ ...config, dynamicOptions: RunOptions.runSessions })
+
+/** A proxy of the user's own instead of Browser Use's (any active subscription); its password a secret. */
+export const customProxy = (description: string) =>
+  Property.object({
+    title: "Custom Proxy",
+    description,
+    properties: {
+      host: Property.string({ title: "Host", required: true, minLength: 1, maxLength: 255 }),
+      port: Property.integer({ title: "Port", required: true, minimum: 1, maximum: 65_535 }),
+      username: Property.string({ title: "Username", minLength: 1, maxLength: 255 }),
+      password: Property.secret({ title: "Password", minLength: 1, maxLength: 255 }),
+      ignoreCertErrors: Property.boolean({ title: "Ignore Certificate Errors" })
+    }
+  })
+
+/** The browser's screen, in pixels, within the sizes Browser Use takes. */
+export const screenWidth = Property.integer({ title: "Screen Width (px)", minimum: 320, maximum: 6144 })
+export const screenHeight = Property.integer({ title: "Screen Height (px)", minimum: 320, maximum: 3456 })

@@ -21,19 +21,9 @@ export const props = {
     description: "Where the browser's proxy is (default: us); `none` for no proxy.",
     choices: [{ label: "No proxy", value: "none" }, ...Choice.of(proxyCountryCodes)]
   }),
-  customProxy: Property.object({
-    title: "Custom Proxy",
-    description: "A proxy of your own instead of Browser Use's (any active subscription); given for each run that uses it.",
-    properties: {
-      host: Property.string({ title: "Host", required: true, minLength: 1, maxLength: 255 }),
-      port: Property.integer({ title: "Port", required: true, minimum: 1, maximum: 65_535 }),
-      username: Property.string({ title: "Username", minLength: 1, maxLength: 255 }),
-      password: Property.secret({ title: "Password", minLength: 1, maxLength: 255 }),
-      ignoreCertErrors: Property.boolean({ title: "Ignore Certificate Errors" })
-    }
-  }),
-  screenWidth: Property.integer({ title: "Screen Width (px)", minimum: 320, maximum: 6144 }),
-  screenHeight: Property.integer({ title: "Screen Height (px)", minimum: 320, maximum: 3456 }),
+  customProxy: Props.customProxy("A proxy of your own instead of Browser Use's (any active subscription); given for each run that uses it."),
+  screenWidth: Props.screenWidth,
+  screenHeight: Props.screenHeight,
   record: Property.boolean({ title: "Record", description: "Record the browser to an mp4 (on a newly started browser only)." }),
   attachedFileIds: Property.array({ title: "Attached Files", description: "Uploaded files' ids, 20 at most.", maxItems: 20, items: fileUuid({ title: "File" }) }),
   judge: Property.boolean({ title: "Judge", description: "Have the finished run judged by a model (billed to the run): its verdict in `judgement`." }),

@@ -14,20 +14,10 @@ export const createBrowserSession = Action.make({
       choices: [{ label: "No proxy", value: "none" }, ...Choice.of(Browsers.proxyCountryCodes)]
     }),
     timeoutMinutes: Property.integer({ title: "Timeout (minutes)", description: "Stopped after this long (default 60).", minimum: 1, maximum: 240 }),
-    screenWidth: Property.integer({ title: "Screen Width (px)", minimum: 320, maximum: 6144 }),
-    screenHeight: Property.integer({ title: "Screen Height (px)", minimum: 320, maximum: 3456 }),
+    screenWidth: Props.screenWidth,
+    screenHeight: Props.screenHeight,
     allowResizing: Property.boolean({ title: "Allow Resizing", description: "Let the browser be resized (less stealthy)." }),
-    customProxy: Property.object({
-      title: "Custom Proxy",
-      description: "A proxy of your own instead of Browser Use's (any active subscription).",
-      properties: {
-        host: Property.string({ title: "Host", required: true, minLength: 1, maxLength: 255 }),
-        port: Property.integer({ title: "Port", required: true, minimum: 1, maximum: 65_535 }),
-        username: Property.string({ title: "Username", minLength: 1, maxLength: 255 }),
-        password: Property.secret({ title: "Password", minLength: 1, maxLength: 255 }),
-        ignoreCertErrors: Property.boolean({ title: "Ignore Certificate Errors" })
-      }
-    }),
+    customProxy: Props.customProxy("A proxy of your own instead of Browser Use's (any active subscription)."),
     enableRecording: Property.boolean({ title: "Record", description: "Record the session; its recording URL comes once it has stopped." })
   },
   output: Browsers.BrowserSession,
