@@ -60,18 +60,30 @@ describe("run-and-wait on the simulator", () => {
 
   it.live("stopSession: the task only (the session idle, takes the next task), then the whole session (stopped, takes none)", () =>
     Effect.gen(function*() {
-      const created = yield* Effect.promise(() => api("POST", "/sessions", { task: "Browse for a while", keepAlive: false }))
-      yield* Effect.sleep("150 millis")
-      const idle = (yield* run("stopSession", { sessionId: created.body.id, strategy: "task" })) as any
-      expect(idle).toMatchObject({ id: created.body.id, status: "idle", isTaskSuccessful: false, output: null })
-      const next = yield* Effect.promise(() => api("POST", "/sessions", { sessionId: created.body.id, task: "Another task" }))
-      expect(next).toMatchObject({ status: 200, body: { status: "running" } })
-      const stopped = (yield* run("stopSession", { sessionId: created.body.id })) as any
-      expect(stopped).toMatchObject({ status: "stopped" })
-      yield* Effect.sleep("600 millis")
-      expect(sim.view(created.body.id)).toMatchObject({ status: "stopped", isTaskSuccessful: false })
-      const refused = yield* Effect.promise(() => api("POST", "/sessions", { sessionId: created.body.id, task: "One more" }))
-      expect(refused).toMatchObject({ status: 422, body: { detail: expect.stringContaining("is not idle (status: stopped)") } })
+      // Its own simulator on a clock the test moves: the task is mid-way when stopped, however slow the machine.
+      let now = Date.now()
+      const own = yield* Effect.promise(() => Simulator.start({ stepMs: 100, now: () => now }))
+      const ownRun = (action: string, parameters: Record<string, unknown>) =>
+        executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo({ key: "X-Browser-Use-API-Key", value: own.apiKey, baseUrl: own.baseUrl })))
+      const ownApi = (body: unknown) =>
+        fetch(`${own.baseUrl}/sessions`, { method: "POST", headers: { "x-browser-use-api-key": own.apiKey, "content-type": "application/json" }, body: JSON.stringify(body) })
+          .then(async (response) => ({ status: response.status, body: await response.json() as any }))
+      try {
+        const created = yield* Effect.promise(() => ownApi({ task: "Browse for a while", keepAlive: false }))
+        now += 150
+        const idle = (yield* ownRun("stopSession", { sessionId: created.body.id, strategy: "task" })) as any
+        expect(idle).toMatchObject({ id: created.body.id, status: "idle", isTaskSuccessful: false, output: null })
+        const next = yield* Effect.promise(() => ownApi({ sessionId: created.body.id, task: "Another task" }))
+        expect(next).toMatchObject({ status: 200, body: { status: "running" } })
+        const stopped = (yield* ownRun("stopSession", { sessionId: created.body.id })) as any
+        expect(stopped).toMatchObject({ status: "stopped" })
+        now += 600
+        expect(own.view(created.body.id)).toMatchObject({ status: "stopped", isTaskSuccessful: false })
+        const refused = yield* Effect.promise(() => ownApi({ sessionId: created.body.id, task: "One more" }))
+        expect(refused).toMatchObject({ status: 422, body: { detail: expect.stringContaining("is not idle (status: stopped)") } })
+      } finally {
+        yield* Effect.promise(() => own.close())
+      }
     }))
 
   it.live("the simulator's stop: 404 for an unknown session, 422 for a bad id or strategy", () =>
@@ -84,7 +96,9 @@ describe("run-and-wait on the simulator", () => {
 
   it.live("sessionFinished: the baseline emits nothing; each session that ends fires once, with its final status; a kept-alive idle one does not", () =>
     Effect.gen(function*() {
-      const own = yield* Effect.promise(() => Simulator.start({ stepMs: 50 }))
+      // A clock the test moves: which sessions end before the baseline and which after does not hang on the machine's speed.
+      let now = Date.now()
+      const own = yield* Effect.promise(() => Simulator.start({ stepMs: 50, now: () => now }))
       const on = <A, E>(effect: Effect.Effect<A, E, any>) =>
         effect.pipe(Effect.provide(connectedTo({ key: "X-Browser-Use-API-Key", value: own.apiKey, baseUrl: own.baseUrl }))) as Effect.Effect<A, E>
       const post = (body: unknown) =>
@@ -92,15 +106,16 @@ describe("run-and-wait on the simulator", () => {
           .then((r) => r.json() as Promise<{ id: string }>)
       try {
         const before = yield* Effect.promise(() => post({ task: "Done before the baseline" }))
-        yield* Effect.sleep("300 millis")
+        now += 300
         const running = yield* Effect.promise(() => post({ task: "Ends after the baseline" }))
         const baseline = yield* on(executor.poll(finished, undefined))
         expect(baseline.events).toEqual([])
         const kept = yield* Effect.promise(() => post({ task: "Stays idle", keepAlive: true }))
         own.failures.endWith = "error"
+        now += 10 // it ends after the one started before the baseline: the sample's order
         const failing = yield* Effect.promise(() => post({ task: "Fails" }))
         own.failures.endWith = undefined
-        yield* Effect.sleep("300 millis")
+        now += 300
         const first = yield* on(executor.poll(finished, baseline.cursor))
         expect(first.events.map((e) => e.id).sort()).toEqual([running.id, failing.id].map((id) => `${id}/${own.view(id)!["status"]}/${own.view(id)!["updatedAt"]}`).sort())
         expect(first.events.map((e) => (e.output as { status: string }).status).sort()).toEqual(["error", "stopped"])
