@@ -48,20 +48,37 @@ beforeAll(async () => {
 })
 afterAll(() => sim.close())
 
-/** The document's schemas compiled, and a caller of the simulator that checks the status. */
-const setup = () => {
+/**
+ * The document, read and compiled once for the whole file (each answer's schema compiled the
+ * first time it is asked for): parsing and compiling it again for every test was most of its time.
+ */
+let compiled: { readonly spec: any; readonly ajv: Ajv2020; readonly schemaOf: (path: string, method: string, status?: string) => ReturnType<Ajv2020["compile"]> } | undefined
+const document = () => {
+  if (compiled !== undefined) return compiled
   const spec = normalize(parse(readFileSync(specPath, "utf8"))) as any
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
   ajv.addSchema({ $id: "webflow", components: spec.components }, "webflow")
+  const validators = new Map<string, ReturnType<Ajv2020["compile"]>>()
   const schemaOf = (path: string, method: string, status = "200") => {
+    const key = `${method} ${path} ${status}`
+    const known = validators.get(key)
+    if (known !== undefined) return known
     const schema = JSON.parse(
       JSON.stringify(spec.paths[path][method].responses[status].content["application/json"].schema).replaceAll(
         "\"#/components/",
         "\"webflow#/components/"
       )
     )
-    return ajv.compile(schema)
+    const validate = ajv.compile(schema)
+    validators.set(key, validate)
+    return validate
   }
+  return (compiled = { spec, ajv, schemaOf })
+}
+
+/** The document's schemas compiled, and a caller of the simulator that checks the status. */
+const setup = () => {
+  const { ajv, schemaOf, spec } = document()
   const token = sim.issueToken()
   const call = async (method: string, path: string, body?: object, status = 200) => {
     const response = await fetch(`${sim.baseUrl}${path}`, {
