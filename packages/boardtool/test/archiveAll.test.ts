@@ -1,10 +1,15 @@
 /**
  * archiveAllCards end to end: the simulator's per-token rate limit, Trello's own or a lower one,
- * against the connection's limiter and retries.
+ * against the connection's limiter and retries, on the test's clock (no count depends on speed).
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"
+import { RateLimiter } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
+import * as Clock from "effect/Clock"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as TestClock from "effect/TestClock"
 import * as Simulator from "../src/testing/simulator.js"
 import { connectedTo, executor, step } from "./support.js"
 
@@ -22,41 +27,63 @@ afterEach(async () => {
 
 /**
  * A simulator whose seeded "Doing" list of the Roadmap board (one card) holds `n` more cards, put in its
- * records directly: creating them with requests would spend the token's budget under test.
+ * records directly: creating them with requests would spend the token's budget under test. Its rate
+ * limits count by the test's clock, as the connection's limiter waits by it: the two agree however
+ * slow the machine, and only the test moves time.
  */
-const simulatorWith = async (n: number, settings: Simulator.Settings = {}) => {
-  sim = await Simulator.start(settings)
-  const idList = Simulator.seed.lists.roadmapDoing
-  for (let i = 0; i < n; i++) {
-    const id = `61a0f0f0f0f0f0f0f0${i.toString(16).padStart(6, "0")}`
-    sim.cards.set(id, {
-      id, name: `Card ${i}`, desc: "", idBoard: Simulator.seed.boards.roadmap, idList, idShort: 100 + i, pos: (i + 1) * 16384,
-      shortLink: `c${i}`, closed: false, dateLastActivity: new Date().toISOString(), due: null, start: null, dueComplete: false,
-      idMembers: [], idLabels: [], idMembersVoted: []
-    })
-  }
-  const open = () => [...sim!.cards.values()].filter((c) => c.idList === idList && !c.closed)
-  const run = executor.run(step("archiveAllCards", { idList })).pipe(
-    Effect.provide(connectedTo({ key: sim.key, token: sim.token, baseUrl: sim.baseUrl }, UndiciHttpClient.layer))
-  ) as Effect.Effect<Archived, unknown>
-  return { sim, open, run }
-}
+const simulatorWith = (n: number, settings: Simulator.Settings = {}) =>
+  Effect.gen(function*() {
+    const clock = yield* Effect.clock
+    const started = yield* Effect.promise(() => Simulator.start({ ...settings, now: () => clock.unsafeCurrentTimeMillis() }))
+    sim = started
+    const idList = Simulator.seed.lists.roadmapDoing
+    for (let i = 0; i < n; i++) {
+      const id = `61a0f0f0f0f0f0f0f0${i.toString(16).padStart(6, "0")}`
+      started.cards.set(id, {
+        id, name: `Card ${i}`, desc: "", idBoard: Simulator.seed.boards.roadmap, idList, idShort: 100 + i, pos: (i + 1) * 16384,
+        shortLink: `c${i}`, closed: false, dateLastActivity: new Date().toISOString(), due: null, start: null, dueComplete: false,
+        idMembers: [], idLabels: [], idMembersVoted: []
+      })
+    }
+    const open = () => [...started.cards.values()].filter((c) => c.idList === idList && !c.closed)
+    // A limiter of its own: the process's is shared by every test.
+    const run = executor.run(step("archiveAllCards", { idList })).pipe(
+      Effect.provide(connectedTo({ key: started.key, token: started.token, baseUrl: started.baseUrl }, UndiciHttpClient.layer)),
+      Effect.provideService(RateLimiter.RateLimiters, RateLimiter.make())
+    ) as Effect.Effect<Archived, unknown>
+    return { sim: started, open, run }
+  })
+
+/** Real time passes, so that requests in flight are answered, while the test's clock stands still. */
+const realPause = (millis: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, millis)))
+
+/** Moves the test's clock `step` at a time, letting requests in flight be answered, until `fiber` ends. */
+const runToEnd = <A, E>(fiber: Fiber.RuntimeFiber<A, E>, step: Duration.DurationInput) =>
+  Effect.gen(function*() {
+    for (;;) {
+      yield* realPause(5)
+      const exit = yield* Fiber.poll(fiber)
+      if (exit._tag === "Some") return yield* exit.value
+      yield* TestClock.adjust(step)
+    }
+  })
 
 describe("archiveAllCards against the simulator", () => {
-  it.live("under Trello's limit (100 per 10 s per token), 111 cards are all archived with (almost) no 429: the limiter holds the rest back", () =>
+  it.effect("under Trello's limit (100 per 10 s per token), 111 cards are all archived with no 429: the limiter holds the last 12 back one interval", () =>
     Effect.gen(function*() {
-      const { open, run, sim } = yield* Effect.promise(() => simulatorWith(110))
+      const { open, run, sim } = yield* simulatorWith(110)
       const cards = open()
       expect(cards).toHaveLength(111)
-      const started = Date.now()
-      const output = yield* run
-      // The list read and 99 PUTs start at once; the last 12 when the first tokens come back.
-      expect(Date.now() - started).toBeGreaterThanOrEqual(10_000)
-      // The limiter's window and the simulator's start a few ms apart (two clocks): on a loaded
-      // machine one request may land just inside the simulator's old window and be retried.
-      // Without the limiter, 12 of the 112 would be refused.
-      expect(sim.stats.rateLimited).toBeLessThanOrEqual(2)
-      expect(sim.stats.requests).toBe(112 + sim.stats.rateLimited)
+      const fiber = yield* Effect.fork(run)
+      // The list read and 99 PUTs go at once; the clock stands still, so no token comes back.
+      while (sim.stats.requests < 100) yield* realPause(10)
+      yield* realPause(250)
+      expect(sim.stats.requests).toBe(100)
+      // The last 12 when the first tokens come back, one interval (and core's margin) later.
+      const output = yield* runToEnd(fiber, "100 millis")
+      expect(yield* Clock.currentTimeMillis).toBeGreaterThanOrEqual(10_000)
+      expect(sim.stats.rateLimited).toBe(0)
+      expect(sim.stats.requests).toBe(112)
       expect(output.archived).toBe(111)
       expect(output.failed).toBe(0)
       // In the list's order, each the card Trello answered.
@@ -66,13 +93,14 @@ describe("archiveAllCards against the simulator", () => {
       expect(cards.every((c) => sim.cards.get(c.id)!.closed)).toBe(true)
     }), 40_000)
 
-  it.live("under a lower limit than the connection declares, the 429s are retried and every card is archived", () =>
+  it.effect("under a lower limit than the connection declares, the 429s are retried and every card is archived", () =>
     Effect.gen(function*() {
-      const { open, run, sim } = yield* Effect.promise(() =>
-        simulatorWith(12, { rateLimits: { perToken: { limit: 8, intervalMs: 500 }, perKey: { limit: 300, intervalMs: 10_000 } } })
-      )
-      const output = yield* run
-      expect(sim.stats.rateLimited).toBeGreaterThan(0)
+      const { open, run, sim } = yield* simulatorWith(12, {
+        rateLimits: { perToken: { limit: 8, intervalMs: 500 }, perKey: { limit: 300, intervalMs: 10_000 } }
+      })
+      // The 14 requests start at one instant of the simulator's clock: 6 of them over its 8.
+      const output = yield* runToEnd(yield* Effect.fork(run), "50 millis")
+      expect(sim.stats.rateLimited).toBeGreaterThanOrEqual(6)
       expect(sim.stats.requests).toBe(14 + sim.stats.rateLimited)
       expect(output).toMatchObject({ archived: 13, failed: 0 })
       expect(output.results.map((r) => r.ok)).toEqual(Array(13).fill(true))

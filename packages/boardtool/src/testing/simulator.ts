@@ -71,6 +71,12 @@ export interface Settings {
   readonly memberTokens?: Readonly<Record<string, string>>
   /** Trello's limits by default (100 per 10 s per token, 300 per key); `false` turns them off. */
   readonly rateLimits?: false | { readonly perToken: Limit; readonly perKey: Limit }
+  /**
+   * The clock the rate limits count by (default `Date.now`), read once for each request they
+   * count, when it arrives: a test gives its `TestClock` so that a limiter sleeping on that clock
+   * and these windows agree however slow the machine, or records when requests arrived.
+   */
+  readonly now?: () => number
   /** Retries of a failed delivery (default 3) and the wait between them (default 1 s). */
   readonly deliveryRetries?: number
   readonly deliveryRetryDelayMs?: number
@@ -196,6 +202,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   const attachmentMaxBytes = settings.attachmentMaxBytes ?? 10 * 1024 * 1024
   const stats = { requests: 0, rateLimited: 0 }
   const windows = { token: [] as Array<number>, key: [] as Array<number> }
+  const clock = settings.now ?? Date.now
   let origin = ""
 
   // Each action is delivered to the active webhooks that watch a model it is about.
@@ -295,7 +302,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
 
   const limit = (res: ServerResponse) => {
     if (limits === undefined) return
-    const now = Date.now()
+    const now = clock()
     for (const [scope, window, rule] of [
       ["TOKEN", windows.token, limits.perToken],
       ["KEY", windows.key, limits.perKey]
