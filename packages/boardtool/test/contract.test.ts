@@ -3,8 +3,9 @@
  * record it returns must validate against the spec's schema for that endpoint's response.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Contract from "@x/contract"
 import { Ajv } from "ajv"
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { fileURLToPath } from "node:url"
 import * as Simulator from "../src/testing/simulator.js"
@@ -28,7 +29,7 @@ const normalize = (value: unknown): unknown => {
   }
   return out
 }
-const spec = existsSync(specPath) ? normalize(JSON.parse(readFileSync(specPath, "utf8"))) as any : undefined
+const spec = Contract.documentsPresent(specPath) ? normalize(JSON.parse(readFileSync(specPath, "utf8"))) as any : undefined
 // lists, boards, search: the document's board Prefs list "org" and "board" as visibilities, but its
 // own POST /boards takes (and defaults to) "private", and "public": what Trello answers too.
 if (spec !== undefined) spec.components.schemas.Prefs.properties.permissionLevel.enum = ["private", "org", "public", "enterprise"]

@@ -3,11 +3,10 @@
  * document leaves out.
  */
 import * as Contract from "@x/contract"
-import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
 export const specPath = fileURLToPath(new URL("../../../../shared/specs/trello/trello-openapi.json", import.meta.url))
-export const hasSpec = existsSync(specPath)
+export const hasSpec = Contract.documentsPresent(specPath)
 
 const cardFields = {
   in: "query",

@@ -9,7 +9,6 @@ import * as Contract from "@x/contract"
 import { ConnectionTest } from "@x/core"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { browseragent, Browseragent } from "../src/index.js"
 import * as Simulator from "../src/testing/simulator.js"
@@ -73,7 +72,7 @@ describe("the connection test against the simulator", () => {
       expect(result.account).toBe(sim.account.name)
     }))
 
-  it.runIf(existsSync(specPath))("its request is the v3 document's GET /billing/account", () =>
+  it.runIf(Contract.documentsPresent(specPath))("its request is the v3 document's GET /billing/account", () =>
     Effect.runPromise(Effect.gen(function*() {
       const recorder = Contract.recording(FetchHttpClient.layer)
       yield* executor.testConnection(browseragent).pipe(Effect.provide(connectedTo({ value: sim.apiKey, baseUrl: sim.baseUrl }, recorder.layer)))

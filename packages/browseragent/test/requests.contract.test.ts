@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Contract from "@x/contract"
 import * as Effect from "effect/Effect"
 import { randomUUID } from "node:crypto"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -32,7 +32,7 @@ afterAll(async () => {
 })
 
 // ../shared sits beside the repository in CI and on the developers' machines.
-describe.runIf(existsSync(specPath) && existsSync(v4SpecPath))("every request browseragent sends, against browser-use-openapi-v3.json and -v4.json", () => {
+describe.runIf(Contract.documentsPresent([specPath, v4SpecPath]))("every request browseragent sends, against browser-use-openapi-v3.json and -v4.json", () => {
   // Live: runTask polls the simulator's sessions on real time.
   it.live("each action, options list and trigger sends only operations, parameters and bodies the document has", () =>
     Effect.gen(function*() {

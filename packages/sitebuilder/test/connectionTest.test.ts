@@ -10,7 +10,6 @@ import { ConnectionTest } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { sitebuilder, Sitebuilder } from "../src/index.js"
 import { ACCESS_TOKEN, API, connectedTo, executor, simulated, SITE, webflowError, withFetch } from "./support.js"
@@ -83,7 +82,7 @@ describe("the connection test against the simulator", () => {
       expect(result.missingScopes).toEqual(needed.filter((s) => s !== "sites:read"))
     }))
 
-  it.runIf(existsSync(specPath))("its request is the document's GET /token/introspect", () =>
+  it.runIf(Contract.documentsPresent(specPath))("its request is the document's GET /token/introspect", () =>
     Effect.runPromise(Effect.gen(function*() {
       const recorder = Contract.recording(FetchHttpClient.layer)
       yield* Effect.provide(executor.testConnection(sitebuilder), connectedTo(simulation.values, recorder.layer))

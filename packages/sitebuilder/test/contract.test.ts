@@ -3,8 +3,9 @@
  * record it returns validates against the spec's 200 response schema of its endpoint.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Contract from "@x/contract"
 import { Ajv2020 } from "ajv/dist/2020.js"
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { parse } from "yaml"
 import * as Simulator from "../src/testing/simulator.js"
@@ -98,7 +99,7 @@ const setup = () => {
 }
 
 // ../shared sits beside the repository in CI and on the developers' machines.
-describe.runIf(existsSync(specPath))("the simulator against webflow-data-api-v2-openapi.yml", () => {
+describe.runIf(Contract.documentsPresent(specPath))("the simulator against webflow-data-api-v2-openapi.yml", () => {
   it("sites, orders, a fulfilled order, collections (with their fields), items, created and updated items validate against the spec", async () => {
     const { call, check } = setup()
     const { sites } = await call("GET", "/sites")

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Contract from "@x/contract"
 import { Component, Executor } from "@x/core"
 import * as Effect from "effect/Effect"
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { parse } from "yaml"
 import { sitebuilder } from "../src/index.js"
@@ -90,7 +90,7 @@ afterAll(() => sim.close())
 const executor = Executor.make([Component.withRateLimits(sitebuilder, [])])
 
 // ../shared sits beside the repository in CI and on the developers' machines.
-describe.runIf(existsSync(specPath))("every request sitebuilder sends, against webflow-data-api-v2-openapi.yml", () => {
+describe.runIf(Contract.documentsPresent(specPath))("every request sitebuilder sends, against webflow-data-api-v2-openapi.yml", () => {
   it.live("each action and options list sends only operations, parameters and bodies the document has", () =>
     Effect.gen(function*() {
       const contract = Contract.load(specPath, amendments())

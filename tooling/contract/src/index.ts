@@ -380,3 +380,4 @@ const urlOf = (request: HttpClientRequest.HttpClientRequest) => {
 }
 export * from "./exercise.js"
 export * from "./sender.js"
+export * from "./documents.js"
