@@ -1,0 +1,206 @@
+/**
+ * Each component's action and trigger reference, `packages/<pkg>/REFERENCE.md`, rendered from
+ * `Component.describe` (what `x-runner describe` prints), so that no list of actions is kept by
+ * hand. `pnpm reference` builds the connectors and writes the pages; each connector's
+ * `test/reference.test.ts` renders its page again and fails when the checked-in one differs.
+ *
+ * node tooling/scripts/component-reference.mjs           writes the pages (from the built dist)
+ * node tooling/scripts/component-reference.mjs --check   exits 1 when a page is not up to date
+ */
+import { readFileSync, writeFileSync } from "node:fs"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+/** The components with a reference page: package directory and the component's export. */
+export const components = [
+  { pkg: "boardtool", exportName: "boardtool" },
+  { pkg: "sitebuilder", exportName: "sitebuilder" },
+  { pkg: "browseragent", exportName: "browseragent" }
+]
+
+/** A table cell: one line, pipes escaped (patterns hold them). */
+const cell = (text) => String(text).replace(/\r?\n/g, " ").replace(/\|/g, "\\|")
+const code = (text) => `\`${text}\``
+/** A range of a minimum and a maximum either of which may be absent. */
+const range = (min, max, unit) => `${min !== undefined && max !== undefined ? `${min}–${max}` : min !== undefined ? `≥ ${min}` : `≤ ${max}`}${unit}`
+const list = (values) => values.map(code).join(", ")
+
+/** A property's type and constraints, in one cell. */
+const typeOf = (prop) => {
+  const parts = []
+  switch (prop.kind) {
+    case "ARRAY":
+      parts.push(prop.items === undefined ? "array" : `array of ${typeOf(prop.items)}`)
+      if (prop.minItems !== undefined || prop.maxItems !== undefined) parts.push(range(prop.minItems, prop.maxItems, " items"))
+      break
+    case "OBJECT":
+      parts.push(prop.properties === undefined ? "object" : `object {${Object.keys(prop.properties).map((name) => `${name}${prop.properties[name].required ? "" : "?"}`).join(", ")}}`)
+      if (prop.publicKeys !== undefined) parts.push("values secret except the usual public headers")
+      break
+    case "GROUP":
+      parts.push(`fields loaded from ${list(prop.dependsOn ?? [])} (\`x-runner options\`)`)
+      break
+    case "FILE":
+      parts.push(`file (${(prop.sources ?? []).join(", ")})`)
+      if (prop.maxBytes !== undefined) parts.push(`≤ ${prop.maxBytes} bytes`)
+      break
+    case "DATE_TIME":
+      parts.push(`date-time${prop.format !== undefined && prop.format !== "date-time" ? ` (${prop.format})` : ""}`)
+      break
+    default:
+      parts.push(String(prop.kind).toLowerCase())
+  }
+  if (prop.choices !== undefined) parts.push(`one of ${list(prop.choices.map((choice) => choice.value))}`)
+  if (prop.minimum !== undefined || prop.maximum !== undefined) parts.push(range(prop.minimum, prop.maximum, ""))
+  if (prop.minLength !== undefined || prop.maxLength !== undefined) parts.push(prop.minLength === 1 && prop.maxLength === undefined ? "not empty" : range(prop.minLength, prop.maxLength, " characters"))
+  if (prop.pattern !== undefined) parts.push(`matching ${code(prop.pattern)}`)
+  if (prop.dynamicOptions !== undefined) {
+    const dependsOn = prop.dynamicOptions.dependsOn ?? []
+    parts.push(`options loaded${dependsOn.length > 0 ? ` from ${list(dependsOn)}` : ""}`)
+  }
+  if (prop.defaultValue !== undefined) parts.push(`default ${code(JSON.stringify(prop.defaultValue))}`)
+  if (prop.secret === true) parts.push("secret")
+  return parts.join("; ")
+}
+
+/** The inputs of an action, a trigger or a connection as a table. */
+const propsTable = (props) => {
+  const entries = Object.entries(props ?? {})
+  if (entries.length === 0) return ["No inputs."]
+  return [
+    "| input | type | required | description |",
+    "|---|---|---|---|",
+    ...entries.map(([name, prop]) =>
+      `| ${code(name)} | ${cell(typeOf(prop))} | ${prop.required ? "yes" : "no"} | ${cell([prop.title, prop.description].filter(Boolean).join(": "))} |`
+    )
+  ]
+}
+
+/** A JSON Schema in short: a type, and an object's fields one level deep (`?` when optional). */
+const schemaType = (schema) => {
+  if (schema === undefined || schema === null) return "nothing"
+  if (schema.$ref !== undefined) return String(schema.$ref).split("/").at(-1)
+  if (schema.anyOf !== undefined) return schema.anyOf.map(schemaType).join(" | ")
+  if (schema.enum !== undefined) return schema.enum.map((value) => JSON.stringify(value)).join(" | ")
+  if (schema.type === "array") return `array of ${schemaType(schema.items)}`
+  return Array.isArray(schema.type) ? schema.type.join(" | ") : (schema.type ?? "any")
+}
+const outputLine = (schema) => {
+  if (schema === undefined || schema === null) return "Output: nothing."
+  if (schema.type !== "object" || schema.properties === undefined) return `Output: ${schemaType(schema)}.`
+  const required = new Set(schema.required ?? [])
+  const fields = Object.entries(schema.properties).map(([name, field]) => `${code(`${name}${required.has(name) ? "" : "?"}`)} ${schemaType(field)}`)
+  return `Output: an object: ${fields.join(", ")}.`
+}
+
+const deprecationLine = (deprecated) =>
+  deprecated === undefined
+    ? []
+    : [`**Deprecated since ${deprecated.since}${deprecated.replacement !== undefined ? ` — use ${code(deprecated.replacement)}` : ""}.** ${deprecated.reason ?? ""}`.trimEnd(), ""]
+
+const triggerKinds = { DYNAMIC_WEBHOOK: "webhook (registered when enabled)", STATIC_WEBHOOK: "webhook (set up by hand)", POLLING: "polling" }
+
+/**
+ * A component's reference page from its description (`Component.describe(component)`).
+ *
+ * @param {ReturnType<typeof import("@x/core").Component.describe>} description
+ * @param {string} pkg the package's directory under packages/
+ * @returns {string}
+ */
+export const renderReference = (description, pkg) => {
+  const d = JSON.parse(JSON.stringify(description))
+  const lines = [
+    `# ${d.title} (\`${d.type}\`): reference`,
+    "",
+    `<!-- Generated from Component.describe by \`pnpm reference\` (tooling/scripts/component-reference.mjs): do not edit; test/reference.test.ts checks it. -->`,
+    "",
+    `${d.description}${d.category !== undefined ? ` Category: ${d.category}.` : ""} Every action and trigger of \`@x/${pkg}\`, as`,
+    `\`x-runner describe ${d.type}\` prints them (its JSON also gives each output's whole JSON Schema).`,
+    "",
+    `## Connection: ${d.connection.title}`,
+    "",
+    ...(d.connection.description !== undefined ? [d.connection.description, ""] : []),
+    ...propsTable(d.connection.props),
+    "",
+    ...(d.connection.defaultBaseUrl !== undefined ? [`Base URL: ${d.connection.defaultBaseUrl}.`, ""] : []),
+    ...(d.connection.rateLimits !== undefined && d.connection.rateLimits.length > 0
+      ? [`Rate limits: ${d.connection.rateLimits.map((limit) => `${limit.limit} per ${limit.intervalMillis / 1000} s per ${limit.scope}`).join(", ")}.`, ""]
+      : []),
+    ...(d.connection.test !== undefined ? [`Connection test: \`${d.connection.test}\`.`, ""] : []),
+    `## Actions (${d.actions.length})`,
+    "",
+    "| action | title |",
+    "|---|---|",
+    ...d.actions.map((a) => `| [${code(a.name)}](#${a.name.toLowerCase()}) | ${cell(a.title)} |`),
+    ""
+  ]
+  for (const a of d.actions) {
+    lines.push(
+      `### ${a.name}`,
+      "",
+      `**${a.title}.** ${a.description ?? ""}`.trimEnd(),
+      "",
+      ...deprecationLine(a.deprecated),
+      ...propsTable(a.props),
+      "",
+      outputLine(a.output),
+      "",
+      ...(a.scopes !== undefined ? [`Scopes: ${list(a.scopes)}.`, ""] : []),
+      ...(a.reconcilable ? ["Reconcilable: a retried attempt finds what one cut short created.", ""] : [])
+    )
+  }
+  lines.push(
+    `## Triggers (${d.triggers.length})`,
+    "",
+    "| trigger | title | kind |",
+    "|---|---|---|",
+    ...d.triggers.map((t) => `| [${code(t.name)}](#${t.name.toLowerCase()}) | ${cell(t.title)} | ${triggerKinds[t.kind] ?? t.kind} |`),
+    ""
+  )
+  for (const t of d.triggers) {
+    lines.push(
+      `### ${t.name}`,
+      "",
+      `**${t.title}.** ${t.description ?? ""}`.trimEnd(),
+      "",
+      `Kind: ${triggerKinds[t.kind] ?? t.kind}${t.intervalMillis !== undefined ? `, every ${t.intervalMillis / 1000} s by default` : ""}${t.sample ? "; sample events (`x-runner sample`)" : ""}.`,
+      "",
+      ...(t.setup !== undefined ? [`Setup: ${t.setup}`, ""] : []),
+      ...deprecationLine(t.deprecated),
+      ...propsTable(t.props),
+      "",
+      outputLine(t.output),
+      "",
+      ...(t.scopes !== undefined ? [`Scopes: ${list(t.scopes)}.`, ""] : [])
+    )
+  }
+  return lines.join("\n").replace(/\n+$/, "\n")
+}
+
+/** Where a package's page is. */
+export const referencePath = (pkg) => fileURLToPath(new URL(`../../packages/${pkg}/REFERENCE.md`, import.meta.url))
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const check = process.argv.includes("--check")
+  const { Component } = await import(new URL("../../packages/core/dist/index.js", import.meta.url).href)
+  let stale = 0
+  for (const { pkg, exportName } of components) {
+    const module = await import(new URL(`../../packages/${pkg}/dist/index.js`, import.meta.url).href)
+    const page = renderReference(Component.describe(module[exportName]), pkg)
+    const path = referencePath(pkg)
+    let current = ""
+    try {
+      current = readFileSync(path, "utf8")
+    } catch {
+      // A page not written yet is stale.
+    }
+    if (current === page) continue
+    if (check) {
+      stale++
+      console.error(`packages/${pkg}/REFERENCE.md is not what describe gives: run pnpm reference`)
+    } else {
+      writeFileSync(path, page)
+      console.log(`wrote packages/${pkg}/REFERENCE.md`)
+    }
+  }
+  process.exitCode = stale > 0 ? 1 : 0
+}
