@@ -2,9 +2,16 @@
  * One rate limit per credential across a runner's two threads on the embedded database: the
  * serving thread's requests (`newCard` reading each delivered card) take their tokens from the
  * engine thread's limiter, where the runs' steps (`getCard`) take theirs. 60 deliveries make
- * about 120 requests on one token against a simulator enforcing Trello's 100 (over 8 s: some
- * slack for requests that arrive late on a busy machine): every run succeeds and the simulator
- * never answers 429 (two limiters of 100 each would have gone over it).
+ * about 120 requests on one token, against a simulator enforcing Trello's 100 per 10 s.
+ *
+ * What is asserted does not depend on the machine's speed: of the requests that reached the
+ * simulator within 10 s of the first delivery, at most 100 (each passed its gate after the
+ * deliveries were sent and before it arrived, and one limiter lets at most 100 through in any
+ * 10 s; two limiters of 100 each let all 120 through at once). Whether the simulator answered
+ * some 429 is not: the limiter counts a request when it passes the gate and the simulator when it
+ * arrives, so a request that waits long enough in between (a busy thread, a busy machine: once 9
+ * of them on a quiet one) lands in the next request's window; those are retried, and every run
+ * must still succeed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
@@ -17,14 +24,17 @@ import { freePort, runsOf, served } from "./bin.js"
 const { boards, lists } = TrelloSimulator.seed
 
 let sim: TrelloSimulator.Simulator
+/** When each request the simulator counted arrived (its rate limits' clock, read once a request). */
+const arrivals: Array<number> = []
 beforeAll(async () => {
-  // Trello's 100 per token, counted over 8 s instead of 10: the limiter paces 100 per 10 s, so a
-  // request that reaches the simulator up to 2 s late (CI's busy cores) still keeps within it,
-  // while two limiters of 100 each (120 requests within seconds) still go over.
   sim = await TrelloSimulator.start({
     key: "limits-key-0123456789",
     token: "limits-token-0123456789abcdef",
-    rateLimits: { perToken: { limit: 100, intervalMs: 8_000 }, perKey: { limit: 300, intervalMs: 8_000 } }
+    now: () => {
+      const now = Date.now()
+      arrivals.push(now)
+      return now
+    }
   })
 })
 afterAll(() => sim.close())
@@ -59,7 +69,7 @@ const delivery = (n: number, publicUrl: string) => {
 }
 
 describe("x-runner serve on the embedded database: one rate limiter for both threads", () => {
-  it("about 120 requests on one token, from both threads, under Trello's 100 per 10 s: no 429, every run succeeds", async () => {
+  it("about 120 requests on one token, from both threads: at most 100 within 10 s, every run succeeds", async () => {
     const port = await freePort()
     const publicUrl = `http://127.0.0.1:${port}/hooks/read-cards`
     const dataDir = join(dir, "data")
@@ -72,6 +82,7 @@ describe("x-runner serve on the embedded database: one rate limiter for both thr
     try {
       await runner.waitFor("● serving boardtool/v1/newCard", 1, 30_000)
       const before = sim.stats.requests
+      const sent = Date.now()
       await Promise.all(Array.from({ length: 60 }, async (_, n) => {
         const { body, signature } = delivery(n, publicUrl)
         const response = await fetch(`http://127.0.0.1:${port}/hooks/read-cards`, {
@@ -81,17 +92,20 @@ describe("x-runner serve on the embedded database: one rate limiter for both thr
         })
         expect(response.status).toBe(200)
       }))
-      const deadline = Date.now() + 40_000
+      // Generous (a loaded machine takes 40 s): it is there to show the log of a runner that never ends its runs.
+      const deadline = Date.now() + 75_000
       while ((await runsOf({ dataDir })).filter((run) => run.status === "succeeded").length < 60) {
         if (Date.now() > deadline) throw new Error(`the runs did not end:\n${runner.log().slice(-2000)}`)
         await new Promise((resolve) => setTimeout(resolve, 250))
       }
       // Both threads' requests: each delivery's read and each run's.
       expect(sim.stats.requests - before).toBeGreaterThanOrEqual(120)
-      expect(sim.stats.rateLimited).toBe(0)
+      const afterSent = arrivals.filter((at) => at >= sent)
+      expect(afterSent.length).toBeGreaterThanOrEqual(120)
+      expect(afterSent.filter((at) => at < sent + 10_000).length).toBeLessThanOrEqual(100)
     } finally {
       runner.child.kill("SIGTERM")
       await runner.exited
     }
-  }, 90_000)
+  }, 120_000)
 })
