@@ -16,20 +16,49 @@ export const errorPosition = (text: string): number => {
     if (text.startsWith(word, i)) i += word.length
     else fail()
   }
+  const isDigit = () => i < text.length && text[i]! >= "0" && text[i]! <= "9"
+  const digits = () => {
+    if (!isDigit()) fail()
+    while (isDigit()) i++
+  }
+  // Each error at the character that breaks it (V8's position, where V8 gives one): a bad escape
+  // at its letter, a bad \u at its first non-hex digit, an unfinished number after its last part.
   const string = () => {
     i++
     while (i < text.length && text[i] !== "\"") {
-      if (text[i] === "\\") i++
-      else if (text.charCodeAt(i) < 0x20) fail()
+      if (text.charCodeAt(i) < 0x20) fail()
+      if (text[i] === "\\") {
+        i++
+        if (i < text.length && text[i] === "u") {
+          i++
+          for (let end = i + 4; i < end; i++) {
+            if (i < text.length && !/[0-9a-fA-F]/.test(text[i]!)) fail()
+          }
+          continue
+        }
+        if (i < text.length && !"\"\\/bfnrt".includes(text[i]!)) fail()
+      }
       i++
     }
-    if (i >= text.length) fail()
+    if (i >= text.length) {
+      i = text.length
+      fail()
+    }
     i++
   }
   const number = () => {
-    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i))
-    if (match === null) fail()
-    i += match![0].length
+    if (text[i] === "-") i++
+    if (text[i] === "0") i++
+    else digits()
+    if (text[i] === ".") {
+      i++
+      digits()
+    }
+    if (text[i] === "e" || text[i] === "E") {
+      i++
+      if (text[i] === "+" || text[i] === "-") i++
+      digits()
+    }
   }
   const value = (): void => {
     space()
