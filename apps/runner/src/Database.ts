@@ -10,6 +10,8 @@
  * acknowledged, a step's result is journaled): it survives a power cut. A file that is not a
  * database, or that fails SQLite's check, stops the start with its name: never silently skipped.
  *
+ * Its schema is brought up to date when it is opened (`Migrations`), an older database's included.
+ *
  * Whether writes succeed is kept (`RunsHealth`): a full disk, or PostgreSQL gone, makes them
  * refused until a probe write succeeds again; `serve` answers 503 meanwhile and its runs wait.
  *
@@ -33,6 +35,7 @@ import * as SubscriptionRef from "effect/SubscriptionRef"
 import { DamagedData, ServeProblem } from "./Errors.js"
 import * as PrivateFile from "./internal/privateFile.js"
 import * as WriteBatcher from "./internal/writeBatcher.js"
+import * as Migrations from "./Migrations.js"
 import type { Location } from "./Setup.js"
 
 /**
@@ -266,13 +269,12 @@ const writesLayer = (fault: WriteFault | undefined) =>
       beforeCommit: fault === undefined ? undefined : diskFull(fault),
       failed: (error) => wrongInItself(error) ? Effect.void : refused(errorText(error))
     })
-    // A row that each probe changes, so that it is written to disk (created by the first probe).
+    // A row that each probe changes, so that it is written to disk.
     const probe = Effect.suspend(() =>
-      writes.write(Effect.zipRight(
-        sql.unsafe("CREATE TABLE IF NOT EXISTS xr_write_probe (id TEXT PRIMARY KEY, written_at BIGINT NOT NULL)"),
+      writes.write(
         sql`INSERT INTO xr_write_probe (id, written_at) VALUES ('probe', ${Date.now()})
           ON CONFLICT (id) DO UPDATE SET written_at = EXCLUDED.written_at`
-      ))
+      )
     )
     yield* Effect.forkScoped(Effect.forever(
       Queue.take(probeWanted).pipe(
@@ -312,8 +314,19 @@ export const layer = (
         Layer.scoped(RunsDurability, walSync(`${file}-wal`))
       )
     }))
-  return Layer.provideMerge(writesLayer(options.writeFault), client)
+  return Layer.provideMerge(writesLayer(options.writeFault), Layer.tap(client, (context) => migrate(Context.get(context, RunsSql))))
 }
+
+/** The schema brought up to date (`Migrations`) before anything reads or writes the database. */
+const migrate = (sql: SqlClient.SqlClient) =>
+  Migrations.run(sql).pipe(
+    Effect.catchAllDefect((defect) => Effect.fail(defect)),
+    Effect.mapError((error) => {
+      const cause = (error as { readonly cause?: unknown }).cause
+      const said = error instanceof SqlError ? errorText(error) : cause instanceof SqlError ? errorText(cause) : String((error as { readonly message?: unknown }).message ?? error)
+      return new ServeProblem({ message: `the runs' database cannot be brought up to date: ${said}` })
+    })
+  )
 
 /** The fsync of a WAL file, opened at its first flush (SQLite creates it with the first write) and kept open. */
 const walSync = (wal: string) =>

@@ -11,13 +11,16 @@
  *
  * @since 0.3.0
  */
-import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
 import { errorText, RunsSql, RunsWrites } from "./Database.js"
 import type * as WriteBatcher from "./internal/writeBatcher.js"
@@ -176,105 +179,101 @@ export const RunStore = Context.GenericTag<RunStore>("x-runner/RunStore")
 export const runIdOf = (workflow: string, eventId: string): string =>
   createHash("sha256").update(`${workflow}\n${eventId}`).digest("hex").slice(0, 16)
 
-const failed = (doing: string) => (error: SqlError) => new StoreFailed({ message: `the runs could not be ${doing}: ${errorText(error)}` })
+const failed = (doing: string) => (error: SqlError | ParseResult.ParseError) =>
+  new StoreFailed({ message: `the runs could not be ${doing}: ${error._tag === "ParseError" ? error.message : errorText(error)}` })
 
 const json = (value: unknown): string | null => value === undefined ? null : JSON.stringify(value)
-const parsed = (text: unknown): unknown => typeof text === "string" ? JSON.parse(text) : undefined
-const num = (value: unknown): number | undefined => value === null || value === undefined ? undefined : Number(value)
-const str = (value: unknown): string | undefined => value === null || value === undefined ? undefined : String(value)
 
-const toRun = (row: Record<string, unknown>): Run => ({
-  id: String(row["id"]),
-  workflow: String(row["workflow"]),
-  eventId: String(row["event_id"]),
-  status: row["status"] as RunStatus,
-  attempt: Number(row["attempt"]),
-  fromStep: Number(row["from_step"]),
-  acceptedAt: Number(row["accepted_at"]),
-  startedAt: num(row["started_at"]),
-  finishedAt: num(row["finished_at"]),
-  failedStep: str(row["failed_step"]),
-  runner: str(row["runner"])
-})
-
-const toStep = (row: Record<string, unknown>): Step => ({
-  index: Number(row["idx"]),
-  name: String(row["name"]),
-  type: String(row["type"]),
-  status: row["status"] as StepStatus,
-  input: parsed(row["input"]),
-  output: parsed(row["output"]),
-  error: parsed(row["error"]) as Step["error"],
-  startedAt: num(row["started_at"]),
-  durationMs: num(row["duration_ms"]),
-  writeSentAt: num(row["write_sent_at"])
-})
-
-const schema = [
-  `CREATE TABLE IF NOT EXISTS xr_runs (
-    id TEXT PRIMARY KEY,
-    workflow TEXT NOT NULL,
-    event_id TEXT NOT NULL,
-    event TEXT NOT NULL,
-    status TEXT NOT NULL,
-    attempt INTEGER NOT NULL DEFAULT 0,
-    from_step INTEGER NOT NULL DEFAULT 0,
-    lease_owner TEXT,
-    accepted_at BIGINT NOT NULL,
-    started_at BIGINT,
-    finished_at BIGINT,
-    failed_step TEXT,
-    runner TEXT
-  )`,
-  `CREATE INDEX IF NOT EXISTS xr_runs_open ON xr_runs (status, accepted_at)`,
-  `CREATE INDEX IF NOT EXISTS xr_runs_accepted ON xr_runs (accepted_at)`,
-  `CREATE TABLE IF NOT EXISTS xr_steps (
-    run_id TEXT NOT NULL,
-    idx INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    type TEXT NOT NULL,
-    status TEXT NOT NULL,
-    input TEXT,
-    output TEXT,
-    error TEXT,
-    started_at BIGINT,
-    duration_ms BIGINT,
-    write_sent_at BIGINT,
-    PRIMARY KEY (run_id, idx)
-  )`
-]
-
-/**
- * Creates tables where missing. On PostgreSQL under an advisory lock: runners started together
- * do not race each other creating them.
- *
- * @since 0.3.0
- * @category constructors
- */
-export const createTables = (sql: SqlClient.SqlClient, statements: ReadonlyArray<string>): Effect.Effect<void, SqlError> =>
-  sql.onDialectOrElse({
-    pg: () =>
-      sql.withTransaction(Effect.gen(function*() {
-        yield* sql`SELECT pg_advisory_xact_lock(${schemaLock})`
-        for (const statement of statements) yield* sql.unsafe(statement)
-      })),
-    orElse: () => Effect.forEach(statements, (statement) => sql.unsafe(statement), { discard: true })
+/** A column that may be NULL, read as absent. */
+const Nullable = <A, I>(schema: Schema.Schema<A, I>) =>
+  Schema.transform(Schema.NullOr(schema), Schema.UndefinedOr(Schema.typeSchema(schema)), {
+    strict: true,
+    decode: (value) => value ?? undefined,
+    encode: (value) => value ?? null
   })
+/** An integer column: PostgreSQL returns a BIGINT as a string. */
+const Integer = Schema.Union(Schema.Number, Schema.NumberFromString)
+/** A JSON column. */
+const Json = Nullable(Schema.parseJson())
 
-/** The advisory lock of x-runner's schema creation ("xrunner" in ASCII). */
-const schemaLock = 0x78_72_75_6e_6e_65_72
+const RunRow = Schema.Struct({
+  id: Schema.String,
+  workflow: Schema.String,
+  eventId: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("event_id")),
+  status: Schema.Literal("accepted", "running", "succeeded", "failed", "unknown"),
+  attempt: Integer,
+  fromStep: Schema.propertySignature(Integer).pipe(Schema.fromKey("from_step")),
+  acceptedAt: Schema.propertySignature(Integer).pipe(Schema.fromKey("accepted_at")),
+  startedAt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("started_at")),
+  finishedAt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("finished_at")),
+  failedStep: Schema.propertySignature(Nullable(Schema.String)).pipe(Schema.fromKey("failed_step")),
+  runner: Nullable(Schema.String)
+})
+/** A run with its event's output (`SELECT *`). */
+const RunWithEvent = Schema.extend(RunRow, Schema.Struct({ event: Json }))
+
+const StepRow = Schema.Struct({
+  index: Schema.propertySignature(Integer).pipe(Schema.fromKey("idx")),
+  name: Schema.String,
+  type: Schema.String,
+  status: Schema.Literal("running", "succeeded", "failed", "skipped", "unknown"),
+  input: Json,
+  output: Json,
+  error: Nullable(Schema.parseJson(Schema.Struct({ tag: Schema.String, message: Schema.String }))),
+  startedAt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("started_at")),
+  durationMs: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("duration_ms")),
+  writeSentAt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("write_sent_at"))
+})
+
+/** A run as it is claimed or held. */
+const Lease = Schema.Struct({ runId: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("id")), attempt: Integer })
+
+const withoutEvent = ({ event: _, ...run }: typeof RunWithEvent.Type): Run => run
 
 /**
- * The store on a database client.
+ * The store on a database client (its schema brought up to date: `Database.layer` does).
  *
  * @since 0.3.0
  * @category constructors
  */
 export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatcher) =>
   Effect.gen(function*() {
-    yield* Effect.mapError(createTables(sql, schema), failed("set up"))
     const write = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(batcher.write(effect), failed(doing))
-    const read = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(effect, failed(doing))
+    const read = <A>(doing: string, effect: Effect.Effect<A, SqlError | ParseResult.ParseError>) => Effect.mapError(effect, failed(doing))
+    const leases = (rows: ReadonlyArray<unknown>) => read("read", Schema.decodeUnknown(Schema.Array(Lease))(rows))
+    const runById = SqlSchema.findOne({ Request: Schema.String, Result: RunWithEvent, execute: (runId) => sql`SELECT * FROM xr_runs WHERE id = ${runId}` })
+    const stepsOf = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: StepRow,
+      execute: (runId) => sql`SELECT * FROM xr_steps WHERE run_id = ${runId} ORDER BY idx`
+    })
+    const stepAt = SqlSchema.findOne({
+      Request: Schema.Struct({ runId: Schema.String, index: Schema.Number }),
+      Result: StepRow,
+      execute: ({ index, runId }) => sql`SELECT * FROM xr_steps WHERE run_id = ${runId} AND idx = ${index}`
+    })
+    const heldBy = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: Lease,
+      execute: (runner) => sql`SELECT id, attempt FROM xr_runs WHERE lease_owner = ${runner} AND status IN ('accepted', 'running') ORDER BY accepted_at`
+    })
+    const countUnfinished = SqlSchema.single({
+      Request: Schema.Void,
+      Result: Schema.Struct({ n: Integer }),
+      execute: () => sql`SELECT COUNT(*) AS n FROM xr_runs WHERE status IN ('accepted', 'running')`
+    })
+    const listed = SqlSchema.findAll({
+      Request: Schema.Struct({ limit: Schema.Number, status: Schema.optional(Schema.String), workflow: Schema.optional(Schema.String) }),
+      Result: RunRow,
+      execute: ({ limit, status, workflow }) =>
+        sql`SELECT id, workflow, event_id, status, attempt, from_step, accepted_at, started_at, finished_at, failed_step, runner
+          FROM xr_runs WHERE ${
+          sql.and([
+            ...(status === undefined ? [] : [sql`status = ${status}`]),
+            ...(workflow === undefined ? [] : [sql`workflow = ${workflow}`])
+          ])
+        } ORDER BY accepted_at DESC, id LIMIT ${limit}`
+    })
     const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
     const forUpdate = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE"), orElse: () => sql.literal("") })
     /**
@@ -311,31 +310,24 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
                 ORDER BY accepted_at LIMIT ${max} ${skipLocked}
               ) RETURNING id, attempt`
           )
-        }).pipe(Effect.map((rows) => rows.map((row) => ({ runId: String(row.id), attempt: Number(row.attempt) })))),
+        }).pipe(Effect.flatMap(leases)),
       release: (runId, runner) =>
         write("written", sql`UPDATE xr_runs SET lease_owner = NULL WHERE id = ${runId} AND lease_owner = ${runner}`).pipe(Effect.asVoid),
-      held: (runner) =>
-        read(
-          "read",
-          sql<{ id: string; attempt: number }>`SELECT id, attempt FROM xr_runs
-            WHERE lease_owner = ${runner} AND status IN ('accepted', 'running') ORDER BY accepted_at`
-        ).pipe(Effect.map((rows) => rows.map((row) => ({ runId: String(row.id), attempt: Number(row.attempt) })))),
-      unfinished: read(
-        "read",
-        sql<{ n: number }>`SELECT COUNT(*) AS n FROM xr_runs WHERE status IN ('accepted', 'running')`
-      ).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0))),
+      held: (runner) => read("read", heldBy(runner)),
+      // COUNT(*) answers one row.
+      unfinished: read("read", countUnfinished(undefined).pipe(Effect.catchTag("NoSuchElementException", Effect.die), Effect.map((row) => row.n))),
       load: (runId) =>
         read(
           "read",
           Effect.gen(function*() {
-            const rows = yield* sql<Record<string, unknown>>`SELECT * FROM xr_runs WHERE id = ${runId}`
-            if (rows.length === 0) return Option.none()
-            const run = toRun(rows[0]!)
+            const found = yield* runById(runId)
+            if (Option.isNone(found)) return Option.none()
+            const run = withoutEvent(found.value)
             // A run never started has no steps yet.
-            const steps = run.startedAt === undefined ? [] : (yield* sql<Record<string, unknown>>`SELECT * FROM xr_steps WHERE run_id = ${runId}`).map(toStep)
+            const steps = run.startedAt === undefined ? [] : yield* stepsOf(runId)
             return Option.some({
               run,
-              event: parsed(rows[0]!["event"]),
+              event: found.value.event,
               outputs: new Map(steps.filter((step) => step.index < run.fromStep && step.status === "succeeded").map((step) => [step.index, step.output])),
               steps: new Map(steps.map((step) => [step.index, step]))
             })
@@ -347,10 +339,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           sql`UPDATE xr_runs SET status = 'running', started_at = COALESCE(started_at, ${Date.now()}), runner = ${runner}
             WHERE id = ${runId} AND attempt = ${attempt} AND status IN ('accepted', 'running')`
         ).pipe(Effect.asVoid),
-      step: (runId, index) =>
-        read("read", sql<Record<string, unknown>>`SELECT * FROM xr_steps WHERE run_id = ${runId} AND idx = ${index}`).pipe(
-          Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(toStep(rows[0]!)))
-        ),
+      step: (runId, index) => read("read", stepAt({ runId, index })),
       writeSent: (runId, runner, step) =>
         Effect.suspend(() => {
           const at = Date.now()
@@ -377,44 +366,28 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           sql<{ id: string }>`UPDATE xr_runs SET status = ${status}, failed_step = ${failedStep ?? null}, finished_at = ${Date.now()}
             WHERE id = ${runId} AND attempt = ${attempt} AND lease_owner = ${runner} RETURNING id`
         ).pipe(Effect.map((rows) => rows.length > 0)),
-      list: ({ limit, status, workflow }) =>
-        read(
-          "read",
-          sql<Record<string, unknown>>`SELECT id, workflow, event_id, status, attempt, from_step, accepted_at, started_at, finished_at, failed_step, runner
-            FROM xr_runs WHERE ${
-            sql.and([
-              ...(status === undefined ? [] : [sql`status = ${status}`]),
-              ...(workflow === undefined ? [] : [sql`workflow = ${workflow}`])
-            ])
-          } ORDER BY accepted_at DESC, id LIMIT ${limit}`
-        ).pipe(Effect.map((rows) => rows.map(toRun))),
+      list: ({ limit, status, workflow }) => read("read", listed({ limit, status, workflow })),
       show: (runId) =>
         read(
           "read",
           Effect.gen(function*() {
-            const rows = yield* sql<Record<string, unknown>>`SELECT * FROM xr_runs WHERE id = ${runId}`
-            if (rows.length === 0) return Option.none()
-            const steps = yield* sql<Record<string, unknown>>`SELECT * FROM xr_steps WHERE run_id = ${runId} ORDER BY idx`
-            return Option.some({ run: toRun(rows[0]!), event: parsed(rows[0]!["event"]), steps: steps.map(toStep) })
+            const found = yield* runById(runId)
+            if (Option.isNone(found)) return Option.none()
+            return Option.some({ run: withoutEvent(found.value), event: found.value.event, steps: yield* stepsOf(runId) })
           })
         ),
       retry: (runId) =>
+        // From its first step that did not succeed (else where its attempt started); then read as it now is.
         write(
           "retried",
           sql.withTransaction(Effect.gen(function*() {
-            const rows = yield* sql<Record<string, unknown>>`SELECT * FROM xr_runs WHERE id = ${runId}`
-            if (rows.length === 0) return Option.none()
-            const run = toRun(rows[0]!)
-            if (run.status !== "failed" && run.status !== "unknown") return Option.some(run)
-            const first = yield* sql<{ idx: number }>`SELECT MIN(idx) AS idx FROM xr_steps
-              WHERE run_id = ${runId} AND status IN ('failed', 'unknown', 'running')`
-            const from = first[0]?.idx === null || first[0]?.idx === undefined ? run.fromStep : Number(first[0].idx)
-            yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND idx >= ${from}`
-            yield* sql`UPDATE xr_runs SET status = 'accepted', attempt = attempt + 1, from_step = ${from},
-              lease_owner = NULL, finished_at = NULL, failed_step = NULL WHERE id = ${runId}`
-            return Option.some({ ...run, status: "accepted" as const, attempt: run.attempt + 1, fromStep: from, finishedAt: undefined, failedStep: undefined })
+            const retried = yield* sql`UPDATE xr_runs SET status = 'accepted', attempt = attempt + 1,
+              from_step = COALESCE((SELECT MIN(idx) FROM xr_steps WHERE run_id = ${runId} AND status IN ('failed', 'unknown', 'running')), from_step),
+              lease_owner = NULL, finished_at = NULL, failed_step = NULL
+              WHERE id = ${runId} AND status IN ('failed', 'unknown') RETURNING id`
+            if (retried.length > 0) yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND idx >= (SELECT from_step FROM xr_runs WHERE id = ${runId})`
           }))
-        )
+        ).pipe(Effect.zipRight(read("read", Effect.map(runById(runId), Option.map(withoutEvent)))))
     }
     return store
   })

@@ -27,15 +27,7 @@ import type * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import { createHash } from "node:crypto"
 import { ServeProblem } from "./Errors.js"
-import * as RunStore from "./RunStore.js"
-
-const schema = [
-  `CREATE TABLE IF NOT EXISTS xr_rate_limits (
-    key TEXT PRIMARY KEY,
-    returns TEXT NOT NULL,
-    next INTEGER NOT NULL
-  )`
-]
+import * as Migrations from "./Migrations.js"
 
 interface Bucket {
   readonly key: string
@@ -55,7 +47,7 @@ const bucketOf = (limit: RateLimiter.KeyedRateLimit): Bucket => {
 }
 
 /**
- * The limiter on a PostgreSQL client (its table created where missing).
+ * The limiter on a PostgreSQL client (its table created where missing: `Migrations`).
  *
  * @since 0.3.0
  * @category constructors
@@ -65,7 +57,8 @@ export const make = (
   warn: (line: string) => Effect.Effect<void> = () => Effect.void
 ): Effect.Effect<RateLimiter.RateLimiter, SqlError> =>
   Effect.gen(function*() {
-    yield* RunStore.createTables(sql, schema)
+    // Its table is one of the runs' database's (a pool of its own may come first: it migrates too).
+    yield* Migrations.run(sql).pipe(Effect.catchTag("MigrationError", (error) => Effect.die(error)))
     const local = RateLimiter.make()
     let warned = false
     /** Until when the gates pace alone without asking the database (10 s after it failed). */

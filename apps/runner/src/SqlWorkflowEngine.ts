@@ -34,16 +34,6 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { RunsHealth, RunsSql, RunsWrites } from "./Database.js"
 import * as Persistently from "./internal/persistently.js"
-import { createTables } from "./RunStore.js"
-
-const schema = [
-  `CREATE TABLE IF NOT EXISTS xr_journal (
-    execution_id TEXT NOT NULL,
-    entry TEXT NOT NULL,
-    exit TEXT NOT NULL,
-    PRIMARY KEY (execution_id, entry)
-  )`
-]
 
 /** A recorded exit: its values as the activity's (or deferred's) schemas encode them. */
 const RecordedExit = Schema.parseJson(Schema.Exit({ success: Schema.Unknown, failure: Schema.Unknown, defect: Schema.Defect }))
@@ -81,7 +71,6 @@ export const make = (
   write: <A>(effect: Effect.Effect<A, SqlError>) => Effect.Effect<A, SqlError>
 ): Effect.Effect<WorkflowEngine.WorkflowEngine["Type"], SqlError, Scope.Scope | RunsHealth> =>
   Effect.gen(function*() {
-    yield* createTables(sql, schema)
     // Its reads and writes wait while the database refuses writes (a full disk), then go on.
     const health = yield* RunsHealth
     const persistently = <A, E>(effect: Effect.Effect<A, E>) => Effect.provideService(Persistently.persistently(effect), RunsHealth, health)

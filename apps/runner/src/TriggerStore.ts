@@ -9,10 +9,13 @@
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { errorText, RunsSql } from "./Database.js"
 import * as RunStore from "./RunStore.js"
 
@@ -70,22 +73,17 @@ export interface TriggerStore {
  */
 export const TriggerStore = Context.GenericTag<TriggerStore>("x-runner/TriggerStore")
 
-const schema = [
-  `CREATE TABLE IF NOT EXISTS xr_triggers (
-    workflow TEXT PRIMARY KEY,
-    type TEXT NOT NULL,
-    parameters TEXT NOT NULL,
-    url TEXT,
-    state TEXT,
-    cursor TEXT,
-    updated_at BIGINT NOT NULL
-  )`,
-  `CREATE TABLE IF NOT EXISTS xr_runners (
-    id TEXT PRIMARY KEY,
-    seen_at BIGINT NOT NULL,
-    pid INTEGER
-  )`
-]
+/** An integer column: PostgreSQL returns a BIGINT as a string. */
+const Integer = Schema.Union(Schema.Number, Schema.NumberFromString)
+
+/** A trigger's row; its JSON values are parsed apart (one that is not JSON is named, not fatal). */
+const TriggerRow = Schema.Struct({
+  type: Schema.String,
+  parameters: Schema.String,
+  url: Schema.NullOr(Schema.String),
+  state: Schema.NullOr(Schema.String),
+  cursor: Schema.NullOr(Schema.String)
+})
 
 /** Whether a process of this machine is alive (one we may not signal is alive too). */
 const processAlive = (pid: number): boolean => {
@@ -98,17 +96,32 @@ const processAlive = (pid: number): boolean => {
   }
 }
 
-const failed = (doing: string) => (error: SqlError) => new RunStore.StoreFailed({ message: `the triggers' state could not be ${doing}: ${errorText(error)}` })
+const failed = (doing: string) => (error: SqlError | ParseResult.ParseError) =>
+  new RunStore.StoreFailed({ message: `the triggers' state could not be ${doing}: ${error._tag === "ParseError" ? error.message : errorText(error)}` })
 
 /**
- * The store on a database client.
+ * The store on a database client (its schema brought up to date: `Database.layer` does).
  *
  * @since 0.3.0
  * @category constructors
  */
 export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunStore.StoreFailed> =>
   Effect.gen(function*() {
-    yield* Effect.mapError(RunStore.createTables(sql, schema), failed("set up"))
+    const triggerOf = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: TriggerRow,
+      execute: (workflow) => sql`SELECT type, parameters, url, state, cursor FROM xr_triggers WHERE workflow = ${workflow}`
+    })
+    const othersSeen = SqlSchema.findAll({
+      Request: Schema.Struct({ runner: Schema.String, since: Schema.Number }),
+      Result: Schema.Struct({ pid: Schema.NullOr(Integer) }),
+      execute: ({ runner, since }) => sql`SELECT pid FROM xr_runners WHERE id <> ${runner} AND seen_at > ${since}`
+    })
+    const othersCounted = SqlSchema.single({
+      Request: Schema.Struct({ runner: Schema.String, since: Schema.Number }),
+      Result: Schema.Struct({ n: Integer }),
+      execute: ({ runner, since }) => sql`SELECT COUNT(*) AS n FROM xr_runners WHERE id <> ${runner} AND seen_at > ${since}`
+    })
     const text = (value: unknown) => JSON.stringify(value ?? null)
     const upsert = (workflow: string, type: string, parameters: unknown, set: { readonly url?: string | null; readonly state?: string | null; readonly cursor?: string | null }) =>
       sql`INSERT INTO xr_triggers (workflow, type, parameters, url, state, cursor, updated_at)
@@ -135,20 +148,19 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
     }
     return {
       get: (workflow) =>
-        sql<Record<string, unknown>>`SELECT * FROM xr_triggers WHERE workflow = ${workflow}`.pipe(
-          Effect.map((rows) => {
-            if (rows.length === 0) return Option.none()
+        triggerOf(workflow).pipe(
+          Effect.map(Option.map((row) => {
             const unreadable: Array<TriggerRecord["unreadable"][number]> = []
-            return Option.some({
+            return {
               workflow,
-              type: String(rows[0]!["type"]),
-              parameters: Option.getOrUndefined(parsedOption(rows[0]!["parameters"], "parameters", unreadable)),
-              url: typeof rows[0]!["url"] === "string" ? rows[0]!["url"] as string : undefined,
-              state: parsedOption(rows[0]!["state"], "state", unreadable),
-              cursor: parsedOption(rows[0]!["cursor"], "cursor", unreadable),
+              type: row.type,
+              parameters: Option.getOrUndefined(parsedOption(row.parameters, "parameters", unreadable)),
+              url: row.url ?? undefined,
+              state: parsedOption(row.state, "state", unreadable),
+              cursor: parsedOption(row.cursor, "cursor", unreadable),
               unreadable
-            })
-          }),
+            }
+          })),
           Effect.mapError(failed("read"))
         ),
       enabled: ({ parameters, state, type, url, workflow }) =>
@@ -162,16 +174,18 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
       joinAlone: (runner, aliveWithinMillis) =>
         sql.withTransaction(Effect.gen(function*() {
           const now = Date.now()
-          const others = yield* sql<{ pid: number | null }>`SELECT pid FROM xr_runners WHERE id <> ${runner} AND seen_at > ${now - aliveWithinMillis}`
-          const alive = others.map((row) => Number(row.pid)).find((pid) => pid !== process.pid && processAlive(pid))
+          const others = yield* othersSeen({ runner, since: now - aliveWithinMillis })
+          const alive = others.flatMap((row) => row.pid === null ? [] : [row.pid]).find((pid) => pid !== process.pid && processAlive(pid))
           if (alive !== undefined) return Option.some(alive)
           yield* beat(runner, now)
           return Option.none()
         })).pipe(Effect.mapError(failed("written"))),
       leave: (runner) => Effect.mapError(sql`DELETE FROM xr_runners WHERE id = ${runner}`, failed("written")).pipe(Effect.asVoid),
       othersAlive: (runner, withinMillis) =>
-        Effect.suspend(() => sql<{ n: number }>`SELECT COUNT(*) AS n FROM xr_runners WHERE id <> ${runner} AND seen_at > ${Date.now() - withinMillis}`).pipe(
-          Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+        Effect.suspend(() => othersCounted({ runner, since: Date.now() - withinMillis })).pipe(
+          // COUNT(*) answers one row.
+          Effect.catchTag("NoSuchElementException", Effect.die),
+          Effect.map((row) => row.n),
           Effect.mapError(failed("read"))
         )
     } satisfies TriggerStore

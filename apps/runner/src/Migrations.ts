@@ -1,0 +1,153 @@
+/**
+ * The runs' database schema, in one place: numbered migrations run by `@effect/sql`'s
+ * `Migrator` (as `@effect/cluster`'s `SqlMessageStorage` runs its own), recorded in
+ * `xr_migrations`. A schema change is a new migration at the end, never an edit of one that
+ * shipped.
+ *
+ * A database made before there were migrations has no `xr_migrations`: migration 1 is the
+ * schema x-runner created then, each statement `IF NOT EXISTS`, so it finds those tables as
+ * they are and records them; migration 2 then adds what was added to a table after it was
+ * first created (`xr_runs.runner`), which `IF NOT EXISTS` left out of an older one.
+ *
+ * @since 0.4.1
+ */
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+
+/**
+ * The table that records which migrations ran.
+ *
+ * @since 0.4.1
+ * @category constants
+ */
+export const table = "xr_migrations"
+
+/** The schema x-runner created before it had migrations, `runner` included. */
+const initialSchema = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const statements = [
+    // The runs (`RunStore`): one per accepted event, and each step's record.
+    `CREATE TABLE IF NOT EXISTS xr_runs (
+      id TEXT PRIMARY KEY,
+      workflow TEXT NOT NULL,
+      event_id TEXT NOT NULL,
+      event TEXT NOT NULL,
+      status TEXT NOT NULL,
+      attempt INTEGER NOT NULL DEFAULT 0,
+      from_step INTEGER NOT NULL DEFAULT 0,
+      lease_owner TEXT,
+      accepted_at BIGINT NOT NULL,
+      started_at BIGINT,
+      finished_at BIGINT,
+      failed_step TEXT,
+      runner TEXT
+    )`,
+    `CREATE INDEX IF NOT EXISTS xr_runs_open ON xr_runs (status, accepted_at)`,
+    `CREATE INDEX IF NOT EXISTS xr_runs_accepted ON xr_runs (accepted_at)`,
+    `CREATE TABLE IF NOT EXISTS xr_steps (
+      run_id TEXT NOT NULL,
+      idx INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      type TEXT NOT NULL,
+      status TEXT NOT NULL,
+      input TEXT,
+      output TEXT,
+      error TEXT,
+      started_at BIGINT,
+      duration_ms BIGINT,
+      write_sent_at BIGINT,
+      PRIMARY KEY (run_id, idx)
+    )`,
+    // The triggers' state and the runners' heartbeats (`TriggerStore`).
+    `CREATE TABLE IF NOT EXISTS xr_triggers (
+      workflow TEXT PRIMARY KEY,
+      type TEXT NOT NULL,
+      parameters TEXT NOT NULL,
+      url TEXT,
+      state TEXT,
+      cursor TEXT,
+      updated_at BIGINT NOT NULL
+    )`,
+    `CREATE TABLE IF NOT EXISTS xr_runners (
+      id TEXT PRIMARY KEY,
+      seen_at BIGINT NOT NULL,
+      pid INTEGER
+    )`,
+    // The engine's journal (`SqlWorkflowEngine`).
+    `CREATE TABLE IF NOT EXISTS xr_journal (
+      execution_id TEXT NOT NULL,
+      entry TEXT NOT NULL,
+      exit TEXT NOT NULL,
+      PRIMARY KEY (execution_id, entry)
+    )`,
+    // The row a probe rewrites to learn whether writes succeed again (`Database.RunsHealth`).
+    `CREATE TABLE IF NOT EXISTS xr_write_probe (id TEXT PRIMARY KEY, written_at BIGINT NOT NULL)`
+  ]
+  for (const statement of statements) yield* sql.unsafe(statement)
+  // Several runners' shared rate limits (`SharedRateLimiter`): PostgreSQL only.
+  yield* sql.onDialectOrElse({
+    pg: () =>
+      sql.unsafe(`CREATE TABLE IF NOT EXISTS xr_rate_limits (
+        key TEXT PRIMARY KEY,
+        returns TEXT NOT NULL,
+        next INTEGER NOT NULL
+      )`),
+    orElse: () => Effect.void
+  })
+})
+
+/** `xr_runs.runner`, which `CREATE TABLE IF NOT EXISTS` left out of an `xr_runs` made before it. */
+const runsRunner = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.onDialectOrElse({
+    pg: () => sql.unsafe("ALTER TABLE xr_runs ADD COLUMN IF NOT EXISTS runner TEXT"),
+    orElse: () =>
+      Effect.gen(function*() {
+        // SQLite has no `ADD COLUMN IF NOT EXISTS`.
+        const columns = yield* sql<{ readonly name: string }>`SELECT name FROM pragma_table_info('xr_runs')`
+        if (!columns.some((column) => column.name === "runner")) yield* sql.unsafe("ALTER TABLE xr_runs ADD COLUMN runner TEXT")
+      })
+  })
+})
+
+/**
+ * The migrations, in order.
+ *
+ * @since 0.4.1
+ * @category constants
+ */
+export const loader: Migrator.Loader = Migrator.fromRecord({
+  "0001_initial_schema": initialSchema,
+  "0002_runs_runner": runsRunner
+})
+
+/** The advisory lock that serialises runners migrating one PostgreSQL ("xrunner" in ASCII). */
+const schemaLock = 0x78_72_75_6e_6e_65_72
+
+/**
+ * Brings the database to the latest migration (nothing to do when it is there). On PostgreSQL,
+ * runners started together do not race: `Migrator` locks its table to run the migrations, and
+ * the table itself is first created under an advisory lock (two `CREATE TABLE`s at once fail).
+ *
+ * @since 0.4.1
+ * @category constructors
+ */
+export const run = (sql: SqlClient.SqlClient): Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, SqlError | Migrator.MigrationError> =>
+  Effect.gen(function*() {
+    yield* sql.onDialectOrElse({
+      pg: () =>
+        sql.withTransaction(Effect.zipRight(
+          sql`SELECT pg_advisory_xact_lock(${schemaLock})`,
+          // As `Migrator` creates it on PostgreSQL.
+          sql.unsafe(`CREATE TABLE IF NOT EXISTS ${table} (
+            migration_id integer primary key,
+            created_at timestamp with time zone not null default now(),
+            name text not null
+          )`)
+        )),
+      orElse: () => Effect.void
+    })
+    return yield* Migrator.make({})({ loader, table })
+  }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
