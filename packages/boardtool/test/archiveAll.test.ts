@@ -5,7 +5,6 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { RateLimiter } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
-import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -57,11 +56,15 @@ const simulatorWith = (n: number, settings: Simulator.Settings = {}) =>
 /** Real time passes, so that requests in flight are answered, while the test's clock stands still. */
 const realPause = (millis: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, millis)))
 
-/** Moves the test's clock `step` at a time, letting requests in flight be answered, until `fiber` ends. */
+/**
+ * Moves the test's clock `step` at a time, letting requests in flight be answered in between,
+ * until `fiber` ends. A pause of real time per step, so that a request would have to be in flight
+ * for seconds before the clock passed its 30 s time limit.
+ */
 const runToEnd = <A, E>(fiber: Fiber.RuntimeFiber<A, E>, step: Duration.DurationInput) =>
   Effect.gen(function*() {
     for (;;) {
-      yield* realPause(5)
+      yield* realPause(20)
       const exit = yield* Fiber.poll(fiber)
       if (exit._tag === "Some") return yield* exit.value
       yield* TestClock.adjust(step)
@@ -75,13 +78,18 @@ describe("archiveAllCards against the simulator", () => {
       const cards = open()
       expect(cards).toHaveLength(111)
       const fiber = yield* Effect.fork(run)
-      // The list read and 99 PUTs go at once; the clock stands still, so no token comes back.
+      // The list read and 99 PUTs pass at the clock's first instant (5 at a time); no token comes
+      // back while it stands still.
       while (sim.stats.requests < 100) yield* realPause(10)
       yield* realPause(250)
       expect(sim.stats.requests).toBe(100)
-      // The last 12 when the first tokens come back, one interval (and core's margin) later.
-      const output = yield* runToEnd(fiber, "100 millis")
-      expect(yield* Clock.currentTimeMillis).toBeGreaterThanOrEqual(10_000)
+      // Not one more until the first tokens come back, one interval and core's margin later.
+      yield* TestClock.adjust("10 seconds")
+      yield* realPause(250)
+      expect(sim.stats.requests).toBe(100)
+      // Then the last 12, at that instant: the clock stands still while they go.
+      yield* TestClock.adjust(`${RateLimiter.marginOf(10_000)} millis`)
+      const output = yield* Fiber.join(fiber)
       expect(sim.stats.rateLimited).toBe(0)
       expect(sim.stats.requests).toBe(112)
       expect(output.archived).toBe(111)
@@ -98,9 +106,13 @@ describe("archiveAllCards against the simulator", () => {
       const { open, run, sim } = yield* simulatorWith(12, {
         rateLimits: { perToken: { limit: 8, intervalMs: 500 }, perKey: { limit: 300, intervalMs: 10_000 } }
       })
-      // The 14 requests start at one instant of the simulator's clock: 6 of them over its 8.
-      const output = yield* runToEnd(yield* Effect.fork(run), "50 millis")
-      expect(sim.stats.rateLimited).toBeGreaterThanOrEqual(6)
+      const fiber = yield* Effect.fork(run)
+      // While the clock stands still: the list read and 7 PUTs pass, the next 5 (as many as run at
+      // once) are answered 429 and wait to retry.
+      while (sim.stats.requests < 13) yield* realPause(10)
+      expect(sim.stats.rateLimited).toBe(5)
+      const output = yield* runToEnd(fiber, "50 millis")
+      expect(sim.stats.rateLimited).toBeGreaterThanOrEqual(5)
       expect(sim.stats.requests).toBe(14 + sim.stats.rateLimited)
       expect(output).toMatchObject({ archived: 13, failed: 0 })
       expect(output.results.map((r) => r.ok)).toEqual(Array(13).fill(true))
