@@ -4,8 +4,12 @@
  * Each limit is a token bucket of `limit` tokens in which a token comes back exactly one
  * `interval` after it was taken. Unlike a bucket that refills continuously, it never lets
  * more than `limit` requests start within any window of `interval`, which is how providers
- * count (Trello: 100 requests per 10 s per token), so a batch runs at the full allowed rate
- * without being answered 429. Waiting is `Effect.sleep`, so it runs on `TestClock` in tests.
+ * count (Trello: 100 requests per 10 s per token), so a batch runs at the full allowed rate.
+ * A provider counts a request when it arrives, though, a little after it passed the gate: a
+ * token comes back a margin later (`marginOf`), and a request that waits longer than that on
+ * its way (a busy thread: 0.1-0.6 s for the last of a burst of 100 on a quiet machine, seconds
+ * on a loaded one) may land in the window of one sent a full interval after it and be answered
+ * 429, which `RetryPolicy` retries. Waiting is `Effect.sleep`, so it runs on `TestClock` in tests.
  *
  * @since 0.1.0
  */
