@@ -1,0 +1,133 @@
+/**
+ * The runs' group commit (`internal/writeBatcher`) in process, on an in-memory SQLite database:
+ * writes submitted while a commit is under way go together into the next transaction, in the
+ * order they came; a write that fails for what it is fails alone; a transaction the database
+ * refuses (its COMMIT, on a full disk) fails every write of it. Nothing here waits on a clock:
+ * the first write holds its transaction open until the others are queued behind it.
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import { describe, expect, it } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as FiberStatus from "effect/FiberStatus"
+import type * as Scope from "effect/Scope"
+import * as WriteBatcher from "../src/internal/writeBatcher.js"
+
+/** A batcher on a fresh database, counting its commits and the failures it was told of. */
+const setup = (options: { readonly maxBatch?: number } = {}) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE notes (seq INTEGER PRIMARY KEY AUTOINCREMENT, writer TEXT NOT NULL UNIQUE, transaction_no INTEGER NOT NULL)`
+    const state = { commits: 0, diskFull: false, refusedCommits: 0, failed: [] as Array<SqlError> }
+    const batcher = yield* WriteBatcher.make(sql, {
+      maxBatch: options.maxBatch,
+      afterCommit: Effect.sync(() => void state.commits++),
+      // As the runner's injected full disk: SQLite refusing the COMMIT reaches here as a defect.
+      beforeCommit: Effect.suspend(() => {
+        if (!state.diskFull) return Effect.void
+        state.refusedCommits++
+        const cause = Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" })
+        return Effect.die(new SqlError({ cause, message: "Failed to execute statement" }))
+      }),
+      failed: (error) => Effect.sync(() => void state.failed.push(error))
+    })
+    /** A write of one row, recording which transaction it went into (the commits before it + 1). */
+    const note = (writer: string) =>
+      Effect.suspend(() => sql<{ seq: number }>`INSERT INTO notes (writer, transaction_no) VALUES (${writer}, ${state.commits + 1}) RETURNING seq`)
+        .pipe(Effect.map((rows) => rows[0]!.seq))
+    const rows = sql<{ writer: string; transaction_no: number }>`SELECT writer, transaction_no FROM notes ORDER BY seq`
+      .pipe(Effect.map((rows) => rows.map((row) => `${row.writer}@${row.transaction_no}`)))
+    /**
+     * Starts a write that holds the batcher's transaction open until `release`: what comes
+     * meanwhile queues for the next transaction.
+     */
+    const hold = Effect.gen(function*() {
+      const inside = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<void>()
+      const fiber = yield* Effect.fork(batcher.write(Deferred.succeed(inside, undefined).pipe(
+        Effect.zipRight(Deferred.await(release)),
+        Effect.zipRight(note("first"))
+      )))
+      yield* Deferred.await(inside)
+      return { fiber, release: Deferred.succeed(release, undefined) }
+    })
+    /** Submits writes one after the other, each queued (its writer waiting) before the next. */
+    const queue = <A>(writes: ReadonlyArray<Effect.Effect<A, SqlError>>) =>
+      Effect.forEach(writes, (write) =>
+        Effect.gen(function*() {
+          const fiber = yield* Effect.fork(batcher.write(write))
+          yield* Effect.repeat(Effect.zipRight(Effect.yieldNow(), Fiber.status(fiber)), { until: (status) => FiberStatus.isSuspended(status) })
+          return fiber
+        }))
+    return { batcher, note, rows, hold, queue, state }
+  })
+
+/** A test on a fresh in-memory database: the batcher's scope closes before the database does. */
+const withDatabase = <A, E>(test: Effect.Effect<A, E, SqlClient.SqlClient | Scope.Scope>) =>
+  Effect.scoped(test).pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
+
+describe("WriteBatcher", () => {
+  it.effect("writes queued during a commit go together into the next transaction, in order; each writer gets its own write's result", () =>
+    withDatabase(Effect.gen(function*() {
+      const { hold, note, queue, rows, state } = yield* setup()
+      const first = yield* hold
+      const writers = yield* queue(["a", "b", "c", "d", "e"].map(note))
+      yield* first.release
+      expect(yield* Fiber.join(first.fiber)).toBe(1)
+      expect(yield* Effect.forEach(writers, Fiber.join)).toEqual([2, 3, 4, 5, 6])
+      expect(yield* rows).toEqual(["first@1", "a@2", "b@2", "c@2", "d@2", "e@2"])
+      expect(state.commits).toBe(2)
+      expect(state.failed).toEqual([])
+    })))
+
+  it.effect("a transaction takes at most maxBatch writes", () =>
+    withDatabase(Effect.gen(function*() {
+      const { hold, note, queue, rows, state } = yield* setup({ maxBatch: 2 })
+      const first = yield* hold
+      const writers = yield* queue(["a", "b", "c", "d", "e"].map(note))
+      yield* first.release
+      yield* Effect.forEach([first.fiber, ...writers], Fiber.join)
+      expect(yield* rows).toEqual(["first@1", "a@2", "b@2", "c@3", "d@3", "e@4"])
+      expect(state.commits).toBe(4)
+    })))
+
+  it.effect("a write that fails for what it is fails alone: the others of its batch are written, each in a transaction of its own, in order", () =>
+    withDatabase(Effect.gen(function*() {
+      const { hold, note, queue, rows, state } = yield* setup()
+      const first = yield* hold
+      const writers = yield* queue([note("a"), note("first"), note("c")]) // "first" again: UNIQUE refuses it
+      yield* first.release
+      yield* Fiber.join(first.fiber)
+      const [a, duplicate, c] = yield* Effect.forEach(writers, Fiber.await)
+      expect(Exit.isSuccess(a!) && Exit.isSuccess(c!)).toBe(true)
+      expect(Exit.isFailure(duplicate!)).toBe(true)
+      expect(state.failed.map((error) => (error.cause as { code?: string }).code)).toEqual(["SQLITE_CONSTRAINT_UNIQUE"])
+      // The batch rolled back, then a and c each committed alone.
+      expect(yield* rows).toEqual(["first@1", "a@2", "c@3"])
+      expect(state.commits).toBe(3)
+    })))
+
+  it.effect("a refused COMMIT fails every write of its transaction (as a failure, to be retried), writes none, and the next transaction goes through", () =>
+    withDatabase(Effect.gen(function*() {
+      const { batcher, hold, note, queue, rows, state } = yield* setup()
+      const first = yield* hold
+      const writers = yield* queue(["a", "b", "c"].map(note))
+      state.diskFull = true // from the second transaction on: the first's COMMIT has not run yet either
+      yield* first.release
+      const exits = yield* Effect.forEach([first.fiber, ...writers], Fiber.await)
+      expect(exits.map((exit) => Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error._tag === "SqlError")).toEqual([true, true, true, true])
+      expect(state.failed).toHaveLength(4)
+      expect(state.failed.every((error) => (error.cause as { code?: string }).code === "SQLITE_FULL")).toBe(true)
+      expect(yield* rows).toEqual([])
+      expect(state.commits).toBe(0)
+      // Two transactions refused, neither tried again write by write: each alone would be refused too.
+      expect(state.refusedCommits).toBe(2)
+      state.diskFull = false
+      expect(yield* batcher.write(note("again"))).toBeTypeOf("number")
+      expect(yield* rows).toEqual(["again@1"])
+    })))
+})
