@@ -19,7 +19,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type * as ParseResult from "effect/ParseResult"
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
 import { errorText, RunsSql, RunsWrites } from "./Database.js"
@@ -179,8 +179,20 @@ export const RunStore = Context.GenericTag<RunStore>("x-runner/RunStore")
 export const runIdOf = (workflow: string, eventId: string): string =>
   createHash("sha256").update(`${workflow}\n${eventId}`).digest("hex").slice(0, 16)
 
+/**
+ * What a stored row that does not decode says: its column and what was expected, in one line.
+ *
+ * @since 0.4.1
+ * @category utils
+ */
+export const unreadableRow = (error: ParseResult.ParseError): string => {
+  const [first, ...others] = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const column = first?.path.filter((key) => typeof key === "string").join(".") ?? ""
+  return `a stored row is not as x-runner writes it (${column === "" ? "" : `${column}: `}${first?.message ?? error.message}${others.length > 0 ? "; …" : ""})`
+}
+
 const failed = (doing: string) => (error: SqlError | ParseResult.ParseError) =>
-  new StoreFailed({ message: `the runs could not be ${doing}: ${error._tag === "ParseError" ? error.message : errorText(error)}` })
+  new StoreFailed({ message: `the runs could not be ${doing}: ${error._tag === "ParseError" ? unreadableRow(error) : errorText(error)}` })
 
 const json = (value: unknown): string | null => value === undefined ? null : JSON.stringify(value)
 

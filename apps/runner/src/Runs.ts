@@ -35,8 +35,11 @@ const withStore = <A, E, R>(location: Setup.Location, use: (store: RunStore.RunS
       if (!(yield* Effect.orElseSucceed(fs.exists(file), () => false))) return Option.none<A>()
     }
     const layer = RunStore.layer.pipe(Layer.provide(Database.layer(location)))
+    // A store that fails (opening it, or reading: a row it cannot decode) is said, exit 2.
+    const said = <X>(error: X) => error instanceof RunStore.StoreFailed ? new ServeProblem({ message: error.message }) : error as Exclude<X, RunStore.StoreFailed>
     return Option.some(yield* Effect.flatMap(RunStore.RunStore, use).pipe(
-      Effect.provide(Layer.mapError(layer, (error) => error._tag === "StoreFailed" ? new ServeProblem({ message: error.message }) : error))
+      Effect.mapError(said),
+      Effect.provide(Layer.mapError(layer, said))
     ))
   })
 

@@ -97,7 +97,7 @@ const processAlive = (pid: number): boolean => {
 }
 
 const failed = (doing: string) => (error: SqlError | ParseResult.ParseError) =>
-  new RunStore.StoreFailed({ message: `the triggers' state could not be ${doing}: ${error._tag === "ParseError" ? error.message : errorText(error)}` })
+  new RunStore.StoreFailed({ message: `the triggers' state could not be ${doing}: ${error._tag === "ParseError" ? RunStore.unreadableRow(error) : errorText(error)}` })
 
 /**
  * The store on a database client (its schema brought up to date: `Database.layer` does).

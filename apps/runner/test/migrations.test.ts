@@ -2,7 +2,8 @@
  * The store's schema on migrations (`Migrations`): a runs' database made before there were
  * migrations (`fixtures/runs-before-migrations.sql`), opens with its runs, steps and triggers'
  * state intact and is recorded at the latest migration; an `xr_runs` made before its `runner`
- * column gets it. The same on PostgreSQL, with two runners migrating it at once.
+ * column gets it; a row that does not decode is reported, not skipped. The same on PostgreSQL,
+ * with two runners migrating it at once.
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as PgClient from "@effect/sql-pg/PgClient"
@@ -109,11 +110,20 @@ describe("Migrations on the embedded database", () => {
     }).pipe(Effect.provide(storesAt(dataDir)))
   })
 
-  it("x-runner runs lists the runs of a database made before migrations", async () => {
-    const dataDir = dataDirOf()
+  it("x-runner runs lists the runs of a database made before migrations, its xr_runs without runner", async () => {
+    const dataDir = dataDirOf(["ALTER TABLE xr_runs DROP COLUMN runner"])
     const listed = await runner(["runs", "--data-dir", dataDir, "--output", "json"])
-    expect(listed.stderr).toBe("")
+    // Before migrations, x-runner exited 2 here (SQLite: "no such column: runner").
+    expect(listed).toMatchObject({ code: 0, stderr: "" })
     expect((JSON.parse(listed.stdout) as Array<{ id: string }>).map((run) => run.id)).toEqual([waiting, failed, succeeded])
+  })
+
+  it("a row the store cannot decode is said, naming it, not skipped (x-runner runs, exit 2)", async () => {
+    const dataDir = dataDirOf([`UPDATE xr_runs SET status = 'paused' WHERE event_id = 'a1'`])
+    const listed = await runner(["runs", "--data-dir", dataDir])
+    expect(listed.code).toBe(2)
+    expect(listed.stderr).toContain("the runs could not be read")
+    expect(listed.stderr).toContain(`"paused"`)
   })
 
   it.effect("an xr_runs made before its runner column gets it, its runs kept", () => {
