@@ -21,6 +21,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
@@ -320,12 +321,19 @@ export const layer = (
 /** The schema brought up to date (`Migrations`) before anything reads or writes the database. */
 const migrate = (sql: SqlClient.SqlClient) =>
   Migrations.run(sql).pipe(
-    Effect.catchAllDefect((defect) => Effect.fail(defect)),
-    Effect.mapError((error) => {
-      const cause = (error as { readonly cause?: unknown }).cause
-      const said = error instanceof SqlError ? errorText(error) : cause instanceof SqlError ? errorText(cause) : String((error as { readonly message?: unknown }).message ?? error)
-      return new ServeProblem({ message: `the runs' database cannot be brought up to date: ${said}` })
-    })
+    // `Migrator` reports a migration that failed as a defect.
+    Effect.catchAllDefect((defect) => defect instanceof Migrator.MigrationError ? Effect.fail(defect) : Effect.die(defect)),
+    Effect.mapError((error) =>
+      new ServeProblem({
+        message: `the runs' database cannot be brought up to date: ${
+          error instanceof SqlError
+            ? errorText(error)
+            : error.cause instanceof SqlError
+            ? `${error.message}: ${errorText(error.cause)}`
+            : error.message
+        }`
+      })
+    )
   )
 
 /** The fsync of a WAL file, opened at its first flush (SQLite creates it with the first write) and kept open. */

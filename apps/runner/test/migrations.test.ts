@@ -13,10 +13,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { basename, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { type Postgres, startPostgres } from "../../../tooling/testing/postgres.mjs"
 import * as Database from "../src/Database.js"
 import * as Migrations from "../src/Migrations.js"
@@ -126,6 +127,17 @@ describe("Migrations on the embedded database", () => {
     expect(listed.stderr).toContain(`"paused"`)
   })
 
+  it("a database that cannot be brought up to date is refused, naming the migration and why, nothing half done", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "x-runner-migrations-"))
+    const db = new Sqlite(join(dataDir, "runs.db"))
+    db.exec("CREATE TABLE xr_runs (id TEXT PRIMARY KEY)")
+    db.close()
+    const listed = await runner(["runs", "--data-dir", dataDir])
+    expect(listed.code).toBe(2)
+    expect(listed.stderr).toContain(`the runs' database cannot be brought up to date: Migration "1_initial_schema" failed: no such column: status`)
+    expect(migrationsOf(dataDir)).toEqual([])
+  })
+
   it.effect("an xr_runs made before its runner column gets it, its runs kept", () => {
     const dataDir = dataDirOf(["ALTER TABLE xr_runs DROP COLUMN runner"])
     expect(columnsOf(dataDir, "xr_runs")).not.toContain("runner")
@@ -141,6 +153,16 @@ describe("Migrations on the embedded database", () => {
       yield* store.runStarted(waiting, 0, "runner-1")
       expect(Option.getOrThrow(yield* store.load(waiting)).run.runner).toBe("runner-1")
     }).pipe(Effect.provide(storesAt(dataDir)))
+  })
+})
+
+describe("The schema in one place", () => {
+  it("no source file but Migrations.ts creates or alters a table", () => {
+    const src = fileURLToPath(new URL("../src/", import.meta.url))
+    const ddl = readdirSync(src, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts") && basename(file) !== "Migrations.ts")
+      .filter((file) => /\b(CREATE|ALTER)\s+(TABLE|INDEX)\b/i.test(readFileSync(join(src, file), "utf8")))
+    expect(ddl).toEqual([])
   })
 })
 
