@@ -281,8 +281,8 @@ const connect = Command.make("connect", {
 
 const locationOf = (dataDir: string, database: Option.Option<string>) =>
   Effect.mapError(
-    Effect.flatMap(Effect.promise(() => import("./Setup.js")), (Setup) =>
-      Setup.locateDatabase(Option.getOrUndefined(database) ?? process.env["XRUNNER_DATABASE"], dataDir)),
+    Effect.flatMap(Effect.promise(() => import("./store/Database.js")), (Database) =>
+      Database.locateDatabase(Option.getOrUndefined(database) ?? process.env["XRUNNER_DATABASE"], dataDir)),
     (error) => error
   )
 const jsonOutput = Options.choice("output", ["pretty", "json"]).pipe(

@@ -292,7 +292,7 @@ export const serve = (args: {
       return yield* new Errors.InvalidArguments({ message: `--concurrency ${args.concurrency}: not a whole number of runs, at least 1` })
     }
     const database = yield* Effect.mapError(
-      Setup.locateDatabase(args.database ?? process.env["XRUNNER_DATABASE"], args.dataDir),
+      (yield* Effect.promise(() => import("./store/Database.js"))).locateDatabase(args.database ?? process.env["XRUNNER_DATABASE"], args.dataDir),
       (problem) => new Errors.InvalidArguments({ message: problem.message })
     )
     const cluster = yield* Setup.runnerAddress(Option.getOrUndefined(args.runnerAddress ?? Option.none()))
@@ -308,7 +308,7 @@ export const serve = (args: {
     const limiters = gates !== undefined
       ? Layer.succeed(RateLimiter.RateLimiters, gates.limiter)
       : database._tag === "Postgres"
-      ? (yield* Effect.promise(() => import("./SharedRateLimiter.js"))).layer(database.url, output.err)
+      ? (yield* Effect.promise(() => import("./store/SharedRateLimiter.js"))).layer(database.url, output.err)
       : Layer.empty
     const directory = files.length > 1 || files[0]!.path !== args.workflow
     return yield* Serve.serve({

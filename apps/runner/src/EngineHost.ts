@@ -23,15 +23,14 @@ import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { Components } from "./Components.js"
-import * as Database from "./Database.js"
+import * as Database from "./store/Database.js"
 import * as Engine from "./Engine.js"
 import { type DamagedData, ServeProblem } from "./Errors.js"
 import { Output } from "./Output.js"
-import * as RunStore from "./RunStore.js"
+import * as RunStore from "./store/RunStore.js"
 import * as ServePolling from "./ServePolling.js"
-import * as SqlWorkflowEngine from "./SqlWorkflowEngine.js"
-import type * as Setup from "./Setup.js"
-import * as TriggerStore from "./TriggerStore.js"
+import * as SqlWorkflowEngine from "./store/SqlWorkflowEngine.js"
+import * as TriggerStore from "./store/TriggerStore.js"
 import type * as Workflow from "./Workflow.js"
 
 /**
@@ -82,7 +81,7 @@ export const heartbeatEvery = Duration.seconds(2)
 export const host = (options: {
   readonly runner: string
   readonly workflows: ReadonlyArray<Hosted>
-  readonly location: Setup.Location
+  readonly location: Database.Location
   readonly cluster: Engine.ClusterOptions
   readonly concurrency: number
   readonly pollInterval?: Duration.Duration | undefined

@@ -30,7 +30,7 @@ import { readlinkSync } from "node:fs"
 import { setPriority } from "node:os"
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads"
 import { layer as componentsLayer } from "./Components.js"
-import * as Database from "./Database.js"
+import * as Database from "./store/Database.js"
 import * as EngineGates from "./EngineGates.js"
 import type * as Engine from "./Engine.js"
 import * as EngineHost from "./EngineHost.js"
@@ -205,7 +205,7 @@ const hostInWorker = (spec: Spec, post: (message: FromWorker) => void, stop: Def
       const workflow = yield* Effect.mapError(Setup.loadWorkflow(served.file, inputs), (error) => new ServeProblem({ message: error.message }))
       workflows.push({ name: served.name, workflow, publicUrl: served.publicUrl === undefined ? undefined : new URL(served.publicUrl) })
     }
-    const location: Setup.Location = spec.location._tag === "Embedded" ? spec.location : { _tag: "Postgres", url: Redacted.make(spec.location.url) }
+    const location: Database.Location = spec.location._tag === "Embedded" ? spec.location : { _tag: "Postgres", url: Redacted.make(spec.location.url) }
     const hosting = yield* EngineHost.host({
       runner: spec.runner,
       workflows,
@@ -281,7 +281,7 @@ if (!isMainThread && parentPort !== null && (workerData as Spec | undefined)?.ru
   const output = Layer.succeed(Output, { out: say, err: say })
   // On PostgreSQL, the runners' rate limits are kept together in it.
   const limiters = spec.location._tag === "Postgres"
-    ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./SharedRateLimiter.js")), (SharedRateLimiter) =>
+    ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./store/SharedRateLimiter.js")), (SharedRateLimiter) =>
       SharedRateLimiter.layer(Redacted.make((spec.location as { readonly url: string }).url), say)))
     : Layer.empty
   const program = Effect.flatMap(tracing, (tracer) =>

@@ -12,11 +12,10 @@ import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Database from "./Database.js"
+import * as Database from "./store/Database.js"
 import { InvalidArguments, ServeProblem, StepFailed } from "./Errors.js"
 import { Output } from "./Output.js"
-import * as RunStore from "./RunStore.js"
-import type * as Setup from "./Setup.js"
+import * as RunStore from "./store/RunStore.js"
 
 /**
  * The statuses `--status` takes.
@@ -27,7 +26,7 @@ import type * as Setup from "./Setup.js"
 export const statuses: ReadonlyArray<RunStore.RunStatus> = ["accepted", "running", "succeeded", "failed", "unknown"]
 
 /** The store at the location; `None` when an embedded database was never created there. */
-const withStore = <A, E, R>(location: Setup.Location, use: (store: RunStore.RunStore) => Effect.Effect<A, E, R>) =>
+const withStore = <A, E, R>(location: Database.Location, use: (store: RunStore.RunStore) => Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     if (location._tag === "Embedded") {
       const fs = yield* FileSystem.FileSystem
@@ -43,7 +42,7 @@ const withStore = <A, E, R>(location: Setup.Location, use: (store: RunStore.RunS
     ))
   })
 
-const where = (location: Setup.Location) => location._tag === "Embedded" ? location.dataDir : "the database"
+const where = (location: Database.Location) => location._tag === "Embedded" ? location.dataDir : "the database"
 
 const time = (millis: number | undefined) => millis === undefined ? "-" : new Date(millis).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z")
 const duration = (run: RunStore.Run) =>
@@ -76,7 +75,7 @@ const asJson = (run: RunStore.Run) => ({
  * @category commands
  */
 export const list = (args: {
-  readonly location: Setup.Location
+  readonly location: Database.Location
   readonly status: RunStore.RunStatus | undefined
   readonly workflow: string | undefined
   readonly limit: number
@@ -95,7 +94,7 @@ export const list = (args: {
     ]))
   })
 
-const notFound = (runId: string, location: Setup.Location) =>
+const notFound = (runId: string, location: Database.Location) =>
   new InvalidArguments({ message: `no run ${runId} in ${where(location)} (x-runner runs lists them)` })
 
 /**
@@ -104,7 +103,7 @@ const notFound = (runId: string, location: Setup.Location) =>
  * @since 0.3.0
  * @category commands
  */
-export const show = (args: { readonly location: Setup.Location; readonly runId: string; readonly json: boolean }) =>
+export const show = (args: { readonly location: Database.Location; readonly runId: string; readonly json: boolean }) =>
   Effect.gen(function*() {
     const output = yield* Output
     const found = Option.flatten(yield* withStore(args.location, (store) => store.show(args.runId)))
@@ -131,7 +130,7 @@ export const show = (args: { readonly location: Setup.Location; readonly runId: 
  * @since 0.3.0
  * @category commands
  */
-export const retry = (args: { readonly location: Setup.Location; readonly runId: string }) =>
+export const retry = (args: { readonly location: Database.Location; readonly runId: string }) =>
   Effect.gen(function*() {
     const output = yield* Output
     const found = Option.flatten(yield* withStore(args.location, (store) => store.retry(args.runId)))

@@ -28,7 +28,7 @@ import * as Schedule from "effect/Schedule"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { Components } from "./Components.js"
-import * as Database from "./Database.js"
+import * as Database from "./store/Database.js"
 import type * as Engine from "./Engine.js"
 import type * as EngineGates from "./EngineGates.js"
 import * as EngineHost from "./EngineHost.js"
@@ -38,10 +38,9 @@ import * as CappedBody from "./internal/cappedBody.js"
 import * as WebhookPath from "./internal/webhookPath.js"
 import { Output } from "./Output.js"
 import type * as Run from "./Run.js"
-import * as RunStore from "./RunStore.js"
-import type * as Setup from "./Setup.js"
+import * as RunStore from "./store/RunStore.js"
 import * as Signing from "./Signing.js"
-import * as TriggerStore from "./TriggerStore.js"
+import * as TriggerStore from "./store/TriggerStore.js"
 import type * as Workflow from "./Workflow.js"
 
 /**
@@ -73,7 +72,7 @@ export interface ServeOptions {
   readonly host?: string | undefined
   readonly dataDir: string
   /** The embedded database in `dataDir` unless a PostgreSQL is named. */
-  readonly database?: Setup.Location | undefined
+  readonly database?: Database.Location | undefined
   /** How many runs this runner runs at once. */
   readonly concurrency?: number | undefined
   /** With PostgreSQL: how the other runners reach this one. */

@@ -19,8 +19,8 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import { Components } from "./Components.js"
 import { Output } from "./Output.js"
-import type * as RunStore from "./RunStore.js"
-import { type TriggerRecord, TriggerStore } from "./TriggerStore.js"
+import type * as RunStore from "./store/RunStore.js"
+import { type TriggerRecord, TriggerStore } from "./store/TriggerStore.js"
 import type * as Workflow from "./Workflow.js"
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`

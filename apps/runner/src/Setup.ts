@@ -9,7 +9,6 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import type { Component } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Redacted from "effect/Redacted"
 import { createServer } from "node:net"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -112,30 +111,6 @@ export const workflowFiles = (given: string): Effect.Effect<ReadonlyArray<Workfl
     if (entries.length === 0) return yield* new InvalidArguments({ message: `${given} holds no workflow file (*.json)` })
     return entries.map((entry) => ({ name: nameOf(entry), path: path.join(given, entry) }))
   })
-
-/**
- * Where `serve` keeps its runs: the data directory's SQLite files, or a PostgreSQL.
- *
- * @since 0.3.0
- * @category models
- */
-export type Location =
-  | { readonly _tag: "Embedded"; readonly dataDir: string }
-  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
-
-/**
- * The location named by `--database` (or `XRUNNER_DATABASE`), else the data directory's files.
- *
- * @since 0.3.0
- * @category constructors
- */
-export const locateDatabase = (database: string | undefined, dataDir: string): Effect.Effect<Location, InvalidArguments> => {
-  if (database === undefined || database === "") return Effect.succeed({ _tag: "Embedded", dataDir })
-  if (/^postgres(ql)?:\/\//.test(database)) return Effect.succeed({ _tag: "Postgres", url: Redacted.make(database) })
-  // The value may hold a password: only its scheme is named.
-  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(database)?.[0] ?? "a value without a scheme"
-  return Effect.fail(new InvalidArguments({ message: `--database takes a postgres:// URL (got ${scheme}); leave it out for the embedded database` }))
-}
 
 const freePort = (host: string) =>
   Effect.async<number, InvalidArguments>((resume) => {

@@ -7,7 +7,7 @@ import * as Layer from "effect/Layer"
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as Database from "../src/Database.js"
+import * as Database from "../src/store/Database.js"
 import { runner } from "./bin.js"
 
 const makeDataDir = (dataDir: string) => Effect.runPromiseExit(Database.makeDataDir(dataDir).pipe(Effect.provide(NodeContext.layer)))

@@ -9,8 +9,8 @@ import * as Layer from "effect/Layer"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as Database from "../src/Database.js"
-import * as RunStore from "../src/RunStore.js"
+import * as Database from "../src/store/Database.js"
+import * as RunStore from "../src/store/RunStore.js"
 import { cli, type RunDocument, spawn } from "./bin.js"
 
 const dir = mkdtempSync(join(tmpdir(), "x-runner-output-"))

@@ -12,9 +12,9 @@ import * as Option from "effect/Option"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as Database from "../src/Database.js"
-import * as RunStore from "../src/RunStore.js"
-import * as TriggerStore from "../src/TriggerStore.js"
+import * as Database from "../src/store/Database.js"
+import * as RunStore from "../src/store/RunStore.js"
+import * as TriggerStore from "../src/store/TriggerStore.js"
 
 const stores = () =>
   Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(

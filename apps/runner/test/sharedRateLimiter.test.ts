@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { type Postgres, startPostgres } from "../../../tooling/testing/postgres.mjs"
-import * as SharedRateLimiter from "../src/SharedRateLimiter.js"
+import * as SharedRateLimiter from "../src/store/SharedRateLimiter.js"
 
 let postgres: Postgres
 beforeAll(async () => {

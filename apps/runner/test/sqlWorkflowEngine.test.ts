@@ -16,8 +16,8 @@ import * as Schema from "effect/Schema"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as Database from "../src/Database.js"
-import * as SqlWorkflowEngine from "../src/SqlWorkflowEngine.js"
+import * as Database from "../src/store/Database.js"
+import * as SqlWorkflowEngine from "../src/store/SqlWorkflowEngine.js"
 
 const Greet = Workflow.make({
   name: "test/greet",

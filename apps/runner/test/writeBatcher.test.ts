@@ -15,7 +15,7 @@ import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as FiberStatus from "effect/FiberStatus"
 import type * as Scope from "effect/Scope"
-import * as WriteBatcher from "../src/internal/writeBatcher.js"
+import * as WriteBatcher from "../src/store/internal/writeBatcher.js"
 
 /** A batcher on a fresh database, counting its commits and the failures it was told of. */
 const setup = (options: { readonly maxBatch?: number } = {}) =>

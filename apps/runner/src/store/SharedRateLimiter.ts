@@ -26,7 +26,7 @@ import * as Layer from "effect/Layer"
 import type * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import { createHash } from "node:crypto"
-import { ServeProblem } from "./Errors.js"
+import { ServeProblem } from "../Errors.js"
 import * as Migrations from "./Migrations.js"
 
 interface Bucket {

@@ -28,16 +28,40 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
-import { DamagedData, ServeProblem } from "./Errors.js"
-import * as PrivateFile from "./internal/privateFile.js"
+import { DamagedData, InvalidArguments, ServeProblem } from "../Errors.js"
+import * as PrivateFile from "../internal/privateFile.js"
 import * as WriteBatcher from "./internal/writeBatcher.js"
 import * as Migrations from "./Migrations.js"
-import type { Location } from "./Setup.js"
+
+/**
+ * Where `serve` keeps its runs: the data directory's SQLite files, or a PostgreSQL.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Location =
+  | { readonly _tag: "Embedded"; readonly dataDir: string }
+  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
+
+/**
+ * The location named by `--database` (or `XRUNNER_DATABASE`), else the data directory's files.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const locateDatabase = (database: string | undefined, dataDir: string): Effect.Effect<Location, InvalidArguments> => {
+  if (database === undefined || database === "") return Effect.succeed({ _tag: "Embedded", dataDir })
+  if (/^postgres(ql)?:\/\//.test(database)) return Effect.succeed({ _tag: "Postgres", url: Redacted.make(database) })
+  // The value may hold a password: only its scheme is named.
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(database)?.[0] ?? "a value without a scheme"
+  return Effect.fail(new InvalidArguments({ message: `--database takes a postgres:// URL (got ${scheme}); leave it out for the embedded database` }))
+}
 
 /**
  * Creates the data directory (mode 0700), or makes an existing one 0700: it holds payloads.
