@@ -1,8 +1,4 @@
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import type * as HttpClient from "@effect/platform/HttpClient"
-import { Connections, Executor } from "@x/core"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
+import { ComponentTest } from "@x/core/testing"
 import { boardtool } from "../src/index.js"
 
 export const KEY = "0123456789abcdef0123456789abcdef"
@@ -16,22 +12,9 @@ export const BOARD = "61a0f0f0f0f0f0f0f0f0f0b1"
 export const LIST = "61a0f0f0f0f0f0f0f0f0f011"
 export const CARD = "61a0f0f0f0f0f0f0f0f0f0c1"
 
-export const executor = Executor.make([boardtool])
-
-export const step = (action: string, parameters: Record<string, unknown>) => ({
-  label: action,
-  name: action,
-  type: `boardtool/v1/${action}`,
-  parameters
-})
-
-/** The opened boardtool connection of these values, over this HttpClient: what a runner provides. */
-export const connectedTo = (values: unknown, http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer) =>
-  Connections.layer({ boardtool: values }).pipe(Layer.provide(http))
-
-/** Provides the connection of these values (the test connection by default) over fetch. */
-export const withFetch = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>, values: unknown = connection) =>
-  Effect.provide(effect, connectedTo(values))
+/** boardtool's test kit on the test connection: its executor, steps, connection and `run`. */
+export const kit = ComponentTest.make(boardtool, { connection })
+export const { connectedTo, executor, run, step, withFetch } = kit
 
 /** A card as Trello's API returns it: many more fields than the five we output. */
 export const trelloCard = {

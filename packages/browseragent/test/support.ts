@@ -1,9 +1,4 @@
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import type * as HttpClient from "@effect/platform/HttpClient"
-import { Connections, Executor } from "@x/core"
-import { TestHttpClient } from "@x/core/testing"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
+import { ComponentTest, TestHttpClient } from "@x/core/testing"
 import { browseragent } from "../src/index.js"
 
 export const API_KEY = "bu_0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -11,20 +6,9 @@ export const API = "https://api.browser-use.com"
 export const connection = { key: "X-Browser-Use-API-Key", value: API_KEY }
 export const SESSION = "5b0f3c2a-9d8e-4f7a-b6c5-d4e3f2a1b0c9"
 
-export const executor = Executor.make([browseragent])
-export const step = (action: string, parameters: Record<string, unknown>) => ({
-  label: action,
-  name: action,
-  type: `browseragent/v1/${action}`,
-  parameters
-})
-/** The opened browseragent connection of these values, over this HttpClient: what a runner provides. */
-export const connectedTo = (values: unknown, http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer) =>
-  Connections.layer({ browseragent: values }).pipe(Layer.provide(http))
-
-/** Provides the connection of these values (the test connection by default) over fetch. */
-export const withFetch = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>, values: unknown = connection) =>
-  Effect.provide(effect, connectedTo(values))
+/** browseragent's test kit on the test connection: its executor, steps, connection and `run`. */
+export const kit = ComponentTest.make(browseragent, { connection })
+export const { connectedTo, executor, run, step, withFetch } = kit
 
 /** A session as the API returns it (SessionResponse). */
 export const wireSession = (overrides: Record<string, unknown> = {}) => ({

@@ -14,6 +14,15 @@
 export * as Loopback from "./testing/Loopback.js"
 
 /**
+ * A component's test kit: its executor, its steps by action name, its connection opened over
+ * an HttpClient as a runner provides it, and `run` for an action's step on it.
+ *
+ * @since 0.2.0
+ * @category testing
+ */
+export * as ComponentTest from "./testing/ComponentTest.js"
+
+/**
  * An in-memory HttpClient that answers from a handler and records what it was sent, for
  * tests on `TestClock`.
  *

@@ -1,10 +1,8 @@
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import type * as HttpClient from "@effect/platform/HttpClient"
 import { afterAll, beforeAll } from "@effect/vitest"
-import { Connections, Executor } from "@x/core"
+import type { Connections } from "@x/core"
+import { ComponentTest } from "@x/core/testing"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { sitebuilder } from "../src/index.js"
 import * as Simulator from "../src/testing/simulator.js"
 
@@ -17,20 +15,9 @@ export const COLLECTION = "580e63fc8c9a982ac9b8b745"
 export const ITEM = "580e64008c9a982ac9b8b754"
 export const ORDER = "dfa-3f1"
 
-export const executor = Executor.make([sitebuilder])
-export const step = (action: string, parameters: Record<string, unknown>) => ({
-  label: action,
-  name: action,
-  type: `sitebuilder/v1/${action}`,
-  parameters
-})
-/** The opened sitebuilder connection of these values, over this HttpClient: what a runner provides. */
-export const connectedTo = (values: unknown, http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer) =>
-  Connections.layer({ sitebuilder: values }).pipe(Layer.provide(http))
-
-/** Provides the connection of these values (the test connection by default) over fetch. */
-export const withFetch = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>, values: unknown = connection) =>
-  Effect.provide(effect, connectedTo(values))
+/** sitebuilder's test kit on the test connection: its executor, steps, connection and `run`. */
+export const kit = ComponentTest.make(sitebuilder, { connection })
+export const { connectedTo, executor, run, step, withFetch } = kit
 
 /** An order as Webflow returns it (abridged: the real one has more). */
 export const webflowOrder = {

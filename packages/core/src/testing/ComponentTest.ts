@@ -1,0 +1,92 @@
+/**
+ * A component's test kit: its executor, its steps by action name, and its connection opened
+ * over an HttpClient as a runner provides it. Each connector's tests used to write these
+ * same few helpers in their own `support.ts`.
+ *
+ * @since 0.2.0
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Component from "../Component.js"
+import * as Connections from "../Connections.js"
+import type { ConnectorError } from "../ConnectorError.js"
+import * as Executor from "../Executor.js"
+
+/**
+ * A step of a component's action, as a workflow writes it (labelled by the action's name).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Step {
+  readonly label: string
+  readonly name: string
+  readonly type: string
+  readonly parameters: Record<string, unknown>
+}
+
+/**
+ * The kit of one component; see `make`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ComponentTest {
+  readonly component: Component.Component
+  /** An executor of this component alone. */
+  readonly executor: Executor.Executor
+  /** The step running `action` (by name) with these parameters. */
+  readonly step: (action: string, parameters: Record<string, unknown>) => Step
+  /** The component's connection of these values opened over `http` (fetch by default): what a runner provides. */
+  readonly connectedTo: (
+    values: unknown,
+    http?: Layer.Layer<HttpClient.HttpClient>
+  ) => Layer.Layer<Connections.Connections>
+  /** Provides the connection of these values (the kit's `connection` by default) over fetch. */
+  readonly withFetch: <A, E>(
+    effect: Effect.Effect<A, E, Connections.Connections>,
+    values?: unknown
+  ) => Effect.Effect<A, E>
+  /**
+   * Runs `action` with these parameters on the connection of these values (the kit's
+   * `connection` by default) over `http` (fetch by default). The output is typed `any`: tests
+   * assert on its shape.
+   */
+  readonly run: (
+    action: string,
+    parameters: Record<string, unknown>,
+    values?: unknown,
+    http?: Layer.Layer<HttpClient.HttpClient>
+  ) => Effect.Effect<any, ConnectorError>
+}
+
+/**
+ * The test kit of `component`; `connection` is the values its `withFetch` and `run` use when a
+ * test names none.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make = (component: Component.Component, options: { readonly connection?: unknown } = {}): ComponentTest => {
+  const executor = Executor.make([component])
+  const type = Component.typeOf(component)
+  const step = (action: string, parameters: Record<string, unknown>): Step => ({
+    label: action,
+    name: action,
+    type: `${type}/${action}`,
+    parameters
+  })
+  const connectedTo = (values: unknown, http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer) =>
+    Connections.layer({ [component.name]: values }).pipe(Layer.provide(http))
+  const withFetch = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>, values: unknown = options.connection) =>
+    Effect.provide(effect, connectedTo(values))
+  const run = (
+    action: string,
+    parameters: Record<string, unknown>,
+    values: unknown = options.connection,
+    http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer
+  ) => Effect.provide(executor.run(step(action, parameters)), connectedTo(values, http))
+  return { component, executor, step, connectedTo, withFetch, run }
+}
