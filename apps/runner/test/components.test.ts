@@ -1,8 +1,8 @@
 /** The components a command runs with: one registry, the executor's, limits and all. */
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
-import * as Catalog from "../src/Catalog.js"
-import * as Components from "../src/Components.js"
+import * as Catalog from "../src/components/Catalog.js"
+import * as Components from "../src/components/Components.js"
 
 const limitsOf = (components: Components.Components) => {
   const resolved = components.executor.registry.action("boardtool/v1/createCard")

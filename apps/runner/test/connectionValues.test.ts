@@ -6,7 +6,7 @@ import { Auth, Component, Connection, Connections, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
-import * as ConnectionValues from "../src/ConnectionValues.js"
+import * as ConnectionValues from "../src/components/ConnectionValues.js"
 
 // A component whose connection needs no field: core opens it without values.
 const optional = Component.make({

@@ -15,8 +15,8 @@ import * as Schema from "effect/Schema"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as Commands from "../src/Commands.js"
-import * as Components from "../src/Components.js"
+import * as Commands from "../src/cli/Commands.js"
+import * as Components from "../src/components/Components.js"
 import * as Output from "../src/Output.js"
 
 const deprecated = { since: "2026-01-29", replacement: "newThing", reason: "the provider switched the old endpoint off" }

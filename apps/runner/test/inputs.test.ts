@@ -8,7 +8,7 @@ import * as Either from "effect/Either"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as NameValues from "../src/internal/nameValues.js"
+import * as NameValues from "../src/cli/internal/nameValues.js"
 import { type RunDocument, runner } from "./bin.js"
 
 const dir = mkdtempSync(join(tmpdir(), "x-runner-inputs-"))

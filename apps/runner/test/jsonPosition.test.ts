@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
-import { errorPosition } from "../src/internal/jsonPosition.js"
-import * as JsonText from "../src/JsonText.js"
+import { errorPosition } from "../src/workflow/internal/jsonPosition.js"
+import * as JsonText from "../src/workflow/JsonText.js"
 
 /** V8's position of a text's error, when its message gives one. */
 const v8Position = (text: string): number | undefined => {

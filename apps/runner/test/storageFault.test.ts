@@ -9,7 +9,7 @@
  * probe write) and at the dispatcher (it pauses, and a refused claim does not end it).
  *
  * `serve` runs in this process, from the build (`dist/`): its engine's thread is a worker that
- * loads `EngineWorker.js` beside `Serve.js`. Nothing here waits on the clock's speed: each phase
+ * loads `engine/EngineWorker.js`. Nothing here waits on the clock's speed: each phase
  * waits for a condition (the creates held at a proxy, a health answer, the runs' ends).
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
@@ -36,13 +36,13 @@ import { createServer, request, type Server } from "node:http"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as Components from "../dist/Components.js"
+import * as Components from "../dist/components/Components.js"
 import * as Database from "../dist/store/Database.js"
-import * as Engine from "../dist/Engine.js"
+import * as Engine from "../dist/engine/Engine.js"
 import { Output } from "../dist/Output.js"
 import * as RunStore from "../dist/store/RunStore.js"
-import * as Serve from "../dist/Serve.js"
-import * as Setup from "../dist/Setup.js"
+import * as Serve from "../dist/serve/Serve.js"
+import * as WorkflowFiles from "../dist/workflow/WorkflowFiles.js"
 import { freePort, runsOf } from "./bin.js"
 
 const { boards, lists } = TrelloSimulator.seed
@@ -252,7 +252,7 @@ describe("serve on a full disk", () => {
     const connections = new Map([["boardtool", { key: sim.key, token: sim.token, secret: sim.secret, baseUrl: proxyBase }]])
     const ready = Deferred.unsafeMake<void>(FiberId.none)
     const program = Effect.gen(function*() {
-      const workflow = yield* Setup.loadWorkflow(workflowFile, new Map())
+      const workflow = yield* WorkflowFiles.loadWorkflow(workflowFile, new Map())
       return yield* Serve.serve({
         workflows: [{ name: "copy-cards", file: workflowFile, workflow, publicUrl: new URL(publicUrl) }],
         port,

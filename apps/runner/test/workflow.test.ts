@@ -7,7 +7,7 @@ import { Action, Auth, Component, Connection, Executor, Property } from "@x/core
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import * as Workflow from "../src/Workflow.js"
+import * as Workflow from "../src/workflow/Workflow.js"
 
 const Note = Schema.Struct({ id: Schema.String })
 

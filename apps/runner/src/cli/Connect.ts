@@ -22,13 +22,13 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { createServer } from "node:http"
-import { Components } from "./Components.js"
-import * as ConnectionValues from "./ConnectionValues.js"
-import { type ConnectionProblem, ConnectProblem, type InvalidArguments, StepFailed } from "./Errors.js"
-import * as CappedBody from "./internal/cappedBody.js"
-import { Output } from "./Output.js"
-import * as PrivateFile from "./internal/privateFile.js"
-import * as Setup from "./Setup.js"
+import { Components } from "../components/Components.js"
+import * as ConnectionValues from "../components/ConnectionValues.js"
+import { type ConnectionProblem, ConnectProblem, type InvalidArguments, StepFailed } from "../Errors.js"
+import * as CappedBody from "../internal/cappedBody.js"
+import { Output } from "../Output.js"
+import * as PrivateFile from "../internal/privateFile.js"
+import * as ConnectionSource from "../components/ConnectionSource.js"
 
 /**
  * Connects the named component, storing its token in `file`, then tests the connection.
@@ -179,7 +179,7 @@ export const test = (
       : (yield* Effect.orElseSucceed(fs.exists("connections.json"), () => false))
       ? Option.some("connections.json")
       : Option.none()
-    const { connections } = yield* Setup.connect({ sandbox: source.sandbox, file, withoutRateLimits: false }, [component])
+    const { connections } = yield* ConnectionSource.connect({ sandbox: source.sandbox, file, withoutRateLimits: false }, [component])
     const tested = yield* testWith(component, connections, { sandbox: source.sandbox, file: Option.getOrUndefined(file) })
     yield* Effect.flatMap(Output, (output) => output.out(tested))
   }).pipe(Effect.scoped)

@@ -9,7 +9,7 @@
  */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Stdio from "./stdio.js"
+import * as Stdio from "../../internal/stdio.js"
 
 const ansi = /\x1b\[[0-9;]*m/g
 const plain = (line: string) => line.replace(ansi, "")

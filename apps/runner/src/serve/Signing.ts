@@ -7,10 +7,10 @@
  * @since 0.4.0
  */
 import * as Effect from "effect/Effect"
-import { envName } from "./ConnectionValues.js"
-import { ServeProblem } from "./Errors.js"
-import { Output } from "./Output.js"
-import type * as Workflow from "./Workflow.js"
+import { envName } from "../components/ConnectionValues.js"
+import { ServeProblem } from "../Errors.js"
+import { Output } from "../Output.js"
+import type * as Workflow from "../workflow/Workflow.js"
 
 /** The triggers of these workflows whose signing secret is missing from their connection's values. */
 const unsigned = (

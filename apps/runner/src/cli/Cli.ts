@@ -8,11 +8,11 @@ import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Commands from "./Commands.js"
-import { layer as components } from "./Components.js"
+import { layer as components } from "../components/Components.js"
 import * as NameValues from "./internal/nameValues.js"
 import * as Effect from "effect/Effect"
 // esbuild inlines it in the bundle; from dist/ and src/ alike it is the runner's own package.json.
-import packageJson from "../package.json" with { type: "json" }
+import packageJson from "../../package.json" with { type: "json" }
 
 /**
  * The runner's version (its package.json's), printed by `--version` and atop every help.
@@ -281,7 +281,7 @@ const connect = Command.make("connect", {
 
 const locationOf = (dataDir: string, database: Option.Option<string>) =>
   Effect.mapError(
-    Effect.flatMap(Effect.promise(() => import("./store/Database.js")), (Database) =>
+    Effect.flatMap(Effect.promise(() => import("../store/Database.js")), (Database) =>
       Database.locateDatabase(Option.getOrUndefined(database) ?? process.env["XRUNNER_DATABASE"], dataDir)),
     (error) => error
   )

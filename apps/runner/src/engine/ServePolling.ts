@@ -17,11 +17,11 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import { Components } from "./Components.js"
-import { Output } from "./Output.js"
-import type * as RunStore from "./store/RunStore.js"
-import { type TriggerRecord, TriggerStore } from "./store/TriggerStore.js"
-import type * as Workflow from "./Workflow.js"
+import { Components } from "../components/Components.js"
+import { Output } from "../Output.js"
+import type * as RunStore from "../store/RunStore.js"
+import { type TriggerRecord, TriggerStore } from "../store/TriggerStore.js"
+import type * as Workflow from "../workflow/Workflow.js"
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 

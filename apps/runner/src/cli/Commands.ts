@@ -13,15 +13,17 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { Components } from "./Components.js"
-import * as EngineGates from "./EngineGates.js"
-import * as FileAccess from "./FileAccess.js"
-import type { ConnectionValues } from "./ConnectionValues.js"
-import * as Errors from "./Errors.js"
-import { Output } from "./Output.js"
-import * as Run from "./Run.js"
-import * as Setup from "./Setup.js"
-import * as Workflow from "./Workflow.js"
+import { Components } from "../components/Components.js"
+import * as EngineGates from "../engine/EngineGates.js"
+import * as FileAccess from "../components/FileAccess.js"
+import type { ConnectionValues } from "../components/ConnectionValues.js"
+import * as Errors from "../Errors.js"
+import { Output } from "../Output.js"
+import * as Run from "../engine/Run.js"
+import * as ConnectionSource from "../components/ConnectionSource.js"
+import * as RunnerAddress from "../engine/RunnerAddress.js"
+import * as WorkflowFiles from "../workflow/WorkflowFiles.js"
+import * as Workflow from "../workflow/Workflow.js"
 
 type Needs = Components | Output | FileSystem.FileSystem | HttpClient.HttpClient
 
@@ -44,7 +46,7 @@ const checkWithConnections = (file: string, workflow: Workflow.Workflow, connect
 export const run = (args: {
   readonly workflow: string
   readonly inputs: ReadonlyMap<string, string>
-  readonly source: Setup.ConnectionSource
+  readonly source: ConnectionSource.ConnectionSource
   readonly json: boolean
   readonly serve?: Option.Option<string>
   readonly files?: FileAccess.Flags | undefined
@@ -52,10 +54,10 @@ export const run = (args: {
   Effect.gen(function*() {
     const output = yield* Output
     const { executor } = yield* Components
-    const workflow = yield* Setup.loadWorkflow(args.workflow, args.inputs)
+    const workflow = yield* WorkflowFiles.loadWorkflow(args.workflow, args.inputs)
     const serveFile = Option.getOrUndefined(args.serve ?? Option.none())
     const triggered = serveFile === undefined ? undefined : yield* loadTriggerWorkflow(serveFile, args.source)
-    const { connections } = yield* Setup.connect(args.source, [
+    const { connections } = yield* ConnectionSource.connect(args.source, [
       ...new Set([...Workflow.componentsOf(workflow), ...(triggered === undefined ? [] : Workflow.componentsOf(triggered))])
     ])
     yield* checkWithConnections(args.workflow, workflow, connections)
@@ -66,7 +68,7 @@ export const run = (args: {
     const opened = yield* Layer.build(Connections.layer(connections))
     const served = triggered === undefined
       ? undefined
-      : yield* Effect.flatMap(Effect.promise(() => import("./ServeAlongside.js")), (ServeAlongside) =>
+      : yield* Effect.flatMap(Effect.promise(() => import("../serve/ServeAlongside.js")), (ServeAlongside) =>
         ServeAlongside.start({ workflow: triggered, file: serveFile!, connections, rateLimits: !args.source.withoutRateLimits, opened }).pipe(
           Effect.provideService(FilePolicy.FilePolicy, filePolicy)
         ))
@@ -134,14 +136,14 @@ const noFlags: FileAccess.Flags = { filesDir: Option.none(), allowPrivateNetwork
 const firedWithin = Duration.seconds(15)
 
 /** `run --serve`'s workflow: on the sandbox, with a trigger that registers its own webhook. */
-const loadTriggerWorkflow = (file: string, source: Setup.ConnectionSource) =>
+const loadTriggerWorkflow = (file: string, source: ConnectionSource.ConnectionSource) =>
   Effect.gen(function*() {
     if (!source.sandbox) {
       return yield* new Errors.InvalidArguments({
         message: "--serve needs --sandbox: the trigger's deliveries come from the simulators this process runs"
       })
     }
-    const triggered = yield* Setup.loadWorkflow(file, new Map())
+    const triggered = yield* WorkflowFiles.loadWorkflow(file, new Map())
     const kind = triggered.trigger?.prepared.trigger.kind
     if (kind === undefined) return yield* new Errors.InvalidArguments({ message: `--serve ${file}: the workflow has no trigger to serve` })
     if (kind !== "DYNAMIC_WEBHOOK") {
@@ -205,14 +207,14 @@ export const options = (args: {
   readonly type: string
   readonly property: string
   readonly params: ReadonlyMap<string, string>
-  readonly source: Setup.ConnectionSource
+  readonly source: ConnectionSource.ConnectionSource
 }): Effect.Effect<void, Errors.RunnerError, Needs> =>
   Effect.gen(function*() {
     const { executor } = yield* Components
     const resolved = Either.orElse(executor.registry.action(args.type), () => executor.registry.trigger(args.type))
     if (Either.isLeft(resolved)) return yield* new Errors.InvalidArguments({ message: `InvalidInput: ${resolved.left.message}` })
     const { component, definition } = resolved.right
-    const { connections } = yield* Setup.connect(args.source, [component])
+    const { connections } = yield* ConnectionSource.connect(args.source, [component])
     const params = Object.fromEntries(args.params)
     const props = definition.props as Record<string, PropertyGroup.PropertyGroup | { readonly kind: string }>
     const group = Object.hasOwn(props, args.property) && props[args.property]!.kind === "GROUP"
@@ -238,7 +240,7 @@ export const options = (args: {
 export const serve = (args: {
   readonly workflow: string
   readonly inputs: ReadonlyMap<string, string>
-  readonly source: Setup.ConnectionSource
+  readonly source: ConnectionSource.ConnectionSource
   readonly publicUrl: Option.Option<string>
   readonly pollInterval?: Option.Option<string>
   readonly port: Option.Option<number>
@@ -254,10 +256,10 @@ export const serve = (args: {
   readonly resetCursors?: ReadonlyArray<string> | undefined
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
-    const files = yield* Setup.workflowFiles(args.workflow)
+    const files = yield* WorkflowFiles.workflowFiles(args.workflow)
     const loaded: Array<{ readonly name: string; readonly file: string; readonly workflow: Workflow.Workflow }> = []
     for (const file of files) {
-      const workflow = yield* Setup.loadWorkflow(file.path, args.inputs)
+      const workflow = yield* WorkflowFiles.loadWorkflow(file.path, args.inputs)
       if (workflow.trigger !== undefined) loaded.push({ name: file.name, file: file.path, workflow })
       else if (files.length > 1) yield* Effect.flatMap(Output, (output) => output.err(`○ ${file.path} has no trigger: not served`))
     }
@@ -292,15 +294,15 @@ export const serve = (args: {
       return yield* new Errors.InvalidArguments({ message: `--concurrency ${args.concurrency}: not a whole number of runs, at least 1` })
     }
     const database = yield* Effect.mapError(
-      (yield* Effect.promise(() => import("./store/Database.js"))).locateDatabase(args.database ?? process.env["XRUNNER_DATABASE"], args.dataDir),
+      (yield* Effect.promise(() => import("../store/Database.js"))).locateDatabase(args.database ?? process.env["XRUNNER_DATABASE"], args.dataDir),
       (problem) => new Errors.InvalidArguments({ message: problem.message })
     )
-    const cluster = yield* Setup.runnerAddress(Option.getOrUndefined(args.runnerAddress ?? Option.none()))
-    const { connections, notes } = yield* Setup.connect(args.source, [...new Set(loaded.flatMap(({ workflow }) => Workflow.componentsOf(workflow)))])
+    const cluster = yield* RunnerAddress.runnerAddress(Option.getOrUndefined(args.runnerAddress ?? Option.none()))
+    const { connections, notes } = yield* ConnectionSource.connect(args.source, [...new Set(loaded.flatMap(({ workflow }) => Workflow.componentsOf(workflow)))])
     for (const { workflow } of loaded) yield* checkWithConnections(args.workflow, workflow, connections)
     const filePolicy = yield* FileAccess.policy("serve", args.files ?? noFlags, connections)
     for (const note of notes) yield* Effect.flatMap(Output, (output) => output.err(`sandbox: ${note}`))
-    const [Serve, Tracing] = yield* Effect.promise(() => Promise.all([import("./Serve.js"), import("./Tracing.js")]))
+    const [Serve, Tracing] = yield* Effect.promise(() => Promise.all([import("../serve/Serve.js"), import("../serve/Tracing.js")]))
     // Several runners on one credential keep to its limit together: their pacing is in the database.
     const output = yield* Output
     // On the embedded database, the serving thread's requests are paced by the engine thread's limiter.
@@ -308,7 +310,7 @@ export const serve = (args: {
     const limiters = gates !== undefined
       ? Layer.succeed(RateLimiter.RateLimiters, gates.limiter)
       : database._tag === "Postgres"
-      ? (yield* Effect.promise(() => import("./store/SharedRateLimiter.js"))).layer(database.url, output.err)
+      ? (yield* Effect.promise(() => import("../store/SharedRateLimiter.js"))).layer(database.url, output.err)
       : Layer.empty
     const directory = files.length > 1 || files[0]!.path !== args.workflow
     return yield* Serve.serve({
@@ -353,14 +355,14 @@ export const serve = (args: {
 export const sample = (args: {
   readonly workflow: string
   readonly inputs: ReadonlyMap<string, string>
-  readonly source: Setup.ConnectionSource
+  readonly source: ConnectionSource.ConnectionSource
 }): Effect.Effect<void, Errors.RunnerError, Needs> =>
   Effect.gen(function*() {
     const output = yield* Output
-    const workflow = yield* Setup.loadWorkflow(args.workflow, args.inputs)
+    const workflow = yield* WorkflowFiles.loadWorkflow(args.workflow, args.inputs)
     const trigger = workflow.trigger
     if (trigger === undefined) return yield* new Errors.InvalidArguments({ message: `${args.workflow} has no trigger to sample` })
-    const { connections } = yield* Setup.connect(args.source, [trigger.component])
+    const { connections } = yield* ConnectionSource.connect(args.source, [trigger.component])
     const { executor } = yield* Components
     const events = yield* Effect.either(executor.sample(trigger.prepared).pipe(Effect.provide(Connections.layer(connections))))
     if (Either.isLeft(events)) {

@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { resolve } from "node:path"
 import type { ConnectionValues } from "./ConnectionValues.js"
-import { InvalidArguments } from "./Errors.js"
+import { InvalidArguments } from "../Errors.js"
 
 /**
  * The flags, as parsed.

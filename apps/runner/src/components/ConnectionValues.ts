@@ -11,8 +11,8 @@ import type { Component, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { ConnectionProblem } from "./Errors.js"
-import * as JsonText from "./JsonText.js"
+import { ConnectionProblem } from "../Errors.js"
+import * as JsonText from "../workflow/JsonText.js"
 
 /**
  * The connection values of each component, by component name.

@@ -29,17 +29,17 @@ import type * as Scope from "effect/Scope"
 import { readlinkSync } from "node:fs"
 import { setPriority } from "node:os"
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads"
-import { layer as componentsLayer } from "./Components.js"
-import * as Database from "./store/Database.js"
+import { layer as componentsLayer } from "../components/Components.js"
+import * as Database from "../store/Database.js"
 import * as EngineGates from "./EngineGates.js"
 import type * as Engine from "./Engine.js"
 import * as EngineHost from "./EngineHost.js"
 import type { PollState } from "./ServePolling.js"
-import { DamagedData, ServeProblem } from "./Errors.js"
+import { DamagedData, ServeProblem } from "../Errors.js"
 import { atMost } from "./internal/atMost.js"
-import { Output } from "./Output.js"
+import { Output } from "../Output.js"
 import type * as Run from "./Run.js"
-import * as Setup from "./Setup.js"
+import * as WorkflowFiles from "../workflow/WorkflowFiles.js"
 
 /**
  * What the engine's thread needs, as data.
@@ -202,7 +202,7 @@ const hostInWorker = (spec: Spec, post: (message: FromWorker) => void, stop: Def
     const inputs = new Map(spec.inputs)
     const workflows: Array<EngineHost.Hosted> = []
     for (const served of spec.workflows) {
-      const workflow = yield* Effect.mapError(Setup.loadWorkflow(served.file, inputs), (error) => new ServeProblem({ message: error.message }))
+      const workflow = yield* Effect.mapError(WorkflowFiles.loadWorkflow(served.file, inputs), (error) => new ServeProblem({ message: error.message }))
       workflows.push({ name: served.name, workflow, publicUrl: served.publicUrl === undefined ? undefined : new URL(served.publicUrl) })
     }
     const location: Database.Location = spec.location._tag === "Embedded" ? spec.location : { _tag: "Postgres", url: Redacted.make(spec.location.url) }
@@ -275,13 +275,13 @@ if (!isMainThread && parentPort !== null && (workerData as Spec | undefined)?.ru
         return void Effect.runFork(Deferred.succeed(stop, undefined))
     }
   })
-  const tracing = Effect.promise(() => import("./Tracing.js")).pipe(
+  const tracing = Effect.promise(() => import("../serve/Tracing.js")).pipe(
     Effect.map((Tracing) => Tracing.layer(spec.otlpEndpoint, spec.version))
   )
   const output = Layer.succeed(Output, { out: say, err: say })
   // On PostgreSQL, the runners' rate limits are kept together in it.
   const limiters = spec.location._tag === "Postgres"
-    ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./store/SharedRateLimiter.js")), (SharedRateLimiter) =>
+    ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("../store/SharedRateLimiter.js")), (SharedRateLimiter) =>
       SharedRateLimiter.layer(Redacted.make((spec.location as { readonly url: string }).url), say)))
     : Layer.empty
   const program = Effect.flatMap(tracing, (tracer) =>

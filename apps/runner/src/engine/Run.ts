@@ -9,8 +9,8 @@
 import { type Connections, ConnectorError, type Executor } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as References from "./References.js"
-import type * as Workflow from "./Workflow.js"
+import * as References from "../workflow/References.js"
+import type * as Workflow from "../workflow/Workflow.js"
 
 /**
  * The outcome of one step.

@@ -20,12 +20,12 @@ import type * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import { createServer } from "node:net"
-import type { Components } from "./Components.js"
-import { type DamagedData, ServeProblem } from "./Errors.js"
-import { Output } from "./Output.js"
-import type * as Run from "./Run.js"
-import type * as ConnectionValues from "./ConnectionValues.js"
-import type * as Workflow from "./Workflow.js"
+import type { Components } from "../components/Components.js"
+import { type DamagedData, ServeProblem } from "../Errors.js"
+import { Output } from "../Output.js"
+import type * as Run from "../engine/Run.js"
+import type * as ConnectionValues from "../components/ConnectionValues.js"
+import type * as Workflow from "../workflow/Workflow.js"
 
 /**
  * One event of the served trigger, and the run of its workflow.
