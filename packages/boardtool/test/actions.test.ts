@@ -3,12 +3,9 @@ import { Component } from "@x/core"
 import * as Effect from "effect/Effect"
 import nock from "nock"
 import { boardtool } from "../src/index.js"
-import {
-  API, AUTHORIZATION, BOARD, CARD, card, executor, KEY, LIST, step, TOKEN, trelloBoard, trelloCard, withFetch
-} from "./support.js"
+import { API, AUTHORIZATION, BOARD, CARD, card, executor, KEY, LIST, run, TOKEN, trelloBoard, trelloCard, withFetch } from "./support.js"
 
 const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)))
 
 beforeAll(() => nock.disableNetConnect())
 afterEach(() => {

@@ -7,11 +7,10 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Simulator from "../src/testing/simulator.js"
-import { API, AUTHORIZATION, CARD, connectedTo, executor, step, TOKEN, withFetch } from "./support.js"
+import { API, AUTHORIZATION, CARD, connectedTo, executor, run, step, TOKEN } from "./support.js"
 
 const ATTACHMENT = "61a0f0f0f0f0f0f0f0f0f0a1"
 const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)))
 const dir = mkdtempSync(join(tmpdir(), "boardtool-attachments-"))
 const attachmentJson = {
   id: ATTACHMENT, bytes: 14, date: "2026-11-21T10:00:00.000Z", edgeColor: null, idMember: "61a0f0f0f0f0f0f0f0f0f0m1",

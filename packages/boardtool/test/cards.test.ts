@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { API, AUTHORIZATION, BOARD, CARD, executor, LIST, step, trelloCard, withFetch } from "./support.js"
+import { API, AUTHORIZATION, BOARD, CARD, LIST, run, trelloCard } from "./support.js"
 
 const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)))
 
 const MEMBER = "61a0f0f0f0f0f0f0f0f0f0a1"
 const LABEL = "61a0f0f0f0f0f0f0f0f0f0e1"

@@ -2,10 +2,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { API, AUTHORIZATION, BOARD, CARD, executor, step, withFetch } from "./support.js"
+import { API, AUTHORIZATION, BOARD, CARD, run } from "./support.js"
 
 const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters))) as Effect.Effect<any, any>
 const ACTION = "61a0f0f0f0f0f0f0f0f0a001"
 const CHECKLIST = "61a0f0f0f0f0f0f0f0f0c111"
 const ITEM = "61a0f0f0f0f0f0f0f0f0c1a1"

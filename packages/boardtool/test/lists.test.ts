@@ -7,10 +7,9 @@ import { Component } from "@x/core"
 import * as Effect from "effect/Effect"
 import nock from "nock"
 import { boardtool } from "../src/index.js"
-import { API, AUTHORIZATION, BOARD, CARD, card, executor, LIST, step, trelloBoard, trelloCard, withFetch } from "./support.js"
+import { API, AUTHORIZATION, BOARD, CARD, card, executor, LIST, run, trelloBoard, trelloCard, withFetch } from "./support.js"
 
 const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)))
 const options = (type: string, property: string, params: Record<string, unknown>) =>
   withFetch(executor.options(`boardtool/v1/${type}`, property, params))
 

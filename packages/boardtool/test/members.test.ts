@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { API, AUTHORIZATION, BOARD, CARD, executor, step, withFetch } from "./support.js"
+import { API, AUTHORIZATION, BOARD, CARD, executor, run, withFetch } from "./support.js"
 
 const MEMBER = "61a0f0f0f0f0f0f0f0f0f0d1"
 const MEMBERSHIP = "61a0f0f0f0f0f0f0f0f0f0e1"
@@ -12,7 +12,6 @@ const OPTION = "61a0f0f0f0f0f0f0f0f0f0f2"
 const ITEM = "61a0f0f0f0f0f0f0f0f0f0f3"
 
 const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)))
 const fields = "username,fullName,initials,avatarUrl,url"
 
 /** A member as Trello answers `GET /members/{id}` (abridged). */

@@ -8,10 +8,9 @@ import { Component } from "@x/core"
 import * as Effect from "effect/Effect"
 import nock from "nock"
 import { boardtool } from "../src/index.js"
-import { API, AUTHORIZATION, BOARD, CARD, executor, step, withFetch } from "./support.js"
+import { API, AUTHORIZATION, BOARD, CARD, executor, run, withFetch } from "./support.js"
 
 const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)))
 const MEMBER = "61a0f0f0f0f0f0f0f0f0f0d1"
 const FIELD = "61a0f0f0f0f0f0f0f0f0f0f1"
 const OPTION = "61a0f0f0f0f0f0f0f0f0f0f2"

@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { API, AUTHORIZATION, BOARD, CARD, executor, LIST, step, TOKEN, withFetch } from "./support.js"
+import { API, AUTHORIZATION, BOARD, CARD, LIST, run, TOKEN } from "./support.js"
 
 const trello = () => nock(API, { reqheaders: { authorization: AUTHORIZATION } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)))
 
 /** What Trello's document requires of a card: nothing. The seed names these five. */
 const seedCard = { id: CARD, desc: "", idBoard: BOARD, idList: LIST, name: "Launch" }

@@ -5,10 +5,9 @@ import nock from "nock"
 import { mkdtempSync, readFileSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { API, API_KEY, connection, executor, step, withFetch } from "./support.js"
+import { API, API_KEY, executor, run, withFetch } from "./support.js"
 
 const browserUse = () => nock(API, { reqheaders: { "x-browser-use-api-key": API_KEY, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)), connection)
 
 const BROWSER = "9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"
 const PROFILE = "2f4e6a8c-1b3d-4f5a-9c7e-5d3b1a9f7e6c"

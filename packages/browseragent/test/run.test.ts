@@ -8,10 +8,9 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
 import nock from "nock"
-import { API, API_KEY, connectedTo, connection, executor, fakeHttp, SESSION, step, wireSession, withFetch } from "./support.js"
+import { API, API_KEY, connectedTo, connection, executor, fakeHttp, run, SESSION, step, wireSession } from "./support.js"
 
 const browserUse = () => nock(API, { reqheaders: { "x-browser-use-api-key": API_KEY, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)), connection)
 const WORKSPACE = "7d3e1c9a-2b4f-4e6d-8a1c-3f5e7b9d0a2c"
 const productSchema = {
   type: "object",

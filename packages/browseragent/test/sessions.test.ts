@@ -2,10 +2,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { API, API_KEY, connection, executor, SESSION, step, withFetch, wireSession } from "./support.js"
+import { API, API_KEY, executor, run, SESSION, wireSession, withFetch } from "./support.js"
 
 const browserUse = () => nock(API, { reqheaders: { "x-browser-use-api-key": API_KEY, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)), connection)
 const text = { format: "TEXT" }
 const WORKSPACE = "7d3e1c9a-2b4f-4e6d-8a1c-3f5e7b9d0a2c"
 const PROFILE = "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d"

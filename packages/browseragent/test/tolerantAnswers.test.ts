@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { API, API_KEY, connection, executor, SESSION, step, withFetch } from "./support.js"
+import { API, API_KEY, run, SESSION } from "./support.js"
 
 const browserUse = () => nock(API, { reqheaders: { "x-browser-use-api-key": API_KEY } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)), connection)
 
 const WORKSPACE = "7c6b5a49-3827-4160-9f8e-7d6c5b4a3928"
 const PROFILE = "2f4e6a8c-1b3d-4f5a-9c7e-5d3b1a9f7e6c"

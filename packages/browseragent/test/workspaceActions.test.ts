@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { API, API_KEY, connection, executor, step, withFetch } from "./support.js"
+import { API, API_KEY, executor, run, withFetch } from "./support.js"
 
 const WORKSPACE = "7d3e1c9a-2b4f-4e6d-8a1c-3f5e7b9d0a2c"
 const wireWorkspace = (overrides: Record<string, unknown> = {}) => ({
@@ -14,7 +14,6 @@ const wireWorkspace = (overrides: Record<string, unknown> = {}) => ({
 })
 
 const browserUse = () => nock(API, { reqheaders: { "x-browser-use-api-key": API_KEY, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)), connection)
 
 const S3 = "https://bu-workspaces.s3.us-east-1.amazonaws.com"
 const presigned = (key: string) =>

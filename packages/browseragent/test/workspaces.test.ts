@@ -5,10 +5,9 @@ import nock from "nock"
 import { closeSync, mkdtempSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { API, API_KEY, connection, executor, step, withFetch } from "./support.js"
+import { API, API_KEY, executor, run, withFetch } from "./support.js"
 
 const browserUse = () => nock(API, { reqheaders: { "x-browser-use-api-key": API_KEY, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)), connection)
 
 export const WORKSPACE = "7d3e1c9a-2b4f-4e6d-8a1c-3f5e7b9d0a2c"
 export const wireWorkspace = (overrides: Record<string, unknown> = {}) => ({

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vi
 import * as Effect from "effect/Effect"
 import nock from "nock"
 import { createHash } from "node:crypto"
-import { ACCESS_TOKEN, API, executor, SITE, step, webflowError, withFetch } from "./support.js"
+import { ACCESS_TOKEN, API, run, SITE, webflowError } from "./support.js"
 
 const ASSET = "63e5889e7fe4eafa7384cea4"
 const BUCKET = "https://s3.amazonaws.com"
@@ -33,7 +33,6 @@ const webflowAsset = {
 }
 
 const webflow = () => nock(API, { reqheaders: { authorization: `Bearer ${ACCESS_TOKEN}`, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)))
 
 beforeAll(() => nock.disableNetConnect())
 afterEach(() => nock.cleanAll())

@@ -7,10 +7,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { ACCESS_TOKEN, API, COLLECTION, connection, executor, ITEM, step, webflowError, webflowItem, withFetch } from "./support.js"
+import { ACCESS_TOKEN, API, COLLECTION, ITEM, run, webflowError, webflowItem } from "./support.js"
 
 const webflow = () => nock(API, { reqheaders: { authorization: `Bearer ${ACCESS_TOKEN}`, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)), connection)
 
 const ITEM2 = "580e64008c9a982ac9b8b755"
 const ITEM3 = "580e64008c9a982ac9b8b756"

@@ -6,10 +6,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { ACCESS_TOKEN, API, connection, executor, ORDER, SITE, step, webflowError, webflowOrder, withFetch } from "./support.js"
+import { ACCESS_TOKEN, API, ORDER, run, SITE, webflowError, webflowOrder } from "./support.js"
 
 const webflow = () => nock(API, { reqheaders: { authorization: `Bearer ${ACCESS_TOKEN}`, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)), connection) as Effect.Effect<any, any>
 
 const PRODUCT = "580e63fc8c9a982ac9b8b745"
 const SKU = "5e8518516e147040726cc415"

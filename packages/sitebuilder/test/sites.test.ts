@@ -7,10 +7,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { ACCESS_TOKEN, API, COLLECTION, connection, executor, SITE, step, webflowError, withFetch } from "./support.js"
+import { ACCESS_TOKEN, API, COLLECTION, executor, run, SITE, webflowError, withFetch } from "./support.js"
 
 const webflow = () => nock(API, { reqheaders: { authorization: `Bearer ${ACCESS_TOKEN}`, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)), connection)
 const options = (action: string, property: string, params: Record<string, unknown>) =>
   withFetch(executor.options(`sitebuilder/v1/${action}`, property, params))
 

@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import nock from "nock"
-import { ACCESS_TOKEN, API, COLLECTION, connection, executor, ITEM, ORDER, SITE, step, withFetch } from "./support.js"
+import { ACCESS_TOKEN, API, COLLECTION, ITEM, ORDER, run, SITE } from "./support.js"
 
 const webflow = () => nock(API, { reqheaders: { authorization: `Bearer ${ACCESS_TOKEN}` } })
-const run = (action: string, parameters: Record<string, unknown>) => withFetch(executor.run(step(action, parameters)), connection)
 
 /** Answers every request with `reply`, counting them: a retry would show as a second one. */
 const answering = (method: "GET" | "POST" | "PATCH", path: string, reply: () => [number, string | object]) => {
