@@ -246,4 +246,4 @@ export {
    * @category models
    */
   type ConnectionDescription
-} from "./internal/describeConnection.js"
+} from "./internal/connection.js"
