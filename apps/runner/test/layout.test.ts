@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url"
 
 const runner = fileURLToPath(new URL("..", import.meta.url))
 const config = JSON.parse(readFileSync(join(runner, ".dependency-cruiser.json"), "utf8")) as {
-  readonly forbidden: IFlattenedRuleSet["forbidden"]
+  readonly forbidden: NonNullable<IFlattenedRuleSet["forbidden"]>
   readonly options: Record<string, unknown>
 }
 
