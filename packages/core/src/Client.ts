@@ -28,7 +28,7 @@ import * as Connections from "./Connections.js"
 import * as FilePolicy from "./FilePolicy.js"
 import * as DefaultHttpClient from "./internal/defaultHttpClient.js"
 import * as internalConnectionTest from "./internal/connectionTest.js"
-import { execute } from "./internal/execute.js"
+import { execute } from "./internal/executor.js"
 import type * as Property from "./Property.js"
 
 /**

@@ -15,8 +15,7 @@ import type * as ConnectionTest from "./ConnectionTest.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import { Connections } from "./Connections.js"
 import * as internalConnectionTest from "./internal/connectionTest.js"
-import * as internalExecute from "./internal/execute.js"
-import * as internalOptions from "./internal/options.js"
+import * as internalExecutor from "./internal/executor.js"
 import * as PropertyGroups from "./internal/propertyGroup.js"
 import * as internal from "./internal/triggers.js"
 import { inStep } from "./internal/triggers.js"
@@ -212,7 +211,7 @@ export const make = (
   /** Runs a step with its decoded parameters (no object built for them on the way: a hot path). */
   const execute = ({ action, component, step }: Prepared, params: Readonly<Record<string, unknown>>) =>
     Effect.flatMap(Connections, (connections) =>
-      Effect.flatMap(connections.get(component), (opened) => internalExecute.execute(opened, action, params, step.type, asScrubbed)))
+      Effect.flatMap(connections.get(component), (opened) => internalExecutor.execute(opened, action, params, step.type, asScrubbed)))
 
   const runDecoded: Executor["runDecoded"] = (decoded) => execute(decoded, decoded.params)
 
@@ -226,7 +225,7 @@ export const make = (
     if (Either.isLeft(params)) return Effect.fail(inStep(prepared.step, params.left))
     return Effect.flatMap(Connections, (connections) =>
       Effect.flatMap(connections.get(prepared.component), (opened) =>
-        internalExecute.reconcile(opened, prepared.action, params.right, prepared.step.type, { since }, asScrubbed)))
+        internalExecutor.reconcile(opened, prepared.action, params.right, prepared.step.type, { since }, asScrubbed)))
   }
 
   const run: Executor["run"] = (input) =>
@@ -235,7 +234,7 @@ export const make = (
       return Either.isLeft(prepared) ? Effect.fail(prepared.left) : runPrepared(prepared.right, prepared.right.step.parameters)
     })
 
-  const options: Executor["options"] = (type, property, params) => internalOptions.options(registry, type, property, params)
+  const options: Executor["options"] = (type, property, params) => internalExecutor.options(registry, type, property, params)
 
   const fields: Executor["fields"] = (type, property, params) => PropertyGroups.fields(registry, type, property, params)
 
