@@ -1,7 +1,7 @@
 /**
  * The shape of @x/core's source and public surface: what consumers can import, that every
- * export says what it is and since when, that no module grows past one concept's size, and
- * that modules do not import each other in a circle.
+ * export says what it is and since when, and that modules do not import each other in a
+ * circle. There is no line budget: a module is one concept, however long.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readdirSync, readFileSync } from "node:fs"
