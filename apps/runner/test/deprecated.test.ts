@@ -15,7 +15,8 @@ import * as Schema from "effect/Schema"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as Commands from "../src/cli/Commands.js"
+import * as Describe from "../src/cli/commands/describe.js"
+import * as RunCommand from "../src/cli/commands/run.js"
 import * as Components from "../src/components/Components.js"
 import * as Output from "../src/Output.js"
 
@@ -52,9 +53,9 @@ const capture = <E>(command: Effect.Effect<void, E, any>) =>
 describe("a deprecated action in the runner", () => {
   it.effect("describe shows its date, replacement and reason; an action that is not deprecated shows none", () =>
     Effect.gen(function*() {
-      const one = yield* capture(Commands.describe(Option.some("legacy/v1/oldThing")))
+      const one = yield* capture(Describe.describe(Option.some("legacy/v1/oldThing")))
       expect(JSON.parse(one.out.join("\n")).deprecated).toEqual(deprecated)
-      const all = yield* capture(Commands.describe(Option.some("legacy/v1")))
+      const all = yield* capture(Describe.describe(Option.some("legacy/v1")))
       const actions = JSON.parse(all.out.join("\n")).actions as ReadonlyArray<{ name: string; deprecated?: unknown }>
       expect(actions.map((action) => [action.name, action.deprecated])).toEqual([["oldThing", deprecated], ["newThing", undefined]])
     }))
@@ -71,7 +72,7 @@ describe("a deprecated action in the runner", () => {
           { label: "New", name: "third", type: "legacy/v1/newThing", parameters: {} }
         ]
       }))
-      const { err, out } = yield* capture(Commands.run({
+      const { err, out } = yield* capture(RunCommand.run({
         workflow,
         inputs: new Map(),
         source: { sandbox: false, file: Option.none(), withoutRateLimits: false },

@@ -1,0 +1,75 @@
+/**
+ * `x-runner connect`: the OAuth2 flow of a component, or the test of its connection (`Connect`).
+ *
+ * @since 0.2.0
+ */
+import { Args, Command, Options } from "@effect/cli"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { layer as components } from "../../components/Components.js"
+import * as Errors from "../../Errors.js"
+
+/**
+ * Its examples, in its help and the root's.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const examples = [
+  "$ x-runner connect sitebuilder --connections connections.json --app-url http://127.0.0.1:3000",
+  "$ x-runner connect boardtool --test --connections connections.json"
+] as const
+
+/**
+ * `connect`: the OAuth2 flow of a component, storing the token in the connections file, then
+ * testing it; with `test`, the test of the connection as configured, writing nothing.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const connect = (args: {
+  readonly component: string
+  readonly connections: Option.Option<string>
+  readonly appUrl: string
+  readonly test?: boolean
+  readonly sandbox?: boolean
+}) =>
+  args.sandbox === true && args.test !== true
+    ? Effect.fail(new Errors.InvalidArguments({ message: "connect --sandbox tests the simulators' connection: add --test (there is nothing to connect)" }))
+    : Effect.flatMap(Effect.promise(() => import("../Connect.js")), (Connect) =>
+      args.test === true
+        ? Connect.test(args.component, { sandbox: args.sandbox === true, file: args.connections })
+        : Connect.connect(args.component, Option.getOrElse(args.connections, () => "connections.json"), args.appUrl))
+
+/**
+ * The `connect` command: its arguments and options, parsed, then the handler above.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const command = Command.make("connect", {
+  component: Args.text({ name: "component" }).pipe(
+    Args.withDescription("The component to connect with OAuth2 (e.g. sitebuilder), or whose connection to test with --test (any)")
+  ),
+  connections: Options.file("connections").pipe(
+    Options.withDescription(
+      "The connections file holding the app's clientId and clientSecret; the token is written into it (0600). With --test, the values tested; XRUNNER_<COMPONENT>_<FIELD> variables add to it (default: connections.json)"
+    ),
+    Options.optional
+  ),
+  test: Options.boolean("test").pipe(
+    Options.withDescription(
+      "Test the connection as configured, writing nothing: send the component's one cheap authenticated request and say whose the credentials are, or why they were refused and what to do (exit 2; 1 when the provider could not be reached)"
+    )
+  ),
+  sandbox: Options.boolean("sandbox").pipe(Options.withDescription("With --test: test the embedded simulators' connection")),
+  appUrl: Options.text("app-url").pipe(
+    Options.withPseudoName("URL"),
+    Options.withDescription("Where this process serves {app-url}/callback: the app's redirect URI"),
+    Options.withDefault("http://127.0.0.1:3000")
+  )
+}, (args) => connect(args).pipe(Effect.provide(components()))).pipe(
+  Command.withDescription(
+    "Connect an OAuth2 component: authorize in the browser, store the token in the connections file, and test it; or, with --test, test any component's connection as configured"
+  )
+)

@@ -1,0 +1,82 @@
+/**
+ * `x-runner options`: a property's dynamic option list, or a property group's fields.
+ *
+ * @since 0.2.0
+ */
+import { Args, Command } from "@effect/cli"
+import { Connections, type ConnectorError, PropertyGroup } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { Components, layer as components } from "../../components/Components.js"
+import * as ConnectionSource from "../../components/ConnectionSource.js"
+import * as Errors from "../../Errors.js"
+import { Output } from "../../Output.js"
+import { connectionsOption, nameValuesOption, type Needs, sandboxOption } from "../internal/shared.js"
+
+/**
+ * Its examples, in its help and the root's.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const examples = [
+  "$ x-runner options boardtool/v1/createCard idList --param idBoard=5eed00000000000000000002 --sandbox",
+  "$ x-runner options sitebuilder/v1/createCollectionItem fieldData --param collectionId=5eed00000000000000000003 --sandbox"
+] as const
+
+/**
+ * `options`: loads the dynamic option list of one property, or the fields of a property group
+ * (their definitions by key: title, kind, required, choices, rules).
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const options = (args: {
+  readonly type: string
+  readonly property: string
+  readonly params: ReadonlyMap<string, string>
+  readonly source: ConnectionSource.ConnectionSource
+}): Effect.Effect<void, Errors.RunnerError, Needs> =>
+  Effect.gen(function*() {
+    const { executor } = yield* Components
+    const resolved = Either.orElse(executor.registry.action(args.type), () => executor.registry.trigger(args.type))
+    if (Either.isLeft(resolved)) return yield* new Errors.InvalidArguments({ message: `InvalidInput: ${resolved.left.message}` })
+    const { component, definition } = resolved.right
+    const { connections } = yield* ConnectionSource.connect(args.source, [component])
+    const params = Object.fromEntries(args.params)
+    const props = definition.props as Record<string, PropertyGroup.PropertyGroup | { readonly kind: string }>
+    const group = Object.hasOwn(props, args.property) && props[args.property]!.kind === "GROUP"
+    const load: Effect.Effect<unknown, ConnectorError.ConnectorError, Connections.Connections> = group
+      ? executor.fields(args.type, args.property, params)
+      : executor.options(args.type, args.property, params)
+    const loaded = yield* Effect.either(load.pipe(Effect.provide(Connections.layer(connections))))
+    if (Either.isLeft(loaded)) {
+      const message = `${loaded.left._tag}: ${loaded.left.message}`
+      return yield* loaded.left._tag === "InvalidInput" ? new Errors.InvalidArguments({ message }) : new Errors.StepFailed({ message })
+    }
+    yield* Effect.flatMap(Output, (output) => output.out(JSON.stringify(loaded.right, null, 2)))
+  }).pipe(Effect.scoped)
+
+/**
+ * The `options` command: its arguments and options, parsed, then the handler above.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const command = Command.make("options", {
+  type: Args.text({ name: "type" }).pipe(Args.withDescription("The step type of an action or trigger, e.g. boardtool/v1/createCard")),
+  property: Args.text({ name: "property" }).pipe(
+    Args.withDescription("The property whose options to load (e.g. idList), or a property group whose fields to load (e.g. fieldData)")
+  ),
+  param: nameValuesOption("param", "A value of a property the list or the fields depend on, as name=value (repeatable)"),
+  connections: connectionsOption,
+  sandbox: sandboxOption
+}, (args) =>
+  options({
+    type: args.type,
+    property: args.property,
+    params: args.param,
+    source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: false }
+  }).pipe(Effect.provide(components()))).pipe(
+  Command.withDescription("Load the dynamic option list of a property (e.g. the lists of a board), or the fields of a property group (e.g. a collection's)")
+)

@@ -1,0 +1,196 @@
+/**
+ * `x-runner run`: the tasks of a workflow in order, stopping at the first failed step; with
+ * `--serve` (on the sandbox), a trigger workflow served in the same process meanwhile.
+ *
+ * @since 0.2.0
+ */
+import { Command, Options } from "@effect/cli"
+import type * as Path from "@effect/platform/Path"
+import { Connections, FilePolicy } from "@x/core"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { Components, layer as components } from "../../components/Components.js"
+import * as ConnectionSource from "../../components/ConnectionSource.js"
+import * as FileAccess from "../../components/FileAccess.js"
+import * as Run from "../../engine/Run.js"
+import * as Errors from "../../Errors.js"
+import { Output } from "../../Output.js"
+import * as WorkflowFiles from "../../workflow/WorkflowFiles.js"
+import * as Workflow from "../../workflow/Workflow.js"
+import {
+  allowPrivateNetworksOption,
+  checkWithConnections,
+  connectionsOption,
+  filesDirOption,
+  inputOption,
+  type Needs,
+  noFlags,
+  sandboxOption,
+  withoutRateLimitsOption,
+  workflowArg
+} from "../internal/shared.js"
+
+/**
+ * Its examples, in its help and the root's.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const examples = ["$ x-runner run examples/demo.json --sandbox", "$ x-runner run examples/board.json --sandbox --serve examples/card-moved.json"] as const
+
+const mark = (status: Run.StepResult["status"]) => status === "succeeded" ? "✔" : status === "failed" ? "✘" : "–"
+
+/**
+ * `run`: runs the tasks in order, stopping at the first failed step. With `--serve` (on the
+ * sandbox), a trigger workflow is served in the same process meanwhile (`ServeAlongside`),
+ * and the run waits for the first event it fires and that event's run.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const run = (args: {
+  readonly workflow: string
+  readonly inputs: ReadonlyMap<string, string>
+  readonly source: ConnectionSource.ConnectionSource
+  readonly json: boolean
+  readonly serve?: Option.Option<string>
+  readonly files?: FileAccess.Flags | undefined
+}): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
+  Effect.gen(function*() {
+    const output = yield* Output
+    const { executor } = yield* Components
+    const workflow = yield* WorkflowFiles.loadWorkflow(args.workflow, args.inputs)
+    const serveFile = Option.getOrUndefined(args.serve ?? Option.none())
+    const triggered = serveFile === undefined ? undefined : yield* loadTriggerWorkflow(serveFile, args.source)
+    const { connections } = yield* ConnectionSource.connect(args.source, [
+      ...new Set([...Workflow.componentsOf(workflow), ...(triggered === undefined ? [] : Workflow.componentsOf(triggered))])
+    ])
+    yield* checkWithConnections(args.workflow, workflow, connections)
+    if (triggered !== undefined) yield* checkWithConnections(serveFile!, triggered, connections)
+    const filePolicy = yield* FileAccess.policy("run", args.files ?? noFlags, connections)
+    const pretty = (text: string) => args.json ? Effect.void : output.err(text)
+    // One set of opened connections (one rate limiter per token) for the run and the trigger.
+    const opened = yield* Layer.build(Connections.layer(connections))
+    const served = triggered === undefined
+      ? undefined
+      : yield* Effect.flatMap(Effect.promise(() => import("../../serve/ServeAlongside.js")), (ServeAlongside) =>
+        ServeAlongside.start({ workflow: triggered, file: serveFile!, connections, rateLimits: !args.source.withoutRateLimits, opened }).pipe(
+          Effect.provideService(FilePolicy.FilePolicy, filePolicy)
+        ))
+    // A deprecated action still runs; each run says so once, on stderr (never in the outputs).
+    for (const warning of new Set([...Workflow.deprecations(workflow), ...(triggered === undefined ? [] : Workflow.deprecations(triggered))])) {
+      yield* output.err(warning)
+    }
+    yield* pretty(`▶ ${workflow.label}${args.source.sandbox ? " (sandbox)" : ""}`)
+    const result = yield* Run.run(executor, workflow, {
+      started: (checked) => pretty(`  … ${checked.step.name} (${checked.step.type})`),
+      finished: (step) =>
+        pretty(`  ${mark(step.status)} ${step.name} ${step.status}${step.durationMs === undefined ? "" : ` in ${step.durationMs} ms`}${
+          step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`
+        }`)
+    }).pipe(Effect.provide(opened), Effect.provideService(FilePolicy.FilePolicy, filePolicy))
+    // The first event the trigger fired (during the run, or just after it), and its run.
+    const fired = served === undefined ? undefined : yield* served.next(firedWithin)
+    if (served !== undefined) yield* served.stop
+    const trigger = served === undefined || fired === undefined ? undefined : Option.match(fired, {
+      onNone: () => ({ type: served.type, event: null, status: "failed" as const, steps: [] }),
+      onSome: ({ event, result }) => ({ type: served.type, event: event.id, status: result.status, steps: result.steps })
+    })
+    const status = result.status === "failed" || trigger?.status === "failed" ? "failed" : "succeeded"
+    const withoutDurations = (steps: ReadonlyArray<Run.StepResult>) => steps.map(({ durationMs: _, ...step }) => step)
+    if (args.json) {
+      yield* output.out(JSON.stringify({
+        status,
+        steps: withoutDurations(result.steps),
+        ...(trigger === undefined ? {} : { trigger: { ...trigger, steps: withoutDurations(trigger.steps) } })
+      }))
+    } else {
+      const print = (steps: ReadonlyArray<Run.StepResult>) =>
+        Effect.forEach(steps, (step) =>
+          Effect.gen(function*() {
+            yield* output.out(`\n${step.name} (${step.type}): ${step.status}`)
+            if (step.output !== undefined) yield* output.out(JSON.stringify(step.output, null, 2))
+            if (step.error !== undefined) yield* output.out(`${step.error.tag}: ${step.error.message}`)
+          }), { discard: true })
+      yield* output.out(`${workflow.label}: ${result.status}`)
+      yield* print(result.steps)
+      if (trigger !== undefined) {
+        yield* output.out(
+          trigger.event === null
+            ? `\n${triggered!.label}: ${trigger.type} fired no event within ${Duration.format(firedWithin)}`
+            : `\n${triggered!.label}: ${trigger.type} fired (event ${trigger.event}), its run ${trigger.status}`
+        )
+        yield* print(trigger.steps)
+      }
+    }
+    if (status === "failed") return yield* new Errors.StepFailed({ message: "" })
+  }).pipe(
+    // With --output json, a refusal is one JSON document on stdout too.
+    Effect.tapError((error) =>
+      args.json && Errors.exitCode(error) === 2
+        ? Effect.flatMap(Output, (output) => output.out(JSON.stringify({ status: "invalid", issues: Errors.issuesOf(error) })))
+        : Effect.void
+    ),
+    Effect.scoped
+  )
+
+/** How long `run --serve` waits, after its tasks, for the trigger's first event to have run. */
+const firedWithin = Duration.seconds(15)
+
+/** `run --serve`'s workflow: on the sandbox, with a trigger that registers its own webhook. */
+const loadTriggerWorkflow = (file: string, source: ConnectionSource.ConnectionSource) =>
+  Effect.gen(function*() {
+    if (!source.sandbox) {
+      return yield* new Errors.InvalidArguments({
+        message: "--serve needs --sandbox: the trigger's deliveries come from the simulators this process runs"
+      })
+    }
+    const triggered = yield* WorkflowFiles.loadWorkflow(file, new Map())
+    const kind = triggered.trigger?.prepared.trigger.kind
+    if (kind === undefined) return yield* new Errors.InvalidArguments({ message: `--serve ${file}: the workflow has no trigger to serve` })
+    if (kind !== "DYNAMIC_WEBHOOK") {
+      return yield* new Errors.InvalidArguments({
+        message: `--serve ${file}: ${triggered.trigger!.step.type} is not a webhook the runner registers (serve it with x-runner serve)`
+      })
+    }
+    return triggered
+  })
+
+/**
+ * The `run` command: its arguments and options, parsed, then the handler above.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const command = Command.make("run", {
+  workflow: workflowArg,
+  connections: connectionsOption,
+  sandbox: sandboxOption,
+  withoutRateLimits: withoutRateLimitsOption,
+  filesDir: filesDirOption("the current directory"),
+  allowPrivateNetworks: allowPrivateNetworksOption,
+  input: inputOption,
+  output: Options.choice("output", ["pretty", "json"]).pipe(
+    Options.withDescription("pretty: progress on stderr, outputs on stdout; json: one document {status, steps} on stdout"),
+    Options.withDefault("pretty" as const)
+  ),
+  serve: Options.file("serve").pipe(
+    Options.withPseudoName("TRIGGER-WORKFLOW.json"),
+    Options.withDescription(
+      "With --sandbox: also serve this workflow's trigger in the same process, on a local URL; the run waits for the first event it fires and that event's run"
+    ),
+    Options.optional
+  )
+}, (args) =>
+  run({
+    workflow: args.workflow,
+    inputs: args.input,
+    source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
+    files: { filesDir: args.filesDir, allowPrivateNetworks: args.allowPrivateNetworks },
+    json: args.output === "json",
+    serve: args.serve
+  }).pipe(Effect.provide(components({ rateLimits: !args.withoutRateLimits })))).pipe(
+  Command.withDescription("Run a workflow's tasks in order, stopping at the first failed step (exit 0, 1 a step failed, 2 invalid)")
+)

@@ -1,0 +1,83 @@
+/**
+ * `x-runner runs`, `runs show`, `runs retry`: the history `serve` keeps (`Runs`, loaded with
+ * the database).
+ *
+ * @since 0.2.0
+ */
+import { Args, Command, Options } from "@effect/cli"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { databaseOption, dataDirOption, jsonOutput, locationOf } from "../internal/shared.js"
+
+/**
+ * Its examples, in its help and the root's.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const examples = ["$ x-runner runs --status failed", "$ x-runner runs show 3f2a9c41d0e8b7a6", "$ x-runner runs retry 3f2a9c41d0e8b7a6"] as const
+
+/**
+ * `runs`, `runs show`, `runs retry`: the history `serve` keeps (loaded with the database).
+ *
+ * @since 0.3.0
+ * @category commands
+ */
+export const runsList = (args: Parameters<typeof import("../Runs.js").list>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("../Runs.js")), (Runs) => Runs.list(args))
+
+/**
+ * @since 0.3.0
+ * @category commands
+ */
+export const runsShow = (args: Parameters<typeof import("../Runs.js").show>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("../Runs.js")), (Runs) => Runs.show(args))
+
+/**
+ * @since 0.3.0
+ * @category commands
+ */
+export const runsRetry = (args: Parameters<typeof import("../Runs.js").retry>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("../Runs.js")), (Runs) => Runs.retry(args))
+
+const runIdArg = Args.text({ name: "run" }).pipe(Args.withDescription("The run's id, as x-runner runs lists it"))
+
+const showCommand = Command.make("show", { run: runIdArg, dataDir: dataDirOption, database: databaseOption, output: jsonOutput }, (args) =>
+  Effect.flatMap(locationOf(args.dataDir, args.database), (location) =>
+    runsShow({ location, runId: args.run, json: args.output === "json" }))).pipe(
+    Command.withDescription("Show a run: its trigger event, and each step's input, output and error (secret parameters are never stored)")
+  )
+
+const retryCommand = Command.make("retry", { run: runIdArg, dataDir: dataDirOption, database: databaseOption }, (args) =>
+  Effect.flatMap(locationOf(args.dataDir, args.database), (location) => runsRetry({ location, runId: args.run }))).pipe(
+    Command.withDescription("Run a failed run again from its failed step (the steps before it keep their outputs), on a serving runner")
+  )
+
+/**
+ * The `runs` command: its arguments and options, parsed, then the handler above.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const command = Command.make("runs", {
+  dataDir: dataDirOption,
+  database: databaseOption,
+  status: Options.choice("status", ["accepted", "running", "succeeded", "failed", "unknown"]).pipe(
+    Options.withDescription("Only the runs with this status"),
+    Options.optional
+  ),
+  workflow: Options.text("workflow").pipe(Options.withDescription("Only the runs of this workflow (its file name without .json)"), Options.optional),
+  limit: Options.integer("limit").pipe(Options.withDescription("At most this many runs, newest first"), Options.withDefault(50)),
+  output: jsonOutput
+}, (args) =>
+  Effect.flatMap(locationOf(args.dataDir, args.database), (location) =>
+    runsList({
+      location,
+      status: Option.getOrUndefined(args.status),
+      workflow: Option.getOrUndefined(args.workflow),
+      limit: args.limit,
+      json: args.output === "json"
+    }))).pipe(
+    Command.withDescription("List the runs serve keeps (status, trigger event, started, duration, failed step), newest first"),
+    Command.withSubcommands([showCommand, retryCommand])
+  )

@@ -1,0 +1,101 @@
+/**
+ * What several commands share: their common options (`--connections`, `--sandbox`,
+ * `--data-dir`, …), the check a workflow passes once the connections are known, and the
+ * runner's version.
+ *
+ * @internal
+ */
+import { Args, HelpDoc, Options, ValidationError } from "@effect/cli"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import type { Components } from "../../components/Components.js"
+import type { ConnectionValues } from "../../components/ConnectionValues.js"
+import type * as FileAccess from "../../components/FileAccess.js"
+import * as Errors from "../../Errors.js"
+import type { Output } from "../../Output.js"
+import * as Workflow from "../../workflow/Workflow.js"
+import * as NameValues from "./nameValues.js"
+// esbuild inlines it in the bundle; from dist/ and src/ alike it is the runner's own package.json.
+import packageJson from "../../../package.json" with { type: "json" }
+
+/** The runner's version (its package.json's), printed by `--version` and atop every help. */
+export const version: string = packageJson.version
+
+/** What the commands' handlers run with. */
+export type Needs = Components | Output | FileSystem.FileSystem | HttpClient.HttpClient
+
+/** A workflow that passed both checks (the second one needs the connections). */
+export const checkWithConnections = (file: string, workflow: Workflow.Workflow, connections: ConnectionValues) => {
+  const issues = Workflow.checkWithConnections(workflow, connections)
+  return issues.length === 0 ? Effect.void : Effect.fail(new Errors.InvalidWorkflow({ file, issues }))
+}
+
+/** `run`'s flags when a caller gives none: the current directory, private networks refused. */
+export const noFlags: FileAccess.Flags = { filesDir: Option.none(), allowPrivateNetworks: false }
+
+export const workflowArg = Args.text({ name: "workflow.json" }).pipe(
+  Args.withDescription("The workflow file: {label, inputs?, triggers?, tasks} (see the README's \"Workflow files\")")
+)
+export const connectionsOption = Options.file("connections").pipe(
+  Options.withDescription("A JSON file of connections keyed by component name; XRUNNER_<COMPONENT>_<FIELD> variables add to it"),
+  Options.optional
+)
+export const sandboxOption = Options.boolean("sandbox").pipe(
+  Options.withDescription("Run against the embedded simulators, seeded: no account or credential needed")
+)
+export const filesDirOption = (whenLeftOut: string) =>
+  Options.text("files-dir").pipe(
+    Options.withPseudoName("DIR"),
+    Options.withDescription(
+      `The directory path inputs are read from and downloads written to (relative paths are taken from it; symlinks resolved; nothing outside it) (default: ${whenLeftOut})`
+    ),
+    Options.optional
+  )
+export const allowPrivateNetworksOption = Options.boolean("allow-private-networks").pipe(
+  Options.withDescription(
+    "Let url inputs and downloads reach loopback, private, link-local and other internal addresses (refused by default; the connections' own base URLs, such as the sandbox's simulators, stay reachable)"
+  )
+)
+export const withoutRateLimitsOption = Options.boolean("without-rate-limits").pipe(
+  Options.withDescription("With --sandbox, or connections to simulators on this machine: the runner keeps to no rate limit (for load tests)")
+)
+export const dataDirOption = Options.directory("data-dir").pipe(
+  Options.withDescription("Where the embedded database and the triggers' state are kept (made 0700 if others could read it)"),
+  Options.withDefault(".x-runner")
+)
+export const databaseOption = Options.text("database").pipe(
+  Options.withPseudoName("postgres://…"),
+  Options.withDescription("A PostgreSQL shared by several runners, instead of the embedded database (also XRUNNER_DATABASE)"),
+  Options.optional
+)
+/** A repeatable `--<name> name=value`, its values read as written (`internal/nameValues`). */
+export const nameValuesOption = (name: string, description: string) =>
+  Options.text(name).pipe(
+    Options.withPseudoName("name=value"),
+    Options.withDescription(description),
+    Options.repeated,
+    Options.optional,
+    Options.mapEffect((given) =>
+      Either.match(NameValues.parse(name, Option.getOrElse(given, () => [])), {
+        onLeft: (message) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message))),
+        onRight: Effect.succeed
+      })
+    )
+  )
+export const inputOption = nameValuesOption(
+  "input",
+  "A value for an input the workflow declares, as name=value (repeatable): taken as written, never as a ${…} reference; name= is the empty string"
+)
+export const locationOf = (dataDir: string, database: Option.Option<string>) =>
+  Effect.mapError(
+    Effect.flatMap(Effect.promise(() => import("../../store/Database.js")), (Database) =>
+      Database.locateDatabase(Option.getOrUndefined(database) ?? process.env["XRUNNER_DATABASE"], dataDir)),
+    (error) => error
+  )
+export const jsonOutput = Options.choice("output", ["pretty", "json"]).pipe(
+  Options.withDescription("pretty: a table (or text); json: one JSON document on stdout"),
+  Options.withDefault("pretty" as const)
+)
