@@ -164,10 +164,9 @@ describe("servers read no more than they accept", () => {
     const { sentBytes, status } = await streamChunked(publicUrl, "POST", 512 * 1024 * 1024)
     expect(status).toBe(413)
     expect(sentBytes).toBeLessThan(32 * 1024 * 1024)
-    // Still serving: the provider's check of the URL is answered at once.
-    const started = performance.now()
-    expect((await fetch(publicUrl, { method: "HEAD" })).status).toBe(200)
-    expect(performance.now() - started).toBeLessThan(1000)
+    // Still serving: the provider's check of the URL is answered (not held behind the rest of
+    // the body, which the client stopped sending: a server still reading it would never answer).
+    expect((await fetch(publicUrl, { method: "HEAD", signal: AbortSignal.timeout(30_000) })).status).toBe(200)
     child.kill("SIGTERM")
     await new Promise((resolve) => child.on("exit", resolve))
   }, 60_000)
@@ -195,7 +194,7 @@ describe("serve's data directory", () => {
     child.stderr.on("data", (c: Buffer) => (log += c.toString()))
     const code = await new Promise<number | null>((resolve) => {
       child.on("exit", resolve)
-      void waitFor(() => log.includes("● serving"), () => log, 20_000).then(() => child.kill("SIGTERM"), () => child.kill("SIGKILL"))
+      void waitFor(() => log.includes("● serving"), () => log).then(() => child.kill("SIGTERM"), () => child.kill("SIGKILL"))
     })
     return { code, log }
   }
@@ -232,7 +231,7 @@ describe("serve's data directory", () => {
     const dataDir = join(dir, "shared-data")
     const port = await freePort()
     const first = served(["serve", newCard, "--sandbox", "--public-url", `http://127.0.0.1:${port}/hooks/new-card`, "--data-dir", dataDir])
-    await first.waitFor("● serving", 1, 20_000)
+    await first.waitFor("● serving")
     const second = await serveOnce(dataDir)
     expect(second.code).toBe(2)
     expect(second.log).toContain(`another x-runner (process ${first.child.pid}) serves from ${dataDir}: one runner uses a data directory`)
@@ -245,7 +244,8 @@ describe("serve's data directory", () => {
   }, 90_000)
 })
 
-const waitFor = (done: () => boolean, log: () => string, timeoutMs = 20_000) =>
+// As bin.ts's: generous, on CI's two busy cores (a passing test never waits it out).
+const waitFor = (done: () => boolean, log: () => string, timeoutMs = 45_000) =>
   new Promise<void>((resolve, reject) => {
     const started = Date.now()
     const check = () => {
