@@ -37,7 +37,8 @@ const delivery = (actionId: string, publicUrl: string, signed = true) => {
 
 /** The runs once the one of event `id` has ended. */
 const runsOnceEnded = async (dataDir: string, id: string) => {
-  const deadline = Date.now() + 10_000
+  // Generous: only a run that never ends waits it out.
+  const deadline = Date.now() + 45_000
   for (;;) {
     const runs = await runsOf({ dataDir })
     if (runs.some((run) => run.event === id && !["accepted", "running"].includes(run.status)) || Date.now() > deadline) return runs
