@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
 import { createServer, type Server } from "node:http"
 import * as Simulator from "../src/testing/simulator.js"
 import { connectedTo, executor, step } from "./support.js"
@@ -104,7 +105,8 @@ describe("boardtool against the simulator", () => {
 
   it.live("two concurrent enables of the same webhook make one; closing stops deliveries and their retries", () =>
     Effect.gen(function*() {
-      const other = yield* Effect.promise(() => Simulator.start({ deliveryRetryDelayMs: 10_000 }))
+      // A retry waits 10 minutes: a close that waited for it would outlast the test's time limit.
+      const other = yield* Effect.promise(() => Simulator.start({ deliveryRetryDelayMs: 600_000 }))
       const values = { key: other.key, token: other.token, baseUrl: other.baseUrl }
       const hits: Array<string> = []
       const failing = createServer((req, res) => {
@@ -130,13 +132,14 @@ describe("boardtool against the simulator", () => {
           else expect(result.left).toMatchObject({ message: "A webhook with that callback, model, and token already exists" })
         }
         yield* executor.run(step("createCard", { idList: list.id, name: "x" })).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
-        yield* Effect.sleep("200 millis")
-        const started = Date.now()
+        // The delivery's first attempt made (and failed): its retry now waits.
+        yield* Effect.repeat(Effect.sync(() => other.deliveries.length), { schedule: Schedule.spaced("10 millis"), until: (n) => n > 0 })
+        // close settles every delivery, retries waiting included: nothing is sent after it.
         yield* Effect.promise(() => other.close())
-        expect(Date.now() - started).toBeLessThan(1000)
-        yield* Effect.sleep("100 millis")
+        yield* Effect.promise(() => other.idle())
         // One HEAD per enable attempt that got that far, one failed POST; no retry after close.
         expect(hits.filter((m) => m === "POST")).toHaveLength(1)
+        expect(other.deliveries.map((d) => d.attempt)).toEqual([1])
       }).pipe(Effect.ensuring(Effect.promise(() => new Promise((resolve) => failing.close(resolve)))))
     }))
 

@@ -51,8 +51,8 @@ describe("simulator: sessions", () => {
     held += 50
     const early = ((await api("GET", `/sessions/${created.id}/messages`)).body.messages as Array<{ role: string; type: string }>).map((m) => `${m.role} ${m.type}`)
     expect(early).toEqual(["human user_message", "ai browser_action"])
-    held = undefined
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // A second in: well past its 3 steps (the clock moved, not waited for).
+    held += 1000
     const all = (await api("GET", `/sessions/${created.id}/messages?limit=100`)).body
     expect(all.hasMore).toBe(false)
     expect(all.messages.map((m: { role: string; type: string }) => `${m.role} ${m.type}`)).toEqual([
@@ -74,6 +74,7 @@ describe("simulator: sessions", () => {
     expect((await api("GET", `/sessions/${created.id}/messages?limit=101`)).status).toBe(422)
     expect((await api("GET", `/sessions/${created.id}/messages?after=nope`)).body.detail[0]).toMatchObject({ loc: ["query", "after"], type: "uuid_parsing" })
     expect(await api("GET", "/sessions/5b0f3c2a-9d8e-4f7a-b6c5-000000000000/messages")).toEqual({ status: 404, body: { detail: "Session not found" } })
+    held = undefined
   })
 
   it("delete: 204 (a running session too: stopped first), then 404 for it", async () => {

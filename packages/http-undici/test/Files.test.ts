@@ -68,7 +68,10 @@ describe("files through the undici client", () => {
       expect(refused).toMatchObject({ _tag: "UnexpectedResponse", message: expect.stringMatching(/^the file is 72 MiB .* over the limit of 1000 bytes$/) })
       expect(readdirSync(dir).filter((name) => name.includes("refused"))).toEqual([])
       // The server sees the request end: the refused body was not left paused on its connection.
-      yield* Effect.promise(() => new Promise<void>((resolve) => server.getConnections((_, count) => count === 0 ? resolve() : setTimeout(() => server.getConnections((_, again) => again === 0 && resolve()), 200))))
+      const connections = () => new Promise<number>((resolve) => server.getConnections((_, count) => resolve(count)))
+      yield* Effect.promise(async () => {
+        while ((await connections()) > 0) await new Promise((resolve) => setTimeout(resolve, 20))
+      })
     }), 20_000)
 
   it.live("a multipart upload of a large file is streamed with its Content-Length", () =>

@@ -99,7 +99,9 @@ for (const [name, layer, deadlineAware] of clients) {
             const elapsed = Date.now() - started
             expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 300ms" })
             expect(elapsed).toBeGreaterThanOrEqual(290)
-            expect(elapsed).toBeLessThan(1500)
+            // Ended by its limit, not by the server (which never answers): a bound on a stall,
+            // generous for a busy machine, far below the test's own time limit.
+            expect(elapsed).toBeLessThan(10_000)
             // The server sees the connection closed before it answered.
             yield* Effect.promise(() => waitFor(() => aborted.some((url) => url.startsWith(`/v1${path}`))))
           })))
@@ -119,7 +121,7 @@ for (const [name, layer, deadlineAware] of clients) {
   })
 }
 
-const waitFor = async (condition: () => boolean, ms = 2000) => {
+const waitFor = async (condition: () => boolean, ms = 15_000) => {
   const end = Date.now() + ms
   while (!condition()) {
     if (Date.now() > end) throw new Error("the server never saw the request aborted")

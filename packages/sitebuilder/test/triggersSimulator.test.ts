@@ -236,7 +236,8 @@ describe("the simulator's webhooks API", () => {
     expect(deliveries.deliveries.map((d) => [d.attempt, d.status])).toEqual([[1, "error"], [2, "error"], [3, "error"], [4, "error"]])
     const slow = Deliveries.make({ secret: "s", store, retries: 3, retryDelayMs: 60_000 })
     store.emit("s1", "page_created", { siteId: "s1", pageId: "q" })
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // Its first attempt made (and failed): the retry now waits its minute.
+    while (slow.deliveries.length === 0) await new Promise((resolve) => setTimeout(resolve, 10))
     await slow.close()
     await slow.idle()
     expect(slow.deliveries.map((d) => d.attempt)).toEqual([1])
