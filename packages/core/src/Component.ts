@@ -1,6 +1,8 @@
 /**
  * The component model: a component is a name, a version, a title, a category, a connection,
  * actions and triggers. Definitions are data plus Effects: `describe` prints them as JSON.
+ *
+ * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
 import * as JSONSchema from "effect/JSONSchema"

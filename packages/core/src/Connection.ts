@@ -3,6 +3,8 @@
  * authorization code, an API key in a header, and custom (any headers or query parameters
  * built from the connection's fields, e.g. Trello's key and token). Every connection also
  * takes an optional `baseUrl` (a proxy, a regional endpoint, a simulator).
+ *
+ * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Duration from "effect/Duration"
@@ -26,7 +28,15 @@ import type * as RetryPolicy from "./RetryPolicy.js"
  * @since 0.1.0
  * @category models
  */
-export type { Kind } from "./internal/connection.js"
+export type {
+  /**
+   * How a connection authenticates: `OAUTH2`, `API_KEY` or `CUSTOM`.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  Kind
+} from "./internal/connection.js"
 
 /**
  * The provider-specific behaviour of the client, shared by every kind of connection.
@@ -242,6 +252,9 @@ export {
    */
   describe,
   /**
+   * A connection as plain JSON data: its kind, fields, default base URL, rate limits, OAuth2
+   * URLs and scopes, and the request its test sends.
+   *
    * @since 0.1.0
    * @category models
    */

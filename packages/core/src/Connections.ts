@@ -29,6 +29,8 @@ import type { Opened } from "./internal/open.js"
  */
 export type {
   /**
+   * An opened connection: its decoded values, its provider client, and the scrubber of its secrets.
+   *
    * @since 0.2.0
    * @category models
    */

@@ -3,6 +3,8 @@
  *
  * Each carries the provider's own message and, for HTTP failures, the request's method
  * and path (never its query string, headers or body, which is where credentials live).
+ *
+ * @since 0.1.0
  */
 import * as Data from "effect/Data"
 import type * as Duration from "effect/Duration"

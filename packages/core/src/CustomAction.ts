@@ -3,6 +3,8 @@
  * connection's auth. Its path may not leave the base URL: an absolute URL to another host,
  * a scheme-relative `//host` or a `..` that climbs out of the base path is rejected before
  * anything is sent, so the credentials never go elsewhere.
+ *
+ * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"

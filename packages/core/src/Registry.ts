@@ -2,6 +2,8 @@
  * The components a runner knows, and the resolution of a step's `type` to one of their
  * actions or triggers. An unknown component, version, action or trigger is an `InvalidInput`
  * that names what does exist.
+ *
+ * @since 0.1.0
  */
 import * as Either from "effect/Either"
 import type { Action } from "./Action.js"

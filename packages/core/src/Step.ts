@@ -1,6 +1,8 @@
 /**
  * A workflow step: `{ label, name, parameters, type }`, where `type` is
  * `<component>/v<version>/<action>` (e.g. `boardtool/v1/createCard`).
+ *
+ * @since 0.1.0
  */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"

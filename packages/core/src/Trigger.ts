@@ -3,6 +3,8 @@
  * with the provider on enable, removed on disable, and turns each delivery into events; a
  * static webhook's URL is registered by hand in the provider's dashboard, so it only verifies
  * and parses deliveries; a polling trigger fetches what is new since its cursor.
+ *
+ * @since 0.1.0
  */
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"

@@ -1,6 +1,8 @@
 /**
  * Webhook delivery checks: HMAC signatures compared in constant time, timestamp tolerance
  * and a body size limit. A delivery that fails any of them is rejected before it runs anything.
+ *
+ * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"

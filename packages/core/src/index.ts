@@ -1,5 +1,5 @@
 /**
- * @x/core: the Effect runtime every connector component is built on.
+ * `@x/core`: the Effect runtime every connector component is built on.
  *
  * @since 0.1.0
  */
