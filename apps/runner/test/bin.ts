@@ -116,13 +116,24 @@ export const runsOf = async (where: { readonly dataDir?: string; readonly databa
 /** The runs' database of a data directory, opened as `serve` keeps it (better-sqlite3 is the runner's dependency). */
 const runsDatabase = (dataDir: string) => {
   const Database = createRequire(import.meta.url)("better-sqlite3") as new(file: string) => {
-    prepare: (sql: string) => { get: (...values: Array<unknown>) => unknown; run: (...values: Array<unknown>) => unknown }
+    prepare: (sql: string) => { get: (...values: Array<unknown>) => unknown; all: (...values: Array<unknown>) => Array<unknown>; run: (...values: Array<unknown>) => unknown }
     pragma: (text: string) => unknown
     close: () => void
   }
   const db = new Database(join(dataDir, "runs.db"))
   db.pragma("busy_timeout = 5000")
   return db
+}
+
+/** The steps whose write marker serve has committed (each about to send, or having sent, its first write), as `run:step`. */
+export const writesSent = (dataDir: string): Array<string> => {
+  const db = runsDatabase(dataDir)
+  try {
+    return (db.prepare("SELECT run_id, name FROM xr_steps WHERE write_sent_at IS NOT NULL ORDER BY run_id, idx").all() as Array<{ run_id: string; name: string }>)
+      .map((row) => `${row.run_id}:${row.name}`)
+  } finally {
+    db.close()
+  }
 }
 
 /** A polling trigger's cursor as serve stored it (JSON text), if any. */

@@ -28,10 +28,9 @@ const seeded = {
 describe("x-runner run examples/trello-catalog.json --sandbox", () => {
   it("runs every action of boardtool/v1, each step succeeding with real values", async () => {
     const downloadPath = join(dir, "notes.txt")
-    const started = Date.now()
+    // Trello's pacing is kept (the whole catalog fits in one window of its limit: a catalog that
+    // outgrew it would wait for the next window, slower but not failing; pacing has its own tests).
     const { document, extra, failed, missing, output } = await runCatalog(catalog, boardtool, ["--input", `downloadPath=${downloadPath}`, "--files-dir", dir])
-    // Trello's pacing is kept, but the whole catalog fits in one window of its limit.
-    expect(Date.now() - started).toBeLessThan(30_000)
     expect(document.status).toBe("succeeded")
     expect(failed).toEqual([])
     // Every action has a step (customAction included), and no step is of another type.

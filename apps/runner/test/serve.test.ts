@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { freePort, runner, runsOf, served, type Served } from "./bin.js"
+import { freePort, runner, runsOf, served, type Served, writesSent } from "./bin.js"
 
 const workflow = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
 const secret = "sandbox-trello-secret"
@@ -89,10 +89,11 @@ describe("x-runner serve", () => {
     const first = start(publicUrl, port, dataDir)
     await first.waitFor("● serving")
     // Acknowledged once the run is committed; the engine then starts the research step: a
-    // Browser Use session (a POST that creates it) that takes about a second.
+    // Browser Use session (a POST that creates it) that takes about a second. Killed once the
+    // step's write marker is committed: its POST is then on its way (or has arrived).
     expect((await delivery("cccccccccccccccccccccccc", publicUrl)).status).toBe(200)
     await first.waitFor("▶ event cccccccccccccccccccccccc")
-    await new Promise((resolve) => setTimeout(resolve, 400))
+    while (!writesSent(dataDir).some((step) => step.endsWith(":research"))) await new Promise((resolve) => setTimeout(resolve, 10))
     first.child.kill("SIGKILL")
     await first.exited
     expect((await runsOf({ dataDir })).map((run) => `${run.event}:${run.status}`)).toEqual(["cccccccccccccccccccccccc:running"])

@@ -29,7 +29,10 @@ describe("x-runner serve, browseragent's sessionFinished", () => {
       tasks: [{ label: "Read it", name: "read", type: "browseragent/v1/getSession", parameters: { sessionId: "${trigger.id}" } }]
     }))
     const before = await post({ task: "Ended before" })
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // Ended (its steps come every 50 ms) before serve starts: seen ended, not waited for.
+    const status = () =>
+      fetch(`${sim.baseUrl}/sessions/${before.id}`, { headers: { "x-browser-use-api-key": sim.apiKey } }).then((r) => r.json() as Promise<{ status: string }>)
+    while ((await status()).status !== "stopped") await new Promise((resolve) => setTimeout(resolve, 20))
     const env = { XRUNNER_BROWSERAGENT_VALUE: sim.apiKey, XRUNNER_BROWSERAGENT_BASE_URL: sim.baseUrl }
     const serving = served(["serve", workflow, "--poll-interval", "200 millis", "--data-dir", join(dir, "data")], env)
     try {
