@@ -7,18 +7,12 @@
  */
 import type * as Either from "effect/Either"
 import type * as ParseResult from "effect/ParseResult"
-import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
+import type * as Redacted from "effect/Redacted"
+import type * as Schema from "effect/Schema"
 import type { Choice } from "./Choice.js"
 import type { Issue, InvalidInput } from "./ConnectorError.js"
-import type { DynamicOptions } from "./DynamicOptions.js"
-import { BooleanLike } from "./internal/lenient.js"
-import * as numeric from "./internal/numeric.js"
-import * as dateTimes from "./internal/dateTime.js"
-import * as internal from "./internal/decoder.js"
-import { type Common, make, type Params, type Properties, type Property, type Validate } from "./internal/property.js"
-import * as Rule from "./internal/rule.js"
-import * as secrets from "./internal/secrets.js"
+import * as internal from "./internal/property.js"
+import type { Common, Params, Properties, Property, StringConfig, Validate } from "./internal/property.js"
 
 /**
  * The property model: `Property`, `Properties`, the decoded `Params` of a record, what a typed
@@ -35,41 +29,15 @@ export type { AnyProperty, Input, Kind, Params, Properties, Property, Validate }
  * @since 0.1.0
  * @category models
  */
-export interface StringConfig<R extends boolean, V extends string = string> extends Common<R> {
-  readonly minLength?: number
-  readonly maxLength?: number
-  readonly pattern?: RegExp
-  /** Said when the value does not match `pattern`, e.g. "must be 24 hexadecimal digits". */
-  readonly patternMessage?: string
-  /** The values it may take; their literal types are the property's type. */
-  readonly choices?: ReadonlyArray<Choice<V>>
-  readonly dynamicOptions?: DynamicOptions
-  readonly defaultValue?: NoInfer<V>
-}
-
-const isString = (u: unknown): u is string => typeof u === "string"
-
-const stringRules = (config: StringConfig<boolean>): ReadonlyArray<Rule.Rule<string>> => [
-  ...Rule.oneOf(config.choices?.map((choice) => choice.value), (v) => JSON.stringify(v)),
-  ...Rule.when(config.minLength, (min) => ({
-    test: (s: string) => s.length >= min,
-    message: min === 1 ? "must not be empty" : `must be at least ${min} characters long`,
-    constraint: { minLength: min }
-  })),
-  ...Rule.when(config.maxLength, (max) => ({
-    test: (s: string) => s.length <= max,
-    message: `must be at most ${max} characters long`,
-    constraint: { maxLength: max }
-  })),
-  ...Rule.when(config.pattern, (pattern) => ({
-    test: (s: string) => pattern.test(s),
-    message: config.patternMessage ?? `must match ${pattern.source}`,
-    constraint: { pattern: pattern.source }
-  }))
-]
-
-const stringSchema = (rules: ReadonlyArray<Rule.Rule<string>>) =>
-  Rule.refine(Schema.String.annotations({ message: () => "must be a string" }), rules)
+export type {
+  /**
+   * The settings of a STRING property: length, pattern, choices, dynamic options, default.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  StringConfig
+} from "./internal/property.js"
 
 /**
  * A text value; `choices` makes it an enum (typed by their values), `dynamicOptions` a
@@ -78,13 +46,9 @@ const stringSchema = (rules: ReadonlyArray<Rule.Rule<string>>) =>
  * @since 0.1.0
  * @category constructors
  */
-export const string = <const R extends boolean = false, const V extends string = string>(
+export const string: <const R extends boolean = false, const V extends string = string>(
   config: StringConfig<R, V>
-  // NoInfer: V comes from the choices (else string), never from the context the property is used in.
-): Property<NoInfer<V>, R> => {
-  const rules = stringRules(config)
-  return make("STRING", config, stringSchema(rules) as unknown as Schema.Schema<V>, Rule.constraints(rules), Rule.accepts(isString, rules))
-}
+) => Property<NoInfer<V>, R> = internal.string
 
 /**
  * A constructor of text properties that match one pattern (an id format, say): the pattern
@@ -93,10 +57,12 @@ export const string = <const R extends boolean = false, const V extends string =
  * @since 0.2.0
  * @category constructors
  */
-export const patterned = (pattern: RegExp, patternMessage: string) =>
-<const R extends boolean = false>(
+export const patterned: (
+  pattern: RegExp,
+  patternMessage: string
+) => <const R extends boolean = false>(
   config: Omit<StringConfig<R>, "pattern" | "patternMessage" | "choices">
-): Property<string, R> => string({ ...config, pattern, patternMessage })
+) => Property<string, R> = internal.patterned
 
 /**
  * A secret text value (a key, token or password): decoded as `Redacted`, so it never prints.
@@ -105,19 +71,9 @@ export const patterned = (pattern: RegExp, patternMessage: string) =>
  * @since 0.1.0
  * @category constructors
  */
-export const secret = <const R extends boolean = false>(
+export const secret: <const R extends boolean = false>(
   config: Omit<StringConfig<R>, "choices" | "dynamicOptions" | "defaultValue">
-): Property<Redacted.Redacted<string>, R, string | Redacted.Redacted<string>> => {
-  const rules = stringRules(config)
-  // Either form becomes a Redacted first; the rules then check the text inside it.
-  const given = Schema.Union(Schema.RedactedFromSelf(Schema.String), Schema.String.annotations({ message: () => "must be a string" }))
-  const schema = Schema.transform(given, Schema.RedactedFromSelf(stringSchema(rules)), {
-    strict: true,
-    decode: (value) => Redacted.isRedacted(value) ? value : Redacted.make(value),
-    encode: (value) => value
-  })
-  return make("STRING", { ...config, secret: true }, schema, Rule.constraints(rules))
-}
+) => Property<Redacted.Redacted<string>, R, string | Redacted.Redacted<string>> = internal.secret
 
 /**
  * true or false; the strings "true" and "false" (from an interpolated reference) are accepted.
@@ -125,9 +81,9 @@ export const secret = <const R extends boolean = false>(
  * @since 0.1.0
  * @category constructors
  */
-export const boolean = <const R extends boolean = false>(
+export const boolean: <const R extends boolean = false>(
   config: Common<R> & { readonly defaultValue?: boolean }
-): Property<boolean, R> => make("BOOLEAN", config, BooleanLike, {}, (value) => typeof value === "boolean")
+) => Property<boolean, R> = internal.boolean
 
 /**
  * A whole number; a string of digits (from an interpolated reference) is accepted.
@@ -135,7 +91,14 @@ export const boolean = <const R extends boolean = false>(
  * @since 0.1.0
  * @category constructors
  */
-export const integer = numeric.integer
+export const integer: <const R extends boolean = false, const V extends number = number>(
+  config: Common<R> & {
+    readonly minimum?: number
+    readonly maximum?: number
+    readonly choices?: ReadonlyArray<Choice<V>>
+    readonly defaultValue?: NoInfer<V>
+  }
+) => Property<NoInfer<V>, R> = internal.integer
 
 /**
  * A number, whole or not (a price, say); a numeric string (from an interpolated reference) is accepted.
@@ -143,7 +106,14 @@ export const integer = numeric.integer
  * @since 0.2.0
  * @category constructors
  */
-export const number = numeric.number
+export const number: <const R extends boolean = false, const V extends number = number>(
+  config: Common<R> & {
+    readonly minimum?: number
+    readonly maximum?: number
+    readonly choices?: ReadonlyArray<Choice<V>>
+    readonly defaultValue?: NoInfer<V>
+  }
+) => Property<NoInfer<V>, R> = internal.number
 
 /**
  * Whether a string is an ISO 8601 date or date-time, with or without a zone designator, that exists.
@@ -151,7 +121,7 @@ export const number = numeric.number
  * @since 0.1.0
  * @category utils
  */
-export const isIsoDateTime: (s: string) => boolean = dateTimes.isIsoDateTime
+export const isIsoDateTime: (s: string) => boolean = internal.isIsoDateTime
 
 /**
  * An ISO 8601 date-time (e.g. 2026-11-21T10:00:00Z, or without a zone); kept as the string given.
@@ -159,16 +129,9 @@ export const isIsoDateTime: (s: string) => boolean = dateTimes.isIsoDateTime
  * @since 0.1.0
  * @category constructors
  */
-export const dateTime = <const R extends boolean = false>(
+export const dateTime: <const R extends boolean = false>(
   config: Common<R> & { readonly defaultValue?: string }
-): Property<string, R> =>
-  make(
-    "DATE_TIME",
-    config,
-    Rule.refine(Schema.String.annotations({ message: () => "must be an ISO 8601 date-time string" }), dateTimes.rules),
-    Rule.constraints(dateTimes.rules),
-    Rule.accepts(isString, dateTimes.rules)
-  )
+) => Property<string, R> = internal.dateTime
 
 export {
   /**
@@ -186,7 +149,7 @@ export {
    * @category constructors
    */
   object
-} from "./internal/structured.js"
+} from "./internal/property.js"
 
 /**
  * The Schema of a parameter record: optional properties may be absent, null or undefined (then
@@ -225,7 +188,7 @@ export const decoder: <P extends Properties>(
  * @since 0.2.0
  * @category utils
  */
-export const redact: (properties: Properties, params: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>> = secrets.redact
+export const redact: (properties: Properties, params: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>> = internal.redact
 
 export {
   /**
@@ -247,4 +210,4 @@ export {
    * @category models
    */
   type PropertyDescription
-} from "./internal/describe.js"
+} from "./internal/property.js"

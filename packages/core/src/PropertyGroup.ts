@@ -11,8 +11,7 @@
 import * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import type { ConnectorError } from "./ConnectorError.js"
-import { isPlainObject, JsonObject } from "./internal/decoder.js"
-import { type Common, make as makeProperty, type Properties, type Property } from "./internal/property.js"
+import { type Common, isPlainObject, JsonObject, make as makeProperty, type Properties, type Property } from "./internal/property.js"
 import type { ProviderClient } from "./ProviderClient.js"
 
 /**

@@ -14,10 +14,10 @@ import * as DynamicOptions from "../DynamicOptions.js"
 import * as Property from "../Property.js"
 import type * as Registry from "../Registry.js"
 import type { Opened } from "./open.js"
+import { hasSecrets, secretValues } from "./property.js"
 import * as PropertyGroups from "./propertyGroup.js"
 import * as Scrub from "./scrub.js"
 import { scrubError } from "./scrubError.js"
-import * as Secrets from "./secrets.js"
 
 /**
  * Runs an action with decoded parameters on its component's opened connection. Its output is encoded (checked against its schema)
@@ -53,8 +53,8 @@ const withStepSecrets = <B>(
   params: Readonly<Record<string, unknown>>,
   body: (scrub: <V>(value: V) => V) => Effect.Effect<B, ConnectorError>
 ): Effect.Effect<B, ConnectorError> => {
-  if (!Secrets.hasSecrets(action.props)) return body(opened.scrub)
-  const secrets = Secrets.secretValues(action.props, params)
+  if (!hasSecrets(action.props)) return body(opened.scrub)
+  const secrets = secretValues(action.props, params)
   const forms = Scrub.formsOf(secrets)
   if (forms.length === 0) return body(opened.scrub)
   const scrub = <V>(value: V): V => Scrub.walk(opened.scrub(value), forms) as V

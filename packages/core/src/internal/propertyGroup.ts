@@ -16,9 +16,7 @@ import { isGiven } from "../DynamicOptions.js"
 import { type Fields, isGroup, type PropertyGroup } from "../PropertyGroup.js"
 import type { ProviderClient } from "../ProviderClient.js"
 import type * as Registry from "../Registry.js"
-import { decoder } from "./decoder.js"
-import { describeAll, type PropertyDescription } from "./describe.js"
-import type { Properties } from "./property.js"
+import { decoder, describeAll, type Properties, type PropertyDescription } from "./property.js"
 
 /** A group's fields as loaded: their definitions, and the decoder of a value, compiled once per load. */
 export interface Loaded {
