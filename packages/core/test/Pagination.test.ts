@@ -287,9 +287,10 @@ describe("Pagination through the provider client", () => {
       const sent: Array<string> = []
       scope.on("request", (req: { path: string }) => sent.push(req.path))
       const fiber = yield* Effect.fork(Pagination.collect(things(client, 5)))
-      // The retry waits on the clock: nothing more is sent until 3 seconds have passed.
-      for (let i = 0; i < 100 && sent.length < 2; i++) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 5)))
-      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 50)))
+      // The retry waits on the clock: once its 3 seconds' sleep is queued, nothing more is sent
+      // until the clock moves (however long the machine takes to get there).
+      const retryQueued = Effect.map(TestClock.sleeps(), (sleeps) => Chunk.some(sleeps, (at) => at === 3000))
+      while (!(yield* retryQueued)) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 5)))
       expect(sent).toEqual(["/v1/things?offset=0&limit=2", "/v1/things?offset=2&limit=2"])
       yield* TestClock.adjust("3 seconds")
       expect(yield* Fiber.join(fiber)).toEqual([1, 2, 3, 4, 5])

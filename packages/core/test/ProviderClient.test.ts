@@ -1,6 +1,7 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -366,11 +367,18 @@ describe("Readers", () => {
 })
 
 describe("ProviderClient time limits on a real connection (FetchHttpClient)", () => {
-  it.live("a request past its limit is aborted on the wire and fails with Timeout; a retry-safe GET is tried again", () =>
+  it.effect("a request past its limit is aborted on the wire and fails with Timeout; a retry-safe GET is tried again", () =>
     Effect.gen(function*() {
+      // The limit runs on TestClock: each request is let time out only once the server has it,
+      // however long a busy machine takes to get it there.
+      const arrived: Array<string> = []
       const closed: Array<string> = []
       const server = createServer((req, res) => {
+        arrived.push(req.url ?? "")
         res.on("close", () => closed.push(req.url ?? ""))
+      })
+      const until = (done: () => boolean) => Effect.promise(async () => {
+        while (!done()) await new Promise((resolve) => setTimeout(resolve, 10))
       })
       yield* Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)))
       const port = (server.address() as { port: number }).port
@@ -381,15 +389,30 @@ describe("ProviderClient time limits on a real connection (FetchHttpClient)", ()
         timeout: "200 millis",
         retry: { maxRetries: 1, baseDelay: "10 millis" }
       })
-      const post = yield* Effect.flip(client.json({ method: "POST", path: "/things", body: ProviderRequest.jsonBody({}) }, Thing))
-      expect(post).toMatchObject({ _tag: "Timeout", message: "no answer within 200ms" })
-      const get = yield* Effect.flip(client.json({ method: "GET", path: "/things/1" }, Thing))
-      expect(get._tag).toBe("Timeout")
-      // The POST once (never retried after a read time-out), the GET twice: each aborted. The
-      // server sees each abort a moment later (longer on a loaded machine).
-      for (let i = 0; i < 100 && closed.length < 3; i++) yield* Effect.sleep("20 millis")
-      yield* Effect.sleep("100 millis")
+      const posting = yield* Effect.fork(Effect.flip(client.json({ method: "POST", path: "/things", body: ProviderRequest.jsonBody({}) }, Thing)))
+      yield* until(() => arrived.length === 1)
+      yield* TestClock.adjust("200 millis")
+      expect(yield* Fiber.join(posting)).toMatchObject({ _tag: "Timeout", message: "no answer within 200ms" })
+      const getting = yield* Effect.fork(Effect.flip(client.json({ method: "GET", path: "/things/1" }, Thing)))
+      yield* until(() => arrived.length === 2)
+      // Its limit, then the retry's backoff (10 ms, jittered) once it waits on the clock.
+      yield* TestClock.adjust("200 millis")
+      const backoffQueued = Effect.gen(function*() {
+        const now = yield* TestClock.currentTimeMillis
+        return Chunk.some(yield* TestClock.sleeps(), (at) => at > now && at <= now + 100)
+      })
+      while (!(yield* backoffQueued)) yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 10)))
+      yield* TestClock.adjust("100 millis")
+      yield* until(() => arrived.length === 3)
+      yield* TestClock.adjust("200 millis")
+      expect((yield* Fiber.join(getting))._tag).toBe("Timeout")
+      // The POST once (never retried after a read time-out), the GET twice: each aborted (the
+      // server sees each abort a moment later).
+      expect(arrived).toEqual(["/v1/things", "/v1/things/1", "/v1/things/1"])
+      yield* until(() => closed.length === 3)
       expect([...closed].sort()).toEqual(["/v1/things", "/v1/things/1", "/v1/things/1"])
+      // Not waiting for the client's idle keep-alive connections to time out (4 s).
+      server.closeAllConnections()
       yield* Effect.promise(() => new Promise((resolve) => server.close(resolve)))
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 
