@@ -21,7 +21,59 @@ import type { Common, Params, Properties, Property, StringConfig, Validate } fro
  * @since 0.1.0
  * @category models
  */
-export type { AnyProperty, Input, Kind, Params, Properties, Property, Validate } from "./internal/property.js"
+export type {
+  /**
+   * A property of any value type, required or not.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  AnyProperty,
+  /**
+   * What a typed caller gives for a parameter record: required properties present, optional ones
+   * may be left out; secrets as plain strings.
+   *
+   * @since 0.2.0
+   * @category models
+   */
+  Input,
+  /**
+   * The kind of a property: `STRING`, `BOOLEAN`, `INTEGER`, `NUMBER`, `DATE_TIME`, `OBJECT`,
+   * `ARRAY`, `GROUP` or `FILE`.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  Kind,
+  /**
+   * The decoded parameter record of a set of properties.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  Params,
+  /**
+   * A record of properties by parameter name: an action's, a trigger's or a connection's inputs.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  Properties,
+  /**
+   * One input property: its kind, title, whether it is required, and the Schema of its value.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  Property,
+  /**
+   * A rule across several parameters (e.g. "at least one of idBoard and idList"): the issues it finds.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  Validate
+} from "./internal/property.js"
 
 /**
  * The settings of a STRING property: length, pattern, choices, dynamic options, default.
@@ -206,6 +258,9 @@ export {
    */
   describeAll,
   /**
+   * A property as plain JSON data: its kind, title, description, whether it is required or
+   * secret, its choices, dynamic options, default and constraints.
+   *
    * @since 0.1.0
    * @category models
    */
