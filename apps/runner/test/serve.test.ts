@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { freePort, runner, runsOf, served, type Served, writesSent } from "./bin.js"
+import { freePort, runner, runStatuses, runsOf, served, type Served, writesSent } from "./bin.js"
 
 const workflow = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
 const secret = "sandbox-trello-secret"
@@ -39,11 +39,9 @@ const delivery = (actionId: string, publicUrl: string, signed = true) => {
 const runsOnceEnded = async (dataDir: string, id: string) => {
   // Generous: only a run that never ends waits it out.
   const deadline = Date.now() + 45_000
-  for (;;) {
-    const runs = await runsOf({ dataDir })
-    if (runs.some((run) => run.event === id && !["accepted", "running"].includes(run.status)) || Date.now() > deadline) return runs
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+  const ended = () => runStatuses(dataDir).some((run) => run.event === id && !["accepted", "running"].includes(run.status))
+  while (!ended() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  return runsOf({ dataDir })
 }
 
 describe("x-runner serve", () => {

@@ -43,7 +43,7 @@ import { Output } from "../dist/Output.js"
 import * as RunStore from "../dist/store/RunStore.js"
 import * as Serve from "../dist/serve/Serve.js"
 import * as WorkflowFiles from "../dist/workflow/WorkflowFiles.js"
-import { freePort, runsOf } from "./bin.js"
+import { freePort, runStatuses, runsOf } from "./bin.js"
 
 const { boards, lists } = TrelloSimulator.seed
 
@@ -307,7 +307,7 @@ describe("serve on a full disk", () => {
       // The provider delivers again what was refused.
       for (const [n, card] of during.entries()) expect(await deliver(card, 100 + n, publicUrl)).toBe(200)
       const all = before.length + during.length
-      await waitUntil(`${all} runs to succeed`, async () => (await runsOf({ dataDir })).filter((run) => run.status === "succeeded").length === all, log)
+      await waitUntil(`${all} runs to succeed`, () => runStatuses(dataDir).filter((run) => run.status === "succeeded").length === all, log)
 
       const runs = await runsOf({ dataDir })
       expect(runs.length).toBe(all)
