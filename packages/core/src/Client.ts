@@ -202,6 +202,47 @@ const promiseOf = <A, E>(runCallback: RunCallback, effect: Effect.Effect<A, E>):
 /**
  * The typed clients of a component.
  *
+ * @example
+ * ```ts
+ * import { Action, Client, Component, Connection, Property, ProviderRequest } from "@x/core"
+ * import { TestHttpClient } from "@x/core/testing"
+ * import * as Schema from "effect/Schema"
+ *
+ * const Card = Schema.Struct({ id: Schema.String, name: Schema.String })
+ *
+ * const getCard = Action.make({
+ *   name: "getCard",
+ *   title: "Get Card",
+ *   description: "Reads a card.",
+ *   props: { id: Property.string({ title: "Card", required: true }) },
+ *   output: Card,
+ *   run: ({ id }, { client }) => client.json({ method: "GET", path: ProviderRequest.path`/cards/${id}` }, Card)
+ * })
+ *
+ * const boards = Component.make({
+ *   name: "boards", version: 1, title: "Boards", description: "Boards of cards.", category: "Productivity",
+ *   connection: Connection.apiKey({
+ *     title: "API key", header: "Authorization", prefix: "Bearer ",
+ *     client: { defaultBaseUrl: "https://api.example.com/1" }
+ *   }),
+ *   actions: [getCard]
+ * })
+ *
+ * // A stand-in for the provider that answers every request with one card.
+ * const provider = TestHttpClient.make(() => ({ status: 200, body: { id: "c1", name: "Ship it" } }))
+ *
+ * // One method per action, its parameters and output typed from the action's definition.
+ * const client = Client.make(boards).client({ apiKey: "k" }, { httpClient: provider.layer })
+ * const card = await client.getCard({ id: "c1" }) // { readonly id: string; readonly name: string }
+ * await client.close()
+ *
+ * assert.deepStrictEqual(card, { id: "c1", name: "Ship it" })
+ * assert.deepStrictEqual(
+ *   provider.sent.map(({ method, url, headers }) => [method, url, headers["authorization"]]),
+ *   [["GET", "https://api.example.com/1/cards/c1", "Bearer k"]]
+ * )
+ * ```
+ *
  * @since 0.2.0
  * @category constructors
  */

@@ -224,6 +224,27 @@ export const issuesOf: (error: ParseResult.ParseError) => ReadonlyArray<Issue> =
  * A decoder for a parameter record, compiled once: it reports every problem at once, each with
  * its path, in one `InvalidInput`, and rejects parameters that no property declares.
  *
+ * @example
+ * ```ts
+ * import { Property } from "@x/core"
+ * import * as Either from "effect/Either"
+ *
+ * const decode = Property.decoder({
+ *   name: Property.string({ title: "Name", required: true, minLength: 1 }),
+ *   pos: Property.integer({ title: "Position", minimum: 0 })
+ * }, "createCard")
+ *
+ * assert.deepStrictEqual(decode({ name: "Ship it", pos: 2 }), Either.right({ name: "Ship it", pos: 2 }))
+ *
+ * const refused = decode({ name: "", pos: -1, colour: "red" })
+ * assert.ok(Either.isLeft(refused))
+ * assert.deepStrictEqual(refused.left.issues, [
+ *   { path: "colour", message: "is not a known parameter" },
+ *   { path: "name", message: "must not be empty" },
+ *   { path: "pos", message: "must be at least 0" }
+ * ])
+ * ```
+ *
  * @since 0.1.0
  * @category constructors
  */

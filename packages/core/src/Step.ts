@@ -50,6 +50,19 @@ const typePattern = /^([a-z][a-z0-9-]*)\/v([1-9][0-9]*)\/([A-Za-z][A-Za-z0-9_]*)
 /**
  * Parses `<component>/v<version>/<action>`.
  *
+ * @example
+ * ```ts
+ * import { Step } from "@x/core"
+ * import * as Either from "effect/Either"
+ *
+ * assert.deepStrictEqual(
+ *   Step.parseType("boardtool/v1/createCard"),
+ *   Either.right({ component: "boardtool", version: 1, action: "createCard" })
+ * )
+ * // Anything else is an InvalidInput that says what a type looks like.
+ * assert.ok(Either.isLeft(Step.parseType("boardtool/createCard")))
+ * ```
+ *
  * @since 0.1.0
  * @category utils
  */
