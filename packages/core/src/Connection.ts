@@ -13,10 +13,18 @@ import type * as Either from "effect/Either"
 import type * as Redacted from "effect/Redacted"
 import * as Auth from "./Auth.js"
 import type * as ConnectionTest from "./ConnectionTest.js"
-import { apiKeyHeaderProps, apiKeyProps, baseUrlProperty, oauth2Props, revealKeys } from "./internal/connection.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
-import type { Kind } from "./internal/connection.js"
-import * as flow from "./internal/oauth2Flow.js"
+import {
+  apiKeyHeaderProps,
+  apiKeyProps,
+  baseUrlProperty,
+  type Kind,
+  oauth2Authenticate,
+  oauth2AuthorizationUrl,
+  oauth2ExchangeCode,
+  oauth2Props,
+  revealKeys
+} from "./internal/connection.js"
 import * as OAuth2 from "./OAuth2.js"
 import * as Property from "./Property.js"
 import type * as RateLimiter from "./RateLimiter.js"
@@ -215,7 +223,7 @@ export const oauth2 = <P extends Property.Properties = {}>(
 ): Connection<OAuth2Props & P> => {
   const settings: OAuth2.Settings = { ...config.oauth2, scopes: config.oauth2.scopes ?? [] }
   return define("OAUTH2", { ...config, oauth2: settings, props: { ...oauth2Props, ...config.props } as OAuth2Props & P }, (values, name) =>
-    flow.authenticate(settings, values as Property.Params<OAuth2Props>, name))
+    oauth2Authenticate(settings, values as Property.Params<OAuth2Props>, name))
 }
 
 /**
@@ -229,7 +237,7 @@ export const authorizationUrl = (
   connection: Connection<any>,
   values: unknown,
   params: { readonly redirectUri: string; readonly state: string }
-): Effect.Effect<string, InvalidInput> => flow.authorizationUrl(connection, values, params)
+): Effect.Effect<string, InvalidInput> => oauth2AuthorizationUrl(connection, values, params)
 
 /**
  * The callback's code exchanged for a token, with the connection's client credentials.
@@ -241,7 +249,7 @@ export const exchangeCode = (
   connection: Connection<any>,
   values: unknown,
   params: { readonly code: string; readonly redirectUri: string }
-): Effect.Effect<OAuth2.Token, ConnectorError, HttpClient.HttpClient> => flow.exchangeCode(connection, values, params)
+): Effect.Effect<OAuth2.Token, ConnectorError, HttpClient.HttpClient> => oauth2ExchangeCode(connection, values, params)
 
 export {
   /**

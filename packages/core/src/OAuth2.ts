@@ -12,10 +12,13 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import * as Auth from "./Auth.js"
-import { type ConnectorError, InvalidInput } from "./ConnectorError.js"
-import * as TokenRequest from "./internal/tokenRequest.js"
+import { AuthenticationFailed, type ConnectorError, InvalidInput } from "./ConnectorError.js"
+import * as ProviderClient from "./ProviderClient.js"
+import * as ProviderRequest from "./ProviderRequest.js"
+import * as ResponseReader from "./ResponseReader.js"
 
 /**
  * The provider's OAuth2 endpoints and the scopes to ask for.
@@ -39,7 +42,13 @@ export interface Settings {
  * @since 0.1.0
  * @category models
  */
-export type Token = TokenRequest.Token
+export interface Token {
+  readonly accessToken: Redacted.Redacted<string>
+  readonly refreshToken?: Redacted.Redacted<string> | undefined
+  /** When the access token expires (ms since the epoch); absent when it does not. */
+  readonly expiresAt?: number | undefined
+  readonly scope?: string | undefined
+}
 
 /**
  * A fresh, unguessable `state` for one authorization.
@@ -86,6 +95,43 @@ export const checkState = (expected: string, received: string | undefined): Effe
   )
 }
 
+const TokenResponse = Schema.Struct({
+  access_token: Schema.String,
+  token_type: Schema.optional(Schema.String),
+  refresh_token: Schema.optional(Schema.String),
+  expires_in: Schema.optional(Schema.Number),
+  scope: Schema.optional(Schema.String)
+})
+
+/** Posts a form to the token endpoint: the request the code exchange and the refresh share. */
+const tokenRequest = (
+  tokenUrl: string,
+  form: Record<string, string>,
+  secrets: ReadonlyArray<Redacted.Redacted<string>>
+): Effect.Effect<Token, ConnectorError, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const client = yield* ProviderClient.make({
+      baseUrl: tokenUrl,
+      credentials: { ...Auth.none, secrets },
+      // An invalid or used code is a 400 `invalid_grant`: the user must authorize again.
+      refineError: (error) =>
+        error._tag === "InvalidInput"
+          ? new AuthenticationFailed({ message: error.message, request: error.request, status: error.status, body: error.body })
+          : error
+    })
+    const response = yield* client.send(
+      { method: "POST", path: "", body: ProviderRequest.formBody(form) },
+      ResponseReader.json(TokenResponse)
+    )
+    const now = yield* Clock.currentTimeMillis
+    return {
+      accessToken: Redacted.make(response.access_token),
+      refreshToken: response.refresh_token === undefined ? undefined : Redacted.make(response.refresh_token),
+      expiresAt: response.expires_in === undefined ? undefined : now + response.expires_in * 1000,
+      scope: response.scope
+    }
+  })
+
 /**
  * Exchanges the callback's code for a token.
  *
@@ -101,7 +147,7 @@ export const exchangeCode = (
     readonly redirectUri: string
   }
 ): Effect.Effect<Token, ConnectorError, HttpClient.HttpClient> =>
-  TokenRequest.tokenRequest(settings.tokenUrl, {
+  tokenRequest(settings.tokenUrl, {
     client_id: params.clientId,
     client_secret: Redacted.value(params.clientSecret),
     code: params.code,
@@ -124,7 +170,7 @@ export const refresh = (
   }
 ): Effect.Effect<Token, ConnectorError, HttpClient.HttpClient> =>
   Effect.map(
-    TokenRequest.tokenRequest(settings.tokenUrl, {
+    tokenRequest(settings.tokenUrl, {
       client_id: params.clientId,
       client_secret: Redacted.value(params.clientSecret),
       refresh_token: Redacted.value(params.refreshToken),

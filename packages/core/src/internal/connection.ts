@@ -1,9 +1,17 @@
-/** `Connection`'s internals: the properties each kind of connection brings, small helpers, and its description as plain JSON data. */
+/**
+ * The connection, `Connection.ts`'s internal twin: the properties each kind of connection
+ * brings, the OAUTH2 kind's authorization code flow on a connection's values, and a connection
+ * as plain JSON data.
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as Either from "effect/Either"
 import type * as Redacted from "effect/Redacted"
 import * as Auth from "../Auth.js"
 import type * as ConnectionTest from "../ConnectionTest.js"
-import type * as OAuth2 from "../OAuth2.js"
+import { AuthenticationFailed, type ConnectorError, type InvalidInput, invalidInput } from "../ConnectorError.js"
+import * as OAuth2 from "../OAuth2.js"
 import * as Property from "../Property.js"
 import type * as RateLimiter from "../RateLimiter.js"
 
@@ -60,10 +68,10 @@ export const revealKeys = (keys: Readonly<Record<string, string | Redacted.Redac
     Object.entries(keys).map(([scope, value]) => [scope, Auth.reveal(value)])
   )
 
-export const durationMillis = (input: Duration.DurationInput) => Duration.toMillis(Duration.decode(input))
+const durationMillis = (input: Duration.DurationInput) => Duration.toMillis(Duration.decode(input))
 
 /** The OAuth2 settings with the connection's overrides of the authorize and token URLs. */
-export const settingsOf = (settings: OAuth2.Settings, values: { authorizeUrl?: string | undefined; tokenUrl?: string | undefined }) => ({
+const settingsOf = (settings: OAuth2.Settings, values: { authorizeUrl?: string | undefined; tokenUrl?: string | undefined }) => ({
   ...settings,
   authorizeUrl: values.authorizeUrl ?? settings.authorizeUrl,
   tokenUrl: values.tokenUrl ?? settings.tokenUrl
@@ -71,6 +79,68 @@ export const settingsOf = (settings: OAuth2.Settings, values: { authorizeUrl?: s
 
 /** The kinds of connection. */
 export type Kind = "OAUTH2" | "API_KEY" | "CUSTOM"
+
+// The authorization code flow of an OAUTH2 connection's values: the authorize URL, the code
+// exchange, and the credentials its token gives.
+
+/** What the flow needs of a connection. */
+interface OAuth2Connection {
+  readonly oauth2?: OAuth2.Settings | undefined
+  readonly decode: (values: unknown) => Either.Either<Readonly<Record<string, unknown>>, InvalidInput>
+}
+
+const oauth2Settings = (connection: OAuth2Connection, values: unknown) =>
+  Effect.flatMap(connection.decode(values ?? {}), (decoded) =>
+    connection.oauth2 === undefined
+      ? Effect.fail(invalidInput([{ path: "", message: "this connection does not use OAuth2" }], "connection"))
+      : Effect.succeed({ settings: settingsOf(connection.oauth2, decoded), values: decoded as Record<string, any> }))
+
+export const oauth2AuthorizationUrl = (
+  connection: OAuth2Connection,
+  values: unknown,
+  params: { readonly redirectUri: string; readonly state: string }
+): Effect.Effect<string, InvalidInput> =>
+  Effect.map(oauth2Settings(connection, values), ({ settings, values }) =>
+    OAuth2.authorizationUrl(settings, { clientId: values["clientId"], ...params }))
+
+export const oauth2ExchangeCode = (
+  connection: OAuth2Connection,
+  values: unknown,
+  params: { readonly code: string; readonly redirectUri: string }
+): Effect.Effect<OAuth2.Token, ConnectorError, HttpClient.HttpClient> =>
+  Effect.flatMap(oauth2Settings(connection, values), ({ settings, values }) =>
+    OAuth2.exchangeCode(settings, {
+      clientId: values["clientId"],
+      clientSecret: values["clientSecret"],
+      code: params.code,
+      redirectUri: params.redirectUri
+    }))
+
+/** Credentials from an OAuth2 connection's values: its access token, renewed where the provider allows. */
+export const oauth2Authenticate = (
+  settings: OAuth2.Settings,
+  values: Property.Params<typeof oauth2Props>,
+  name: string
+): Effect.Effect<
+  { readonly credentials: Auth.Credentials; readonly rateLimitKeys: Readonly<Record<string, string>> },
+  ConnectorError,
+  HttpClient.HttpClient
+> =>
+  values.accessToken === undefined
+    ? Effect.fail(
+      new AuthenticationFailed({
+        message: `the ${name} connection has no access token: connect it first (authorization code flow)`
+      })
+    )
+    : Effect.map(
+      OAuth2.credentials(settingsOf(settings, values), {
+        connection: name,
+        clientId: values.clientId,
+        clientSecret: values.clientSecret,
+        token: { accessToken: values.accessToken, refreshToken: values.refreshToken, expiresAt: values.expiresAt }
+      }),
+      (credentials) => ({ credentials, rateLimitKeys: revealKeys({ token: values.accessToken! }) })
+    )
 
 // A connection as plain JSON data.
 
