@@ -28,7 +28,7 @@ import * as Engine from "./Engine.js"
 import { type DamagedData, ServeProblem } from "../Errors.js"
 import { Output } from "../Output.js"
 import * as RunStore from "../store/RunStore.js"
-import * as ServePolling from "./ServePolling.js"
+import * as PollingTrigger from "./PollingTrigger.js"
 import * as SqlWorkflowEngine from "../store/SqlWorkflowEngine.js"
 import * as TriggerStore from "../store/TriggerStore.js"
 import type * as Workflow from "../workflow/Workflow.js"
@@ -57,7 +57,7 @@ export interface Reports {
   /** A dynamic webhook this runner keeps could not be enabled. */
   readonly enableFailed: (workflow: string, message: string) => Effect.Effect<void>
   /** This runner started or stopped polling a polling trigger, or cannot poll it (with why). */
-  readonly polling?: ((workflow: string, state: ServePolling.PollState, message?: string) => Effect.Effect<void>) | undefined
+  readonly polling?: ((workflow: string, state: PollingTrigger.PollState, message?: string) => Effect.Effect<void>) | undefined
   /** The runs' database refuses writes (why), or takes them again (none). */
   readonly storage?: ((failing: Option.Option<string>) => Effect.Effect<void>) | undefined
   readonly finished: Engine.Runs["finished"]
@@ -166,7 +166,7 @@ export const host = (options: {
         const report = options.reports.polling
         keepers.push({
           name: `x-runner/poll/${hosted.name}`,
-          keep: ServePolling.poll({
+          keep: PollingTrigger.poll({
             name: hosted.name,
             checked,
             pollInterval: options.pollInterval,
