@@ -1,5 +1,6 @@
 /**
- * `x-runner connect`: the OAuth2 flow of a component, or the test of its connection (`Connect`).
+ * `x-runner connect`: the OAuth2 flow of a component, or the test of its connection (`connect/flow.ts`, loaded
+ * only when it runs).
  *
  * @since 0.2.0
  */
@@ -36,7 +37,7 @@ export const connect = (args: {
 }) =>
   args.sandbox === true && args.test !== true
     ? Effect.fail(new Errors.InvalidArguments({ message: "connect --sandbox tests the simulators' connection: add --test (there is nothing to connect)" }))
-    : Effect.flatMap(Effect.promise(() => import("../Connect.js")), (Connect) =>
+    : Effect.flatMap(Effect.promise(() => import("./connect/flow.js")), (Connect) =>
       args.test === true
         ? Connect.test(args.component, { sandbox: args.sandbox === true, file: args.connections })
         : Connect.connect(args.component, Option.getOrElse(args.connections, () => "connections.json"), args.appUrl))

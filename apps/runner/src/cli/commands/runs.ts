@@ -1,6 +1,6 @@
 /**
- * `x-runner runs`, `runs show`, `runs retry`: the history `serve` keeps (`Runs`, loaded with
- * the database).
+ * `x-runner runs`, `runs show`, `runs retry`: the history `serve` keeps (`runs/history.ts`,
+ * loaded with the database only when it runs).
  *
  * @since 0.2.0
  */
@@ -23,22 +23,22 @@ export const examples = ["$ x-runner runs --status failed", "$ x-runner runs sho
  * @since 0.3.0
  * @category commands
  */
-export const runsList = (args: Parameters<typeof import("../Runs.js").list>[0]) =>
-  Effect.flatMap(Effect.promise(() => import("../Runs.js")), (Runs) => Runs.list(args))
+export const runsList = (args: Parameters<typeof import("./runs/history.js").list>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("./runs/history.js")), (Runs) => Runs.list(args))
 
 /**
  * @since 0.3.0
  * @category commands
  */
-export const runsShow = (args: Parameters<typeof import("../Runs.js").show>[0]) =>
-  Effect.flatMap(Effect.promise(() => import("../Runs.js")), (Runs) => Runs.show(args))
+export const runsShow = (args: Parameters<typeof import("./runs/history.js").show>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("./runs/history.js")), (Runs) => Runs.show(args))
 
 /**
  * @since 0.3.0
  * @category commands
  */
-export const runsRetry = (args: Parameters<typeof import("../Runs.js").retry>[0]) =>
-  Effect.flatMap(Effect.promise(() => import("../Runs.js")), (Runs) => Runs.retry(args))
+export const runsRetry = (args: Parameters<typeof import("./runs/history.js").retry>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("./runs/history.js")), (Runs) => Runs.retry(args))
 
 const runIdArg = Args.text({ name: "run" }).pipe(Args.withDescription("The run's id, as x-runner runs lists it"))
 

@@ -12,10 +12,10 @@ import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Database from "../store/Database.js"
-import { InvalidArguments, ServeProblem, StepFailed } from "../Errors.js"
-import { Output } from "../Output.js"
-import * as RunStore from "../store/RunStore.js"
+import * as Database from "../../../store/Database.js"
+import { InvalidArguments, ServeProblem, StepFailed } from "../../../Errors.js"
+import { Output } from "../../../Output.js"
+import * as RunStore from "../../../store/RunStore.js"
 
 /**
  * The statuses `--status` takes.
