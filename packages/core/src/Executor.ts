@@ -15,10 +15,9 @@ import type * as ConnectionTest from "./ConnectionTest.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import { Connections } from "./Connections.js"
 import * as internalConnectionTest from "./internal/connectionTest.js"
-import * as internalExecutor from "./internal/executor.js"
+import * as internal from "./internal/executor.js"
+import { inStep } from "./internal/executor.js"
 import * as PropertyGroups from "./internal/propertyGroup.js"
-import * as internal from "./internal/triggers.js"
-import { inStep } from "./internal/triggers.js"
 import type * as Property from "./Property.js"
 import * as Registry from "./Registry.js"
 import * as Step from "./Step.js"
@@ -211,7 +210,7 @@ export const make = (
   /** Runs a step with its decoded parameters (no object built for them on the way: a hot path). */
   const execute = ({ action, component, step }: Prepared, params: Readonly<Record<string, unknown>>) =>
     Effect.flatMap(Connections, (connections) =>
-      Effect.flatMap(connections.get(component), (opened) => internalExecutor.execute(opened, action, params, step.type, asScrubbed)))
+      Effect.flatMap(connections.get(component), (opened) => internal.execute(opened, action, params, step.type, asScrubbed)))
 
   const runDecoded: Executor["runDecoded"] = (decoded) => execute(decoded, decoded.params)
 
@@ -225,7 +224,7 @@ export const make = (
     if (Either.isLeft(params)) return Effect.fail(inStep(prepared.step, params.left))
     return Effect.flatMap(Connections, (connections) =>
       Effect.flatMap(connections.get(prepared.component), (opened) =>
-        internalExecutor.reconcile(opened, prepared.action, params.right, prepared.step.type, { since }, asScrubbed)))
+        internal.reconcile(opened, prepared.action, params.right, prepared.step.type, { since }, asScrubbed)))
   }
 
   const run: Executor["run"] = (input) =>
@@ -234,14 +233,14 @@ export const make = (
       return Either.isLeft(prepared) ? Effect.fail(prepared.left) : runPrepared(prepared.right, prepared.right.step.parameters)
     })
 
-  const options: Executor["options"] = (type, property, params) => internalExecutor.options(registry, type, property, params)
+  const options: Executor["options"] = (type, property, params) => internal.options(registry, type, property, params)
 
   const fields: Executor["fields"] = (type, property, params) => PropertyGroups.fields(registry, type, property, params)
 
   const testConnection: Executor["testConnection"] = (component) =>
     Effect.flatMap(Connections, (connections) => internalConnectionTest.run(component, connections.get(component)))
 
-  const triggers = internal.make(registry, settings.maxDeliveryBytes)
+  const triggers = internal.makeTriggers(registry, settings.maxDeliveryBytes)
   return { registry, prepare, decodeParameters, runDecoded, runPrepared, run, reconcilePrepared, options, fields, testConnection, ...triggers }
 }
 

@@ -1,18 +1,24 @@
 /**
- * `Executor`'s internals: running an action on its component's opened connection, written once
- * for the step executor (which returns the output as JSON data) and the typed clients (which
- * return it typed); and loading a property's dynamic options.
+ * The executor, `Executor.ts`'s internal twin: running an action on its component's opened
+ * connection, written once for the step executor (which returns the output as JSON data) and
+ * the typed clients (which return it typed); loading a property's dynamic options; and the
+ * executor's side of triggers (a trigger step resolved and decoded, its lifecycle run).
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import type * as Action from "../Action.js"
 import type * as Choice from "../Choice.js"
-import { type ConnectorError, invalidInput, UnexpectedResponse } from "../ConnectorError.js"
+import type * as Component from "../Component.js"
+import { type ConnectorError, type InvalidInput, invalidInput, UnexpectedResponse } from "../ConnectorError.js"
 import { Connections } from "../Connections.js"
 import * as DynamicOptions from "../DynamicOptions.js"
 import * as Property from "../Property.js"
 import type * as Registry from "../Registry.js"
+import * as Step from "../Step.js"
+import type * as Trigger from "../Trigger.js"
+import * as Webhook from "../Webhook.js"
 import type { Opened } from "./open.js"
 import { hasSecrets, secretValues } from "./property.js"
 import * as PropertyGroups from "./propertyGroup.js"
@@ -153,3 +159,217 @@ export const options = (
       return Effect.flatMap(Connections, (connections) =>
         Effect.flatMap(connections.get(component), ({ client }) => DynamicOptions.load(dynamicOptions, params, client)))
     })
+
+// ---------------------------------------------------------------------------------------------
+// Triggers: a trigger step resolved and decoded, its opened connection, and its lifecycle
+// (enable, disable, a delivery, a poll), with what it stores and emits encoded as JSON data. A
+// static webhook has deliveries only: enabling or disabling one is an `InvalidInput` (its URL
+// is registered by hand).
+// ---------------------------------------------------------------------------------------------
+
+/** Names the step in an input error, so a workflow's author knows where to look. */
+export const inStep = (step: Step.Step, error: InvalidInput): InvalidInput =>
+  invalidInput(error.issues, `step "${step.name}" (${step.type})`)
+
+export interface Delivery {
+  readonly response: Trigger.WebhookResponse
+  readonly events: ReadonlyArray<Trigger.TriggerEvent<unknown>>
+}
+
+const decodeStored = <A>(schema: Schema.Schema<A, any>, value: unknown, what: string, step: Step.Step) =>
+  Either.mapLeft(
+    Schema.decodeUnknownEither(schema)(value),
+    (error) =>
+      invalidInput(
+        Property.issuesOf(error).map((i) => ({ ...i, path: `${what}${i.path === "" ? "" : "."}${i.path}` })),
+        `step "${step.name}"`
+      )
+  )
+
+/** Encodes what a trigger stores or emits; a failure's message (it quotes values) is scrubbed. */
+const encodeWith = <A>(schema: Schema.Schema<A, any>, value: A, what: () => string, scrub: (text: string) => string) =>
+  Either.match(Schema.encodeUnknownEither(schema as Schema.Schema<unknown, unknown>)(value), {
+    onLeft: (error) => Effect.fail(new UnexpectedResponse({ message: scrub(`${what()}: ${error.message}`) })),
+    onRight: Effect.succeed
+  })
+
+/** Marks a trigger step that `prepareTrigger` checked. */
+const PreparedTypeId: unique symbol = Symbol("@x/core/Executor/PreparedTrigger")
+
+export interface PreparedTrigger {
+  readonly [PreparedTypeId]: typeof PreparedTypeId
+  readonly step: Step.Step
+  readonly component: Component.Component
+  readonly trigger: Trigger.Trigger
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+/** A trigger step as written, or prepared. */
+export type TriggerStep = Step.Step | PreparedTrigger
+
+const isPrepared = (input: unknown): input is PreparedTrigger =>
+  typeof input === "object" && input !== null && PreparedTypeId in input
+
+/** Checks a trigger step once: its shape, its type resolved to a trigger, its parameters decoded. */
+const prepareWith = (registry: Registry.Registry) => (input: unknown): Either.Either<PreparedTrigger, InvalidInput> =>
+  isPrepared(input) ? Either.right(input) : Either.flatMap(Step.decode(input), (step) =>
+    Either.mapLeft(
+      Either.flatMap(registry.trigger(step.type), ({ component, definition }) =>
+        Either.map(definition.decode(step.parameters), (params): PreparedTrigger => ({
+          [PreparedTypeId]: PreparedTypeId,
+          step,
+          component,
+          trigger: definition,
+          params
+        }))),
+      (error) => inStep(step, error)
+    ))
+
+const staticHint = ": its URL is registered by hand at the provider, so there is nothing to enable or disable (only deliveries to handle)"
+
+export const makeTriggers = (registry: Registry.Registry, maxDeliveryBytes = Webhook.defaultMaxBytes) => {
+  const prepareTrigger = prepareWith(registry)
+
+  /** The prepared trigger, of this kind. */
+  const resolve = <K extends Trigger.Trigger["kind"]>(kind: K, input: TriggerStep) =>
+    Either.flatMap(prepareTrigger(input), (prepared) =>
+      prepared.trigger.kind === kind
+        ? Either.right(prepared as PreparedTrigger & { readonly trigger: Extract<Trigger.Trigger, { kind: K }> })
+        : Either.left(invalidInput([{
+          path: "type",
+          message: `${prepared.step.type} is a ${prepared.trigger.kind.toLowerCase().replace("_", " ")} trigger${
+            prepared.trigger.kind === "STATIC_WEBHOOK" ? staticHint : ""
+          }`
+        }], `step "${prepared.step.name}"`)))
+
+  /** The prepared trigger of this kind, with its opened connection. */
+  const prepare = <K extends Trigger.Trigger["kind"]>(kind: K, input: TriggerStep) =>
+    Effect.suspend(() => {
+      const resolved = resolve(kind, input)
+      if (Either.isLeft(resolved)) return Effect.fail(resolved.left)
+      const { component, params, step, trigger } = resolved.right
+      return Effect.flatMap(Connections, (connections) =>
+        Effect.map(connections.get(component), (opened) => ({
+          step,
+          trigger,
+          opened,
+          context: { params, client: opened.client, connection: opened.values }
+        })))
+    })
+
+  /** Events encoded as JSON data, scrubbed of the connection's secrets like every output. */
+  const encodeEvents = (
+    trigger: Trigger.Trigger,
+    events: ReadonlyArray<Trigger.TriggerEvent<unknown>>,
+    opened: Opened
+  ): Effect.Effect<ReadonlyArray<Trigger.TriggerEvent<unknown>>, UnexpectedResponse> =>
+    Effect.forEach(events, (event) =>
+      Effect.map(
+        encodeWith(trigger.output, event.output, () => `${trigger.name} emitted an event that does not match its schema`, opened.scrub),
+        (output) => ({ id: event.id, output: opened.scrub(output) })
+      ))
+
+  const enableTrigger = (input: TriggerStep, webhookUrl: string): Effect.Effect<unknown, ConnectorError, Connections> =>
+    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, opened, trigger }) =>
+      Effect.flatMap(
+        trigger.enable({ ...context, webhookUrl }),
+        (state) => encodeWith(trigger.state, state, () => `${trigger.name}'s state does not encode`, opened.scrub)
+      ))
+
+  const disableTrigger = (input: TriggerStep, stored: unknown): Effect.Effect<void, ConnectorError, Connections> =>
+    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, step, trigger }) =>
+      Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) => trigger.disable({ ...context, state })))
+
+  /**
+   * What a trigger's handler gives, as the answer: a rejection answered with its status, the
+   * events encoded. A trigger whose provider signs deliveries (`signedWith`) is not handed one
+   * while its connection has no signing secret, unless unsigned deliveries are allowed: a
+   * handler that verifies only when it has the secret would otherwise run forged ones.
+   */
+  const answer = (
+    trigger: Trigger.DynamicWebhookTrigger | Trigger.StaticWebhookTrigger,
+    opened: Opened,
+    allowUnsigned: boolean,
+    handle: () => Effect.Effect<
+      { readonly response: Trigger.WebhookResponse; readonly events: ReadonlyArray<Trigger.TriggerEvent<unknown>> },
+      ConnectorError | Webhook.DeliveryRejected
+    >
+  ): Effect.Effect<Delivery, ConnectorError> => {
+    const field = trigger.signedWith
+    if (field !== undefined && !allowUnsigned && (opened.values[field] === undefined || opened.values[field] === null)) {
+      return Effect.succeed({ response: { status: 401, body: `the connection has no ${field} to verify deliveries with` }, events: [] })
+    }
+    return Effect.flatMap(
+      Effect.catchTag(handle(), "DeliveryRejected", (rejected) => Effect.succeed({ response: { status: rejected.status, body: rejected.message }, events: [] })),
+      ({ events, response }) => Effect.map(encodeEvents(trigger, events, opened), (encoded) => ({ response, events: encoded }))
+    )
+  }
+
+  const handleDelivery = (
+    input: TriggerStep,
+    stored: unknown,
+    request: Trigger.WebhookRequest,
+    options?: { readonly allowUnsigned?: boolean | undefined }
+  ): Effect.Effect<Delivery, ConnectorError, Connections> =>
+    request.body.byteLength > maxDeliveryBytes
+      // Too large to be a real delivery: answered 413 before anything is decoded or run.
+      ? Effect.succeed({ response: { status: 413, body: `a delivery is at most ${maxDeliveryBytes} bytes` }, events: [] })
+      : Effect.suspend(() => {
+        // Decoded once here; `prepare` below takes the prepared step as it is.
+        const prepared = prepareTrigger(input)
+        if (Either.isLeft(prepared)) return Effect.fail(prepared.left)
+        const definition = prepared.right.trigger
+        // Static webhooks: registered by hand, so a delivery is all there is (no state, no lifecycle).
+        if (definition.kind === "STATIC_WEBHOOK") {
+          return Effect.flatMap(prepare("STATIC_WEBHOOK", prepared.right), ({ context, opened, trigger }) =>
+            answer(trigger, opened, options?.allowUnsigned === true, () => trigger.handle({ ...context, request })))
+        }
+        // The provider checking the URL, before it registers it: no state exists yet.
+        const check = definition.kind === "DYNAMIC_WEBHOOK" ? definition.urlCheck : undefined
+        if (check !== undefined && check.method === request.method.toUpperCase()) return Effect.succeed({ response: check.response, events: [] })
+        return Effect.flatMap(prepare("DYNAMIC_WEBHOOK", prepared.right), ({ context, opened, step, trigger }) =>
+          Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) =>
+            answer(trigger, opened, options?.allowUnsigned === true, () => trigger.handle({ ...context, state, request }))))
+      })
+
+  // --- polling triggers ------------------------------------------------------------------
+
+  /** A poll from the stored cursor; the first one (no cursor) sets the baseline and emits nothing. */
+  const poll = (input: TriggerStep, stored: unknown) =>
+    Effect.flatMap(prepare("POLLING", input), ({ context, opened, step, trigger }) => {
+      const baseline = stored === undefined || stored === null
+      return Effect.flatMap(
+        baseline ? Either.right(undefined) : decodeStored(trigger.cursor, stored, "cursor", step),
+        (cursor) =>
+          Effect.flatMap(trigger.poll({ ...context, cursor }), (result) =>
+            Effect.zipWith(
+              // The baseline's events are history, not news: dropped here, whatever the trigger returned.
+              baseline ? Effect.succeed([]) : encodeEvents(trigger, result.events, opened),
+              encodeWith(trigger.cursor, result.cursor, () => `${trigger.name}'s cursor does not encode`, opened.scrub),
+              (events, cursor) => ({ events, cursor })
+            ))
+      )
+    })
+
+  // --- sample data -----------------------------------------------------------------------
+
+  /** Sample events of any kind of trigger, encoded and scrubbed like real ones. */
+  const sample = (input: TriggerStep): Effect.Effect<ReadonlyArray<Trigger.TriggerEvent<unknown>>, ConnectorError, Connections> =>
+    Effect.suspend(() => {
+      const prepared = prepareTrigger(input)
+      if (Either.isLeft(prepared)) return Effect.fail(prepared.left)
+      const { component, params, step, trigger } = prepared.right
+      if (trigger.sample === undefined) {
+        return Effect.fail(invalidInput([{ path: "type", message: `${step.type} offers no sample data` }], `step "${step.name}"`))
+      }
+      const sampleOf = trigger.sample as NonNullable<Trigger.Sampled<any, unknown, unknown>["sample"]>
+      return Effect.flatMap(Connections, (connections) =>
+        Effect.flatMap(connections.get(component), (opened) =>
+          Effect.flatMap(
+            sampleOf({ params, client: opened.client, connection: opened.values }),
+            (events) => encodeEvents(trigger, events, opened)
+          )))
+    })
+
+  return { prepareTrigger, enableTrigger, disableTrigger, handleDelivery, poll, sample }
+}
