@@ -206,7 +206,7 @@ describe("x-runner describe and options", () => {
     expect(all.code).toBe(0)
     expect(JSON.parse(all.stdout).map((c: { type: string }) => c.type)).toEqual(["sitebuilder/v1", "boardtool/v1", "browseragent/v1"])
     const one = JSON.parse((await runner(["describe", "boardtool/v1"])).stdout)
-    expect(one.triggers[0]).toMatchObject({ name: "newCard", kind: "DYNAMIC_WEBHOOK" })
+    expect(one.triggers.find((t: { name: string }) => t.name === "newCard")).toMatchObject({ kind: "DYNAMIC_WEBHOOK" })
     expect((await runner(["describe", "nope/v1"])).code).toBe(2)
   }, 60_000)
 

@@ -1,22 +1,22 @@
 /** Dynamic options: the member's boards, and a board's lists and cards (label = name, value = id). */
 import { Choice, DynamicOptions } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Api from "./api.js"
+import * as Names from "./api/names.js"
 import * as BoardsApi from "./api/boards.js"
 import * as ListsApi from "./api/lists.js"
 
-const choices = (items: ReadonlyArray<typeof Api.Named.Type>) => Choice.fromRecords(items, (i) => i.name, (i) => i.id)
+const choices = (items: ReadonlyArray<typeof Names.Named.Type>) => Choice.fromRecords(items, (i) => i.name, (i) => i.id)
 const idBoardOf = (params: Readonly<Record<string, unknown>>) => String(params["idBoard"])
 
-export const boards = DynamicOptions.make([], ({ client }) => Effect.map(Api.myBoards(client), choices))
-export const lists = DynamicOptions.make(["idBoard"], ({ client, params }) => Effect.map(Api.boardLists(client, idBoardOf(params)), choices))
-export const cards = DynamicOptions.make(["idBoard"], ({ client, params }) => Effect.map(Api.boardCards(client, idBoardOf(params)), choices))
+export const boards = DynamicOptions.make([], ({ client }) => Effect.map(Names.myBoards(client), choices))
+export const lists = DynamicOptions.make(["idBoard"], ({ client, params }) => Effect.map(Names.boardLists(client, idBoardOf(params)), choices))
+export const cards = DynamicOptions.make(["idBoard"], ({ client, params }) => Effect.map(Names.boardCards(client, idBoardOf(params)), choices))
 
 // --- cards ---
 
 /** The lists of the board named by `toBoard` (where a card is moved or copied to). */
 export const targetLists = DynamicOptions.make(["toBoard"], ({ client, params }) =>
-  Effect.map(Api.boardLists(client, String(params["toBoard"])), choices))
+  Effect.map(Names.boardLists(client, String(params["toBoard"])), choices))
 
 // --- lists, boards, workspaces ---
 /** The member's workspaces (label = display name). */

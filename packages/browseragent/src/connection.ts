@@ -5,7 +5,7 @@
  */
 import { Connection, ConnectionTest, Property } from "@x/core"
 import * as Schema from "effect/Schema"
-import { errorMessage } from "./api.js"
+import { errorMessage } from "./api/shared.js"
 
 export const connection = Connection.apiKeyHeader({
   title: "Browser Use API key",

@@ -1,17 +1,18 @@
 /** Dynamic options: the sessions and the workspaces (every page), a workspace's files. */
 import { Choice, DynamicOptions, Pagination } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Api from "./api.js"
+import * as Sessions from "./api/sessions.js"
+import * as Workspaces from "./api/workspaces.js"
 
 export const sessions = DynamicOptions.make([], ({ client }) =>
-  Effect.map(Pagination.collect(Api.sessions(client)), (items) =>
+  Effect.map(Pagination.collect(Sessions.sessions(client)), (items) =>
     Choice.fromRecords(items, (s) => `${s.title ?? s.id} (${s.status})`, (s) => s.id)))
 
 export const workspaces = DynamicOptions.make([], ({ client }) =>
-  Effect.map(Pagination.collect(Api.workspaces(client)), (items) =>
+  Effect.map(Pagination.collect(Workspaces.workspaces(client)), (items) =>
     Choice.fromRecords(items, (w) => w.name ?? w.id, (w) => w.id)))
 
 export const workspaceFiles = DynamicOptions.make(["workspaceId"], ({ client, params }) =>
-  Effect.map(Pagination.collect(Api.workspaceFiles(client, String(params["workspaceId"]))), (files) =>
+  Effect.map(Pagination.collect(Workspaces.workspaceFiles(client, String(params["workspaceId"]))), (files) =>
     Choice.fromRecords(files, (f) => f.path, (f) => f.path)))
 

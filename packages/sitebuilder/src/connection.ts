@@ -5,10 +5,10 @@
  */
 import { Choice, Connection, ConnectionTest, ConnectorError, Property } from "@x/core"
 import * as Schema from "effect/Schema"
-import * as Api from "./api.js"
+import * as Shared from "./api/shared.js"
 import * as Token from "./api/token.js"
 
-const errorBody = Schema.decodeUnknownOption(Api.ErrorBody)
+const errorBody = Schema.decodeUnknownOption(Shared.ErrorBody)
 
 /** "… missing the following scopes - ecommerce:write, cms:read" → the scopes ([] when unnamed). */
 const missingScopes = (body: unknown): ReadonlyArray<string> | undefined => {

@@ -311,7 +311,7 @@ describe("sitebuilder triggers: the wire", () => {
     Effect.gen(function*() {
       const without = Object.values(sitebuilder.triggers).filter((t) => t.sample === undefined).map((t) => t.name)
       expect(without).toEqual([
-        "inventoryChanged", "collectionItemDeleted", "collectionItemUnpublished", "pageDeleted", "commentCreated"
+        "collectionItemDeleted", "collectionItemUnpublished", "commentCreated", "inventoryChanged", "pageDeleted"
       ])
       const error = yield* Effect.flip(withFetch(executor.sample(trigger("pageDeleted", { siteId: SITE }))))
       expect(error).toMatchObject({ _tag: "InvalidInput" })

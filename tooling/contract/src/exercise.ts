@@ -1,8 +1,9 @@
 /**
  * Runs every request a component can send, from one table of example parameters: each action,
  * each dynamic option list of its properties, and each trigger (enabled and disabled, polled
- * twice, sampled, as its kind allows). A component member missing from the table is reported,
- * so a new action cannot go unchecked. Each request is sent as its action's or trigger's
+ * twice, sampled, as its kind allows), in the table's order (the component lists its members by
+ * name: the table puts what deletes after what uses it). A component member missing from the
+ * table is reported, so a new action cannot go unchecked; a case naming no member fails. Each request is sent as its action's or trigger's
  * (`sentBy`), so that `Contract.check` knows whether a deprecated operation's sender is
  * deprecated too (an options list is its action's or trigger's).
  */
@@ -14,15 +15,22 @@ type Params = Readonly<Record<string, unknown>>
 
 export interface Cases {
   /**
-   * Each action's example parameters (its dynamic options are loaded with them too), in the
-   * component's order; a function is called when its turn comes (to name what an earlier case made).
+   * Each action's example parameters (its dynamic options are loaded with them too), run in this
+   * order; a function is called when its turn comes (to name what an earlier case made).
    */
   readonly actions: Readonly<Record<string, Params | (() => Params)>>
-  /** Each trigger's example parameters. */
+  /** Each trigger's example parameters, run in this order, after the actions. */
   readonly triggers: Readonly<Record<string, Params | (() => Params)>>
 }
 
-const paramsOf = (params: Params | (() => Params) | undefined) => typeof params === "function" ? params() : params
+const paramsOf = (params: Params | (() => Params)) => typeof params === "function" ? params() : params
+
+/** What `exercise` reads of an action (a component's actions are typed by name, not as one record). */
+interface CaseAction {
+  readonly name: string
+  readonly props: Readonly<Record<string, { readonly dynamicOptions?: unknown }>>
+  readonly deprecated?: Action.Deprecation | undefined
+}
 
 const step = (type: string, parameters: Params) => ({ label: "contract", name: "contract", type, parameters })
 
@@ -38,17 +46,19 @@ export const exercise = (
 ): Effect.Effect<{ readonly missing: ReadonlyArray<string> }, Error, Connections.Connections> =>
   Effect.gen(function*() {
     const prefix = `${component.name}/v${component.version}`
-    const missing: Array<string> = []
-    for (
-      const action of Object.values<{ name: string; props: Record<string, { dynamicOptions?: unknown }>; deprecated?: Action.Deprecation }>(
-        component.actions as any
-      )
-    ) {
-      const params = paramsOf(cases.actions[action.name])
-      if (params === undefined) {
-        missing.push(`action ${action.name}`)
-        continue
-      }
+    const actions = component.actions as Readonly<Record<string, CaseAction>>
+    const unknown = [
+      ...Object.keys(cases.actions).filter((name) => !Object.hasOwn(actions, name)).map((name) => `action ${name}`),
+      ...Object.keys(cases.triggers).filter((name) => !Object.hasOwn(component.triggers, name)).map((name) => `trigger ${name}`)
+    ]
+    if (unknown.length > 0) return yield* Effect.fail(new Error(`${prefix} has no ${unknown.join(", ")}: the table names it`))
+    const missing = [
+      ...Object.keys(actions).filter((name) => !Object.hasOwn(cases.actions, name)).map((name) => `action ${name}`),
+      ...Object.keys(component.triggers).filter((name) => !Object.hasOwn(cases.triggers, name)).map((name) => `trigger ${name}`)
+    ]
+    for (const [name, example] of Object.entries(cases.actions)) {
+      const action = actions[name]!
+      const params = paramsOf(example)
       const type = `${prefix}/${action.name}`
       const as = (label: string) => sentBy({ label, deprecated: action.deprecated })
       for (const [property, definition] of Object.entries(action.props)) {
@@ -58,12 +68,9 @@ export const exercise = (
       }
       yield* named(type, executor.run(step(type, params))).pipe(as(`action ${type}`))
     }
-    for (const trigger of Object.values(component.triggers)) {
-      const params = paramsOf(cases.triggers[trigger.name])
-      if (params === undefined) {
-        missing.push(`trigger ${trigger.name}`)
-        continue
-      }
+    for (const [name, example] of Object.entries(cases.triggers)) {
+      const trigger = component.triggers[name]!
+      const params = paramsOf(example)
       const type = `${prefix}/${trigger.name}`
       const prepared = executor.prepareTrigger(step(type, params))
       if (prepared._tag === "Left") return yield* Effect.fail(new Error(`${type}: ${prepared.left.message}`))

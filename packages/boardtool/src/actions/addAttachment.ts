@@ -1,5 +1,5 @@
 import { Action, FileInput, Property } from "@x/core"
-import * as Api from "../api.js"
+import * as Attachments from "../api/attachments.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
 
@@ -10,7 +10,7 @@ export const addAttachment = Action.make({
   props: {
     idBoard: Props.idBoard,
     idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
-    file: FileInput.property({ title: "File", maxBytes: Api.attachmentLimits.paid }),
+    file: FileInput.property({ title: "File", maxBytes: Attachments.attachmentLimits.paid }),
     url: Property.string({ title: "Link", description: "A URL to attach instead of a file.", pattern: /^https?:\/\//, patternMessage: "must start with http:// or https://" }),
     name: Property.string({ title: "Name", maxLength: 256 }),
     mimeType: Property.string({ title: "MIME type", maxLength: 256 }),
@@ -22,10 +22,10 @@ export const addAttachment = Action.make({
   },
   validate: ({ file, url }) =>
     (file === undefined) === (url === undefined) ? [{ path: "file", message: "give either a file or a url" }] : [],
-  output: Api.Attachment,
+  output: Attachments.Attachment,
   run: ({ idCard, paidWorkspace, ...attachment }, { client }) =>
-    Api.addAttachment(client, idCard, {
+    Attachments.addAttachment(client, idCard, {
       ...attachment,
-      maxBytes: paidWorkspace === true ? Api.attachmentLimits.paid : Api.attachmentLimits.free
+      maxBytes: paidWorkspace === true ? Attachments.attachmentLimits.paid : Attachments.attachmentLimits.free
     })
 })

@@ -1,7 +1,8 @@
 import { Action, Bulk } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as Cards from "../api/cards.js"
+import * as Names from "../api/names.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
 
@@ -17,11 +18,11 @@ export const archiveAllCards = Action.make({
   output: Schema.Struct({
     archived: Schema.Number,
     failed: Schema.Number,
-    results: Schema.Array(Bulk.ResultSchema(Api.Named))
+    results: Schema.Array(Bulk.ResultSchema(Names.Named))
   }),
   run: ({ idList }, { client }) =>
-    Api.openCardsOfList(client, idList).pipe(
-      Effect.flatMap((cards) => Bulk.forEach(cards, (card) => Api.archiveCard(client, card.id), { id: (card) => card.id })),
+    Names.openCardsOfList(client, idList).pipe(
+      Effect.flatMap((cards) => Bulk.forEach(cards, (card) => Cards.archiveCard(client, card.id), { id: (card) => card.id })),
       Effect.map(({ failed, results, succeeded }) => ({ archived: succeeded, failed, results }))
     )
 })

@@ -1,6 +1,6 @@
 import { Action, Files } from "@x/core"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as Attachments from "../api/attachments.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
 
@@ -24,5 +24,5 @@ export const downloadAttachment = Action.make({
     fileName: Schema.String
   }),
   run: ({ idAttachment, idCard, maxBytes, overwrite, path }, { client }) =>
-    Api.downloadAttachment(client, idCard, idAttachment, { to: path, overwrite, maxBytes })
+    Attachments.downloadAttachment(client, idCard, idAttachment, { to: path, overwrite, maxBytes })
 })

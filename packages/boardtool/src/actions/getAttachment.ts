@@ -1,5 +1,5 @@
 import { Action } from "@x/core"
-import * as Api from "../api.js"
+import * as Attachments from "../api/attachments.js"
 import * as Options from "../options.js"
 import * as MemberOptions from "../options/members.js"
 import * as Props from "../props.js"
@@ -13,6 +13,6 @@ export const getAttachment = Action.make({
     idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
     idAttachment: Props.trelloId({ title: "Attachment", required: true, dynamicOptions: MemberOptions.attachments })
   },
-  output: Api.Attachment,
-  run: ({ idAttachment, idCard }, { client }) => Api.getAttachment(client, idCard, idAttachment)
+  output: Attachments.Attachment,
+  run: ({ idAttachment, idCard }, { client }) => Attachments.getAttachment(client, idCard, idAttachment)
 })

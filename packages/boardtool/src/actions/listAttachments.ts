@@ -1,7 +1,6 @@
 import { Action } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
 import * as Attachments from "../api/attachments.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
@@ -14,6 +13,6 @@ export const listAttachments = Action.make({
     idBoard: Props.idBoard,
     idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards })
   },
-  output: Schema.Struct({ attachments: Schema.Array(Api.Attachment) }),
+  output: Schema.Struct({ attachments: Schema.Array(Attachments.Attachment) }),
   run: ({ idCard }, { client }) => Effect.map(Attachments.listAttachments(client, idCard), (attachments) => ({ attachments }))
 })

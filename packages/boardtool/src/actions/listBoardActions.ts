@@ -1,7 +1,7 @@
 import { Action, Pagination, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as TrelloActivity from "../api/activity.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
 
@@ -23,7 +23,7 @@ export const listBoardActions = Action.make({
     since: Property.dateTime({ title: "Since", description: "Only the actions after this date." }),
     limit: Pagination.limit({ description: "The most actions returned (Trello pages by 1000).", defaultValue: defaultLimit })
   },
-  output: Schema.Struct({ actions: Schema.Array(Api.BoardAction) }),
+  output: Schema.Struct({ actions: Schema.Array(TrelloActivity.BoardAction) }),
   run: ({ limit, ...query }, { client }) =>
-    Effect.map(Pagination.collect(Api.boardActions(client, query, limit ?? defaultLimit)), (actions) => ({ actions }))
+    Effect.map(Pagination.collect(TrelloActivity.boardActions(client, query, limit ?? defaultLimit)), (actions) => ({ actions }))
 })

@@ -1,7 +1,7 @@
 import { Action, Pagination, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as TrelloActivity from "../api/activity.js"
 import * as Cards from "../api/cards.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
@@ -23,7 +23,7 @@ export const listCardActivity = Action.make({
     }),
     limit: Pagination.limit({ description: "The most actions returned (Trello pages by 50, up to 20 pages).", defaultValue: defaultLimit })
   },
-  output: Schema.Struct({ actions: Schema.Array(Api.BoardAction) }),
+  output: Schema.Struct({ actions: Schema.Array(TrelloActivity.BoardAction) }),
   run: ({ filter, id, limit }, { client }) =>
-    Effect.map(Pagination.collect(Cards.cardActions(client, id, filter ?? "all", limit ?? defaultLimit, Api.BoardAction)), (actions) => ({ actions }))
+    Effect.map(Pagination.collect(Cards.cardActions(client, id, filter ?? "all", limit ?? defaultLimit, TrelloActivity.BoardAction)), (actions) => ({ actions }))
 })

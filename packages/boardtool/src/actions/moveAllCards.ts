@@ -1,7 +1,7 @@
 import { Action } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as Cards from "../api/cards.js"
 import * as Lists from "../api/lists.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
@@ -18,7 +18,7 @@ export const moveAllCards = Action.make({
   },
   validate: ({ idList, toList }) =>
     idList.toLowerCase() === toList.toLowerCase() ? [{ path: "toList", message: "must be another list" }] : [],
-  output: Schema.Struct({ moved: Schema.Number, cards: Schema.Array(Api.Card) }),
+  output: Schema.Struct({ moved: Schema.Number, cards: Schema.Array(Cards.Card) }),
   run: ({ toBoard, idList, toList }, { client }) =>
     Effect.map(Lists.moveAllCards(client, idList, { idBoard: toBoard, idList: toList }), (cards) => ({ moved: cards.length, cards }))
 })

@@ -1,19 +1,52 @@
 /**
- * Trello's actions as the triggers read them (REST API 1): the action a webhook delivers (or
- * `GET /boards/{id}/actions` lists), the models a webhook watches, and the recent actions of a
- * model (the triggers' sample data).
+ * Trello's actions (REST API 1): a board's actions page by page (`listBoardActions`), the action
+ * a webhook delivers (or `GET /boards/{id}/actions` lists), the models a webhook watches, and the
+ * recent actions of a model (the triggers' sample data).
  */
-import { type ProviderClient, ProviderRequest } from "@x/core"
+import { Pagination, type ProviderClient, ProviderRequest } from "@x/core"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
-import { Attachment, BoardAction } from "../api.js"
+import { Attachment } from "./attachments.js"
 import { Board } from "./boards.js"
 import { CardDetails } from "./cards.js"
 import { Label } from "./labels.js"
 import { List } from "./lists.js"
 
 const { path } = ProviderRequest
+
+/**
+ * An action on a board (a card created, a comment, an update): who, what, when, and its data.
+ * Its `type` says what it is, so it is required with the id; `data` is `{}` when left out.
+ */
+export const BoardAction = Schema.Struct({
+  id: Schema.String,
+  type: Schema.String,
+  date: Schema.optional(Schema.String),
+  idMemberCreator: Schema.optional(Schema.String),
+  data: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Unknown }), { default: () => ({}) })
+})
+export type BoardAction = typeof BoardAction.Type
+
+/**
+ * A board's actions, newest first, as a stream up to `maxItems`: Trello answers at most 1000 a
+ * request, and the next page is the actions `before` the last one received.
+ */
+export const boardActions = (
+  client: ProviderClient.ProviderClient,
+  query: { idBoard: string; filter?: string | undefined; since?: string | undefined },
+  maxItems: number
+) =>
+  Pagination.keyset(
+    { pageSize: 1000, maxItems },
+    (before, limit) =>
+      client.json({
+        method: "GET",
+        path: path`/boards/${query.idBoard}/actions`,
+        query: { filter: query.filter, since: query.since, before, limit }
+      }, Schema.Array(BoardAction)),
+    (action) => action.id
+  )
 
 /** Who did it, as Trello nests them in an action (absent from some old actions; a name Trello leaves out is empty). */
 export const MemberCreator = Schema.Struct({

@@ -6,8 +6,7 @@
 import { ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
-import { falseOr, nullOr } from "../api.js"
+import { falseOr, newestCreatedSince, nullOr } from "./shared.js"
 import type { State } from "./lists.js"
 
 const { path } = ProviderRequest
@@ -106,7 +105,7 @@ export const memberBoards = (client: ProviderClient.ProviderClient, filter: Stat
 
 /** The board named `name` the token's member created since `since` (a `createBoard` cut short), if any. */
 export const findCreatedBoard = (client: ProviderClient.ProviderClient, name: string, since: Date) =>
-  Effect.map(memberBoards(client, "open"), (boards) => Api.newestCreatedSince(boards, name, since))
+  Effect.map(memberBoards(client, "open"), (boards) => newestCreatedSince(boards, name, since))
 
 export const workspaceBoards = (client: ProviderClient.ProviderClient, idOrganization: string, filter: State) =>
   client.json({ method: "GET", path: path`/organizations/${idOrganization}/boards`, query: { filter } }, Schema.Array(Board))

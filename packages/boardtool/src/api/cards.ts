@@ -5,12 +5,59 @@
 import { ConnectorError, Pagination, type ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
-import { Attachment, Card, falseOr, listOr, nullOr } from "../api.js"
+import { Attachment } from "./attachments.js"
 import { Checklist } from "./checklists.js"
 import { CustomFieldItem } from "./customFields.js"
+import { Named } from "./names.js"
+import { falseOr, listOr, newestCreatedSince, nullOr } from "./shared.js"
 
 const { path } = ProviderRequest
+
+/** The card as the component outputs it (the seed's five fields, all required). */
+export const Card = Schema.Struct({
+  id: Schema.String,
+  desc: Schema.String,
+  idBoard: Schema.String,
+  idList: Schema.String,
+  name: Schema.String
+})
+export type Card = typeof Card.Type
+
+/** A card with its due date and states, as the due-date trigger reads it (`due` is ISO, or null). */
+export const DatedCard = Schema.Struct({
+  ...Card.fields,
+  due: nullOr(Schema.String),
+  dueComplete: falseOr,
+  closed: falseOr
+})
+export type DatedCard = typeof DatedCard.Type
+
+/** A card that is due: the five fields and its due date. */
+export const DueCard = Schema.Struct({ ...Card.fields, due: Schema.String })
+
+/** A card's five fields (`Card`), nothing nested. */
+export const getPlainCard = (client: ProviderClient.ProviderClient, id: string) =>
+  client.json({ method: "GET", path: path`/cards/${id}` }, Card)
+
+/** Where to read cards: a list, else a board (open cards only, as Trello's default filter). */
+export interface CardsOf {
+  readonly idBoard?: string | undefined
+  readonly idList?: string | undefined
+}
+const cardsPath = (where: CardsOf) =>
+  where.idList !== undefined ? path`/lists/${where.idList}/cards` : path`/boards/${where.idBoard!}/cards`
+
+export const datedCardsOf = (client: ProviderClient.ProviderClient, where: CardsOf) =>
+  client.json({
+    method: "GET",
+    path: cardsPath(where),
+    query: { fields: "name,desc,idBoard,idList,due,dueComplete,closed" }
+  }, Schema.Array(DatedCard))
+
+/** Archives a card: `closed=true` in the query, as the spec declares it; a PUT, so retried on a 429. */
+export const archiveCard = (client: ProviderClient.ProviderClient, id: string) =>
+  client.json({ method: "PUT", path: path`/cards/${id}`, query: { closed: true } }, Named)
+
 /** A label on a card (a name left out is empty, as Trello has an unnamed label's; a colour left out is none). */
 export const CardLabel = Schema.Struct({
   id: Schema.String,
@@ -165,7 +212,7 @@ export const findCreatedCard = (client: ProviderClient.ProviderClient, where: { 
   if (name === undefined) {
     return Effect.fail(ConnectorError.invalidInput([{ path: "name", message: "a card created without a name cannot be found again" }]))
   }
-  return Effect.map(listCards(client, idList), (cards) => Api.newestCreatedSince(cards, name, since))
+  return Effect.map(listCards(client, idList), (cards) => newestCreatedSince(cards, name, since))
 }
 
 /** A list's cards (open ones: the list's default filter), in their order; Trello answers them all at once. */

@@ -1,7 +1,7 @@
 /** Checklists on cards and their items: wire calls and records. */
 import { type ProviderClient, ProviderRequest } from "@x/core"
 import * as Schema from "effect/Schema"
-import { listOr, nullOr } from "../api.js"
+import { listOr, nullOr } from "./shared.js"
 
 const { path } = ProviderRequest
 

@@ -1,7 +1,7 @@
 /** Comments on cards (Trello's commentCard actions) and reactions to them: wire calls and records. */
 import { type ProviderClient, ProviderRequest } from "@x/core"
 import * as Schema from "effect/Schema"
-import { BoardAction } from "../api.js"
+import { BoardAction } from "./activity.js"
 import { cardActions, cardActionsPage } from "./cards.js"
 
 const { path } = ProviderRequest

@@ -2,7 +2,7 @@
 import { type ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { nullOr } from "../api.js"
+import { nullOr } from "./shared.js"
 
 const { path } = ProviderRequest
 

@@ -6,8 +6,8 @@
 import { ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
-import { falseOr } from "../api.js"
+import * as Cards from "./cards.js"
+import { falseOr, newestCreatedSince } from "./shared.js"
 
 const { path } = ProviderRequest
 
@@ -52,7 +52,7 @@ export const updateList = (client: ProviderClient.ProviderClient, id: string, ch
  * what a `createList` cut short may have created.
  */
 export const findCreatedList = (client: ProviderClient.ProviderClient, where: { readonly idBoard: string; readonly name: string }, since: Date) =>
-  Effect.map(boardLists(client, where.idBoard, "open"), (lists) => Api.newestCreatedSince(lists, where.name, since))
+  Effect.map(boardLists(client, where.idBoard, "open"), (lists) => newestCreatedSince(lists, where.name, since))
 
 /** A board's lists in their order; Trello answers them all at once (no paging). */
 export const boardLists = (client: ProviderClient.ProviderClient, idBoard: string, filter: State) =>
@@ -84,4 +84,4 @@ export const moveAllCards = (
     method: "POST",
     path: path`/lists/${idList}/moveAllCards`,
     body: ProviderRequest.formBody({ idBoard: to.idBoard, idList: to.idList })
-  }, Schema.Array(Api.Card))
+  }, Schema.Array(Cards.Card))

@@ -7,7 +7,7 @@
  */
 import { Pagination, type ProviderClient, ProviderRequest } from "@x/core"
 import * as Schema from "effect/Schema"
-import { falseOr, nullOr } from "../api.js"
+import { falseOr, nullOr } from "./shared.js"
 import { MemberCreator } from "./activity.js"
 
 const { path } = ProviderRequest

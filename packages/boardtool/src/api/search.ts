@@ -6,20 +6,21 @@ import { Pagination, ProviderClient } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import * as Api from "../api.js"
+import * as Cards from "./cards.js"
+import { falseOr, listOr, nullOr } from "./shared.js"
 import { Board } from "./boards.js"
 
 /** A card found: the card's fields, whether it is archived (false when left out), its due date (null) and its link (absent). */
 export const FoundCard = Schema.Struct({
-  ...Api.Card.fields,
-  closed: Api.falseOr,
-  due: Api.nullOr(Schema.String),
+  ...Cards.Card.fields,
+  closed: falseOr,
+  due: nullOr(Schema.String),
   url: Schema.optional(Schema.String)
 })
 export type FoundCard = typeof FoundCard.Type
 
-const CardResults = Schema.Struct({ cards: Api.listOr(FoundCard) })
-const BoardResults = Schema.Struct({ boards: Api.listOr(Board) })
+const CardResults = Schema.Struct({ cards: listOr(FoundCard) })
+const BoardResults = Schema.Struct({ boards: listOr(Board) })
 
 /** Trello's cap on a page of search results, and on the page number (0 to 100). */
 const pageSize = 1000

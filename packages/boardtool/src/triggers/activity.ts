@@ -12,7 +12,8 @@ import { type ConnectorError, type Property, type ProviderClient, Trigger, Webho
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as Shared from "../api/shared.js"
+import * as Webhooks from "../api/webhooks.js"
 import { Delivery, type Model, recentActions, type TrelloAction } from "../api/activity.js"
 import { connection } from "../connection.js"
 
@@ -82,7 +83,7 @@ export const make = <P extends Property.Properties, A>(config: ActivityTrigger<P
     enable: ({ client, connection, params, webhookUrl }) => {
       const model = config.model(params)
       return Effect.map(
-        Api.ensureWebhook(client, connection.token, {
+        Webhooks.ensureWebhook(client, connection.token, {
           callbackURL: webhookUrl,
           idModel: model.id,
           description: `${config.summary} on ${model.kind} ${model.id}`
@@ -93,7 +94,7 @@ export const make = <P extends Property.Properties, A>(config: ActivityTrigger<P
 
     // A webhook that is already gone is what disabling wants.
     disable: ({ client, state }) =>
-      Api.deleteWebhook(client, state.webhookId).pipe(Effect.catchTag("NotFound", () => Effect.void)),
+      Webhooks.deleteWebhook(client, state.webhookId).pipe(Effect.catchTag("NotFound", () => Effect.void)),
 
     // The latest matching actions, newest first, as events: what a delivery of each would give.
     sample: ({ client, params }) =>
@@ -101,7 +102,7 @@ export const make = <P extends Property.Properties, A>(config: ActivityTrigger<P
         const actions = yield* recentActions(client, config.model(params), typesOf(params), sampleScan)
         const events: Array<{ id: string; output: A }> = []
         for (const action of actions) {
-          if (events.length >= Api.sampleSize) break
+          if (events.length >= Shared.sampleSize) break
           if (isOurs(action, params)) events.push(...(yield* eventOf(action, client, params)))
         }
         return events

@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect"
-import * as Api from "../api.js"
+import * as Attachments from "../api/attachments.js"
 import { AttachmentAdded, refOf } from "../api/activity.js"
 import * as Activity from "./activity.js"
 import * as Cards from "./cardActivity.js"
@@ -17,7 +17,7 @@ export const attachmentAdded = Activity.make({
   // The delivery names the attachment: its size, type and date are read back with the card.
   read: (action, { client }) => {
     const idCard = refOf(action, "card")!.id
-    return Effect.flatMap(Api.getAttachment(client, idCard, refOf(action, "attachment")!.id), (attachment) =>
+    return Effect.flatMap(Attachments.getAttachment(client, idCard, refOf(action, "attachment")!.id), (attachment) =>
       Cards.cardEvent(client, action, { attachment }))
   }
 })

@@ -2,13 +2,14 @@ import { Property, Trigger } from "@x/core"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as Cards from "../api/cards.js"
+import * as Shared from "../api/shared.js"
 import { connection } from "../connection.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
 
 /** A card still to do whose due date lies in `(from, to]`, as an event; its id changes with the due date. */
-const dueBetween = (cards: ReadonlyArray<Api.DatedCard>, from: number, to: number) =>
+const dueBetween = (cards: ReadonlyArray<Cards.DatedCard>, from: number, to: number) =>
   cards.flatMap(({ closed, due, dueComplete, ...card }) => {
     const at = due === null ? Number.NaN : Date.parse(due)
     return due === null || dueComplete || closed || !(at > from && at <= to) ? [] : [{ id: `${card.id}:${due}`, output: { ...card, due } }]
@@ -37,7 +38,7 @@ export const cardDueSoon = Trigger.polling({
   },
   validate: ({ idBoard, idList }) =>
     idBoard === undefined && idList === undefined ? [{ path: "idBoard", message: "a board or a list is required" }] : [],
-  output: Api.DueCard,
+  output: Cards.DueCard,
   interval: "5 minutes",
   // When the last poll ran, and the events in the window then: a card already announced is not
   // announced again while it stays there, and one whose due date passed between two polls is not missed.
@@ -46,7 +47,7 @@ export const cardDueSoon = Trigger.polling({
   poll: ({ client, cursor, params }) =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      const due = dueBetween(yield* Api.datedCardsOf(client, params), cursor?.polledAt ?? now, now + (params.hours ?? 24) * 3600_000)
+      const due = dueBetween(yield* Cards.datedCardsOf(client, params), cursor?.polledAt ?? now, now + (params.hours ?? 24) * 3600_000)
       const announced = new Set(cursor?.inWindow)
       return { events: due.filter((event) => !announced.has(event.id)), cursor: { polledAt: now, inWindow: due.map((event) => event.id) } }
     }),
@@ -55,8 +56,8 @@ export const cardDueSoon = Trigger.polling({
   sample: ({ client, params }) =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      const dated = dueBetween(yield* Api.datedCardsOf(client, params), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)
+      const dated = dueBetween(yield* Cards.datedCardsOf(client, params), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)
       const distance = (event: { readonly output: { readonly due: string } }) => Math.abs(Date.parse(event.output.due) - now)
-      return dated.sort((a, b) => distance(a) - distance(b)).slice(0, Api.sampleSize)
+      return dated.sort((a, b) => distance(a) - distance(b)).slice(0, Shared.sampleSize)
     })
 })

@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect"
-import * as Api from "../api.js"
+import * as Cards from "../api/cards.js"
 import { refOf } from "../api/activity.js"
 import * as Options from "../options.js"
 import * as Props from "../props.js"
@@ -25,11 +25,11 @@ export const newCard = Activity.make({
   model: ({ idBoard, idList }) => (idList === undefined ? { kind: "board", id: idBoard! } : { kind: "list", id: idList }),
   types: ["createCard"],
   matches: (action, params) => refOf(action, "card") !== undefined && watches(params, { idBoard: refOf(action, "board")?.id, idList: refOf(action, "list")?.id }),
-  output: Api.Card,
+  output: Cards.Card,
   // The delivery lacks the card's description: read the card itself. One elsewhere than the
   // delivery says is no event either: the card itself decides.
   read: (action, { client, params }) =>
-    Effect.map(Api.getCard(client, refOf(action, "card")!.id), (card) => (watches(params, card) ? card : undefined))
+    Effect.map(Cards.getPlainCard(client, refOf(action, "card")!.id), (card) => (watches(params, card) ? card : undefined))
 })
 
 function watches(params: { idBoard?: string | undefined; idList?: string | undefined }, card: { idBoard?: string | undefined; idList?: string | undefined }) {

@@ -1,7 +1,7 @@
 import { Pagination, Property, Trigger } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as Shared from "../api/shared.js"
 import * as Notifications from "../api/notifications.js"
 import { connection } from "../connection.js"
 import * as Options from "../options.js"
@@ -50,12 +50,12 @@ export const newNotification = Trigger.polling({
       const events = cursor === undefined
         ? []
         : read.filter((n) => !seen.has(n.id) && onBoard(params)(n)).reverse().map((n) => ({ id: n.id, output: n }))
-      const newest = Api.newestFirst(read)[0]?.id ?? cursor?.newest ?? null
+      const newest = Shared.newestFirst(read)[0]?.id ?? cursor?.newest ?? null
       return { events, cursor: { newest, seen: read.length > 0 ? read.map((n) => n.id) : cursor?.seen ?? [] } }
     }),
 
   // The latest notifications of the chosen types (among the newest 50).
   sample: ({ client, params }) =>
     Effect.map(Pagination.collect(Notifications.mine(client, queryOf(params), 50)), (read) =>
-      read.filter(onBoard(params)).slice(0, Api.sampleSize).map((n) => ({ id: n.id, output: n })))
+      read.filter(onBoard(params)).slice(0, Shared.sampleSize).map((n) => ({ id: n.id, output: n })))
 })

@@ -1,6 +1,6 @@
 import { Action, Choice, Property } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Api from "../api.js"
+import { proxyCountryCodes } from "../api/proxyCountries.js"
 import * as Run from "../api/run.js"
 import * as Sessions from "../api/sessions.js"
 import * as Props from "../props.js"
@@ -18,7 +18,7 @@ const parseSchema = (text: string | undefined): Record<string, unknown> | undefi
 /** The proxy's choices: each country of the document, or none (the proxy off). */
 const proxyChoices = [
   { label: "No proxy", value: "none" as const },
-  ...Sessions.proxyCountryCodes.map((code) => ({ label: code.toUpperCase(), value: code }))
+  ...proxyCountryCodes.map((code) => ({ label: code.toUpperCase(), value: code }))
 ]
 
 export const createSession = Action.make({
@@ -34,7 +34,7 @@ export const createSession = Action.make({
     model: Property.string({
       title: "Model",
       required: true,
-      choices: Choice.of(Api.modelNames)
+      choices: Choice.of(Sessions.modelNames)
     }),
     outputSchema: Property.object({
       title: "Output Schema",
@@ -107,7 +107,7 @@ export const createSession = Action.make({
       ? [{ path: "cacheScript", message: "needs a workspace (workspaceId) to keep the script in" }]
       : [])
   ],
-  output: Api.Session,
+  output: Sessions.Session,
   run: (params, { client }) =>
     Effect.gen(function*() {
       const session = yield* Sessions.createSession(client, {

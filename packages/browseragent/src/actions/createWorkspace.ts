@@ -1,5 +1,5 @@
 import { Action, Property } from "@x/core"
-import * as Api from "../api.js"
+import * as Workspaces from "../api/workspaces.js"
 
 export const createWorkspace = Action.make({
   name: "createWorkspace",
@@ -8,6 +8,6 @@ export const createWorkspace = Action.make({
   props: {
     name: Property.string({ title: "Name", maxLength: 100 })
   },
-  output: Api.Workspace,
-  run: ({ name }, { client }) => Api.createWorkspace(client, name)
+  output: Workspaces.Workspace,
+  run: ({ name }, { client }) => Workspaces.createWorkspace(client, name)
 })

@@ -1,5 +1,5 @@
 import { Action } from "@x/core"
-import * as Api from "../api.js"
+import * as Workspaces from "../api/workspaces.js"
 import * as Props from "../props.js"
 
 export const downloadWorkspaceFile = Action.make({
@@ -11,6 +11,6 @@ export const downloadWorkspaceFile = Action.make({
     path: Props.workspaceFilePath({ title: "File", description: "Its path in the workspace, e.g. `uploads/data.csv`.", required: true }),
     ...Props.download
   },
-  output: Api.DownloadedFile,
-  run: ({ workspaceId, path, to, overwrite, maxBytes }, { client }) => Api.downloadWorkspaceFile(client, workspaceId, path, { to, overwrite, maxBytes })
+  output: Workspaces.DownloadedFile,
+  run: ({ workspaceId, path, to, overwrite, maxBytes }, { client }) => Workspaces.downloadWorkspaceFile(client, workspaceId, path, { to, overwrite, maxBytes })
 })

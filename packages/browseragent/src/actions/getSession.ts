@@ -1,5 +1,5 @@
 import { Action } from "@x/core"
-import * as Api from "../api.js"
+import * as Sessions from "../api/sessions.js"
 import * as Props from "../props.js"
 
 export const getSession = Action.make({
@@ -9,6 +9,6 @@ export const getSession = Action.make({
   props: {
     sessionId: Props.sessionId({ title: "Session", required: true })
   },
-  output: Api.Session,
-  run: ({ sessionId }, { client }) => Api.getSession(client, sessionId)
+  output: Sessions.Session,
+  run: ({ sessionId }, { client }) => Sessions.getSession(client, sessionId)
 })

@@ -1,7 +1,7 @@
 import { Action, Pagination } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as Sessions from "../api/sessions.js"
 
 export const listSessions = Action.make({
   name: "listSessions",
@@ -10,7 +10,7 @@ export const listSessions = Action.make({
   props: {
     limit: Pagination.limit({ description: "The most sessions returned (Browser Use pages by 100).", defaultValue: 100 })
   },
-  output: Schema.Struct({ sessions: Schema.Array(Api.Session) }),
+  output: Schema.Struct({ sessions: Schema.Array(Sessions.Session) }),
   run: ({ limit }, { client }) =>
-    Effect.map(Pagination.collect(Api.sessions(client, limit ?? 100)), (sessions) => ({ sessions }))
+    Effect.map(Pagination.collect(Sessions.sessions(client, limit ?? 100)), (sessions) => ({ sessions }))
 })

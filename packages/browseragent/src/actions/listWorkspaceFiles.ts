@@ -1,7 +1,7 @@
 import { Action, Pagination, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as Workspaces from "../api/workspaces.js"
 import * as Props from "../props.js"
 
 export const listWorkspaceFiles = Action.make({
@@ -13,7 +13,7 @@ export const listWorkspaceFiles = Action.make({
     prefix: Property.string({ title: "Prefix", description: "Only the files whose path starts with this, e.g. `uploads/`." }),
     limit: Pagination.limit({ description: "The most files returned (Browser Use pages by 100).", defaultValue: 100 })
   },
-  output: Schema.Struct({ files: Schema.Array(Api.WorkspaceFile) }),
+  output: Schema.Struct({ files: Schema.Array(Workspaces.WorkspaceFile) }),
   run: ({ workspaceId, prefix, limit }, { client }) =>
-    Effect.map(Pagination.collect(Api.workspaceFiles(client, workspaceId, { prefix, maxItems: limit ?? 100 })), (files) => ({ files }))
+    Effect.map(Pagination.collect(Workspaces.workspaceFiles(client, workspaceId, { prefix, maxItems: limit ?? 100 })), (files) => ({ files }))
 })

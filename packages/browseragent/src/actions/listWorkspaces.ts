@@ -1,7 +1,7 @@
 import { Action, Pagination } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as Workspaces from "../api/workspaces.js"
 
 export const listWorkspaces = Action.make({
   name: "listWorkspaces",
@@ -10,7 +10,7 @@ export const listWorkspaces = Action.make({
   props: {
     limit: Pagination.limit({ description: "The most workspaces returned (Browser Use pages by 100).", defaultValue: 100 })
   },
-  output: Schema.Struct({ workspaces: Schema.Array(Api.Workspace) }),
+  output: Schema.Struct({ workspaces: Schema.Array(Workspaces.Workspace) }),
   run: ({ limit }, { client }) =>
-    Effect.map(Pagination.collect(Api.workspaces(client, limit ?? 100)), (workspaces) => ({ workspaces }))
+    Effect.map(Pagination.collect(Workspaces.workspaces(client, limit ?? 100)), (workspaces) => ({ workspaces }))
 })

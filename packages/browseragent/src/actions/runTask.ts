@@ -1,5 +1,5 @@
 import { Action, Choice, Property } from "@x/core"
-import * as Api from "../api.js"
+import * as Sessions from "../api/sessions.js"
 import * as Run from "../api/run.js"
 import * as Props from "../props.js"
 
@@ -10,7 +10,7 @@ export const runTask = Action.make({
     "the output schema, its cost and its workspace's files. Past the timeout the task is stopped, unless kept running.",
   props: {
     task: Property.string({ title: "Task", required: true, minLength: 1 }),
-    model: Property.string({ title: "Model", required: true, choices: Choice.of(Api.modelNames) }),
+    model: Property.string({ title: "Model", required: true, choices: Choice.of(Sessions.modelNames) }),
     outputSchema: Property.object({
       title: "Output Schema",
       description: "A JSON Schema (an object) the output must follow; the output is checked against it. None: text."

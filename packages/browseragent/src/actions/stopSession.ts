@@ -1,5 +1,5 @@
 import { Action, Property } from "@x/core"
-import * as Api from "../api.js"
+import * as Sessions from "../api/sessions.js"
 import * as Run from "../api/run.js"
 import * as Props from "../props.js"
 
@@ -15,6 +15,6 @@ export const stopSession = Action.make({
       defaultValue: "session"
     })
   },
-  output: Api.Session,
+  output: Sessions.Session,
   run: ({ sessionId, strategy }, { client }) => Run.stopSession(client, sessionId, strategy ?? "session")
 })

@@ -2,8 +2,7 @@
 import type { ProviderClient } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-
-const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.NullOr(schema))
+import { nullable } from "./shared.js"
 
 const WireAccount = Schema.Struct({
   name: nullable(Schema.String),

@@ -10,6 +10,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { nullable } from "./shared.js"
 
 const { path } = ProviderRequest
 
@@ -17,7 +18,6 @@ export { proxyCountryCodes } from "./proxyCountries.js"
 
 export const browserStatuses = ["active", "stopped"] as const
 
-const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.NullOr(schema))
 
 /** A browser session as the wire has it (BrowserSessionView, BrowserSessionItemView). */
 const WireBrowserSession = Schema.Struct({

@@ -7,9 +7,9 @@ import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { nullable } from "./shared.js"
 
 const { path } = ProviderRequest
-const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.NullOr(schema))
 
 /** The longest name and user id the service accepts (ProfileCreateRequest). */
 export const nameMaxLength = 100

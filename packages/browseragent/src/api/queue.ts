@@ -8,11 +8,11 @@ import { type ConnectorError, Pagination, type ProviderClient, ProviderRequest }
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { nullable } from "./shared.js"
 import * as V4 from "./v4.js"
 
 const { path } = ProviderRequest
 const optional = Schema.optional
-const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.NullOr(schema))
 
 const onV4 = <A>(client: ProviderClient.ProviderClient, f: (v4: ProviderClient.ProviderClient) => Effect.Effect<A, ConnectorError.ConnectorError>) =>
   Effect.flatMap(V4.client(client), f)

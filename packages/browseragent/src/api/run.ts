@@ -8,8 +8,9 @@ import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import * as Api from "../api.js"
 import { mismatch } from "../jsonSchema.js"
+import * as Sessions from "./sessions.js"
+import * as Workspaces from "./workspaces.js"
 
 const { path } = ProviderRequest
 
@@ -19,8 +20,8 @@ export type StopStrategy = typeof stopStrategies[number]
 
 export const stopSession = (client: ProviderClient.ProviderClient, sessionId: string, strategy: StopStrategy) =>
   Effect.map(
-    client.json({ method: "POST", path: path`/sessions/${sessionId}/stop`, body: ProviderRequest.jsonBody({ strategy }) }, Api.WireSession),
-    Api.toSession
+    client.json({ method: "POST", path: path`/sessions/${sessionId}/stop`, body: ProviderRequest.jsonBody({ strategy }) }, Sessions.WireSession),
+    Sessions.toSession
   )
 
 /** How often a running task is looked at: from 1 s, doubling, at most every 10 s. */
@@ -33,10 +34,10 @@ export interface Wait {
   /** The task was sent to an existing session, which may still show its previous task's result. */
   readonly dispatched: boolean
   /** Run once the time is up, before the Timeout: what was done about the task, said in its message. */
-  readonly onTimeout?: ((last: Api.Session) => Effect.Effect<string>) | undefined
+  readonly onTimeout?: ((last: Sessions.Session) => Effect.Effect<string>) | undefined
 }
 
-const timeoutMessage = (last: Api.Session, seconds: number) =>
+const timeoutMessage = (last: Sessions.Session, seconds: number) =>
   `the task of session ${last.id} did not end within ${seconds}s; the session was last ${last.status} after ${last.stepCount} steps${
     last.lastStepSummary === null ? "" : ` (${last.lastStepSummary})`
   }`
@@ -65,25 +66,25 @@ export const pollUntil = <A>(options: {
 
 /**
  * Polls the session `session` (as the POST answered) on the `polling` backoff until its task
- * has ended (`Api.taskEnded`), and returns it as last seen; past the timeout, a Timeout naming
+ * has ended (`Sessions.taskEnded`), and returns it as last seen; past the timeout, a Timeout naming
  * the session and its last status, with that session as its body.
  */
 export const waitForTask = (
   client: ProviderClient.ProviderClient,
-  session: Api.Session,
+  session: Sessions.Session,
   wait: Wait
-): Effect.Effect<Api.Session, ConnectorError.ConnectorError> => {
-  if (!wait.dispatched && Api.taskEnded(session)) return Effect.succeed(session)
+): Effect.Effect<Sessions.Session, ConnectorError.ConnectorError> => {
+  if (!wait.dispatched && Sessions.taskEnded(session)) return Effect.succeed(session)
   // A session the task was dispatched to may still show its previous task's result: its idle
   // counts only once this task has been seen running or has taken steps.
   let started = !wait.dispatched || session.status === "running"
   return pollUntil({
     initial: session,
-    poll: Effect.tap(Api.getSession(client, session.id), (seen) =>
+    poll: Effect.tap(Sessions.getSession(client, session.id), (seen) =>
       Effect.sync(() => {
         if (seen.status === "running") started = true
       })),
-    done: (seen) => Api.taskEnded(seen) && (started || seen.status !== "idle" || seen.stepCount > session.stepCount),
+    done: (seen) => Sessions.taskEnded(seen) && (started || seen.status !== "idle" || seen.stepCount > session.stepCount),
     timeoutSeconds: wait.timeoutSeconds,
     onTimeout: (last) =>
       Effect.flatMap(wait.onTimeout?.(last) ?? Effect.succeed(""), (done) =>
@@ -111,12 +112,15 @@ export const TaskResult = Schema.Struct({
   output: Schema.Unknown,
   cost: Cost,
   /** The files of the session's workspace (none without a workspace). */
-  files: Schema.Array(Api.WorkspaceFile),
-  session: Api.Session
+  files: Schema.Array(Workspaces.WorkspaceFile),
+  session: Sessions.Session
 })
 export type TaskResult = typeof TaskResult.Type
 
-export interface RunTask extends Api.CreateSession {
+/** A task to run: what `POST /sessions` takes for it, how long to wait, and what to do on timeout. */
+export interface RunTask extends Pick<Sessions.CreateSessionRequest, "outputSchema" | "sessionId" | "keepAlive" | "enableScheduledTasks" | "skills"> {
+  readonly task: string
+  readonly model: Sessions.Model
   readonly timeoutSeconds: number
   /** On timeout, leave the task running instead of stopping it. */
   readonly keepRunning?: boolean | undefined
@@ -152,7 +156,8 @@ export const structuredOutput = (subject: string, answer: unknown, schema: Reado
  */
 export const runTask = (client: ProviderClient.ProviderClient, request: RunTask): Effect.Effect<TaskResult, ConnectorError.ConnectorError> =>
   Effect.gen(function*() {
-    const created = yield* Api.createSession(client, request)
+    const { enableScheduledTasks, keepAlive, model, outputSchema, sessionId, skills, task } = request
+    const created = yield* Sessions.createSession(client, { task, model, sessionId, outputSchema, keepAlive, enableScheduledTasks, skills })
     const strategy: StopStrategy = request.sessionId !== undefined || request.keepAlive === true ? "task" : "session"
     const session = yield* waitForTask(client, created, {
       timeoutSeconds: request.timeoutSeconds,
@@ -167,7 +172,7 @@ export const runTask = (client: ProviderClient.ProviderClient, request: RunTask)
     })
     const succeeded = session.isTaskSuccessful === true
     const output = succeeded && request.outputSchema !== undefined ? yield* structuredOutput(`session ${session.id}`, session.output, request.outputSchema) : session.output
-    const files = session.workspaceId === null ? [] : yield* Pagination.collect(Api.workspaceFiles(client, session.workspaceId, { maxItems: maxFiles }))
+    const files = session.workspaceId === null ? [] : yield* Pagination.collect(Workspaces.workspaceFiles(client, session.workspaceId, { maxItems: maxFiles }))
     return {
       sessionId: session.id,
       status: session.status,
@@ -188,12 +193,12 @@ export const runTask = (client: ProviderClient.ProviderClient, request: RunTask)
 
 /** The statuses a session ends with: it takes no task after them. */
 export const finalStatuses = ["stopped", "timed_out", "error"] as const
-export const isFinished = (session: Api.Session) => (finalStatuses as ReadonlyArray<string>).includes(session.status)
+export const isFinished = (session: Sessions.Session) => (finalStatuses as ReadonlyArray<string>).includes(session.status)
 
 /** The sessions created at or after `since` (epoch ms), newest first: the list is in that order. */
 export const sessionsSince = (client: ProviderClient.ProviderClient, since: number) =>
-  Pagination.collect(Api.sessions(client).pipe(Stream.takeWhile((session) => Date.parse(session.createdAt) >= since)))
+  Pagination.collect(Sessions.sessions(client).pipe(Stream.takeWhile((session) => Date.parse(session.createdAt) >= since)))
 
 /** The `count` newest sessions: one page. */
 export const latestSessions = (client: ProviderClient.ProviderClient, count: number) =>
-  Pagination.collect(Api.sessions(client).pipe(Stream.take(count)))
+  Pagination.collect(Sessions.sessions(client).pipe(Stream.take(count)))

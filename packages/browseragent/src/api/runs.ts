@@ -14,11 +14,11 @@ import * as Stream from "effect/Stream"
 import { type CustomProxy, customProxyBody } from "./browsers.js"
 import { outputSchemaInstruction } from "./outputSchema.js"
 import * as Wait from "./run.js"
+import { nullable } from "./shared.js"
 import * as V4 from "./v4.js"
 
 const { path } = ProviderRequest
 const optional = Schema.optional
-const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.NullOr(schema))
 const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
 /** A run's statuses (V4's closed enum); the last three are final. */

@@ -1,33 +1,150 @@
 /**
- * Sessions and tasks on the wire beyond `../api.ts`: the whole `POST /sessions` body
- * (RunTaskRequest), the session list with a cap, deletion, a session's messages (cursor paging),
- * and the profiles a session can load (for the dropdown).
+ * Browser Use Cloud API v3's sessions on the wire: the session as the wire has it, the session as
+ * the component outputs it (neutral model names, `mailboxEmail`), the whole `POST /sessions` body
+ * (RunTaskRequest), reading one, the session list, deletion, and a session's messages (cursor
+ * paging).
  */
 import { Pagination, ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { type Model, models, toSession, WireSession } from "../api.js"
+import { neutralNames } from "./models.js"
+import type { ProxyCountryCode } from "./proxyCountries.js"
+import { nullable } from "./shared.js"
 
 const { path } = ProviderRequest
 
-/** The proxy countries of the document's ProxyCountryCode (lower case, as the wire has them). */
-export const proxyCountryCodes = [
-  "ad", "ae", "af", "ag", "ai", "al", "am", "an", "ao", "aq", "ar", "as", "at", "au", "aw", "az", "ba", "bb",
-  "bd", "be", "bf", "bg", "bh", "bi", "bj", "bl", "bm", "bn", "bo", "bq", "br", "bs", "bt", "bv", "bw", "by",
-  "bz", "ca", "cc", "cd", "cf", "cg", "ch", "ck", "cl", "cm", "co", "cr", "cs", "cu", "cv", "cw", "cx", "cy",
-  "cz", "de", "dj", "dk", "dm", "do", "dz", "ec", "ee", "eg", "eh", "er", "es", "et", "fi", "fj", "fk", "fm",
-  "fo", "fr", "ga", "gd", "ge", "gf", "gg", "gh", "gi", "gl", "gm", "gn", "gp", "gq", "gr", "gs", "gt", "gu",
-  "gw", "gy", "hk", "hm", "hn", "hr", "ht", "hu", "id", "ie", "il", "im", "in", "iq", "ir", "is", "it", "je",
-  "jm", "jo", "jp", "ke", "kg", "kh", "ki", "km", "kn", "kp", "kr", "kw", "ky", "kz", "la", "lb", "lc", "li",
-  "lk", "lr", "ls", "lt", "lu", "lv", "ly", "ma", "mc", "md", "me", "mf", "mg", "mh", "mk", "ml", "mm", "mn",
-  "mo", "mp", "mq", "mr", "ms", "mt", "mu", "mv", "mw", "mx", "my", "mz", "na", "nc", "ne", "nf", "ng", "ni",
-  "nl", "no", "np", "nr", "nu", "nz", "om", "pa", "pe", "pf", "pg", "ph", "pk", "pl", "pm", "pn", "pr", "ps",
-  "pt", "pw", "py", "qa", "re", "ro", "rs", "ru", "rw", "sa", "sb", "sc", "sd", "se", "sg", "sh", "si", "sj",
-  "sk", "sl", "sm", "sn", "so", "sr", "ss", "st", "sv", "sx", "sy", "sz", "tc", "td", "tf", "tg", "th", "tj",
-  "tk", "tl", "tm", "tn", "to", "tr", "tt", "tv", "tw", "tz", "ua", "ug", "uk", "us", "uy", "uz", "va", "vc",
-  "ve", "vg", "vi", "vn", "vu", "wf", "ws", "xk", "ye", "yt", "za", "zm", "zw"
-] as const
-export type ProxyCountryCode = typeof proxyCountryCodes[number]
+/** The neutral model names users see, and the provider's. */
+export const models = {
+  "modelfamilyA-sonnet-4.6": "claude-sonnet-4.6",
+  "modelfamilyA-opus-4.6": "claude-opus-4.6",
+  "modelfamilyB-5.4-mini": "gpt-5.4-mini"
+} as const
+export type Model = keyof typeof models
+const neutral = neutralNames(models)
+/** The neutral model names, as the property's choices. */
+export const modelNames: ReadonlyArray<Model> = neutral.names
+
+/**
+ * Whether the session's task has ended: stopped, timed out or failed, or idle with a result
+ * (a new session is idle for a moment before its first task runs, with no result yet).
+ */
+export const taskEnded = (session: { status: string; isTaskSuccessful: boolean | null }): boolean =>
+  session.status === "stopped" || session.status === "timed_out" || session.status === "error" ||
+  (session.status === "idle" && session.isTaskSuccessful !== null)
+
+// Fields the wire may leave out are plain optionals, their defaults filled in by `toSession`
+// (which renames and maps fields anyway): the wire Schema stays exactly the wire's.
+const optional = Schema.optional
+
+/** The session as the wire has it (SessionResponse): absent nullable fields are null, never invented. */
+export const WireSession = Schema.Struct({
+  id: Schema.String,
+  status: Schema.String,
+  model: Schema.String,
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  title: nullable(Schema.String),
+  output: optional(Schema.Unknown),
+  outputSchema: nullable(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  stepCount: optional(Schema.Number),
+  lastStepSummary: nullable(Schema.String),
+  isTaskSuccessful: nullable(Schema.Boolean),
+  liveUrl: nullable(Schema.String),
+  recordingUrls: optional(Schema.Array(Schema.String)),
+  profileId: nullable(Schema.String),
+  workspaceId: nullable(Schema.String),
+  proxyCountryCode: nullable(Schema.String),
+  maxCostUsd: nullable(Schema.String),
+  totalInputTokens: optional(Schema.Number),
+  totalOutputTokens: optional(Schema.Number),
+  proxyUsedMb: optional(Schema.String),
+  llmCostUsd: optional(Schema.String),
+  proxyCostUsd: optional(Schema.String),
+  browserCostUsd: optional(Schema.String),
+  totalCostUsd: optional(Schema.String),
+  screenshotUrl: nullable(Schema.String),
+  agentmailEmail: nullable(Schema.String)
+})
+
+/** The Session the actions output: the wire's fields, `mailboxEmail` for `agentmailEmail`, the neutral model. */
+export const Session = Schema.Struct({
+  id: Schema.String,
+  status: Schema.String,
+  model: Schema.String,
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  title: Schema.NullOr(Schema.String),
+  output: Schema.Unknown,
+  outputSchema: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  stepCount: Schema.Number,
+  lastStepSummary: Schema.NullOr(Schema.String),
+  isTaskSuccessful: Schema.NullOr(Schema.Boolean),
+  liveUrl: Schema.NullOr(Schema.String),
+  recordingUrls: Schema.Array(Schema.String),
+  profileId: Schema.NullOr(Schema.String),
+  workspaceId: Schema.NullOr(Schema.String),
+  proxyCountryCode: Schema.NullOr(Schema.String),
+  maxCostUsd: Schema.NullOr(Schema.String),
+  totalInputTokens: Schema.Number,
+  totalOutputTokens: Schema.Number,
+  proxyUsedMb: Schema.String,
+  llmCostUsd: Schema.String,
+  proxyCostUsd: Schema.String,
+  browserCostUsd: Schema.String,
+  totalCostUsd: Schema.String,
+  screenshotUrl: Schema.NullOr(Schema.String),
+  mailboxEmail: Schema.NullOr(Schema.String)
+})
+export type Session = typeof Session.Type
+
+export const toSession = (wire: typeof WireSession.Type): Session => ({
+  id: wire.id,
+  status: wire.status,
+  // A model without a neutral name (a newer one) is shown as the provider names it.
+  model: neutral.neutralOf(wire.model),
+  createdAt: wire.createdAt,
+  updatedAt: wire.updatedAt,
+  title: wire.title ?? null,
+  output: wire.output ?? null,
+  outputSchema: wire.outputSchema ?? null,
+  stepCount: wire.stepCount ?? 0,
+  lastStepSummary: wire.lastStepSummary ?? null,
+  isTaskSuccessful: wire.isTaskSuccessful ?? null,
+  liveUrl: wire.liveUrl ?? null,
+  recordingUrls: wire.recordingUrls ?? [],
+  profileId: wire.profileId ?? null,
+  workspaceId: wire.workspaceId ?? null,
+  proxyCountryCode: wire.proxyCountryCode ?? null,
+  maxCostUsd: wire.maxCostUsd ?? null,
+  totalInputTokens: wire.totalInputTokens ?? 0,
+  totalOutputTokens: wire.totalOutputTokens ?? 0,
+  // Decimal strings, as the wire has them.
+  proxyUsedMb: wire.proxyUsedMb ?? "0",
+  llmCostUsd: wire.llmCostUsd ?? "0",
+  proxyCostUsd: wire.proxyCostUsd ?? "0",
+  browserCostUsd: wire.browserCostUsd ?? "0",
+  totalCostUsd: wire.totalCostUsd ?? "0",
+  screenshotUrl: wire.screenshotUrl ?? null,
+  mailboxEmail: wire.agentmailEmail ?? null
+})
+
+export const getSession = (client: ProviderClient.ProviderClient, sessionId: string) =>
+  Effect.map(client.json({ method: "GET", path: path`/sessions/${sessionId}` }, WireSession), toSession)
+
+const SessionPage = Schema.Struct({
+  sessions: Schema.Array(WireSession),
+  total: Schema.Number,
+  page: Schema.Number,
+  pageSize: Schema.Number
+})
+
+/** The sessions, newest first, as a stream: Browser Use pages by number, 100 at most. */
+export const sessions = (client: ProviderClient.ProviderClient, maxItems?: number) =>
+  Pagination.pageNumber({ pageSize: 100, maxItems }, (page, pageSize) =>
+    Effect.map(
+      client.json({ method: "GET", path: "/sessions", query: { page, page_size: pageSize } }, SessionPage),
+      (r) => ({ items: r.sessions.map(toSession), total: r.total })
+    ))
 
 /** Everything `POST /sessions` takes (RunTaskRequest), with the neutral model name. */
 export interface CreateSessionRequest {

@@ -10,7 +10,7 @@
  */
 import { ConnectorError, type ProviderClient } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Record from "effect/Record"
+import { neutralNames } from "./models.js"
 
 /** The V4 base URL beside a V3 one (`…/v3` → `…/v4`), or undefined when it does not end in `/v3`. */
 export const v4BaseUrl = (v3BaseUrl: string): string | undefined => {
@@ -51,8 +51,8 @@ export const models = {
   "modelfamilyG-m3": "minimax-m3"
 } as const
 export type Model = keyof typeof models
+const neutral = neutralNames(models)
 /** The neutral names, as a property's choices. */
-export const modelNames: ReadonlyArray<Model> = Record.keys(models)
-const neutralOf = Object.fromEntries(Object.entries(models).map(([neutral, wire]) => [wire, neutral])) as Record<string, string>
+export const modelNames: ReadonlyArray<Model> = neutral.names
 /** A wire model's neutral name; a model without one (a newer one) as the provider names it. */
-export const neutralModel = (wire: string): string => neutralOf[wire] ?? wire
+export const neutralModel = neutral.neutralOf

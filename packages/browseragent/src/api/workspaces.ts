@@ -7,9 +7,9 @@ import { ConnectorError, FileInput, Files, Pagination, ProviderClient, ProviderR
 import { destination, type SaveOptions, saveTo } from "./files.js"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { nullable } from "./shared.js"
 
 const { path } = ProviderRequest
-const nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.NullOr(schema))
 const optional = Schema.optional
 
 /** A workspace: persistent file storage shared by sessions (WorkspaceView); no name is null, dates left out are absent. */

@@ -2,14 +2,14 @@ import { Property, Trigger } from "@x/core"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as Sessions from "../api/sessions.js"
 import * as Run from "../api/run.js"
 import { connection } from "../connection.js"
 
 /** How far back the first poll looks for sessions still under way: longer than a session lives. */
 const lookbackMs = 24 * 3600_000
 
-const event = (session: Api.Session) => ({ id: `${session.id}/${session.status}/${session.updatedAt}`, output: session })
+const event = (session: Sessions.Session) => ({ id: `${session.id}/${session.status}/${session.updatedAt}`, output: session })
 
 export const sessionFinished = Trigger.polling({
   name: "sessionFinished",
@@ -25,7 +25,7 @@ export const sessionFinished = Trigger.polling({
       minItems: 1
     })
   },
-  output: Api.Session,
+  output: Sessions.Session,
   interval: "1 minute",
   // The sessions are listed newest first (by creation), and one may end long after it began:
   // each poll reads back to the oldest session still under way (`since`); `finished` holds the
@@ -39,7 +39,7 @@ export const sessionFinished = Trigger.polling({
       const read = yield* Run.sessionsSince(client, since)
       const known = new Set(cursor?.finished)
       const finished = read.filter(Run.isFinished)
-      const wanted = (session: Api.Session) => params.statuses === undefined || (params.statuses as ReadonlyArray<string>).includes(session.status)
+      const wanted = (session: Sessions.Session) => params.statuses === undefined || (params.statuses as ReadonlyArray<string>).includes(session.status)
       const events = cursor === undefined ? [] : finished.filter((s) => !known.has(s.id) && wanted(s)).map(event)
       const open = read.filter((s) => !Run.isFinished(s)).map((s) => Date.parse(s.createdAt))
       // Next time: from the oldest session under way, else from the newest read (or where it was).

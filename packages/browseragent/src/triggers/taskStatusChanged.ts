@@ -2,28 +2,28 @@ import { Property, Trigger, Webhook } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import * as Api from "../api.js"
+import * as Webhooks from "../api/webhooks.js"
 import { connection } from "../connection.js"
 
-const readDelivery = Schema.decodeUnknownEither(Schema.parseJson(Api.WebhookDelivery))
-const readStatus = Schema.decodeUnknownEither(Api.WireTaskStatus)
+const readDelivery = Schema.decodeUnknownEither(Schema.parseJson(Webhooks.WebhookDelivery))
+const readStatus = Schema.decodeUnknownEither(Webhooks.WireTaskStatus)
 
 export const taskStatusChanged = Trigger.staticWebhook({
   name: "taskStatusChanged",
   title: "Task Status Changed",
   description: "Fires when a task's status changes (running, idle, stopped), from the webhook set up in Browser Use's dashboard.",
-  setup: `Add the URL as a webhook at ${Api.webhookSettingsUrl}, and put its signing secret in the connection's webhookSecret.`,
+  setup: `Add the URL as a webhook at ${Webhooks.webhookSettingsUrl}, and put its signing secret in the connection's webhookSecret.`,
   connection,
   signedWith: "webhookSecret",
   props: {
     statuses: Property.array({
       title: "Statuses",
       description: "Only these statuses (else: every change).",
-      items: Property.string({ title: "Status", choices: Api.webhookStatuses.map((value) => ({ label: value, value })) }),
+      items: Property.string({ title: "Status", choices: Webhooks.webhookStatuses.map((value) => ({ label: value, value })) }),
       minItems: 1
     })
   },
-  output: Api.TaskStatusUpdate,
+  output: Webhooks.TaskStatusUpdate,
 
   handle: ({ connection, params, request }) =>
     Effect.gen(function*() {

@@ -6,7 +6,7 @@
 import { ConnectorError, FileInput, Files, type ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { paged } from "../api.js"
+import { paged } from "./shared.js"
 
 const { path } = ProviderRequest
 

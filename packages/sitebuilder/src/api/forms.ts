@@ -7,7 +7,7 @@
  */
 import { type ProviderClient, ProviderRequest } from "@x/core"
 import * as Schema from "effect/Schema"
-import { paged } from "../api.js"
+import { paged } from "./shared.js"
 
 const { path } = ProviderRequest
 

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { paged } from "../api.js"
+import { paged } from "./shared.js"
 
 const { path } = ProviderRequest
 
@@ -297,13 +297,6 @@ export const writeMany = <E, A>(
 
 /** The items a bulk write answers: `{items: [...]}`, in the order sent. */
 const WrittenItems = Schema.Struct({ items: Schema.Array(WrittenItem) })
-
-/** What one item of a bulk create sends: its fields, and (staged) its status flags. */
-export interface NewItem {
-  readonly fieldData: Readonly<Record<string, unknown>>
-  readonly isDraft?: boolean | undefined
-  readonly isArchived?: boolean | undefined
-}
 
 /**
  * Creates items, staged: `POST /collections/{id}/items/bulk` `{isDraft, isArchived, fieldData: [...]}`

@@ -5,7 +5,7 @@
  */
 import { type ProviderClient, ProviderRequest } from "@x/core"
 import * as Schema from "effect/Schema"
-import { paged } from "../api.js"
+import { paged } from "./shared.js"
 
 const { path } = ProviderRequest
 const optionalText = Schema.optional(Schema.NullOr(Schema.String))

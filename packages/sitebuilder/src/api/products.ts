@@ -7,7 +7,7 @@
 import { ConnectorError, type ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { paged } from "../api.js"
+import { paged } from "./shared.js"
 import { paidPlan } from "./orders.js"
 
 const { path } = ProviderRequest

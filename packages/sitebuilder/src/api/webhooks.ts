@@ -6,7 +6,7 @@
 import { Pagination, type ProviderClient, ProviderRequest } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { paged } from "../api.js"
+import { paged } from "./shared.js"
 import * as Collections from "./collections.js"
 import * as Forms from "./forms.js"
 import * as Items from "./items.js"

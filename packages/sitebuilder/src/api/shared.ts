@@ -1,7 +1,7 @@
 /**
  * Webflow Data API v2's wire formats (`../shared/specs/webflow`) that every area shares: the
  * error body, and lists paged by offset. Each area's records (decoded with Schema, unknown
- * fields ignored unless kept) and endpoints are in `api/<area>.ts`.
+ * fields ignored unless kept) and endpoints are in its own file beside this one.
  *
  * An answer's record requires only what identifies it (its `id`; an order's `orderId`; what
  * says what it is, as a field's `type`) and what the seed names (an order's `orderId` and
@@ -22,7 +22,7 @@ export const ErrorBody = Schema.Struct({
 })
 
 /** Webflow pages lists by offset and limit, 100 at most. */
-export const pageSize = 100
+const pageSize = 100
 
 const Page = Schema.Struct({ total: Schema.optional(Schema.Number) })
 
