@@ -347,9 +347,11 @@ const migrate = (sql: SqlClient.SqlClient) =>
   Migrations.run(sql).pipe(
     // `Migrator` reports a migration that failed as a defect.
     Effect.catchAllDefect((defect) => defect instanceof Migrator.MigrationError ? Effect.fail(defect) : Effect.die(defect)),
+    // A database a newer x-runner migrated is not read or written on a schema this one cannot know.
+    Effect.zipRight(Migrations.refuseNewer(sql)),
     Effect.mapError((error) =>
       new ServeProblem({
-        message: `the runs' database cannot be brought up to date: ${
+        message: error instanceof Migrations.NewerSchema ? error.message : `the runs' database cannot be brought up to date: ${
           error instanceof SqlError
             ? errorText(error)
             : error.cause instanceof SqlError

@@ -14,6 +14,7 @@
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 
 /**
@@ -151,3 +152,39 @@ export const run = (sql: SqlClient.SqlClient): Effect.Effect<ReadonlyArray<reado
     })
     return yield* Migrator.make({})({ loader, table })
   }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+
+/**
+ * Fails with `NewerSchema` when the database records a migration this x-runner does not know
+ * (after `run`, which leaves such a database as it is).
+ *
+ * @since 0.5.0
+ * @category constructors
+ */
+export const refuseNewer = (sql: SqlClient.SqlClient): Effect.Effect<void, SqlError | Migrator.MigrationError | NewerSchema> =>
+  Effect.gen(function*() {
+    const latest = Math.max(...(yield* loader).map(([id]) => id))
+    const [newest] = yield* sql<{ readonly migration_id: number; readonly name: string }>`SELECT migration_id, name FROM ${sql(table)} ORDER BY migration_id DESC LIMIT 1`
+    if (newest !== undefined && newest.migration_id > latest) {
+      return yield* new NewerSchema({ migration: newest.migration_id, name: newest.name, latest })
+    }
+  })
+
+/**
+ * The database records a migration this x-runner does not know: a newer x-runner migrated it,
+ * and its schema may hold what this one would misread, or rows this one would write wrong. It
+ * is refused before anything reads or writes it (the newer x-runner, or a later one, opens it).
+ *
+ * @since 0.5.0
+ * @category errors
+ */
+export class NewerSchema extends Data.TaggedError("NewerSchema")<{
+  readonly migration: number
+  readonly name: string
+  /** The latest migration this x-runner knows. */
+  readonly latest: number
+}> {
+  override get message() {
+    return `the runs' database was migrated by a newer x-runner: it is at migration ${this.migration} "${this.name}", ` +
+      `this x-runner knows up to ${this.latest}: open it with that x-runner, or a newer one`
+  }
+}
