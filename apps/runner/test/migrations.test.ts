@@ -105,7 +105,7 @@ describe("Migrations on the embedded database", () => {
       expect(Option.getOrThrow(yield* store.load(failed)).outputs).toEqual(new Map([[0, { id: "l2" }]]))
       const trigger = Option.getOrThrow(yield* (yield* TriggerStore.TriggerStore).get("card-moved"))
       expect(trigger.cursor).toEqual(Option.some({ since: "2025-11-24T12:00:00Z" }))
-      expect(migrationsOf(dataDir)).toEqual([{ migration_id: 1, name: "initial_schema" }, { migration_id: 2, name: "runs_runner" }])
+      expect(migrationsOf(dataDir)).toEqual([{ migration_id: 1, name: "initial_schema" }, { migration_id: 2, name: "runs_runner" }, { migration_id: 3, name: "rate_limit_tokens" }])
       // Opened again, there is nothing left to run.
       expect(yield* Migrations.run(yield* Database.RunsSql)).toEqual([])
     }).pipe(Effect.provide(storesAt(dataDir)))
@@ -182,7 +182,7 @@ describe("Migrations on PostgreSQL", () => {
       yield* sql.unsafe("ALTER TABLE xr_runs DROP COLUMN runner")
       const [a, b] = yield* Effect.all([pool(), pool()])
       const ran = yield* Effect.all([Migrations.run(a), Migrations.run(b)], { concurrency: 2 })
-      expect(ran.flat().map(([id]) => id).sort()).toEqual([1, 2])
+      expect(ran.flat().map(([id]) => id).sort()).toEqual([1, 2, 3])
       const columns = yield* sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns WHERE table_name = 'xr_runs'`
       expect(columns.map((row) => row.column_name)).toContain("runner")
       const runs = yield* sql<{ id: string }>`SELECT id FROM xr_runs ORDER BY accepted_at`

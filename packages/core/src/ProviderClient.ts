@@ -121,7 +121,7 @@ export const makeWith = (
   const baseUrl = config.baseUrl.replace(/\/+$/, "")
   const retries = Retrying.make(config.credentials, config.retry)
   const timeout = Duration.decode(config.timeout ?? "30 seconds")
-  const gate = limiters.gate(config.rateLimits ?? [])
+  const take = limiters.take(config.rateLimits ?? [])
   // A deadline-aware client aborts at the watchdog's word (no fiber or timer per request);
   // any other is interrupted, which a client built with `HttpClient.make` turns into an abort.
   // A tick of a twentieth of the limit, at most 100 ms: limits hold within 5 %, and a process
@@ -155,21 +155,26 @@ export const makeWith = (
     const attemptTimeout = request.timeout === undefined ? timeout : Duration.decode(request.timeout)
     const timedOut = () =>
       new Errors.Timeout({ message: `no answer within ${Duration.format(attemptTimeout)}`, request: info })
-    const exchange = Effect.flatMap((ResponseReader.isStreaming(read) ? executeStreamed : execute)(httpRequest), (response): Effect.Effect<
-      A,
-      Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.ResponseError
-    > =>
-      response.status >= 200 && response.status < 300
-        ? read(response, info)
-        : Attempt.fromResponse(config, response, info, idempotent))
-    const once = gate.pipe(
-      Effect.zipRight(
-        Duration.isFinite(attemptTimeout)
-          ? limit(attemptTimeout, exchange, timedOut)
-          : exchange
-      ),
-      Effect.mapError((error) => Attempt.fromFailure(error, baseUrl, info, idempotent))
-    )
+    // The rate limit's tokens are held from the start until the answer (its status and
+    // headers: the provider counted the request before it answered), then given back.
+    const exchange = (answered: Effect.Effect<void>) =>
+      Effect.flatMap(
+        Effect.zipLeft((ResponseReader.isStreaming(read) ? executeStreamed : execute)(httpRequest), answered),
+        (response): Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.ResponseError> =>
+          response.status >= 200 && response.status < 300
+            ? read(response, info)
+            : Attempt.fromResponse(config, response, info, idempotent)
+      )
+    // The wait for a start is outside the attempt's time limit; a failure or an interruption
+    // gives the tokens back too.
+    const once = Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(take, (permit) =>
+        restore(
+          Duration.isFinite(attemptTimeout)
+            ? limit(attemptTimeout, exchange(permit.release), timedOut)
+            : exchange(permit.release)
+        ).pipe(Effect.ensuring(permit.release)))
+    ).pipe(Effect.mapError((error) => Attempt.fromFailure(error, baseUrl, info, idempotent)))
     const retried = Retrying.retrying(retries, once, info, idempotent)
     // A write is announced to the guard in context (a durable engine's) before its first
     // attempt; reads, and writes with no guard, pay nothing.

@@ -1,15 +1,24 @@
 /**
  * A client-side rate limiter per credential, sized to a provider's published limits.
  *
- * Each limit is a token bucket of `limit` tokens in which a token comes back exactly one
- * `interval` after it was taken. Unlike a bucket that refills continuously, it never lets
- * more than `limit` requests start within any window of `interval`, which is how providers
- * count (Trello: 100 requests per 10 s per token), so a batch runs at the full allowed rate.
- * A provider counts a request when it arrives, though, a little after it passed the gate: a
- * token comes back a margin later (`marginOf`), and a request that waits longer than that on
- * its way (a busy thread: 0.1-0.6 s for the last of a burst of 100 on a quiet machine, seconds
- * on a loaded one) may land in the window of one sent a full interval after it and be answered
- * 429, which `RetryPolicy` retries. Waiting is `Effect.sleep`, so it runs on `TestClock` in tests.
+ * Each limit is a bucket of `limit` tokens. A request holds a token of each of its limits from
+ * its start until its answer (or its failure, or its interruption), and the token comes back
+ * one `interval` after that answer. A provider counts a request when it arrives, which is after
+ * its start and before its answer, however long it waited on the way (a busy thread, a loaded
+ * machine), so no window of `interval` ever sees more than `limit` of them arrive: the limit
+ * holds by construction (Trello: 100 requests per 10 s per token), with no margin to guess for
+ * a request's way (`marginMillis` is only the clocks' resolution). A request waits for the
+ * earliest token back of each of its limits (tokens come back out of order), and all of them
+ * give it one start.
+ *
+ * The algorithm is core's (`takeAt`, `releaseAt`, over each bucket's tokens, under the key of
+ * `bucketOf`); where the tokens are kept is a `RateLimiterStore`: in memory by default
+ * (`memoryStore`), or anywhere that applies the algorithm atomically to the buckets of a
+ * request (the runner keeps them in PostgreSQL for several runners, and a worker thread asks
+ * another thread's store). A held token whose holder never answers (a process gone) comes
+ * back at the latest `holdLimitMillis` and one interval after its start: a request that has
+ * not arrived a minute after its start is presumed never to.
+ * Waiting is `Effect.sleep`, so it runs on `TestClock` in tests.
  *
  * @since 0.1.0
  */
@@ -17,7 +26,8 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import { createHash } from "node:crypto"
+import * as Schema from "effect/Schema"
+import { createHash, randomUUID } from "node:crypto"
 
 /**
  * A provider's published limit: at most `limit` requests per `interval`, per `scope`.
@@ -42,21 +52,104 @@ export interface KeyedRateLimit extends RateLimit {
   readonly credential: string
 }
 
-class Bucket {
-  private readonly returns: Array<number>
-  private next = 0
-  constructor(readonly limit: number, readonly intervalMillis: number) {
-    this.returns = new Array<number>(limit).fill(Number.NEGATIVE_INFINITY)
-  }
-  /** When the next token is back (a time in ms, possibly in the past). */
-  nextFree(): number {
-    return this.returns[this.next]!
-  }
-  /** Takes the next token for a request that starts at `start`; it comes back one interval later. */
-  take(start: number): void {
-    this.returns[this.next] = start + this.intervalMillis
-    this.next = (this.next + 1) % this.limit
-  }
+/**
+ * One limit of one credential as a store keeps it: its key (the scope, a SHA-256 of the
+ * credential, the limit and its interval: never the credential), its size and its interval.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface Bucket {
+  readonly key: string
+  readonly limit: number
+  readonly intervalMillis: number
+}
+
+/**
+ * A bucket's token: free from a time (ms), or held by the request `holder` since `start`,
+ * back at the latest at `latest` if its holder never gives it back.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export const Token = Schema.Union(
+  Schema.Struct({ free: Schema.Number }),
+  Schema.Struct({ holder: Schema.String, start: Schema.Number, latest: Schema.Number })
+)
+
+/**
+ * A bucket's token, as the algorithm reads and writes it.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type Token = typeof Token.Type
+
+/**
+ * A bucket's tokens as a store keeps them: those taken so far (the ones never taken are free).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export const Tokens = Schema.Array(Token)
+
+/**
+ * A bucket and its tokens, which the algorithm reads.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface BucketState {
+  readonly bucket: Bucket
+  readonly tokens: ReadonlyArray<Token>
+}
+
+/**
+ * What taking at a time gives: every bucket's tokens with one held for the request from
+ * `start`, or none of them when a bucket has every token held (ask again in `retryMillis`).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type TakeResult =
+  | { readonly _tag: "Taken"; readonly start: number; readonly tokens: ReadonlyArray<ReadonlyArray<Token>> }
+  | { readonly _tag: "Full"; readonly retryMillis: number }
+
+/**
+ * What a store answers a take: the request may start in `waitMillis` (its tokens are held for
+ * it meanwhile), or every token of a bucket is held (nothing is taken: ask again).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type Taken =
+  | { readonly _tag: "Taken"; readonly waitMillis: number }
+  | { readonly _tag: "Full"; readonly retryMillis: number }
+
+/**
+ * Where the tokens are kept. Each call applies the algorithm (`takeAt`, `releaseAt`) to the
+ * given buckets at once, by the store's own clock; buckets come in key order. A store that
+ * cannot reach its tokens decides what to do (the runner's paces alone for a while): neither
+ * call fails.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface RateLimiterStore {
+  /** Takes a token of every bucket for `holder`, all for one start, or none. */
+  readonly take: (buckets: ReadonlyArray<Bucket>, holder: string) => Effect.Effect<Taken>
+  /** Gives `holder`'s tokens back: one interval after now when the request was sent, else at its start. */
+  readonly release: (buckets: ReadonlyArray<Bucket>, holder: string, sent: boolean) => Effect.Effect<void>
+}
+
+/**
+ * A request's tokens, held until `release` (which gives them back once, however often it runs).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface Permit {
+  readonly release: Effect.Effect<void>
 }
 
 /**
@@ -67,54 +160,193 @@ class Bucket {
  */
 export interface RateLimiter {
   /**
-   * The gate of one credential's limits: an Effect that waits until a request under all of
-   * them may start, and succeeds at once when under them. Resolve it once per connection.
+   * Waits until a request under all of `limits` may start and holds a token of each for it:
+   * run it uninterruptibly with the permit's release (`withPermit` does). Interrupted while
+   * it waits, it gives the tokens back. Resolve it once per connection.
    */
-  readonly gate: (limits: ReadonlyArray<KeyedRateLimit>) => Effect.Effect<void>
+  readonly take: (limits: ReadonlyArray<KeyedRateLimit>) => Effect.Effect<Permit>
+  /**
+   * Runs a request under all of `limits`: it waits for its start, and its tokens come back
+   * one interval after it ends (succeeds, fails or is interrupted). Resolve it once per connection.
+   */
+  readonly withPermit: (
+    limits: ReadonlyArray<KeyedRateLimit>
+  ) => <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }
 
 /**
- * A token comes back this much later than one interval: the provider counts a request when it
- * arrives, a little after we sent it, and a request sent exactly one interval after another
- * may arrive inside the provider's window. 1 % of the interval, at least 50 ms.
+ * How long a token may be held before it is presumed given back (its holder gone): a request
+ * arrives before this after its start, or never.
  *
- * @since 0.1.0
- * @category utils
+ * @since 0.5.0
+ * @category constants
  */
-export const marginOf = (intervalMillis: number): number => Math.max(50, Math.round(intervalMillis * 0.01))
-
-const hashCredential = (scope: string, credential: string): string =>
-  `${scope}:${createHash("sha256").update(credential).digest("base64url").slice(0, 22)}`
+export const holdLimitMillis = 60_000
 
 /**
- * A limiter with its own buckets. Buckets are created on first use of a credential.
+ * A token comes back this much later than one interval after its request's answer. Not for
+ * the request's way to the provider (the answer follows its arrival), only for time's
+ * resolution: clocks are read in whole milliseconds (a time read just before a tick is almost
+ * one late), a database's clock is rounded, and Node's timers may fire a millisecond early.
+ * It costs 0.05 % of a 10 s interval.
+ *
+ * @since 0.5.0
+ * @category constants
+ */
+export const marginMillis = 5
+
+/**
+ * The bucket of a limit of a credential (its key hashes the credential).
+ *
+ * @since 0.5.0
+ * @category algorithm
+ */
+export const bucketOf = (limit: KeyedRateLimit): Bucket => {
+  const intervalMillis = Duration.toMillis(Duration.decode(limit.interval))
+  const size = Math.max(1, Math.floor(limit.limit))
+  const hashed = createHash("sha256").update(limit.credential).digest("base64url").slice(0, 22)
+  return { key: `${limit.scope}:${hashed}:${size}/${intervalMillis}`, limit: size, intervalMillis }
+}
+
+/** When a token is back: a free one at its time; a held one only once its holder is presumed gone. */
+const backAt = (token: Token, now: number): number =>
+  "free" in token ? token.free : token.latest <= now ? token.latest : Number.POSITIVE_INFINITY
+
+/**
+ * Takes a token of each bucket for `holder` at `now`: each bucket's earliest back (tokens
+ * come back out of order), the start the latest of them (all limits of a request give it one
+ * start). When a bucket has every token held by a request in flight, none is taken.
+ *
+ * @since 0.5.0
+ * @category algorithm
+ */
+export const takeAt = (states: ReadonlyArray<BucketState>, now: number, holder: string): TakeResult => {
+  const chosen: Array<number> = []
+  let start = now
+  let retryMillis = Number.POSITIVE_INFINITY
+  for (const { bucket, tokens } of states) {
+    // A token never taken is free; otherwise the earliest back (tokens return out of order).
+    let index = tokens.length
+    let earliest = Number.NEGATIVE_INFINITY
+    if (tokens.length >= bucket.limit) {
+      index = 0
+      earliest = backAt(tokens[0]!, now)
+      for (let i = 1; i < bucket.limit; i++) {
+        const at = backAt(tokens[i]!, now)
+        if (at < earliest) {
+          earliest = at
+          index = i
+        }
+      }
+    }
+    if (earliest === Number.POSITIVE_INFINITY) {
+      // Every token is held by a request in flight: none comes back before an interval after
+      // its answer, which is after its start and after now, so asking again then loses no time.
+      for (const token of tokens) {
+        if (!("free" in token)) retryMillis = Math.min(retryMillis, Math.max(token.start, now) + bucket.intervalMillis - now, token.latest - now)
+      }
+    }
+    chosen.push(index)
+    start = Math.max(start, earliest)
+  }
+  if (retryMillis < Number.POSITIVE_INFINITY) return { _tag: "Full", retryMillis: Math.max(1, retryMillis) }
+  // All limits give the request one start, so the tokens are taken once it is known.
+  return {
+    _tag: "Taken",
+    start,
+    tokens: states.map(({ bucket, tokens }, i) => {
+      const next = tokens.slice(0, bucket.limit)
+      next[chosen[i]!] = { holder, start, latest: start + holdLimitMillis + bucket.intervalMillis + marginMillis }
+      return next
+    })
+  }
+}
+
+/**
+ * Gives `holder`'s token of a bucket back: one interval (and `marginMillis`) after
+ * `answeredAt`, or, for a request never sent (`undefined`), at its start.
+ *
+ * @since 0.5.0
+ * @category algorithm
+ */
+export const releaseAt = (state: BucketState, holder: string, answeredAt: number | undefined): ReadonlyArray<Token> =>
+  state.tokens.map((token) =>
+    "holder" in token && token.holder === holder
+      // Never sent: back when it would have started (no request of it can arrive).
+      ? { free: answeredAt === undefined ? token.start : answeredAt + state.bucket.intervalMillis + marginMillis }
+      : token
+  )
+
+/**
+ * A store in this process's memory (a JavaScript thread's: each take and release runs whole).
+ *
+ * @since 0.5.0
+ * @category constructors
+ */
+export const memoryStore = (): RateLimiterStore => {
+  const buckets = new Map<string, ReadonlyArray<Token>>()
+  const stateOf = (bucket: Bucket): BucketState => ({ bucket, tokens: buckets.get(bucket.key) ?? [] })
+  return {
+    // Synchronous: each runs whole, so it is atomic.
+    take: (wanted, holder) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const taken = takeAt(wanted.map(stateOf), now, holder)
+        if (taken._tag === "Full") return taken
+        wanted.forEach((bucket, i) => buckets.set(bucket.key, taken.tokens[i]!))
+        return { _tag: "Taken", waitMillis: taken.start - now }
+      }),
+    release: (held, holder, sent) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        for (const bucket of held) buckets.set(bucket.key, releaseAt(stateOf(bucket), holder, sent ? now : undefined))
+      })
+  }
+}
+
+const noPermit: Permit = { release: Effect.void }
+
+/**
+ * A limiter on a store (by default one of its own in memory). Buckets are created on first use
+ * of a credential.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make = (): RateLimiter => {
-  const buckets = new Map<string, Bucket>()
-  const bucketOf = (limit: KeyedRateLimit): Bucket => {
-    const key = `${hashCredential(limit.scope, limit.credential)}:${limit.limit}/${Duration.toMillis(Duration.decode(limit.interval))}`
-    let bucket = buckets.get(key)
-    if (bucket === undefined) {
-      const interval = Duration.toMillis(Duration.decode(limit.interval))
-      bucket = new Bucket(Math.max(1, Math.floor(limit.limit)), interval + marginOf(interval))
-      buckets.set(key, bucket)
-    }
-    return bucket
+export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
+  const take = (limits: ReadonlyArray<KeyedRateLimit>): Effect.Effect<Permit> => {
+    if (limits.length === 0) return Effect.succeed(noPermit)
+    // A store takes its buckets in one order, so that two takes never wait on each other in a cycle.
+    const buckets = limits.map(bucketOf).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    // The store's calls run whole; only the waits can be interrupted, even where the caller
+    // made the permit's taking and its release uninterruptible (`withPermit`).
+    return Effect.uninterruptible(Effect.suspend(() => {
+      const holder = randomUUID()
+      const attempt: Effect.Effect<Permit> = Effect.flatMap(store.take(buckets, holder), (taken) => {
+        if (taken._tag === "Full") return Effect.zipRight(Effect.interruptible(Effect.sleep(Duration.millis(taken.retryMillis))), attempt)
+        let released = false
+        const permit: Permit = {
+          release: Effect.suspend(() => {
+            if (released) return Effect.void
+            released = true
+            return store.release(buckets, holder, true)
+          })
+        }
+        if (taken.waitMillis <= 0) return Effect.succeed(permit)
+        return Effect.interruptible(Effect.sleep(Duration.millis(taken.waitMillis))).pipe(
+          Effect.onInterrupt(() => store.release(buckets, holder, false)),
+          Effect.as(permit)
+        )
+      })
+      return attempt
+    }))
   }
   return {
-    gate: (limits) => {
-      if (limits.length === 0) return Effect.void
-      const taken = limits.map(bucketOf)
-      return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        // All limits must allow the same start time, so the tokens are taken only once it is known.
-        let start = now
-        for (const bucket of taken) start = Math.max(start, bucket.nextFree())
-        for (const bucket of taken) bucket.take(start)
-        return start > now ? Effect.sleep(Duration.millis(start - now)) : Effect.void
-      })
+    take,
+    withPermit: (limits) => {
+      const taking = take(limits)
+      return (effect) =>
+        Effect.uninterruptibleMask((restore) =>
+          Effect.flatMap(taking, (permit) => Effect.ensuring(restore(effect), permit.release))
+        )
     }
   }
 }

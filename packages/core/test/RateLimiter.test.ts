@@ -1,86 +1,235 @@
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
-import { RateLimiter } from "../src/index.js"
+import { Auth, ProviderClient, RateLimiter } from "../src/index.js"
 
-const startTimes = (gate: Effect.Effect<void>, n: number) =>
+const token = (credential: string, limit: number, interval: Duration.DurationInput): RateLimiter.KeyedRateLimit => ({
+  scope: "token",
+  credential,
+  limit,
+  interval
+})
+
+/**
+ * `n` requests at once under `limits`, each taking `duration(i)` from its start to its answer:
+ * their start times, once the test's clock has moved far enough.
+ */
+const startTimes = (
+  limiter: RateLimiter.RateLimiter,
+  limits: ReadonlyArray<RateLimiter.KeyedRateLimit>,
+  n: number,
+  duration: (i: number) => number = () => 0
+) =>
   Effect.gen(function*() {
     const times: Array<number> = []
-    const fiber = yield* Effect.fork(
-      Effect.forEach(
-        Array.from({ length: n }),
-        () => Effect.zipRight(gate, Effect.flatMap(Clock.currentTimeMillis, (t) => Effect.sync(() => times.push(t)))),
-        { concurrency: "unbounded" }
-      )
-    )
+    const request = limiter.withPermit(limits)
+    const fiber = yield* Effect.fork(Effect.forEach(
+      Array.from({ length: n }, (_, i) => i),
+      (i) => request(Effect.flatMap(Clock.currentTimeMillis, (t) => {
+        times.push(t)
+        return duration(i) > 0 ? Effect.sleep(duration(i)) : Effect.void
+      })),
+      { concurrency: "unbounded" }
+    ))
     yield* TestClock.adjust("10 minutes")
     yield* Fiber.join(fiber)
     return times.sort((a, b) => a - b)
   })
 
+/** The most starts in any window of `interval`. */
+const most = (times: ReadonlyArray<number>, interval: number) => {
+  let result = 0
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i]! - times[j]! >= interval) j++
+    result = Math.max(result, i - j + 1)
+  }
+  return result
+}
+
+/**
+ * A second store, as a database keeps its rows: each bucket's tokens as JSON (through `Tokens`),
+ * by a clock of its own (a database's, 5 s ahead of the limiter's).
+ */
+const rowStore = (): RateLimiter.RateLimiterStore => {
+  const rows = new Map<string, string>()
+  const codec = Schema.parseJson(RateLimiter.Tokens)
+  const read = (bucket: RateLimiter.Bucket): RateLimiter.BucketState => ({
+    bucket,
+    tokens: rows.has(bucket.key) ? Schema.decodeUnknownSync(codec)(rows.get(bucket.key)) : []
+  })
+  const write = (bucket: RateLimiter.Bucket, tokens: ReadonlyArray<RateLimiter.Token>) => rows.set(bucket.key, Schema.encodeSync(codec)(tokens))
+  const now = Effect.map(Clock.currentTimeMillis, (t) => t + 5_000)
+  return {
+    take: (buckets, holder) =>
+      Effect.map(now, (now) => {
+        const taken = RateLimiter.takeAt(buckets.map(read), now, holder)
+        if (taken._tag === "Full") return taken
+        buckets.forEach((bucket, i) => write(bucket, taken.tokens[i]!))
+        return { _tag: "Taken", waitMillis: taken.start - now } as const
+      }),
+    release: (buckets, holder, sent) =>
+      Effect.map(now, (now) => {
+        for (const bucket of buckets) write(bucket, RateLimiter.releaseAt(read(bucket), holder, sent ? now : undefined))
+      })
+  }
+}
+
 describe("RateLimiter", () => {
-  it.effect("lets `limit` requests start at once, and each next one when a token comes back an interval later", () =>
+  it.effect("lets `limit` requests start at once, and each next one when a token comes back an interval after its answer", () =>
     Effect.gen(function*() {
-      const limiter = RateLimiter.make()
-      const gate = limiter.gate([{ scope: "token", credential: "t1", limit: 3, interval: "10 seconds" }])
-      const times = yield* startTimes(gate, 7)
-      // A token returns one interval (10 s) and a margin (1 %: 100 ms) after it was taken.
-      expect(times).toEqual([0, 0, 0, 10_100, 10_100, 10_100, 20_200])
+      const times = yield* startTimes(RateLimiter.make(), [token("t1", 3, "10 seconds")], 7)
+      // Each is answered at once; its token is back 10 s (and the 5 ms margin) later.
+      expect(times).toEqual([0, 0, 0, 10_005, 10_005, 10_005, 20_010])
     }))
 
-  it.effect("never lets more than `limit` start within any window of `interval`", () =>
+  it.effect("never lets more than `limit` start within any window of `interval`, and loses no time", () =>
     Effect.gen(function*() {
-      const limiter = RateLimiter.make()
-      const gate = limiter.gate([{ scope: "token", credential: "t1", limit: 100, interval: "2 seconds" }])
-      const times = yield* startTimes(gate, 1000)
-      for (let i = 100; i < times.length; i++) expect(times[i]! - times[i - 100]!).toBeGreaterThanOrEqual(2000)
-      // The theoretical minimum is 9 intervals for the 1000th request; each adds the 50 ms margin.
-      expect(times.at(-1)).toBe(9 * 2050)
+      const times = yield* startTimes(RateLimiter.make(), [token("t1", 5, "2 seconds")], 30, (i) => i % 7 * 300)
+      expect(most(times, 2000)).toBe(5)
+      // Answered at once, the 60th starts after the 5 intervals it must wait, and no later.
+      const instant = yield* startTimes(RateLimiter.make(), [token("t1", 10, "2 seconds")], 60)
+      expect(most(instant, 2000)).toBe(10)
+      expect(instant.at(-1)! - instant[0]!).toBe(5 * 2005)
     }))
 
-  it.effect("applies every limit: per token and per key", () =>
+  it.effect("a token held by a slow request comes back one interval after its answer, not after its start", () =>
+    Effect.gen(function*() {
+      // The provider answers each request 5 s after it is sent; the limit is 1 per 10 s.
+      const sent: Array<number> = []
+      const http = HttpClient.make((request) =>
+        Effect.flatMap(Clock.currentTimeMillis, (at) => {
+          sent.push(at)
+          return Effect.as(Effect.sleep("5 seconds"), HttpClientResponse.fromWeb(request, new Response(null, { status: 204 })))
+        })
+      )
+      const client = ProviderClient.makeWith(http, RateLimiter.make(), {
+        baseUrl: "https://api.example.test",
+        credentials: Auth.bearer(Redacted.make("a-token")),
+        rateLimits: [token("a-token", 1, "10 seconds")]
+      })
+      const fiber = yield* Effect.fork(Effect.all([0, 1, 2].map(() => client.void({ method: "GET", path: "/x" })), { concurrency: "unbounded" }))
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(fiber)
+      // The first is answered at 5 s: the second may arrive 10 s later, at 15 s (not at 10 s,
+      // where a provider that saw the first arrive at 5 s would still count it).
+      expect(sent).toEqual([0, 15_005, 30_010])
+    }))
+
+  it.effect("every limit of a request gives it one start: per token and per key", () =>
     Effect.gen(function*() {
       const limiter = RateLimiter.make()
       const perKey: RateLimiter.KeyedRateLimit = { scope: "key", credential: "k", limit: 3, interval: "10 seconds" }
-      const a = limiter.gate([{ scope: "token", credential: "a", limit: 2, interval: "10 seconds" }, perKey])
-      const b = limiter.gate([{ scope: "token", credential: "b", limit: 2, interval: "10 seconds" }, perKey])
-      yield* a
-      yield* a
-      yield* b
-      // b's own limit would allow a second request now, but the key's three are spent.
-      const fiber = yield* Effect.fork(b)
-      yield* TestClock.adjust("10099 millis")
-      expect(fiber.unsafePoll()).toBeNull()
+      const a = limiter.withPermit([token("a", 2, "10 seconds"), perKey])
+      const b = limiter.withPermit([token("b", 2, "10 seconds"), perKey])
+      const now = Clock.currentTimeMillis
+      expect(yield* a(now)).toBe(0)
+      expect(yield* a(now)).toBe(0)
+      expect(yield* b(now)).toBe(0)
+      // b's own limit would allow a second request now, but the key's three are held.
+      const second = yield* Effect.fork(b(now))
+      yield* TestClock.adjust("10004 millis")
+      expect(second.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 milli")
-      yield* Fiber.join(fiber)
-      // At 10.1 s, a's two tokens are back but the key has two left (b took one at 10 s):
-      // a may start twice more at once, and a third time only when its own tokens return.
-      yield* a
-      yield* a
-      const third = yield* Effect.fork(a)
-      yield* TestClock.adjust("10099 millis")
+      expect(yield* Fiber.join(second)).toBe(10_005)
+      // Then a's two tokens are back, and the key's two others: a may start twice more at
+      // once, and a third time only when its own tokens come back, with the key's that it holds.
+      expect(yield* a(now)).toBe(10_005)
+      expect(yield* a(now)).toBe(10_005)
+      const third = yield* Effect.fork(a(now))
+      yield* TestClock.adjust("10004 millis")
       expect(third.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 milli")
-      yield* Fiber.join(third)
+      expect(yield* Fiber.join(third)).toBe(20_010)
     }))
 
   it.effect("separate credentials have separate budgets; the same credential shares one", () =>
     Effect.gen(function*() {
       const limiter = RateLimiter.make()
-      const limit = (credential: string): RateLimiter.KeyedRateLimit => ({ scope: "token", credential, limit: 1, interval: "1 second" })
-      const a1 = limiter.gate([limit("a")])
-      const a2 = limiter.gate([limit("a")])
-      const b = limiter.gate([limit("b")])
-      const t0 = yield* Clock.currentTimeMillis
-      yield* a1
-      yield* b
-      expect(yield* Clock.currentTimeMillis).toBe(t0)
-      const fiber = yield* Effect.fork(a2)
-      yield* TestClock.adjust("1049 millis")
+      const a1 = limiter.withPermit([token("a", 1, "1 second")])
+      const a2 = limiter.withPermit([token("a", 1, "1 second")])
+      const b = limiter.withPermit([token("b", 1, "1 second")])
+      yield* a1(Effect.void)
+      yield* b(Effect.void)
+      expect(yield* Clock.currentTimeMillis).toBe(0)
+      const fiber = yield* Effect.fork(a2(Clock.currentTimeMillis))
+      yield* TestClock.adjust("1004 millis")
       expect(fiber.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 milli")
-      yield* Fiber.join(fiber)
+      expect(yield* Fiber.join(fiber)).toBe(1005)
     }))
+
+  it.effect("a failure or an interruption gives the tokens back: held ones an interval after it, waiting ones at once", () =>
+    Effect.gen(function*() {
+      const limiter = RateLimiter.make()
+      const now = Clock.currentTimeMillis
+      // Failed 2 s after its start: back 10 s (and the margin) after that.
+      const failing = limiter.withPermit([token("failing", 1, "10 seconds")])
+      const failed = yield* Effect.fork(Effect.flip(failing(Effect.zipRight(Effect.sleep("2 seconds"), Effect.fail("boom")))))
+      yield* TestClock.adjust("2 seconds")
+      expect(yield* Fiber.join(failed)).toBe("boom")
+      const afterFailure = yield* Effect.fork(failing(now))
+      yield* TestClock.adjust("1 minute")
+      expect(yield* Fiber.join(afterFailure)).toBe(12_005)
+      // Interrupted 1 s after its start: back 10 s after that.
+      const interrupted = limiter.withPermit([token("interrupted", 1, "10 seconds")])
+      const held = yield* Effect.fork(interrupted(Effect.never))
+      yield* TestClock.adjust("1 second")
+      const interruptedAt = yield* now
+      yield* Fiber.interrupt(held)
+      const afterInterruption = yield* Effect.fork(interrupted(now))
+      yield* TestClock.adjust("1 minute")
+      expect(yield* Fiber.join(afterInterruption)).toBe(interruptedAt + 10_005)
+      // Interrupted while it waits for its start: it never started, the next one is not delayed.
+      const waited = limiter.withPermit([token("waited", 1, "10 seconds")])
+      const first = yield* waited(now)
+      const waiting = yield* Effect.fork(waited(now))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(waiting)
+      const next = yield* Effect.fork(waited(now))
+      yield* TestClock.adjust("1 minute")
+      expect(yield* Fiber.join(next)).toBe(first + 10_005)
+    }))
+
+  it.effect("every token held: a request waits for the first answer and one interval", () =>
+    Effect.gen(function*() {
+      // Two tokens, requests of 30 s and 4 s at once: the third starts 4 + 10 s (and the margin) after.
+      const times = yield* startTimes(RateLimiter.make(), [token("t", 2, "10 seconds")], 3, (i) => (i === 0 ? 30_000 : 4_000))
+      expect(times).toEqual([0, 0, 14_005])
+    }))
+
+  it.effect("a token whose holder never gives it back comes back at its latest: the hold limit and one interval after its start", () =>
+    Effect.gen(function*() {
+      const store = RateLimiter.memoryStore()
+      const limit = token("t", 1, "10 seconds")
+      // A holder that is gone: it took the token and will never release it.
+      expect(yield* store.take([RateLimiter.bucketOf(limit)], "gone")).toEqual({ _tag: "Taken", waitMillis: 0 })
+      const fiber = yield* Effect.fork(RateLimiter.make(store).withPermit([limit])(Clock.currentTimeMillis))
+      yield* TestClock.adjust("5 minutes")
+      expect(yield* Fiber.join(fiber)).toBe(RateLimiter.holdLimitMillis + 10_000 + RateLimiter.marginMillis)
+    }))
+
+  it.effect("a store of rows on another clock gives the same starts as the memory store", () =>
+    Effect.gen(function*() {
+      const limits: ReadonlyArray<RateLimiter.KeyedRateLimit> = [token("t", 3, "10 seconds"), { scope: "key", credential: "k", limit: 5, interval: "10 seconds" }]
+      const duration = (i: number) => [0, 2_000, 7_000, 500][i % 4]!
+      const inMemory = yield* startTimes(RateLimiter.make(RateLimiter.memoryStore()), limits, 20, duration)
+      const inRows = yield* Effect.flatMap(TestClock.setTime(0), () => startTimes(RateLimiter.make(rowStore()), limits, 20, duration))
+      expect(inRows).toEqual(inMemory)
+      expect(most(inMemory, 10_000)).toBe(3)
+    }))
+
+  it("keys a bucket by its scope, a hash of its credential, its limit and interval: never the credential", () => {
+    const bucket = RateLimiter.bucketOf(token("secret-token-value", 100, "10 seconds"))
+    expect(bucket.key).toMatch(/^token:[A-Za-z0-9_-]{22}:100\/10000$/)
+    expect(bucket.key).not.toContain("secret")
+    expect(RateLimiter.bucketOf(token("secret-token-value", 100, "10 seconds"))).toEqual(bucket)
+    expect(RateLimiter.bucketOf(token("another", 100, "10 seconds")).key).not.toBe(bucket.key)
+  })
 })

@@ -1,30 +1,27 @@
 /**
  * One rate limiter per runner on the embedded database: the serving thread's requests (a
- * trigger reading what a delivery names, e.g. `newCard` reading the card) take their tokens
- * from the engine thread's limiter, where the runs' steps take theirs, so that both threads
- * together keep to a credential's limit. A gate asked before the engine's thread is up waits
- * for it; once that thread is gone, the gates are paced in the serving thread. (On PostgreSQL
- * both threads use the limiter kept in the database, `SharedRateLimiter`.)
+ * trigger reading what a delivery names, e.g. `newCard` reading the card) take and give back
+ * their tokens in the engine thread's store, where the runs' steps take theirs, so that both
+ * threads together keep to a credential's limit. The serving thread's limiter is core's, on a
+ * store that forwards each take and release to the engine's thread (`serve` answers them
+ * there); it waits for its start in its own thread. A take asked before the engine's thread is
+ * up waits for it; once that thread is gone, the serving thread keeps its tokens in a store of
+ * its own. (On PostgreSQL both threads use the store kept in the database, `SharedRateLimiter`.)
  *
  * @since 0.3.0
  */
 import { RateLimiter } from "@x/core"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 
 /**
- * A limit as it crosses to the other thread: its interval in milliseconds (a `Duration` does
- * not survive the copy).
+ * A store's call as it crosses to the engine's thread (buckets are plain data).
  *
- * @since 0.3.0
+ * @since 0.5.0
  * @category models
  */
-export interface Limit {
-  readonly scope: string
-  readonly limit: number
-  readonly interval: number
-  readonly credential: string
-}
+export type Request =
+  | { readonly _tag: "take"; readonly id: number; readonly buckets: ReadonlyArray<RateLimiter.Bucket>; readonly holder: string }
+  | { readonly _tag: "release"; readonly buckets: ReadonlyArray<RateLimiter.Bucket>; readonly holder: string; readonly sent: boolean }
 
 /**
  * The serving thread's side.
@@ -35,67 +32,73 @@ export interface Limit {
 export interface EngineGates {
   /** The limiter the serving thread's connections use. */
   readonly limiter: RateLimiter.RateLimiter
-  /** The engine's thread is up: `send` asks it for gate `id`; the gates asked before go now. */
-  readonly connect: (send: (id: number, limits: ReadonlyArray<Limit>) => void) => void
-  /** The engine's thread gave gate `id`. */
-  readonly gated: (id: number) => void
-  /** The engine's thread is gone: the gates waiting, and any later, are paced here. */
+  /** The engine's thread is up: `send` asks it; the takes asked before go now. */
+  readonly connect: (send: (request: Request) => void) => void
+  /** The engine's thread answered take `id`. */
+  readonly taken: (id: number, taken: RateLimiter.Taken) => void
+  /** The engine's thread is gone: the takes waiting, and any later, use a store here. */
   readonly disconnect: () => void
 }
 
 /**
- * The serving thread's gates, forwarded once connected.
+ * The serving thread's limiter, forwarded once connected.
  *
  * @since 0.3.0
  * @category constructors
  */
 export const make = (): EngineGates => {
-  const waiting = new Map<number, { readonly limits: ReadonlyArray<Limit>; readonly resume: () => void }>()
-  let send: ((id: number, limits: ReadonlyArray<Limit>) => void) | undefined
-  let local: RateLimiter.RateLimiter | undefined
+  const waiting = new Map<number, { readonly request: Request & { readonly _tag: "take" }; readonly resume: (taken: Effect.Effect<RateLimiter.Taken>) => void }>()
+  let send: ((request: Request) => void) | undefined
+  let local: RateLimiter.RateLimiterStore | undefined
   let next = 0
-  const paceHere = (limits: ReadonlyArray<Limit>, resume: () => void) => Effect.runFork(Effect.ensuring(local!.gate(limits), Effect.sync(resume)))
-  return {
-    limiter: {
-      gate: (limits) =>
-        limits.length === 0 ? Effect.void : Effect.async<void>((resume) => {
-          const copied = limits.map((limit) => ({
-            scope: limit.scope,
-            limit: limit.limit,
-            interval: Duration.toMillis(Duration.decode(limit.interval)),
-            credential: limit.credential
-          }))
-          const done = () => resume(Effect.void)
-          if (local !== undefined) return void paceHere(copied, done)
-          const id = next++
-          waiting.set(id, { limits: copied, resume: done })
-          send?.(id, copied)
+  const store: RateLimiter.RateLimiterStore = {
+    take: (buckets, holder) =>
+      Effect.suspend(() => {
+        if (local !== undefined) return local.take(buckets, holder)
+        return Effect.async<RateLimiter.Taken>((resume) => {
+          const request = { _tag: "take", id: next++, buckets, holder } as const
+          waiting.set(request.id, { request, resume })
+          send?.(request)
         })
-    },
+      }),
+    // Tokens taken there are given back there; after that thread is gone, none is held there.
+    release: (buckets, holder, sent) =>
+      Effect.suspend(() =>
+        local !== undefined ? local.release(buckets, holder, sent) : Effect.sync(() => send?.({ _tag: "release", buckets, holder, sent }))
+      )
+  }
+  return {
+    limiter: RateLimiter.make(store),
     connect: (sender) => {
       send = sender
-      for (const [id, { limits }] of waiting) sender(id, limits)
+      for (const { request } of waiting.values()) sender(request)
     },
-    gated: (id) => {
-      const gate = waiting.get(id)
+    taken: (id, taken) => {
+      const take = waiting.get(id)
       waiting.delete(id)
-      gate?.resume()
+      take?.resume(Effect.succeed(taken))
     },
     disconnect: () => {
       send = undefined
-      local ??= RateLimiter.make()
-      for (const { limits, resume } of waiting.values()) paceHere(limits, resume)
+      const own = local ??= RateLimiter.memoryStore()
+      for (const { request, resume } of waiting.values()) resume(own.take(request.buckets, request.holder))
       waiting.clear()
     }
   }
 }
 
 /**
- * The engine thread's side: gate `limits` through this thread's limiter (the one its own
- * connections use).
+ * The engine thread's side: applies a request to this thread's store (the one its own
+ * connections' limiter uses), and answers a take with `reply`.
  *
- * @since 0.3.0
+ * @since 0.5.0
  * @category constructors
  */
-export const gate = (limits: ReadonlyArray<Limit>): Effect.Effect<void> =>
-  Effect.flatMap(RateLimiter.RateLimiters, (limiter) => limiter.gate(limits))
+export const serve = (
+  store: RateLimiter.RateLimiterStore,
+  request: Request,
+  reply: (id: number, taken: RateLimiter.Taken) => void
+): Effect.Effect<void> =>
+  request._tag === "take"
+    ? Effect.flatMap(store.take(request.buckets, request.holder), (taken) => Effect.sync(() => reply(request.id, taken)))
+    : store.release(request.buckets, request.holder, request.sent)

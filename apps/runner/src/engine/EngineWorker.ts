@@ -11,7 +11,7 @@
  * @since 0.3.0
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import { Connections, FilePolicy } from "@x/core"
+import { Connections, FilePolicy, RateLimiter } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -71,7 +71,7 @@ export interface Spec {
 type ToWorker =
   | { readonly _tag: "wake" }
   | { readonly _tag: "stop" }
-  | { readonly _tag: "gate"; readonly id: number; readonly limits: ReadonlyArray<EngineGates.Limit> }
+  | { readonly _tag: "rateLimit"; readonly request: EngineGates.Request }
 type FromWorker =
   | { readonly _tag: "say"; readonly lines: ReadonlyArray<string> }
   | { readonly _tag: "ready" }
@@ -81,7 +81,7 @@ type FromWorker =
   | { readonly _tag: "failed"; readonly error: { readonly _tag: string; readonly message: string; readonly file?: string } }
   | { readonly _tag: "stopped" }
   | { readonly _tag: "storage"; readonly failing: string | undefined }
-  | { readonly _tag: "gated"; readonly id: number }
+  | { readonly _tag: "taken"; readonly id: number; readonly taken: RateLimiter.Taken }
 
 /**
  * The engine's thread, as the serving thread sees it.
@@ -113,7 +113,7 @@ const script = new URL("./EngineWorker.js", import.meta.url)
 export const start = (
   spec: Spec,
   finished: Engine.Runs["finished"],
-  /** The serving thread's rate-limit gates, given by this thread's limiter (the embedded database). */
+  /** The serving thread's rate limiter, on this thread's store (the embedded database). */
   gates?: EngineGates.EngineGates,
   /** Told when this runner starts or stops polling a workflow's trigger, or cannot poll it. */
   polling?: (workflow: string, state: PollState, message?: string) => void
@@ -166,11 +166,11 @@ export const start = (
           return fork(Deferred.succeed(stopped, undefined))
         case "storage":
           return void (storageFailing = Option.fromNullable(message.failing))
-        case "gated":
-          return gates?.gated(message.id)
+        case "taken":
+          return gates?.taken(message.id, message.taken)
       }
     })
-    gates?.connect((id, limits) => worker.postMessage({ _tag: "gate", id, limits } satisfies ToWorker))
+    gates?.connect((request) => worker.postMessage({ _tag: "rateLimit", request } satisfies ToWorker))
     worker.on("error", (error) =>
       fork(Effect.zipRight(
         Deferred.fail(ready, new ServeProblem({ message: `the engine's thread failed: ${error.message}` })),
@@ -263,14 +263,16 @@ if (!isMainThread && parentPort !== null && (workerData as Spec | undefined)?.ru
     port.postMessage(message)
   }
   const stop = Deferred.unsafeMake<void>(FiberId.none)
+  /** The embedded database's rate limits: this thread's store, for both threads' requests. */
+  const rateLimits = RateLimiter.memoryStore()
   const wake = Effect.runSync(Queue.sliding<void>(1))
   port.on("message", (message: ToWorker) => {
     switch (message._tag) {
       case "wake":
         return void Effect.runFork(Queue.offer(wake, undefined))
-      case "gate":
-        // The serving thread's request takes its tokens here, with the runs' steps'.
-        return void Effect.runFork(Effect.ensuring(EngineGates.gate(message.limits), Effect.sync(() => post({ _tag: "gated", id: message.id }))))
+      case "rateLimit":
+        // The serving thread's requests take and give back their tokens here, with the runs' steps'.
+        return void Effect.runFork(EngineGates.serve(rateLimits, message.request, (id, taken) => post({ _tag: "taken", id, taken })))
       case "stop":
         return void Effect.runFork(Deferred.succeed(stop, undefined))
     }
@@ -279,11 +281,12 @@ if (!isMainThread && parentPort !== null && (workerData as Spec | undefined)?.ru
     Effect.map((Tracing) => Tracing.layer(spec.otlpEndpoint, spec.version))
   )
   const output = Layer.succeed(Output, { out: say, err: say })
-  // On PostgreSQL, the runners' rate limits are kept together in it.
+  // On PostgreSQL, the runners' rate limits are kept together in it; on the embedded database,
+  // in this thread's store, which the serving thread's requests use too.
   const limiters = spec.location._tag === "Postgres"
     ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("../store/SharedRateLimiter.js")), (SharedRateLimiter) =>
       SharedRateLimiter.layer(Redacted.make((spec.location as { readonly url: string }).url), say)))
-    : Layer.empty
+    : Layer.succeed(RateLimiter.RateLimiters, RateLimiter.make(rateLimits))
   const program = Effect.flatMap(tracing, (tracer) =>
     hostInWorker(spec, post, stop, wake).pipe(
       // The engine's own logs (a runner listening, shards moving, no runner while one stops) are

@@ -90,8 +90,8 @@ export interface ServeOptions {
   /** Whether the runs keep to the providers' rate limits (not under `--without-rate-limits`). */
   readonly rateLimits: boolean
   /**
-   * The serving thread's rate-limit gates (its connections' limiter), given by the engine
-   * thread's limiter: one limiter per runner on the embedded database.
+   * The serving thread's rate limiter (its connections'), on the engine thread's store: one
+   * store of tokens per runner on the embedded database.
    */
   readonly gates?: EngineGates.EngineGates | undefined
   /** Where runs' and steps' traces go over OTLP, if anywhere. */

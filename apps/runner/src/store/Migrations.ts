@@ -114,6 +114,27 @@ const runsRunner = Effect.gen(function*() {
 })
 
 /**
+ * The shared rate limits (`SharedRateLimiter`) as core's algorithm keeps them: a row per bucket,
+ * its tokens (each free from a time, or held by a request) as JSON, where there was a ring of
+ * return times. Rows of the old shape are only rate-limit state a few seconds old: the table
+ * is replaced. PostgreSQL only.
+ */
+const rateLimitTokens = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.onDialectOrElse({
+    pg: () =>
+      Effect.zipRight(
+        sql.unsafe("DROP TABLE IF EXISTS xr_rate_limits"),
+        sql.unsafe(`CREATE TABLE IF NOT EXISTS xr_rate_limit_tokens (
+          key TEXT PRIMARY KEY,
+          tokens TEXT NOT NULL
+        )`)
+      ),
+    orElse: () => Effect.void
+  })
+})
+
+/**
  * The migrations, in order.
  *
  * @since 0.4.1
@@ -121,7 +142,8 @@ const runsRunner = Effect.gen(function*() {
  */
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_initial_schema": initialSchema,
-  "0002_runs_runner": runsRunner
+  "0002_runs_runner": runsRunner,
+  "0003_rate_limit_tokens": rateLimitTokens
 })
 
 /** The advisory lock that serialises runners migrating one PostgreSQL ("xrunner" in ASCII). */

@@ -1,16 +1,18 @@
 /**
- * One rate limit per credential for several runners: core's `RateLimiter` (each limit a bucket
- * of `limit` tokens, each back `interval` + a margin after it was taken; every limit of a request
- * gives it the same start) kept in PostgreSQL, so that runners on one Trello token together
- * keep to Trello's limit. A request's gate takes its tokens in one short transaction: each
- * limit's row locked (`FOR UPDATE`, keys in a fixed order, so two gates never wait on each
- * other in a cycle), times from the database's clock (runners on several machines agree on
- * it), then the request sleeps (`Effect.sleep`) until its start. Credentials are hashed, never
- * stored.
+ * One rate limit per credential for several runners: core's `RateLimiter` on a store kept in
+ * PostgreSQL (`xr_rate_limit_tokens`, a row per bucket under core's key), so that runners on
+ * one Trello token together keep to Trello's limit. Each take and release is one short
+ * transaction that applies core's algorithm (`RateLimiter.takeAt`, `releaseAt`) to the rows of
+ * the request's buckets: each locked (`FOR UPDATE`, keys in core's order, so two requests never
+ * wait on each other in a cycle), times from the database's clock (runners on several
+ * machines agree on it). The request then waits (`Effect.sleep`) for its start in its runner.
+ * A release runs beside the request, which does not wait for it; a runner gone while its
+ * tokens are held leaves them held until their latest return (`RateLimiter.holdLimitMillis`
+ * and one interval after their start). Credentials are hashed, never stored.
  *
- * When the database cannot be reached, a gate retries for a few seconds, then this runner paces
- * alone (core's limiter in the process) for 10 s before it asks the database again, and says so
- * once: requests are never sent unpaced, and a gate never waits forever.
+ * When the database cannot be reached, a take retries for a few seconds, then this runner
+ * paces alone (its tokens in its memory) for 10 s before it asks the database again, and says
+ * so once: requests are never sent unpaced, and a take never waits forever.
  *
  * @since 0.3.0
  */
@@ -20,34 +22,122 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { RateLimiter } from "@x/core"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
-import { createHash } from "node:crypto"
+import * as Schema from "effect/Schema"
 import { ServeProblem } from "../Errors.js"
 import * as Migrations from "./Migrations.js"
 
-interface Bucket {
-  readonly key: string
-  readonly limit: number
-  /** How long a token stays taken: the interval and core's margin. */
-  readonly holdMillis: number
-}
-
-const bucketOf = (limit: RateLimiter.KeyedRateLimit): Bucket => {
-  const interval = Duration.toMillis(Duration.decode(limit.interval))
-  const hashed = createHash("sha256").update(`${limit.scope}\n${limit.credential}`).digest("base64url").slice(0, 22)
-  return {
-    key: `${limit.scope}:${hashed}:${Math.max(1, Math.floor(limit.limit))}/${interval}`,
-    limit: Math.max(1, Math.floor(limit.limit)),
-    holdMillis: interval + RateLimiter.marginOf(interval)
-  }
-}
+const decodeTokens = Schema.decodeUnknown(Schema.parseJson(RateLimiter.Tokens))
 
 /**
- * The limiter on a PostgreSQL client (its table created where missing: `Migrations`).
+ * The store on a PostgreSQL client (its table created where missing: `Migrations`).
+ *
+ * @since 0.5.0
+ * @category constructors
+ */
+export const store = (
+  sql: SqlClient.SqlClient,
+  warn: (line: string) => Effect.Effect<void> = () => Effect.void
+): Effect.Effect<RateLimiter.RateLimiterStore, SqlError> =>
+  Effect.gen(function*() {
+    // Its table is one of the runs' database's (a pool of its own may come first: it migrates too).
+    yield* Migrations.run(sql).pipe(Effect.catchTag("MigrationError", (error) => Effect.die(error)))
+    const alone = RateLimiter.memoryStore()
+    /** The requests whose tokens were taken while pacing alone: they give them back here. */
+    const heldAlone = new Set<string>()
+    let warned = false
+    /** Until when takes are paced alone without asking the database (10 s after it failed). */
+    let aloneUntil = 0
+
+    const databaseNow = Effect.map(
+      sql<{ now: string }>`SELECT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint AS now`,
+      ([row]) => Number(row!.now)
+    )
+    /** The buckets' rows, locked in the buckets' order (core's key order). */
+    const lock = (buckets: ReadonlyArray<RateLimiter.Bucket>) =>
+      Effect.forEach(buckets, (bucket) =>
+        Effect.gen(function*() {
+          const [row] = yield* sql<{ tokens: string }>`SELECT tokens FROM xr_rate_limit_tokens WHERE key = ${bucket.key} FOR UPDATE`
+          return { bucket, tokens: row === undefined ? [] : yield* decodeTokens(row.tokens) }
+        }))
+    const write = (bucket: RateLimiter.Bucket, tokens: ReadonlyArray<RateLimiter.Token>) =>
+      sql`UPDATE xr_rate_limit_tokens SET tokens = ${JSON.stringify(tokens)} WHERE key = ${bucket.key}`
+
+    const takeShared = (buckets: ReadonlyArray<RateLimiter.Bucket>, holder: string) =>
+      sql.withTransaction(Effect.gen(function*() {
+        for (const bucket of buckets) {
+          yield* sql`INSERT INTO xr_rate_limit_tokens (key, tokens) VALUES (${bucket.key}, ${"[]"}) ON CONFLICT (key) DO NOTHING`
+        }
+        const states = yield* lock(buckets)
+        const now = yield* databaseNow
+        const taken = RateLimiter.takeAt(states, now, holder)
+        if (taken._tag === "Full") return taken
+        yield* Effect.forEach(buckets, (bucket, i) => write(bucket, taken.tokens[i]!), { discard: true })
+        return { _tag: "Taken", waitMillis: taken.start - now } satisfies RateLimiter.Taken
+      }))
+
+    /** `answered`: when the request was answered, by this runner's clock. */
+    const releaseShared = (buckets: ReadonlyArray<RateLimiter.Bucket>, holder: string, answered: number | undefined) =>
+      sql.withTransaction(Effect.gen(function*() {
+        const states = yield* lock(buckets)
+        // The answer by the database's clock: as long before its now as it was before this
+        // runner's (a release that waited for a connection does not keep the tokens longer).
+        // This runner's clock is read first: the time since the answer may only be short.
+        const since = answered === undefined ? 0 : Math.max(0, (yield* Clock.currentTimeMillis) - answered)
+        const now = yield* databaseNow
+        const answeredAt = answered === undefined ? undefined : now - since
+        yield* Effect.forEach(states, (state) => write(state.bucket, RateLimiter.releaseAt(state, holder, answeredAt)), {
+          discard: true
+        })
+      }))
+
+    const takeAlone = (buckets: ReadonlyArray<RateLimiter.Bucket>, holder: string) =>
+      Effect.tap(alone.take(buckets, holder), (taken) => Effect.sync(() => taken._tag === "Taken" && heldAlone.add(holder)))
+
+    return {
+      take: (buckets, holder) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          now < aloneUntil ? takeAlone(buckets, holder) : takeShared(buckets, holder).pipe(
+            // A connection that breaks mid-transaction may fail its rollback too (a defect): any failure counts.
+            Effect.sandbox,
+            Effect.retry(Schedule.exponential("50 millis").pipe(Schedule.upTo("5 seconds"))),
+            // A take waiting its turn behind a burst of others is slow, not failing: only errors
+            // count (a database gone is refused at once, or its connection times out: `layer`).
+            Effect.mapError((cause) => Cause.squash(cause) as { readonly message?: string }),
+            Effect.matchEffect({
+              onSuccess: (taken) => Effect.sync(() => {
+                warned = false
+                return taken
+              }),
+              onFailure: (error) =>
+                Effect.gen(function*() {
+                  aloneUntil = (yield* Clock.currentTimeMillis) + 10_000
+                  if (!warned) {
+                    warned = true
+                    yield* warn(`✘ the shared rate limits cannot be read (${error.message ?? String(error)}): this runner paces its requests alone meanwhile`)
+                  }
+                  return yield* takeAlone(buckets, holder)
+                })
+            })
+          )),
+      release: (buckets, holder, sent) => {
+        if (heldAlone.delete(holder)) return alone.release(buckets, holder, sent)
+        // Beside the request: a release that fails leaves the tokens held until their latest return.
+        return Effect.flatMap(Clock.currentTimeMillis, (answered) =>
+          Effect.asVoid(Effect.forkDaemon(releaseShared(buckets, holder, sent ? answered : undefined).pipe(
+            Effect.sandbox,
+            Effect.retry(Schedule.exponential("50 millis").pipe(Schedule.upTo("2 seconds"))),
+            Effect.ignore
+          ))))
+      }
+    } satisfies RateLimiter.RateLimiterStore
+  })
+
+/**
+ * Core's limiter on this store.
  *
  * @since 0.3.0
  * @category constructors
@@ -55,69 +145,7 @@ const bucketOf = (limit: RateLimiter.KeyedRateLimit): Bucket => {
 export const make = (
   sql: SqlClient.SqlClient,
   warn: (line: string) => Effect.Effect<void> = () => Effect.void
-): Effect.Effect<RateLimiter.RateLimiter, SqlError> =>
-  Effect.gen(function*() {
-    // Its table is one of the runs' database's (a pool of its own may come first: it migrates too).
-    yield* Migrations.run(sql).pipe(Effect.catchTag("MigrationError", (error) => Effect.die(error)))
-    const local = RateLimiter.make()
-    let warned = false
-    /** Until when the gates pace alone without asking the database (10 s after it failed). */
-    let aloneUntil = 0
-
-    /** Takes a token of every bucket for one start time; the time to wait, by the database's clock. */
-    const take = (buckets: ReadonlyArray<Bucket>) =>
-      sql.withTransaction(Effect.gen(function*() {
-        const rows: Array<{ bucket: Bucket; returns: Array<number>; next: number }> = []
-        for (const bucket of buckets) {
-          yield* sql`INSERT INTO xr_rate_limits (key, returns, next) VALUES (${bucket.key}, ${"[]"}, 0) ON CONFLICT (key) DO NOTHING`
-          const [row] = yield* sql<{ returns: string; next: number }>`SELECT returns, next FROM xr_rate_limits WHERE key = ${bucket.key} FOR UPDATE`
-          rows.push({ bucket, returns: JSON.parse(row!.returns) as Array<number>, next: Number(row!.next) })
-        }
-        const [clock] = yield* sql<{ now: string }>`SELECT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint AS now`
-        const now = Number(clock!.now)
-        // All limits must allow the same start, so the tokens are taken once it is known.
-        let start = now
-        for (const { next, returns } of rows) start = Math.max(start, returns[next] ?? Number.NEGATIVE_INFINITY)
-        for (const { bucket, next, returns } of rows) {
-          returns[next] = start + bucket.holdMillis
-          yield* sql`UPDATE xr_rate_limits SET returns = ${JSON.stringify(returns)}, next = ${(next + 1) % bucket.limit} WHERE key = ${bucket.key}`
-        }
-        return start - now
-      }))
-
-    return {
-      gate: (limits) => {
-        if (limits.length === 0) return Effect.void
-        const buckets = limits.map(bucketOf).sort((a, b) => a.key.localeCompare(b.key))
-        const alone = local.gate(limits)
-        const shared = take(buckets).pipe(
-          // A connection that breaks mid-transaction may fail its rollback too (a defect): any failure counts.
-          Effect.sandbox,
-          Effect.retry(Schedule.exponential("50 millis").pipe(Schedule.upTo("5 seconds"))),
-          // A gate waiting its turn behind a burst of others is slow, not failing: only errors
-          // count (a database gone is refused at once, or its connection times out: `layer`).
-          Effect.mapError((cause) => Cause.squash(cause) as { readonly message?: string }),
-          Effect.matchEffect({
-            onSuccess: (wait) => {
-              warned = false
-              return wait > 0 ? Effect.sleep(Duration.millis(wait)) : Effect.void
-            },
-            onFailure: (error) =>
-              Effect.gen(function*() {
-                aloneUntil = (yield* Clock.currentTimeMillis) + 10_000
-                if (!warned) {
-                  warned = true
-                  yield* warn(`✘ the shared rate limits cannot be read (${error.message ?? String(error)}): this runner paces its requests alone meanwhile`)
-                }
-                yield* alone
-              })
-          })
-        )
-        // Resolved once per connection, run per request: the choice is made per request.
-        return Effect.flatMap(Clock.currentTimeMillis, (now) => now < aloneUntil ? alone : shared)
-      }
-    }
-  })
+): Effect.Effect<RateLimiter.RateLimiter, SqlError> => Effect.map(store(sql, warn), RateLimiter.make)
 
 /**
  * Core's `RateLimiters` as this limiter, on its own small pool of the PostgreSQL.
