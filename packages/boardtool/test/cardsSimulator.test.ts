@@ -3,7 +3,7 @@ import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
 import { newId } from "../src/testing/store.js"
-import { connectedTo, executor, step } from "./support.js"
+import { kit, simulatorConnection } from "./support.js"
 
 const { seed } = Simulator
 let sim: Simulator.Simulator
@@ -13,10 +13,7 @@ beforeAll(async () => {
 })
 afterAll(() => sim.close())
 
-const run = (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters)).pipe(
-    Effect.provide(connectedTo({ key: sim.key, token: sim.token, baseUrl: sim.baseUrl }, UndiciHttpClient.layer))
-  ) as Effect.Effect<any, any>
+const { run } = kit.connected(() => simulatorConnection(sim), UndiciHttpClient.layer)
 const failure = (action: string, parameters: Record<string, unknown>) => Effect.flip(run(action, parameters))
 /** The actions recorded after `from` (an index into sim.actions), as `type` and `data`. */
 const recordedSince = (from: number) => sim.actions.slice(from).map((a) => ({ type: a.type, data: a.data }))

@@ -2,21 +2,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { kit, simulatorConnection } from "./support.js"
 
 const { seed } = Simulator
 let sim: Simulator.Simulator
-let connection: Record<string, string>
 beforeAll(async () => {
   sim = await Simulator.start({ rateLimits: false })
-  connection = { key: sim.key, token: sim.token, secret: sim.secret, baseUrl: sim.baseUrl }
 })
 afterAll(() => sim.close())
 
-const run = (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(connection))) as Effect.Effect<any, any>
-const options = (type: string, property: string, params: Record<string, unknown>) =>
-  executor.options(`boardtool/v1/${type}`, property, params).pipe(Effect.provide(connectedTo(connection)))
+const { options, run } = kit.connected(() => simulatorConnection(sim))
 /** The types of the actions recorded since `from` (an index in `sim.actions`). */
 /** The latest action of this type. */
 const lastAction = (type: string) => [...sim.actions].reverse().find((a) => a.type === type)!

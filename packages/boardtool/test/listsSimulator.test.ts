@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { kit, simulatorConnection } from "./support.js"
 
 const { seed } = Simulator
 let sim: Simulator.Simulator
@@ -16,10 +16,7 @@ beforeAll(async () => {
 })
 afterAll(() => sim.close())
 
-const run = (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters)).pipe(
-    Effect.provide(connectedTo({ key: sim.key, token: sim.token, baseUrl: sim.baseUrl }, UndiciHttpClient.layer))
-  ) as Effect.Effect<any, any>
+const { options, run } = kit.connected(() => simulatorConnection(sim), UndiciHttpClient.layer)
 /** The actions recorded since `from` (an index into `sim.actions`), as type and data. */
 const recordedSince = (from: number) => sim.actions.slice(from).map((a) => ({ type: a.type, data: a.data }))
 
@@ -188,9 +185,7 @@ describe("boards and workspaces against the simulator", () => {
 
   it.live("options: the member's workspaces by display name", () =>
     Effect.gen(function*() {
-      const choices = yield* executor.options("boardtool/v1/listWorkspaceBoards", "idOrganization", {}).pipe(
-        Effect.provide(connectedTo({ key: sim.key, token: sim.token, baseUrl: sim.baseUrl }, UndiciHttpClient.layer))
-      )
+      const choices = yield* options("listWorkspaceBoards", "idOrganization", {})
       expect(choices).toEqual([
         { label: "Simulated Workspace", value: seed.workspaces.main },
         { label: "Marketing Team", value: seed.workspaces.marketing }

@@ -3,20 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { kit, simulatorConnection } from "./support.js"
 
 const { seed } = Simulator
 let sim: Simulator.Simulator
-let connection: Record<string, string>
 
 beforeAll(async () => {
   sim = await Simulator.start({ rateLimits: false })
-  connection = { key: sim.key, token: sim.token, baseUrl: sim.baseUrl }
 })
 afterAll(() => sim.close())
 
-const run = (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
+const { run } = kit.connected(() => simulatorConnection(sim), UndiciHttpClient.layer)
 const failure = (action: string, parameters: Record<string, unknown>) =>
   Effect.map(Effect.flip(run(action, parameters)), (error) => [error._tag, error.message])
 /** The last action of this type the simulator recorded. */

@@ -8,20 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { executor, kit, simulatorConnection } from "./support.js"
 
 const { seed } = Simulator
 let sim: Simulator.Simulator
-let connection: Record<string, string>
 
 beforeAll(async () => {
   sim = await Simulator.start({ rateLimits: false })
-  connection = { key: sim.key, token: sim.token, baseUrl: sim.baseUrl }
 })
 afterAll(() => sim.close())
 
-const provide = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer))) as Effect.Effect<A, E>
-const run = (action: string, parameters: Record<string, unknown>) => provide(executor.run(step(action, parameters)))
+const { provide, run } = kit.connected(() => simulatorConnection(sim), UndiciHttpClient.layer)
 const failure = (action: string, parameters: Record<string, unknown>) =>
   Effect.map(Effect.flip(run(action, parameters)), (error) => [error._tag, error.message])
 const trigger = (parameters: Record<string, unknown> = {}) => ({ label: "Mentioned", name: "mentioned", type: "boardtool/v1/newNotification", parameters })

@@ -4,14 +4,12 @@ import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import { createServer, type Server } from "node:http"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { connectedTo, executor, kit, simulatorConnection, step } from "./support.js"
 
 let sim: Simulator.Simulator
-let connection: Record<string, string>
 
 beforeAll(async () => {
   sim = await Simulator.start({ deliveryRetryDelayMs: 20 })
-  connection = { key: sim.key, token: sim.token, secret: sim.secret, baseUrl: sim.baseUrl }
 })
 afterAll(() => sim.close())
 
@@ -21,10 +19,7 @@ const fiveFields = (card: unknown) => {
   return { id, desc, idBoard, idList, name }
 }
 
-const run = (action: string, parameters: Record<string, unknown>, values: object = connection) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
-const options = (type: string, property: string, params: Record<string, unknown>) =>
-  executor.options(`boardtool/v1/${type}`, property, params).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
+const { options, provide, run } = kit.connected(() => simulatorConnection(sim), UndiciHttpClient.layer)
 
 /** A webhook receiver on loopback that hands every request to the trigger, as the runner does. */
 const receiver = (trigger: object, state: () => unknown, answer?: (n: number) => number | undefined) => {
@@ -48,7 +43,7 @@ const receiver = (trigger: object, state: () => unknown, answer?: (n: number) =>
       }
       Effect.runPromise(
         executor.handleDelivery(trigger as never, state(), request).pipe(
-          Effect.provide(connectedTo(connection, UndiciHttpClient.layer))
+          provide
         )
       ).then(
         (result) => {
@@ -162,7 +157,7 @@ describe("boardtool against the simulator", () => {
 
   it.live("its errors are Trello's: invalid token, invalid id, not found", () =>
     Effect.gen(function*() {
-      const badToken = yield* Effect.flip(run("getCard", { id: "0".repeat(24) }, { ...connection, token: "wrong-token" }))
+      const badToken = yield* Effect.flip(kit.run("getCard", { id: "0".repeat(24) }, { ...simulatorConnection(sim), token: "wrong-token" }, UndiciHttpClient.layer))
       expect(badToken).toMatchObject({ _tag: "AuthenticationFailed", message: "invalid token" })
       const missing = yield* Effect.flip(run("getCard", { id: "0".repeat(24) }))
       expect(missing).toMatchObject({ _tag: "NotFound", message: "The requested resource was not found." })
@@ -180,7 +175,7 @@ describe("boardtool against the simulator", () => {
       const trigger = { label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idBoard: board.id, idList: list.id } }
       const hooks = receiver(trigger, () => state)
       const callbackUrl = yield* hooks.start
-      state = yield* executor.enableTrigger(trigger, callbackUrl).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
+      state = yield* executor.enableTrigger(trigger, callbackUrl).pipe(provide)
       const webhookId = (state as { webhookId: string }).webhookId
       expect(sim.webhooks.get(webhookId)).toMatchObject({ idModel: list.id, callbackURL: callbackUrl })
       const created = yield* run("createCard", { idList: list.id, name: "From the trigger test", desc: "With a description." })
@@ -191,7 +186,7 @@ describe("boardtool against the simulator", () => {
       yield* run("createCard", { idList: other.id, name: "Elsewhere" })
       yield* Effect.promise(() => sim.idle())
       expect(hooks.events).toHaveLength(1)
-      yield* executor.disableTrigger(trigger, state).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
+      yield* executor.disableTrigger(trigger, state).pipe(provide)
       expect(sim.webhooks.has(webhookId)).toBe(false)
       yield* hooks.close
     }))
@@ -203,7 +198,7 @@ describe("boardtool against the simulator", () => {
       const trigger = { label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idList: list.id } }
       const enable = (url: string) =>
         Effect.map(
-          executor.enableTrigger(trigger, url).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer))),
+          executor.enableTrigger(trigger, url).pipe(provide),
           (state) => state as { webhookId: string }
         )
       let state: unknown
@@ -249,7 +244,7 @@ describe("boardtool against the simulator", () => {
       expect(otherToken).toMatchObject({ _tag: "AuthenticationFailed", message: "invalid token" })
 
       for (const [s, receiving] of [[first, hooks], [second, other]] as const) {
-        yield* executor.disableTrigger(trigger, s).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
+        yield* executor.disableTrigger(trigger, s).pipe(provide)
         yield* receiving.close
       }
       expect(sim.webhooks.size).toBe(before)
@@ -287,7 +282,7 @@ describe("boardtool against the simulator", () => {
       const trigger = { label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idBoard: board.id } }
       // Two failures, then the trigger answers.
       const flaky = receiver(trigger, () => state, (n) => (n <= 2 ? 500 : undefined))
-      state = yield* executor.enableTrigger(trigger, yield* flaky.start).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
+      state = yield* executor.enableTrigger(trigger, yield* flaky.start).pipe(provide)
       const webhookId = (state as { webhookId: string }).webhookId
       yield* run("createCard", { idList: list.id, name: "Retried" })
       yield* Effect.promise(() => sim.idle())
@@ -297,7 +292,7 @@ describe("boardtool against the simulator", () => {
 
       const gone = receiver(trigger, () => state, () => 410)
       const goneState = yield* executor.enableTrigger(trigger, yield* gone.start).pipe(
-        Effect.provide(connectedTo(connection, UndiciHttpClient.layer))
+        provide
       )
       yield* run("createCard", { idList: list.id, name: "Gone" })
       yield* Effect.promise(() => sim.idle())
@@ -307,7 +302,7 @@ describe("boardtool against the simulator", () => {
       const refusing = createServer((_, res) => res.writeHead(404).end())
       yield* Effect.promise(() => new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve)))
       const url = `http://127.0.0.1:${(refusing.address() as { port: number }).port}/hooks`
-      const error = yield* Effect.flip(executor.enableTrigger(trigger, url).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer))))
+      const error = yield* Effect.flip(executor.enableTrigger(trigger, url).pipe(provide))
       expect(error).toMatchObject({ _tag: "InvalidInput", message: `URL (${url}) did not return 200 status code, got 404` })
       yield* Effect.promise(() => new Promise((resolve) => refusing.close(resolve)))
     }))
@@ -337,14 +332,11 @@ describe("boardtool against the simulator", () => {
 describe("listBoardActions against the simulator", () => {
   // A simulator of its own: the board's history as seeded, whatever the tests above created.
   let sim: Simulator.Simulator
-  let values: Record<string, string>
   beforeAll(async () => {
     sim = await Simulator.start()
-    values = { key: sim.key, token: sim.token, baseUrl: sim.baseUrl }
   })
   afterAll(() => sim.close())
-  const run = (action: string, parameters: Record<string, unknown>) =>
-    executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
+  const { run } = kit.connected(() => simulatorConnection(sim), UndiciHttpClient.layer)
   type Listed = { actions: Array<{ id: string; type: string; date: string; data: Record<string, unknown> }> }
   const list = (parameters: Record<string, unknown>) =>
     Effect.gen(function*() {

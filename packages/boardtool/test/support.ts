@@ -1,5 +1,6 @@
 import { ComponentTest } from "@x/core/testing"
 import { boardtool } from "../src/index.js"
+import type * as Simulator from "../src/testing/simulator.js"
 
 export const KEY = "0123456789abcdef0123456789abcdef"
 export const TOKEN = "ATTA0123456789abcdef0123456789abcdef0123456789abcdef0123456789ab"
@@ -15,6 +16,9 @@ export const CARD = "61a0f0f0f0f0f0f0f0f0f0c1"
 /** boardtool's test kit on the test connection: its executor, steps, connection and `run`. */
 export const kit = ComponentTest.make(boardtool, { connection })
 export const { connectedTo, executor, run, step, withFetch } = kit
+
+/** The connection to a running simulator: its key, token, webhook secret and address. */
+export const simulatorConnection = (sim: Simulator.Simulator) => ({ key: sim.key, token: sim.token, secret: sim.secret, baseUrl: sim.baseUrl })
 
 /** A card as Trello's API returns it: many more fields than the five we output. */
 export const trelloCard = {

@@ -9,20 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { executor, kit, simulatorConnection } from "./support.js"
 import { receiveDeliveries } from "../../../tooling/testing/deliveryReceiver.js"
 
 const { seed } = Simulator
 let sim: Simulator.Simulator
-let connection: Record<string, string>
 beforeAll(async () => {
   sim = await Simulator.start({ deliveryRetryDelayMs: 20 })
-  connection = { key: sim.key, token: sim.token, secret: sim.secret, baseUrl: sim.baseUrl }
 })
 afterAll(() => sim.close())
 
-const provide = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer))) as Effect.Effect<A, E>
-const run = (action: string, parameters: Record<string, unknown>) => provide(executor.run(step(action, parameters)))
+const { provide, run } = kit.connected(() => simulatorConnection(sim), UndiciHttpClient.layer)
 const trigger = (name: string, parameters: Record<string, unknown>) => ({ label: name, name, type: `boardtool/v1/${name}`, parameters })
 
 /** A receiver on loopback that hands every request to the trigger, as the runner does; its events. */

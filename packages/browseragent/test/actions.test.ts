@@ -3,11 +3,9 @@ import { Component } from "@x/core"
 import * as Effect from "effect/Effect"
 import nock from "nock"
 import { browseragent } from "../src/index.js"
-import { API, API_KEY, connection, executor, SESSION, step, withFetch, wireSession } from "./support.js"
+import { API, API_KEY, executor, run, SESSION, withFetch, wireSession } from "./support.js"
 
 const browserUse = () => nock(API, { reqheaders: { "x-browser-use-api-key": API_KEY, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>, values: object = connection) =>
-  withFetch(executor.run(step(action, parameters)), values)
 const text = { format: "TEXT" }
 const schema = JSON.stringify({ type: "object", properties: { name: { type: "string" }, price: { type: "number" } }, required: ["name"] })
 

@@ -6,21 +6,18 @@ import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { kit, simulatorConnection } from "./support.js"
 
 let sim: Simulator.Simulator
-let connection: Record<string, string>
 /** Added to the simulator's clock: to see a browser session's timeout pass. */
 let skew = 0
 const dir = mkdtempSync(join(tmpdir(), "browseragent-browsers-e2e-"))
 beforeAll(async () => {
   sim = await Simulator.start({ now: () => Date.now() + skew })
-  connection = { value: sim.apiKey, baseUrl: sim.baseUrl }
 })
 afterAll(() => sim.close())
 
-const run = (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
+const { run } = kit.connected(() => simulatorConnection(sim), UndiciHttpClient.layer)
 const api = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(`${sim.baseUrl}${path}`, {
     method,

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { executor, kit, simulatorConnection } from "./support.js"
 
 let sim: Simulator.Simulator
 beforeAll(async () => {
@@ -10,8 +10,7 @@ beforeAll(async () => {
 })
 afterAll(() => sim.close())
 
-const run = (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo({ key: "X-Browser-Use-API-Key", value: sim.apiKey, baseUrl: sim.baseUrl })))
+const { run } = kit.connected(() => simulatorConnection(sim))
 const api = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(`${sim.baseUrl}${path}`, {
     method,
@@ -47,9 +46,7 @@ describe("run-and-wait on the simulator", () => {
     Effect.gen(function*() {
       const slow = yield* Effect.promise(() => Simulator.start({ stepMs: 1500 }))
       try {
-        const error = yield* Effect.flip(executor.run(step("runTask", { task: "A long task", model: "modelfamilyB-5.4-mini", timeoutSeconds: 1 })).pipe(
-          Effect.provide(connectedTo({ key: "X-Browser-Use-API-Key", value: slow.apiKey, baseUrl: slow.baseUrl }))
-        ))
+        const error = yield* Effect.flip(kit.run("runTask", { task: "A long task", model: "modelfamilyB-5.4-mini", timeoutSeconds: 1 }, simulatorConnection(slow)))
         const [id] = [...slow.sessions.keys()]
         expect(error).toMatchObject({ _tag: "Timeout", message: expect.stringMatching(new RegExp(`^the task of session ${id} did not end within 1s; the session was last (created|idle|running) .*; the session was stopped$`)) })
         expect(slow.view(id!)).toMatchObject({ status: "stopped", isTaskSuccessful: false, output: null })
@@ -63,8 +60,7 @@ describe("run-and-wait on the simulator", () => {
       // Its own simulator on a clock the test moves: the task is mid-way when stopped, however slow the machine.
       let now = Date.now()
       const own = yield* Effect.promise(() => Simulator.start({ stepMs: 100, now: () => now }))
-      const ownRun = (action: string, parameters: Record<string, unknown>) =>
-        executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo({ key: "X-Browser-Use-API-Key", value: own.apiKey, baseUrl: own.baseUrl })))
+      const { run: ownRun } = kit.connected(() => simulatorConnection(own))
       const ownApi = (body: unknown) =>
         fetch(`${own.baseUrl}/sessions`, { method: "POST", headers: { "x-browser-use-api-key": own.apiKey, "content-type": "application/json" }, body: JSON.stringify(body) })
           .then(async (response) => ({ status: response.status, body: await response.json() as any }))
@@ -99,8 +95,7 @@ describe("run-and-wait on the simulator", () => {
       // A clock the test moves: which sessions end before the baseline and which after does not hang on the machine's speed.
       let now = Date.now()
       const own = yield* Effect.promise(() => Simulator.start({ stepMs: 50, now: () => now }))
-      const on = <A, E>(effect: Effect.Effect<A, E, any>) =>
-        effect.pipe(Effect.provide(connectedTo({ key: "X-Browser-Use-API-Key", value: own.apiKey, baseUrl: own.baseUrl }))) as Effect.Effect<A, E>
+      const { provide: on, run: ownRun } = kit.connected(() => simulatorConnection(own))
       const post = (body: unknown) =>
         fetch(`${own.baseUrl}/sessions`, { method: "POST", headers: { "x-browser-use-api-key": own.apiKey, "content-type": "application/json" }, body: JSON.stringify(body) })
           .then((r) => r.json() as Promise<{ id: string }>)
@@ -123,7 +118,7 @@ describe("run-and-wait on the simulator", () => {
         expect(own.view(kept.id)).toMatchObject({ status: "idle" })
         // Polled again: nothing new. The kept-alive session stopped: it fires.
         expect((yield* on(executor.poll(finished, first.cursor))).events).toEqual([])
-        yield* on(executor.run(step("stopSession", { sessionId: kept.id })))
+        yield* ownRun("stopSession", { sessionId: kept.id })
         const last = yield* on(executor.poll(finished, first.cursor))
         expect(last.events.map((e) => e.id)).toEqual([`${kept.id}/stopped/${own.view(kept.id)!["updatedAt"]}`])
         // Only the statuses asked for.

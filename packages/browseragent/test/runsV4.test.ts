@@ -10,10 +10,9 @@ import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
 import nock from "nock"
 import { v4BaseUrl } from "../src/index.js"
-import { API, API_KEY, connectedTo, connection, executor, fakeHttp, SESSION, step, withFetch } from "./support.js"
+import { API, API_KEY, connectedTo, connection, executor, fakeHttp, run, SESSION, step } from "./support.js"
 
 const browserUse = () => nock(API, { reqheaders: { "x-browser-use-api-key": API_KEY, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>, values: unknown = connection) => withFetch(executor.run(step(action, parameters)), values)
 const RUN = "3f2a1b0c-9d8e-4f7a-b6c5-5b0f3c2a9d8e"
 const WORKSPACE = "7d3e1c9a-2b4f-4e6d-8a1c-3f5e7b9d0a2c"
 const PROFILE = "0c9e7a52-4d1b-4f3a-9b8e-6a2d5c7f1e04"

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { kit, simulatorConnection } from "./support.js"
 
 /** Runs take 400 ms: runAndWait waits for them on real time. */
 let sim: Simulator.Simulator
@@ -21,10 +21,8 @@ afterAll(async () => {
   await slow.close()
 })
 
-const on = (simulator: Simulator.Simulator) => (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo({ key: "X-Browser-Use-API-Key", value: simulator.apiKey, baseUrl: simulator.baseUrl })))
-const run = (action: string, parameters: Record<string, unknown>) => on(sim)(action, parameters)
-const runSlow = (action: string, parameters: Record<string, unknown>) => on(slow)(action, parameters)
+const { run } = kit.connected(() => simulatorConnection(sim))
+const { run: runSlow } = kit.connected(() => simulatorConnection(slow))
 /** Moves the slow simulator's clock 10 minutes on: past the end of any run under way, and of the one queued after it. */
 const later = () => Effect.sync(() => (skew += 10 * 60_000))
 const api = async (method: string, path: string, body?: unknown) => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { kit, simulatorConnection } from "./support.js"
 
 let sim: Simulator.Simulator
 /** The simulator's clock: the real one, unless a test holds it (to see a task part-way, however slow the machine). */
@@ -12,8 +12,7 @@ beforeAll(async () => {
 })
 afterAll(() => sim.close())
 
-const connection = () => ({ key: "X-Browser-Use-API-Key", value: sim.apiKey, baseUrl: sim.baseUrl })
-const run = (action: string, parameters: Record<string, unknown>) => executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(connection())))
+const { options, run } = kit.connected(() => simulatorConnection(sim))
 const api = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(`${sim.baseUrl}${path}`, {
     method,
@@ -91,7 +90,7 @@ describe("browseragent session actions against the simulator", () => {
     Effect.gen(function*() {
       sim.profiles.set(PROFILE, { id: PROFILE, name: "Customer 42", userId: "42", createdAt: Date.parse("2026-11-01T10:00:00Z"), updatedAt: Date.parse("2026-11-01T10:00:00Z"), lastUsedAt: null, cookieDomains: [] })
       const workspace = (yield* run("createWorkspace", { name: "Invoices" })) as { id: string }
-      const profiles = yield* executor.options("browseragent/v1/createSession", "profileId", {}).pipe(Effect.provide(connectedTo(connection())))
+      const profiles = yield* options("createSession", "profileId", {})
       expect(profiles).toEqual([{ label: "Customer 42", value: PROFILE }])
 
       const session = (yield* run("createSession", {

@@ -3,19 +3,15 @@ import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { kit, simulatorConnection } from "./support.js"
 
 let sim: Simulator.Simulator
-let connection: Record<string, string>
 beforeAll(async () => {
   sim = await Simulator.start({ stepMs: 40, stepsPerTask: 3 })
-  connection = { key: "X-Browser-Use-API-Key", value: sim.apiKey, baseUrl: sim.baseUrl }
 })
 afterAll(() => sim.close())
 
-const runOn = (action: string, parameters: Record<string, unknown>, on: Record<string, string>) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(on, UndiciHttpClient.layer)))
-const run = (action: string, parameters: Record<string, unknown>) => runOn(action, parameters, connection)
+const { run } = kit.connected(() => simulatorConnection(sim), UndiciHttpClient.layer)
 const schema = { type: "object", properties: { name: { type: "string" }, price: { type: "number" }, tags: { type: "array", items: { type: "string" } } } }
 
 describe("browseragent against the simulator", () => {
@@ -28,8 +24,7 @@ describe("browseragent against the simulator", () => {
         Effect.promise(() => Simulator.start({ stepMs: 300, stepsPerTask: 3, now: () => held ?? Date.now() })),
         (s) => Effect.promise(() => s.close())
       )
-      const connection = { key: "X-Browser-Use-API-Key", value: slow.apiKey, baseUrl: slow.baseUrl }
-      const run = (action: string, parameters: Record<string, unknown>) => runOn(action, parameters, connection)
+      const { run } = kit.connected(() => simulatorConnection(slow), UndiciHttpClient.layer)
       const created = (yield* run("createSession", {
         task: "Find the best-rated wireless mouse",
         model: "modelfamilyA-opus-4.6",
@@ -123,7 +118,6 @@ describe("browseragent against the simulator", () => {
     Effect.gen(function*() {
       const many = yield* Effect.promise(() => Simulator.start())
       many.failures.maxConcurrentSessions = 1000
-      const values = { value: many.apiKey, baseUrl: many.baseUrl }
       yield* Effect.promise(() =>
         Promise.all(Array.from({ length: 130 }, (_, i) =>
           fetch(`${many.baseUrl}/sessions`, {
@@ -132,8 +126,7 @@ describe("browseragent against the simulator", () => {
             body: JSON.stringify({ task: `Task ${i}`, model: "gpt-5.4-mini" })
           })))
       )
-      const options = yield* executor.options("browseragent/v1/getSession", "sessionId", {}).pipe(
-        Effect.provide(connectedTo(values, UndiciHttpClient.layer)),
+      const options = yield* kit.connected(() => simulatorConnection(many), UndiciHttpClient.layer).options("getSession", "sessionId", {}).pipe(
         Effect.ensuring(Effect.promise(() => many.close()))
       )
       expect(options).toHaveLength(130)

@@ -1,5 +1,6 @@
 import { ComponentTest, TestHttpClient } from "@x/core/testing"
 import { browseragent } from "../src/index.js"
+import type * as Simulator from "../src/testing/simulator.js"
 
 export const API_KEY = "bu_0123456789abcdef0123456789abcdef0123456789abcdef"
 export const API = "https://api.browser-use.com"
@@ -9,6 +10,9 @@ export const SESSION = "5b0f3c2a-9d8e-4f7a-b6c5-d4e3f2a1b0c9"
 /** browseragent's test kit on the test connection: its executor, steps, connection and `run`. */
 export const kit = ComponentTest.make(browseragent, { connection })
 export const { connectedTo, executor, run, step, withFetch } = kit
+
+/** The connection to a running simulator: its API key and address. */
+export const simulatorConnection = (sim: Simulator.Simulator) => ({ key: "X-Browser-Use-API-Key", value: sim.apiKey, baseUrl: sim.baseUrl })
 
 /** A session as the API returns it (SessionResponse). */
 export const wireSession = (overrides: Record<string, unknown> = {}) => ({

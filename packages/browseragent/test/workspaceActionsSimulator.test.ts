@@ -6,22 +6,19 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { kit, simulatorConnection } from "./support.js"
 
 let sim: Simulator.Simulator
-let connection: Record<string, string>
 const dir = mkdtempSync(join(tmpdir(), "browseragent-workspace-actions-"))
 beforeAll(async () => {
   sim = await Simulator.start()
-  connection = { value: sim.apiKey, baseUrl: sim.baseUrl }
 })
 afterAll(async () => {
   await sim.close()
   rmSync(dir, { recursive: true, force: true })
 })
 
-const run = (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
+const { run } = kit.connected(() => simulatorConnection(sim), UndiciHttpClient.layer)
 const UNKNOWN = "00000000-0000-4000-8000-ffffffffffff"
 
 describe("browseragent workspace actions against the simulator", () => {

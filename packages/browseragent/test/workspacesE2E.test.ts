@@ -6,22 +6,19 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
+import { kit, simulatorConnection } from "./support.js"
 
 let sim: Simulator.Simulator
-let connection: Record<string, string>
 /** Added to the storage's clock on every reading: 0, or enough for a URL to expire between signing and use. */
 let jump = 0
 let skew = 0
 const dir = mkdtempSync(join(tmpdir(), "browseragent-workspaces-e2e-"))
 beforeAll(async () => {
   sim = await Simulator.start({ now: () => Date.now() + (skew += jump) })
-  connection = { value: sim.apiKey, baseUrl: sim.baseUrl }
 })
 afterAll(() => sim.close())
 
-const run = (action: string, parameters: Record<string, unknown>) =>
-  executor.run(step(action, parameters)).pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer)))
+const { run } = kit.connected(() => simulatorConnection(sim), UndiciHttpClient.layer)
 
 /** Stores a file in the workspace as an upload through the presigned flow would. */
 const seed = (workspaceId: string, path: string, content: string) =>

@@ -41,6 +41,23 @@ describe("ComponentTest", () => {
       expect(http.sent).toHaveLength(1)
     }))
 
+  it.effect("connected: run, options and provide on values read when each runs (a simulator's, known only then)", () =>
+    Effect.gen(function*() {
+      const http = TestHttpClient.make((request) => ({ status: 200, body: request.url.endsWith("/lists") ? [THING] : THING }))
+      let values: unknown = undefined
+      const connected = kit.connected(() => values, http.layer)
+      const run = connected.run("getThing", { id: THING.id })
+      values = { key: "k", token: "started-later" }
+      expect(yield* run).toEqual(THING)
+      expect(yield* connected.options("createThing", "listId", { boardId: "b1" })).toEqual([{ label: THING.name, value: THING.id }])
+      expect(yield* connected.provide(kit.executor.run(kit.step("getThing", { id: THING.id })))).toEqual(THING)
+      expect(http.sent.map((sent) => [sent.url, sent.headers["x-token"]])).toEqual([
+        [`https://api.fixture.test/1/things/${THING.id}`, "started-later"],
+        ["https://api.fixture.test/1/boards/b1/lists", "started-later"],
+        [`https://api.fixture.test/1/things/${THING.id}`, "started-later"]
+      ])
+    }))
+
   it.effect("provides the connection to any effect that needs one (options, fields, a client)", () =>
     Effect.gen(function*() {
       const http = TestHttpClient.make(() => ({ status: 200, body: THING }))

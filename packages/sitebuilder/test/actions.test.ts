@@ -4,12 +4,10 @@ import * as Effect from "effect/Effect"
 import nock from "nock"
 import { sitebuilder } from "../src/index.js"
 import {
-  ACCESS_TOKEN, API, COLLECTION, connection, executor, ITEM, ORDER, SITE, step, webflowError, webflowItem, webflowOrder, withFetch
+  ACCESS_TOKEN, API, COLLECTION, executor, ITEM, ORDER, run, SITE, webflowError, webflowItem, webflowOrder, withFetch
 } from "./support.js"
 
 const webflow = () => nock(API, { reqheaders: { authorization: `Bearer ${ACCESS_TOKEN}`, accept: "application/json" } })
-const run = (action: string, parameters: Record<string, unknown>, values: object = connection) =>
-  withFetch(executor.run(step(action, parameters)), values)
 const options = (action: string, property: string, params: Record<string, unknown>) =>
   withFetch(executor.options(`sitebuilder/v1/${action}`, property, params))
 

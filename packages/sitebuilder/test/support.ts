@@ -1,5 +1,4 @@
 import { afterAll, beforeAll } from "@effect/vitest"
-import type { Connections } from "@x/core"
 import { ComponentTest } from "@x/core/testing"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
@@ -52,13 +51,14 @@ export const webflowError = (code: string, message: string, details: ReadonlyArr
 })
 
 /**
- * A simulator started for the file's tests (unlimited rate, stopped after them), a connection to
- * it with a token of every scope, and the executor's run, options and a request count against it.
+ * A simulator started for the file's tests (unlimited rate unless `settings` say, stopped after
+ * them), a connection to it with a token of its own of every scope, and the kit's run, options
+ * and provide on it, and a request count.
  */
-export const simulated = () => {
+export const simulated = (settings: Simulator.Settings = {}) => {
   let current: { sim: Simulator.Simulator; values: Record<string, string> } | undefined
   beforeAll(async () => {
-    const sim = await Simulator.start({ rateLimit: false })
+    const sim = await Simulator.start({ rateLimit: false, ...settings })
     current = { sim, values: { clientId: sim.clientId, clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl } }
   })
   afterAll(() => current?.sim.close())
@@ -66,8 +66,7 @@ export const simulated = () => {
     if (current === undefined) throw new Error("the simulator starts before the file's tests")
     return current
   }
-  const provide = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>, values: object = started().values) =>
-    effect.pipe(Effect.provide(connectedTo(values, UndiciHttpClient.layer)))
+  const { options, provide } = kit.connected(() => started().values, UndiciHttpClient.layer)
   return {
     get sim() {
       return started().sim
@@ -75,11 +74,11 @@ export const simulated = () => {
     get values() {
       return started().values
     },
-    /** Runs an action; `connection` replaces the default connection's values. */
-    run: (action: string, parameters: Record<string, unknown>, connection?: object) =>
-      provide(executor.run(step(action, parameters)), connection) as Effect.Effect<any, any>,
-    options: (action: string, property: string, params: Record<string, unknown>) =>
-      provide(executor.options(`sitebuilder/v1/${action}`, property, params)),
+    provide,
+    /** Runs an action; `connection` replaces the default connection's values. Its error is typed `any`: tests read its fields. */
+    run: (action: string, parameters: Record<string, unknown>, connection?: object): Effect.Effect<any, any> =>
+      kit.run(action, parameters, connection ?? started().values, UndiciHttpClient.layer),
+    options,
     /** An effect's value and how many requests the simulator answered meanwhile. */
     counted: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.gen(function*() {

@@ -6,51 +6,14 @@
  * trigger's events out with their ids; its sample; disabled, the webhook is gone. A simulator and
  * a token of their own: the connection's limiter paces each token at Webflow's 60 a minute.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { UndiciHttpClient } from "@x/http-undici"
+import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Simulator from "../src/testing/simulator.js"
-import { connectedTo, executor, step } from "./support.js"
-import { receiveDeliveries } from "../../../tooling/testing/deliveryReceiver.js"
+import { webhookTriggers } from "./webhookTriggers.js"
 
 const { seed } = Simulator
-let sim: Simulator.Simulator
-let connection: Record<string, string>
-beforeAll(async () => {
-  sim = await Simulator.start({ rateLimit: false, deliveryRetryDelayMs: 20 })
-  connection = { clientId: sim.clientId, clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }
-})
-afterAll(() => sim.close())
-
-const provide = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer))) as Effect.Effect<A, E>
-const run = (action: string, parameters: Record<string, unknown>) => provide(executor.run(step(action, parameters)))
-const trigger = (name: string, parameters: Record<string, unknown>) => ({ label: name, name, type: `sitebuilder/v1/${name}`, parameters })
-
-/** Enables the trigger with a receiver on loopback, performs `act`, waits for the deliveries; its sample where it has one; disables. */
-const exercise = (name: string, parameters: Record<string, unknown>, act: Effect.Effect<unknown, unknown>) =>
-  Effect.gen(function*() {
-    let state: unknown
-    const t = trigger(name, parameters)
-    const hooks = yield* Effect.acquireRelease(
-      Effect.promise(() =>
-        receiveDeliveries<{ id: string; output: any }>(`/hooks/${t.name}`, (request) => Effect.runPromise(provide(executor.handleDelivery(t as never, state, request))))
-      ),
-      (receiver) => Effect.promise(receiver.close)
-    )
-    state = yield* provide(executor.enableTrigger(t, hooks.url))
-    const webhookId = (state as { webhookId: string }).webhookId
-    expect(sim.webhooks.get(webhookId)).toMatchObject({ siteId: parameters["siteId"], url: hooks.url })
-    // Enabled again (a restart that lost the state): the same webhook, not a second one.
-    expect(yield* provide(executor.enableTrigger(t, hooks.url))).toEqual(state)
-    const before = sim.deliveries.length
-    yield* act
-    yield* Effect.promise(() => sim.idle())
-    const deliveries = sim.deliveries.slice(before).filter((d) => d.webhookId === webhookId)
-    const sample = name === "commentCreated" ? [] : yield* provide(executor.sample(t))
-    yield* provide(executor.disableTrigger(t, state))
-    expect(sim.webhooks.has(webhookId)).toBe(false)
-    return { events: [...hooks.events], sample, deliveries }
-  }).pipe(Effect.scoped)
+const { exercise, simulation } = webhookTriggers()
+const { run } = simulation
 
 describe("collectionItemPublished and commentCreated against the simulator", () => {
   it.live("collectionItemPublished: publishing two items is two signed deliveries, the collection's one event each; an item published again is a new event; the sample has them", () =>
@@ -70,7 +33,7 @@ describe("collectionItemPublished and commentCreated against the simulator", () 
       expect(deliveries.map((d) => [d.triggerType, d.status])).toEqual(Array.from({ length: 4 }, () => ["collection_item_published", 200]))
       expect(events.map((e) => e.output.id)).toEqual([first, second, first])
       expect(new Set(events.map((e) => e.id)).size).toBe(3)
-      const republished = sim.items.get(first)!
+      const republished = simulation.sim.items.get(first)!
       expect(events[2]).toEqual({
         id: `${first}@${republished.lastUpdated}@${republished.lastPublished}`,
         output: expect.objectContaining({ siteId: seed.sites.store, collectionId: seed.collections.products, isDraft: false, fieldData: expect.objectContaining({ price: 1 }) })
@@ -86,9 +49,9 @@ describe("collectionItemPublished and commentCreated against the simulator", () 
         "commentCreated",
         { siteId: seed.sites.store, pageId: seed.pages.about },
         Effect.sync(() => {
-          thread = sim.comment(seed.sites.store, { pageId: seed.pages.about, content: "Is this the right photo?" }).threadId
-          sim.comment(seed.sites.store, { pageId: seed.pages.contact, content: "Elsewhere" })
-          sim.comment(seed.sites.store, {
+          thread = simulation.sim.comment(seed.sites.store, { pageId: seed.pages.about, content: "Is this the right photo?" }).threadId
+          simulation.sim.comment(seed.sites.store, { pageId: seed.pages.contact, content: "Elsewhere" })
+          simulation.sim.comment(seed.sites.store, {
             pageId: seed.pages.about,
             threadId: thread,
             content: "Yes [[5eed000000000000000c0002]]",
@@ -117,8 +80,8 @@ describe("collectionItemPublished and commentCreated against the simulator", () 
         "commentCreated",
         { siteId: seed.sites.store, threadsOnly: true },
         Effect.sync(() => {
-          sim.comment(seed.sites.store, { pageId: seed.pages.about, threadId: thread, content: "A reply" })
-          sim.comment(seed.sites.store, { pageId: seed.pages.home, content: "A new thread" })
+          simulation.sim.comment(seed.sites.store, { pageId: seed.pages.about, threadId: thread, content: "A reply" })
+          simulation.sim.comment(seed.sites.store, { pageId: seed.pages.home, content: "A new thread" })
         })
       )
       expect(threadsOnly.events.map((e) => e.output.content)).toEqual(["A new thread"])

@@ -5,60 +5,19 @@
  * with its id; the sample gives the same event; a failed delivery retried as Webflow retries;
  * disabled, the webhook is gone. And the simulator's webhooks API on its own: Webflow's checks.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { UndiciHttpClient } from "@x/http-undici"
+import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { createHmac } from "node:crypto"
 import { createServer } from "node:http"
 import * as Deliveries from "../src/testing/deliveries.js"
 import * as Simulator from "../src/testing/simulator.js"
 import * as Store from "../src/testing/store.js"
-import { connectedTo, executor, step } from "./support.js"
-import { receiveDeliveries } from "../../../tooling/testing/deliveryReceiver.js"
+import { executor } from "./support.js"
+import { webhookTriggers } from "./webhookTriggers.js"
 
 const { seed } = Simulator
-let sim: Simulator.Simulator
-let connection: Record<string, string>
-beforeAll(async () => {
-  sim = await Simulator.start({ rateLimit: false, deliveryRetryDelayMs: 20 })
-  connection = { clientId: sim.clientId, clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }
-})
-afterAll(() => sim.close())
-
-const provide = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(connectedTo(connection, UndiciHttpClient.layer))) as Effect.Effect<A, E>
-const run = (action: string, parameters: Record<string, unknown>) => provide(executor.run(step(action, parameters)))
-const trigger = (name: string, parameters: Record<string, unknown>) => ({ label: name, name, type: `sitebuilder/v1/${name}`, parameters })
-
-/** A receiver on loopback that hands every request to the trigger, as the runner does (the first `failing` answered 503); its events and answers. */
-const receive = (t: ReturnType<typeof trigger>, state: () => unknown, failing = 0) =>
-  Effect.acquireRelease(
-    Effect.promise(() =>
-      receiveDeliveries<{ id: string; output: any }>(`/hooks/${t.name}`, (request) => Effect.runPromise(provide(executor.handleDelivery(t as never, state(), request))), failing)
-    ),
-    (receiver) => Effect.promise(receiver.close)
-  )
-
-/** Enables the trigger, performs `act`, waits for the deliveries; checks the sample has the events (by id), disables. */
-const exercise = (name: string, parameters: Record<string, unknown>, act: Effect.Effect<unknown, unknown>, failing = 0) =>
-  Effect.gen(function*() {
-    let state: unknown
-    const t = trigger(name, parameters)
-    const hooks = yield* receive(t, () => state, failing)
-    state = yield* provide(executor.enableTrigger(t, hooks.url))
-    const webhookId = (state as { webhookId: string }).webhookId
-    expect(sim.webhooks.get(webhookId)).toMatchObject({ siteId: parameters["siteId"], url: hooks.url })
-    // Enabled again (a restart that lost the state): the same webhook, not a second one.
-    expect(yield* provide(executor.enableTrigger(t, hooks.url))).toEqual(state)
-    const before = sim.deliveries.length
-    yield* act
-    yield* Effect.promise(() => sim.idle())
-    const events = [...hooks.events]
-    const deliveries = sim.deliveries.slice(before).filter((d) => d.webhookId === webhookId)
-    const sample = t.name === "collectionItemDeleted" ? [] : yield* provide(executor.sample(t))
-    yield* provide(executor.disableTrigger(t, state))
-    expect(sim.webhooks.has(webhookId)).toBe(false)
-    return { events, sample, deliveries, answers: hooks.answers, webhookId }
-  }).pipe(Effect.scoped)
+const { exercise, simulation, trigger } = webhookTriggers()
+const { provide, run } = simulation
 
 describe("sitebuilder triggers against the simulator", () => {
   it.live("collectionItemCreated: an item created through the API is one signed delivery, one event; another collection's is none", () =>
@@ -75,7 +34,7 @@ describe("sitebuilder triggers against the simulator", () => {
       expect(deliveries.map((d) => [d.triggerType, d.attempt, d.status])).toEqual([["collection_item_created", 1, 200], ["collection_item_created", 1, 200]])
       expect(answers).toEqual([200, 200])
       expect(events).toHaveLength(1)
-      const item = [...sim.items.values()].find((i) => i.fieldData["slug"] === "hook-tee")!
+      const item = [...simulation.sim.items.values()].find((i) => i.fieldData["slug"] === "hook-tee")!
       expect(events[0]).toEqual({
         id: `${item.id}@${item.lastUpdated}`,
         output: expect.objectContaining({ id: item.id, siteId: seed.sites.store, collectionId: seed.collections.products, fieldData: expect.objectContaining({ name: "Hook tee", price: 20 }) })
@@ -95,7 +54,7 @@ describe("sitebuilder triggers against the simulator", () => {
       // Webflow retries anything but a 200: the second attempt is handled.
       expect(deliveries.map((d) => [d.attempt, d.status])).toEqual([[1, 503], [2, 200]])
       expect(answers).toEqual([503, 200])
-      const item = sim.items.get(seed.productItem(3))!
+      const item = simulation.sim.items.get(seed.productItem(3))!
       expect(events).toEqual([{ id: `${seed.productItem(3)}@${item.lastUpdated}`, output: expect.objectContaining({ fieldData: expect.objectContaining({ name: "Renamed 3" }) }) }])
       expect(sample[0]!.id).toBe(events[0]!.id)
     }))
@@ -120,8 +79,8 @@ describe("sitebuilder triggers against the simulator", () => {
       expect(orders.sample.length).toBe(5)
       const publish = yield* exercise("sitePublished", { siteId: seed.sites.portfolio }, Effect.void)
       expect(publish.sample).toEqual([{
-        id: `${seed.sites.portfolio}@${sim.sites.get(seed.sites.portfolio)!.lastPublished}`,
-        output: { siteId: seed.sites.portfolio, publishedOn: sim.sites.get(seed.sites.portfolio)!.lastPublished, domains: ["portfolio.webflow.io"] }
+        id: `${seed.sites.portfolio}@${simulation.sim.sites.get(seed.sites.portfolio)!.lastPublished}`,
+        output: { siteId: seed.sites.portfolio, publishedOn: simulation.sim.sites.get(seed.sites.portfolio)!.lastPublished, domains: ["portfolio.webflow.io"] }
       }])
     }))
 
@@ -131,13 +90,13 @@ describe("sitebuilder triggers against the simulator", () => {
         "formSubmitted",
         { siteId: seed.sites.store, formName: "Contact Us" },
         Effect.sync(() => {
-          sim.submitForm(seed.forms.newsletter, { Email: "other@example.com" })
-          sim.submitForm(seed.forms.contact, { Name: "Marvin", Email: "marvin@example.com", Message: "Life. Don't talk to me about life." })
+          simulation.sim.submitForm(seed.forms.newsletter, { Email: "other@example.com" })
+          simulation.sim.submitForm(seed.forms.contact, { Name: "Marvin", Email: "marvin@example.com", Message: "Life. Don't talk to me about life." })
         })
       )
       // Webflow filters by the form's name: the newsletter's submission is not even delivered.
       expect(deliveries.map((d) => d.triggerType)).toEqual(["form_submission"])
-      const submission = [...sim.formSubmissions.values()].find((s) => s.formResponse["Name"] === "Marvin")!
+      const submission = [...simulation.sim.formSubmissions.values()].find((s) => s.formResponse["Name"] === "Marvin")!
       expect(events).toEqual([{
         id: submission.id,
         output: expect.objectContaining({ name: "Contact Us", formId: seed.forms.contact, data: { Name: "Marvin", Email: "marvin@example.com", Message: "Life. Don't talk to me about life." } })
@@ -151,7 +110,7 @@ describe("sitebuilder triggers against the simulator", () => {
     Effect.gen(function*() {
       const t = trigger("formSubmitted", { siteId: seed.sites.store, formName: "Contact Us" })
       const state = (yield* provide(executor.enableTrigger(t, "http://127.0.0.1:9/hooks/form"))) as { webhookId: string }
-      expect(sim.webhooks.get(state.webhookId)).toMatchObject({ triggerType: "form_submission", filter: { name: "Contact Us" } })
+      expect(simulation.sim.webhooks.get(state.webhookId)).toMatchObject({ triggerType: "form_submission", filter: { name: "Contact Us" } })
       yield* provide(executor.disableTrigger(t, state))
       // Already gone: fine.
       yield* provide(executor.disableTrigger(t, state))
@@ -160,9 +119,9 @@ describe("sitebuilder triggers against the simulator", () => {
 
 describe("the simulator's webhooks API", () => {
   const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${sim.baseUrl}${path}`, {
+    fetch(`${simulation.sim.baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${connection["accessToken"]}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${simulation.values["accessToken"]}`, "content-type": "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) })
     }).then(async (r) => ({ status: r.status, body: r.status === 204 ? undefined : await r.json() as any }))
   const site = () => seed.sites.portfolio
@@ -189,7 +148,7 @@ describe("the simulator's webhooks API", () => {
       .toMatchObject({ status: 400, body: { details: [{ param: "triggerType" }] } })
     // Another type, or another site, has its own 75.
     expect((await api("POST", `/sites/${site()}/webhooks`, { triggerType: "page_deleted", url: "https://hooks.example.com/x" })).status).toBe(201)
-    for (const w of [...sim.webhooks.values()].filter((w) => w.siteId === site())) sim.webhooks.delete(w.id)
+    for (const w of [...simulation.sim.webhooks.values()].filter((w) => w.siteId === site())) simulation.sim.webhooks.delete(w.id)
   })
 
   it("deliveries: a form submission's webhook with a filter gets only its form's; the body and signature are Webflow's", async () => {

@@ -9,6 +9,7 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type * as Choice from "../Choice.js"
 import * as Component from "../Component.js"
 import * as Connections from "../Connections.js"
 import type { ConnectorError } from "../ConnectorError.js"
@@ -25,6 +26,26 @@ export interface Step {
   readonly name: string
   readonly type: string
   readonly parameters: Record<string, unknown>
+}
+
+/**
+ * The kit's calls on one connection whose values are read each time it is used: a simulator's,
+ * known only once the simulator has started (in a `beforeAll`); see `ComponentTest.connected`.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Connected {
+  /** Provides the connection to any effect that needs one (a trigger's poll, a delivery, options). */
+  readonly provide: <A, E>(effect: Effect.Effect<A, E, Connections.Connections>) => Effect.Effect<A, E>
+  /** Runs `action` with these parameters on the connection. The output is typed `any`: tests assert on its shape. */
+  readonly run: (action: string, parameters: Record<string, unknown>) => Effect.Effect<any, ConnectorError>
+  /** Loads the dynamic options of `property` of `action` (by name) for these parameters. */
+  readonly options: (
+    action: string,
+    property: string,
+    parameters: Record<string, unknown>
+  ) => Effect.Effect<ReadonlyArray<Choice.Choice<string>>, ConnectorError>
 }
 
 /**
@@ -60,6 +81,13 @@ export interface ComponentTest {
     values?: unknown,
     http?: Layer.Layer<HttpClient.HttpClient>
   ) => Effect.Effect<any, ConnectorError>
+  /**
+   * The kit's `provide`, `run` and `options` on the connection of the values `values()` gives
+   * when each is used (a simulator started before the tests), over `http` (fetch by default).
+   *
+   * @since 0.3.0
+   */
+  readonly connected: (values: () => unknown, http?: Layer.Layer<HttpClient.HttpClient>) => Connected
 }
 
 /**
@@ -88,5 +116,15 @@ export const make = (component: Component.Component, options: { readonly connect
     values: unknown = options.connection,
     http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer
   ) => Effect.provide(executor.run(step(action, parameters)), connectedTo(values, http))
-  return { component, executor, step, connectedTo, withFetch, run }
+  const connected = (values: () => unknown, http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer): Connected => {
+    // Read when the effect runs, not when it is built: the simulator's values exist only then.
+    const provide = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>) =>
+      Effect.suspend(() => Effect.provide(effect, connectedTo(values(), http)))
+    return {
+      provide,
+      run: (action, parameters) => provide(executor.run(step(action, parameters))),
+      options: (action, property, parameters) => provide(executor.options(`${type}/${action}`, property, parameters))
+    }
+  }
+  return { component, executor, step, connectedTo, withFetch, run, connected }
 }
