@@ -3,11 +3,14 @@
  * `Component.describe` (what `x-runner describe` prints), so that no list of actions is kept by
  * hand. `pnpm reference` builds the connectors and writes the pages; each connector's
  * `test/reference.test.ts` renders its page again and fails when the checked-in one differs.
+ * Each action's and trigger's requests (method and path of the provider's document) come from
+ * `packages/<pkg>/test/operations.json`, which the connector's contract test records and keeps
+ * true (`UPDATE_OPERATIONS=1` rewrites it): `describe` does not know what goes on the wire.
  *
  * node tooling/scripts/component-reference.mjs           writes the pages (from the built dist)
  * node tooling/scripts/component-reference.mjs --check   exits 1 when a page is not up to date
  */
-import { readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
 /** The components with a reference page: package directory and the component's export. */
@@ -97,6 +100,29 @@ const deprecationLine = (deprecated) =>
     ? []
     : [`**Deprecated since ${deprecated.since}${deprecated.replacement !== undefined ? ` — use ${code(deprecated.replacement)}` : ""}.** ${deprecated.reason ?? ""}`.trimEnd(), ""]
 
+/** The operations each action and trigger sent in the contract test (`test/operations.json`), or none recorded. */
+export const operationsPath = (pkg) => fileURLToPath(new URL(`../../packages/${pkg}/test/operations.json`, import.meta.url))
+export const readOperations = (pkg) =>
+  existsSync(operationsPath(pkg)) ? JSON.parse(readFileSync(operationsPath(pkg), "utf8")) : { actions: {}, triggers: {} }
+
+/** `METHOD /path` in code, what the contract test adds in words after it (`(V4)`, `(a presigned storage URL)`) not. */
+const operation = (text) => {
+  const [, request, words] = /^(\S+(?: \/\S*)?)(.*)$/.exec(text) ?? [text, text, ""]
+  return `${code(request)}${words}`
+}
+const operationList = (operations) => operations.map(operation).join(", ")
+const actionRequests = (d, a, operations) =>
+  d.customAction && a.name === "customAction"
+    ? ["Requests: the method and path given, below the connection's base URL.", ""]
+    : operations.actions[a.name] !== undefined
+    ? [`Requests: ${operationList(operations.actions[a.name])}.`, ""]
+    : []
+const phaseWords = { enable: "enabled", disable: "disabled", poll: "polled", sample: "sampled" }
+const triggerRequests = (t, operations) => {
+  const sent = Object.entries(operations.triggers[t.name] ?? {})
+  return [`Requests: ${sent.length === 0 ? "none" : sent.map(([phase, list]) => `${phaseWords[phase] ?? phase} ${operationList(list)}`).join("; ")}.`, ""]
+}
+
 const triggerKinds = { DYNAMIC_WEBHOOK: "webhook (registered when enabled)", STATIC_WEBHOOK: "webhook (set up by hand)", POLLING: "polling" }
 
 /**
@@ -104,9 +130,10 @@ const triggerKinds = { DYNAMIC_WEBHOOK: "webhook (registered when enabled)", STA
  *
  * @param {ReturnType<typeof import("@x/core").Component.describe>} description
  * @param {string} pkg the package's directory under packages/
+ * @param {{actions: Record<string, string[]>, triggers: Record<string, Record<string, string[]>>}} [operations] what each sent (test/operations.json)
  * @returns {string}
  */
-export const renderReference = (description, pkg) => {
+export const renderReference = (description, pkg, operations = readOperations(pkg)) => {
   const d = JSON.parse(JSON.stringify(description))
   const lines = [
     `# ${d.title} (\`${d.type}\`): reference`,
@@ -115,6 +142,8 @@ export const renderReference = (description, pkg) => {
     "",
     `${d.description}${d.category !== undefined ? ` Category: ${d.category}.` : ""} Every action and trigger of \`@x/${pkg}\`, as`,
     `\`x-runner describe ${d.type}\` prints them (its JSON also gives each output's whole JSON Schema).`,
+    "Each one's requests are the operations of the provider's API document (method and path) it sent when the contract",
+    "test ran it against the simulator (`test/operations.json`, which that test keeps true); other inputs may send others.",
     "",
     `## Connection: ${d.connection.title}`,
     "",
@@ -144,6 +173,7 @@ export const renderReference = (description, pkg) => {
       "",
       outputLine(a.output),
       "",
+      ...actionRequests(d, a, operations),
       ...(a.scopes !== undefined ? [`Scopes: ${list(a.scopes)}.`, ""] : []),
       ...(a.reconcilable ? ["Reconcilable: a retried attempt finds what one cut short created.", ""] : [])
     )
@@ -170,6 +200,7 @@ export const renderReference = (description, pkg) => {
       "",
       outputLine(t.output),
       "",
+      ...triggerRequests(t, operations),
       ...(t.scopes !== undefined ? [`Scopes: ${list(t.scopes)}.`, ""] : [])
     )
   }

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { boardtool } from "../src/index.js"
 import * as Simulator from "../src/testing/simulator.js"
 import { Component, Executor } from "@x/core"
@@ -18,6 +19,7 @@ import { connectedTo } from "./support.js"
 import * as TrelloDocument from "./trelloDocument.js"
 
 const { seed } = Simulator
+const operationsPath = fileURLToPath(new URL("operations.json", import.meta.url))
 
 let sim: Simulator.Simulator
 /** The id of the simulator's latest action of this type. */
@@ -194,5 +196,8 @@ describe.runIf(TrelloDocument.hasSpec)("every request boardtool sends, against t
       expect(recorder.requests.flatMap((request) => contract.check(request, sim.baseUrl))).toEqual([])
       // What was sent, by operation: each one the document has.
       expect(new Set(recorder.requests.map((request) => contract.operationOf(request, sim.baseUrl))).has(undefined)).toBe(false)
+      // Which operations each action and trigger sent, as operations.json has them (REFERENCE.md shows them).
+      const sent = Contract.operationsSent(recorder.requests, (request) => contract.operationOf(request, sim.baseUrl))
+      expect(Contract.compareOperations(operationsPath, sent)).toEqual([])
     }))
 })

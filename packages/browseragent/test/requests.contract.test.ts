@@ -190,5 +190,13 @@ describe.runIf(Contract.documentsPresent([specPath, v4SpecPath]))("every request
         "GET /sessions/{session_id}/queue", "DELETE /sessions/{session_id}/queue/{message_id}"
       ]))
       expect(v4.flatMap((request) => v4Contract.check(request, sim.v4BaseUrl))).toEqual([])
+      // Which operations each action and trigger sent, as operations.json has them (REFERENCE.md shows them).
+      const sent = Contract.operationsSent(recorder.requests, (request) =>
+        below(sim.baseUrl)(request)
+          ? contract.operationOf(request, sim.baseUrl)
+          : below(sim.v4BaseUrl)(request)
+          ? `${v4Contract.operationOf(request, sim.v4BaseUrl)} (V4)`
+          : `${request.method} (a presigned storage URL)`)
+      expect(Contract.compareOperations(fileURLToPath(new URL("operations.json", import.meta.url)), sent)).toEqual([])
     }), 60_000)
 })

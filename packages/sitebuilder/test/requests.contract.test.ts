@@ -246,7 +246,10 @@ describe.runIf(Contract.documentsPresent(specPath))("every request sitebuilder s
         { name: "createCollectionItems", parameters: { collectionId: collection, items: [{ name: "Contract live", slug: "contract-live" }], live: true } },
         { name: "updateCollectionItems", parameters: { collectionId: collection, live: true, items: [{ id: seed.productItem(15), fieldData: { name: "Live 15" } }] } },
         { name: "deleteCollectionItems", parameters: { collectionId: collection, itemIds: [seed.productItem(16)] } }
-      ], ({ name, parameters }) => executor.run({ label: name, name, type: `sitebuilder/v1/${name}`, parameters })).pipe(
+      ], ({ name, parameters }) =>
+        executor.run({ label: name, name, type: `sitebuilder/v1/${name}`, parameters }).pipe(
+          Contract.sentBy({ label: `action sitebuilder/v1/${name}`, member: { kind: "action", name, via: "run" } })
+        )).pipe(
         Effect.provide(connectedTo({ clientId: "client", clientSecret: sim.clientSecret, accessToken: sim.issueToken(), baseUrl: sim.baseUrl }, recorder.layer))
       )
       expect(recorder.requests.length).toBeGreaterThan(5)
@@ -254,6 +257,10 @@ describe.runIf(Contract.documentsPresent(specPath))("every request sitebuilder s
       const [api, storage] = [recorder.requests.filter((r) => r.url.startsWith(sim.baseUrl)), recorder.requests.filter((r) => !r.url.startsWith(sim.baseUrl))]
       expect(storage.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual(["POST /s3/webflow-assets"])
       expect(api.flatMap((request) => contract.check(request, sim.baseUrl))).toEqual([])
+      // Which operations each action sent, as operations.json has them (REFERENCE.md shows them).
+      const sent = Contract.operationsSent(recorder.requests, (request) =>
+        request.url.startsWith(sim.baseUrl) ? contract.operationOf(request, sim.baseUrl) : `${request.method} (the upload form's presigned S3 URL)`)
+      expect(Contract.compareOperations(fileURLToPath(new URL("operations.json", import.meta.url)), sent)).toEqual([])
       // Every action's requests, one after another: on two cores shared with the other packages'
       // tests (CI runs them together) it has taken over 30 s.
     }), 120_000)

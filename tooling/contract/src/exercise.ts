@@ -9,7 +9,7 @@
  */
 import type { Action, Component, Connections, ConnectorError, Executor } from "@x/core"
 import * as Effect from "effect/Effect"
-import { sentBy } from "./sender.js"
+import { type Member, sentBy } from "./sender.js"
 
 type Params = Readonly<Record<string, unknown>>
 
@@ -60,13 +60,13 @@ export const exercise = (
       const action = actions[name]!
       const params = paramsOf(example)
       const type = `${prefix}/${action.name}`
-      const as = (label: string) => sentBy({ label, deprecated: action.deprecated })
+      const as = (label: string, via: Member["via"]) => sentBy({ label, deprecated: action.deprecated, member: { kind: "action", name, via } })
       for (const [property, definition] of Object.entries(action.props)) {
         if (definition.dynamicOptions !== undefined) {
-          yield* named(`${type} options ${property}`, executor.options(type, property, params)).pipe(as(`options ${property} of action ${type}`))
+          yield* named(`${type} options ${property}`, executor.options(type, property, params)).pipe(as(`options ${property} of action ${type}`, "options"))
         }
       }
-      yield* named(type, executor.run(step(type, params))).pipe(as(`action ${type}`))
+      yield* named(type, executor.run(step(type, params))).pipe(as(`action ${type}`, "run"))
     }
     for (const [name, example] of Object.entries(cases.triggers)) {
       const trigger = component.triggers[name]!
@@ -74,20 +74,20 @@ export const exercise = (
       const type = `${prefix}/${trigger.name}`
       const prepared = executor.prepareTrigger(step(type, params))
       if (prepared._tag === "Left") return yield* Effect.fail(new Error(`${type}: ${prepared.left.message}`))
-      const as = (label: string) => sentBy({ label, deprecated: trigger.deprecated })
+      const as = (label: string, via: Member["via"]) => sentBy({ label, deprecated: trigger.deprecated, member: { kind: "trigger", name, via } })
       for (const [property, definition] of Object.entries<{ dynamicOptions?: unknown }>(trigger.props)) {
         if (definition.dynamicOptions !== undefined) {
-          yield* named(`${type} options ${property}`, executor.options(type, property, params)).pipe(as(`options ${property} of trigger ${type}`))
+          yield* named(`${type} options ${property}`, executor.options(type, property, params)).pipe(as(`options ${property} of trigger ${type}`, "options"))
         }
       }
       if (trigger.kind === "DYNAMIC_WEBHOOK") {
-        const state = yield* named(`${type} enable`, executor.enableTrigger(prepared.right, webhookUrl)).pipe(as(`trigger ${type} (enable)`))
-        yield* named(`${type} disable`, executor.disableTrigger(prepared.right, state)).pipe(as(`trigger ${type} (disable)`))
+        const state = yield* named(`${type} enable`, executor.enableTrigger(prepared.right, webhookUrl)).pipe(as(`trigger ${type} (enable)`, "enable"))
+        yield* named(`${type} disable`, executor.disableTrigger(prepared.right, state)).pipe(as(`trigger ${type} (disable)`, "disable"))
       } else if (trigger.kind === "POLLING") {
-        const first = yield* named(`${type} poll`, executor.poll(prepared.right, undefined)).pipe(as(`trigger ${type} (poll)`))
-        yield* named(`${type} poll`, executor.poll(prepared.right, first.cursor)).pipe(as(`trigger ${type} (poll)`))
+        const first = yield* named(`${type} poll`, executor.poll(prepared.right, undefined)).pipe(as(`trigger ${type} (poll)`, "poll"))
+        yield* named(`${type} poll`, executor.poll(prepared.right, first.cursor)).pipe(as(`trigger ${type} (poll)`, "poll"))
       }
-      if (trigger.sample !== undefined) yield* named(`${type} sample`, executor.sample(prepared.right)).pipe(as(`trigger ${type} (sample)`))
+      if (trigger.sample !== undefined) yield* named(`${type} sample`, executor.sample(prepared.right)).pipe(as(`trigger ${type} (sample)`, "sample"))
     }
     return { missing }
   })

@@ -381,3 +381,4 @@ const urlOf = (request: HttpClientRequest.HttpClientRequest) => {
 export * from "./exercise.js"
 export * from "./sender.js"
 export * from "./documents.js"
+export * from "./operations.js"

@@ -11,7 +11,22 @@ export interface Sender {
   /** E.g. `action sitebuilder/v1/listUsers`, `options userId of sitebuilder/v1/getUser`. */
   readonly label: string
   readonly deprecated?: Action.Deprecation | undefined
+  /**
+   * The action or trigger it belongs to, by name, and how it was sending: what `operationsSent`
+   * groups the requests by (an options list's requests are not its action's or trigger's own).
+   */
+  readonly member?: Member | undefined
 }
+
+/** An action run, or a trigger enabled, disabled, polled or sampled; or either's options list loaded. */
+export interface Member {
+  readonly kind: "action" | "trigger"
+  readonly name: string
+  readonly via: "run" | "options" | TriggerPhase
+}
+
+/** What a trigger is asked to do, each sending its own requests. */
+export type TriggerPhase = "enable" | "disable" | "poll" | "sample"
 
 /** The sender of the requests sent within an effect: set by `sentBy`, read by `recording`. */
 export const currentSender: FiberRef.FiberRef<Sender | undefined> = FiberRef.unsafeMake<Sender | undefined>(undefined)
