@@ -207,6 +207,74 @@ export const renderReference = (description, pkg, operations = readOperations(pk
   return lines.join("\n").replace(/\n+$/, "\n")
 }
 
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchorOf = (heading) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-")
+const anchorsOf = (markdown) => new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchorOf(match[1])))
+
+/** Names an action's verb begins (`listSites`, `fulfillOrder`): a name in a README's code span that begins so is an action's. */
+const actionVerbs = /^(list|get|create|update|delete|remove|add|archive|unarchive|move|copy|find|search|upload|download|publish|unpublish|fulfill|unfulfill|refund|register|upsert|run|stop|cancel|send|mark|set|vote|close|reopen)[A-Z][A-Za-z]*$/
+
+/** What ends a field's name rather than an action's (`publishTime`, `publishIntervalMs`). */
+const fieldEndings = /(Time|Ms|At|On|Id|Ids|Url|Count|Seconds|Minutes|Bytes)$/
+
+/**
+ * What is wrong with a package README beside its reference page, one line each: a table row per
+ * action or trigger (that list is the page's alone), a link to the page that is not this
+ * package's or names a section the page lacks, a link within the README to a heading it lacks,
+ * a name in a code span that reads as an action's and is none, "None is deprecated today" while
+ * one is (or a deprecated one not marked so in the page), and an action or trigger whose scopes
+ * the page does not show.
+ *
+ * @param {string} readme the README's text
+ * @param {ReturnType<typeof import("@x/core").Component.describe>} description
+ * @param {string} pkg the package's directory under packages/
+ * @returns {string[]}
+ */
+export const readmeProblems = (readme, description, pkg) => {
+  const d = JSON.parse(JSON.stringify(description))
+  const page = renderReference(d, pkg)
+  const members = [...d.actions, ...d.triggers]
+  const names = new Set(members.map((member) => member.name))
+  const problems = []
+  readme.split("\n").forEach((line, index) => {
+    const first = /^\|\s*\**`?([A-Za-z]+)`?\**\s*\|/.exec(line)?.[1]
+    if (first !== undefined && names.has(first)) problems.push(`line ${index + 1}: a table row for ${first}: the list of actions and triggers is REFERENCE.md's`)
+  })
+  const pageUrl = `https://github.com/x-connectors/x-connectors/blob/main/packages/${pkg}/REFERENCE.md`
+  const pageAnchors = anchorsOf(page)
+  for (const [, target] of readme.matchAll(/\]\(([^)\s]*REFERENCE\.md[^)\s]*)\)/g)) {
+    const [url, anchor] = target.split("#")
+    if (url !== pageUrl) problems.push(`a link to ${target}: this package's page is ${pageUrl}`)
+    else if (anchor !== undefined && !pageAnchors.has(anchor)) problems.push(`a link to ${target}: REFERENCE.md has no such heading`)
+  }
+  const readmeAnchors = anchorsOf(readme)
+  for (const [, anchor] of readme.matchAll(/\]\(#([^)\s]+)\)/g)) {
+    if (!readmeAnchors.has(anchor)) problems.push(`a link to #${anchor}: the README has no such heading`)
+  }
+  for (const name of new Set([...readme.matchAll(/`([A-Za-z]+)`/g)].map((match) => match[1]))) {
+    if (actionVerbs.test(name) && !fieldEndings.test(name) && !names.has(name)) problems.push(`\`${name}\` reads as an action's name, and ${d.type} has no such action or trigger`)
+  }
+  const deprecated = members.filter((member) => member.deprecated !== undefined)
+  if (/None is deprecated today/.test(readme) && deprecated.length > 0) {
+    problems.push(`"None is deprecated today", but ${deprecated.map((member) => member.name).join(", ")} is`)
+  }
+  const sectionOf = (name) => {
+    const start = page.indexOf(`\n### ${name}\n`)
+    const end = page.indexOf("\n### ", start + 1)
+    return page.slice(start, end === -1 ? undefined : end)
+  }
+  for (const member of members) {
+    const section = sectionOf(member.name)
+    for (const scope of member.scopes ?? []) {
+      if (!new RegExp(`^Scopes: .*\`${scope}\``, "m").test(section)) problems.push(`REFERENCE.md does not show ${member.name}'s scope ${scope}`)
+    }
+    if (member.deprecated !== undefined && !section.includes(`**Deprecated since ${member.deprecated.since}`)) {
+      problems.push(`REFERENCE.md does not mark ${member.name} deprecated`)
+    }
+  }
+  return problems
+}
+
 /** Where a package's page is. */
 export const referencePath = (pkg) => fileURLToPath(new URL(`../../packages/${pkg}/REFERENCE.md`, import.meta.url))
 

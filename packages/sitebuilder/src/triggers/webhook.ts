@@ -60,7 +60,8 @@ export const make = <P extends Property.Properties, A>(config: WebhookTrigger<P,
   return Trigger.dynamicWebhook({
     name: config.name,
     title: config.title,
-    description: config.description,
+    // The webhook's type names the event in Webflow's documents and dashboard.
+    description: `${config.description} Webflow's \`${config.triggerType}\` webhook.`,
     connection,
     props: { ...siteProps, ...config.props } as SiteProps<P>,
     output: config.output ?? config.payload,
