@@ -1,7 +1,7 @@
 /**
  * The API pages, docs/, are what @effect/docgen makes of core's doc comments: rendered again from
  * the sources, they must equal the checked-in ones, so an export added, changed or documented
- * differently without `pnpm docs` fails here (as does an export docgen rejects: no description, no
+ * differently without `pnpm docgen` fails here (as does an export docgen rejects: no description, no
  * `@since`, an `@example` that does not type-check or run).
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -9,7 +9,7 @@ import { readPages, renderPages } from "../../../tooling/scripts/core-docs.mjs"
 
 describe("docs/", () => {
   // docgen type-checks the whole of src in a process of its own: seconds, more on a busy machine.
-  it("is what docgen makes of the doc comments (after changing an export or its comment: pnpm docs)", async () => {
+  it("is what docgen makes of the doc comments (after changing an export or its comment: pnpm docgen)", async () => {
     const rendered = await renderPages()
     const checkedIn = readPages()
     expect([...checkedIn.keys()].sort()).toEqual([...rendered.keys()].sort())
