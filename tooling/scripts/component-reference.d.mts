@@ -28,4 +28,10 @@ export declare const referencePath: (pkg: string) => string
  * a name that reads as an action's and is none, "None is deprecated today" while one is, and an
  * action's scopes or deprecation the page does not show.
  */
-export declare const readmeProblems: (readme: string, description: unknown, pkg: string) => ReadonlyArray<string>
+export declare const readmeProblems: (
+  readme: string,
+  description: unknown,
+  pkg: string,
+  /** Names the README gives that read as actions' and are the provider's own (Trello's action types). */
+  providerNames?: ReadonlyArray<string>
+) => ReadonlyArray<string>

@@ -215,7 +215,7 @@ const anchorsOf = (markdown) => new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)
 const actionVerbs = /^(list|get|create|update|delete|remove|add|archive|unarchive|move|copy|find|search|upload|download|publish|unpublish|fulfill|unfulfill|refund|register|upsert|run|stop|cancel|send|mark|set|vote|close|reopen)[A-Z][A-Za-z]*$/
 
 /** What ends a field's name rather than an action's (`publishTime`, `publishIntervalMs`). */
-const fieldEndings = /(Time|Ms|At|On|Id|Ids|Url|Count|Seconds|Minutes|Bytes)$/
+const fieldEndings = /(Time|Ms|At|On|Id|Ids|Url|Count|Seconds|Minutes|Bytes|Before|After)$/
 
 /**
  * What is wrong with a package README beside its reference page, one line each: a table row per
@@ -228,9 +228,10 @@ const fieldEndings = /(Time|Ms|At|On|Id|Ids|Url|Count|Seconds|Minutes|Bytes)$/
  * @param {string} readme the README's text
  * @param {ReturnType<typeof import("@x/core").Component.describe>} description
  * @param {string} pkg the package's directory under packages/
+ * @param {string[]} [providerNames] names the README gives that read as actions' and are the provider's (Trello's action types)
  * @returns {string[]}
  */
-export const readmeProblems = (readme, description, pkg) => {
+export const readmeProblems = (readme, description, pkg, providerNames = []) => {
   const d = JSON.parse(JSON.stringify(description))
   const page = renderReference(d, pkg)
   const members = [...d.actions, ...d.triggers]
@@ -252,7 +253,7 @@ export const readmeProblems = (readme, description, pkg) => {
     if (!readmeAnchors.has(anchor)) problems.push(`a link to #${anchor}: the README has no such heading`)
   }
   for (const name of new Set([...readme.matchAll(/`([A-Za-z]+)`/g)].map((match) => match[1]))) {
-    if (actionVerbs.test(name) && !fieldEndings.test(name) && !names.has(name)) problems.push(`\`${name}\` reads as an action's name, and ${d.type} has no such action or trigger`)
+    if (actionVerbs.test(name) && !fieldEndings.test(name) && !names.has(name) && !providerNames.includes(name)) problems.push(`\`${name}\` reads as an action's name, and ${d.type} has no such action or trigger`)
   }
   const deprecated = members.filter((member) => member.deprecated !== undefined)
   if (/None is deprecated today/.test(readme) && deprecated.length > 0) {

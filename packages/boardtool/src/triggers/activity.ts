@@ -67,7 +67,10 @@ export const make = <P extends Property.Properties, A>(config: ActivityTrigger<P
   return Trigger.dynamicWebhook({
     name: config.name,
     title: config.title,
-    description: config.description,
+    // Trello's action types name what it fires on in Trello's documents (boardActivity's are chosen).
+    description: typeof config.types !== "function" && config.types.length > 0
+      ? `${config.description} Trello's actions: ${config.types.map((type) => `\`${type}\``).join(", ")}.`
+      : config.description,
     connection,
     props: config.props,
     ...(config.validate === undefined ? {} : { validate: config.validate }),
