@@ -218,8 +218,8 @@ const actionVerbs = /^(list|get|create|update|delete|remove|add|archive|unarchiv
 const fieldEndings = /(Time|Ms|At|On|Id|Ids|Url|Count|Seconds|Minutes|Bytes|Before|After)$/
 
 /**
- * What is wrong with a package README beside its reference page, one line each: a table row per
- * action or trigger (that list is the page's alone), a link to the page that is not this
+ * What is wrong with a package README beside its reference page, one line each: a table row or a
+ * `**name** — …` entry per action or trigger (that list is the page's alone), a link to the page that is not this
  * package's or names a section the page lacks, a link within the README to a heading it lacks,
  * a name in a code span that reads as an action's and is none, "None is deprecated today" while
  * one is (or a deprecated one not marked so in the page), and an action or trigger whose scopes
@@ -240,6 +240,8 @@ export const readmeProblems = (readme, description, pkg, providerNames = []) => 
   readme.split("\n").forEach((line, index) => {
     const first = /^\|\s*\**`?([A-Za-z]+)`?\**\s*\|/.exec(line)?.[1]
     if (first !== undefined && names.has(first)) problems.push(`line ${index + 1}: a table row for ${first}: the list of actions and triggers is REFERENCE.md's`)
+    const entry = /^\*\*([A-Za-z]+)\*\* — /.exec(line)?.[1]
+    if (entry !== undefined && names.has(entry)) problems.push(`line ${index + 1}: an entry for ${entry}: the list of actions and triggers is REFERENCE.md's`)
   })
   const pageUrl = `https://github.com/x-connectors/x-connectors/blob/main/packages/${pkg}/REFERENCE.md`
   const pageAnchors = anchorsOf(page)
