@@ -1,7 +1,7 @@
 import { Action, FileInput, Property } from "@x/core"
 import * as Attachments from "../api/attachments.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const addAttachment = Action.make({
   name: "addAttachment",
@@ -9,7 +9,7 @@ export const addAttachment = Action.make({
   description: "Attaches a file (from a path, a URL or base64) or a link to a card.",
   props: {
     idBoard: Props.idBoard,
-    idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
+    idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: BoardOptions.cards }),
     file: FileInput.property({ title: "File", maxBytes: Attachments.attachmentLimits.paid }),
     url: Property.string({ title: "Link", description: "A URL to attach instead of a file.", pattern: /^https?:\/\//, patternMessage: "must start with http:// or https://" }),
     name: Property.string({ title: "Name", maxLength: 256 }),

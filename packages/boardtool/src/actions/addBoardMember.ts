@@ -1,14 +1,14 @@
 import { Action, Choice, Property } from "@x/core"
 import * as Members from "../api/members.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const addBoardMember = Action.make({
   name: "addBoardMember",
   title: "Add Member to Board",
   description: "Adds a Trello member to a board (or changes their role), or invites someone by email.",
   props: {
-    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards }),
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),
     idMember: Props.trelloId({ title: "Member", description: "A Trello member's id (or give an email)." }),
     email: Property.string({
       title: "Email",

@@ -1,6 +1,6 @@
 import { Action, Property } from "@x/core"
 import * as Checklists from "../api/checklists.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 import * as Content from "../props/content.js"
 
 export const addChecklistItem = Action.make({

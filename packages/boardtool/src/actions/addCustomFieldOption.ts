@@ -1,7 +1,7 @@
 import { Action, Choice, Property } from "@x/core"
 import * as CustomFields from "../api/customFields.js"
 import * as MemberOptions from "../options/members.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 
 export const addCustomFieldOption = Action.make({
   name: "addCustomFieldOption",

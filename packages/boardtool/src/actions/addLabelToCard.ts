@@ -2,7 +2,7 @@ import { Action, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Labels from "../api/labels.js"
 import * as ContentOptions from "../options/content.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 import * as Content from "../props/content.js"
 
 export const addLabelToCard = Action.make({

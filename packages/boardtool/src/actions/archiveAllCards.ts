@@ -3,8 +3,8 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Cards from "../api/cards.js"
 import * as Names from "../api/names.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const archiveAllCards = Action.make({
   name: "archiveAllCards",
@@ -13,7 +13,7 @@ export const archiveAllCards = Action.make({
     "Archives every open card of a list, several at once within the token's rate limit; reports each card's result, so a failure says which cards were archived.",
   props: {
     idBoard: Props.idBoard,
-    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: Options.lists })
+    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: BoardOptions.lists })
   },
   output: Schema.Struct({
     archived: Schema.Number,

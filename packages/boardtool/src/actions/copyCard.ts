@@ -1,7 +1,7 @@
 import { Action, Property } from "@x/core"
 import * as Cards from "../api/cards.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 import { keepable } from "./createCard.js"
 
 export const copyCard = Action.make({
@@ -10,9 +10,9 @@ export const copyCard = Action.make({
   description: "Copies a card into a list (of any board), keeping what is chosen of it: by default all of it.",
   props: {
     idBoard: Props.idBoard,
-    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
-    toBoard: Props.trelloId({ title: "To board", required: true, dynamicOptions: Options.boards }),
-    toList: Props.trelloId({ title: "To list", required: true, dynamicOptions: Options.targetLists }),
+    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: BoardOptions.cards }),
+    toBoard: Props.trelloId({ title: "To board", required: true, dynamicOptions: BoardOptions.boards }),
+    toList: Props.trelloId({ title: "To list", required: true, dynamicOptions: BoardOptions.targetLists }),
     name: Property.string({ title: "Name", description: "The copy's name (default: the card's).", maxLength: 16384 }),
     pos: Props.position,
     keep: Property.array({

@@ -1,7 +1,7 @@
 import { Action, Choice, Property } from "@x/core"
 import * as Boards from "../api/boards.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const createBoard = Action.make({
   name: "createBoard",
@@ -18,7 +18,7 @@ export const createBoard = Action.make({
       description: "private (Trello's default), org (the workspace's members) or public.",
       choices: Choice.of(Boards.permissionLevels)
     }),
-    idBoardSource: Props.trelloId({ title: "Copy from board", description: "Starts with this board's lists and labels.", dynamicOptions: Options.boards }),
+    idBoardSource: Props.trelloId({ title: "Copy from board", description: "Starts with this board's lists and labels.", dynamicOptions: BoardOptions.boards }),
     keepCards: Property.boolean({ title: "Copy its cards too", description: "With a board to copy: its cards as well." })
   },
   validate: ({ idBoardSource, keepCards }) =>

@@ -1,9 +1,9 @@
 import { Action, Property } from "@x/core"
 import * as Cards from "../api/cards.js"
+import * as BoardOptions from "../options/boards.js"
 import * as ContentOptions from "../options/content.js"
 import * as MemberOptions from "../options/members.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 
 /** What a copy keeps of its source card (Trello's `keepFromSource`). */
 export const keepable = ["attachments", "checklists", "comments", "customFields", "due", "start", "labels", "members", "stickers"] as const
@@ -14,7 +14,7 @@ export const createCard = Action.make({
   description: "Creates a card in a list: at a position, with dates, members, labels, a link attached, or copied from another card.",
   props: {
     idBoard: Props.idBoard,
-    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: Options.lists }),
+    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: BoardOptions.lists }),
     name: Property.string({ title: "Name", maxLength: 16384 }),
     desc: Property.string({ title: "Description", maxLength: 16384 }),
     pos: Props.position,
@@ -29,7 +29,7 @@ export const createCard = Action.make({
       patternMessage: "must start with http:// or https://",
       maxLength: 2048
     }),
-    idCardSource: Props.trelloId({ title: "Copy from card", dynamicOptions: Options.cards }),
+    idCardSource: Props.trelloId({ title: "Copy from card", dynamicOptions: BoardOptions.cards }),
     keepFromSource: Property.array({
       title: "Keep from the copied card",
       description: `Any of ${keepable.join(", ")} (default: all).`,

@@ -1,14 +1,14 @@
 import { Action, Choice, Property } from "@x/core"
 import * as CustomFields from "../api/customFields.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const createCustomField = Action.make({
   name: "createCustomField",
   title: "Create Custom Field",
   description: "Adds a custom field to a board: text, number, date, checkbox, or a list (dropdown) with its options.",
   props: {
-    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards }),
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),
     name: Property.string({ title: "Name", required: true, minLength: 1, maxLength: 16384 }),
     type: Property.string({ title: "Kind", required: true, choices: Choice.of(CustomFields.kinds) }),
     options: Property.array({

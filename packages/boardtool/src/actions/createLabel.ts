@@ -1,7 +1,7 @@
 import { Action, Property } from "@x/core"
 import * as Labels from "../api/labels.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 import * as Content from "../props/content.js"
 
 export const createLabel = Action.make({
@@ -9,7 +9,7 @@ export const createLabel = Action.make({
   title: "Create Label",
   description: "Creates a label on a board, in one of Trello's colours or none.",
   props: {
-    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards }),
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),
     name: Property.string({ title: "Name", required: true, maxLength: 16384 }),
     color: Content.color
   },

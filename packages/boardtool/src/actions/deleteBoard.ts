@@ -1,14 +1,14 @@
 import { Action } from "@x/core"
 import * as Boards from "../api/boards.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const deleteBoard = Action.make({
   name: "deleteBoard",
   title: "Delete Board",
   description: "Deletes a board with its lists and cards, for good (Close Board can be undone; this cannot).",
   props: {
-    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards })
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards })
   },
   run: ({ idBoard }, { client }) => Boards.deleteBoard(client, idBoard)
 })

@@ -1,7 +1,7 @@
 import { Action } from "@x/core"
 import * as CustomFields from "../api/customFields.js"
 import * as MemberOptions from "../options/members.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 
 export const deleteCustomField = Action.make({
   name: "deleteCustomField",

@@ -1,8 +1,8 @@
 import { Action, Files } from "@x/core"
 import * as Schema from "effect/Schema"
 import * as Attachments from "../api/attachments.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const downloadAttachment = Action.make({
   name: "downloadAttachment",
@@ -10,7 +10,7 @@ export const downloadAttachment = Action.make({
   description: "Downloads a file attached to a card to a local path (streamed, written 0600).",
   props: {
     idBoard: Props.idBoard,
-    idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
+    idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: BoardOptions.cards }),
     idAttachment: Props.trelloId({ title: "Attachment", required: true }),
     path: Files.downloadInputs.saveTo,
     overwrite: Files.downloadInputs.overwrite,

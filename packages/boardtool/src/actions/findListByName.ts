@@ -2,15 +2,15 @@ import { Action, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Lists from "../api/lists.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const findListByName = Action.make({
   name: "findListByName",
   title: "Find List by Name",
   description: "Finds a board's list by its name (case ignored): found is false, and list null, when there is none.",
   props: {
-    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards }),
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),
     name: Property.string({ title: "Name", required: true, minLength: 1, maxLength: 16384 }),
     includeArchived: Property.boolean({ title: "Include archived lists", description: "Open lists are preferred when both match." })
   },

@@ -1,8 +1,8 @@
 import { Action } from "@x/core"
 import * as Attachments from "../api/attachments.js"
-import * as Options from "../options.js"
+import * as BoardOptions from "../options/boards.js"
 import * as MemberOptions from "../options/members.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 
 export const getAttachment = Action.make({
   name: "getAttachment",
@@ -10,7 +10,7 @@ export const getAttachment = Action.make({
   description: "Reads one of a card's attachments.",
   props: {
     idBoard: Props.idBoard,
-    idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
+    idCard: Props.trelloId({ title: "Card", required: true, dynamicOptions: BoardOptions.cards }),
     idAttachment: Props.trelloId({ title: "Attachment", required: true, dynamicOptions: MemberOptions.attachments })
   },
   output: Attachments.Attachment,

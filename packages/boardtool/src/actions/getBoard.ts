@@ -1,14 +1,14 @@
 import { Action } from "@x/core"
 import * as Boards from "../api/boards.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const getBoard = Action.make({
   name: "getBoard",
   title: "Get Board",
   description: "Reads a board: name, description, workspace, visibility, whether it is closed, and its links.",
   props: {
-    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards })
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards })
   },
   output: Boards.Board,
   run: ({ idBoard }, { client }) => Boards.getBoard(client, idBoard)

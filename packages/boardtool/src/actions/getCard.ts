@@ -1,7 +1,7 @@
 import { Action, Property } from "@x/core"
 import * as Cards from "../api/cards.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const getCard = Action.make({
   name: "getCard",
@@ -9,7 +9,7 @@ export const getCard = Action.make({
   description: "Reads a card, optionally with its attachments, checklists, custom field values and members.",
   props: {
     idBoard: Props.idBoard,
-    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
+    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: BoardOptions.cards }),
     attachments: Property.boolean({ title: "With attachments" }),
     checklists: Property.boolean({ title: "With checklists" }),
     customFieldItems: Property.boolean({ title: "With custom field values" }),

@@ -1,7 +1,7 @@
 import { Action } from "@x/core"
 import * as Lists from "../api/lists.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const getList = Action.make({
   name: "getList",
@@ -9,7 +9,7 @@ export const getList = Action.make({
   description: "Reads a list: its name, board, position and whether it is archived.",
   props: {
     idBoard: Props.idBoard,
-    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: Options.lists })
+    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: BoardOptions.lists })
   },
   output: Lists.List,
   run: ({ idList }, { client }) => Lists.getList(client, idList)

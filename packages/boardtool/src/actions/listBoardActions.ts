@@ -2,8 +2,8 @@ import { Action, Pagination, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as TrelloActivity from "../api/activity.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 /** Trello's own default page: 50 actions. */
 const defaultLimit = 50
@@ -13,7 +13,7 @@ export const listBoardActions = Action.make({
   title: "List Board Actions",
   description: "Lists a board's activity (cards created, comments, updates), newest first, across pages up to the limit.",
   props: {
-    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards }),
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),
     filter: Property.string({
       title: "Types",
       description: "Comma-separated action types, e.g. createCard,commentCard (default: all).",

@@ -2,15 +2,15 @@ import { Action, Pagination, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Cards from "../api/cards.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const listBoardCards = Action.make({
   name: "listBoardCards",
   title: "List Cards on Board",
   description: "Lists a board's cards: the open ones, the archived ones, or all (Trello answers them all at once; the limit keeps the first ones).",
   props: {
-    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards }),
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),
     filter: Property.string({
       title: "Which cards",
       choices: [{ label: "Open", value: "open" }, { label: "Archived", value: "closed" }, { label: "All", value: "all" }],

@@ -3,8 +3,8 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as TrelloActivity from "../api/activity.js"
 import * as Cards from "../api/cards.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 const defaultLimit = 50
 
@@ -14,7 +14,7 @@ export const listCardActivity = Action.make({
   description: "Lists a card's actions (comments, moves, updates), newest first, page after page (Trello keeps the newest 1000 reachable).",
   props: {
     idBoard: Props.idBoard,
-    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
+    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: BoardOptions.cards }),
     filter: Property.string({
       title: "Types",
       description: "Comma-separated action types, e.g. commentCard,updateCard:idList (default: all).",

@@ -2,7 +2,7 @@ import { Action, Pagination } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Comments from "../api/comments.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 import * as Content from "../props/content.js"
 
 export const listComments = Action.make({

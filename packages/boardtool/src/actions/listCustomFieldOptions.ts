@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as CustomFields from "../api/customFields.js"
 import * as MemberOptions from "../options/members.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 
 export const listCustomFieldOptions = Action.make({
   name: "listCustomFieldOptions",

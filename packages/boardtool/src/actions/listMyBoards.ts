@@ -2,7 +2,7 @@ import { Action } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Boards from "../api/boards.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 
 export const listMyBoards = Action.make({
   name: "listMyBoards",

@@ -1,7 +1,7 @@
 import { Action, Property } from "@x/core"
 import * as Notifications from "../api/notifications.js"
 import * as MemberOptions from "../options/members.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 
 export const markNotificationRead = Action.make({
   name: "markNotificationRead",

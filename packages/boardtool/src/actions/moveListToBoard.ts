@@ -1,7 +1,7 @@
 import { Action } from "@x/core"
 import * as Lists from "../api/lists.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const moveListToBoard = Action.make({
   name: "moveListToBoard",
@@ -9,8 +9,8 @@ export const moveListToBoard = Action.make({
   description: "Moves a list, with its cards, to another board (at the bottom unless a position is given).",
   props: {
     idBoard: Props.idBoard,
-    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: Options.lists }),
-    toBoard: Props.trelloId({ title: "To board", required: true, dynamicOptions: Options.boards }),
+    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: BoardOptions.lists }),
+    toBoard: Props.trelloId({ title: "To board", required: true, dynamicOptions: BoardOptions.boards }),
     pos: Props.position
   },
   output: Lists.List,

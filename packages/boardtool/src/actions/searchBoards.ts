@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Boards from "../api/boards.js"
 import * as Search from "../api/search.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 
 export const searchBoards = Action.make({
   name: "searchBoards",

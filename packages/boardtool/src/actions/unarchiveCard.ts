@@ -1,7 +1,7 @@
 import { Action } from "@x/core"
 import * as Cards from "../api/cards.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const unarchiveCard = Action.make({
   name: "unarchiveCard",
@@ -9,7 +9,7 @@ export const unarchiveCard = Action.make({
   description: "Restores an archived card to its list.",
   props: {
     idBoard: Props.idBoard,
-    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards })
+    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: BoardOptions.cards })
   },
   output: Cards.CardDetails,
   run: ({ id }, { client }) => Cards.updateCard(client, id, { closed: false })

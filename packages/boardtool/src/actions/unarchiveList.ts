@@ -1,7 +1,7 @@
 import { Action } from "@x/core"
 import * as Lists from "../api/lists.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const unarchiveList = Action.make({
   name: "unarchiveList",
@@ -9,7 +9,7 @@ export const unarchiveList = Action.make({
   description: "Brings an archived list (and its cards) back to its board.",
   props: {
     idBoard: Props.idBoard,
-    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: Options.closedLists })
+    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: BoardOptions.closedLists })
   },
   output: Lists.List,
   run: ({ idList }, { client }) => Lists.updateList(client, idList, { closed: false })

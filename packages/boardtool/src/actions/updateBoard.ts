@@ -1,14 +1,14 @@
 import { Action, Choice, Property } from "@x/core"
 import * as Boards from "../api/boards.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const updateBoard = Action.make({
   name: "updateBoard",
   title: "Update Board",
   description: "Renames a board, changes its description, workspace or visibility, or closes or reopens it.",
   props: {
-    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards }),
+    idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),
     name: Property.string({ title: "Name", minLength: 1, maxLength: 16384 }),
     desc: Property.string({ title: "Description", maxLength: 16384 }),
     idOrganization: Props.idWorkspace,

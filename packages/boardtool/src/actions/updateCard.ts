@@ -1,9 +1,9 @@
 import { Action, Property } from "@x/core"
 import * as Cards from "../api/cards.js"
+import * as BoardOptions from "../options/boards.js"
 import * as ContentOptions from "../options/content.js"
 import * as MemberOptions from "../options/members.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 
 const coverColors = ["pink", "yellow", "lime", "blue", "black", "orange", "red", "purple", "sky", "green"] as const
 const choices = <V extends string>(values: ReadonlyArray<V>) => values.map((value) => ({ label: value, value }))
@@ -14,7 +14,7 @@ export const updateCard = Action.make({
   description: "Changes a card: name, description, dates, position, list, members, labels, archived, cover. Only what is given changes.",
   props: {
     idBoard: Props.idBoard,
-    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards }),
+    id: Props.trelloId({ title: "Card", required: true, dynamicOptions: BoardOptions.cards }),
     name: Property.string({ title: "Name", minLength: 1, maxLength: 16384 }),
     desc: Property.string({ title: "Description", maxLength: 16384 }),
     start: Property.dateTime({ title: "Start date" }),
@@ -22,7 +22,7 @@ export const updateCard = Action.make({
     removeStart: Property.boolean({ title: "Remove the start date" }),
     removeDue: Property.boolean({ title: "Remove the due date" }),
     dueComplete: Property.boolean({ title: "Due date complete" }),
-    idList: Props.trelloId({ title: "List", description: "A list of the card's board.", dynamicOptions: Options.lists }),
+    idList: Props.trelloId({ title: "List", description: "A list of the card's board.", dynamicOptions: BoardOptions.lists }),
     pos: Props.position,
     idMembers: Props.trelloIds({ title: "Members", description: "Replaces the card's members; [] removes them all.", dynamicOptions: MemberOptions.boardMembers }),
     idLabels: Props.trelloIds({ title: "Labels", description: "Replaces the card's labels; [] removes them all.", dynamicOptions: ContentOptions.labels }),

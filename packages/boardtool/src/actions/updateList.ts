@@ -1,7 +1,7 @@
 import { Action, Property } from "@x/core"
 import * as Lists from "../api/lists.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 export const updateList = Action.make({
   name: "updateList",
@@ -9,7 +9,7 @@ export const updateList = Action.make({
   description: "Renames a list, moves it within its board, archives or unarchives it, or changes whether you follow it.",
   props: {
     idBoard: Props.idBoard,
-    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: Options.lists }),
+    idList: Props.trelloId({ title: "List", required: true, dynamicOptions: BoardOptions.lists }),
     name: Property.string({ title: "Name", minLength: 1, maxLength: 16384 }),
     pos: Props.position,
     closed: Property.boolean({ title: "Archived" }),

@@ -1,13 +1,13 @@
 /** The properties comments, checklists and labels share: their ids (with dynamic options), colours and positions. */
 import { Property } from "@x/core"
 import * as Labels from "../api/labels.js"
-import * as Options from "../options.js"
+import * as BoardOptions from "../options/boards.js"
 import * as ContentOptions from "../options/content.js"
-import * as Props from "../props.js"
+import * as Props from "./shared.js"
 
-export const idCard = Props.trelloId({ title: "Card", required: true, dynamicOptions: Options.cards })
+export const idCard = Props.trelloId({ title: "Card", required: true, dynamicOptions: BoardOptions.cards })
 /** The card, for choosing one of its comments or checklists; not sent. */
-export const cardToChooseFrom = Props.trelloId({ title: "Card", dynamicOptions: Options.cards })
+export const cardToChooseFrom = Props.trelloId({ title: "Card", dynamicOptions: BoardOptions.cards })
 export const idComment = Props.trelloId({ title: "Comment", required: true, dynamicOptions: ContentOptions.comments })
 /** The checklist, to choose an item from. */
 export const idChecklist = Props.trelloId({ title: "Checklist", required: true, dynamicOptions: ContentOptions.checklists })

@@ -5,14 +5,14 @@
 import type { ProviderClient } from "@x/core"
 import * as Effect from "effect/Effect"
 import { activityOf, type CardEvent, readCard, refOf, type TrelloAction } from "../api/activity.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 import { same } from "./activity.js"
 
 export const props = {
-  idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: Options.boards }),
-  idList: Props.trelloId({ title: "List", description: "Only cards in this list (else: anywhere on the board).", dynamicOptions: Options.lists }),
-  idCard: Props.trelloId({ title: "Card", description: "Only this card (else: any card).", dynamicOptions: Options.cards })
+  idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),
+  idList: Props.trelloId({ title: "List", description: "Only cards in this list (else: anywhere on the board).", dynamicOptions: BoardOptions.lists }),
+  idCard: Props.trelloId({ title: "Card", description: "Only this card (else: any card).", dynamicOptions: BoardOptions.cards })
 }
 
 export interface Where {

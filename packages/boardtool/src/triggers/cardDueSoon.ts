@@ -5,8 +5,8 @@ import * as Schema from "effect/Schema"
 import * as Cards from "../api/cards.js"
 import * as Shared from "../api/shared.js"
 import { connection } from "../connection.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 
 /** A card still to do whose due date lies in `(from, to]`, as an event; its id changes with the due date. */
 const dueBetween = (cards: ReadonlyArray<Cards.DatedCard>, from: number, to: number) =>
@@ -26,7 +26,7 @@ export const cardDueSoon = Trigger.polling({
     idList: Props.trelloId({
       title: "List",
       description: "Only cards in this list (else: anywhere on the board).",
-      dynamicOptions: Options.lists
+      dynamicOptions: BoardOptions.lists
     }),
     hours: Property.integer({
       title: "Hours before due",

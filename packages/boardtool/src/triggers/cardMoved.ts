@@ -1,6 +1,6 @@
 import { CardMoved, refOf } from "../api/activity.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 import * as Activity from "./activity.js"
 import * as Cards from "./cardActivity.js"
 
@@ -11,8 +11,8 @@ export const cardMoved = Activity.make({
   summary: "Cards moved",
   props: {
     idBoard: Cards.props.idBoard,
-    toList: Props.trelloId({ title: "To list", description: "Only moves to this list (else: to any list of the board).", dynamicOptions: Options.lists }),
-    fromList: Props.trelloId({ title: "From list", description: "Only moves from this list of the board.", dynamicOptions: Options.lists })
+    toList: Props.trelloId({ title: "To list", description: "Only moves to this list (else: to any list of the board).", dynamicOptions: BoardOptions.lists }),
+    fromList: Props.trelloId({ title: "From list", description: "Only moves from this list of the board.", dynamicOptions: BoardOptions.lists })
   },
   model: Cards.board,
   // A move within the board is an updateCard of its list; a move from another board, a moveCardToBoard on this one.

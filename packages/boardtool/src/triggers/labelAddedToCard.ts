@@ -1,6 +1,6 @@
 import { LabelAddedToCard, labelRefOf } from "../api/activity.js"
 import * as ContentOptions from "../options/content.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 import * as Activity from "./activity.js"
 import * as Cards from "./cardActivity.js"
 

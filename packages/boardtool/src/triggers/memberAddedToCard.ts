@@ -1,6 +1,6 @@
 import { MemberAddedToCard, refOf } from "../api/activity.js"
 import * as MemberOptions from "../options/members.js"
-import * as Props from "../props.js"
+import * as Props from "../props/shared.js"
 import * as Activity from "./activity.js"
 import * as Cards from "./cardActivity.js"
 

@@ -1,8 +1,8 @@
 import * as Effect from "effect/Effect"
 import { activityOf, NewBoard, refOf } from "../api/activity.js"
 import * as Boards from "../api/boards.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 import * as Activity from "./activity.js"
 
 export const newBoardInWorkspace = Activity.make({
@@ -10,7 +10,7 @@ export const newBoardInWorkspace = Activity.make({
   title: "New Board in Workspace",
   description: "Fires when a board is created in a workspace, or an existing board is added to it.",
   summary: "New boards",
-  props: { idOrganization: Props.trelloId({ title: "Workspace", required: true, dynamicOptions: Options.workspaces }) },
+  props: { idOrganization: Props.trelloId({ title: "Workspace", required: true, dynamicOptions: BoardOptions.workspaces }) },
   // The webhook is on the workspace (Trello's organization).
   model: ({ idOrganization }) => ({ kind: "organization", id: idOrganization }),
   types: ["createBoard", "addToOrganizationBoard"],

@@ -1,8 +1,8 @@
 import * as Effect from "effect/Effect"
 import * as Cards from "../api/cards.js"
 import { refOf } from "../api/activity.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 import * as Activity from "./activity.js"
 
 export const newCard = Activity.make({
@@ -15,7 +15,7 @@ export const newCard = Activity.make({
     idList: Props.trelloId({
       title: "List",
       description: "Only cards created in this list (else: anywhere on the board).",
-      dynamicOptions: Options.lists
+      dynamicOptions: BoardOptions.lists
     })
   },
   validate: ({ idBoard, idList }) =>

@@ -4,8 +4,8 @@ import * as Schema from "effect/Schema"
 import * as Shared from "../api/shared.js"
 import * as Notifications from "../api/notifications.js"
 import { connection } from "../connection.js"
-import * as Options from "../options.js"
-import * as Props from "../props.js"
+import * as BoardOptions from "../options/boards.js"
+import * as Props from "../props/shared.js"
 import { same } from "./activity.js"
 
 /** The most notifications one poll reads: one of Trello's pages. */
@@ -34,7 +34,7 @@ export const newNotification = Trigger.polling({
       defaultValue: Notifications.mentionedOrAssigned
     }),
     onlyUnread: Property.boolean({ title: "Only unread", description: "Skip the ones already read when polled.", defaultValue: false }),
-    idBoard: Props.trelloId({ title: "Board", description: "Only notifications about this board (else: any).", dynamicOptions: Options.boards })
+    idBoard: Props.trelloId({ title: "Board", description: "Only notifications about this board (else: any).", dynamicOptions: BoardOptions.boards })
   },
   output: Notifications.Notification,
   interval: "1 minute",

@@ -1,9 +1,9 @@
-/** Dynamic options: the member's boards, and a board's lists and cards (label = name, value = id). */
+/** Dynamic options of the boards, lists and cards: the member's boards and workspaces, a board's lists and cards, archived boards and lists (label = name, value = id). */
 import { Choice, DynamicOptions } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Names from "./api/names.js"
-import * as BoardsApi from "./api/boards.js"
-import * as ListsApi from "./api/lists.js"
+import * as Names from "../api/names.js"
+import * as BoardsApi from "../api/boards.js"
+import * as ListsApi from "../api/lists.js"
 
 const choices = (items: ReadonlyArray<typeof Names.Named.Type>) => Choice.fromRecords(items, (i) => i.name, (i) => i.id)
 const idBoardOf = (params: Readonly<Record<string, unknown>>) => String(params["idBoard"])

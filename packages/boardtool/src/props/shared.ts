@@ -1,12 +1,12 @@
-/** The properties the actions and triggers share: Trello ids, and the board. */
+/** The properties the actions and triggers share: Trello ids, the board and the workspace, a position, a state. */
 import { Choice, type DynamicOptions, Property } from "@x/core"
-import { trelloIdPattern } from "./ids.js"
-import * as Options from "./options.js"
+import { trelloIdPattern } from "../ids.js"
+import * as BoardOptions from "../options/boards.js"
 
 export const trelloId = Property.patterned(trelloIdPattern, "must be a Trello id (24 hexadecimal digits)")
 
 /** The board, for choosing a list or card; not sent. */
-export const idBoard = trelloId({ title: "Board", dynamicOptions: Options.boards })
+export const idBoard = trelloId({ title: "Board", dynamicOptions: BoardOptions.boards })
 
 // --- cards ---
 
@@ -37,4 +37,4 @@ export const state = Property.string({
 })
 
 /** The workspace (Trello's organization), optional. */
-export const idWorkspace = trelloId({ title: "Workspace", dynamicOptions: Options.workspaces })
+export const idWorkspace = trelloId({ title: "Workspace", dynamicOptions: BoardOptions.workspaces })
