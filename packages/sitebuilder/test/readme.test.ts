@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Component } from "@x/core"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { readmeProblems } from "../../../tooling/scripts/component-reference.mjs"
+import { readmeProblems, renderReference } from "../../../tooling/scripts/component-reference.mjs"
 import { sitebuilder } from "../src/index.js"
 
 const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8")
@@ -16,5 +16,27 @@ const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.ur
 describe("README.md", () => {
   it("leaves the list of actions and triggers to REFERENCE.md, and what it says of them is true", () => {
     expect(readmeProblems(readme, Component.describe(sitebuilder), "sitebuilder")).toEqual([])
+  })
+})
+
+describe("a deprecated action, were there one", () => {
+  // None is deprecated today: the same description with one marked, as a deprecation would be.
+  const description = Component.describe(sitebuilder)
+  const [first, ...rest] = description.actions
+  const deprecated = {
+    ...description,
+    actions: [{ ...first!, deprecated: { since: "2026-01-29", replacement: "listSites", reason: "Webflow switched it off." } }, ...rest]
+  }
+
+  it("is marked in REFERENCE.md with its date, replacement and reason, beside its scopes and requests", () => {
+    const page = renderReference(deprecated, "sitebuilder")
+    const section = page.slice(page.indexOf(`\n### ${first!.name}\n`), page.indexOf("\n### ", page.indexOf(`\n### ${first!.name}\n`) + 1))
+    expect(section).toContain("**Deprecated since 2026-01-29 — use `listSites`.** Webflow switched it off.")
+    expect(section).toMatch(/^Scopes: `/m)
+    expect(section).toMatch(/^Requests: `/m)
+  })
+
+  it("makes the README's \"None is deprecated today\" a problem", () => {
+    expect(readmeProblems(readme, deprecated, "sitebuilder")).toEqual([`"None is deprecated today", but ${first!.name} is`])
   })
 })
