@@ -2,19 +2,20 @@
 import { Property } from "@x/core"
 import * as CustomCodeRules from "./customCodeRules.js"
 import { webflowIdPattern } from "./ids.js"
-import * as Options from "./options.js"
+import * as CollectionOptions from "./options/collections.js"
 import * as FormOptions from "./options/forms.js"
 import * as PageOptions from "./options/pages.js"
 import * as RedirectOptions from "./options/redirects.js"
 import * as ShopOptions from "./options/shop.js"
+import * as SiteOptions from "./options/sites.js"
 
 export const webflowId = Property.patterned(webflowIdPattern, "must be a Webflow id (24 hexadecimal digits)")
 
 /** The site. */
-export const siteId = <const R extends boolean>(required: R) => webflowId({ title: "Site", required, dynamicOptions: Options.sites })
+export const siteId = <const R extends boolean>(required: R) => webflowId({ title: "Site", required, dynamicOptions: SiteOptions.sites })
 
 /** A collection of the site. */
-export const collectionId = webflowId({ title: "Collection", required: true, dynamicOptions: Options.collections })
+export const collectionId = webflowId({ title: "Collection", required: true, dynamicOptions: CollectionOptions.collections })
 
 // --- forms ---
 /** A form of the site. */
@@ -22,10 +23,10 @@ export const formId = webflowId({ title: "Form", required: true, dynamicOptions:
 // --- items ---
 
 /** An item of the collection. */
-export const itemId = webflowId({ title: "Item", required: true, dynamicOptions: Options.items })
+export const itemId = webflowId({ title: "Item", required: true, dynamicOptions: CollectionOptions.items })
 
 /** Several items of the collection (a multi-select): the array carries the options, each item the id format. */
-export const itemIds = ({ dynamicOptions: Options.items, ...Property.array({
+export const itemIds = ({ dynamicOptions: CollectionOptions.items, ...Property.array({
   title: "Items",
   required: true,
   items: webflowId({ title: "Item" }),
@@ -72,7 +73,7 @@ export const orderId = Property.string({
   required: true,
   pattern: /^[A-Za-z0-9][A-Za-z0-9_-]*$/,
   patternMessage: "must be a Webflow order id (letters, digits and dashes, e.g. dfa-3f1)",
-  dynamicOptions: Options.orders
+  dynamicOptions: ShopOptions.orders
 })
 /** A product of the site. */
 export const productId = webflowId({ title: "Product", required: true, dynamicOptions: ShopOptions.products })

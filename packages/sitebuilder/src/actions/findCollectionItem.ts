@@ -2,7 +2,7 @@ import { Action, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Items from "../api/items.js"
-import * as Options from "../options.js"
+import * as CollectionOptions from "../options/collections.js"
 import * as Props from "../props.js"
 import * as Scopes from "../scopes.js"
 
@@ -18,7 +18,7 @@ export const findCollectionItem = Action.make({
   props: {
     siteId: Props.siteId(false),
     collectionId: Props.collectionId,
-    field: Property.string({ title: "Field", description: "The field's slug (name, slug, or any field of the collection).", required: true, defaultValue: "name", dynamicOptions: Options.fields }),
+    field: Property.string({ title: "Field", description: "The field's slug (name, slug, or any field of the collection).", required: true, defaultValue: "name", dynamicOptions: CollectionOptions.fields }),
     value: Property.string({ title: "Value", description: "The exact value: text, a number, true/false, an option or item id, an image's URL.", required: true }),
     live: Property.boolean({ title: "Live items only", description: "Search the published items, not the staged ones.", defaultValue: false }),
     limit: Property.integer({ title: "Items searched", description: "The most items read when the field is not name or slug.", minimum: 1, maximum: 10000, defaultValue: defaultSearched })

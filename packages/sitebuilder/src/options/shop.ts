@@ -1,11 +1,15 @@
-/** Dynamic options of the e-commerce actions: a site's products, their SKUs, and its SKU collection. */
+/** Dynamic options of the e-commerce actions: a site's orders (every page), products, their SKUs, and its SKU collection. */
 import { Choice, DynamicOptions, Pagination } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Collections from "../api/collections.js"
+import * as Orders from "../api/orders.js"
 import * as Products from "../api/products.js"
 
 const param = (params: Readonly<Record<string, unknown>>, name: string) => String(params[name])
 const allProducts = (client: Parameters<typeof Products.products>[0], siteId: string) => Pagination.collect(Products.products(client, siteId))
+
+export const orders = DynamicOptions.make(["siteId"], ({ client, params }) =>
+  Effect.map(Pagination.collect(Orders.orders(client, param(params, "siteId"))), (items) => Choice.fromRecords(items, (o) => o.orderId, (o) => o.orderId)))
 
 export const products = DynamicOptions.make(["siteId"], ({ client, params }) =>
   Effect.map(allProducts(client, param(params, "siteId")), (items) =>

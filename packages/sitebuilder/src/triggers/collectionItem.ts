@@ -1,6 +1,6 @@
 /** What the collection item triggers share: an optional collection, and the item's event. */
 import * as Webhooks from "../api/webhooks.js"
-import * as Options from "../options.js"
+import * as CollectionOptions from "../options/collections.js"
 import * as Props from "../props.js"
 import * as Scopes from "../scopes.js"
 import * as Webhook from "./webhook.js"
@@ -9,7 +9,7 @@ export const props = {
   collectionId: Props.webflowId({
     title: "Collection",
     description: "Only items of this collection (else: of any collection of the site).",
-    dynamicOptions: Options.collections
+    dynamicOptions: CollectionOptions.collections
   })
 }
 
