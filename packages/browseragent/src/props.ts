@@ -1,9 +1,10 @@
 /** The properties the actions share: ids (UUIDs) chosen from their lists, a workspace's file, a browser's download. */
 import { Files, Property } from "@x/core"
-import * as Options from "./options.js"
 import * as BrowserOptions from "./options/browsers.js"
 import * as ProfileOptions from "./options/profiles.js"
 import * as RunOptions from "./options/runs.js"
+import * as SessionOptions from "./options/sessions.js"
+import * as WorkspaceOptions from "./options/workspaces.js"
 
 const uuidPattern = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 const uuid = Property.patterned(uuidPattern, "must be a session id (a UUID)")
@@ -21,15 +22,15 @@ interface Config<R extends boolean> {
 
 /** A session (its id is a UUID), chosen from the sessions. */
 export const sessionId = <const R extends boolean = false>(config: Config<R>) =>
-  uuid({ ...config, dynamicOptions: Options.sessions })
+  uuid({ ...config, dynamicOptions: SessionOptions.sessions })
 
 /** A workspace (its id is a UUID), chosen from the workspaces. */
 export const workspaceId = <const R extends boolean = false>(config: Config<R>) =>
-  workspaceUuid({ ...config, dynamicOptions: Options.workspaces })
+  workspaceUuid({ ...config, dynamicOptions: WorkspaceOptions.workspaces })
 
 /** A file's path in the chosen workspace (`workspaceId`), chosen from its files. */
 export const workspaceFilePath = <const R extends boolean = false>(config: Config<R>) =>
-  Property.string({ ...config, minLength: 1, dynamicOptions: Options.workspaceFiles })
+  Property.string({ ...config, minLength: 1, dynamicOptions: WorkspaceOptions.workspaceFiles })
 
 /** A browser session (its id is a UUID), chosen from the browser sessions. */
 export const browserSessionId = <const R extends boolean = false>(config: Config<R>) =>

@@ -1,12 +1,7 @@
-/** Dynamic options: the sessions and the workspaces (every page), a workspace's files. */
+/** Dynamic options: the workspaces (every page), a workspace's files. */
 import { Choice, DynamicOptions, Pagination } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Sessions from "./api/sessions.js"
-import * as Workspaces from "./api/workspaces.js"
-
-export const sessions = DynamicOptions.make([], ({ client }) =>
-  Effect.map(Pagination.collect(Sessions.sessions(client)), (items) =>
-    Choice.fromRecords(items, (s) => `${s.title ?? s.id} (${s.status})`, (s) => s.id)))
+import * as Workspaces from "../api/workspaces.js"
 
 export const workspaces = DynamicOptions.make([], ({ client }) =>
   Effect.map(Pagination.collect(Workspaces.workspaces(client)), (items) =>
@@ -15,4 +10,3 @@ export const workspaces = DynamicOptions.make([], ({ client }) =>
 export const workspaceFiles = DynamicOptions.make(["workspaceId"], ({ client, params }) =>
   Effect.map(Pagination.collect(Workspaces.workspaceFiles(client, String(params["workspaceId"]))), (files) =>
     Choice.fromRecords(files, (f) => f.path, (f) => f.path)))
-
