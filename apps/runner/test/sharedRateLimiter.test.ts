@@ -13,11 +13,14 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { RateLimiter } from "@x/core"
+import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
+import * as TestClock from "effect/TestClock"
 import { createServer, connect, type Socket } from "node:net"
 import { type Postgres, startPostgres } from "../../../tooling/testing/postgres.mjs"
 import * as SharedRateLimiter from "../src/store/SharedRateLimiter.js"
@@ -46,6 +49,24 @@ const mostInAnyWindow = (times: ReadonlyArray<number>, interval: number) => {
   }
   return most
 }
+
+/**
+ * A bucket's tokens once every one is given back (releases run beside the requests), and when
+ * they were read. Polled on this machine's clock, even in a test on `TestClock`; a stall limit,
+ * far beyond a busy machine's releases and well before a lost token's return (a minute).
+ */
+const givenBack = (sql: PgClient.PgClient, key: string) =>
+  Effect.gen(function*() {
+    const [row] = yield* sql<{ tokens: string }>`SELECT tokens FROM xr_rate_limit_tokens WHERE key = ${key}`
+    const read = Date.now()
+    const tokens = JSON.parse(row!.tokens) as ReadonlyArray<RateLimiter.Token>
+    const free = tokens.flatMap((token) => ("free" in token ? [token.free] : []))
+    return free.length === tokens.length ? { read, free } : yield* Effect.fail("a token is still held")
+  }).pipe(
+    Effect.retry(Schedule.spaced("50 millis")),
+    Effect.timeoutFail({ duration: "30 seconds", onTimeout: () => new Error("a token is still held: its release never came") }),
+    Effect.withClock(Clock.make())
+  )
 
 /**
  * A way to the database that the test can cut: a TCP proxy on 127.0.0.1 that, once cut, ends
@@ -121,23 +142,9 @@ describe("SharedRateLimiter", () => {
       // minute), and each token is back one interval (and the clocks' margin) after its
       // request's answer, so no later than that after the database wrote it: a slower machine
       // writes and reads it later, which only widens this bound.
-      const sql = yield* clientOf(postgres.url, 1)
-      const key = RateLimiter.bucketOf(limits("token-one")[0]!).key
-      const { read, tokens } = yield* Effect.gen(function*() {
-        const [row] = yield* sql<{ tokens: string }>`SELECT tokens FROM xr_rate_limit_tokens WHERE key = ${key}`
-        const read = Date.now()
-        const tokens = JSON.parse(row!.tokens) as ReadonlyArray<RateLimiter.Token>
-        return tokens.every((token) => "free" in token) ? { read, tokens } : yield* Effect.fail("a token is still held")
-      }).pipe(
-        Effect.retry(Schedule.spaced("50 millis")),
-        // A stall limit, far beyond a busy machine's releases and well before a lost token's return.
-        Effect.timeoutFail({ duration: "30 seconds", onTimeout: () => new Error("a token is still held: its release never came") })
-      )
-      expect(tokens).toHaveLength(50)
-      for (const token of tokens) {
-        const free = (token as { free: number }).free
-        expect(free - 1000 - RateLimiter.marginMillis).toBeLessThanOrEqual(read + 1)
-      }
+      const { free, read } = yield* givenBack(yield* clientOf(postgres.url, 1), RateLimiter.bucketOf(limits("token-one")[0]!).key)
+      expect(free).toHaveLength(50)
+      for (const at of free) expect(at - 1000 - RateLimiter.marginMillis).toBeLessThanOrEqual(read + 1)
     }), 60_000)
 
   it.scopedLive("another credential's request is not held behind one whose tokens are all held", () =>
@@ -185,5 +192,33 @@ describe("SharedRateLimiter", () => {
       expect(yield* Effect.timeoutOption(request(3), "500 millis")).toEqual(Option.none())
       expect(started).toEqual([1, 2])
       expect(warnings).toHaveLength(1)
+    }), 60_000)
+
+  // On `TestClock`: the store measures the time since the answer by this runner's clock.
+  it.scoped("a release that waits for its row gives the token back an interval after the answer, not after the wait", () =>
+    Effect.gen(function*() {
+      const sql = yield* clientOf(postgres.url, 2)
+      const store = yield* SharedRateLimiter.store(sql)
+      const bucket = RateLimiter.bucketOf({ scope: "token", limit: 1, interval: "10 minutes", credential: "token-late" })
+      expect(yield* store.take([bucket], "late")).toEqual({ _tag: "Taken", waitMillis: 0 })
+      // Another transaction holds the bucket's row (as a burst of takes would), so the release,
+      // whose answer is now, writes it only after a minute of this runner's clock.
+      const locker = yield* clientOf(postgres.url, 1)
+      const locked = yield* Deferred.make<void>()
+      const unlock = yield* Deferred.make<void>()
+      const holding = yield* Effect.fork(locker.withTransaction(Effect.gen(function*() {
+        yield* locker`SELECT tokens FROM xr_rate_limit_tokens WHERE key = ${bucket.key} FOR UPDATE`
+        yield* Deferred.succeed(locked, undefined)
+        yield* Deferred.await(unlock)
+      })))
+      yield* Deferred.await(locked)
+      yield* store.release([bucket], "late", true)
+      yield* TestClock.adjust("1 minute")
+      yield* Deferred.succeed(unlock, undefined)
+      yield* holding.await
+      // Back an interval after the answer, a minute before an interval after the database wrote it.
+      const { free, read } = yield* givenBack(sql, bucket.key)
+      expect(free).toHaveLength(1)
+      expect(free[0]! - 10 * 60_000 - RateLimiter.marginMillis).toBeLessThanOrEqual(read - 60_000 + 1)
     }), 60_000)
 })
