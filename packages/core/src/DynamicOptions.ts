@@ -58,6 +58,17 @@ export const make = (dependsOn: ReadonlyArray<string>, load: Loader): DynamicOpt
 export const isGiven = (value: unknown): boolean => value !== undefined && value !== null && value !== ""
 
 /**
+ * The value of a parameter the options depend on, as text: what a loader puts in a request's path
+ * or query (a board's id, to list its lists). `load` runs the loader only once every parameter of
+ * `dependsOn` is given, and the executor checks each against its property first, so inside a loader
+ * it is that property's value (a number as its digits).
+ *
+ * @since 0.5.0
+ * @category utils
+ */
+export const dependency = (params: Readonly<Record<string, unknown>>, name: string): string => String(params[name])
+
+/**
  * Loads the options; while a parameter they depend on is missing, the list is empty and nothing is sent.
  *
  * @since 0.2.0

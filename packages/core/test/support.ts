@@ -39,7 +39,7 @@ export const everyKind = {
     title: "List",
     dynamicOptions: DynamicOptions.make(["boardId"], ({ client, params }) =>
       client.json(
-        { method: "GET", path: ProviderRequest.path`/boards/${String(params["boardId"])}/lists` },
+        { method: "GET", path: ProviderRequest.path`/boards/${DynamicOptions.dependency(params, "boardId")}/lists` },
         Schema.Array(Thing)
       ).pipe(Effect.map((things) => Choice.fromRecords(things, (t) => t.name, (t) => t.id))))
   }),

@@ -6,17 +6,18 @@ import * as BoardsApi from "../api/boards.js"
 import * as ListsApi from "../api/lists.js"
 
 const choices = (items: ReadonlyArray<typeof Names.Named.Type>) => Choice.fromRecords(items, (i) => i.name, (i) => i.id)
-const idBoardOf = (params: Readonly<Record<string, unknown>>) => String(params["idBoard"])
 
 export const boards = DynamicOptions.make([], ({ client }) => Effect.map(Names.myBoards(client), choices))
-export const lists = DynamicOptions.make(["idBoard"], ({ client, params }) => Effect.map(Names.boardLists(client, idBoardOf(params)), choices))
-export const cards = DynamicOptions.make(["idBoard"], ({ client, params }) => Effect.map(Names.boardCards(client, idBoardOf(params)), choices))
+export const lists = DynamicOptions.make(["idBoard"], ({ client, params }) =>
+  Effect.map(Names.boardLists(client, DynamicOptions.dependency(params, "idBoard")), choices))
+export const cards = DynamicOptions.make(["idBoard"], ({ client, params }) =>
+  Effect.map(Names.boardCards(client, DynamicOptions.dependency(params, "idBoard")), choices))
 
 // --- cards ---
 
 /** The lists of the board named by `toBoard` (where a card is moved or copied to). */
 export const targetLists = DynamicOptions.make(["toBoard"], ({ client, params }) =>
-  Effect.map(Names.boardLists(client, String(params["toBoard"])), choices))
+  Effect.map(Names.boardLists(client, DynamicOptions.dependency(params, "toBoard")), choices))
 
 // --- lists, boards, workspaces ---
 /** The member's workspaces (label = display name). */
@@ -26,4 +27,4 @@ export const workspaces = DynamicOptions.make([], ({ client }) =>
 export const closedBoards = DynamicOptions.make([], ({ client }) => Effect.map(BoardsApi.memberBoards(client, "closed"), choices))
 /** A board's archived lists, to unarchive one. */
 export const closedLists = DynamicOptions.make(["idBoard"], ({ client, params }) =>
-  Effect.map(ListsApi.boardLists(client, idBoardOf(params), "closed"), choices))
+  Effect.map(ListsApi.boardLists(client, DynamicOptions.dependency(params, "idBoard"), "closed"), choices))

@@ -8,5 +8,5 @@ export const browserSessions = DynamicOptions.make([], ({ client }) =>
     Choice.fromRecords(items, (s) => `${s.id} (${s.status}, from ${s.startedAt})`, (s) => s.id)))
 
 export const browserDownloads = DynamicOptions.make(["sessionId"], ({ client, params }) =>
-  Effect.map(Pagination.collect(Browsers.browserDownloads(client, String(params["sessionId"]))), (files) =>
+  Effect.map(Pagination.collect(Browsers.browserDownloads(client, DynamicOptions.dependency(params, "sessionId"))), (files) =>
     Choice.fromRecords(files, (f) => f.path, (f) => f.path)))

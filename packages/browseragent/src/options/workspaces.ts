@@ -8,5 +8,5 @@ export const workspaces = DynamicOptions.make([], ({ client }) =>
     Choice.fromRecords(items, (w) => w.name ?? w.id, (w) => w.id)))
 
 export const workspaceFiles = DynamicOptions.make(["workspaceId"], ({ client, params }) =>
-  Effect.map(Pagination.collect(Workspaces.workspaceFiles(client, String(params["workspaceId"]))), (files) =>
+  Effect.map(Pagination.collect(Workspaces.workspaceFiles(client, DynamicOptions.dependency(params, "workspaceId"))), (files) =>
     Choice.fromRecords(files, (f) => f.path, (f) => f.path)))

@@ -4,5 +4,5 @@ import * as Effect from "effect/Effect"
 import * as Assets from "../api/assets.js"
 
 export const assets = DynamicOptions.make(["siteId"], ({ client, params }) =>
-  Effect.map(Pagination.collect(Assets.assets(client, String(params["siteId"]))), (items) =>
+  Effect.map(Pagination.collect(Assets.assets(client, DynamicOptions.dependency(params, "siteId"))), (items) =>
     Choice.fromRecords(items, (a) => a.displayName ?? a.id, (a) => a.id)))

@@ -4,16 +4,15 @@ import * as Effect from "effect/Effect"
 import * as Collections from "../api/collections.js"
 import * as Items from "../api/items.js"
 
-const param = (params: Readonly<Record<string, unknown>>, name: string) => String(params[name])
 
 export const collections = DynamicOptions.make(["siteId"], ({ client, params }) =>
-  Effect.map(Collections.listCollections(client, param(params, "siteId")), (items) => Choice.fromRecords(items, (c) => c.displayName ?? c.id, (c) => c.id)))
+  Effect.map(Collections.listCollections(client, DynamicOptions.dependency(params, "siteId")), (items) => Choice.fromRecords(items, (c) => c.displayName ?? c.id, (c) => c.id)))
 
 export const items = DynamicOptions.make(["collectionId"], ({ client, params }) =>
-  Effect.map(Pagination.collect(Items.items(client, { collectionId: param(params, "collectionId") }, Items.ListedItem)), (items) =>
+  Effect.map(Pagination.collect(Items.items(client, { collectionId: DynamicOptions.dependency(params, "collectionId") }, Items.ListedItem)), (items) =>
     Choice.fromRecords(items, (i) => i.fieldData.name ?? i.fieldData.slug ?? i.id, (i) => i.id)))
 
 /** A collection's fields, by slug: `name` and `slug` first, as Webflow lists them. */
 export const fields = DynamicOptions.make(["collectionId"], ({ client, params }) =>
-  Effect.map(Collections.collectionFields(client, param(params, "collectionId")), (fields) =>
+  Effect.map(Collections.collectionFields(client, DynamicOptions.dependency(params, "collectionId")), (fields) =>
     Choice.fromRecords(fields, (f) => `${f.displayName ?? f.slug} (${f.slug})`, (f) => f.slug)))

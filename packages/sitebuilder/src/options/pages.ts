@@ -5,9 +5,9 @@ import * as Pages from "../api/pages.js"
 import * as Sites from "../api/sites.js"
 
 export const pages = DynamicOptions.make(["siteId"], ({ client, params }) =>
-  Effect.map(Pagination.collect(Pages.pages(client, String(params["siteId"]))), (items) =>
+  Effect.map(Pagination.collect(Pages.pages(client, DynamicOptions.dependency(params, "siteId"))), (items) =>
     Choice.fromRecords(items, (p) => p.publishedPath == null ? (p.title ?? p.id) : `${p.title ?? p.id} (${p.publishedPath})`, (p) => p.id)))
 
 /** A site's custom domains. */
 export const customDomains = DynamicOptions.make(["siteId"], ({ client, params }) =>
-  Effect.map(Sites.customDomains(client, String(params["siteId"])), (items) => Choice.fromRecords(items, (d) => d.url ?? d.id, (d) => d.id)))
+  Effect.map(Sites.customDomains(client, DynamicOptions.dependency(params, "siteId")), (items) => Choice.fromRecords(items, (d) => d.url ?? d.id, (d) => d.id)))

@@ -4,5 +4,5 @@ import * as Effect from "effect/Effect"
 import * as Redirects from "../api/redirects.js"
 
 export const redirects = DynamicOptions.make(["siteId"], ({ client, params }) =>
-  Effect.map(Redirects.listRedirects(client, String(params["siteId"])), (items) =>
+  Effect.map(Redirects.listRedirects(client, DynamicOptions.dependency(params, "siteId")), (items) =>
     Choice.fromRecords(items, (r) => `${r.fromUrl ?? "?"} → ${r.toUrl ?? "?"}`, (r) => r.id)))
