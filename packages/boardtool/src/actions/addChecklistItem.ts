@@ -12,12 +12,12 @@ export const addChecklistItem = Action.make({
     idCard: Content.cardToChooseFrom,
     idChecklist: Content.idChecklist,
     name: Property.string({ title: "Name", required: true, minLength: 1, maxLength: 16384 }),
-    pos: Content.pos,
+    pos: Content.checkItemPosition,
     checked: Property.boolean({ title: "Completed" }),
     due: Property.dateTime({ title: "Due" }),
     idMember: Props.trelloId({ title: "Member", description: "The member the item is assigned to." })
   },
   output: Checklists.CheckItem,
   run: ({ idChecklist, pos, ...item }, { client }) =>
-    Checklists.addCheckItem(client, idChecklist, { ...item, pos: Content.positionOf(pos) })
+    Checklists.addCheckItem(client, idChecklist, { ...item, pos: Props.positionValue(pos) })
 })

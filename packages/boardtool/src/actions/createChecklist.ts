@@ -12,9 +12,9 @@ export const createChecklist = Action.make({
     idCard: Content.idCard,
     name: Content.name,
     idChecklistSource: Props.trelloId({ title: "Copy from checklist", description: "The id of a checklist whose items the new one gets." }),
-    pos: Content.pos
+    pos: Content.checklistPosition
   },
   output: Checklists.Checklist,
   run: ({ idCard, idChecklistSource, name, pos }, { client }) =>
-    Checklists.createChecklist(client, idCard, { name, idChecklistSource, pos: Content.positionOf(pos) })
+    Checklists.createChecklist(client, idCard, { name, idChecklistSource, pos: Props.positionValue(pos) })
 })

@@ -7,8 +7,8 @@ export const updateChecklist = Action.make({
   name: "updateChecklist",
   title: "Update Checklist",
   description: "Renames a checklist or moves it on its card.",
-  props: { idBoard: Props.idBoard, idCard: Content.cardToChooseFrom, id: Content.idChecklist, name: Content.name, pos: Content.pos },
+  props: { idBoard: Props.idBoard, idCard: Content.cardToChooseFrom, id: Content.idChecklist, name: Content.name, pos: Content.checklistPosition },
   validate: ({ name, pos }) => (name === undefined && pos === undefined ? [{ path: "name", message: "give a name or a position" }] : []),
   output: Checklists.Checklist,
-  run: ({ id, name, pos }, { client }) => Checklists.updateChecklist(client, id, { name, pos: Content.positionOf(pos) })
+  run: ({ id, name, pos }, { client }) => Checklists.updateChecklist(client, id, { name, pos: Props.positionValue(pos) })
 })

@@ -14,7 +14,7 @@ export const updateChecklistItem = Action.make({
     idCheckItem: Content.idCheckItem,
     name: Content.name,
     state: Property.string({ title: "State", choices: Choice.of(["complete", "incomplete"] as const) }),
-    pos: Content.pos,
+    pos: Content.checkItemPosition,
     due: Property.dateTime({ title: "Due" }),
     idMember: Props.trelloId({ title: "Member", description: "The member the item is assigned to." })
   },
@@ -22,5 +22,5 @@ export const updateChecklistItem = Action.make({
     [due, idMember, name, pos, state].every((v) => v === undefined) ? [{ path: "state", message: "give something to change" }] : [],
   output: Checklists.CheckItem,
   run: ({ idCard, idCheckItem, pos, due, idMember, name, state }, { client }) =>
-    Checklists.updateCheckItem(client, idCard, idCheckItem, { name, state, pos: Content.positionOf(pos), due, idMember })
+    Checklists.updateCheckItem(client, idCard, idCheckItem, { name, state, pos: Props.positionValue(pos), due, idMember })
 })

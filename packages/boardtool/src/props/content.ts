@@ -29,12 +29,7 @@ export const color = Property.string({
 export const colorOf = (value: string | undefined): Labels.Color | null | undefined =>
   value === undefined ? undefined : value === "none" ? null : (value as Labels.Color)
 
-/** `top`, `bottom`, or a positive number. */
-export const pos = Property.string({
-  title: "Position",
-  description: "top, bottom, or a positive number.",
-  pattern: /^(top|bottom|\d+(\.\d+)?)$/,
-  patternMessage: "must be top, bottom or a positive number"
-})
-export const positionOf = (value: string | undefined) =>
-  value === undefined || value === "top" || value === "bottom" ? value : Number(value)
+/** Where a checklist goes on its card: the shared position, described for checklists (sent as `Props.positionValue`). */
+export const checklistPosition = { ...Props.position, description: "top, bottom, or a positive number (a card's checklists are ordered by it)." }
+/** Where an item goes in its checklist: the shared position, described for items (sent as `Props.positionValue`). */
+export const checkItemPosition = { ...Props.position, description: "top, bottom, or a positive number (a checklist's items are ordered by it)." }

@@ -17,14 +17,18 @@ export const trelloIds = ({ dynamicOptions, ...config }: {
   readonly dynamicOptions: DynamicOptions.DynamicOptions
 }) => ({ ...Property.array({ ...config, items: trelloId({ title: config.title }), maxItems: 100 }), dynamicOptions })
 
-/** Where a card goes in its list, or a list on its board: `top`, `bottom`, or a positive number (Trello's `pos`). */
+/**
+ * Where a card goes in its list, or a list on its board: `top`, `bottom`, or a positive number
+ * (Trello's `pos`). What orders something else (checklists, a field's options) is this property
+ * with a description of its own: `{ ...position, description }`.
+ */
 export const position = Property.string({
   title: "Position",
   description: "top, bottom, or a positive number (lists and cards are ordered by it).",
   pattern: /^(top|bottom|\d+(\.\d+)?)$/,
   patternMessage: "must be top, bottom or a positive number"
 })
-/** The position as Trello takes it: a number sent as one. */
+/** A position as Trello takes it: a number sent as one. */
 export const positionValue = (pos: string | undefined) => pos === undefined || pos === "top" || pos === "bottom" ? pos : Number(pos)
 
 // --- lists, boards, workspaces ---
