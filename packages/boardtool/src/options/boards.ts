@@ -1,4 +1,4 @@
-/** Dynamic options of the boards, lists and cards: the member's boards and workspaces, a board's lists and cards, archived boards and lists (label = name, value = id). */
+/** Dynamic options of the boards, lists and cards: the member's boards and workspaces, a board's lists and cards, the lists of the board a card goes to, archived boards and lists (label = name, value = id). */
 import { Choice, DynamicOptions } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Names from "../api/names.js"
@@ -13,13 +13,10 @@ export const lists = DynamicOptions.make(["idBoard"], ({ client, params }) =>
 export const cards = DynamicOptions.make(["idBoard"], ({ client, params }) =>
   Effect.map(Names.boardCards(client, DynamicOptions.dependency(params, "idBoard")), choices))
 
-// --- cards ---
-
 /** The lists of the board named by `toBoard` (where a card is moved or copied to). */
 export const targetLists = DynamicOptions.make(["toBoard"], ({ client, params }) =>
   Effect.map(Names.boardLists(client, DynamicOptions.dependency(params, "toBoard")), choices))
 
-// --- lists, boards, workspaces ---
 /** The member's workspaces (label = display name). */
 export const workspaces = DynamicOptions.make([], ({ client }) =>
   Effect.map(BoardsApi.myWorkspaces(client), (items) => Choice.fromRecords(items, (w) => w.displayName, (w) => w.id)))

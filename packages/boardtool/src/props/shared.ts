@@ -1,4 +1,4 @@
-/** The properties the actions and triggers share: Trello ids, the board and the workspace, a position, a state. */
+/** The properties the actions and triggers share: Trello ids (one or several), the board and the workspace, a position, a state. */
 import { Choice, type DynamicOptions, Property } from "@x/core"
 import { trelloIdPattern } from "../ids.js"
 import * as BoardOptions from "../options/boards.js"
@@ -7,8 +7,6 @@ export const trelloId = Property.patterned(trelloIdPattern, "must be a Trello id
 
 /** The board, for choosing a list or card; not sent. */
 export const idBoard = trelloId({ title: "Board", dynamicOptions: BoardOptions.boards })
-
-// --- cards ---
 
 /** Several Trello ids, chosen from dynamic options (a multi-select): the array carries the options, each item the id format. */
 export const trelloIds = ({ dynamicOptions, ...config }: {
@@ -31,7 +29,6 @@ export const position = Property.string({
 /** A position as Trello takes it: a number sent as one. */
 export const positionValue = (pos: string | undefined) => pos === undefined || pos === "top" || pos === "bottom" ? pos : Number(pos)
 
-// --- lists, boards, workspaces ---
 /** Which lists or boards to read: open (default), archived, or all. */
 export const state = Property.string({
   title: "State",
