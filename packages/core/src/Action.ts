@@ -112,7 +112,8 @@ export const checkDeprecation = (name: string, deprecated: Deprecation | undefin
 
 /**
  * One line for people: `deprecated since 2026-01-29: use listItems; <reason>` (or `nothing
- * replaces it`). The runner's warning and the READMEs' rows say it this way.
+ * replaces it`). The runner says it this way when a workflow uses a deprecated action or trigger;
+ * a component's REFERENCE.md shows the same deprecation, from `describe`.
  *
  * @since 0.4.0
  * @category utils
