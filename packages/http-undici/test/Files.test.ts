@@ -45,7 +45,10 @@ const client = () =>
   ProviderClient.makeWith(UndiciHttpClient.make(agent), RateLimiter.make(), {
     baseUrl: origin,
     credentials: Auth.bearer(Redacted.make("t0ken")),
-    retry: { maxRetries: 0 }
+    retry: { maxRetries: 0 },
+    // These tests are about streaming, not time limits: 80 MiB through loopback on a machine
+    // busy with another suite took over the default 30 s. This only stops a hung transfer.
+    timeout: "5 minutes"
   })
 
 
