@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Connection, OAuth2 } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Redacted from "effect/Redacted"
 import { sitebuilder } from "../src/index.js"
 import * as Simulator from "../src/testing/simulator.js"
@@ -192,7 +193,10 @@ describe("sitebuilder against the simulator", () => {
 
   it.live("the rate limit: 429 with Retry-After, waited out by the client", () =>
     Effect.gen(function*() {
-      const limited = yield* Effect.promise(() => Simulator.start({ rateLimit: { limit: 2, windowMs: 1000 } }))
+      // The window is the test's: its clock stands still until the test moves it, so the three
+      // requests share one window however slow the machine.
+      let heldMs = 1_700_000_000_000
+      const limited = yield* Effect.promise(() => Simulator.start({ rateLimit: { limit: 2, windowMs: 1000 }, now: () => heldMs }))
       const token = limited.issueToken()
       const statuses = yield* Effect.promise(() =>
         Promise.all([1, 2, 3].map(() =>
@@ -206,13 +210,20 @@ describe("sitebuilder against the simulator", () => {
       expect(statuses.map((s) => s.status).sort()).toEqual([200, 200, 429])
       expect(statuses.find((s) => s.status === 429)!.retryAfter).toBe("1")
       expect(statuses.every((s) => s.limit === "2")).toBe(true)
-      yield* Effect.sleep("1100 millis")
+      // A new window: three reads in it, the third refused until the test moves the clock past it
+      // (once the refusal is counted); the client waits the Retry-After (1 s) before it retries.
+      heldMs += 1000
       const values = { clientId: "c", clientSecret: "s", baseUrl: limited.baseUrl, accessToken: limited.issueToken() }
       const collection = [...limited.collections.values()][0]!
       const item = [...limited.items.values()].find((i) => i.collectionId === collection.id)!
+      const refusedBefore = limited.stats.rateLimited
       const started = Date.now()
-      for (let i = 0; i < 3; i++) yield* run("getCollectionItem", { collectionId: collection.id, itemId: item.id }, values)
-      expect(limited.stats.rateLimited).toBeGreaterThanOrEqual(1)
+      const reads = yield* Effect.fork(Effect.forEach([1, 2, 3], () => run("getCollectionItem", { collectionId: collection.id, itemId: item.id }, values)))
+      yield* Effect.sleep("10 millis").pipe(Effect.repeat({ until: () => limited.stats.rateLimited > refusedBefore }))
+      heldMs += 1000
+      yield* Fiber.join(reads)
+      expect(limited.stats.rateLimited).toBeGreaterThanOrEqual(refusedBefore + 1)
+      // Only a lower bound: the client waited the Retry-After (a slower machine only waits longer).
       expect(Date.now() - started).toBeGreaterThanOrEqual(900)
       yield* Effect.promise(() => limited.close())
     }))

@@ -57,6 +57,12 @@ export interface Settings {
   readonly clientSecret?: string
   /** Requests per token per window (default 60 a minute); `false` turns the limit off. */
   readonly rateLimit?: false | { readonly limit: number; readonly windowMs: number }
+  /**
+   * The clock the rate limit counts by (default `Date.now`), read once for each request it counts,
+   * when it arrives: a test that holds it decides which requests share a window, however slow the
+   * machine.
+   */
+  readonly now?: () => number
   /** Retries of a failed webhook delivery (default 3, as Webflow) and the wait between them (default 10 minutes, as Webflow). */
   readonly deliveryRetries?: number
   readonly deliveryRetryDelayMs?: number
@@ -150,6 +156,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   const clientId = settings.clientId ?? randomBytes(16).toString("hex")
   const clientSecret = settings.clientSecret ?? randomBytes(32).toString("hex")
   const rateLimit = settings.rateLimit === false ? undefined : settings.rateLimit ?? { limit: 60, windowMs: 60_000 }
+  const now = settings.now ?? Date.now
   const store = Store.make()
   seedStore(store)
   store.publishing.intervalMs = settings.publishIntervalMs ?? 60_000
@@ -207,7 +214,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
 
   const limited = (token: string): number | undefined => {
     if (rateLimit === undefined) return undefined
-    const nowMs = Date.now()
+    const nowMs = now()
     const window = windows.get(token) ?? []
     while (window.length > 0 && window[0]! <= nowMs - rateLimit.windowMs) window.shift()
     windows.set(token, window)
