@@ -136,13 +136,15 @@ describe("TriggerStore", () => {
       expect(yield* triggers.othersAlive("a", 10_000)).toBe(1)
       yield* triggers.leave("b")
       expect(yield* triggers.othersAlive("a", 10_000)).toBe(0)
-      // A heartbeat is one effect repeated: each beat stores the time it runs at. (The window is
-      // wide enough that a busy machine's pause between a beat and the count does not close it.)
+      // A heartbeat is one effect repeated: each beat stores the time it runs at. (The count's
+      // window, 3 s, is shorter than the wait after the first beat, so that beat is out of it
+      // however slow the machine, and wide enough that a busy machine's pause between the second
+      // beat and the count, which only a stall makes seconds long, does not close it.)
       const beat = triggers.heartbeat("c")
       yield* beat
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 600)))
-      expect(yield* triggers.othersAlive("a", 500)).toBe(0)
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 3_100)))
+      expect(yield* triggers.othersAlive("a", 3_000)).toBe(0)
       yield* beat
-      expect(yield* triggers.othersAlive("a", 500)).toBe(1)
+      expect(yield* triggers.othersAlive("a", 3_000)).toBe(1)
     }).pipe(Effect.provide(stores())))
 })
