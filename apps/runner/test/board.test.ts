@@ -69,11 +69,26 @@ describe("x-runner run --serve (the board demo)", () => {
       triggers: [{ label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idBoard: "5eed00000000000000000006" } }],
       tasks: [{ label: "Read it", name: "read", type: "boardtool/v1/getCard", parameters: { id: "${trigger.id}" } }]
     }))
-    const { code, stderr, stdout } = await runner(["run", example("board.json"), "--sandbox", "--serve", quiet])
+    // The trigger is enabled before the tasks run and the wait starts only after they end; the
+    // demo never touches Operations, so no event exists to arrive, however slow the machine: a
+    // second's wait (not the default 15 s) is enough to see the run fail for it, say so and
+    // disable the trigger. (A wrong event delivered later than the wait would go unseen here; the
+    // first test's trigger, which does fire, shows deliveries come within the default wait.)
+    const { code, stderr, stdout } = await runner(["run", example("board.json"), "--sandbox", "--serve", quiet, "--serve-wait", "1 second"])
     expect(code, stderr).toBe(1)
-    expect(stdout).toContain("Cards on Operations: boardtool/v1/newCard fired no event within 15s")
+    expect(stdout).toContain("Cards on Operations: boardtool/v1/newCard fired no event within 1s")
     expect(stderr).toContain("[trigger] ■ trigger disabled")
-  }, 60_000)
+    // A wait that is not a positive duration, or without --serve, is refused before anything runs.
+    const [zero, alone] = await Promise.all([
+      runner(["run", example("board.json"), "--sandbox", "--serve", quiet, "--serve-wait", "0 seconds"]),
+      runner(["run", example("board.json"), "--sandbox", "--serve-wait", "1 second"])
+    ])
+    expect(zero.code).toBe(2)
+    expect(zero.stderr).toContain("--serve-wait 0 seconds: not a positive duration such as \"15 seconds\"")
+    expect(alone.code).toBe(2)
+    expect(alone.stderr).toContain("--serve-wait needs --serve")
+    expect(zero.stderr + alone.stderr).not.toContain("▶ Board demo")
+  }, 120_000)
 
   it("--serve is refused without --sandbox, and for a trigger the runner does not register (exit 2, nothing run)", async () => {
     const outside = await runner(["run", example("board.json"), "--serve", example("card-moved.json")])

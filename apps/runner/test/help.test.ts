@@ -13,7 +13,7 @@ const commands: Record<string, { readonly summary: string; readonly example: str
   run: {
     summary: "Run a workflow's tasks in order, stopping at the first failed step",
     example: "$ x-runner run examples/demo.json --sandbox",
-    describes: ["<workflow.json>", "The workflow file", "--connections", "A JSON file of connections", "--sandbox", "embedded simulators", "--without-rate-limits", "load tests", "--input", "an input the workflow declares", "--output", "one document {status, steps}", "--serve TRIGGER-WORKFLOW.json", "serve this workflow's trigger in the same process", "--files-dir DIR", "default: the current directory", "--allow-private-networks", "loopback, private, link-local"]
+    describes: ["<workflow.json>", "The workflow file", "--connections", "A JSON file of connections", "--sandbox", "embedded simulators", "--without-rate-limits", "load tests", "--input", "an input the workflow declares", "--output", "one document {status, steps}", "--serve TRIGGER-WORKFLOW.json", "serve this workflow's trigger in the same process", "--serve-wait DURATION", "how long the run waits, after its tasks", "--files-dir DIR", "default: the current directory", "--allow-private-networks", "loopback, private, link-local"]
   },
   serve: {
     summary: "Enable the triggers of a workflow (or of a directory's workflows) and run their tasks once per event on the durable engine",

@@ -56,6 +56,8 @@ export const run = (args: {
   readonly source: ConnectionSource.ConnectionSource
   readonly json: boolean
   readonly serve?: Option.Option<string>
+  /** With `serve`: how long to wait, after the tasks, for the trigger's first event to have run (default 15 seconds). */
+  readonly serveWait?: Option.Option<string>
   readonly files?: FileAccess.Flags | undefined
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
@@ -64,6 +66,10 @@ export const run = (args: {
     const workflow = yield* WorkflowFiles.loadWorkflow(args.workflow, args.inputs)
     const serveFile = Option.getOrUndefined(args.serve ?? Option.none())
     const triggered = serveFile === undefined ? undefined : yield* loadTriggerWorkflow(serveFile, args.source)
+    if (serveFile === undefined && Option.isSome(args.serveWait ?? Option.none())) {
+      return yield* new Errors.InvalidArguments({ message: "--serve-wait needs --serve: it is how long the run waits for the served trigger" })
+    }
+    const firedWithin = yield* serveWaitOf(args.serveWait)
     const { connections } = yield* ConnectionSource.connect(args.source, [
       ...new Set([...Workflow.componentsOf(workflow), ...(triggered === undefined ? [] : Workflow.componentsOf(triggered))])
     ])
@@ -136,8 +142,17 @@ export const run = (args: {
     Effect.scoped
   )
 
-/** How long `run --serve` waits, after its tasks, for the trigger's first event to have run. */
-const firedWithin = Duration.seconds(15)
+/** How long `run --serve` waits, after its tasks, for the trigger's first event to have run (`--serve-wait`, else 15 s). */
+const serveWaitOf = (given: Option.Option<string> | undefined) =>
+  Effect.gen(function*() {
+    const text = Option.getOrUndefined(given ?? Option.none())
+    if (text === undefined) return Duration.seconds(15)
+    const wait = Option.getOrUndefined(Duration.decodeUnknown(text))
+    if (wait === undefined || !Duration.greaterThan(wait, Duration.zero)) {
+      return yield* new Errors.InvalidArguments({ message: `--serve-wait ${text}: not a positive duration such as "15 seconds"` })
+    }
+    return wait
+  })
 
 /** `run --serve`'s workflow: on the sandbox, with a trigger that registers its own webhook. */
 const loadTriggerWorkflow = (file: string, source: ConnectionSource.ConnectionSource) =>
@@ -182,6 +197,11 @@ export const command = Command.make("run", {
       "With --sandbox: also serve this workflow's trigger in the same process, on a local URL; the run waits for the first event it fires and that event's run"
     ),
     Options.optional
+  ),
+  serveWait: Options.text("serve-wait").pipe(
+    Options.withPseudoName("DURATION"),
+    Options.withDescription("With --serve: how long the run waits, after its tasks, for the trigger's first event and its run, e.g. \"1 minute\" (default: 15 seconds)"),
+    Options.optional
   )
 }, (args) =>
   run({
@@ -190,7 +210,8 @@ export const command = Command.make("run", {
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
     files: { filesDir: args.filesDir, allowPrivateNetworks: args.allowPrivateNetworks },
     json: args.output === "json",
-    serve: args.serve
+    serve: args.serve,
+    serveWait: args.serveWait
   }).pipe(Effect.provide(components({ rateLimits: !args.withoutRateLimits })))).pipe(
   Command.withDescription("Run a workflow's tasks in order, stopping at the first failed step (exit 0, 1 a step failed, 2 invalid)")
 )
