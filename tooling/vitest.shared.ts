@@ -5,7 +5,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     environment: "node",
-    // One fork per file keeps nock's global interception from leaking between files.
+    // One fork per file keeps nock's global interception from leaking between files (core and
+    // http-undici share one process instead: their configs say why and how their files cope).
     pool: "forks",
     testTimeout: 20_000,
     reporters: ["default", "json"],
