@@ -68,7 +68,8 @@ export const startPostgres = async (database = "xrunner") => {
   const port = await freePort()
   // fsync off: a test's database need not survive a power cut, and its commits are then fast.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`
-  run(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "log"), "-o", options, "-w", "-t", "30", "start"])
+  // A stall bound (a few seconds alone), generous for two test runs on two cores.
+  run(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "log"), "-o", options, "-w", "-t", "180", "start"])
   const stopNow = () => {
     try {
       run(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"])

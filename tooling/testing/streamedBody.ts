@@ -36,7 +36,8 @@ export const sentOnlyAsWritten = (options: {
     }
     then()
   }
-  const deadline = Date.now() + (options.waitMs ?? 30_000)
+  // A stall bound: the client writing its first quarter takes seconds alone, more on a busy machine.
+  const deadline = Date.now() + (options.waitMs ?? 150_000)
   const whenWritten = () => {
     if (writtenSoFar(dir) >= size / 4) return send(size, () => res.end())
     if (Date.now() > deadline) return void res.destroy()

@@ -100,7 +100,7 @@ describe("archiveAllCards against the simulator", () => {
       expect(output.results.every((r) => r.ok && r.output!.id === r.id)).toBe(true)
       expect(open()).toEqual([])
       expect(cards.every((c) => sim.cards.get(c.id)!.closed)).toBe(true)
-    }), 40_000)
+    }))
 
   it.effect("under a lower limit than the connection declares, the 429s are retried and every card is archived", () =>
     Effect.gen(function*() {
@@ -118,5 +118,5 @@ describe("archiveAllCards against the simulator", () => {
       expect(output).toMatchObject({ archived: 13, failed: 0 })
       expect(output.results.map((r) => r.ok)).toEqual(Array(13).fill(true))
       expect(open()).toEqual([])
-    }), 20_000)
+    }))
 })

@@ -149,5 +149,5 @@ describe("attachments: against the simulator", () => {
       const response = yield* Effect.promise(() =>
         fetch(`${sim.baseUrl}/cards/${idCard}/attachments/${added.id}/download/data.bin?key=${sim.key}&token=${sim.token}`))
       expect([response.status, yield* Effect.promise(() => response.text())]).toEqual([401, "unauthorized card permission requested"])
-    }).pipe(Effect.scoped), 30_000)
+    }).pipe(Effect.scoped))
 })

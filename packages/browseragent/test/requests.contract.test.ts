@@ -198,5 +198,5 @@ describe.runIf(Contract.documentsPresent([specPath, v4SpecPath]))("every request
           ? `${v4Contract.operationOf(request, sim.v4BaseUrl)} (V4)`
           : `${request.method} (a presigned storage URL)`)
       expect(Contract.compareOperations(fileURLToPath(new URL("operations.json", import.meta.url)), sent)).toEqual([])
-    }), 60_000)
+    }))
 })

@@ -68,7 +68,7 @@ describe("browseragent against the simulator", () => {
       })
       expect(second).toMatchObject({ id: created.id, status: "stopped", isTaskSuccessful: true, output: "Done: Now its price history", stepCount: 6 })
       expect(Number((second as { llmCostUsd: string }).llmCostUsd)).toBeGreaterThan(Number((idle as { llmCostUsd: string }).llmCostUsd))
-    }).pipe(Effect.scoped), 20_000)
+    }).pipe(Effect.scoped))
 
   it.live("waiting for a new session's task returns it stopped, with its result", () =>
     Effect.gen(function*() {

@@ -377,7 +377,7 @@ describe("Files.download", () => {
       expect(statSync(to).size).toBe(size)
       expect(statSync(to).mode & 0o777).toBe(0o600)
       expect(readdirSync(dir).filter((name) => name.endsWith(".part"))).toEqual([])
-    }), 120_000)
+    }))
 
   it.effect("a download that fails leaves nothing under the target's name (nor a temporary file)", () =>
     Effect.gen(function*() {
