@@ -51,5 +51,5 @@ describe("a write whose answer cannot be read", () => {
     } finally {
       await new Promise((resolve) => trello.close(resolve))
     }
-  }, 60_000)
+  })
 })

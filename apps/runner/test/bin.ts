@@ -12,6 +12,14 @@ import { createServer } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
+/**
+ * How long a test waits for one thing (a process to end, a line to be printed, a count to be
+ * reached) before it calls it hung: a stall bound, not a speed expectation. Five times the
+ * slowest such wait alone, so the suite holds with another `pnpm test` beside it on two cores;
+ * a hung test still fails within minutes. The files' whole-test limit is vitest.config.ts's.
+ */
+export const stallMs = 180_000
+
 export const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../dist/bundle/x-runner.js", import.meta.url))
 
 export interface Outcome {
@@ -23,7 +31,7 @@ export interface Outcome {
 /** Runs the bin with these arguments (and environment) to its end. */
 export const runner = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   new Promise<Outcome>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: stallMs }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? 1, stdout, stderr })
     })
   })
@@ -59,8 +67,7 @@ export const served = (args: ReadonlyArray<string>, env: Record<string, string> 
   child.stdout.on("data", (c: Buffer) => (log += c.toString()))
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
   const seen = (text: string | RegExp) => typeof text === "string" ? log.split(text).length - 1 : text.test(log) ? 1 : 0
-  // Generous: on CI's two busy cores several runners start at once (a passing test never waits it out).
-  const waitFor = (text: string | RegExp, times = 1, timeoutMs = 45_000) =>
+  const waitFor = (text: string | RegExp, times = 1, timeoutMs = stallMs) =>
     new Promise<void>((resolve, reject) => {
       const started = Date.now()
       const check = () => {

@@ -58,7 +58,7 @@ describe("x-runner run --serve (the board demo)", () => {
     expect(stderr).toMatch(/\[trigger\] ● serving boardtool\/v1\/cardMoved at http:\/\/127\.0\.0\.1:\d+\/hooks\/cardMoved/)
     expect(stderr).toContain("[trigger] ■ trigger disabled")
     expect(stderr + stdout).not.toContain("sandbox-trello-secret")
-  }, 60_000)
+  })
 
   it("a trigger that never fires fails the run (exit 1) after its wait, saying so", async () => {
     // Watches the Operations board, which the board demo does not touch.
@@ -88,7 +88,7 @@ describe("x-runner run --serve (the board demo)", () => {
     expect(alone.code).toBe(2)
     expect(alone.stderr).toContain("--serve-wait needs --serve")
     expect(zero.stderr + alone.stderr).not.toContain("▶ Board demo")
-  }, 120_000)
+  })
 
   it("--serve is refused without --sandbox, and for a trigger the runner does not register (exit 2, nothing run)", async () => {
     const outside = await runner(["run", example("board.json"), "--serve", example("card-moved.json")])
@@ -98,5 +98,5 @@ describe("x-runner run --serve (the board demo)", () => {
     expect(polling.code).toBe(2)
     expect(polling.stderr).toContain("boardtool/v1/cardDueSoon is not a webhook the runner registers")
     expect(polling.stderr).not.toContain("▶ Board demo")
-  }, 60_000)
+  })
 })

@@ -67,7 +67,7 @@ describe("x-runner and Trello's notifications and dropdown options, on the sandb
       status: "failed",
       error: { tag: "InvalidInput", message: "\"Estimate (days)\" is a number field: only a list (dropdown) field has options" }
     })])
-  }, 60_000)
+  })
 
   it("serve: the baseline fires nothing; Alice's mention of me runs the workflow once; my own comment, nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "x-runner-mentioned-"))
@@ -102,5 +102,5 @@ describe("x-runner and Trello's notifications and dropdown options, on the sandb
       serving.child.kill("SIGTERM")
       await serving.exited
     }
-  }, 60_000)
+  })
 })

@@ -84,5 +84,5 @@ describe("x-runner run examples/browser-use-catalog.json --sandbox", () => {
     expect(output("v4Sessions").sessions).toEqual([expect.objectContaining({ sessionId: output("v4Ran").sessionId, latestRunId: output("v4Run").id })])
     // Three sessions were made (session, ran, sessionInWorkspace), one deleted.
     expect(output("sessionsByPath")).toMatchObject({ status: 200, body: { total: 2 } })
-  }, 60_000)
+  })
 })

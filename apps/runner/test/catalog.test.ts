@@ -69,5 +69,5 @@ describe("x-runner run examples/trello-catalog.json --sandbox", () => {
     expect(output("notifications").notifications.map((n: { type: string }) => n.type)).toEqual(["addedToCard", "mentionedOnCard"])
     expect(output("readMention")).toMatchObject({ id: "5eed00000000000000000b02", unread: false })
     expect(output("values").items).toEqual([expect.objectContaining({ idCustomField: seeded.estimate, value: { number: "3.5" } })])
-  }, 60_000)
+  })
 })

@@ -36,14 +36,14 @@ describe("x-runner run", () => {
     expect(result.steps[3].output).toMatchObject({ status: "stopped", output: { product: expect.any(String), price: expect.any(Number) } })
     expect(result.steps[5].output).toMatchObject({ orderId: "a1b-2c3", status: "fulfilled", customerInfo: { fullName: "Ada Lovelace" } })
     expect(Object.keys(result.steps[0]).sort()).toEqual(["name", "output", "status", "type"])
-  }, 60_000)
+  })
 
   it("pretty output: progress on stderr, the outputs on stdout", async () => {
     const { code, stderr, stdout } = await runner(["run", demo, "--sandbox"])
     expect(code).toBe(0)
     expect(stderr).toContain("✔ fulfil succeeded in")
     expect(stdout).toContain("Demo: every action of the three components: succeeded")
-  }, 60_000)
+  })
 
   it("a failing step: exit 1, its tag and message, the rest skipped; inputs from --input", async () => {
     const file = workflowFile("failing.json", {
@@ -64,7 +64,7 @@ describe("x-runner run", () => {
       { name: "missing", type: "boardtool/v1/getCard", status: "failed", error: { tag: "NotFound", message: "The requested resource was not found." } },
       { name: "never", type: "boardtool/v1/getCard", status: "skipped" }
     ])
-  }, 60_000)
+  })
 
   it("invalid workflows of every kind: exit 2, every problem with its path, nothing run", async () => {
     const syntax = await runner(["run", workflowFile("syntax.json", "{\n  \"label\": \"x\",\n  \"tasks\": [,]\n}"), "--sandbox"])
@@ -102,7 +102,7 @@ describe("x-runner run", () => {
     expect(shape.stderr).toContain("label: is required")
     expect(shape.stderr).toContain("tasks: must have at least one step")
     expect(shape.stderr).toContain("extra: is not a known parameter")
-  }, 60_000)
+  })
 
   it("bad arguments and missing connections: exit 2, saying what to do", async () => {
     const connections = workflowFile("connections.json", { boardtool: { key: "k-0123456789" } })
@@ -140,7 +140,7 @@ describe("x-runner run", () => {
     })
     expect(typo.stderr).toContain("is not valid JSON at line 1, column")
     expect(typo.stderr).not.toContain("ATTAsecret")
-  }, 60_000)
+  })
 
   it("--without-rate-limits: only with --sandbox or simulators on this machine; there, more calls than Trello allows in 10 s run without waiting", async () => {
     // Real providers (their default base URLs): their rate limits are their own.
@@ -182,7 +182,7 @@ describe("x-runner run", () => {
     } finally {
       await sim.close()
     }
-  }, 60_000)
+  })
 
   it("connections from the environment; no secret in any output", async () => {
     const token = "ATTA-secret-token-that-must-not-appear-0123456789"
@@ -197,7 +197,7 @@ describe("x-runner run", () => {
     expect(JSON.parse(outcome.stdout).steps[0].error.tag).toBe("UpstreamUnavailable")
     expect(outcome.stdout + outcome.stderr).not.toContain(token)
     expect(outcome.stdout + outcome.stderr).not.toContain("key-that-must-not-appear")
-  }, 60_000)
+  })
 })
 
 describe("x-runner describe and options", () => {
@@ -208,7 +208,7 @@ describe("x-runner describe and options", () => {
     const one = JSON.parse((await runner(["describe", "boardtool/v1"])).stdout)
     expect(one.triggers.find((t: { name: string }) => t.name === "newCard")).toMatchObject({ kind: "DYNAMIC_WEBHOOK" })
     expect((await runner(["describe", "nope/v1"])).code).toBe(2)
-  }, 60_000)
+  })
 
   it("options loads a dynamic list (the lists of a seeded board), and refuses a bad dependency", async () => {
     const lists = await runner(["options", "boardtool/v1/createCard", "idList", "--param", "idBoard=5eed00000000000000000002", "--sandbox"])
@@ -221,7 +221,7 @@ describe("x-runner describe and options", () => {
     const bad = await runner(["options", "boardtool/v1/createCard", "idList", "--param", "idBoard=nope", "--sandbox"])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain("idBoard: must be a Trello id")
-  }, 60_000)
+  })
 })
 
 describe("the bundled bin", () => {
@@ -234,5 +234,5 @@ describe("the bundled bin", () => {
     expect(code).toBe(0)
     expect(JSON.parse(stdout)).toEqual(JSON.parse(unbundled))
     expect(JSON.parse(stdout).map((c: { type: string }) => c.type).sort()).toEqual(["boardtool/v1", "browseragent/v1", "sitebuilder/v1"])
-  }, 60_000)
+  })
 })

@@ -58,7 +58,7 @@ describe("x-runner connect", () => {
     expect(stderr + stdout).not.toContain(stored.sitebuilder.accessToken)
     expect(stderr + stdout).not.toContain(sim.clientSecret)
     await sim.close()
-  }, 30_000)
+  })
 
   it("refuses a component without OAuth2, and a connections file without the app's credentials", async () => {
     const dir = mkdtempSync(join(tmpdir(), "x-runner-connect-"))
@@ -78,7 +78,7 @@ describe("x-runner connect", () => {
     const noApp = await run(["connect", "sitebuilder", "--connections", file])
     expect(noApp.code).toBe(2)
     expect(noApp.stderr).toContain("put {\"sitebuilder\": {\"clientId\": …, \"clientSecret\": …}}")
-  }, 30_000)
+  })
 })
 
 describe("x-runner connect --test", () => {
@@ -102,7 +102,7 @@ describe("x-runner connect --test", () => {
     } finally {
       await sim.close()
     }
-  }, 30_000)
+  })
 
   it("sitebuilder (OAuth2) and browseragent (an API key): a refused credential says what to do; unreachable exits 1", async () => {
     const webflow = await WebflowSimulator.start({ rateLimit: false })
@@ -137,7 +137,7 @@ describe("x-runner connect --test", () => {
     })
     expect(unreachable.code).toBe(1)
     expect(unreachable.stderr).toContain("connection boardtool: http://127.0.0.1:9/1 could not be reached (GET /members/me: ")
-  }, 60_000)
+  })
 
   it("the sandbox's connections work (sitebuilder's token has every scope the actions need)", async () => {
     for (const name of ["boardtool", "sitebuilder"]) {
@@ -148,5 +148,5 @@ describe("x-runner connect --test", () => {
     const alone = await runner(["connect", "boardtool", "--sandbox"])
     expect(alone.code).toBe(2)
     expect(alone.stderr).toContain("add --test")
-  }, 60_000)
+  })
 })

@@ -85,5 +85,5 @@ describe("Database.layer: runs.db and its -wal and -shm are never symbolic links
     expect(code).toBe(2)
     expect(stderr).toContain(`${join(dataDir, "runs.db")} is a symbolic link`)
     expect(modeOf(target)).toBe(0o644)
-  }, 30_000)
+  })
 })

@@ -62,7 +62,7 @@ describe("opening the runs' embedded database", () => {
       expect([JSON.parse(a!.out.split("\n")[1]!), JSON.parse(b!.out.split("\n")[1]!)].sort((x, y) => y.length - x.length)[0].sort()).toEqual(["a", "b"])
       expect(withDatabase(dataDir, (db) => db.prepare(`SELECT migration_id, name FROM ${Migrations.table} ORDER BY migration_id`).all())).toEqual(known)
     }
-  }, 60_000)
+  })
 
   it("a database migrated by a newer x-runner is refused, naming its migration, nothing read or written", async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), "x-runner-newer-")), "data")
@@ -84,5 +84,5 @@ describe("opening the runs' embedded database", () => {
     opened.go()
     expect((await opened.exited).code).not.toBe(0)
     expect(withDatabase(dataDir, (db) => db.prepare("SELECT event_id FROM xr_runs").all())).toEqual([{ event_id: "a" }])
-  }, 60_000)
+  })
 })

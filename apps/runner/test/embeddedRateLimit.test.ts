@@ -126,5 +126,5 @@ describe("x-runner serve on the embedded database: one rate limiter for both thr
       await runner.exited
     }
     // An outer stall limit only (about 15 s alone, 40 s on a loaded machine): the waits above fail first.
-  }, 300_000)
+  })
 })

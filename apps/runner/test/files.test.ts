@@ -35,7 +35,7 @@ describe("x-runner run: files", () => {
     expect(result.steps[1]).toMatchObject({ status: "succeeded", output: { path: copy, size: 18, fileName: "notes.txt" } })
     expect(readFileSync(copy, "utf8")).toBe("Launch on Monday.\n")
     expect(statSync(copy).mode & 0o777).toBe(0o600)
-  }, 60_000)
+  })
 
   it("a file over the limit fails the step with an InvalidInput naming the field, its size and the limit", async () => {
     const big = join(dir, "big.bin")
@@ -53,7 +53,7 @@ describe("x-runner run: files", () => {
       status: "failed",
       error: { tag: "InvalidInput", message: "file is 10 MiB (10485761 bytes), over its limit of 10 MiB (10485760 bytes)" }
     })
-  }, 60_000)
+  })
 
   describe("the file policy", () => {
     // A directory beside the files directory, a link out of it, and a server on 127.0.0.1 that is no simulator.
@@ -105,7 +105,7 @@ describe("x-runner run: files", () => {
       expect(escape.steps[1]!.error!.message).toMatch(/^path: downloads\/\.\.\/\.\.\/victim\.txt holds a "\.\." segment/)
       expect(existsSync(join(files, "..", "victim.txt"))).toBe(false)
       expect(readdirSync(files).sort()).toEqual(["downloads", "link.txt"])
-    }, 60_000)
+    })
 
     it("a trigger's run on the engine's thread keeps to the same policy (run --serve): a path taken from the event is refused", async () => {
       // The card's name, from the event, is used as a path: the red team's /etc/passwd.
@@ -127,7 +127,7 @@ describe("x-runner run: files", () => {
       const trigger = (JSON.parse(stdout) as { trigger: { status: string; steps: Array<{ error?: { tag: string; message: string } }> } }).trigger
       expect(trigger.status).toBe("failed")
       expect(trigger.steps[0]!.error).toEqual({ tag: "InvalidInput", message: `file: /etc/passwd is outside the files directory ${files}` })
-    }, 60_000)
+    })
 
     it("serve has no files directory until --files-dir gives one: a path taken from a delivery is refused", async () => {
       const workflow = join(dir, "attach-named.json")
@@ -150,6 +150,6 @@ describe("x-runner run: files", () => {
       expect(attachments).toEqual([])
       server.child.kill("SIGTERM")
       await server.exited
-    }, 60_000)
+    })
   })
 })

@@ -72,7 +72,7 @@ describe("x-runner help", () => {
       expect(listed).toMatch(new RegExp(`- ${name} .*${summary.replace(/[()']/g, ".")}`))
       expect(stdout.slice(stdout.indexOf("EXAMPLES"))).toContain(example)
     }
-  }, 60_000)
+  })
 
   it("each command's --help describes every argument and option, its own example only, with no filler and no escapes", async () => {
     for (const [name, { describes, example }] of Object.entries(commands)) {
@@ -88,7 +88,7 @@ describe("x-runner help", () => {
         if (other !== name) expect(stdout, `${name} shows the example of ${other}`).not.toContain(example)
       }
     }
-  }, 60_000)
+  })
 
   it("NO_COLOR and a piped stderr: an argument error has no escapes either; --version prints the version", async () => {
     const wrong = await runner(["run", "--output", "yaml", "x.json"], { NO_COLOR: "1" })
@@ -97,5 +97,5 @@ describe("x-runner help", () => {
     expect(wrong.stderr).toContain("Expected one of the following cases: pretty, json")
     const shown = await runner(["--version"])
     expect(shown).toMatchObject({ code: 0, stdout: `${version}\n` })
-  }, 60_000)
+  })
 })

@@ -52,7 +52,7 @@ describe("--input", () => {
     const [card, again] = document.steps
     expect(card!.output).toMatchObject({ name: "${card.id}", desc: "note: ${x.y} ${inputs.name}" })
     expect(again!.output).toMatchObject({ name: "${card.id}", desc: `\${x.y} \${inputs.name} (${card!.output.idShort})` })
-  }, 60_000)
+  })
 
   it("name= is the empty string; refused, naming the input, only where the parameter refuses an empty value", async () => {
     const empty = await runner(["run", workflow, "--sandbox", "--output", "json", "--input", "note="])
@@ -69,5 +69,5 @@ describe("--input", () => {
     const malformed = await runner(["run", workflow, "--sandbox", "--input", "name"])
     expect(malformed.code).toBe(2)
     expect(malformed.stderr).toContain("--input name: expected name=value (an empty value is written name=)")
-  }, 60_000)
+  })
 })

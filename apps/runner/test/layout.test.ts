@@ -33,7 +33,7 @@ describe("The runner's layout", () => {
     // Every source file was read (a module the cruise missed would hide its imports).
     const sources = readdirSync(join(runner, "src"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts"))
     expect(modules.sort()).toEqual(sources.map((file) => `src/${file}`).sort())
-  }, 60_000)
+  })
 
   it("fails on a planted cycle and on store/ importing engine/", async () => {
     const planted = mkdtempSync(join(tmpdir(), "x-runner-layout-"))
@@ -51,5 +51,5 @@ describe("The runner's layout", () => {
     } finally {
       rmSync(planted, { recursive: true, force: true })
     }
-  }, 60_000)
+  })
 })

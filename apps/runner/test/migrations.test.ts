@@ -170,7 +170,7 @@ describe("Migrations on PostgreSQL", () => {
   let postgres: Postgres
   beforeAll(async () => {
     postgres = await startPostgres()
-  }, 60_000)
+  })
   afterAll(() => postgres?.stop())
 
   it.scoped("two runners migrate a database made before migrations (its xr_runs without runner) at once: once, its runs kept", () =>
@@ -187,5 +187,5 @@ describe("Migrations on PostgreSQL", () => {
       expect(columns.map((row) => row.column_name)).toContain("runner")
       const runs = yield* sql<{ id: string }>`SELECT id FROM xr_runs ORDER BY accepted_at`
       expect(runs.map((row) => row.id)).toEqual([succeeded, failed, waiting])
-    }), 60_000)
+    }))
 })

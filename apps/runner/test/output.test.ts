@@ -70,7 +70,7 @@ describe("output", () => {
     expect(document.status).toBe("failed")
     expect(document.steps.map((step) => step.status)).toEqual([...Array(30).fill("succeeded"), "failed"])
     expect(document.steps[29]!.output.desc).toBe(desc)
-  }, 60_000)
+  })
 
   it("runs show … | head -1: the closed pipe ends the command quietly, without a stack trace", async () => {
     const dataDir = join(dir, "data")
@@ -98,5 +98,5 @@ describe("output", () => {
     const { code, stderr } = await end
     expect(stderr).toBe("")
     expect(code).toBe(0)
-  }, 60_000)
+  })
 })

@@ -29,7 +29,7 @@ describe("x-runner and property groups", () => {
     expect(stderr).toContain(`${type}: fieldData holds fields loaded from collectionId; see them with: x-runner options ${type} fieldData --param collectionId=…`)
     const component = await runner(["describe", "sitebuilder/v1"])
     expect(component.stderr).toContain("sitebuilder/v1/updateCollectionItem: fieldData holds fields loaded from collectionId")
-  }, 60_000)
+  })
 
   it("options loads a group's fields from the sandbox: title, kind, required, choices; without collectionId it says what it needs", async () => {
     const { code, stdout } = await runner(["options", type, "fieldData", "--param", `collectionId=${products}`, "--sandbox"])
@@ -48,7 +48,7 @@ describe("x-runner and property groups", () => {
     const missing = await runner(["options", type, "fieldData", "--sandbox"])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain("fieldData: needs collectionId to load its fields")
-  }, 60_000)
+  })
 
   it("run --sandbox: a workflow creates an item with typed fields and reads it back; a bad field fails its step before the write", async () => {
     const file = workflowFile("create-item.json", {
@@ -87,5 +87,5 @@ describe("x-runner and property groups", () => {
     expect(failed.steps[0]).toMatchObject({ status: "failed", error: { tag: "InvalidInput" } })
     expect(failed.steps[0].error.message).toContain("fieldData.price: must be a number")
     expect(failed.steps[1].status).toBe("skipped")
-  }, 60_000)
+  })
 })

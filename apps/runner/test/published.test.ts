@@ -10,13 +10,14 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { stallMs } from "./bin.js"
 
 const runnerDir = fileURLToPath(new URL("../", import.meta.url))
 const pnpm = fileURLToPath(new URL("../../../node_modules/.bin/pnpm", import.meta.url))
 
 const run = (cwd: string, args: ReadonlyArray<string>) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, args, { cwd, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, args, { cwd, timeout: stallMs }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? 1, stdout, stderr }))
   })
 

@@ -47,6 +47,8 @@ const recordingProxy = async (target: string) => {
       res.end(Buffer.from(await answer.arrayBuffer()))
     })
   })
+  // A real provider's idle timeout (as Loopback.listen's), not Node's 5 s, which a busy machine lets race the runner's next request.
+  server.keepAliveTimeout = 60_000
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as { port: number }
   return { origin: `http://127.0.0.1:${port}`, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
@@ -164,5 +166,5 @@ describe("secrets at rest", () => {
       await proxy.close()
       await sim.close()
     }
-  }, 60_000)
+  })
 })

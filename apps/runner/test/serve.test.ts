@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { freePort, runner, runStatuses, runsOf, served, type Served, writesSent } from "./bin.js"
+import { freePort, runner, runStatuses, runsOf, served, type Served, stallMs, writesSent } from "./bin.js"
 
 const workflow = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
 const secret = "sandbox-trello-secret"
@@ -37,8 +37,7 @@ const delivery = (actionId: string, publicUrl: string, signed = true) => {
 
 /** The runs once the one of event `id` has ended. */
 const runsOnceEnded = async (dataDir: string, id: string) => {
-  // Generous: only a run that never ends waits it out.
-  const deadline = Date.now() + 45_000
+  const deadline = Date.now() + stallMs
   const ended = () => runStatuses(dataDir).some((run) => run.event === id && !["accepted", "running"].includes(run.status))
   while (!ended() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
   return runsOf({ dataDir })
@@ -78,7 +77,7 @@ describe("x-runner serve", () => {
     await served.waitFor("■ trigger disabled")
     await served.exited
     expect(served.log()).not.toContain("sandbox-trello-secret")
-  }, 60_000)
+  })
 
   it("killed (-9) while a step's create may have reached the provider: the run ends unknown, not repeated; runs retry runs it once", async () => {
     const port = await freePort()
@@ -122,5 +121,5 @@ describe("x-runner serve", () => {
     second.child.kill("SIGINT")
     await second.waitFor("■ trigger disabled")
     await second.exited
-  }, 60_000)
+  })
 })

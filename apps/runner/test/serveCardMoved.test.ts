@@ -43,5 +43,5 @@ describe("x-runner serve, cardMoved", () => {
     server.child.kill("SIGTERM")
     await server.waitFor("■ trigger disabled")
     await server.exited
-  }, 60_000)
+  })
 })

@@ -70,7 +70,7 @@ describe("x-runner serve, a polling trigger", () => {
     second.child.kill("SIGTERM")
     await second.exited
     expect(first.log() + second.log()).not.toContain(sim.token)
-  }, 60_000)
+  })
 
   it("a cursor stored for other parameters is not used: a new baseline", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "x-runner-poll-other-"))
@@ -84,7 +84,7 @@ describe("x-runner serve, a polling trigger", () => {
     await served.waitFor("○ baseline set")
     served.child.kill("SIGTERM")
     await served.exited
-  }, 60_000)
+  })
 
   it("sample: the trigger's sample events as JSON, nothing served", async () => {
     const sampled = await runner(["sample", workflow, "--sandbox"])
@@ -105,7 +105,7 @@ describe("x-runner serve, a polling trigger", () => {
     const none = await runner(["sample", demo, "--sandbox"])
     expect(none.code).toBe(2)
     expect(none.stderr).toContain("has no trigger to sample")
-  }, 60_000)
+  })
 
   it("a webhook trigger still needs --public-url; a bad --poll-interval is refused", async () => {
     const newCard = fileURLToPath(new URL("../examples/new-card.json", import.meta.url))
@@ -115,5 +115,5 @@ describe("x-runner serve, a polling trigger", () => {
     const bad = await runner(["serve", workflow, "--sandbox", "--poll-interval", "soon"])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain("--poll-interval soon: not a positive duration")
-  }, 60_000)
+  })
 })

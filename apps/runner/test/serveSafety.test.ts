@@ -12,7 +12,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { freePort, runsOf, served, type Served, storeCursor } from "./bin.js"
+import { freePort, runsOf, served, type Served, stallMs, storeCursor } from "./bin.js"
 
 const { boards, cards, lists } = TrelloSimulator.seed
 
@@ -108,13 +108,12 @@ describe("x-runner serve: unsigned deliveries", () => {
     await stop(signed)
     expect((await runsOf({ dataDir: join(dir, "signed") })).map((run) => run.event)).toEqual(["abababababababababababab"])
     expect(refused.log() + allowed.log() + signed.log()).not.toContain(sim.secret)
-  }, 120_000)
+  })
 })
 
 /** `/healthz`, once it answers what `until` wants (the engine's thread tells the serving thread). */
 const healthOf = async (port: number, until: (health: Health) => boolean) => {
-  // Generous: on a busy machine the engine's thread takes its time; only a hang waits it out.
-  const deadline = Date.now() + 45_000
+  const deadline = Date.now() + stallMs
   for (;;) {
     const health = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json() as Health
     if (until(health) || Date.now() > deadline) return health
@@ -171,7 +170,7 @@ describe("x-runner serve: stored cursors", () => {
     const unknown = start("--reset-cursor", "nothing-here")
     expect(await unknown.exited).toBe(2)
     expect(unknown.log()).toContain("--reset-cursor nothing-here: not a polling workflow served here (those are: garbled, misshapen, sound)")
-  }, 120_000)
+  })
 })
 
 describe("x-runner serve: workflow names", () => {
@@ -228,5 +227,5 @@ describe("x-runner serve: workflow names", () => {
     })
     expect((await startedOrEnded(clash, "● serving")).code, clash.log()).toBe(2)
     expect(clash.log()).toContain(`${join(atHealth, "healthz.json")} would be served at /healthz, the health check's path`)
-  }, 120_000)
+  })
 })

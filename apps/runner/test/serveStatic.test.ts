@@ -92,5 +92,5 @@ describe("x-runner serve: a static webhook", () => {
     } finally {
       await sim.close()
     }
-  }, 60_000)
+  })
 })

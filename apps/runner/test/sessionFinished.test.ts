@@ -49,5 +49,5 @@ describe("x-runner serve, browseragent's sessionFinished", () => {
       serving.child.kill("SIGTERM")
       await serving.exited
     }
-  }, 60_000)
+  })
 })

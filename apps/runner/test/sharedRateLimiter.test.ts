@@ -28,7 +28,7 @@ import * as SharedRateLimiter from "../src/store/SharedRateLimiter.js"
 let postgres: Postgres
 beforeAll(async () => {
   postgres = await startPostgres()
-}, 60_000)
+})
 afterAll(() => postgres.stop())
 
 /** A pool of its own on a database, open for the test's scope. */
@@ -145,7 +145,7 @@ describe("SharedRateLimiter", () => {
       const { free, read } = yield* givenBack(yield* clientOf(postgres.url, 1), RateLimiter.bucketOf(limits("token-one")[0]!).key)
       expect(free).toHaveLength(50)
       for (const at of free) expect(at - 1000 - RateLimiter.marginMillis).toBeLessThanOrEqual(read + 1)
-    }), 60_000)
+    }))
 
   it.scopedLive("another credential's request is not held behind one whose tokens are all held", () =>
     Effect.gen(function*() {
@@ -164,7 +164,7 @@ describe("SharedRateLimiter", () => {
         Effect.timeoutFail({ duration: "45 seconds", onTimeout: () => new Error("another credential's request waited behind the held one's") })
       )
       expect(started).toEqual(["first", "other"])
-    }), 60_000)
+    }))
 
   it.scopedLive("with its database gone, requests go on paced by the runner alone, which says so once and asks the database again only later", () =>
     Effect.gen(function*() {
@@ -192,7 +192,7 @@ describe("SharedRateLimiter", () => {
       expect(yield* Effect.timeoutOption(request(3), "500 millis")).toEqual(Option.none())
       expect(started).toEqual([1, 2])
       expect(warnings).toHaveLength(1)
-    }), 60_000)
+    }))
 
   // On `TestClock`: the store measures the time since the answer by this runner's clock.
   it.scoped("a release that waits for its row gives the token back an interval after the answer, not after the wait", () =>
@@ -220,5 +220,5 @@ describe("SharedRateLimiter", () => {
       const { free, read } = yield* givenBack(sql, bucket.key)
       expect(free).toHaveLength(1)
       expect(free[0]! - 10 * 60_000 - RateLimiter.marginMillis).toBeLessThanOrEqual(read - 60_000 + 1)
-    }), 60_000)
+    }))
 })

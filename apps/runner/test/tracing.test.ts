@@ -35,6 +35,8 @@ const collector = async () => {
       response.writeHead(200, { "content-type": "application/json" }).end("{}")
     })
   })
+  // A real collector's idle timeout (as Loopback.listen's), not Node's 5 s, which a busy machine lets race the next export.
+  server.keepAliveTimeout = 60_000
   const port = await new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)))
   return { url: `http://127.0.0.1:${port}`, spans, bodies, close: () => new Promise((resolve) => server.close(resolve)) }
 }
@@ -82,5 +84,5 @@ describe("x-runner serve --otlp-endpoint", () => {
     } finally {
       await otlp.close()
     }
-  }, 60_000)
+  })
 })

@@ -177,5 +177,5 @@ describe("x-runner run --sandbox --serve: every webhook trigger of boardtool/v1"
       }
     }))
     if (failures.length > 0) throw new Error(failures.map(String).join("\n\n"))
-  }, 120_000)
+  })
 })

@@ -86,7 +86,7 @@ describe("x-runner run --sandbox: sitebuilder/v1's bulk item actions", () => {
       failed: 0,
       results: [{ index: 0, id: tee, ok: true, output: { id: tee } }, { index: 1, id: cap, ok: true, output: { id: cap } }]
     })
-  }, 60_000)
+  })
 
   it("more than Webflow's 100 items a request fails the workflow's check, before anything is sent", async () => {
     const workflow = write("too-many.json", {
@@ -97,5 +97,5 @@ describe("x-runner run --sandbox: sitebuilder/v1's bulk item actions", () => {
     expect(code).not.toBe(0)
     expect(stderr).toContain("itemIds")
     expect(stderr).toContain("at most 100")
-  }, 60_000)
+  })
 })

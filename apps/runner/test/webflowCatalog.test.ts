@@ -97,5 +97,5 @@ describe("x-runner run examples/webflow-catalog.json --sandbox", () => {
     expect(output("deletedSubmission")).toEqual({ id: "5eed000000000000000f2002", deleted: true })
     expect(output("posterSkus").skus).toMatchObject([{ fieldData: { name: "Poster A2", price: { value: 1499, unit: "USD" }, sku: "POS-A2" } }])
     expect(output("repricedSku")).toMatchObject({ id: output("posterSkus").skus[0].id, fieldData: { name: "Poster A2", slug: "poster-a2", price: { value: 1299, unit: "USD" } } })
-  }, 60_000)
+  })
 })

@@ -58,12 +58,12 @@ describe("x-runner run --sandbox: redirects, custom code and site submissions", 
     const submissions = output("submissions").formSubmissions
     expect(submissions).toHaveLength(120)
     expect(submissions[119]).toMatchObject({ displayName: "Newsletter", formResponse: { Email: "reader120@example.com" } })
-  }, 60_000)
+  })
 
   it("an inline script over 2000 characters stops the run at its check, naming the parameter; no step runs", async () => {
     const { code, stderr, stdout } = await runner(["run", workflow("too-long.json", "x".repeat(2001)), "--sandbox", "--output", "json"])
     expect(code).toBe(2)
     expect(stderr).toContain("tasks[2].parameters.sourceCode: must be at most 2000 characters long")
     expect(stdout).not.toContain("/pricing-2025")
-  }, 60_000)
+  })
 })

@@ -39,5 +39,5 @@ describe("x-runner describe sitebuilder/v1: no User Accounts", () => {
     const run = await runner(["run", workflow, "--sandbox"])
     expect(run.code).not.toBe(0)
     expect(run.stderr).toContain("listUsers")
-  }, 60_000)
+  })
 })
