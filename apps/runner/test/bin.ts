@@ -128,7 +128,7 @@ const runsDatabase = (dataDir: string) => {
     close: () => void
   }
   const db = new Database(join(dataDir, "runs.db"))
-  db.pragma("busy_timeout = 5000")
+  db.pragma(`busy_timeout = ${stallMs}`)
   return db
 }
 
