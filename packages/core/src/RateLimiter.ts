@@ -18,7 +18,9 @@
  * another thread's store). A held token whose holder never answers (a process gone) comes
  * back at the latest `holdLimitMillis` and one interval after its start: a request that has
  * not arrived a minute after its start is presumed never to.
- * Waiting is `Effect.sleep`, so it runs on `TestClock` in tests.
+ * Waiting is `Effect.sleep`, so it runs on `TestClock` in tests. A request that had to wait
+ * reports its wait to the observer in its fiber (`observingWaits`), so that a caller can say
+ * which steps were slow because of a rate limit.
  *
  * @since 0.1.0
  */
@@ -26,6 +28,7 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Schema from "effect/Schema"
 import { createHash, randomUUID } from "node:crypto"
 
@@ -302,6 +305,43 @@ export const memoryStore = (): RateLimiterStore => {
   }
 }
 
+/**
+ * How long a request waited for its start: `millis` in all (its waits for a token held by a
+ * request in flight, then for the earliest token back), under the limits of these `scopes`
+ * (e.g. "token", "key": never the credential).
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface Wait {
+  readonly scopes: ReadonlyArray<string>
+  readonly millis: number
+}
+
+/**
+ * Told of each wait of a request of this fiber (and of the fibers it forks), once the request
+ * may start; `undefined` (the default) when nobody asks.
+ *
+ * @since 0.6.0
+ * @category fiber refs
+ */
+export const currentWaitObserver: FiberRef.FiberRef<((wait: Wait) => Effect.Effect<void>) | undefined> = FiberRef.unsafeMake<
+  ((wait: Wait) => Effect.Effect<void>) | undefined
+>(undefined)
+
+/**
+ * Runs `effect` with `observe` told of every wait of its requests for their rate limits
+ * (a request that starts at once is not reported).
+ *
+ * @since 0.6.0
+ * @category combinators
+ */
+export const observingWaits = (observe: (wait: Wait) => Effect.Effect<void>) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.locally(effect, currentWaitObserver, observe)
+
+const reportWait = (wait: Wait): Effect.Effect<void> =>
+  Effect.flatMap(FiberRef.get(currentWaitObserver), (observe) => observe === undefined ? Effect.void : observe(wait))
+
 const noPermit: Permit = { release: Effect.void }
 
 /**
@@ -318,10 +358,14 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
     const buckets = limits.map(bucketOf).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     // The store's calls run whole; only the waits can be interrupted, even where the caller
     // made the permit's taking and its release uninterruptible (`withPermit`).
+    const scopes = [...new Set(limits.map((limit) => limit.scope))]
     return Effect.uninterruptible(Effect.suspend(() => {
       const holder = randomUUID()
-      const attempt: Effect.Effect<Permit> = Effect.flatMap(store.take(buckets, holder), (taken) => {
-        if (taken._tag === "Full") return Effect.zipRight(Effect.interruptible(Effect.sleep(Duration.millis(taken.retryMillis))), attempt)
+      // `waited`: the time slept so far for a full bucket, reported with the last wait.
+      const attempt = (waited: number): Effect.Effect<Permit> => Effect.flatMap(store.take(buckets, holder), (taken) => {
+        if (taken._tag === "Full") {
+          return Effect.zipRight(Effect.interruptible(Effect.sleep(Duration.millis(taken.retryMillis))), attempt(waited + taken.retryMillis))
+        }
         let released = false
         const permit: Permit = {
           release: Effect.suspend(() => {
@@ -330,13 +374,14 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
             return store.release(buckets, holder, true)
           })
         }
-        if (taken.waitMillis <= 0) return Effect.succeed(permit)
+        if (taken.waitMillis <= 0) return waited > 0 ? Effect.as(reportWait({ scopes, millis: waited }), permit) : Effect.succeed(permit)
         return Effect.interruptible(Effect.sleep(Duration.millis(taken.waitMillis))).pipe(
           Effect.onInterrupt(() => store.release(buckets, holder, false)),
+          Effect.zipRight(reportWait({ scopes, millis: waited + taken.waitMillis })),
           Effect.as(permit)
         )
       })
-      return attempt
+      return attempt(0)
     }))
   }
   return {

@@ -233,3 +233,42 @@ describe("RateLimiter", () => {
     expect(RateLimiter.bucketOf(token("another", 100, "10 seconds")).key).not.toBe(bucket.key)
   })
 })
+
+describe("RateLimiter waits", () => {
+  it.effect("a request that waits for its limit reports how long and under which scopes; one that starts at once reports nothing", () =>
+    Effect.gen(function*() {
+      const limiter = RateLimiter.make()
+      const waits: Array<{ readonly request: number; readonly wait: RateLimiter.Wait }> = []
+      const limits = [token("c", 2, "10 seconds"), { ...token("c", 3, "10 seconds"), scope: "key" }]
+      const fiber = yield* Effect.fork(Effect.forEach([0, 1, 2], (request) =>
+        limiter.withPermit(limits)(Effect.void).pipe(
+          RateLimiter.observingWaits((wait) => Effect.sync(() => void waits.push({ request, wait })))
+        )))
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(fiber)
+      // The third waits for the first token back: one interval (and the margin) after its answer.
+      expect(waits).toEqual([{ request: 2, wait: { scopes: ["token", "key"], millis: 10_000 + RateLimiter.marginMillis } }])
+    }))
+
+  it.effect("a wait behind a request in flight counts the time asked again too", () =>
+    Effect.gen(function*() {
+      const limiter = RateLimiter.make()
+      const waits: Array<RateLimiter.Wait> = []
+      const limits = [token("c", 1, "10 seconds")]
+      const observed = RateLimiter.observingWaits((wait) => Effect.sync(() => void waits.push(wait)))
+      // The first holds the only token for 3 s; the second finds it held (asks again 10 s after
+      // the first's start), then waits for it back 10 s after the first's answer: 13 s in all.
+      const first = yield* Effect.fork(observed(limiter.withPermit(limits)(Effect.sleep("3 seconds"))))
+      const second = yield* Effect.fork(observed(limiter.withPermit(limits)(Effect.void)))
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(first)
+      yield* Fiber.join(second)
+      expect(waits).toEqual([{ scopes: ["token"], millis: 13_000 + RateLimiter.marginMillis }])
+    }))
+
+  it.effect("nobody observing: waits as before", () =>
+    Effect.gen(function*() {
+      const times = yield* startTimes(RateLimiter.make(), [token("c", 1, "10 seconds")], 2)
+      expect(times).toEqual([0, 10_000 + RateLimiter.marginMillis])
+    }))
+})
