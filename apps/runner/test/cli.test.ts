@@ -151,34 +151,51 @@ describe("x-runner run", () => {
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain("--without-rate-limits needs --sandbox or simulators on this machine")
     expect(refused.stderr).toContain("are real providers, whose rate limits are its own")
-    // 120 reads of one card: over the token's 100 per 10 s, so with the limits on the 101st waits for the window.
+    // 120 reads of one card: over the token's 100 per 10 s, so with the limits on the 101st
+    // would wait for the window, and its step would say so (`rateLimitWaitMs`, the limiter's
+    // own count of its waits, whatever the machine's speed).
     const reads = workflowFile("many-reads.json", {
       label: "Many reads",
       tasks: Array.from({ length: 120 }, (_, i) => step(`read${i}`, "boardtool/v1/getCard", { id: "5eed0000000000000000000a" }))
     })
-    // A simulator on this machine that records when each read arrived (its limits, which read the
-    // clock once a request, too high to refuse any): a run that waited for the window would leave
-    // a pause of most of 10 s between two reads. The longest pause is asserted rather than the
-    // whole run's time, which grows with the machine's load.
-    const arrivals: Array<number> = []
+    // A simulator on this machine whose limits are too high to refuse any read.
     const unrefused = { limit: 1_000_000, intervalMs: 10_000 }
-    const sim = await TrelloSimulator.start({ rateLimits: { perToken: unrefused, perKey: unrefused }, now: () => {
-      const now = Date.now()
-      arrivals.push(now)
-      return now
-    } })
+    const sim = await TrelloSimulator.start({ rateLimits: { perToken: unrefused, perKey: unrefused } })
     try {
       const unlimited = await runner(["run", reads, "--without-rate-limits", "--output", "json"], {
         XRUNNER_BOARDTOOL_KEY: sim.key, XRUNNER_BOARDTOOL_TOKEN: sim.token, XRUNNER_BOARDTOOL_BASE_URL: sim.baseUrl
       })
       expect(unlimited.stderr).toBe("")
       expect(unlimited.code).toBe(0)
-      const steps = JSON.parse(unlimited.stdout).steps as Array<{ status: string; output: { id: string } }>
+      const steps = JSON.parse(unlimited.stdout).steps as Array<{ status: string; output: { id: string }; rateLimitWaitMs?: number }>
       expect(steps).toHaveLength(120)
       expect(steps.every((s) => s.status === "succeeded" && s.output.id === "5eed0000000000000000000a")).toBe(true)
-      expect(arrivals.length).toBeGreaterThanOrEqual(120)
-      const pauses = arrivals.slice(1).map((at, i) => at - arrivals[i]!)
-      expect(Math.max(...pauses)).toBeLessThan(4_000)
+      expect(steps.filter((s) => s.rateLimitWaitMs !== undefined)).toEqual([])
+    } finally {
+      await sim.close()
+    }
+  })
+
+  it("with the limits on, a step past the token's 100 reads per 10 s says how long it waited for the rate limit", async () => {
+    // 101 reads of one card: the 101st waits for the first read's token, back 10 s after its answer.
+    const reads = workflowFile("over-the-limit.json", {
+      label: "Over the limit",
+      tasks: Array.from({ length: 101 }, (_, i) => step(`read${i}`, "boardtool/v1/getCard", { id: "5eed0000000000000000000a" }))
+    })
+    const unrefused = { limit: 1_000_000, intervalMs: 10_000 }
+    const sim = await TrelloSimulator.start({ rateLimits: { perToken: unrefused, perKey: unrefused } })
+    try {
+      const env = { XRUNNER_BOARDTOOL_KEY: sim.key, XRUNNER_BOARDTOOL_TOKEN: sim.token, XRUNNER_BOARDTOOL_BASE_URL: sim.baseUrl }
+      // Two processes, each with a limiter of its own: both wait the same window, side by side.
+      const [json, pretty] = await Promise.all([runner(["run", reads, "--output", "json"], env), runner(["run", reads], env)])
+      expect(json.code).toBe(0)
+      const steps = JSON.parse(json.stdout).steps as Array<{ name: string; status: string; rateLimitWaitMs?: number }>
+      expect(steps.every((s) => s.status === "succeeded")).toBe(true)
+      expect(steps.slice(0, 100).filter((s) => s.rateLimitWaitMs !== undefined)).toEqual([])
+      expect(steps[100]!.rateLimitWaitMs).toBeGreaterThan(0)
+      expect(pretty.code).toBe(0)
+      expect(pretty.stderr).toMatch(/✔ read100 succeeded in \d+ ms \(waited \d+\.\d s for boardtool's rate limit\)/)
+      expect(pretty.stderr.split("\n").filter((line) => line.includes("waited"))).toHaveLength(1)
     } finally {
       await sim.close()
     }

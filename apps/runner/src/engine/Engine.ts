@@ -85,7 +85,9 @@ const StepOutcome = Schema.Struct({
   output: Schema.optional(Schema.Unknown),
   error: Schema.optional(Schema.Struct({ tag: Schema.String, message: Schema.String })),
   startedAt: Schema.Number,
-  durationMs: Schema.Number
+  durationMs: Schema.Number,
+  /** How long its requests waited for their rate limits (ms), when they waited. */
+  rateLimitWaitMs: Schema.optional(Schema.Number)
 })
 type StepOutcome = typeof StepOutcome.Type
 
@@ -211,7 +213,8 @@ const stepActivity = (runs: Runs, index: number, checked: WorkflowFile.CheckedTa
         output: result.output,
         error: result.error,
         startedAt: Date.now() - (result.durationMs ?? 0),
-        durationMs: result.durationMs ?? 0
+        durationMs: result.durationMs ?? 0,
+        ...(result.rateLimitWaitMs === undefined ? {} : { rateLimitWaitMs: result.rateLimitWaitMs })
       } satisfies StepOutcome
     }).pipe(
       Effect.tap((outcome) => Effect.annotateCurrentSpan("x-runner.step.status", outcome.status)),
@@ -278,10 +281,12 @@ export const runsLayer = (runs: Runs) => {
           type,
           status: outcome.status === "succeeded" ? "succeeded" : "failed",
           durationMs: outcome.durationMs,
+          ...(outcome.rateLimitWaitMs === undefined ? {} : { rateLimitWaitMs: outcome.rateLimitWaitMs }),
           ...(outcome.output === undefined ? {} : { output: outcome.output }),
           ...(outcome.error === undefined ? {} : { error: outcome.error })
         })
-        yield* runs.say(`  ${mark(outcome.status)} ${name} ${outcome.status}${outcome.error === undefined ? "" : `: ${outcome.error.tag}: ${outcome.error.message}`}`)
+        const waited = Run.rateLimitWait({ type, rateLimitWaitMs: outcome.rateLimitWaitMs })
+        yield* runs.say(`  ${mark(outcome.status)} ${name} ${outcome.status}${waited === "" ? "" : ` (${waited})`}${outcome.error === undefined ? "" : `: ${outcome.error.tag}: ${outcome.error.message}`}`)
         if (outcome.status === "succeeded") scope.set(name, outcome.output)
         else {
           end = outcome.status

@@ -6,7 +6,7 @@
  *
  * @since 0.2.0
  */
-import { type Connections, ConnectorError, type Executor } from "@x/core"
+import { type Connections, ConnectorError, type Executor, RateLimiter } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as References from "../workflow/References.js"
@@ -25,7 +25,21 @@ export interface StepResult {
   readonly output?: unknown
   readonly error?: { readonly tag: string; readonly message: string }
   readonly durationMs?: number
+  /** How long its requests waited for their rate limits in all (ms), when they waited. */
+  readonly rateLimitWaitMs?: number
 }
+
+/**
+ * How a step's wait for its rate limit reads: "waited 8.2 s for boardtool's rate limit" (or
+ "waited 25 ms …" under a second; its component named by its type), or nothing when it did not wait.
+ *
+ * @since 0.6.0
+ * @category formatting
+ */
+export const rateLimitWait = (step: { readonly type: string; readonly rateLimitWaitMs?: number | undefined }): string =>
+  step.rateLimitWaitMs === undefined || step.rateLimitWaitMs <= 0
+    ? ""
+    : `waited ${step.rateLimitWaitMs < 1000 ? `${step.rateLimitWaitMs} ms` : `${(step.rateLimitWaitMs / 1000).toFixed(1)} s`} for ${step.type.split("/")[0]}'s rate limit`
 
 /**
  * The outcome of a run.
@@ -100,6 +114,8 @@ export const runStep = (
   Effect.suspend(() => {
     const { name, type } = checked.step
     const started = Date.now()
+    // The waits of its requests for their rate limits (none under `--without-rate-limits`).
+    let rateLimitWaitMs = 0
     // Decoded by the check when every parameter was known then; else decoded now, with the
     // outputs it refers to put in.
     const outcome = checked.decoded !== undefined
@@ -111,10 +127,12 @@ export const runStep = (
           )),
         onRight: (parameters) => Effect.either(executor.runPrepared(checked.prepared, parameters))
       })
-    return Effect.map(outcome, (outcome): StepResult => {
+    const observed = RateLimiter.observingWaits((wait) => Effect.sync(() => void (rateLimitWaitMs += wait.millis)))(outcome)
+    return Effect.map(observed, (outcome): StepResult => {
       const durationMs = Date.now() - started
+      const waited = rateLimitWaitMs > 0 ? { rateLimitWaitMs } : {}
       return Either.isRight(outcome)
-        ? { name, type, status: "succeeded", output: outcome.right, durationMs }
-        : { name, type, status: "failed", error: { tag: outcome.left._tag, message: outcome.left.message }, durationMs }
+        ? { name, type, status: "succeeded", output: outcome.right, durationMs, ...waited }
+        : { name, type, status: "failed", error: { tag: outcome.left._tag, message: outcome.left.message }, durationMs, ...waited }
     })
   })

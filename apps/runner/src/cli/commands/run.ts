@@ -94,6 +94,8 @@ export const run = (args: {
       started: (checked) => pretty(`  … ${checked.step.name} (${checked.step.type})`),
       finished: (step) =>
         pretty(`  ${mark(step.status)} ${step.name} ${step.status}${step.durationMs === undefined ? "" : ` in ${step.durationMs} ms`}${
+          Run.rateLimitWait(step) === "" ? "" : ` (${Run.rateLimitWait(step)})`
+        }${
           step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`
         }`)
     }).pipe(Effect.provide(opened), Effect.provideService(FilePolicy.FilePolicy, filePolicy))
