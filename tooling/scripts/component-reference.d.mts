@@ -19,6 +19,13 @@ export declare const renderReference: (description: unknown, pkg: string, operat
 export declare const operationsPath: (pkg: string) => string
 export declare const readOperations: (pkg: string) => Operations
 
+/**
+ * The actions with no operations recorded (their pages would lack a Requests line), one line
+ * each naming the command that records them (the contract test with UPDATE_OPERATIONS=1, then
+ * pnpm reference); none when every action's are recorded.
+ */
+export declare const unrecordedOperations: (description: unknown, pkg: string, operations?: Operations) => ReadonlyArray<string>
+
 /** The path of `packages/<pkg>/REFERENCE.md`. */
 export declare const referencePath: (pkg: string) => string
 

@@ -105,6 +105,19 @@ export const operationsPath = (pkg) => fileURLToPath(new URL(`../../packages/${p
 export const readOperations = (pkg) =>
   existsSync(operationsPath(pkg)) ? JSON.parse(readFileSync(operationsPath(pkg), "utf8")) : { actions: {}, triggers: {} }
 
+/**
+ * The actions with no operations recorded (a new one, whose page would lack its Requests line),
+ * each with the command that records them: `pnpm reference` only reads the file. Triggers are
+ * left out: one absent from the file is one that sent nothing ("Requests: none").
+ */
+export const unrecordedOperations = (description, pkg, operations = readOperations(pkg)) =>
+  description.actions
+    .filter((a) => !(description.customAction && a.name === "customAction") && operations.actions[a.name] === undefined)
+    .map((a) =>
+      `action ${a.name} has no operations in packages/${pkg}/test/operations.json: run ` +
+      `(cd packages/${pkg} && UPDATE_OPERATIONS=1 corepack pnpm exec vitest run test/requests.contract.test.ts) && corepack pnpm reference`
+    )
+
 /** `METHOD /path` in code, what the contract test adds in words after it (`(V4)`, `(a presigned storage URL)`) not. */
 const operation = (text) => {
   const [, request, words] = /^(\S+(?: \/\S*)?)(.*)$/.exec(text) ?? [text, text, ""]
@@ -287,7 +300,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   let stale = 0
   for (const { pkg, exportName } of components) {
     const module = await import(new URL(`../../packages/${pkg}/dist/index.js`, import.meta.url).href)
-    const page = renderReference(Component.describe(module[exportName]), pkg)
+    const description = Component.describe(module[exportName])
+    for (const problem of unrecordedOperations(description, pkg)) console.error(problem)
+    const page = renderReference(description, pkg)
     const path = referencePath(pkg)
     let current = ""
     try {
