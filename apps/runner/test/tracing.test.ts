@@ -9,7 +9,7 @@ import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { freePort, served } from "./bin.js"
+import { freePort, served, stallMs } from "./bin.js"
 
 interface Span {
   readonly traceId: string
@@ -63,10 +63,16 @@ describe("x-runner serve --otlp-endpoint", () => {
       })
       await server.waitFor(/■ event [0-9a-f]{24} succeeded \(run ([0-9a-f]{16})\)/)
       const runId = /■ event [0-9a-f]{24} succeeded \(run ([0-9a-f]{16})\)/.exec(server.log())![1]!
-      // Exported every second; and what is left at the stop.
+      // Exported every second: the run's span arrives while the runner serves (its steps' spans,
+      // which end first, before or with it). Waited for before the stop, whose last export has
+      // only the exporter's 3 s shutdown limit, which a loaded machine can cross.
+      const runSpan = () => otlp.spans.find((span) => span.name === "x-runner.run" && attribute(span, "x-runner.run.id") === runId)
+      for (const givenUpAt = Date.now() + stallMs; runSpan() === undefined && Date.now() < givenUpAt;) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
       server.child.kill("SIGTERM")
       await server.exited
-      const run = otlp.spans.find((span) => span.name === "x-runner.run" && attribute(span, "x-runner.run.id") === runId)
+      const run = runSpan()
       expect(run, JSON.stringify(otlp.spans.map((span) => span.name))).toBeDefined()
       expect(attribute(run!, "x-runner.workflow")).toBe("new-card")
       expect(attribute(run!, "x-runner.run.status")).toBe("succeeded")
