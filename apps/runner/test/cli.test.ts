@@ -23,6 +23,23 @@ const workflowFile = (name: string, content: unknown) => {
 
 const step = (name: string, type: string, parameters: Record<string, unknown>) => ({ label: name, name, type, parameters })
 
+/** A workflow of `count` reads of one seeded card. */
+const readsOfOneCard = (file: string, count: number) =>
+  workflowFile(file, {
+    label: `${count} reads`,
+    tasks: Array.from({ length: count }, (_, i) => step(`read${i}`, "boardtool/v1/getCard", { id: "5eed0000000000000000000a" }))
+  })
+
+/** A Trello simulator on this machine whose limits are too high to refuse any read. */
+const unrefusingTrello = () => {
+  const unrefused = { limit: 1_000_000, intervalMs: 10_000 }
+  return TrelloSimulator.start({ rateLimits: { perToken: unrefused, perKey: unrefused } })
+}
+
+const trelloEnv = (sim: { readonly key: string; readonly token: string; readonly baseUrl: string }) => ({
+  XRUNNER_BOARDTOOL_KEY: sim.key, XRUNNER_BOARDTOOL_TOKEN: sim.token, XRUNNER_BOARDTOOL_BASE_URL: sim.baseUrl
+})
+
 describe("x-runner run", () => {
   it("runs the demo workflow on the sandbox: the JSON contract, exit 0", async () => {
     const { code, stdout } = await runner(["run", demo, "--sandbox", "--output", "json"])
@@ -154,17 +171,10 @@ describe("x-runner run", () => {
     // 120 reads of one card: over the token's 100 per 10 s, so with the limits on the 101st
     // would wait for the window, and its step would say so (`rateLimitWaitMs`, the limiter's
     // own count of its waits, whatever the machine's speed).
-    const reads = workflowFile("many-reads.json", {
-      label: "Many reads",
-      tasks: Array.from({ length: 120 }, (_, i) => step(`read${i}`, "boardtool/v1/getCard", { id: "5eed0000000000000000000a" }))
-    })
-    // A simulator on this machine whose limits are too high to refuse any read.
-    const unrefused = { limit: 1_000_000, intervalMs: 10_000 }
-    const sim = await TrelloSimulator.start({ rateLimits: { perToken: unrefused, perKey: unrefused } })
+    const reads = readsOfOneCard("many-reads.json", 120)
+    const sim = await unrefusingTrello()
     try {
-      const unlimited = await runner(["run", reads, "--without-rate-limits", "--output", "json"], {
-        XRUNNER_BOARDTOOL_KEY: sim.key, XRUNNER_BOARDTOOL_TOKEN: sim.token, XRUNNER_BOARDTOOL_BASE_URL: sim.baseUrl
-      })
+      const unlimited = await runner(["run", reads, "--without-rate-limits", "--output", "json"], trelloEnv(sim))
       expect(unlimited.stderr).toBe("")
       expect(unlimited.code).toBe(0)
       const steps = JSON.parse(unlimited.stdout).steps as Array<{ status: string; output: { id: string }; rateLimitWaitMs?: number }>
@@ -178,14 +188,10 @@ describe("x-runner run", () => {
 
   it("with the limits on, a step past the token's 100 reads per 10 s says how long it waited for the rate limit", async () => {
     // 101 reads of one card: the 101st waits for the first read's token, back 10 s after its answer.
-    const reads = workflowFile("over-the-limit.json", {
-      label: "Over the limit",
-      tasks: Array.from({ length: 101 }, (_, i) => step(`read${i}`, "boardtool/v1/getCard", { id: "5eed0000000000000000000a" }))
-    })
-    const unrefused = { limit: 1_000_000, intervalMs: 10_000 }
-    const sim = await TrelloSimulator.start({ rateLimits: { perToken: unrefused, perKey: unrefused } })
+    const reads = readsOfOneCard("over-the-limit.json", 101)
+    const sim = await unrefusingTrello()
     try {
-      const env = { XRUNNER_BOARDTOOL_KEY: sim.key, XRUNNER_BOARDTOOL_TOKEN: sim.token, XRUNNER_BOARDTOOL_BASE_URL: sim.baseUrl }
+      const env = trelloEnv(sim)
       // Two processes, each with a limiter of its own: both wait the same window, side by side.
       const [json, pretty] = await Promise.all([runner(["run", reads, "--output", "json"], env), runner(["run", reads], env)])
       expect(json.code).toBe(0)
