@@ -7,6 +7,7 @@
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Choice from "../Choice.js"
@@ -14,6 +15,7 @@ import * as Component from "../Component.js"
 import * as Connections from "../Connections.js"
 import type { ConnectorError } from "../ConnectorError.js"
 import * as Executor from "../Executor.js"
+import * as RateLimiter from "../RateLimiter.js"
 
 /**
  * A step of a component's action, as a workflow writes it (labelled by the action's name).
@@ -49,7 +51,10 @@ export interface Connected {
 }
 
 /**
- * The kit of one component; see `make`.
+ * The kit of one component; see `make`. Its calls run on rate limiters of the kit's own, one per
+ * clock, not on the process's: a test on a `TestClock` starts with a credential's whole budget,
+ * whatever tests ran before it in the same process (vitest's `isolate: false`), and never sees
+ * the instants of the live clock, which its `TestClock` would take for the far future.
  *
  * @since 0.2.0
  * @category models
@@ -99,6 +104,17 @@ export interface ComponentTest {
  */
 export const make = (component: Component.Component, options: { readonly connection?: unknown } = {}): ComponentTest => {
   const executor = Executor.make([component])
+  // A limiter per clock: a limiter's instants are its clock's. A test on a `TestClock` (a new
+  // one per test) gets its own; tests on the live clock share one, as the steps of a runner do.
+  const limiters = new WeakMap<Clock.Clock, RateLimiter.RateLimiter>()
+  const limiterOf = (clock: Clock.Clock) => {
+    let limiter = limiters.get(clock)
+    if (limiter === undefined) limiters.set(clock, limiter = RateLimiter.make())
+    return limiter
+  }
+  // An inner `RateLimiters` (a test's own limiter) still wins: this one is provided outside it.
+  const limited = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.clockWith((clock) => Effect.provideService(effect, RateLimiter.RateLimiters, limiterOf(clock)))
   const type = Component.typeOf(component)
   const step = (action: string, parameters: Record<string, unknown>): Step => ({
     label: action,
@@ -109,17 +125,17 @@ export const make = (component: Component.Component, options: { readonly connect
   const connectedTo = (values: unknown, http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer) =>
     Connections.layer({ [component.name]: values }).pipe(Layer.provide(http))
   const withFetch = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>, values: unknown = options.connection) =>
-    Effect.provide(effect, connectedTo(values))
+    limited(Effect.provide(effect, connectedTo(values)))
   const run = (
     action: string,
     parameters: Record<string, unknown>,
     values: unknown = options.connection,
     http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer
-  ) => Effect.provide(executor.run(step(action, parameters)), connectedTo(values, http))
+  ) => limited(Effect.provide(executor.run(step(action, parameters)), connectedTo(values, http)))
   const connected = (values: () => unknown, http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer): Connected => {
     // Read when the effect runs, not when it is built: the simulator's values exist only then.
     const provide = <A, E>(effect: Effect.Effect<A, E, Connections.Connections>) =>
-      Effect.suspend(() => Effect.provide(effect, connectedTo(values(), http)))
+      limited(Effect.suspend(() => Effect.provide(effect, connectedTo(values(), http))))
     return {
       provide,
       run: (action, parameters) => provide(executor.run(step(action, parameters))),
