@@ -8,8 +8,6 @@ export default mergeConfig(shared, {
     // not on this one's CPU: two files at a time even on two cores, where vitest's default is
     // one (cores - 1). The runner's suite is the longest task of `pnpm test`.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // A fork per file: its files set process-wide state (environment, signal handlers, servers).
-    isolate: true,
     // A stall bound for a whole test (five times the slowest alone but the durable and webflow
     // triggers' tests, which set their own); each wait inside has test/bin.ts's `stallMs`.
     testTimeout: 300_000,
