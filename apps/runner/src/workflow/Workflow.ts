@@ -62,6 +62,8 @@ export interface Workflow {
 // The shape is checked with Schema; the values are then taken from the JSON as written (a
 // decoded Record would not keep a key such as "__proto__" as the user's).
 const Shape = Schema.Struct({
+  // The JSON Schema an editor validates the file with (`x-runner schema`); the runner ignores it.
+  $schema: Schema.optional(Schema.String),
   label: Schema.String,
   description: Schema.optional(Schema.String),
   inputs: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
