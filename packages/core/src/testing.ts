@@ -56,3 +56,13 @@ export * as PathRouter from "./testing/PathRouter.js"
  * @category testing
  */
 export * as S3 from "./testing/S3.js"
+
+/**
+ * Faults for simulators: requests of a method and path answered with a provider's error status
+ * (429, 500, 502, 503, 504) a number of times before they have any effect, each fault's
+ * firings counted; and the `POST /1/cards 503 x2` form a command line writes them in.
+ *
+ * @since 0.2.0
+ * @category testing
+ */
+export * as Faults from "./testing/Faults.js"

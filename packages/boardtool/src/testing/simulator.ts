@@ -16,7 +16,9 @@
  * a change or comment on their card): the seeded members act with their own tokens
  * (`memberTokens`), so that a test can mention "me". Webhooks are listed by their token
  * (`GET /tokens/{token}/webhooks`), updated or reactivated with `PUT /webhooks/{id}`, and a
- * second one with the same callback and model is refused with Trello's 400.
+ * second one with the same callback and model is refused with Trello's 400. Requests can be
+ * made to fail (`faults`): the first few of a method and path answered 429 or 5xx before they
+ * have any effect, to show a client's or a workflow's retries at work.
  *
  * It is built on node:http: `store.ts` holds the records and records each change as an action,
  * `deliveries.ts` delivers them to webhooks, and each resource's routes are a module of
@@ -26,8 +28,8 @@
  */
 import { randomBytes } from "node:crypto"
 import { readBody } from "@x/core/Webhook"
-import { Loopback } from "@x/core/testing"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { Faults, Loopback } from "@x/core/testing"
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http"
 import * as Attachments from "./attachments.js"
 import * as Deliveries from "./deliveries.js"
 import { HttpError, params, type Route, router, safeDecode } from "./http.js"
@@ -84,6 +86,11 @@ export interface Settings {
   readonly seed?: boolean
   /** The largest attachment it takes: Trello's 10 MB of a free workspace by default (250 MB paid). */
   readonly attachmentMaxBytes?: number
+  /**
+   * Requests to fail before they have any effect (`@x/core/testing`'s Faults, paths under `/1`):
+   * a 429 as Trello's rate limit answers it, a 5xx in plain text as Trello's other errors.
+   */
+  readonly faults?: ReadonlyArray<Faults.Fault>
 }
 
 export interface Limit {
@@ -127,8 +134,10 @@ export interface Simulator {
   readonly notifications: Map<string, Notification>
   /** Every delivery attempt, in order. */
   readonly deliveries: Array<Delivery>
-  /** Requests served, and how many of them were answered 429. */
+  /** Requests served, and how many of them were answered 429 (a fault's included). */
   readonly stats: { requests: number; rateLimited: number }
+  /** Each of `faults`, with how many times it fired so far. */
+  readonly faultsFired: () => ReadonlyArray<Faults.Fired>
   /** Waits until every delivery in flight (retries included) is done. */
   readonly idle: () => Promise<void>
   readonly close: () => Promise<void>
@@ -201,6 +210,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     : settings.rateLimits ?? { perToken: { limit: 100, intervalMs: 10_000 }, perKey: { limit: 300, intervalMs: 10_000 } }
   const attachmentMaxBytes = settings.attachmentMaxBytes ?? 10 * 1024 * 1024
   const stats = { requests: 0, rateLimited: 0 }
+  const faults = Faults.make(settings.faults)
   const windows = { token: [] as Array<number>, key: [] as Array<number> }
   const clock = settings.now ?? Date.now
   let origin = ""
@@ -320,9 +330,30 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     windows.key.push(now)
   }
 
+  /** The answer to a request that met a fault: Trello's own for its status (nothing else happened). */
+  const faulted = (res: ServerResponse, fault: Faults.Fault) => {
+    const retryAfter = fault.retryAfterSeconds === undefined ? {} : { "retry-after": String(fault.retryAfterSeconds) }
+    if (fault.status === 429) {
+      stats.rateLimited++
+      const rule = limits?.perToken ?? { limit: 100, intervalMs: 10_000 }
+      res.writeHead(429, {
+        "content-type": "application/json; charset=utf-8",
+        "x-rate-limit-api-token-interval-ms": String(rule.intervalMs),
+        "x-rate-limit-api-token-max": String(rule.limit),
+        "x-rate-limit-api-token-remaining": "0",
+        ...retryAfter
+      }).end(JSON.stringify({ error: "API_TOKEN_LIMIT_EXCEEDED", message: "Rate limit exceeded" }))
+      return
+    }
+    res.writeHead(fault.status, { "content-type": "text/plain; charset=utf-8", ...retryAfter }).end(STATUS_CODES[fault.status])
+  }
+  const faultOf = (req: IncomingMessage) => faults.meet(req.method ?? "GET", (req.url ?? "/").replace(/[?#].*$/, ""))
+
   /** `GET /1/cards/{id}/attachments/{id}/download/{fileName}`: the bytes, to the OAuth header only. */
   const download = (req: IncomingMessage, res: ServerResponse, match: RegExpExecArray) => {
     stats.requests++
+    const fault = faultOf(req)
+    if (fault !== undefined) return faulted(res, fault)
     const plain = (status: number, text: string) =>
       res.writeHead(status, { "content-type": "text/plain; charset=utf-8" }).end(text)
     if (!Attachments.hasOAuthHeader(req.headers["authorization"], key, token)) {
@@ -357,6 +388,8 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
         res.end(text)
       }
       if (read._tag === "TooLarge") return reply(413, "request entity too large")
+      const fault = faultOf(req)
+      if (fault !== undefined) return faulted(res, fault)
       const handle = async () => {
         let url: URL
         try {
@@ -420,6 +453,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     notifications: store.notifications,
     deliveries: webhooks.deliveries,
     stats,
+    faultsFired: faults.fired,
     idle: webhooks.idle,
     // Stops the server and every delivery: in flight, or waiting to be retried.
     close: async () => {

@@ -14,14 +14,15 @@
  * deliveries when they happen, once each (the service documents no retries); `idle()` waits
  * for those under way. Workspaces and their files (`/workspaces…`, see `./workspaces.ts`) are
  * kept in an object storage served through presigned URLs under the simulator's own origin,
- * refused as S3 refuses them (`./storage.ts`). It is built on node:http. Importing `@x/browseragent/testing` loads `@x/core/Webhook` and
+ * refused as S3 refuses them (`./storage.ts`). Requests can be made to fail (`faults`): the
+ * first few of a method and path answered 429 or 5xx before they have any effect. It is built on node:http. Importing `@x/browseragent/testing` loads `@x/core/Webhook` and
  * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
  * nor `@x/core`'s index.
  */
 import { randomBytes, randomUUID } from "node:crypto"
 import { hmacSha256SortedJsonHex, readBody } from "@x/core/Webhook"
 import * as Redacted from "effect/Redacted"
-import { Loopback, WebhookSender } from "@x/core/testing"
+import { Faults, Loopback, WebhookSender } from "@x/core/testing"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { Detail, jsonObject, Reply } from "./fastapi.js"
 import * as Sessions from "./sessions.js"
@@ -64,6 +65,12 @@ export interface Settings {
    * real time (the receiver checks it against its own).
    */
   readonly now?: () => number
+  /**
+   * Requests to fail before they have any effect (`@x/core/testing`'s Faults; paths as
+   * `/api/v3/…` or `/api/v4/…`, the presigned storage excepted): FastAPI's `{"detail": …}`,
+   * with a `Retry-After` only when the fault gives one (the service documents none).
+   */
+  readonly faults?: ReadonlyArray<Faults.Fault>
 }
 
 /** One webhook delivery the simulator made: what it sent, and the answer (0: no answer). */
@@ -149,6 +156,8 @@ export interface Simulator {
   readonly deliveries: Array<WebhookDelivery>
   /** Resolves once no delivery is due or under way (the tasks started so far have ended). */
   readonly idle: () => Promise<void>
+  /** Each of `faults`, with how many times it fired so far. */
+  readonly faultsFired: () => ReadonlyArray<Faults.Fired>
   readonly close: () => Promise<void>
 }
 
@@ -231,6 +240,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   const stepsPerTask = settings.stepsPerTask ?? 3
   const idleTimeoutMs = settings.idleTimeoutMs ?? 15 * 60_000
   const sessions = new Map<string, SimulatedSession>()
+  const faults = Faults.make(settings.faults)
   const failures: Failures = { insufficientCredits: false, maxConcurrentSessions: 25, endWith: undefined, zeroDataRetention: false }
   let origin = ""
 
@@ -551,6 +561,15 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     return body.bytes.toString("utf8")
   }
 
+  /** A fault's `detail`: the service's own words where it documents the status (V4's 502), else the status's name. */
+  const faultDetail: Record<Faults.Status, string> = {
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "The request could not be forwarded to the control plane.",
+    503: "Service Unavailable",
+    504: "Gateway Timeout"
+  }
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const reply = (status: number, body: unknown) => {
       if (res.headersSent || res.destroyed) return
@@ -565,6 +584,12 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       // V3 and V4 on one server, as Browser Use serves them.
       const version = /^\/api\/(v3|v4)\//.exec(url.pathname)?.[1]
       if (version === undefined) throw new Detail(404, "Not Found")
+      const fault = faults.meet(req.method ?? "GET", url.pathname)
+      if (fault !== undefined) {
+        // The body, unread, is discarded by node:http.
+        if (fault.retryAfterSeconds !== undefined) res.setHeader("retry-after", String(fault.retryAfterSeconds))
+        throw new Detail(fault.status, faultDetail[fault.status])
+      }
       // The key is checked before the body is read.
       if (req.headers["x-browser-use-api-key"] !== apiKey) throw new Detail(401, "Invalid or missing API key")
       const raw = await read(req, res)
@@ -623,6 +648,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       webhookUrl = url
     },
     deliveries,
+    faultsFired: faults.fired,
     idle: () =>
       new Promise<void>((resolve) => {
         waiters.push(resolve)

@@ -8,16 +8,17 @@
  * and `Retry-After`, and lists paged as Webflow's are (`offset`, `limit` at most 100,
  * `pagination {limit, offset, total}`). The records and their JSON are in `./store.ts`; each
  * resource's routes in `./routes/`; every event a change emits is delivered, signed, to the
- * site's webhooks of its type (`./deliveries.ts`).
+ * site's webhooks of its type (`./deliveries.ts`). Requests can be made to fail (`faults`): the
+ * first few of a method and path answered 429 or 5xx before they have any effect.
  *
  * It is built on node:http. Importing `@x/sitebuilder/testing` loads `@x/core/Webhook` and
  * `@x/core/testing` (with `effect` and `@effect/platform`, peers already), not the component
  * nor `@x/core`'s index.
  */
 import { readBody } from "@x/core/Webhook"
-import { Loopback, PathRouter } from "@x/core/testing"
+import { Faults, Loopback, PathRouter } from "@x/core/testing"
 import { randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http"
 import * as Comments from "./comments.js"
 import * as Deliveries from "./deliveries.js"
 import { Answer, ApiError, type Route } from "./http.js"
@@ -68,6 +69,12 @@ export interface Settings {
   readonly deliveryRetryDelayMs?: number
   /** The wait between two publishes of a site (default a minute, as Webflow: a publish sooner is a 429). */
   readonly publishIntervalMs?: number
+  /**
+   * Requests to fail before they have any effect (`@x/core/testing`'s Faults; paths as `/v2/…`
+   * or `/oauth/access_token`, the assets' bucket excepted): Webflow's JSON error, a 429 with
+   * `Retry-After: 60` unless the fault gives its own.
+   */
+  readonly faults?: ReadonlyArray<Faults.Fault>
 }
 
 export interface Simulator {
@@ -141,6 +148,8 @@ export interface Simulator {
   /** The scripts applied, by `site:<site id>` or `page:<page id>`. */
   readonly customCode: Map<string, SiteCode.CustomCode>
   readonly stats: { requests: number; rateLimited: number }
+  /** Each of `faults`, with how many times it fired so far. */
+  readonly faultsFired: () => ReadonlyArray<Faults.Fired>
   readonly close: () => Promise<void>
 }
 
@@ -171,6 +180,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   const tokens = new Map<string, ReadonlyArray<string>>()
   const windows = new Map<string, Array<number>>()
   const stats = { requests: 0, rateLimited: 0 }
+  const faults = Faults.make(settings.faults)
   let origin = ""
 
   // --- OAuth ------------------------------------------------------------------------------
@@ -223,6 +233,22 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     return undefined
   }
 
+  /** The answer to a request that met a fault: Webflow's own for its status (nothing else happened). */
+  const faulted = (fault: Faults.Fault, fail: (e: ApiError, headers?: Record<string, string>) => void) => {
+    const retryAfter = fault.retryAfterSeconds ?? (fault.status === 429 ? 60 : undefined)
+    const headers: Record<string, string> = retryAfter === undefined ? {} : { "retry-after": String(retryAfter) }
+    if (fault.status === 429) {
+      stats.rateLimited++
+      return fail(new ApiError(429, "too_many_requests", "Too many requests"), {
+        ...(rateLimit === undefined ? {} : { "x-ratelimit-limit": String(rateLimit.limit), "x-ratelimit-remaining": "0" }),
+        ...headers
+      })
+    }
+    // Webflow documents one 5xx, `internal_error`; a gateway's answers keep its shape.
+    const message = fault.status === 500 ? "An Internal Error occurred" : STATUS_CODES[fault.status]!
+    return fail(new ApiError(fault.status, "internal_error", message), headers)
+  }
+
   const server: Server = createServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" })
@@ -257,6 +283,8 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       res.end(JSON.stringify(body))
     }
     const fail = (e: ApiError, headers: Record<string, string> = {}) => json(e.status, errorBody(e), headers)
+    const fault = faults.meet(req.method ?? "GET", url.pathname)
+    if (fault !== undefined) return faulted(fault, fail)
 
     if (url.pathname === "/oauth/authorize" && req.method === "GET") {
       const answer = authorize(url)
@@ -339,6 +367,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
       return token
     },
     stats,
+    faultsFired: faults.fired,
     // forms
     forms: store.forms,
     formSubmissions: store.formSubmissions,
