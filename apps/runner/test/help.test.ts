@@ -48,6 +48,11 @@ const commands: Record<string, { readonly summary: string; readonly example: str
     summary: "Connect an OAuth2 component",
     example: "$ x-runner connect sitebuilder",
     describes: ["<component>", "The component to connect with OAuth2", "--connections", "the token is written into it", "--app-url URL", "redirect URI"]
+  },
+  schema: {
+    summary: "Print the JSON Schema (2020-12) of workflow files",
+    example: "$ x-runner schema --output workflow.schema.json",
+    describes: ["--output FILE", "Write the schema to this file instead of stdout", "names it in \"$schema\""]
   }
 }
 

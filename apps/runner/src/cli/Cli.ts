@@ -12,6 +12,7 @@ import * as Options from "./commands/options.js"
 import * as Run from "./commands/run.js"
 import * as Runs from "./commands/runs.js"
 import * as Sample from "./commands/sample.js"
+import * as Schema from "./commands/schema.js"
 import * as Serve from "./commands/serve.js"
 import * as Shared from "./internal/shared.js"
 
@@ -36,7 +37,8 @@ export const examples = {
   describe: Describe.examples,
   options: Options.examples,
   runs: Runs.examples,
-  connect: Connect.examples
+  connect: Connect.examples,
+  schema: Schema.examples
 } as const satisfies Record<string, ReadonlyArray<string>>
 
 const footer = HelpDoc.blocks([HelpDoc.h1("EXAMPLES"), ...Object.values(examples).flat().map((example) => HelpDoc.p(example))])
@@ -50,7 +52,7 @@ const footer = HelpDoc.blocks([HelpDoc.h1("EXAMPLES"), ...Object.values(examples
 export const cli = Command.run(
   Command.make("x-runner").pipe(
     Command.withDescription("Runs workflow files on the connector packages. Exit codes: 0 ok, 1 a step failed, 2 invalid workflow or arguments."),
-    Command.withSubcommands([Run.command, Serve.command, Runs.command, Sample.command, Describe.command, Options.command, Connect.command])
+    Command.withSubcommands([Run.command, Serve.command, Runs.command, Sample.command, Describe.command, Options.command, Connect.command, Schema.command])
   ),
   { name: "x-runner", version, footer }
 )
