@@ -13,7 +13,7 @@ const commands: Record<string, { readonly summary: string; readonly example: str
   run: {
     summary: "Run a workflow's tasks in order, stopping at the first failed step",
     example: "$ x-runner run examples/demo.json --sandbox",
-    describes: ["<workflow.json>", "The workflow file", "--connections", "A JSON file of connections", "--sandbox", "embedded simulators", "--without-rate-limits", "load tests", "--input", "an input the workflow declares", "--output", "one document {status, steps}", "--serve TRIGGER-WORKFLOW.json", "serve this workflow's trigger in the same process", "--serve-wait DURATION", "how long the run waits, after its tasks", "--files-dir DIR", "default: the current directory", "--allow-private-networks", "loopback, private, link-local"]
+    describes: ["<workflow.json>", "The workflow file", "--connections", "A JSON file of connections", "--sandbox", "embedded simulators", "--sandbox-fault \"COMPONENT METHOD PATH STATUS xTIMES\"", "make a simulator fail on purpose", "--without-rate-limits", "load tests", "--input", "an input the workflow declares", "--output", "one document {status, steps}", "--serve TRIGGER-WORKFLOW.json", "serve this workflow's trigger in the same process", "--serve-wait DURATION", "how long the run waits, after its tasks", "--files-dir DIR", "default: the current directory", "--allow-private-networks", "loopback, private, link-local"]
   },
   serve: {
     summary: "Enable the triggers of a workflow (or of a directory's workflows) and run their tasks once per event on the durable engine",
@@ -21,7 +21,7 @@ const commands: Record<string, { readonly summary: string; readonly example: str
     describes: [
       "<workflow.json|directory>", "--public-url URL", "the URL the provider sends deliveries to", "--poll-interval DURATION", "how often to poll",
       "--port", "The port to listen on", "--host", "behind a load balancer", "--data-dir", "embedded database", "--database postgres://…",
-      "--concurrency", "--runner-address HOST:PORT", "--input", "--files-dir DIR", "none: path inputs and downloads are refused", "--allow-private-networks"
+      "--concurrency", "--runner-address HOST:PORT", "--input", "--sandbox-fault \"COMPONENT METHOD PATH STATUS xTIMES\"", "--files-dir DIR", "none: path inputs and downloads are refused", "--allow-private-networks"
     ]
   },
   sample: {

@@ -8,6 +8,7 @@
 import { boardtool } from "@x/boardtool"
 import { browseragent } from "@x/browseragent"
 import type { Component } from "@x/core"
+import type { Faults } from "@x/core/testing"
 import { sitebuilder } from "@x/sitebuilder"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -21,6 +22,8 @@ import type * as Scope from "effect/Scope"
 export interface SimulatorOptions {
   /** Whether the simulator enforces its provider's rate limits (as it does by default). */
   readonly rateLimits: boolean
+  /** Requests it fails on purpose (`--sandbox-fault`), with its provider's errors. */
+  readonly faults: ReadonlyArray<Faults.Fault>
 }
 
 /**
@@ -33,6 +36,8 @@ export interface SimulatorOptions {
 export interface Simulated {
   readonly connection: Readonly<Record<string, unknown>>
   readonly note: string
+  /** Each of its faults, with how many times it fired so far. */
+  readonly faultsFired: () => ReadonlyArray<Faults.Fired>
 }
 
 /**
@@ -66,13 +71,15 @@ const trello: Entry = {
             key: "sandbox-trello-key",
             token: "sandbox-trello-token",
             secret: "sandbox-trello-secret",
-            ...(options.rateLimits ? {} : { rateLimits: false })
+            ...(options.rateLimits ? {} : { rateLimits: false }),
+            faults: options.faults
           })
         )
       ),
       (sim) => ({
         connection: { key: sim.key, token: sim.token, secret: sim.secret, baseUrl: sim.baseUrl },
-        note: `Trello simulator at ${sim.baseUrl} (key ${sim.key}, token ${sim.token})`
+        note: `Trello simulator at ${sim.baseUrl} (key ${sim.key}, token ${sim.token})`,
+        faultsFired: sim.faultsFired
       })
     )
 }
@@ -84,7 +91,7 @@ const webflow: Entry = {
       simulator(() =>
         import("@x/sitebuilder/testing").then((Simulator) =>
           // Webflow waits 10 minutes before it retries a delivery; a sandbox does not.
-          Simulator.start({ deliveryRetryDelayMs: 200, ...(options.rateLimits ? {} : { rateLimit: false }) })
+          Simulator.start({ deliveryRetryDelayMs: 200, ...(options.rateLimits ? {} : { rateLimit: false }), faults: options.faults })
         )
       ),
       (sim) => ({
@@ -96,24 +103,28 @@ const webflow: Entry = {
           tokenUrl: sim.tokenUrl,
           baseUrl: sim.baseUrl
         },
-        note: `Webflow simulator at ${sim.baseUrl}`
+        note: `Webflow simulator at ${sim.baseUrl}`,
+        faultsFired: sim.faultsFired
       })
     )
 }
 
 const browserUse: Entry = {
   component: browseragent,
-  simulate: () =>
+  simulate: (options) =>
     Effect.map(
       // A well-known webhook secret, like Trello's: deliveries to a sandbox serve can be signed by hand.
       // V4 runs take 2.8 s: a run a workflow does not wait for is still going a few steps later
       // (to queue a message for its session), however busy the machine.
       simulator(() =>
-        import("@x/browseragent/testing").then((Simulator) => Simulator.start({ stepMs: 150, runStepMs: 700, webhookSecret: "sandbox-browser-use-webhook-secret" }))
+        import("@x/browseragent/testing").then((Simulator) =>
+          Simulator.start({ stepMs: 150, runStepMs: 700, webhookSecret: "sandbox-browser-use-webhook-secret", faults: options.faults })
+        )
       ),
       (sim) => ({
         connection: { value: sim.apiKey, baseUrl: sim.baseUrl, webhookSecret: sim.webhookSecret },
-        note: `Browser Use simulator at ${sim.baseUrl}`
+        note: `Browser Use simulator at ${sim.baseUrl}`,
+        faultsFired: sim.faultsFired
       })
     )
 }

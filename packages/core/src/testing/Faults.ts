@@ -124,7 +124,8 @@ const written = /^(\S+)\s+(\S+)\s+(\d+)\s+x(\d+)(?:\s+retry-after=(\d+))?$/
 
 /**
  * A fault as written on a command line: `<METHOD> <path> <status> x<times>`, then optionally
- * `retry-after=<seconds>` (e.g. `POST /1/cards 503 x2`), or why it is not one.
+ * `retry-after=<seconds>` (e.g. `POST /1/cards 503 x2`), or why it is not one (for the caller
+ * to say where it was written).
  *
  * @since 0.2.0
  * @category parsing
@@ -132,7 +133,7 @@ const written = /^(\S+)\s+(\S+)\s+(\d+)\s+x(\d+)(?:\s+retry-after=(\d+))?$/
 export const parse = (text: string): Either.Either<Fault, string> => {
   const match = written.exec(text.trim())
   if (match === null) {
-    return Either.left(`"${text}": not <METHOD> <path> <status> x<times> [retry-after=<seconds>], e.g. "POST /1/cards 503 x2"`)
+    return Either.left(`expected <METHOD> <path> <status> x<times> [retry-after=<seconds>], e.g. "POST /1/cards 503 x2"`)
   }
   const [, method, path, status, times, retryAfter] = match
   return Either.mapLeft(
@@ -144,12 +145,10 @@ export const parse = (text: string): Either.Either<Fault, string> => {
       ...(retryAfter === undefined ? {} : { retryAfterSeconds: Number(retryAfter) })
     }, { errors: "all" }),
     (error) =>
-      `"${text}": ${
-        // A union's every member says why it did not match: one line for the status.
-        [...new Set(ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
-          issue.path[0] === "status" ? `the status is one of ${Status.literals.join(", ")}` : issue.message
-        ))].join("; ")
-      }`
+      // A union's every member says why it did not match: one line for the status.
+      [...new Set(ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
+        issue.path[0] === "status" ? `the status is one of ${Status.literals.join(", ")}` : issue.message
+      ))].join("; ")
   )
 }
 

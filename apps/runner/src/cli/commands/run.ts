@@ -27,6 +27,7 @@ import {
   inputOption,
   type Needs,
   noFlags,
+  sandboxFaultOption,
   sandboxOption,
   withoutRateLimitsOption,
   workflowArg
@@ -185,6 +186,7 @@ export const command = Command.make("run", {
   workflow: workflowArg,
   connections: connectionsOption,
   sandbox: sandboxOption,
+  sandboxFault: sandboxFaultOption,
   withoutRateLimits: withoutRateLimitsOption,
   filesDir: filesDirOption("the current directory"),
   allowPrivateNetworks: allowPrivateNetworksOption,
@@ -209,7 +211,7 @@ export const command = Command.make("run", {
   run({
     workflow: args.workflow,
     inputs: args.input,
-    source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
+    source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits, sandboxFaults: args.sandboxFault },
     files: { filesDir: args.filesDir, allowPrivateNetworks: args.allowPrivateNetworks },
     json: args.output === "json",
     serve: args.serve,

@@ -30,6 +30,7 @@ import {
   inputOption,
   type Needs,
   noFlags,
+  sandboxFaultOption,
   sandboxOption,
   version,
   withoutRateLimitsOption
@@ -217,6 +218,7 @@ export const command = Command.make("serve", {
   ),
   connections: connectionsOption,
   sandbox: sandboxOption,
+  sandboxFault: sandboxFaultOption,
   withoutRateLimits: withoutRateLimitsOption,
   filesDir: filesDirOption("none: path inputs and downloads are refused"),
   allowPrivateNetworks: allowPrivateNetworksOption,
@@ -225,7 +227,7 @@ export const command = Command.make("serve", {
   serve({
     workflow: args.workflow,
     inputs: args.input,
-    source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
+    source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits, sandboxFaults: args.sandboxFault },
     files: { filesDir: args.filesDir, allowPrivateNetworks: args.allowPrivateNetworks },
     publicUrl: args.publicUrl,
     pollInterval: args.pollInterval,

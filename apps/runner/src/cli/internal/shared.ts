@@ -1,6 +1,6 @@
 /**
  * What several commands share: their common options (`--connections`, `--sandbox`,
- * `--data-dir`, …), the check a workflow passes once the connections are known, and the
+ * `--sandbox-fault`, `--data-dir`, …), the check a workflow passes once the connections are known, and the
  * runner's version.
  *
  * @internal
@@ -18,6 +18,7 @@ import * as Errors from "../../Errors.js"
 import type { Output } from "../../Output.js"
 import * as Workflow from "../../workflow/Workflow.js"
 import * as NameValues from "./nameValues.js"
+import * as SandboxFaults from "./sandboxFaults.js"
 // esbuild inlines it in the bundle; from dist/ and src/ alike it is the runner's own package.json.
 import packageJson from "../../../package.json" with { type: "json" }
 
@@ -57,6 +58,26 @@ export const filesDirOption = (whenLeftOut: string) =>
 export const allowPrivateNetworksOption = Options.boolean("allow-private-networks").pipe(
   Options.withDescription(
     "Let url inputs and downloads reach loopback, private, link-local and other internal addresses (refused by default; the connections' own base URLs, such as the sandbox's simulators, stay reachable)"
+  )
+)
+/**
+ * A repeatable `--sandbox-fault "<component> <METHOD> <path> <status> x<times>"`: that component's
+ * simulator answers the first <times> such requests with that error (`@x/core/testing`'s Faults).
+ */
+export const sandboxFaultOption = Options.text("sandbox-fault").pipe(
+  Options.withPseudoName("\"COMPONENT METHOD PATH STATUS xTIMES\""),
+  Options.withDescription(
+    "With --sandbox: make a simulator fail on purpose, to try a retry policy (repeatable): its first TIMES requests of METHOD to PATH " +
+      "(the provider's own path; {name} matches one segment) are answered STATUS (429, 500, 502, 503 or 504) with the provider's own error, " +
+      "before they have any effect; e.g. \"boardtool POST /1/cards 503 x2\" (then retry-after=SECONDS: the Retry-After of a 429 or 503)"
+  ),
+  Options.repeated,
+  Options.optional,
+  Options.mapEffect((given) =>
+    Either.match(SandboxFaults.parse(Option.getOrElse(given, () => [])), {
+      onLeft: (message) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message))),
+      onRight: Effect.succeed
+    })
   )
 )
 export const withoutRateLimitsOption = Options.boolean("without-rate-limits").pipe(
