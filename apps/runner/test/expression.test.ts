@@ -58,7 +58,10 @@ describe("Expression.compile", () => {
     expect(typeOf("overdue.cards.map(c, c.labels.map(l, l.name))")).toBe("list<list<string>>")
     expect(typeOf("inputs.anything.goes")).toBe("dyn")
     expect(typeOf('timestamp(trigger.card.due) + duration("48h")')).toBe("google.protobuf.Timestamp")
-    expect(problem("trigger.card.votes + 1.5")).toMatch(/^no such overload: int \+ double \(at column 1\)$/)
+    expect(problem("trigger.card.votes + 1.5")).toBe(
+      "no such overload: int + double (CEL does not mix int and double: write 1.0 for a double, or convert with int(…) or double(…)) (at column 1)"
+    )
+    expect(typeOf("double(trigger.card.votes) + 1.5")).toBe("double")
   })
 
   it("unknown names and fields, through nested objects and arrays, with the fields there are", () => {
@@ -175,6 +178,18 @@ describe("Expression evaluate", () => {
     expect(failure("inputs.missing")).toBe("No such key: missing (at column 8)")
     expect(failure("trigger.card.id", new Map([["trigger", { card: null }]]))).toMatch(/^Field 'card' is not of type 'Trigger.Card', got 'null'/)
     expect(failure("inputs.count / 0")).toMatch(/^division by zero/)
+  })
+
+  it("reads (and converts) only the variables the expression names", () => {
+    const asked: Array<string> = []
+    const recording = new (class extends Map<string, unknown> {
+      override get(key: string) {
+        asked.push(key)
+        return super.get(key)
+      }
+    })(values)
+    expect(value("skipped(trigger) ? 0 : inputs.count", recording)).toBe(2)
+    expect(asked.sort()).toEqual(["inputs", "trigger"])
   })
 
   it("a key named __proto__ is a plain key, in and out", () => {

@@ -258,11 +258,17 @@ const unknownName = (error: CelError, known: ReadonlyMap<string, Type>): string 
   return `unknown name "${node.args}" (known here: ${known.size === 0 ? "none" : [...known.keys()].join(", ")})`
 }
 
+/** CEL never mixes int and double: `votes > 1.5` or `score == 1` is refused; say how to write it. */
+const numericHint = (message: string): string =>
+  /no (such|matching) overload/.test(message) && /\bint\b/.test(message) && /\bdouble\b/.test(message)
+    ? `${message} (CEL does not mix int and double: write 1.0 for a double, or convert with int(…) or double(…))`
+    : message
+
 /** The library's message, one line, with where it is. */
 const describe = (source: string, error: CelError, variables?: Variables): string => {
   const first =
     (variables === undefined ? undefined : missingField(error, variables.objects) ?? unknownName(error, variables.declared)) ??
-      (error.message.split("\n")[0] ?? "").trim()
+      numericHint((error.message.split("\n")[0] ?? "").trim())
   const start = error.range?.start ?? error.node?.start
   return typeof start === "number" && start >= 0 ? `${first} (at ${position(source, start)})` : first
 }
@@ -331,21 +337,34 @@ export const compile = (source: string, variables: Variables): Either.Either<Exp
   const checked = parsed.check()
   if (!checked.valid) return Either.left(describe(source, checked.error as CelError, variables))
   const type = checked.type ?? "dyn"
-  return Either.right({ source, type, evaluate: (values) => evaluate(source, parsed, variables, construct, values) })
+  const read = namesIn(parsed.ast, variables)
+  return Either.right({ source, type, evaluate: (values) => evaluate(source, parsed, read, variables, construct, values) })
+}
+
+/** The variables an expression names: only those are converted when it is evaluated. */
+const namesIn = (root: ASTNode, variables: Variables): ReadonlySet<string> => {
+  const names = new Set<string>()
+  const walk = (node: ASTNode): void => {
+    if (node.op === "id" && variables.models.has(node.args)) names.add(node.args)
+    for (const child of children(node)) walk(child)
+  }
+  walk(root)
+  return names
 }
 
 const evaluate = (
   source: string,
   parsed: ParseResult,
+  read: ReadonlySet<string>,
   variables: Variables,
   construct: Prepared["construct"],
   values: ReadonlyMap<string, unknown>
 ): Either.Either<unknown, ExpressionFailed> => {
   const failed = (message: string) => Either.left(new ExpressionFailed({ source, message }))
   const context = new Map<string, unknown>()
-  for (const [name, model] of variables.models) {
+  for (const name of read) {
     const value = values.get(name)
-    if (value !== undefined) context.set(name, fromJson(value, model, variables.objects, construct))
+    if (value !== undefined) context.set(name, fromJson(value, variables.models.get(name)!, variables.objects, construct))
   }
   let result: unknown
   try {
