@@ -3,7 +3,10 @@
  * kind, their options, durations, names) and, for every action and trigger of the catalog, its
  * parameters, from the components' descriptions (`Component.describe`, as `x-runner describe`
  * prints them). An editor that reads it from a file's `"$schema"` validates and completes the
- * file; the runner's own check (`Workflow.parse`) stays the authority on what runs.
+ * file; the runner's own check (`Workflow.parse`) stays the authority on what runs. Besides the
+ * standard keywords it carries two of VS Code's, which other validators ignore as annotations:
+ * `enumDescriptions` (each action's title beside its type in completion) and
+ * `patternErrorMessage` (a duration's or a name's mistake said in words, not as the pattern).
  *
  * @since 0.2.0
  */
@@ -104,6 +107,7 @@ const describeProperty = (property: Described, stepType: string, path: string): 
   if (dependsOn !== undefined) {
     parts.push(`Its options: x-runner options ${stepType} ${path}${dependsOn.map((name) => ` --param ${name}=…`).join("")}`)
   }
+  if (property.kind === "FILE" && typeof property["maxBytes"] === "number") parts.push(`At most ${sizeOf(property["maxBytes"])}.`)
   if (property.kind === "GROUP") {
     const fieldsFrom = (property["dependsOn"] as ReadonlyArray<string> | undefined) ?? []
     parts.push(`Its fields: x-runner options ${stepType} ${path}${fieldsFrom.map((name) => ` --param ${name}=…`).join("")}`)
@@ -111,13 +115,17 @@ const describeProperty = (property: Described, stepType: string, path: string): 
   return parts.length === 0 ? undefined : parts.join(" ")
 }
 
+const mebibyte = 1024 * 1024
+
+const sizeOf = (bytes: number) => bytes % mebibyte === 0 ? `${bytes / mebibyte} MiB` : `${bytes} bytes`
+
 const constraintsOf = (property: Described, keywords: ReadonlyArray<string>): JsonSchema =>
   Object.fromEntries(keywords.filter((keyword) => property[keyword] !== undefined).map((keyword) => [keyword, property[keyword]]))
 
 const choicesOf = (property: Described): JsonSchema =>
   property.choices === undefined || property.choices.length === 0 ? {} : { enum: property.choices.map((choice) => choice.value) }
 
-/** What a FILE property takes: one of its sources (`{ path }`, `{ url }`, `{ name, base64 }`), a name, a content type. */
+/** What a FILE property takes: one of its sources (`{ path }`, `{ url }`, `{ name, base64 }`), a name, a content type (core's `FileInput`). */
 const fileSchema = (property: Described): JsonSchema => {
   const sources = (property["sources"] as ReadonlyArray<string> | undefined) ?? ["path", "url", "base64"]
   const text = { type: "string", minLength: 1 }
@@ -134,8 +142,7 @@ const fileSchema = (property: Described): JsonSchema => {
       contentType: { type: "string", description: "Its media type, e.g. text/plain (default: guessed from the name)." }
     },
     additionalProperties: false,
-    oneOf: sources.map((source) => source === "base64" ? has("base64", "name") : has(source)),
-    ...(typeof property["maxBytes"] === "number" ? { description: `At most ${property["maxBytes"]} bytes.` } : {})
+    oneOf: sources.map((source) => source === "base64" ? has("base64", "name") : has(source))
   }
 }
 
@@ -309,12 +316,14 @@ export const make = (components: ReadonlyArray<ComponentDescription>): JsonSchem
     name: {
       type: "string",
       description: "An identifier (letters, digits, _), unique in the file: later tasks read the output by it.",
-      pattern: "^[A-Za-z_][A-Za-z0-9_]*$"
+      pattern: "^[A-Za-z_][A-Za-z0-9_]*$",
+      patternErrorMessage: "A name is letters, digits and _, not starting with a digit."
     },
     duration: {
       type: "string",
       description: "A duration: a number and a unit (nanos, micros, millis, seconds, minutes, hours, days, weeks), e.g. \"30 seconds\", \"2 hours\".",
-      pattern: durationPattern
+      pattern: durationPattern,
+      patternErrorMessage: "A duration is a number and a unit: \"30 seconds\", \"2 hours\", \"500 millis\"."
     },
     expression: { type: "string", minLength: 1, description: "A CEL expression over inputs, trigger, earlier tasks by name and loop items." },
     condition: { $ref: "#/$defs/expression", description: taskKeys["if"] },
