@@ -160,6 +160,14 @@ describe("Expression evaluate", () => {
     expect(value("size(overdue.cards)")).toBe(2)
   })
 
+  it("has() tells a field that is absent; a timestamp-typed variable reads ISO text as a time", () => {
+    const withoutDue = new Map([["trigger", { card: { id: "c1" } }]])
+    expect(value("has(trigger.card.due) ? 'due' : 'none'", withoutDue)).toBe("none")
+    expect(value("has(trigger.card.due) ? 'due' : 'none'")).toBe("due")
+    const at = Expression.withType(Expression.variables, "at", "google.protobuf.Timestamp")
+    expect(value('at + duration("1h")', new Map([["at", "2026-03-01T10:00:00Z"]]), at)).toBe("2026-03-01T11:00:00.000Z")
+  })
+
   it("timestamps and durations out as text", () => {
     expect(value('timestamp(trigger.card.due) + duration("48h")')).toBe("2026-03-03T10:00:00.000Z")
     expect(value('timestamp(trigger.card.due) > timestamp("2026-01-01T00:00:00Z")')).toBe(true)

@@ -10,8 +10,8 @@
  * - **Values.** JSON in, converted by the declared type (integers to CEL ints; a dyn whole
  *   number is an int, so `x > 1` works); JSON out: ints as numbers, timestamps as ISO text,
  *   durations as `"<n> millis"`. A result JSON cannot hold exactly is an `ExpressionFailed`.
- * - **Skipped tasks.** A declared variable missing from the values (a task that was skipped)
- *   has no value: reading it fails, naming it as skipped. `skipped(name)` tells without
+ * - **Skipped tasks.** A declared variable missing from the values (or `undefined` there: a
+ *   task that was skipped) has no value: reading it fails, naming it as skipped. `skipped(name)` tells without
  *   reading it, so a guarded read is `skipped(fetch) ? [] : fetch.cards` (CEL's `?:`, `&&`
  *   and `||` do not evaluate the side they do not need).
  * - **Bounds.** At most `maxSourceLength` characters, `maxNesting` levels of nesting and
@@ -204,7 +204,7 @@ const prepare = (variables: Variables): Prepared => {
       environment.registerType({ name, ctor, fields: Object.fromEntries([...fields].map(([field, type]) => [field, nameOf(type)])) })
       classes.set(name, ctor)
     } catch {
-      // Names are chosen to be taken (`celTypes`); were one not, the variables of that type would be unreadable, not a crash.
+      // `celTypes` picks names the library takes; were one refused, its variables would be unreadable, not a crash.
     }
   }
   const unreadable = new Set<string>()
