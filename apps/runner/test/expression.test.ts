@@ -117,6 +117,21 @@ describe("Expression.compile", () => {
     expect(typeOf("bag", vars)).toBe("map<string, dyn>")
   })
 
+  it("variables branch and replace: each keeps its own types", () => {
+    const ofId = Expression.withSchema(scope, "fetch", { type: "object", properties: { id: { type: "string" } } })
+    const ofName = Expression.withSchema(scope, "fetch", { type: "object", properties: { name: { type: "string" } } })
+    expect([ofId.declared.get("fetch"), ofName.declared.get("fetch")]).toEqual(["Fetch", "Fetch"])
+    expect(typeOf("fetch.id", ofId)).toBe("string")
+    expect(problem("fetch.name", ofId)).toBe('fetch has no field "name" (its fields: id) (at column 7)')
+    expect(value("fetch.name", new Map([["fetch", { name: "n" }]]), ofName)).toBe("n")
+    expect(problem("fetch.id", ofName)).toBe('fetch has no field "id" (its fields: name) (at column 7)')
+    const replaced = Expression.withSchema(ofId, "fetch", { type: "object", properties: { name: { type: "string" } } })
+    expect(replaced.declared.get("fetch")).toBe("Fetch2")
+    expect(value("fetch.name", new Map([["fetch", { name: "m" }]]), replaced)).toBe("m")
+    expect(problem("fetch.id", replaced)).toBe('fetch has no field "id" (its fields: name) (at column 7)')
+    expect(value("trigger.card.id", values, replaced)).toBe("c1")
+  })
+
   it("object types for any variable name: one letter, or a built-in type's", () => {
     const schema = { type: "object", properties: { id: { type: "string" } } }
     const vars = Expression.withSchema(Expression.withSchema(Expression.variables, "t", schema), "celNamespace", schema)
@@ -226,6 +241,10 @@ describe("skipped tasks", () => {
     expect(typeOf("skipped(overdue)")).toBe("bool")
     expect(problem("skipped(overdue.cards)")).toBe("skipped() takes a task's name, e.g. skipped(fetch) (at column 17)")
     expect(problem("skipped(nope)")).toMatch(/^unknown name "nope"/)
+    // The guard people try first is refused with the one to use.
+    expect(problem("overdue != null ? overdue.cards : []")).toBe(
+      "no such overload: Overdue != null (an object is never null: whether a task was skipped is skipped(name), whether a field is there has(x.field)) (at column 1)"
+    )
   })
 })
 

@@ -53,6 +53,10 @@ export interface Variables {
   readonly models: ReadonlyMap<string, CelType>
   /** @internal the object types the variables' types name, each after the types of its fields */
   readonly objects: ObjectTypes
+  /** @internal what these variables were made from, and the name added (its environment is a clone of the parent's) */
+  readonly parent: Variables | undefined
+  /** @internal */
+  readonly added: string | undefined
 }
 
 /**
@@ -61,12 +65,14 @@ export interface Variables {
  * @since 0.7.0
  * @category constructors
  */
-export const variables: Variables = { declared: new Map(), models: new Map(), objects: new Map() }
+export const variables: Variables = { declared: new Map(), models: new Map(), objects: new Map(), parent: undefined, added: undefined }
 
 const withModel = (variables: Variables, name: string, model: CelType, objects: ObjectTypes): Variables => ({
   declared: new Map(variables.declared).set(name, nameOf(model)),
   models: new Map(variables.models).set(name, model),
-  objects
+  objects,
+  parent: variables,
+  added: name
 })
 
 /**
@@ -180,25 +186,33 @@ const skippedMacro = ({ args }: { args: ReadonlyArray<ASTNode> }) => ({
 interface Prepared {
   readonly environment: Environment
   readonly unreadable: ReadonlySet<string>
+  readonly classes: ReadonlyMap<string, new (fields: Map<string, unknown>) => Map<string, unknown>>
   /** An object type's value: a `Map` of its fields, of the class the environment knows the type by. */
   readonly construct: (typeName: string, fields: Map<string, unknown>) => unknown
 }
 
 const prepared = new WeakMap<Variables, Prepared>()
 
-const prepare = (variables: Variables): Prepared => {
-  const cached = prepared.get(variables)
-  if (cached !== undefined) return cached
-  const environment = new Environment({
+const newEnvironment = (): Environment =>
+  new Environment({
     // `{"title": name, "labels": [...]}` is an ordinary parameter value: literals may mix types (as dyn).
     homogeneousAggregateLiterals: false,
     limits: { maxAstNodes: maxNodes, maxDepth: maxNesting, maxListElements: 256, maxMapEntries: 256, maxCallArguments: 16 }
-  })
-  environment.registerFunction("skipped(ast): bool", skippedMacro)
-  // One class per object type: the library tells an object's type by its constructor (a list's
-  // items and an index's result are not converted from plain objects, so values are built typed).
-  const classes = new Map<string, new (fields: Map<string, unknown>) => Map<string, unknown>>()
-  for (const [name, fields] of variables.objects) {
+  }).registerFunction("skipped(ast): bool", skippedMacro)
+
+/**
+ * Registers object types and variables on `environment`. One class per object type: the
+ * library tells an object's type by its constructor (a list's items and an index's result are
+ * not converted from plain objects, so values are built typed).
+ */
+const register = (
+  environment: Environment,
+  objects: Iterable<readonly [string, ReadonlyMap<string, CelType>]>,
+  declared: Iterable<readonly [string, Type]>,
+  classes: Map<string, new (fields: Map<string, unknown>) => Map<string, unknown>>,
+  unreadable: Set<string>
+): Prepared => {
+  for (const [name, fields] of objects) {
     const ctor = class extends Map<string, unknown> {}
     try {
       environment.registerType({ name, ctor, fields: Object.fromEntries([...fields].map(([field, type]) => [field, nameOf(type)])) })
@@ -207,8 +221,7 @@ const prepare = (variables: Variables): Prepared => {
       // `celTypes` picks names the library takes; were one refused, its variables would be unreadable, not a crash.
     }
   }
-  const unreadable = new Set<string>()
-  for (const [name, type] of variables.declared) {
+  for (const [name, type] of declared) {
     try {
       environment.registerVariable(name, type)
     } catch {
@@ -220,7 +233,27 @@ const prepare = (variables: Variables): Prepared => {
     const ctor = classes.get(typeName)
     return ctor === undefined ? fields : new ctor(fields)
   }
-  const result: Prepared = { environment, unreadable, construct }
+  return { environment, unreadable, classes, construct }
+}
+
+const prepare = (variables: Variables): Prepared => {
+  const cached = prepared.get(variables)
+  if (cached !== undefined) return cached
+  const { added, parent } = variables
+  let result: Prepared
+  if (parent !== undefined && added !== undefined && !parent.declared.has(added)) {
+    // A variable added: the parent's environment cloned (the library's cheap copy), only what is new registered.
+    const base = prepare(parent)
+    result = register(
+      base.environment.clone(),
+      [...variables.objects].filter(([name]) => !parent.objects.has(name)),
+      [[added, variables.declared.get(added)!]],
+      new Map(base.classes),
+      new Set(base.unreadable)
+    )
+  } else {
+    result = register(newEnvironment(), variables.objects, variables.declared, new Map(), new Set())
+  }
   prepared.set(variables, result)
   return result
 }
@@ -258,17 +291,26 @@ const unknownName = (error: CelError, known: ReadonlyMap<string, Type>): string 
   return `unknown name "${node.args}" (known here: ${known.size === 0 ? "none" : [...known.keys()].join(", ")})`
 }
 
-/** CEL never mixes int and double: `votes > 1.5` or `score == 1` is refused; say how to write it. */
-const numericHint = (message: string): string =>
-  /no (such|matching) overload/.test(message) && /\bint\b/.test(message) && /\bdouble\b/.test(message)
-    ? `${message} (CEL does not mix int and double: write 1.0 for a double, or convert with int(…) or double(…))`
-    : message
+/**
+ * Says how to write what CEL refuses in a way people often try: `votes > 1.5` or `score == 1`
+ * (CEL never mixes int and double), `fetch != null` (an object is never null; skipped is asked).
+ */
+const hint = (message: string): string => {
+  if (!/no (such|matching) overload/.test(message)) return message
+  if (/\bint\b/.test(message) && /\bdouble\b/.test(message)) {
+    return `${message} (CEL does not mix int and double: write 1.0 for a double, or convert with int(…) or double(…))`
+  }
+  if (/[!=]= null$/.test(message) || /^no such overload: null [!=]=/.test(message)) {
+    return `${message} (an object is never null: whether a task was skipped is skipped(name), whether a field is there has(x.field))`
+  }
+  return message
+}
 
 /** The library's message, one line, with where it is. */
 const describe = (source: string, error: CelError, variables?: Variables): string => {
   const first =
     (variables === undefined ? undefined : missingField(error, variables.objects) ?? unknownName(error, variables.declared)) ??
-      numericHint((error.message.split("\n")[0] ?? "").trim())
+      hint((error.message.split("\n")[0] ?? "").trim())
   const start = error.range?.start ?? error.node?.start
   return typeof start === "number" && start >= 0 ? `${first} (at ${position(source, start)})` : first
 }
