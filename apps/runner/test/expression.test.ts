@@ -144,6 +144,8 @@ describe("Expression.compile", () => {
     expect(problem("list.size() > 0", vars)).toBe(
       "list cannot be read in an expression: CEL has that name for itself (give the task another name) (at column 1)"
     )
+    expect(["list", "int", "string", "map", "type", "null", "true", "in", "if", "import"].filter(Expression.isReadableName)).toEqual([])
+    expect(["fetch", "t", "items", "size", "timestamp", "skipped", "card_2"].every(Expression.isReadableName)).toBe(true)
   })
 })
 

@@ -465,6 +465,32 @@ export const isList = (type: Type): boolean => elementType(type) !== undefined
  */
 export const isTimestamp = (type: Type): boolean => type === "google.protobuf.Timestamp" || type === "dyn"
 
+const readable = new Map<string, boolean>()
+
+/**
+ * Whether an expression can read a variable of this name: not a name CEL has for itself (a
+ * type such as `list`, `int` or `string`, a literal such as `null`, a reserved word such as
+ * `if`). A check may refuse such a task name where it is declared rather than where it is read.
+ *
+ * @since 0.7.0
+ * @category utils
+ */
+export const isReadableName = (name: string): boolean => {
+  let known = readable.get(name)
+  if (known === undefined) {
+    const probe = new Environment()
+    try {
+      probe.registerVariable(name, "string")
+      const checked = probe.check(name)
+      known = checked.valid && checked.type === "string"
+    } catch {
+      known = false
+    }
+    readable.set(name, known)
+  }
+  return known
+}
+
 const whole = /^\$\{=([\s\S]*)\}$/
 
 /**
