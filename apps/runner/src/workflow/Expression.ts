@@ -11,9 +11,10 @@
  *   number is an int, so `x > 1` works); JSON out: ints as numbers, timestamps as ISO text,
  *   durations as `"<n> millis"`. A result JSON cannot hold exactly is an `ExpressionFailed`.
  * - **Skipped tasks.** A declared variable missing from the values (or `undefined` there: a
- *   task that was skipped) has no value: reading it fails, naming it as skipped. `skipped(name)` tells without
- *   reading it, so a guarded read is `skipped(fetch) ? [] : fetch.cards` (CEL's `?:`, `&&`
- *   and `||` do not evaluate the side they do not need).
+ *   task that was skipped) has no value: reading it fails, naming it as skipped.
+ *   `skipped(name)` tells without reading it, so a guarded read is
+ *   `skipped(fetch) ? [] : fetch.cards` (CEL's `?:`, `&&` and `||` do not evaluate the side
+ *   they do not need). `fetch != null` is refused at the check: an object is never null.
  * - **Bounds.** At most `maxSourceLength` characters, `maxNesting` levels of nesting and
  *   `maxNodes` syntax nodes, comprehensions (`all`, `exists`, `exists_one`, `map`, `filter`)
  *   nested at most `maxComprehensionNesting` deep, and no `matches()`: JavaScript's regular
@@ -273,6 +274,12 @@ interface CelError {
   readonly node?: { readonly start?: number; readonly op?: string; readonly args?: unknown }
 }
 
+/** `a, b, c` of at most 20 names, then `…`. */
+const listed = (names: Iterable<string>): string => {
+  const all = [...names]
+  return all.length > 20 ? `${all.slice(0, 20).join(", ")}, …` : all.join(", ")
+}
+
 /** `trigger.card has no field "idd" (its fields: id, due)` for the library's `No such key: idd` on an object type. */
 const missingField = (error: CelError, objects: ObjectTypes): string | undefined => {
   const node = error.node as ASTNode | undefined
@@ -281,14 +288,14 @@ const missingField = (error: CelError, objects: ObjectTypes): string | undefined
   const typeName = (operand as { checkedType?: { name?: unknown } }).checkedType?.name
   const fields = typeof typeName === "string" ? objects.get(typeName) : undefined
   if (fields === undefined) return undefined
-  return `${serialize(operand)} has no field "${field}" (its fields: ${[...fields.keys()].join(", ")})`
+  return `${serialize(operand)} has no field "${field}" (its fields: ${listed(fields.keys())})`
 }
 
 /** `unknown name "nope" (known here: inputs, trigger)` for the library's `Unknown variable: nope`. */
 const unknownName = (error: CelError, known: ReadonlyMap<string, Type>): string | undefined => {
   const node = error.node
   if (error.code !== "unknown_variable" || node?.op !== "id" || typeof node.args !== "string") return undefined
-  return `unknown name "${node.args}" (known here: ${known.size === 0 ? "none" : [...known.keys()].join(", ")})`
+  return `unknown name "${node.args}" (known here: ${known.size === 0 ? "none" : listed(known.keys())})`
 }
 
 /**
