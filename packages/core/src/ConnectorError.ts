@@ -206,7 +206,13 @@ export const isConnectorError = (u: unknown): u is ConnectorError =>
   typeof u === "object" && u !== null && "_tag" in u && typeof (u as { _tag: unknown })._tag === "string" &&
   connectorErrorTags.has((u as { _tag: string })._tag)
 
-const connectorErrorTags: ReadonlySet<string> = new Set([
+/**
+ * Every connector error's tag: what a workflow may name, e.g. the errors a task's retry retries.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export const tags = [
   "InvalidInput",
   "AuthenticationFailed",
   "PaymentRequired",
@@ -219,4 +225,11 @@ const connectorErrorTags: ReadonlySet<string> = new Set([
   "UnexpectedResponse",
   "PagingLoop",
   "AcceptedUnreadable"
-])
+] as const satisfies ReadonlyArray<ConnectorError["_tag"]>
+
+// Every tag is listed: a new error fails the build here until it is added.
+type Unlisted = Exclude<ConnectorError["_tag"], typeof tags[number]>
+const everyTagListed: [Unlisted] extends [never] ? true : Unlisted = true
+void everyTagListed
+
+const connectorErrorTags: ReadonlySet<string> = new Set(tags)
