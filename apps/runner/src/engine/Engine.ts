@@ -111,8 +111,6 @@ export interface Runs {
   readonly finished?: ((run: { readonly runId: string; readonly eventId: string; readonly workflow: string }, result: Run.RunResult) => Effect.Effect<void>) | undefined
 }
 
-const mark = (status: string) => status === "succeeded" ? "✔" : status === "skipped" ? "–" : "✘"
-
 /**
  * A run another runner took over (this one went silent too long, e.g. stalled): this runner
  * sends and records nothing more of it; its execution ends here (a defect: nothing journaled),
@@ -127,8 +125,14 @@ const takenOver = (runId: string) => Effect.die(Object.assign(new Error(`run ${r
  * object's keys kept, e.g. the names of `sensitiveData`), also inside declared fields. A run
  * taken up again resolves its parameters from the workflow, never from this.
  */
-const scrubbed = (checked: WorkflowFile.CheckedTask, input: unknown): unknown =>
+const scrubbed = (checked: WorkflowFile.CheckedAction, input: unknown): unknown =>
   typeof input !== "object" || input === null ? input : Property.redact(checked.prepared.action.props, input as Record<string, unknown>)
+
+/**
+ * The tasks serve runs: top-level actions without options, as `serve` refuses the other
+ * constructs at its check (`Workflow.servedTasks`) until the engine runs the task tree.
+ */
+const servedTasks = (workflow: WorkflowFile.Workflow) => workflow.tasks as ReadonlyArray<WorkflowFile.CheckedAction>
 
 /** The run a step's activity runs in (its activity is made once per step of a workflow, and serves every run). */
 class StepRun extends Context.Tag("x-runner/Engine/StepRun")<StepRun, {
@@ -141,7 +145,7 @@ class StepRun extends Context.Tag("x-runner/Engine/StepRun")<StepRun, {
 }>() {}
 
 /** One step as an activity: its recorded result when it has one, else it runs (unless a write of an earlier attempt may have gone). */
-const stepActivity = (runs: Runs, index: number, checked: WorkflowFile.CheckedTask) =>
+const stepActivity = (runs: Runs, index: number, checked: WorkflowFile.CheckedAction) =>
   Activity.make({
     name: `${index}/${checked.step.name}`,
     success: StepOutcome,
@@ -232,7 +236,7 @@ export const runsLayer = (runs: Runs) => {
   // At most `concurrency` runs at once on this runner; the others wait their turn in the engine.
   const permits = Effect.unsafeMakeSemaphore(runs.concurrency)
   const activities = new Map<string, ReadonlyArray<ReturnType<typeof stepActivity>>>(
-    [...runs.workflows].map(([name, workflow]) => [name, workflow.tasks.map((checked, index) => stepActivity(runs, index, checked))])
+    [...runs.workflows].map(([name, workflow]) => [name, servedTasks(workflow).map((checked, index) => stepActivity(runs, index, checked))])
   )
   return RunWorkflow.toLayer(({ attempt, runId }) =>
     permits.withPermits(1)(Effect.gen(function*() {
@@ -254,14 +258,14 @@ export const runsLayer = (runs: Runs) => {
       yield* persistently(store.runStarted(runId, attempt, runs.runner))
       yield* runs.say(`▶ event ${run.eventId} (run ${runId})`)
       const scope = new Map<string, unknown>([["inputs", workflow.inputs], ["trigger", event]])
-      workflow.tasks.forEach((task, index) => {
+      servedTasks(workflow).forEach((task, index) => {
         if (outputs.has(index)) scope.set(task.step.name, outputs.get(index))
       })
       const steps: Array<Run.StepResult> = []
       let end: "succeeded" | "failed" | "unknown" = "succeeded"
       let failedStep: string | undefined
-      for (let index = run.fromStep; index < workflow.tasks.length; index++) {
-        const checked = workflow.tasks[index]!
+      for (let index = run.fromStep; index < servedTasks(workflow).length; index++) {
+        const checked = servedTasks(workflow)[index]!
         const { name, type } = checked.step
         if (end !== "succeeded") {
           steps.push({ name, type, status: "skipped" })
@@ -285,8 +289,7 @@ export const runsLayer = (runs: Runs) => {
           ...(outcome.output === undefined ? {} : { output: outcome.output }),
           ...(outcome.error === undefined ? {} : { error: outcome.error })
         })
-        const waited = Run.rateLimitWait({ type, rateLimitWaitMs: outcome.rateLimitWaitMs })
-        yield* runs.say(`  ${mark(outcome.status)} ${name} ${outcome.status}${waited === "" ? "" : ` (${waited})`}${outcome.error === undefined ? "" : `: ${outcome.error.tag}: ${outcome.error.message}`}`)
+        yield* runs.say(`  ${Run.stepLine({ name, type, status: outcome.status, rateLimitWaitMs: outcome.rateLimitWaitMs, error: outcome.error })}`)
         if (outcome.status === "succeeded") scope.set(name, outcome.output)
         else {
           end = outcome.status

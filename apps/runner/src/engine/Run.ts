@@ -1,8 +1,8 @@
 /**
- * Running a workflow's tasks in order, stopping at the first failed step. Each step's
- * parameters are resolved against the outputs before it (a reference without a value fails
- * the step with an `InvalidInput`), then the step the check prepared is run by the executor
- * (with its component's connection from the `Connections` service).
+ * Running a workflow in memory: its task tree by the `Interpreter`, each action's parameters
+ * resolved against the values visible to it (a reference without a value fails the step with
+ * an `InvalidInput`), then the step the check prepared run by the executor (with its
+ * component's connection from the `Connections` service).
  *
  * @since 0.2.0
  */
@@ -10,7 +10,9 @@ import { type Connections, ConnectorError, type Executor, RateLimiter } from "@x
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as References from "../workflow/References.js"
+import * as Expressions from "../workflow/internal/expressions.js"
 import type * as Workflow from "../workflow/Workflow.js"
+import * as Interpreter from "./Interpreter.js"
 
 /**
  * The outcome of one step.
@@ -42,7 +44,7 @@ export const rateLimitWait = (step: { readonly type: string; readonly rateLimitW
     : `waited ${step.rateLimitWaitMs < 1000 ? `${step.rateLimitWaitMs} ms` : `${(step.rateLimitWaitMs / 1000).toFixed(1)} s`} for ${step.type.split("/")[0]}'s rate limit`
 
 /**
- * The outcome of a run.
+ * The outcome of a run `serve` ran (its top-level steps).
  *
  * @since 0.2.0
  * @category models
@@ -53,18 +55,30 @@ export interface RunResult {
 }
 
 /**
- * What a run reports as it goes.
+ * The line that says how a step ended: "✔ name succeeded in 12 ms (waited …): Tag: message"
+ * (its duration when given). The one format of `run`'s progress and `serve`'s.
  *
- * @since 0.2.0
- * @category models
+ * @since 0.7.0
+ * @category formatting
  */
-export interface Reporter {
-  readonly started: (step: Workflow.CheckedTask) => Effect.Effect<void>
-  readonly finished: (result: StepResult) => Effect.Effect<void>
+export const stepLine = (step: {
+  readonly name: string
+  readonly type?: string | undefined
+  readonly status: string
+  readonly durationMs?: number | undefined
+  readonly rateLimitWaitMs?: number | undefined
+  readonly error?: { readonly tag: string; readonly message: string } | undefined
+}): string => {
+  const mark = step.status === "succeeded" ? "✔" : step.status === "skipped" ? "–" : "✘"
+  const waited = step.type === undefined ? "" : rateLimitWait({ type: step.type, rateLimitWaitMs: step.rateLimitWaitMs })
+  return `${mark} ${step.name} ${step.status}${step.durationMs === undefined ? "" : ` in ${step.durationMs} ms`}${waited === "" ? "" : ` (${waited})`}${
+    step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`
+  }`
 }
 
 /**
- * Runs the tasks, with `trigger` (the event's output) when a trigger fired the run.
+ * Runs the workflow's task tree in memory (`Interpreter.run`), each action by the executor,
+ * with `trigger` (the event's output) when a trigger fired the run.
  *
  * @since 0.2.0
  * @category constructors
@@ -72,31 +86,46 @@ export interface Reporter {
 export const run = (
   executor: Executor.Executor,
   workflow: Workflow.Workflow,
-  reporter: Reporter,
+  reporter: Interpreter.Reporter,
   trigger?: unknown
-): Effect.Effect<RunResult, never, Connections.Connections> =>
-  Effect.gen(function*() {
-    const scope = new Map<string, unknown>([["inputs", workflow.inputs]])
-    if (trigger !== undefined) scope.set("trigger", trigger)
-    const steps: Array<StepResult> = []
-    let failed = false
-    for (const checked of workflow.tasks) {
-      const { name, type } = checked.step
-      if (failed) {
-        const skipped: StepResult = { name, type, status: "skipped" }
-        steps.push(skipped)
-        yield* reporter.finished(skipped)
-        continue
-      }
-      yield* reporter.started(checked)
-      const result = yield* runStep(executor, checked, scope)
-      if (result.status === "succeeded") scope.set(name, result.output)
-      else failed = true
-      steps.push(result)
-      yield* reporter.finished(result)
+): Effect.Effect<Interpreter.RunResult, never, Connections.Connections> =>
+  Interpreter.run(workflow, {
+    attempt: (task, _key, scope) =>
+      Effect.map(runStep(executor, task, scope), (step): Interpreter.Attempt => ({ ...step, status: step.status === "succeeded" ? "succeeded" : "failed" })),
+    waitUntil: (_key, until) => Interpreter.sleepUntil(until)
+  }, reporter, trigger)
+
+/**
+ * A task's parameters with its `${= …}` values evaluated and its `${…}` references resolved,
+ * in one pass (a value put in is never read again).
+ *
+ * @since 0.7.0
+ * @category utils
+ */
+export const resolveParameters = (
+  checked: Workflow.CheckedAction,
+  scope: ReadonlyMap<string, unknown>
+): Either.Either<unknown, References.Unresolved> => {
+  if (checked.expressions.size === 0) return References.resolve(checked.parameters, scope)
+  const walk = (value: unknown): unknown => {
+    const compiled = typeof value === "string" ? checked.expressions.get(Expressions.valueExpression(value) ?? "") : undefined
+    if (compiled !== undefined) {
+      const evaluated = compiled.evaluate(scope)
+      if (Either.isLeft(evaluated)) throw new References.Unresolved({ message: `\${= ${compiled.source}}: ${evaluated.left}` })
+      return Interpreter.plain(evaluated.right)
     }
-    return { status: failed ? "failed" : "succeeded", steps }
-  })
+    if (typeof value === "string") return Either.getOrThrowWith(References.resolve(value, scope), (unresolved) => unresolved)
+    if (Array.isArray(value)) return value.map(walk)
+    if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]))
+    return value
+  }
+  try {
+    return Either.right(walk(checked.parameters))
+  } catch (error) {
+    if (error instanceof References.Unresolved) return Either.left(error)
+    throw error
+  }
+}
 
 /**
  * Runs one task with the outputs before it (`scope`: the inputs, the trigger's event and each
@@ -108,7 +137,7 @@ export const run = (
  */
 export const runStep = (
   executor: Executor.Executor,
-  checked: Workflow.CheckedTask,
+  checked: Workflow.CheckedAction,
   scope: ReadonlyMap<string, unknown>
 ): Effect.Effect<StepResult, never, Connections.Connections> =>
   Effect.suspend(() => {
@@ -120,7 +149,7 @@ export const runStep = (
     // outputs it refers to put in.
     const outcome = checked.decoded !== undefined
       ? Effect.either(executor.runDecoded(checked.decoded))
-      : Either.match(References.resolve(checked.parameters, scope), {
+      : Either.match(resolveParameters(checked, scope), {
         onLeft: (unresolved) =>
           Effect.succeed(Either.left<ConnectorError.ConnectorError>(
             ConnectorError.invalidInput([{ path: "parameters", message: unresolved.message }], `step "${name}" (${type})`)

@@ -11,10 +11,13 @@
 import type { Component, ConnectorError, Executor } from "@x/core"
 import { Action, CustomAction, Property } from "@x/core"
 import * as Either from "effect/Either"
+import * as JSONSchema from "effect/JSONSchema"
 import * as Schema from "effect/Schema"
 import * as ConnectionValues from "../components/ConnectionValues.js"
 import * as Checked from "./internal/checkStep.js"
 import { reservedNames } from "./internal/checkStep.js"
+import * as CheckTree from "./internal/checkTree.js"
+import * as Expressions from "./internal/expressions.js"
 import * as JsonText from "./JsonText.js"
 import * as References from "./References.js"
 
@@ -28,13 +31,54 @@ import * as References from "./References.js"
 export type CheckedStep = Checked.CheckedStep
 
 /**
- * A task that passed the check: prepared by the executor once, and decoded once when all its
- * parameters were known then.
+ * A task that passed the check, by its kind (`action`, `group`, `loop`, `wait`): each with its
+ * path in the file (`tasks[2].tasks[0]`), its `if` and its other options, its expressions compiled.
  *
  * @since 0.2.0
  * @category models
  */
-export type CheckedTask = Checked.CheckedTask
+export type CheckedTask = CheckTree.CheckedTask
+
+/**
+ * An action task that passed the check: prepared by the executor once, and decoded once when
+ * all its parameters were known then; with its `if`, `retry`, `timeout` and `continueOnError`.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export type CheckedAction = CheckTree.CheckedAction
+
+/**
+ * A group that passed the check: its tasks, run in order.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export type CheckedGroup = CheckTree.CheckedGroup
+
+/**
+ * A loop that passed the check: its `forEach` list, the item's name, its concurrency and its tasks.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export type CheckedLoop = CheckTree.CheckedLoop
+
+/**
+ * A wait that passed the check: a `delay`, or an `until` time.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export type CheckedWait = CheckTree.CheckedWait
+
+/**
+ * A retry that passed the check: the attempts in all, the first delay, the backoff, the error tags it retries.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export type Retry = CheckTree.Retry
 
 /**
  * The trigger that passed the check: prepared (resolved and decoded) once.
@@ -57,6 +101,8 @@ export interface Workflow {
   readonly inputs: ReadonlyMap<string, unknown>
   readonly trigger: CheckedTrigger | undefined
   readonly tasks: ReadonlyArray<CheckedTask>
+  /** The tasks that run, once, when the run fails (with `failure`); none when not given. */
+  readonly onFailure: ReadonlyArray<CheckedTask>
 }
 
 // The shape is checked with Schema; the values are then taken from the JSON as written (a
@@ -68,7 +114,8 @@ const Shape = Schema.Struct({
   description: Schema.optional(Schema.String),
   inputs: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
   triggers: Schema.optional(Schema.Array(Schema.Unknown)),
-  tasks: Schema.Array(Schema.Unknown).pipe(Schema.minItems(1, { message: () => "must have at least one step" }))
+  tasks: Schema.Array(Schema.Unknown).pipe(Schema.minItems(1, { message: () => "must have at least one step" })),
+  onFailure: Schema.optional(Schema.Array(Schema.Unknown).pipe(Schema.minItems(1, { message: () => "must have at least one task" })))
 })
 const checkShape = Schema.decodeUnknownEither(Shape, { errors: "all", onExcessProperty: "error" })
 
@@ -78,6 +125,24 @@ interface Json {
   readonly inputs?: Readonly<Record<string, unknown>>
   readonly triggers?: ReadonlyArray<unknown>
   readonly tasks: ReadonlyArray<unknown>
+  readonly onFailure?: ReadonlyArray<unknown>
+}
+
+/** The JSON Schema of a trigger's events (`undefined`: any value, when the runner cannot write one). */
+const triggerSchemaOf = (trigger: CheckedTrigger | undefined): unknown => {
+  if (trigger === undefined) return undefined
+  try {
+    return JSONSchema.make(trigger.prepared.trigger.output)
+  } catch {
+    return undefined
+  }
+}
+
+/** What `failure` is in `onFailure`'s tasks. */
+const failureSchema = {
+  type: "object",
+  properties: { path: { type: "string" }, tag: { type: "string" }, message: { type: "string" } },
+  required: ["path", "tag", "message"]
 }
 
 const nameOf = (value: unknown) =>
@@ -115,24 +180,39 @@ export const parse = (
   const inputs: Map<string, unknown> = new Map([...declared, ...given])
   const triggers = json.triggers ?? []
   if (triggers.length > 1) issues.push({ path: "triggers", message: "at most one trigger" })
-  const context = {
+  const context: Checked.CheckContext = {
     executor,
     declared,
     inputs,
     issues,
     names: new Set<string>(),
     known: new Map<string, boolean>(),
-    allNames: new Set([...triggers, ...json.tasks].flatMap(nameOf))
+    allNames: new Set([...triggers.flatMap(nameOf), ...CheckTree.namesIn(json.tasks), ...CheckTree.namesIn(json.onFailure ?? [])]),
+    // The inputs are the declared ones (their values may be text given on the command line).
+    variables: Expressions.withSchema(Expressions.none, "inputs", {
+      type: "object",
+      properties: Object.fromEntries([...declared.keys()].map((name) => [name, {}]))
+    }),
+    loopOf: new Map()
   }
   const trigger = triggers.map((value, i) => Checked.checkTrigger(context, value, `triggers[${i}]`))[0]
-  const tasks = json.tasks.map((value, i) => Checked.checkTask(context, value, `tasks[${i}]`))
+  if (triggers.length > 0) context.variables = Expressions.withSchema(context.variables, "trigger", triggerSchemaOf(trigger))
+  const tasks = CheckTree.checkTasks({ context, loopDepth: 0, loop: undefined }, json.tasks, "tasks")
+  // The failure path sees what the tasks may have left, and `failure`.
+  const failing: Checked.CheckContext = {
+    ...context,
+    known: new Map([...context.known, ["failure", true]]),
+    variables: Expressions.withSchema(context.variables, "failure", failureSchema)
+  }
+  const onFailure = CheckTree.checkTasks({ context: failing, loopDepth: 0, loop: undefined }, json.onFailure ?? [], "onFailure")
   if (issues.length > 0) return Either.left(issues)
   return Either.right({
     label: json.label,
     description: json.description,
     inputs,
     trigger,
-    tasks: tasks as Array<CheckedTask>
+    tasks,
+    onFailure
   })
 }
 
@@ -143,8 +223,28 @@ export const parse = (
  * @category utils
  */
 export const componentsOf = (workflow: Workflow): ReadonlyArray<Component.Component> => [
-  ...new Set([...(workflow.trigger === undefined ? [] : [workflow.trigger]), ...workflow.tasks].map((checked) => checked.component))
+  ...new Set([...(workflow.trigger === undefined ? [] : [workflow.trigger]), ...actionTasks(workflow)].map((checked) => checked.component))
 ]
+
+/**
+ * Every action task of the workflow, at any depth (in groups, loops and `onFailure`), in the file's order.
+ *
+ * @since 0.7.0
+ * @category utils
+ */
+export const actionTasks = (workflow: Workflow): ReadonlyArray<CheckedAction> => CheckTree.actionsIn([...workflow.tasks, ...workflow.onFailure])
+
+/**
+ * The top-level tasks of a workflow that uses none of the constructs `serve` does not run yet
+ * (each an action without options): what `serve` runs. Else every use of one, with its path.
+ *
+ * @since 0.7.0
+ * @category utils
+ */
+export const servedTasks = (workflow: Workflow): Either.Either<ReadonlyArray<CheckedAction>, ReadonlyArray<ConnectorError.Issue>> => {
+  const issues = CheckTree.unservable(workflow.tasks, workflow.onFailure)
+  return issues.length > 0 ? Either.left(issues) : Either.right(workflow.tasks as ReadonlyArray<CheckedAction>)
+}
 
 /**
  * One warning per deprecated action or trigger the workflow uses (each once, however many
@@ -158,7 +258,7 @@ export const deprecations = (workflow: Workflow): ReadonlyArray<string> => {
   const used = new Map<string, Action.Deprecation>()
   const trigger = workflow.trigger
   if (trigger?.prepared.trigger.deprecated !== undefined) used.set(trigger.step.type, trigger.prepared.trigger.deprecated)
-  for (const checked of workflow.tasks) {
+  for (const checked of actionTasks(workflow)) {
     if (checked.prepared.action.deprecated !== undefined) used.set(checked.step.type, checked.prepared.action.deprecated)
   }
   return [...used].map(([type, deprecation]) => `⚠ ${type} is ${Action.deprecationNote(deprecation)}`)
@@ -173,7 +273,7 @@ export const deprecations = (workflow: Workflow): ReadonlyArray<string> => {
  * @category utils
  */
 export const checkWithConnections = (workflow: Workflow, connections: ConnectionValues.ConnectionValues): ReadonlyArray<ConnectorError.Issue> =>
-  workflow.tasks.flatMap((checked, i) => {
+  actionTasks(workflow).flatMap((checked) => {
     // Decoded by the check, the parameters are values; else they are as written, and a path that
     // refers only to inputs is known now.
     const given = checked.parameters["path"]
@@ -185,6 +285,6 @@ export const checkWithConnections = (workflow: Workflow, connections: Connection
     if (checked.prepared.action !== CustomAction.action || typeof path !== "string") return []
     const resolved = CustomAction.resolvePath(ConnectionValues.baseUrlOf(connections, checked.component), path)
     return Either.isLeft(resolved)
-      ? resolved.left.issues.map((issue) => ({ path: `tasks[${i}].parameters.${issue.path}`, message: issue.message }))
+      ? resolved.left.issues.map((issue) => ({ path: `${checked.path}.parameters.${issue.path}`, message: issue.message }))
       : []
   })

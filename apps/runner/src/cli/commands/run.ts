@@ -14,6 +14,7 @@ import * as Option from "effect/Option"
 import { Components, layer as components } from "../../components/Components.js"
 import * as ConnectionSource from "../../components/ConnectionSource.js"
 import * as FileAccess from "../../components/FileAccess.js"
+import type * as Interpreter from "../../engine/Interpreter.js"
 import * as Run from "../../engine/Run.js"
 import * as Errors from "../../Errors.js"
 import { Output } from "../../Output.js"
@@ -41,7 +42,40 @@ import {
  */
 export const examples = ["$ x-runner run examples/demo.json --sandbox", "$ x-runner run examples/board.json --sandbox --serve examples/card-moved.json"] as const
 
-const mark = (status: Run.StepResult["status"]) => status === "succeeded" ? "✔" : status === "failed" ? "✘" : "–"
+/** What a task's result is in `--output json`: a plain top-level action keeps the fields of a step (its key and attempts when they say more). */
+const jsonOf = (result: Interpreter.TaskResult): unknown => {
+  const { attempts, durationMs: _, iterations, key, kind, tasks, ...rest } = result
+  return {
+    ...rest,
+    ...(kind === "action" ? {} : { kind }),
+    ...(key === result.name ? {} : { key }),
+    ...(attempts === undefined || attempts <= 1 ? {} : { attempts }),
+    ...(tasks === undefined ? {} : { tasks: tasks.map(jsonOf) }),
+    ...(iterations === undefined ? {} : { iterations: iterations.map((iteration) => ({ ...iteration, tasks: iteration.tasks.map(jsonOf) })) })
+  }
+}
+
+/** `run`'s progress on stderr: each task's line, indented by its depth in groups and loops. */
+const progress = (say: (text: string) => Effect.Effect<void>): Interpreter.Reporter => {
+  const indent = (depth: number) => "  ".repeat(depth + 1)
+  return {
+    // A task in a group or a loop is named by its key (`reminded[3].comment`): iterations run at once.
+    started: (task, key, depth) =>
+      say(`${indent(depth)}${
+        task.kind === "action"
+          ? `… ${key} (${task.step.type})`
+          : task.kind === "group"
+          ? `▸ ${key} (group)`
+          : task.kind === "loop"
+          ? `↻ ${key} (loop)`
+          : `… ${key} (wait)`
+      }`),
+    finished: (result, depth) => say(`${indent(depth)}${Run.stepLine({ ...result, name: result.key })}`),
+    iteration: (_loop, _key, index, of, depth) => say(`${indent(depth)}iteration ${index} of ${of}`),
+    retrying: (task, _key, attempt, of, after, depth) =>
+      say(`${indent(depth)}↻ ${task.name}: attempt ${attempt} of ${of} after ${Duration.format(after)}`)
+  }
+}
 
 /**
  * `run`: runs the tasks in order, stopping at the first failed step. With `--serve` (on the
@@ -91,15 +125,7 @@ export const run = (args: {
       yield* output.err(warning)
     }
     yield* pretty(`▶ ${workflow.label}${args.source.sandbox ? " (sandbox)" : ""}`)
-    const result = yield* Run.run(executor, workflow, {
-      started: (checked) => pretty(`  … ${checked.step.name} (${checked.step.type})`),
-      finished: (step) =>
-        pretty(`  ${mark(step.status)} ${step.name} ${step.status}${step.durationMs === undefined ? "" : ` in ${step.durationMs} ms`}${
-          Run.rateLimitWait(step) === "" ? "" : ` (${Run.rateLimitWait(step)})`
-        }${
-          step.error === undefined ? "" : `: ${step.error.tag}: ${step.error.message}`
-        }`)
-    }).pipe(Effect.provide(opened), Effect.provideService(FilePolicy.FilePolicy, filePolicy))
+    const result = yield* Run.run(executor, workflow, progress(pretty)).pipe(Effect.provide(opened), Effect.provideService(FilePolicy.FilePolicy, filePolicy))
     // The first event the trigger fired (during the run, or just after it), and its run.
     const fired = served === undefined ? undefined : yield* served.next(firedWithin)
     if (served !== undefined) yield* served.stop
@@ -112,19 +138,25 @@ export const run = (args: {
     if (args.json) {
       yield* output.out(JSON.stringify({
         status,
-        steps: withoutDurations(result.steps),
+        steps: result.tasks.map(jsonOf),
+        ...(result.failure === undefined ? {} : { failure: result.failure }),
+        ...(result.onFailure === undefined ? {} : { onFailure: result.onFailure.map(jsonOf) }),
         ...(trigger === undefined ? {} : { trigger: { ...trigger, steps: withoutDurations(trigger.steps) } })
       }))
     } else {
-      const print = (steps: ReadonlyArray<Run.StepResult>) =>
+      const print = (steps: ReadonlyArray<Run.StepResult | Interpreter.TaskResult>) =>
         Effect.forEach(steps, (step) =>
           Effect.gen(function*() {
-            yield* output.out(`\n${step.name} (${step.type}): ${step.status}`)
+            yield* output.out(`\n${"key" in step ? step.key : step.name} (${step.type ?? ("kind" in step ? step.kind : "")}): ${step.status}`)
             if (step.output !== undefined) yield* output.out(JSON.stringify(step.output, null, 2))
             if (step.error !== undefined) yield* output.out(`${step.error.tag}: ${step.error.message}`)
           }), { discard: true })
       yield* output.out(`${workflow.label}: ${result.status}`)
-      yield* print(result.steps)
+      yield* print(result.tasks)
+      if (result.onFailure !== undefined) {
+        yield* output.out(`\nonFailure (${result.failure!.path} failed):`)
+        yield* print(result.onFailure)
+      }
       if (trigger !== undefined) {
         yield* output.out(
           trigger.event === null
@@ -165,7 +197,7 @@ const loadTriggerWorkflow = (file: string, source: ConnectionSource.ConnectionSo
         message: "--serve needs --sandbox: the trigger's deliveries come from the simulators this process runs"
       })
     }
-    const triggered = yield* WorkflowFiles.loadWorkflow(file, new Map())
+    const triggered = yield* WorkflowFiles.loadServedWorkflow(file, new Map())
     const kind = triggered.trigger?.prepared.trigger.kind
     if (kind === undefined) return yield* new Errors.InvalidArguments({ message: `--serve ${file}: the workflow has no trigger to serve` })
     if (kind !== "DYNAMIC_WEBHOOK") {

@@ -8,6 +8,7 @@ import type { Component, ConnectorError, Executor } from "@x/core"
 import { Step } from "@x/core"
 import * as Either from "effect/Either"
 import * as References from "../References.js"
+import * as Expressions from "./expressions.js"
 
 /**
  * A step that passed the check: as written, its component, its parameters with the inputs put
@@ -26,6 +27,8 @@ export interface CheckedTask extends CheckedStep {
   readonly prepared: Executor.Prepared
   /** The parameters decoded by the check, when all of them were known then: the run uses them as they are. */
   readonly decoded: Executor.Decoded | undefined
+  /** The `${= …}` values of its parameters, compiled, by their expression's text. */
+  readonly expressions: ReadonlyMap<string, Expressions.Compiled>
 }
 
 /** A trigger that passed the check: resolved and decoded once (its parameters only refer to inputs). */
@@ -37,7 +40,7 @@ export interface CheckedTrigger extends CheckedStep {
  * Names no step may have: `inputs` and `trigger` are roots of references, the others would
  * reach into the prototype of a JavaScript object.
  */
-export const reservedNames: ReadonlySet<string> = new Set(["inputs", "trigger", "__proto__", "constructor", "prototype"])
+export const reservedNames: ReadonlySet<string> = new Set(["inputs", "trigger", "failure", "__proto__", "constructor", "prototype"])
 
 export interface CheckContext {
   readonly executor: Executor.Executor
@@ -49,6 +52,39 @@ export interface CheckContext {
   /** The steps (and `trigger`) that later ones may refer to, and whether each has an output. */
   readonly known: Map<string, boolean>
   readonly allNames: ReadonlySet<string>
+  /** What an expression may name here (a loop's tasks check against their own copy). */
+  variables: Expressions.Variables
+  /** The loop each task inside a loop belongs to (a reference from outside it is told so). */
+  readonly loopOf: Map<string, string>
+}
+
+/** The `${= …}` values in a parameter value, at any depth. */
+const expressionsIn = (value: unknown): ReadonlyArray<string> => {
+  const source = Expressions.valueExpression(value)
+  if (source !== undefined) return [source]
+  if (Array.isArray(value)) return value.flatMap(expressionsIn)
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(expressionsIn)
+  return []
+}
+
+/** The value without its `${= …}` values (what is left holds `${…}` references only). */
+const withoutExpressions = (value: unknown): unknown => {
+  if (Expressions.valueExpression(value) !== undefined) return null
+  if (Array.isArray(value)) return value.map(withoutExpressions)
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutExpressions(v)]))
+  }
+  return value
+}
+
+/** Compiles an expression against what is known here; its problem is added under `path`. */
+export const compileAt = (context: CheckContext, source: string, path: string): Expressions.Compiled | undefined => {
+  const compiled = Expressions.compile(source, context.variables)
+  if (Either.isLeft(compiled)) {
+    context.issues.push({ path, message: compiled.left })
+    return undefined
+  }
+  return compiled.right
 }
 
 /** `${inputs.x}` references resolved; a value that refers to anything else is left as it is. */
@@ -73,8 +109,14 @@ const checkReferences = (context: CheckContext, key: string, value: unknown, pat
         context.issues.push({ path: at, message: `\${${reference.text}}: no input "${reference.path[0]}" is declared` })
       }
     } else if (!context.known.has(reference.root)) {
+      const loop = context.loopOf.get(reference.root)
       const exists = context.names.has(reference.root) || context.allNames.has(reference.root)
-      context.issues.push({ path: at, message: `\${${reference.text}}: "${reference.root}" is not ${exists ? "an earlier step" : "a step"}` })
+      context.issues.push({
+        path: at,
+        message: loop !== undefined && context.names.has(reference.root)
+          ? `\${${reference.text}}: "${reference.root}" is inside the loop "${loop}": it is visible only there`
+          : `\${${reference.text}}: "${reference.root}" is not ${exists ? "an earlier step" : "a step"}`
+      })
     } else if (context.known.get(reference.root) === false) {
       context.issues.push({ path: at, message: `\${${reference.text}}: "${reference.root}" has no output` })
     }
@@ -126,16 +168,24 @@ const checkCommon = (context: CheckContext, value: unknown, path: string) => {
     context.issues.push({ path: `${path}.name`, message: `"${name}" is ${context.names.has(name) ? "the name of an earlier step" : "reserved"}` })
   }
   context.names.add(name)
-  for (const [key, v] of Object.entries(parameters)) checkReferences(context, key, v, path)
+  for (const [key, v] of Object.entries(parameters)) checkReferences(context, key, withoutExpressions(v), path)
+  const expressions = new Map<string, Expressions.Compiled>()
+  for (const [key, v] of Object.entries(parameters)) {
+    for (const source of expressionsIn(v)) {
+      const compiled = compileAt(context, source, `${path}.parameters.${key}`)
+      if (compiled !== undefined) expressions.set(source, compiled)
+    }
+  }
   // Inputs are known now, so they are put in; a parameter that refers to a step's output (or
   // the trigger's) is checked when it runs. Which is which is read from the file as written: an
   // input's value is a value, even one that looks like `${…}`.
   const known = withInputs(parameters, context.inputs) as Record<string, unknown>
   // (An input that is not declared is reported above: the parameter is not decoded either.)
   const dynamic = new Set(Object.keys(parameters).filter((k) =>
+    expressionsIn(parameters[k]).length > 0 ||
     References.referencesIn(parameters[k]).some((r) => r.root !== "inputs" || r.path[0] === undefined || !context.declared.has(r.path[0]))
   ))
-  return { step: step.right, known, dynamic, written: parameters }
+  return { step: step.right, known, dynamic, written: parameters, expressions }
 }
 
 /** Checks one task, adding its problems to the context's; the checked task, when its type resolved. */
@@ -165,7 +215,8 @@ export const checkTask = (context: CheckContext, value: unknown, path: string): 
     component: prepared.component,
     parameters: dynamic.size === 0 ? known : common.written,
     prepared,
-    decoded: dynamic.size === 0 && Either.isRight(decoded) ? decoded.right : undefined
+    decoded: dynamic.size === 0 && Either.isRight(decoded) ? decoded.right : undefined,
+    expressions: common.expressions
   }
 }
 
