@@ -100,6 +100,17 @@ describe("x-runner run: control flow on the sandbox", () => {
     expect(document.steps[2]!.output.data.text).toBe(`Checked after waiting until ${until}`)
   })
 
+  it("a retry: a task that fails twice (its requests answered 503 more times than the HTTP client retries) succeeds on its third attempt", async () => {
+    // The HTTP client tries each request 5 times: 10 faults fail the task's first two attempts.
+    const { code, document, stderr } = await runJson(example("retry"), "--sandbox-fault", "boardtool POST /1/cards 503 x10 retry-after=0")
+    expect(code, stderr).toBe(0)
+    expect(document.steps[0]).toMatchObject({ name: "card", status: "succeeded", attempts: 3, output: { name: "Created despite the outage" } })
+    expect(stderr).toContain("fired 10 times")
+    const pretty = await runner(["run", example("retry"), "--sandbox", "--sandbox-fault", "boardtool POST /1/cards 503 x10 retry-after=0"])
+    expect(pretty.stderr).toContain("↻ card: attempt 2 of 3 after 100ms")
+    expect(pretty.stderr).toContain("↻ card: attempt 3 of 3 after 200ms")
+  })
+
   it("a timeout: a task that does not finish in time fails with Timeout and the run stops", async () => {
     const { code, document } = await runJson(workflowFile("timeout.json", {
       label: "Too slow",

@@ -7,7 +7,7 @@
  */
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
+import * as Durations from "../Durations.js"
 import * as Expression from "../Expression.js"
 
 /** An expression that passed the check, and how it reads the run's values. */
@@ -47,9 +47,4 @@ export const elementType = (type: Type): Type => Expression.elementType(type) ??
 export const valueExpression = (value: unknown): string | undefined => Expression.valueExpression(value)
 
 /** A duration of the file ("30 seconds"), or why it is not one. */
-export const duration = (text: string): Either.Either<Duration.Duration, string> => {
-  const parsed = Option.getOrUndefined(Duration.decodeUnknown(text))
-  return parsed !== undefined && Duration.greaterThanOrEqualTo(parsed, Duration.zero) && Duration.isFinite(parsed)
-    ? Either.right(parsed)
-    : Either.left(`"${text}" is not a duration such as "30 seconds", "2 hours" or "500 millis"`)
-}
+export const duration = (text: string): Either.Either<Duration.Duration, string> => Durations.parse(text)
