@@ -16,6 +16,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
 
 /**
  * The table that records which migrations ran.
@@ -173,7 +174,36 @@ export const run = (sql: SqlClient.SqlClient): Effect.Effect<ReadonlyArray<reado
       orElse: () => Effect.void
     })
     return yield* Migrator.make({})({ loader, table })
-  }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+  }).pipe(
+    Effect.tap(() => untilMigrated(sql)),
+    Effect.provideService(SqlClient.SqlClient, sql)
+  )
+
+/**
+ * Another process migrating the same embedded database: `Migrator` finds its table locked and
+ * returns at once, as if done, while the other's transaction has not committed yet (seen: the
+ * second process then read "no such table: xr_runs"). So this waits until the latest migration
+ * this x-runner knows (or a newer one) is recorded, running `Migrator` again meanwhile: once the
+ * other commits it finds nothing to do, and if the other failed it runs them itself.
+ */
+const untilMigrated = (sql: SqlClient.SqlClient) => {
+  const check = Effect.gen(function*() {
+    const latest = Math.max(...(yield* loader).map(([id]) => id))
+    const [newest] = yield* sql<{ readonly migration_id: number }>`SELECT migration_id FROM ${sql(table)} ORDER BY migration_id DESC LIMIT 1`
+    if (newest === undefined || newest.migration_id < latest) {
+      yield* Migrator.make({})({ loader, table })
+      return yield* Effect.fail(new MigrationsRunningElsewhere())
+    }
+  })
+  return check.pipe(
+    // A migration takes milliseconds; 30 s bounds a stalled other process, then its own error says so.
+    Effect.retry({ while: (error) => error._tag === "MigrationsRunningElsewhere", schedule: Schedule.spaced("50 millis").pipe(Schedule.upTo("30 seconds")) }),
+    Effect.catchTag("MigrationsRunningElsewhere", () =>
+      Effect.fail(new Migrator.MigrationError({ reason: "locked", message: "another process is still migrating the runs' database after 30 s" })))
+  )
+}
+
+class MigrationsRunningElsewhere extends Data.TaggedError("MigrationsRunningElsewhere") {}
 
 /**
  * Fails with `NewerSchema` when the database records a migration this x-runner does not know
