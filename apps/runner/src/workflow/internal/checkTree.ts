@@ -94,24 +94,29 @@ const ActionOptions = {
   timeout: Schema.Struct({ timeout: optionalText }),
   continueOnError: Schema.Struct({ continueOnError: Schema.optional(Schema.Boolean) })
 }
+// A group's and a loop's options are decoded alone too (`Schema.Unknown` here), so that a
+// wrong one does not keep their tasks from being checked.
 const Group = Schema.Struct({
   label,
   name,
   tasks,
   if: optionalText,
-  timeout: optionalText,
-  continueOnError: Schema.optional(Schema.Boolean)
+  timeout: Schema.optional(Schema.Unknown),
+  continueOnError: Schema.optional(Schema.Unknown)
 })
 const Loop = Schema.Struct({
   label,
   name,
   forEach: Schema.String,
   as: name,
-  concurrency: Schema.optional(Schema.Int.pipe(Schema.between(1, 64, { message: () => "must be a whole number from 1 to 64" }))),
+  concurrency: Schema.optional(Schema.Unknown),
   tasks,
   if: optionalText,
-  timeout: optionalText,
-  continueOnError: Schema.optional(Schema.Boolean)
+  timeout: Schema.optional(Schema.Unknown),
+  continueOnError: Schema.optional(Schema.Unknown)
+})
+const Concurrency = Schema.Struct({
+  concurrency: Schema.optional(Schema.Int.pipe(Schema.between(1, 64, { message: () => "must be a whole number from 1 to 64" })))
 })
 const Delay = Schema.Struct({ label, name, delay: Schema.String, if: optionalText })
 const Until = Schema.Struct({ label, name, until: Schema.String, if: optionalText })
@@ -121,6 +126,7 @@ const decodeIf = decode(ActionOptions.if)
 const decodeRetry = decode(ActionOptions.retry)
 const decodeTimeout = decode(ActionOptions.timeout)
 const decodeContinueOnError = decode(ActionOptions.continueOnError)
+const decodeConcurrency = decode(Concurrency)
 const decodeGroup = decode(Group)
 const decodeLoop = decode(Loop)
 const decodeDelay = decode(Delay)
@@ -156,6 +162,13 @@ const issuesOf = (place: Place, path: string, error: Parameters<typeof Property.
     if (issue.message.startsWith("Expected undefined") && said.some((other) => other === issue.path || other.startsWith(`${issue.path}.`) || other.startsWith(`${issue.path}[`))) continue
     place.context.issues.push({ path: issue.path === "" ? path : `${path}.${issue.path}`, message: issue.message })
   }
+}
+
+/** A decoded option, or `undefined` with its problems added. */
+const optionAt = <A>(place: Place, path: string, decoded: Either.Either<A, ParseError>): A | undefined => {
+  if (Either.isRight(decoded)) return decoded.right
+  issuesOf(place, path, decoded.left)
+  return undefined
 }
 
 const durationAt = (place: Place, text: string | undefined, path: string): Duration.Duration | undefined => {
@@ -254,11 +267,7 @@ const checkOne = (place: Place, value: unknown, path: string): CheckedTask | und
 
 const checkAction = (place: Place, record: Record<string, unknown>, path: string): CheckedAction | undefined => {
   const { continueOnError, if: condition, retry, timeout, ...step } = record
-  const option = <A>(decoded: Either.Either<A, ParseError>): A | undefined => {
-    if (Either.isRight(decoded)) return decoded.right
-    issuesOf(place, path, decoded.left)
-    return undefined
-  }
+  const option = <A>(decoded: Either.Either<A, ParseError>) => optionAt(place, path, decoded)
   const givenIf = option(decodeIf({ if: condition }))
   const givenRetry = option(decodeRetry({ retry }))
   const givenTimeout = option(decodeTimeout({ timeout }))
@@ -297,9 +306,13 @@ const checkGroup = (place: Place, record: Record<string, unknown>, path: string)
   }
   const given = group.right
   claimName(place, given.name, `${path}.name`)
+  const timeout = optionAt(place, path, decodeTimeout({ timeout: given.timeout }))
+  const continueOnError = optionAt(place, path, decodeContinueOnError({ continueOnError: given.continueOnError }))
   const condition = conditionAt(place, given.if, `${path}.if`)
   // Its tasks are visible after it: they are checked in the same context.
   const inner = checkTasks(place, given.tasks, `${path}.tasks`)
+  const limit = durationAt(place, timeout?.timeout, `${path}.timeout`)
+  if (timeout === undefined || continueOnError === undefined) return undefined
   return {
     kind: "group",
     name: given.name,
@@ -307,8 +320,8 @@ const checkGroup = (place: Place, record: Record<string, unknown>, path: string)
     path,
     condition,
     tasks: inner,
-    timeout: durationAt(place, given.timeout, `${path}.timeout`),
-    continueOnError: given.continueOnError ?? false
+    timeout: limit,
+    continueOnError: continueOnError.continueOnError ?? false
   }
 }
 
@@ -321,6 +334,9 @@ const checkLoop = (place: Place, record: Record<string, unknown>, path: string):
   const given = loop.right
   const { context } = place
   claimName(place, given.name, `${path}.name`)
+  const timeoutGiven = optionAt(place, path, decodeTimeout({ timeout: given.timeout }))
+  const continueOnError = optionAt(place, path, decodeContinueOnError({ continueOnError: given.continueOnError }))
+  const concurrency = optionAt(place, path, decodeConcurrency({ concurrency: given.concurrency }))
   if (place.loopDepth >= maxLoopDepth) {
     context.issues.push({ path, message: `loops nest at most ${maxLoopDepth} deep` })
   }
@@ -343,8 +359,8 @@ const checkLoop = (place: Place, record: Record<string, unknown>, path: string):
       : Expressions.withSchema(context.variables, given.as, undefined)
   }
   const inner = checkTasks({ context: inside, loopDepth: place.loopDepth + 1, loop: given.name }, given.tasks, `${path}.tasks`)
-  const timeout = durationAt(place, given.timeout, `${path}.timeout`)
-  if (forEach === undefined) return undefined
+  const timeout = durationAt(place, timeoutGiven?.timeout, `${path}.timeout`)
+  if (forEach === undefined || timeoutGiven === undefined || continueOnError === undefined || concurrency === undefined) return undefined
   return {
     kind: "loop",
     name: given.name,
@@ -353,10 +369,10 @@ const checkLoop = (place: Place, record: Record<string, unknown>, path: string):
     condition,
     forEach,
     as: given.as,
-    concurrency: given.concurrency ?? 1,
+    concurrency: concurrency.concurrency ?? 1,
     tasks: inner,
     timeout,
-    continueOnError: given.continueOnError ?? false
+    continueOnError: continueOnError.continueOnError ?? false
   }
 }
 
