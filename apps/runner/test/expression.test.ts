@@ -58,8 +58,8 @@ describe("Expression.compile", () => {
     expect(typeOf("overdue.cards.map(c, c.labels.map(l, l.name))")).toBe("list<list<string>>")
     expect(typeOf("inputs.anything.goes")).toBe("dyn")
     expect(typeOf('timestamp(trigger.card.due) + duration("48h")')).toBe("google.protobuf.Timestamp")
-    expect(problem("trigger.card.votes + 1.5")).toBe(
-      "no such overload: int + double (CEL does not mix int and double: write 1.0 for a double, or convert with int(…) or double(…)) (at column 1)"
+    expect(problem("trigger.card.votes % 1.5")).toBe(
+      "no such overload: int % double (int and double mix only in comparisons and + - * /: write 1.0 for a double, or convert with int(…) or double(…)) (at column 1)"
     )
     expect(typeOf("double(trigger.card.votes) + 1.5")).toBe("double")
   })
@@ -223,6 +223,54 @@ describe("Expression evaluate", () => {
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
     expect(Object.keys(out)).toEqual(["__proto__", "a"])
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+})
+
+describe("numbers: a JSON Schema `number` is a double, yet compares and computes with int literals", () => {
+  // As Trello's card schema has them: `idShort` and `pos` are JSON numbers (doubles), `votes` an integer.
+  const numbers = Expression.withSchema(
+    Expression.withSchema(Expression.variables, "trigger", {
+      type: "object",
+      properties: { card: { type: "object", properties: { idShort: { type: "number" }, pos: { type: "number" }, votes: { type: "integer" }, name: { type: "string" } } } }
+    }),
+    "x",
+    { type: "object", properties: { pos: { type: "number" } } }
+  )
+  const given = new Map<string, unknown>([
+    ["trigger", { card: { idShort: 5, pos: 16384, votes: 2, name: "n" } }],
+    ["x", { pos: 1000.5 }]
+  ])
+  const numeric = (source: string) => value(source, given, numbers)
+
+  it("== and != against int literals, both ways, by value", () => {
+    expect(typeOf("trigger.card.idShort", numbers)).toBe("double")
+    expect(numeric("trigger.card.idShort == 5")).toBe(true)
+    expect(numeric("5 == trigger.card.idShort")).toBe(true)
+    expect(numeric("trigger.card.idShort != 5")).toBe(false)
+    expect(numeric("trigger.card.idShort == trigger.card.votes")).toBe(false)
+    expect(numeric("x.pos == 1000")).toBe(false)
+    expect(numeric("x.pos != 1000")).toBe(true)
+  })
+
+  it("ordering (CEL's own) and arithmetic, whose result is a double", () => {
+    expect(numeric("x.pos > 1000")).toBe(true)
+    expect(numeric("trigger.card.pos >= 16384 && trigger.card.pos < 20000")).toBe(true)
+    expect(typeOf("x.pos + 1", numbers)).toBe("double")
+    expect(numeric("x.pos + 1")).toBe(1001.5)
+    expect(numeric("2 * x.pos - 1")).toBe(2000)
+    expect(numeric("trigger.card.pos / 2")).toBe(8192)
+    expect(numeric("trigger.card.votes + 0.5")).toBe(2.5)
+    // int with int stays int: integer division.
+    expect(typeOf("trigger.card.votes / 4", numbers)).toBe("int")
+    expect(numeric("trigger.card.votes / 4")).toBe(0)
+  })
+
+  it("still type-safe: a string is never a number, and other operators do not mix", () => {
+    expect(problem('"a" == 5', numbers)).toBe("no such overload: string == int (at column 1)")
+    expect(problem("trigger.card.name == 5", numbers)).toBe("no such overload: string == int (at column 1)")
+    expect(problem('trigger.card.idShort == "5"', numbers)).toBe("no such overload: double == string (at column 1)")
+    expect(problem("trigger.card.idShort + trigger.card.name", numbers)).toMatch(/^no such overload: double \+ string/)
+    expect(problem("x.pos % 2", numbers)).toMatch(/^no such overload: double % int \(int and double mix only/)
   })
 })
 

@@ -7,6 +7,8 @@
  *   (named after its place: `Trigger.Card`, `Overdue.Cards.Item`), other objects a
  *   `map<string, …>`, arrays lists, `integer` int, `number` double, `boolean` bool, `string`
  *   string (`date-time` too: read it with `timestamp(…)`), and anything nullable or a union dyn.
+ *   Ints and doubles mix in comparisons and `+ - * /` (`card.pos == 5`, `card.pos + 1`: a
+ *   double), nothing else does.
  * - **Values.** JSON in, converted by the declared type (integers to CEL ints; a dyn whole
  *   number is an int, so `x > 1` works); JSON out: ints as numbers, timestamps as ISO text,
  *   durations as `"<n> millis"`. A result JSON cannot hold exactly is an `ExpressionFailed`.
@@ -194,12 +196,33 @@ interface Prepared {
 
 const prepared = new WeakMap<Variables, Prepared>()
 
+/**
+ * JSON has one kind of number; its schemas say `integer` or `number`, so a field such as a card's
+ * `pos` is a double while the literals people compare it with are ints. CEL already orders ints
+ * against doubles (`pos > 1000`); these make `==`, `!=` (both given by `==`, both ways) and
+ * `+ - * /` mix them too, by value, the result of arithmetic a double. Nothing else mixes: a
+ * string is still never equal to a number (`"a" == 5` stays a check error).
+ */
+const mixedNumbers = (environment: Environment): Environment =>
+  environment
+    .registerOperator("double == int", (a: number, b: bigint) => Number.isInteger(a) && BigInt(a) === b)
+    .registerOperator("double + int: double", (a: number, b: bigint) => a + Number(b))
+    .registerOperator("int + double: double", (a: bigint, b: number) => Number(a) + b)
+    .registerOperator("double - int: double", (a: number, b: bigint) => a - Number(b))
+    .registerOperator("int - double: double", (a: bigint, b: number) => Number(a) - b)
+    .registerOperator("double * int: double", (a: number, b: bigint) => a * Number(b))
+    .registerOperator("int * double: double", (a: bigint, b: number) => Number(a) * b)
+    .registerOperator("double / int: double", (a: number, b: bigint) => a / Number(b))
+    .registerOperator("int / double: double", (a: bigint, b: number) => Number(a) / b)
+
 const newEnvironment = (): Environment =>
-  new Environment({
-    // `{"title": name, "labels": [...]}` is an ordinary parameter value: literals may mix types (as dyn).
-    homogeneousAggregateLiterals: false,
-    limits: { maxAstNodes: maxNodes, maxDepth: maxNesting, maxListElements: 256, maxMapEntries: 256, maxCallArguments: 16 }
-  }).registerFunction("skipped(ast): bool", skippedMacro)
+  mixedNumbers(
+    new Environment({
+      // `{"title": name, "labels": [...]}` is an ordinary parameter value: literals may mix types (as dyn).
+      homogeneousAggregateLiterals: false,
+      limits: { maxAstNodes: maxNodes, maxDepth: maxNesting, maxListElements: 256, maxMapEntries: 256, maxCallArguments: 16 }
+    })
+  ).registerFunction("skipped(ast): bool", skippedMacro)
 
 /**
  * Registers object types and variables on `environment`. One class per object type: the
@@ -299,13 +322,13 @@ const unknownName = (error: CelError, known: ReadonlyMap<string, Type>): string 
 }
 
 /**
- * Says how to write what CEL refuses in a way people often try: `votes > 1.5` or `score == 1`
- * (CEL never mixes int and double), `fetch != null` (an object is never null; skipped is asked).
+ * Says how to write what CEL refuses in a way people often try: `score % 2` or `[score] == [1]`
+ * (int and double mix only in comparisons and arithmetic), `fetch != null` (an object is never null; skipped is asked).
  */
 const hint = (message: string): string => {
   if (!/no (such|matching) overload/.test(message)) return message
   if (/\bint\b/.test(message) && /\bdouble\b/.test(message)) {
-    return `${message} (CEL does not mix int and double: write 1.0 for a double, or convert with int(…) or double(…))`
+    return `${message} (int and double mix only in comparisons and + - * /: write 1.0 for a double, or convert with int(…) or double(…))`
   }
   if (/[!=]= null$/.test(message) || /^no such overload: null [!=]=/.test(message)) {
     return `${message} (an object is never null: whether a task was skipped is skipped(name), whether a field is there has(x.field))`
