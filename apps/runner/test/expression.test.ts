@@ -322,6 +322,42 @@ describe("bounds", () => {
   })
 })
 
+describe("evaluation budget", () => {
+  const ints = { type: "array", items: { type: "integer" } }
+  const lists = Expression.withSchema(Expression.withSchema(Expression.withSchema(Expression.variables, "a", ints), "b", ints), "inputs", undefined)
+  const thousand = Array.from({ length: 1000 }, (_, i) => i)
+  const given = new Map<string, unknown>([
+    ["a", thousand],
+    ["b", thousand],
+    ["inputs", { keys: Object.fromEntries(thousand.map((i) => [`k${i}`, i])) }]
+  ])
+  const overBudget =
+    `the expression read more than ${Expression.maxItemsRead} items of lists and maps, the most one evaluation may read (a comprehension inside another reads its list once per item of the outer one: filter the lists first)`
+
+  it("a comprehension nested in another over two lists of 1,000 reads 1,001,000 items: stopped, ExpressionFailed", () => {
+    expect(Expression.maxItemsRead).toBe(1_000_000)
+    const failed = run("a.map(x, b.filter(y, y == x)).size()", given, lists)
+    expect(Either.isLeft(failed) && [failed.left._tag, failed.left.message]).toEqual(["ExpressionFailed", overBudget])
+    // Over a map's keys too (each comprehension over a map reads all its keys).
+    expect(failure("inputs.keys.all(k, !inputs.keys.exists(j, j == 'none'))", given, lists)).toBe(overBudget)
+  })
+
+  it("stopped even where CEL would absorb the error (|| true), and whatever the result", () => {
+    expect(failure("a.exists(x, b.exists(y, y < 0)) || true", given, lists)).toBe(overBudget)
+  })
+
+  it("ordinary work is far below it: one pass, a filter, a nested pass that stops early, the result not counted", () => {
+    expect(value("a.filter(x, x % 2 == 0).size()", given, lists)).toBe(500)
+    expect(value("a.exists(x, b.exists(y, y == x))", given, lists)).toBe(true)
+    expect(value("inputs.keys.exists(k, k == 'k999')", given, lists)).toBe(true)
+    // How a map is metered is invisible to CEL: a key named "keys" is the key's value.
+    expect(value("inputs.keys.size()", given, lists)).toBe(1000)
+    expect((value("a + b + a", given, lists) as Array<number>).length).toBe(3000)
+    // Each evaluation has its own budget.
+    for (let i = 0; i < 3; i++) expect(value("a.map(x, x).size()", given, lists)).toBe(1000)
+  })
+})
+
 describe("sandbox", () => {
   it("no globals, modules, prototypes or constructors", () => {
     // Even given as values, names that are not declared are unknown.

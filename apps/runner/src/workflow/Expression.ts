@@ -20,7 +20,9 @@
  * - **Bounds.** At most `maxSourceLength` characters, `maxNesting` levels of nesting and
  *   `maxNodes` syntax nodes, comprehensions (`all`, `exists`, `exists_one`, `map`, `filter`)
  *   nested at most `maxComprehensionNesting` deep, and no `matches()`: JavaScript's regular
- *   expressions backtrack, and some patterns take hours on a short text.
+ *   expressions backtrack, and some patterns take hours on a short text. When evaluated, at
+ *   most `maxItemsRead` items of the lists and maps it is given read (a list a provider
+ *   returned may be long; nested comprehensions read it many times).
  * - **Sandbox.** An expression reads only its variables: no file, environment, network, code
  *   or prototype (values are `Map`s and declared fields; `constructor` or `__proto__` is just
  *   a missing key).
@@ -31,7 +33,7 @@ import { Environment, EvaluationError, serialize, type ASTNode, type ParseResult
 import * as Data from "effect/Data"
 import * as Either from "effect/Either"
 import { type CelType, dyn, fromJsonSchema, nameOf, type ObjectTypes, parseName } from "./internal/celTypes.js"
-import { fromJson, toJson } from "./internal/celValues.js"
+import { fromJson, Meter, toJson } from "./internal/celValues.js"
 
 /**
  * A CEL type as the checker names it: `"bool"`, `"string"`, `"list<Trigger.Card>"`, `"dyn"`,
@@ -159,6 +161,19 @@ export const maxNodes = 1000
  * @category limits
  */
 export const maxComprehensionNesting = 2
+
+/**
+ * The most list items and map keys one evaluation may read from the values it is given (each
+ * item as often as it is read: a comprehension nested in another reads the inner list once per
+ * outer item; a list the expression builds, with `map` or `filter`, is not counted again:
+ * reading what it was built from was). Past it the
+ * evaluation stops with an `ExpressionFailed`. About a second of work at most for an
+ * expression of ordinary size.
+ *
+ * @since 0.7.0
+ * @category limits
+ */
+export const maxItemsRead = 1_000_000
 
 const comprehensions: ReadonlySet<string> = new Set(["all", "exists", "exists_one", "map", "filter"])
 
@@ -433,15 +448,22 @@ const evaluate = (
   values: ReadonlyMap<string, unknown>
 ): Either.Either<unknown, ExpressionFailed> => {
   const failed = (message: string) => Either.left(new ExpressionFailed({ source, message }))
+  const meter = new Meter(maxItemsRead)
+  const overBudget = () =>
+    failed(
+      `the expression read more than ${maxItemsRead} items of lists and maps, the most one evaluation may read (a comprehension inside another reads its list once per item of the outer one: filter the lists first)`
+    )
   const context = new Map<string, unknown>()
   for (const name of read) {
     const value = values.get(name)
-    if (value !== undefined) context.set(name, fromJson(value, variables.models.get(name)!, variables.objects, construct))
+    if (value !== undefined) context.set(name, fromJson(value, variables.models.get(name)!, variables.objects, construct, meter))
   }
   let result: unknown
   try {
     result = parsed(context)
   } catch (error) {
+    meter.stop()
+    if (meter.exceeded) return overBudget()
     if (error instanceof EvaluationError && error.code === "unknown_variable") {
       const node = (error as CelError).node
       const name = node?.op === "id" && typeof node.args === "string" ? node.args : undefined
@@ -454,6 +476,9 @@ const evaluate = (
     if (error instanceof Error) return failed(describe(source, error as CelError))
     return failed(String(error))
   }
+  meter.stop()
+  // Also when CEL absorbed the error (`… || true`, `exists`): the budget bounds the work, whatever the result.
+  if (meter.exceeded) return overBudget()
   if (result instanceof Promise) return failed("the expression did not finish synchronously")
   return Either.mapLeft(toJson(result), (problem) => new ExpressionFailed({ source, message: `the result is no JSON value: ${problem}` }))
 }
