@@ -137,6 +137,57 @@ describe("x-runner run: control flow on the sandbox", () => {
 })
 
 describe("x-runner run: the check of the constructs", () => {
+  it("each check error the issue names, through the CLI: exit 2, every problem with its path and message, nothing sent", async () => {
+    const sim = await TrelloSimulator.start({})
+    try {
+      const get = (name: string, options: Record<string, unknown> = {}, id = "${inputs.card}") => ({
+        label: name,
+        name,
+        type: "boardtool/v1/getCard",
+        parameters: { id },
+        ...options
+      })
+      const file = workflowFile("each-check-error.json", {
+        label: "Each check error",
+        inputs: { board: "5eed00000000000000000002", card: "5eed0000000000000000000a" },
+        tasks: [
+          { label: "cards", name: "cards", type: "boardtool/v1/listBoardCards", parameters: { idBoard: "${inputs.board}" } },
+          get("unknown", { if: "nobody.id == 'x'" }),
+          get("field", {}, "${= cards.cards[0].idd}"),
+          get("notBool", { if: "cards.cards.size()" }),
+          { label: "each", name: "each", forEach: "cards.cards.size()", as: "card", tasks: [get("inner")] },
+          { label: "items", name: "items", forEach: "cards.cards", as: "int", tasks: [get("inItems")] },
+          { label: "pause", name: "pause", delay: "two days" },
+          get("outside", { if: "inner.id != ''" }, "${= inItems.id}"),
+          get("early", { if: "late.id != ''" }),
+          get("late")
+        ]
+      })
+      const { code, stderr } = await runner(["run", file], {
+        XRUNNER_BOARDTOOL_KEY: sim.key,
+        XRUNNER_BOARDTOOL_TOKEN: sim.token,
+        XRUNNER_BOARDTOOL_BASE_URL: sim.baseUrl
+      })
+      expect(code).toBe(2)
+      const problems = stderr.split("\n").filter((line) => line.startsWith("  ")).map((line) => line.trim())
+      expect(problems).toEqual([
+        "tasks[1].if: unknown name \"nobody\" (known here: inputs, cards) (at column 1)",
+        expect.stringMatching(/^tasks\[2\]\.parameters\.id: cards\.cards\[0\] has no field "idd" \(its fields: id, desc, .*\) \(at column 16\)$/),
+        "tasks[3].if: must give a bool (true or false), not int",
+        "tasks[4].forEach: must give a list, not int",
+        "tasks[5].as: \"int\" is a name CEL has for itself (a type, a literal or a reserved word): no expression could read the item; choose another, e.g. \"item\"",
+        "tasks[6].delay: \"two days\" is not a duration: expected text \"<amount> <unit>\" with a unit of nanos, micros, millis, seconds, minutes, hours, days or weeks (singular too), e.g. \"30 seconds\", \"2 hours\", \"500 millis\"",
+        "tasks[7].if: \"inner\" is inside the loop \"each\": it is visible only there (at column 1)",
+        "tasks[7].parameters.id: \"inItems\" is inside the loop \"items\": it is visible only there (at column 1)",
+        "tasks[8].if: \"late\" is not an earlier task: a task sees only the tasks before it (at column 1)"
+      ])
+      expect(stderr).toContain("is not a valid workflow; nothing was run")
+      expect(sim.stats.requests).toBe(0)
+    } finally {
+      await sim.close()
+    }
+  })
+
   it("every problem of the constructs: exit 2, each with its path, no request sent", async () => {
     const sim = await TrelloSimulator.start({})
     try {

@@ -372,6 +372,23 @@ describe("sandbox", () => {
     expect(failure('inputs["__proto__"]', given)).toBe("No such key: __proto__ (at column 1)")
     expect(failure("inputs.name.constructor", given)).toBe("No such key: constructor (at column 13)")
     expect(problem('inputs.constructor.constructor("return process")()')).toBe("Unexpected character: '(' (at column 49)")
+    expect(problem("this.constructor.constructor('return process')()")).toBe("Unexpected character: '(' (at column 47)")
+    expect(problem("this")).toMatch(/^unknown name "this"/)
+    expect(problem("trigger.__proto__")).toMatch(/^trigger has no field "__proto__"/)
+    expect(problem("trigger.card.id.constructor")).toBe("Cannot index type 'string' (at column 17)")
+    expect(failure("dyn(trigger).constructor", given)).toBe("No such key: constructor (at column 14)")
+    expect(failure("inputs.name.valueOf", given)).toBe("No such key: valueOf (at column 13)")
+    expect(failure("{'a': 1}.hasOwnProperty", given)).toBe("No such key: hasOwnProperty (at column 10)")
+    // A map parsed from text is read by key as well.
+    expect(failure("bytes('{}').json().constructor", given)).toBe("No such key: constructor (at column 20)")
+  })
+
+  it("no function but CEL's own: nothing reads a file, the environment or the network", () => {
+    for (const call of ["readFile('/etc/passwd')", "fetch('http://127.0.0.1:1/')", "env('HOME')", "getenv('HOME')", "eval('1')", "Function('return 1')", "exec('ls')"]) {
+      expect(problem(call)).toBe(`found no matching overload for '${call.slice(0, call.indexOf("("))}(string)' (at column 1)`)
+    }
+    expect(problem("process.env.HOME")).toMatch(/^unknown name "process"/)
+    expect(problem("globalThis.process")).toMatch(/^unknown name "globalThis"/)
   })
 })
 

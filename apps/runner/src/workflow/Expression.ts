@@ -329,12 +329,26 @@ const missingField = (error: CelError, objects: ObjectTypes): string | undefined
   return `${serialize(operand)} has no field "${field}" (its fields: ${listed(fields.keys())})`
 }
 
-/** `unknown name "nope" (known here: inputs, trigger)` for the library's `Unknown variable: nope`. */
-const unknownName = (error: CelError, known: ReadonlyMap<string, Type>): string | undefined => {
+/**
+ * `unknown name "nope" (known here: inputs, trigger)` for the library's `Unknown variable: nope`,
+ * or what `explain` says of that name.
+ */
+const unknownName = (error: CelError, known: ReadonlyMap<string, Type>, explain: Unknown): string | undefined => {
   const node = error.node
   if (error.code !== "unknown_variable" || node?.op !== "id" || typeof node.args !== "string") return undefined
-  return `unknown name "${node.args}" (known here: ${known.size === 0 ? "none" : listed(known.keys())})`
+  return explain(node.args) ?? `unknown name "${node.args}" (known here: ${known.size === 0 ? "none" : listed(known.keys())})`
 }
+
+/**
+ * Why a name the variables do not have cannot be read here (e.g. a task inside a loop, read
+ * from outside it), or `undefined` to say it is unknown.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export type Unknown = (name: string) => string | undefined
+
+const noExplanation: Unknown = () => undefined
 
 /**
  * Says how to write what CEL refuses in a way people often try: `score % 2` or `[score] == [1]`
@@ -352,9 +366,9 @@ const hint = (message: string): string => {
 }
 
 /** The library's message, one line, with where it is. */
-const describe = (source: string, error: CelError, variables?: Variables): string => {
+const describe = (source: string, error: CelError, variables?: Variables, explain: Unknown = noExplanation): string => {
   const first =
-    (variables === undefined ? undefined : missingField(error, variables.objects) ?? unknownName(error, variables.declared)) ??
+    (variables === undefined ? undefined : missingField(error, variables.objects) ?? unknownName(error, variables.declared, explain)) ??
       hint((error.message.split("\n")[0] ?? "").trim())
   const start = error.range?.start ?? error.node?.start
   return typeof start === "number" && start >= 0 ? `${first} (at ${position(source, start)})` : first
@@ -402,12 +416,13 @@ const firstOf = <A>(items: ReadonlyArray<A>, f: (item: A) => string | undefined)
 
 /**
  * Checks an expression against the variables it may read: its syntax, its variables and
- * field names, its bounds. The problem, one line, for a check issue.
+ * field names, its bounds. The problem, one line, for a check issue; `explain` says why a name
+ * the variables do not have cannot be read here, where that is known.
  *
  * @since 0.7.0
  * @category constructors
  */
-export const compile = (source: string, variables: Variables): Either.Either<Expression, string> => {
+export const compile = (source: string, variables: Variables, explain: Unknown = noExplanation): Either.Either<Expression, string> => {
   if (typeof source !== "string" || source.trim() === "") return Either.left("the expression is empty")
   if (source.length > maxSourceLength) {
     return Either.left(`the expression is ${source.length} characters long; at most ${maxSourceLength} are allowed`)
@@ -422,7 +437,7 @@ export const compile = (source: string, variables: Variables): Either.Either<Exp
   const refused = refusal(source, parsed.ast, unreadable)
   if (refused !== undefined) return Either.left(refused)
   const checked = parsed.check()
-  if (!checked.valid) return Either.left(describe(source, checked.error as CelError, variables))
+  if (!checked.valid) return Either.left(describe(source, checked.error as CelError, variables, explain))
   const type = checked.type ?? "dyn"
   const read = namesIn(parsed.ast, variables)
   return Either.right({ source, type, evaluate: (values) => evaluate(source, parsed, read, variables, construct, values) })
@@ -525,7 +540,9 @@ const readable = new Map<string, boolean>()
 /**
  * Whether an expression can read a variable of this name: not a name CEL has for itself (a
  * type such as `list`, `int` or `string`, a literal such as `null`, a reserved word such as
- * `if`). A check may refuse such a task name where it is declared rather than where it is read.
+ * `if`). The workflow check refuses a loop's `as` of such a name where it is declared (the item
+ * is there to be read); a task of such a name is refused only where an expression reads it, as
+ * `${list.cards}` references read it.
  *
  * @since 0.7.0
  * @category utils

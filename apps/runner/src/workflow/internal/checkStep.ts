@@ -79,7 +79,14 @@ const withoutExpressions = (value: unknown): unknown => {
 
 /** Compiles an expression against what is known here; its problem is added under `path`. */
 export const compileAt = (context: CheckContext, source: string, path: string): Expressions.Compiled | undefined => {
-  const compiled = Expressions.compile(source, context.variables)
+  // A task's name that is not visible here is told as a `${…}` reference to it is.
+  const explain = (name: string): string | undefined => {
+    const loop = context.loopOf.get(name)
+    if (loop !== undefined && context.names.has(name)) return `"${name}" is inside the loop "${loop}": it is visible only there`
+    if (context.allNames.has(name) && !context.names.has(name)) return `"${name}" is not an earlier task: a task sees only the tasks before it`
+    return undefined
+  }
+  const compiled = Expressions.compile(source, context.variables, explain)
   if (Either.isLeft(compiled)) {
     context.issues.push({ path, message: compiled.left })
     return undefined

@@ -342,6 +342,12 @@ const checkLoop = (place: Place, record: Record<string, unknown>, path: string):
   }
   if (context.names.has(given.as) || Checked.reservedNames.has(given.as) || context.allNames.has(given.as)) {
     context.issues.push({ path: `${path}.as`, message: `"${given.as}" is ${Checked.reservedNames.has(given.as) ? "reserved" : "the name of a task"}` })
+  } else if (!Expressions.isReadableName(given.as)) {
+    // The item is there to be read by expressions; a task's name is only refused where one reads it (`${list.cards}` reads it).
+    context.issues.push({
+      path: `${path}.as`,
+      message: `"${given.as}" is a name CEL has for itself (a type, a literal or a reserved word): no expression could read the item; choose another, e.g. "item"`
+    })
   }
   const condition = conditionAt(place, given.if, `${path}.if`)
   const forEach = Checked.compileAt(context, given.forEach, `${path}.forEach`)

@@ -30,8 +30,8 @@ export const withSchema = (variables: Variables, name: string, schema: unknown):
 
 export const withType = (variables: Variables, name: string, type: Type): Variables => Expression.withType(variables, name, type)
 
-export const compile = (source: string, variables: Variables): Either.Either<Compiled, string> =>
-  Either.map(Expression.compile(source, variables), (expression) => ({
+export const compile = (source: string, variables: Variables, explain?: Expression.Unknown): Either.Either<Compiled, string> =>
+  Either.map(Expression.compile(source, variables, explain), (expression) => ({
     source,
     type: expression.type,
     evaluate: (values) => Either.mapLeft(expression.evaluate(values), (failed) => failed.message)
@@ -40,6 +40,7 @@ export const compile = (source: string, variables: Variables): Either.Either<Com
 export const isBoolean = Expression.isBoolean
 export const isList = Expression.isList
 export const isTimestamp = Expression.isTimestamp
+export const isReadableName = Expression.isReadableName
 /** The type of a list's items (`dyn` when not known). */
 export const elementType = (type: Type): Type => Expression.elementType(type) ?? "dyn"
 
