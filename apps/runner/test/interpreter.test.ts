@@ -5,7 +5,7 @@
  * waits, conditions. Each attempt is counted by the fake.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Action, Auth, Component, Connection, Executor, Property } from "@x/core"
+import { Action, Executor, Property } from "@x/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -14,33 +14,26 @@ import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
 import * as Interpreter from "../src/engine/Interpreter.js"
 import * as Workflow from "../src/workflow/Workflow.js"
+import { notesComponent } from "./fixtures/notes.js"
 
-const notes = Component.make({
-  name: "notes",
-  version: 1,
-  title: "Notes",
-  description: "A test-only component.",
-  category: "Testing",
-  connection: Connection.custom({ title: "None", props: {}, client: { defaultBaseUrl: "http://127.0.0.1:9" }, authenticate: () => ({ credentials: Auth.none }) }),
-  actions: [
-    Action.make({
-      name: "makeNote",
-      title: "Make a note",
-      description: "Makes a note.",
-      props: { title: Property.string({ title: "Title", required: true }) },
-      output: Schema.Struct({ id: Schema.String, title: Schema.String }),
-      run: () => Effect.succeed({ id: "n1", title: "" })
-    }),
-    Action.make({
-      name: "listNotes",
-      title: "List notes",
-      description: "Lists notes.",
-      props: {},
-      output: Schema.Struct({ notes: Schema.Array(Schema.Struct({ id: Schema.String, done: Schema.Boolean })) }),
-      run: () => Effect.succeed({ notes: [] })
-    })
-  ]
-})
+const notes = notesComponent([
+  Action.make({
+    name: "makeNote",
+    title: "Make a note",
+    description: "Makes a note.",
+    props: { title: Property.string({ title: "Title", required: true }) },
+    output: Schema.Struct({ id: Schema.String, title: Schema.String }),
+    run: () => Effect.succeed({ id: "n1", title: "" })
+  }),
+  Action.make({
+    name: "listNotes",
+    title: "List notes",
+    description: "Lists notes.",
+    props: {},
+    output: Schema.Struct({ notes: Schema.Array(Schema.Struct({ id: Schema.String, done: Schema.Boolean })) }),
+    run: () => Effect.succeed({ notes: [] })
+  })
+])
 const executor = Executor.make([notes])
 
 const parse = (workflow: unknown, inputs: Record<string, unknown> = {}) => {

@@ -3,33 +3,26 @@
  * checked steps, and each kind of problem reported with its path, all of them at once.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Action, Auth, Component, Connection, Executor, Property } from "@x/core"
+import { Action, Executor, Property } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as Workflow from "../src/workflow/Workflow.js"
+import { notesComponent } from "./fixtures/notes.js"
 
 const Note = Schema.Struct({ id: Schema.String })
 
-const notes = Component.make({
-  name: "notes",
-  version: 1,
-  title: "Notes",
-  description: "A test-only component.",
-  category: "Testing",
-  connection: Connection.custom({ title: "None", props: {}, client: { defaultBaseUrl: "http://127.0.0.1:9" }, authenticate: () => ({ credentials: Auth.none }) }),
-  actions: [
-    Action.make({
-      name: "makeNote",
-      title: "Make a note",
-      description: "Makes a note.",
-      props: { title: Property.string({ title: "Title", required: true }), count: Property.integer({ title: "Count" }) },
-      output: Note,
-      run: () => Effect.succeed({ id: "n1" })
-    }),
-    Action.make({ name: "forget", title: "Forget", description: "Outputs nothing.", props: {}, run: () => Effect.void })
-  ]
-})
+const notes = notesComponent([
+  Action.make({
+    name: "makeNote",
+    title: "Make a note",
+    description: "Makes a note.",
+    props: { title: Property.string({ title: "Title", required: true }), count: Property.integer({ title: "Count" }) },
+    output: Note,
+    run: () => Effect.succeed({ id: "n1" })
+  }),
+  Action.make({ name: "forget", title: "Forget", description: "Outputs nothing.", props: {}, run: () => Effect.void })
+])
 const executor = Executor.make([notes])
 
 const parse = (workflow: unknown, given: Record<string, string> = {}) =>
