@@ -167,8 +167,9 @@ export const maxComprehensionNesting = 2
  * item as often as it is read: a comprehension nested in another reads the inner list once per
  * outer item; a list the expression builds, with `map` or `filter`, is not counted again:
  * reading what it was built from was). Past it the
- * evaluation stops with an `ExpressionFailed`. About a second of work at most for an
- * expression of ordinary size.
+ * evaluation stops with an `ExpressionFailed`. About half a second of work for an expression
+ * of ordinary size: an evaluation is synchronous, and holds the whole process (`serve`'s other
+ * runs, its webhooks) while it runs.
  *
  * @since 0.7.0
  * @category limits
