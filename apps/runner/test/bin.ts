@@ -149,7 +149,7 @@ export const runStatuses = (dataDir: string): Array<{ readonly event: string; re
 export const writesSent = (dataDir: string): Array<string> => {
   const db = runsDatabase(dataDir)
   try {
-    return (db.prepare("SELECT run_id, name FROM xr_steps WHERE write_sent_at IS NOT NULL ORDER BY run_id, idx").all() as Array<{ run_id: string; name: string }>)
+    return (db.prepare("SELECT run_id, name FROM xr_steps WHERE write_sent_at IS NOT NULL ORDER BY run_id, started_at, path").all() as Array<{ run_id: string; name: string }>)
       .map((row) => `${row.run_id}:${row.name}`)
   } finally {
     db.close()

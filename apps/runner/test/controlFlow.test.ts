@@ -1,11 +1,10 @@
 /**
  * Conditions, groups, loops, waits, time limits, `continueOnError` and `onFailure` through the
  * bundle on the sandbox (the examples, run as a user runs them), the check of every construct
- * (exit 2, each problem with its path, no request sent), and `serve`'s refusal of what it does
- * not run yet. Retries and the clock are tested in process (interpreter.test.ts).
+ * (exit 2, each problem with its path, no request sent). Retries and the clock are tested in process (interpreter.test.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -255,17 +254,5 @@ describe("x-runner run: the check of the constructs", () => {
     } finally {
       await sim.close()
     }
-  })
-
-  it("serve refuses, at its check, a workflow that uses what it runs from the next version (each use with its path)", async () => {
-    const served = JSON.parse(readFileSync(example("card-moved"), "utf8"))
-    const file = workflowFile("served-loop.json", {
-      ...served,
-      tasks: [{ label: "g", name: "group", if: "true", tasks: served.tasks }]
-    })
-    const { code, stderr } = await runner(["serve", file])
-    expect(code).toBe(2)
-    expect(stderr).toContain("tasks[0]: a group runs with x-runner run; serve runs it from the next version")
-    expect(stderr).toContain("tasks[0]: \"if\" runs with x-runner run; serve runs it from the next version")
   })
 })

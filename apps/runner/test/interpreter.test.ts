@@ -72,7 +72,7 @@ const fake = (answer: (key: string, parameters: unknown, n: number) => Interpret
           : Either.right(title)
         return answer(key, Either.getOrUndefined(resolved), keys.filter((k) => k.split("#")[0] === key.split("#")[0]).length)
       }),
-    waitUntil: (key, until) => Effect.zipRight(Effect.sync(() => void waits.push(`${key} ${until.toISOString()}`)), Interpreter.sleepUntil(until))
+    waitUntil: (key, until) => Effect.zipRight(Effect.sync(() => void waits.push(`${key} ${until.toISOString()}`)), Effect.as(Interpreter.sleepUntil(until), until))
   }
   return { steps, keys, waits, mostAtOnce: () => mostAtOnce }
 }

@@ -86,7 +86,6 @@ describe("Migrations on the embedded database", () => {
         eventId: "a2",
         status: "failed",
         attempt: 0,
-        fromStep: 0,
         acceptedAt: 1764000001000,
         startedAt: 1764000001100,
         finishedAt: 1764000001300,
@@ -95,17 +94,21 @@ describe("Migrations on the embedded database", () => {
       })
       const shown = Option.getOrThrow(yield* store.show(failed))
       expect(shown.event).toEqual({ name: "Mice" })
-      expect(shown.steps.map((step) => [step.name, step.status, step.output ?? step.error])).toEqual([
-        ["label", "succeeded", { id: "l2" }],
-        ["post", "failed", { tag: "RateLimited", message: "429 Too Many Requests" }]
+      // Each step of before keyed by its name, its path now.
+      expect(shown.steps.map((step) => [step.path, step.kind, step.status, step.output ?? step.error])).toEqual([
+        ["label", "action", "succeeded", { id: "l2" }],
+        ["post", "action", "failed", { tag: "RateLimited", message: "429 Too Many Requests" }]
       ])
-      // It goes on as a run of today's: retried from its failed step, the step before it kept.
+      // It goes on as a run of today's: retried, the step that succeeded kept.
       const retried = Option.getOrThrow(yield* store.retry(failed))
-      expect(retried).toMatchObject({ status: "accepted", attempt: 1, fromStep: 1 })
-      expect(Option.getOrThrow(yield* store.load(failed)).outputs).toEqual(new Map([[0, { id: "l2" }]]))
+      expect(retried).toMatchObject({ status: "accepted", attempt: 1 })
+      expect([...Option.getOrThrow(yield* store.load(failed)).steps].map(([path, step]) => [path, step.output])).toEqual([["label", { id: "l2" }]])
       const trigger = Option.getOrThrow(yield* (yield* TriggerStore.TriggerStore).get("card-moved"))
       expect(trigger.cursor).toEqual(Option.some({ since: "2025-11-24T12:00:00Z" }))
-      expect(migrationsOf(dataDir)).toEqual([{ migration_id: 1, name: "initial_schema" }, { migration_id: 2, name: "runs_runner" }, { migration_id: 3, name: "rate_limit_tokens" }])
+      expect(migrationsOf(dataDir)).toEqual([{ migration_id: 1, name: "initial_schema" }, { migration_id: 2, name: "runs_runner" }, { migration_id: 3, name: "rate_limit_tokens" }, {
+        migration_id: 4,
+        name: "steps_by_path"
+      }])
       // Opened again, there is nothing left to run.
       expect(yield* Migrations.run(yield* Database.RunsSql)).toEqual([])
     }).pipe(Effect.provide(storesAt(dataDir)))
@@ -182,7 +185,7 @@ describe("Migrations on PostgreSQL", () => {
       yield* sql.unsafe("ALTER TABLE xr_runs DROP COLUMN runner")
       const [a, b] = yield* Effect.all([pool(), pool()])
       const ran = yield* Effect.all([Migrations.run(a), Migrations.run(b)], { concurrency: 2 })
-      expect(ran.flat().map(([id]) => id).sort()).toEqual([1, 2, 3])
+      expect(ran.flat().map(([id]) => id).sort()).toEqual([1, 2, 3, 4])
       const columns = yield* sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns WHERE table_name = 'xr_runs'`
       expect(columns.map((row) => row.column_name)).toContain("runner")
       const runs = yield* sql<{ id: string }>`SELECT id FROM xr_runs ORDER BY accepted_at`

@@ -53,25 +53,34 @@ describe("RunStore", () => {
       expect((yield* store.claim("runner-c", 10, "all others")).map((c) => c.runId)).toEqual([other.runId])
       const loaded = Option.getOrThrow(yield* store.load(first.runId))
       expect(loaded.event).toEqual({ name: "Keyboards" })
-      expect(loaded.run).toMatchObject({ workflow: "new-card", eventId: "a1", status: "succeeded", attempt: 0, fromStep: 0 })
+      expect(loaded.run).toMatchObject({ workflow: "new-card", eventId: "a1", status: "succeeded", attempt: 0 })
     }).pipe(Effect.provide(stores())))
 
-  it.effect("a failed run goes back from its failed step, the steps before it keeping their outputs", () =>
+  it.effect("a failed run goes back to the engine: its tasks that succeeded keep their outputs, the others are cleared to run again", () =>
     Effect.gen(function*() {
       const store = yield* RunStore.RunStore
       const { runId } = yield* store.accept("copy", { id: "e1", output: {} })
       yield* store.claim("runner-a", 10, "all others")
       yield* store.runStarted(runId, 0, "runner-a")
-      yield* store.stepFinished(runId, "runner-a", { index: 0, name: "copy", type: "boardtool/v1/createCard", status: "succeeded", output: { id: "c1" }, durationMs: 5 })
-      yield* store.stepFinished(runId, "runner-a", { index: 1, name: "check", type: "boardtool/v1/getCard", status: "failed", error: { tag: "NotFound", message: "gone" } })
-      yield* store.runFinished(runId, "runner-a", 0, "failed", "check")
-      expect((yield* store.list({ limit: 10, status: "failed" })).map((run) => [run.id, run.failedStep])).toEqual([[runId, "check"]])
+      const action = { kind: "action", startedAt: 1000 } as const
+      yield* store.stepFinished(runId, "runner-a", { ...action, path: "copy", name: "copy", type: "boardtool/v1/createCard", status: "succeeded", output: { id: "c1" }, durationMs: 5 })
+      yield* store.stepFinished(runId, "runner-a", { kind: "loop", path: "each", name: "each", type: "loop", status: "failed", startedAt: 1001, error: { tag: "NotFound", message: "gone" } })
+      yield* store.stepFinished(runId, "runner-a", { ...action, startedAt: 1002, path: "each[0].check", name: "check", type: "boardtool/v1/getCard", status: "succeeded", output: { id: "c1" }, attempts: 1 })
+      yield* store.stepFinished(runId, "runner-a", { ...action, startedAt: 1003, path: "each[1].check", name: "check", type: "boardtool/v1/getCard", status: "failed", error: { tag: "NotFound", message: "gone" }, attempts: 3 })
+      yield* store.stepFinished(runId, "runner-a", { ...action, startedAt: 1004, path: "after", name: "after", type: "boardtool/v1/getCard", status: "skipped" })
+      yield* store.runFinished(runId, "runner-a", 0, "failed", "each[1].check")
+      expect((yield* store.list({ limit: 10, status: "failed" })).map((run) => [run.id, run.failedStep])).toEqual([[runId, "each[1].check"]])
+      expect(Option.getOrThrow(yield* store.show(runId)).steps.map((step) => [step.path, step.status, step.attempts])).toEqual([
+        ["copy", "succeeded", undefined],
+        ["each", "failed", undefined],
+        ["each[0].check", "succeeded", 1],
+        ["each[1].check", "failed", 3],
+        ["after", "skipped", undefined]
+      ])
       const retried = Option.getOrThrow(yield* store.retry(runId))
-      expect(retried).toMatchObject({ status: "accepted", attempt: 1, fromStep: 1 })
+      expect(retried).toMatchObject({ status: "accepted", attempt: 1 })
       const loaded = Option.getOrThrow(yield* store.load(runId))
-      expect([...loaded.outputs]).toEqual([[0, { id: "c1" }]])
-      const shown = Option.getOrThrow(yield* store.show(runId))
-      expect(shown.steps.map((step) => step.name)).toEqual(["copy"])
+      expect([...loaded.steps].map(([path, step]) => [path, step.output])).toEqual([["copy", { id: "c1" }], ["each[0].check", { id: "c1" }]])
       // A run that did not fail is not retried.
       const done = yield* store.accept("copy", { id: "e2", output: {} })
       yield* store.claim("runner-a", 10, "all others")
@@ -80,17 +89,24 @@ describe("RunStore", () => {
       expect(yield* store.retry("0000000000000000")).toEqual(Option.none())
     }).pipe(Effect.provide(stores())))
 
-  it.effect("a write marker is committed on the step's row before its request goes", () =>
+  it.effect("a write marker is committed on the step's row before its request goes, with its attempt", () =>
     Effect.gen(function*() {
       const store = yield* RunStore.RunStore
       const { runId } = yield* store.accept("copy", { id: "e1", output: {} })
       yield* store.claim("runner-a", 10, "all others")
-      const at = Option.getOrThrow(yield* store.writeSent(runId, "runner-a", { index: 0, name: "copy", type: "boardtool/v1/createCard" }))
-      const step = Option.getOrThrow(yield* store.step(runId, 0))
-      expect(step).toMatchObject({ status: "running", writeSentAt: at })
-      // A second attempt's marker keeps the first time: what it created may date from then.
-      yield* store.writeSent(runId, "runner-a", { index: 0, name: "copy", type: "boardtool/v1/createCard" })
-      expect(Option.getOrThrow(yield* store.step(runId, 0)).writeSentAt).toBe(at)
+      const copy = { path: "each[2].copy", name: "copy", type: "boardtool/v1/createCard" }
+      const at = Option.getOrThrow(yield* store.writeSent(runId, "runner-a", { ...copy, attempt: 1 }))
+      const step = Option.getOrThrow(yield* store.step(runId, "each[2].copy"))
+      expect(step).toMatchObject({ status: "running", kind: "action", writeSentAt: at, writeAttempt: 1 })
+      // A second request of the same attempt keeps the first time: what it created may date from then.
+      // (Its times are the wall clock's: a few milliseconds apart.)
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
+      yield* store.writeSent(runId, "runner-a", { ...copy, attempt: 1 })
+      expect(Option.getOrThrow(yield* store.step(runId, "each[2].copy")).writeSentAt).toBe(at)
+      // A retry's next attempt has a marker of its own.
+      const second = Option.getOrThrow(yield* store.writeSent(runId, "runner-a", { ...copy, attempt: 2 }))
+      expect(second).toBeGreaterThan(at)
+      expect(Option.getOrThrow(yield* store.step(runId, "each[2].copy"))).toMatchObject({ writeSentAt: second, writeAttempt: 2 })
     }).pipe(Effect.provide(stores())))
 
   it.effect("a run taken over is fenced: the runner that had it writes no marker, step or end of it", () =>
@@ -100,15 +116,15 @@ describe("RunStore", () => {
       yield* store.claim("runner-a", 10, "all others")
       // Runner A stalls; runner B takes the run over.
       expect((yield* store.claim("runner-b", 10, "all others")).map((run) => run.runId)).toEqual([runId])
-      const step = { index: 0, name: "copy", type: "boardtool/v1/createCard" }
-      expect(yield* store.writeSent(runId, "runner-a", step)).toEqual(Option.none())
-      expect(yield* store.stepFinished(runId, "runner-a", { ...step, status: "failed", error: { tag: "UpstreamUnavailable", message: "x" } })).toBe(false)
+      const step = { path: "copy", name: "copy", type: "boardtool/v1/createCard" }
+      expect(yield* store.writeSent(runId, "runner-a", { ...step, attempt: 1 })).toEqual(Option.none())
+      expect(yield* store.stepFinished(runId, "runner-a", { ...step, kind: "action", status: "failed", error: { tag: "UpstreamUnavailable", message: "x" } })).toBe(false)
       expect(yield* store.runFinished(runId, "runner-a", 0, "failed", "copy")).toBe(false)
-      expect(yield* store.step(runId, 0)).toEqual(Option.none())
+      expect(yield* store.step(runId, "copy")).toEqual(Option.none())
       expect(Option.getOrThrow(yield* store.load(runId)).run.status).toBe("accepted")
       // Runner B's writes go in.
-      expect(Option.isSome(yield* store.writeSent(runId, "runner-b", step))).toBe(true)
-      expect(yield* store.stepFinished(runId, "runner-b", { ...step, status: "succeeded", output: { id: "c1" } })).toBe(true)
+      expect(Option.isSome(yield* store.writeSent(runId, "runner-b", { ...step, attempt: 1 }))).toBe(true)
+      expect(yield* store.stepFinished(runId, "runner-b", { ...step, kind: "action", status: "succeeded", output: { id: "c1" } })).toBe(true)
       expect(yield* store.runFinished(runId, "runner-b", 0, "succeeded", undefined)).toBe(true)
       expect(Option.getOrThrow(yield* store.load(runId)).run.status).toBe("succeeded")
     }).pipe(Effect.provide(stores())))

@@ -109,7 +109,7 @@ describe("x-runner serve", () => {
     // A person decides: run it again, from the step whose outcome was unknown.
     const retried = await runner(["runs", "retry", run!.id, "--data-dir", dataDir])
     expect(retried.code).toBe(0)
-    expect(retried.stderr).toContain(`↻ run ${run!.id} goes back to the engine from step 1 (attempt 2)`)
+    expect(retried.stderr).toContain(`↻ run ${run!.id} goes back to the engine (attempt 2): its tasks that succeeded keep their outputs, the others run again`)
     await second.waitFor("■ event cccccccccccccccccccccccc succeeded")
     expect((await runsOnceEnded(dataDir, "cccccccccccccccccccccccc")).map((run) => `${run.event}:${run.status}:${run.attempt}`)).toEqual([
       "cccccccccccccccccccccccc:succeeded:1"

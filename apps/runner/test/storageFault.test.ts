@@ -202,7 +202,7 @@ describe("the dispatcher on a full disk", () => {
       const runs = yield* Effect.forEach(["e0", "e1", "e2"], (id) => store.accept("copy-cards", { id, output: {} }))
       fault.set(true)
       const wake = yield* Queue.sliding<void>(1)
-      yield* Engine.dispatch({ runner: "runner-a", backlog: 8, wake, takeOver: "all others", say: () => Effect.void, pollInterval: "20 millis" }).pipe(
+      yield* Engine.dispatch({ runner: "runner-a", backlog: 8, wake, takeOver: "all others", say: () => Effect.void, waiting: yield* Engine.makeWaiting, pollInterval: "20 millis" }).pipe(
         Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
       )
       // Its claim refused, then the probes: still nothing executed.
@@ -230,7 +230,7 @@ describe("the dispatcher at a stop", () => {
       const engine = { execute: () => Effect.zipRight(Deferred.succeed(started, undefined), Effect.never) } as unknown as WorkflowEngine.WorkflowEngine["Type"]
       const scope = yield* Scope.make()
       const wake = yield* Queue.sliding<void>(1)
-      yield* Engine.dispatch({ runner: "runner-a", backlog: 8, wake, takeOver: "all others", say: () => Effect.void }).pipe(
+      yield* Engine.dispatch({ runner: "runner-a", backlog: 8, wake, takeOver: "all others", say: () => Effect.void, waiting: yield* Engine.makeWaiting }).pipe(
         Effect.provideService(RunStore.RunStore, store),
         Effect.provideService(Database.RunsHealth, health),
         Effect.provideService(WorkflowEngine.WorkflowEngine, engine),
@@ -241,6 +241,40 @@ describe("the dispatcher at a stop", () => {
       yield* TestClock.adjust(Engine.stopGrace)
       expect(Exit.isSuccess(yield* Fiber.await(stopping))).toBe(true)
     }))
+
+  it.live("runs that wait (a delay) hold no place in the backlog: the next runs are claimed and started meanwhile", () =>
+    Effect.gen(function*() {
+      const waitingRuns = ["w0", "w1", "w2"]
+      let next = 0
+      const store = {
+        claim: (_runner: string, max: number) =>
+          Effect.sync(() => Array.from({ length: Math.min(max, 5 - next) }, () => ({ runId: next < 3 ? waitingRuns[next++]! : `r${next++}`, attempt: 0 }))),
+        held: () => Effect.succeed([])
+      } as unknown as RunStore.RunStore
+      const health = { failing: Effect.succeedNone, changes: Stream.empty, writable: Effect.void, refused: () => Effect.void }
+      const waiting = yield* Engine.makeWaiting
+      const started: Array<string> = []
+      const engine = {
+        execute: (_workflow: unknown, { payload }: { readonly payload: { readonly runId: string } }) =>
+          Effect.zipRight(
+            Effect.sync(() => void started.push(payload.runId)),
+            // The first three wait for ever (a long delay); the others run on.
+            payload.runId.startsWith("w") ? waiting.around(Effect.never) : Effect.never
+          )
+      } as unknown as WorkflowEngine.WorkflowEngine["Type"]
+      const wake = yield* Queue.sliding<void>(1)
+      yield* Engine.dispatch({ runner: "runner-a", backlog: 2, wake, takeOver: "all others", say: () => Effect.void, waiting, pollInterval: "20 millis" }).pipe(
+        Effect.provideService(RunStore.RunStore, store),
+        Effect.provideService(Database.RunsHealth, health),
+        Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
+      )
+      yield* Effect.repeat(Effect.sync(() => started.length), { schedule: Schedule.spaced("10 millis"), until: (n) => n >= 5 }).pipe(
+        Effect.timeoutFail({ duration: "30 seconds", onTimeout: () => new Error(`started only ${started.join(", ")}`) })
+      )
+      // Three waiting, two running: the backlog of 2 counts only the two.
+      expect(started).toEqual(["w0", "w1", "w2", "r3", "r4"])
+      expect(waiting.size()).toBe(3)
+    }).pipe(Effect.scoped))
 })
 
 describe("serve on a full disk", () => {

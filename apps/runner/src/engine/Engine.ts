@@ -2,13 +2,17 @@
  * The durable engine of `serve`: `@effect/workflow`, on a `WorkflowEngine` that journals in the
  * runs' database (`SqlWorkflowEngine`). Each accepted event is a run (`RunStore`), executed as
  * the workflow `x-runner/run` keyed by the run and its attempt (a redelivered event is the same
- * run, so the same execution); each step is an activity whose result the engine journals and
- * never runs again once recorded.
+ * run, so the same execution). The workflow runs the task tree (`Interpreter`): each attempt of
+ * each action, and each iteration's, is an activity named by its task's path
+ * (`overdue[3].comment`, `…#2` for a second attempt) whose result the engine journals and never
+ * runs again once recorded; a wait journals the time it waits until, so a restart waits only
+ * what remains. A run resumed after a crash replays what its journal holds and runs on from the
+ * unfinished iterations.
  *
  * Deliveries are acknowledged once their run is committed in the store, not when the engine
  * takes them: a dispatcher claims waiting runs for this runner at the engine's pace, keeping at
  * most a few times `concurrency` of them in the engine; each runner runs at most `concurrency`
- * runs at once. A run stays this runner's while it heartbeats: the runs of a runner that stops
+ * runs at once (a waiting run counts in neither). A run stays this runner's while it heartbeats: the runs of a runner that stops
  * or dies are claimed by the others (or by the embedded database's next runner) and resume from
  * their journal.
  *
@@ -32,9 +36,8 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Activity from "@effect/workflow/Activity"
 import * as Workflow from "@effect/workflow/Workflow"
 import * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
-import { ConnectorError, Executor, Property, WriteGuard } from "@x/core"
+import { type Connections, ConnectorError, Executor, Property, WriteGuard } from "@x/core"
 import * as Cause from "effect/Cause"
-import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -49,7 +52,7 @@ import { RunsHealth, RunsSql } from "../store/Database.js"
 import { ServeProblem } from "../Errors.js"
 import { atMost } from "./internal/atMost.js"
 import { persistently, retried } from "../store/internal/persistently.js"
-import * as References from "../workflow/References.js"
+import * as Interpreter from "./Interpreter.js"
 import * as Run from "./Run.js"
 import * as RunStore from "../store/RunStore.js"
 import type * as WorkflowFile from "../workflow/Workflow.js"
@@ -107,8 +110,10 @@ export interface Runs {
   readonly say: (line: string) => Effect.Effect<void>
   /** True once this runner stops: a run stops before its next step (it resumes from its journal later). */
   readonly stopping: () => boolean
+  /** The runs that wait: the dispatcher's too. */
+  readonly waiting: Waiting
   /** Told of each run's end on this runner (`run --serve` waits on it). */
-  readonly finished?: ((run: { readonly runId: string; readonly eventId: string; readonly workflow: string }, result: Run.RunResult) => Effect.Effect<void>) | undefined
+  readonly finished?: ((run: { readonly runId: string; readonly eventId: string; readonly workflow: string }, result: Interpreter.RunResult) => Effect.Effect<void>) | undefined
 }
 
 /**
@@ -129,54 +134,98 @@ const scrubbed = (checked: WorkflowFile.CheckedAction, input: unknown): unknown 
   typeof input !== "object" || input === null ? input : Property.redact(checked.prepared.action.props, input as Record<string, unknown>)
 
 /**
- * The tasks serve runs: top-level actions without options, as `serve` refuses the other
- * constructs at its check (`Workflow.servedTasks`) until the engine runs the task tree.
+ * The runs of this runner that wait (a `delay` or an `until`): they hold no place among the
+ * `concurrency` runs at once, nor in the dispatcher's backlog, so that waiting runs never keep
+ * others from running. `roomMade` is offered as one starts waiting.
+ *
+ * @since 0.7.0
+ * @category models
  */
-const servedTasks = (workflow: WorkflowFile.Workflow) => workflow.tasks as ReadonlyArray<WorkflowFile.CheckedAction>
+export interface Waiting {
+  readonly size: () => number
+  readonly roomMade: Queue.Queue<void>
+  /** Runs a wait, counted as one. */
+  readonly around: <A, E, R>(wait: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+}
 
-/** The run a step's activity runs in (its activity is made once per step of a workflow, and serves every run). */
-class StepRun extends Context.Tag("x-runner/Engine/StepRun")<StepRun, {
+/**
+ * The waits of a runner.
+ *
+ * @since 0.7.0
+ * @category constructors
+ */
+export const makeWaiting: Effect.Effect<Waiting> = Effect.map(Queue.sliding<void>(1), (roomMade) => {
+  let size = 0
+  return {
+    size: () => size,
+    roomMade,
+    around: (wait) =>
+      Effect.acquireUseRelease(
+        Effect.zipRight(Effect.sync(() => void (size += 1)), Queue.offer(roomMade, undefined)),
+        () => wait,
+        () => Effect.sync(() => void (size -= 1))
+      )
+  }
+})
+
+/** An attempt's key without its attempt (`copy#2` → `copy`), and the attempt (2). */
+const attemptOf = (key: string): { readonly path: string; readonly attempt: number } => {
+  const at = key.lastIndexOf("#")
+  return at < 0 ? { path: key, attempt: 1 } : { path: key.slice(0, at), attempt: Number(key.slice(at + 1)) }
+}
+
+/** What a run does in the engine: its store, its recorded tasks, and what its attempts left for its rows. */
+interface Execution {
   readonly store: RunStore.RunStore
   readonly runId: string
-  /** The trigger's event and the outputs of the steps before. */
-  readonly scope: ReadonlyMap<string, unknown>
-  /** The step as the store had it when the run (re)started. */
-  readonly recorded: Option.Option<RunStore.Step>
-}>() {}
+  /** The tasks as the store had them when the run (re)started, by path. */
+  readonly recorded: ReadonlyMap<string, RunStore.Step>
+  /** Each action's input as its last attempt resolved it (secrets replaced), by path. */
+  readonly inputs: Map<string, unknown>
+  /**
+   * Actions whose attempt was cut short by a time limit after it may have sent a write (by
+   * path): the run cannot tell what happened at the provider.
+   */
+  readonly cutShort: Map<string, { readonly name: string; readonly type: string; readonly since: number }>
+}
 
-/** One step as an activity: its recorded result when it has one, else it runs (unless a write of an earlier attempt may have gone). */
-const stepActivity = (runs: Runs, index: number, checked: WorkflowFile.CheckedAction) =>
-  Activity.make({
-    name: `${index}/${checked.step.name}`,
+/**
+ * One attempt of an action as an activity named by the attempt's key (`overdue[3].comment#2`):
+ * the engine journals its outcome, and never runs it again once recorded. A task that
+ * succeeded in an earlier execution of the run (before a `runs retry`) answers its recorded
+ * outcome; an attempt found cut short after it may have sent a write is not sent blindly.
+ */
+const attemptActivity = (runs: Runs, execution: Execution, checked: WorkflowFile.CheckedAction, key: string, scope: ReadonlyMap<string, unknown>) => {
+  const { attempt, path } = attemptOf(key)
+  const { recorded, runId, store } = execution
+  const { name, type } = checked.step
+  return Activity.make({
+    name: key,
     success: StepOutcome,
     execute: Effect.gen(function*() {
-      const { recorded, runId, scope, store } = yield* StepRun
-      const { name, type } = checked.step
-      yield* Effect.annotateCurrentSpan({ "x-runner.step.name": name, "x-runner.step.type": type, "x-runner.step.index": index })
-      if (Option.isSome(recorded) && recorded.value.status !== "running") {
-        // Finished and stored (a run retried keeps the steps before its failed one).
-        const step = recorded.value
+      yield* Effect.annotateCurrentSpan({ "x-runner.step.name": name, "x-runner.step.type": type, "x-runner.step.path": key })
+      const before = recorded.get(path)
+      if (before !== undefined && before.status === "succeeded") {
         return {
-          status: step.status === "succeeded" ? "succeeded" : step.status === "unknown" ? "unknown" : "failed",
-          input: step.input,
-          output: step.output,
-          error: step.error,
-          startedAt: step.startedAt ?? Date.now(),
-          durationMs: step.durationMs ?? 0
+          status: "succeeded",
+          input: before.input,
+          output: before.output,
+          startedAt: before.startedAt ?? Date.now(),
+          durationMs: before.durationMs ?? 0
         } satisfies StepOutcome
       }
-      const resolved = checked.decoded !== undefined ? Either.right(checked.parameters) : References.resolve(checked.parameters, scope)
+      const resolved = checked.decoded !== undefined ? Either.right(checked.parameters) : Run.resolveParameters(checked, scope)
       const shownInput = scrubbed(checked, Either.getOrElse(resolved, () => checked.parameters))
-      if (Option.isSome(recorded) && recorded.value.writeSentAt !== undefined) {
+      if (before !== undefined && before.status === "running" && before.writeSentAt !== undefined && before.writeAttempt === attempt) {
         // Cut short after it may have sent a write: found again, or reported; never sent blindly.
-        const since = recorded.value.writeSentAt
-        const startedAt = recorded.value.startedAt ?? since
+        const since = before.writeSentAt
+        const startedAt = before.startedAt ?? since
         const unknown = (why: string) => ({
           status: "unknown",
           input: shownInput,
           error: {
             tag: "OutcomeUnknown",
-            message: `step "${name}" (${type}) was stopped after it may have sent a request that creates or changes something ` +
+            message: `step "${key}" (${type}) was stopped after it may have sent a request that creates or changes something ` +
               `(at ${new Date(since).toISOString()}): it is not repeated blindly (${why}). Check at the provider, ` +
               `then run it again with: x-runner runs retry ${runId}`
           },
@@ -188,29 +237,36 @@ const stepActivity = (runs: Runs, index: number, checked: WorkflowFile.CheckedAc
         const found = yield* Effect.either(runs.executor.reconcilePrepared(checked.prepared, resolved.right, new Date(since)))
         if (Either.isLeft(found)) return unknown(`looking for what it created failed: ${found.left._tag}: ${found.left.message}`)
         if (Option.isSome(found.right)) {
-          yield* runs.say(`  ↻ ${name}: found what its attempt cut short created; not sent again`)
+          yield* runs.say(`  ↻ ${key}: found what its attempt cut short created; not sent again`)
           return { status: "succeeded", input: shownInput, output: found.right.value, startedAt, durationMs: Date.now() - startedAt } satisfies StepOutcome
         }
         // Nothing was created: running it again creates nothing twice.
       }
-      // Before its first write is sent, the step's marker is committed (waiting while the database refuses writes).
-      let marked = false
+      // Before its first write is sent, the attempt's marker is committed (waiting while the database refuses writes).
+      let marked: number | undefined
       const health = yield* RunsHealth
       const guard: WriteGuard.Guard = {
         beforeWrite: () =>
-          marked ? Effect.void : store.writeSent(runId, runs.runner, { index, name, type }).pipe(
+          marked !== undefined ? Effect.void : store.writeSent(runId, runs.runner, { path, name, type, attempt }).pipe(
             retried,
             Effect.provideService(RunsHealth, health),
             Effect.mapError((error) =>
               new ConnectorError.UpstreamUnavailable({
-                message: `x-runner could not record that step "${name}" may send a write (${error.message}): the request was not sent`
+                message: `x-runner could not record that step "${key}" may send a write (${error.message}): the request was not sent`
               })
             ),
             // Taken over: the request does not go, and the step ends here unrecorded (a defect is not journaled).
-            Effect.flatMap(Option.match({ onNone: () => takenOver(runId), onSome: () => Effect.sync(() => void (marked = true)) }))
+            Effect.flatMap(Option.match({ onNone: () => takenOver(runId), onSome: (at) => Effect.sync(() => void (marked = at)) }))
           )
       }
-      const result = yield* Effect.provideService(Run.runStep(runs.executor, checked, scope), WriteGuard.WriteGuard, guard)
+      const result = yield* Effect.provideService(Run.runStep(runs.executor, checked, scope), WriteGuard.WriteGuard, guard).pipe(
+        // Cut short by its time limit after its marker: what it did is unknown (a stop is not: the run resumes and looks).
+        Effect.onInterrupt(() =>
+          Effect.sync(() => {
+            if (marked !== undefined && !runs.stopping()) execution.cutShort.set(path, { name, type, since: marked })
+          })
+        )
+      )
       return {
         status: result.status === "succeeded" ? "succeeded" : "failed",
         input: shownInput,
@@ -225,25 +281,60 @@ const stepActivity = (runs: Runs, index: number, checked: WorkflowFile.CheckedAc
       Effect.withSpan("x-runner.step")
     )
   })
+}
 
 /**
- * The workflow's body, registered with the engine.
+ * A wait as an activity named by its key: the time it waits until is journaled the first
+ * time, so a run resumed after a stop waits only what remains (a wait that ended in an earlier
+ * execution of the run answers at once).
+ */
+const waitActivity = (execution: Execution, key: string, until: Date) =>
+  Activity.make({
+    name: key,
+    success: Schema.Number,
+    execute: Effect.sync(() => {
+      const before = execution.recorded.get(key)
+      const recordedUntil = before?.status === "succeeded" ? Date.parse(String((before.output as { until?: unknown } | undefined)?.until)) : Number.NaN
+      return Number.isNaN(recordedUntil) ? until.getTime() : recordedUntil
+    })
+  })
+
+/** How a task's result is kept as its row. */
+const rowOf = (result: Interpreter.TaskResult, execution: Execution, now: number): RunStore.Step => ({
+  path: result.key,
+  name: result.name,
+  kind: result.kind,
+  type: result.type ?? result.kind,
+  status: result.status === "failed" && result.error?.tag === "OutcomeUnknown" ? "unknown" : result.status,
+  ...(result.kind === "action" && execution.inputs.has(result.key) ? { input: execution.inputs.get(result.key) } : {}),
+  // A group's or loop's output is its tasks' outputs, each in its own row.
+  ...(result.kind === "action" || result.kind === "wait" ? { output: result.output } : {}),
+  ...(result.error === undefined ? {} : { error: result.error }),
+  startedAt: now - (result.durationMs ?? 0),
+  ...(result.durationMs === undefined ? {} : { durationMs: result.durationMs }),
+  ...(result.attempts === undefined ? {} : { attempts: result.attempts }),
+  ...(result.rateLimitWaitMs === undefined ? {} : { rateLimitWaitMs: result.rateLimitWaitMs })
+})
+
+const indent = (depth: number) => "  ".repeat(depth + 1)
+
+/**
+ * The workflow's body, registered with the engine: the run's task tree by the `Interpreter`,
+ * each action's attempt and each wait an activity keyed by its task's path, each task's end
+ * kept as its row (fenced: a run taken over stops here).
  *
  * @since 0.3.0
  * @category layers
  */
 export const runsLayer = (runs: Runs) => {
-  // At most `concurrency` runs at once on this runner; the others wait their turn in the engine.
+  // At most `concurrency` runs at once on this runner (a waiting one gives its place up); the others wait their turn in the engine.
   const permits = Effect.unsafeMakeSemaphore(runs.concurrency)
-  const activities = new Map<string, ReadonlyArray<ReturnType<typeof stepActivity>>>(
-    [...runs.workflows].map(([name, workflow]) => [name, servedTasks(workflow).map((checked, index) => stepActivity(runs, index, checked))])
-  )
   return RunWorkflow.toLayer(({ attempt, runId }) =>
     permits.withPermits(1)(Effect.gen(function*() {
       const store = yield* RunStore.RunStore
       const loaded = yield* persistently(store.load(runId))
       if (Option.isNone(loaded)) return "failed" as const
-      const { event, outputs, run, steps: recordedSteps } = loaded.value
+      const { event, run, steps: recorded } = loaded.value
       // An attempt a retry replaced: the newer one runs.
       if (run.attempt !== attempt) return "failed" as const
       // Stopping: it resumes from its journal (here at the next start, or on another runner).
@@ -257,54 +348,70 @@ export const runsLayer = (runs: Runs) => {
       }
       yield* persistently(store.runStarted(runId, attempt, runs.runner))
       yield* runs.say(`▶ event ${run.eventId} (run ${runId})`)
-      const scope = new Map<string, unknown>([["inputs", workflow.inputs], ["trigger", event]])
-      servedTasks(workflow).forEach((task, index) => {
-        if (outputs.has(index)) scope.set(task.step.name, outputs.get(index))
-      })
-      const steps: Array<Run.StepResult> = []
-      let end: "succeeded" | "failed" | "unknown" = "succeeded"
-      let failedStep: string | undefined
-      for (let index = run.fromStep; index < servedTasks(workflow).length; index++) {
-        const checked = servedTasks(workflow)[index]!
-        const { name, type } = checked.step
-        if (end !== "succeeded") {
-          steps.push({ name, type, status: "skipped" })
-          if (!(yield* persistently(store.stepFinished(runId, runs.runner, { index, name, type, status: "skipped" })))) return yield* takenOver(runId)
-          continue
-        }
-        if (runs.stopping()) return yield* Effect.interrupt
-        const outcome = yield* Effect.provideService(activities.get(run.workflow)![index]!, StepRun, {
-          store,
-          runId,
-          scope,
-          recorded: Option.fromNullable(recordedSteps.get(index))
-        })
-        if (!(yield* persistently(store.stepFinished(runId, runs.runner, { index, name, type, ...outcome })))) return yield* takenOver(runId)
-        steps.push({
-          name,
-          type,
-          status: outcome.status === "succeeded" ? "succeeded" : "failed",
-          durationMs: outcome.durationMs,
-          ...(outcome.rateLimitWaitMs === undefined ? {} : { rateLimitWaitMs: outcome.rateLimitWaitMs }),
-          ...(outcome.output === undefined ? {} : { output: outcome.output }),
-          ...(outcome.error === undefined ? {} : { error: outcome.error })
-        })
-        yield* runs.say(`  ${Run.stepLine({ name, type, status: outcome.status, rateLimitWaitMs: outcome.rateLimitWaitMs, error: outcome.error })}`)
-        if (outcome.status === "succeeded") scope.set(name, outcome.output)
-        else {
-          end = outcome.status
-          failedStep = name
+      const execution: Execution = { store, runId, recorded, inputs: new Map(), cutShort: new Map() }
+      const health = yield* RunsHealth
+      const keep = (row: RunStore.Step) =>
+        Effect.flatMap(persistently(store.stepFinished(runId, runs.runner, row)), (owned) => owned ? Effect.void : takenOver(runId)).pipe(
+          Effect.provideService(RunsHealth, health)
+        )
+      const reporter: Interpreter.Reporter = {
+        started: () => Effect.void,
+        iteration: () => Effect.void,
+        retrying: (_task, key, attempt, of, after, depth) => runs.say(`${indent(depth)}↻ ${key}: attempt ${attempt} of ${of} after ${Duration.format(after)}`),
+        finished: (result, depth) => {
+          const row = rowOf(result, execution, Date.now())
+          // Without its duration: serve's log says how each task ended, `runs show` how long it took.
+          return Effect.zipRight(keep(row), runs.say(`${indent(depth)}${Run.stepLine({ ...row, name: result.key, durationMs: undefined })}`))
         }
       }
-      if (!(yield* persistently(store.runFinished(runId, runs.runner, attempt, end, failedStep)))) return yield* takenOver(runId)
+      const steps: Interpreter.Steps<RunStore.RunStore | RunsHealth | WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance | Connections.Connections> = {
+        attempt: (task, key, scope) =>
+          Effect.gen(function*() {
+            if (runs.stopping()) return yield* Effect.interrupt
+            const outcome = yield* attemptActivity(runs, execution, task, key, scope)
+            execution.inputs.set(attemptOf(key).path, outcome.input)
+            return {
+              status: outcome.status === "succeeded" ? "succeeded" : "failed",
+              output: outcome.output,
+              error: outcome.error,
+              rateLimitWaitMs: outcome.rateLimitWaitMs
+            } satisfies Interpreter.Attempt
+          }),
+        waitUntil: (key, until) =>
+          Effect.gen(function*() {
+            if (runs.stopping()) return yield* Effect.interrupt
+            const at = new Date(yield* waitActivity(execution, key, until))
+            yield* runs.waiting.around(Effect.acquireUseRelease(permits.release(1), () => Interpreter.sleepUntil(at), () => permits.take(1)))
+            return at
+          })
+      }
+      const result = yield* Interpreter.run(workflow, steps, reporter, event)
+      // What a time limit cut short after it may have sent a write: for a person to decide.
+      for (const [path, cut] of execution.cutShort) {
+        yield* keep({
+          path,
+          name: cut.name,
+          kind: "action",
+          type: cut.type,
+          status: "unknown",
+          ...(execution.inputs.has(path) ? { input: execution.inputs.get(path) } : {}),
+          error: {
+            tag: "OutcomeUnknown",
+            message: `step "${path}" (${cut.type}) was cut short by a time limit after it may have sent a request that creates or changes something ` +
+              `(at ${new Date(cut.since).toISOString()}): check at the provider, then run it again with: x-runner runs retry ${runId}`
+          },
+          startedAt: cut.since
+        })
+      }
+      const end = result.status === "succeeded"
+        ? "succeeded" as const
+        : result.failure?.tag === "OutcomeUnknown" || execution.cutShort.size > 0
+        ? "unknown" as const
+        : "failed" as const
+      if (!(yield* persistently(store.runFinished(runId, runs.runner, attempt, end, result.failure?.path)))) return yield* takenOver(runId)
       yield* Effect.annotateCurrentSpan("x-runner.run.status", end)
       yield* runs.say(`■ event ${run.eventId} ${end} (run ${runId})`)
-      if (runs.finished !== undefined) {
-        yield* runs.finished({ runId, eventId: run.eventId, workflow: run.workflow }, {
-          status: end === "succeeded" ? "succeeded" : "failed",
-          steps
-        })
-      }
+      if (runs.finished !== undefined) yield* runs.finished({ runId, eventId: run.eventId, workflow: run.workflow }, result)
       return end
     }).pipe(Effect.withSpan("x-runner.run")))
   )
@@ -396,6 +503,8 @@ export const dispatch = (options: {
   readonly wake: Queue.Queue<void>
   readonly takeOver: Parameters<RunStore.RunStore["claim"]>[2]
   readonly say: (line: string) => Effect.Effect<void>
+  /** The runs that wait: they do not count against the backlog. */
+  readonly waiting: Waiting
   readonly pollInterval?: Duration.DurationInput
 }): Effect.Effect<void, never, Scope.Scope | RunStore.RunStore | RunsHealth | WorkflowEngine.WorkflowEngine> =>
   Effect.gen(function*() {
@@ -446,8 +555,8 @@ export const dispatch = (options: {
         unsure = false
         yield* start(yield* store.held(options.runner))
       }
-      const room = options.backlog - inEngine.size
-      if (room <= 0) return yield* Queue.take(freed)
+      const room = options.backlog - (inEngine.size - options.waiting.size())
+      if (room <= 0) return yield* Effect.raceFirst(Queue.take(freed), Queue.take(options.waiting.roomMade))
       const claimed = yield* store.claim(options.runner, Math.min(room, 256), options.takeOver)
       if (claimed.length === 0) return yield* idle
       yield* start(claimed)

@@ -97,6 +97,7 @@ export const host = (options: {
     const { location, runner, wake } = options
     const embedded = location._tag === "Embedded"
     let stopping = false
+    const waiting = yield* Engine.makeWaiting
     const runs: Engine.Runs = {
       runner,
       workflows: new Map(options.workflows.map((hosted) => [hosted.name, hosted.workflow])),
@@ -104,6 +105,7 @@ export const host = (options: {
       concurrency: options.concurrency,
       say,
       stopping: () => stopping,
+      waiting,
       finished: options.reports.finished
     }
     const storeProblem = <E extends { readonly _tag: string; readonly message: string }>(error: E) =>
@@ -149,7 +151,8 @@ export const host = (options: {
       wake,
       // The embedded database has one runner: the runs of any other were the previous one's.
       takeOver: embedded ? "all others" : { aliveWithinMillis: Duration.toMillis(heartbeatEvery) * 3 },
-      say
+      say,
+      waiting
     }).pipe(Effect.provide(engine))
     yield* Effect.addFinalizer(() => Effect.sync(() => void (stopping = true)))
     const accept = (name: string, event: { readonly id: string; readonly output: unknown }) =>

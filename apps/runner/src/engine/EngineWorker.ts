@@ -38,7 +38,7 @@ import type { PollState } from "./PollingTrigger.js"
 import { DamagedData, ServeProblem } from "../Errors.js"
 import { atMost } from "./internal/atMost.js"
 import { Output } from "../Output.js"
-import type * as Run from "./Run.js"
+import type * as Interpreter from "./Interpreter.js"
 import * as WorkflowFiles from "../workflow/WorkflowFiles.js"
 
 /**
@@ -77,7 +77,7 @@ type FromWorker =
   | { readonly _tag: "ready" }
   | { readonly _tag: "enableFailed"; readonly workflow: string; readonly message: string }
   | { readonly _tag: "polling"; readonly workflow: string; readonly state: PollState; readonly message?: string | undefined }
-  | { readonly _tag: "finished"; readonly run: { readonly runId: string; readonly eventId: string; readonly workflow: string }; readonly result: Run.RunResult }
+  | { readonly _tag: "finished"; readonly run: { readonly runId: string; readonly eventId: string; readonly workflow: string }; readonly result: Interpreter.RunResult }
   | { readonly _tag: "failed"; readonly error: { readonly _tag: string; readonly message: string; readonly file?: string } }
   | { readonly _tag: "stopped" }
   | { readonly _tag: "storage"; readonly failing: string | undefined }

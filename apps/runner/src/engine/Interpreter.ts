@@ -3,7 +3,7 @@
  * loops (each iteration with its own scope, at most `concurrency` at once, outputs in item
  * order), retries on a `Schedule`, time limits, `continueOnError`, waits, and `onFailure` once
  * when the run fails. What runs one attempt of an action and what waits until a time are given
- * (`Steps`): `run` runs them in memory; the engine will journal them under each task's key
+ * (`Steps`): `run` runs them in memory; `serve`'s engine journals them under each task's key
  * (`overdue[3].comment`, `overdue[3].comment#2` for its second attempt).
  *
  * A task's output as later tasks see it: an action's output; a group's, an object of its
@@ -115,7 +115,8 @@ export interface RunResult {
  */
 export interface Steps<R> {
   readonly attempt: (task: Workflow.CheckedAction, key: string, scope: ReadonlyMap<string, unknown>) => Effect.Effect<Attempt, never, R>
-  readonly waitUntil: (key: string, until: Date) => Effect.Effect<void, never, R>
+  /** Waits until the time; answers the time it waited until (a run resumed waits until the time it recorded). */
+  readonly waitUntil: (key: string, until: Date) => Effect.Effect<Date, never, R>
 }
 
 /**
@@ -390,8 +391,8 @@ const runWait = <R>(place: Place<R>, task: Workflow.CheckedWait, key: string, sc
       }
       until = time
     }
-    yield* place.steps.waitUntil(key, until)
-    return { result: { name: task.name, key, kind: "wait", status: "succeeded", output: { until: until.toISOString() } }, visible: [] }
+    const waited = yield* place.steps.waitUntil(key, until)
+    return { result: { name: task.name, key, kind: "wait", status: "succeeded", output: { until: waited.toISOString() } }, visible: [] }
   })
 
 const timeOf = (value: unknown): Date | undefined => {

@@ -44,17 +44,6 @@ export const rateLimitWait = (step: { readonly type: string; readonly rateLimitW
     : `waited ${step.rateLimitWaitMs < 1000 ? `${step.rateLimitWaitMs} ms` : `${(step.rateLimitWaitMs / 1000).toFixed(1)} s`} for ${step.type.split("/")[0]}'s rate limit`
 
 /**
- * The outcome of a run `serve` ran (its top-level steps).
- *
- * @since 0.2.0
- * @category models
- */
-export interface RunResult {
-  readonly status: "succeeded" | "failed"
-  readonly steps: ReadonlyArray<StepResult>
-}
-
-/**
  * The line that says how a step ended: "✔ name succeeded in 12 ms (waited …): Tag: message"
  * (its duration when given). The one format of `run`'s progress and `serve`'s.
  *
@@ -92,7 +81,7 @@ export const run = (
   Interpreter.run(workflow, {
     attempt: (task, _key, scope) =>
       Effect.map(runStep(executor, task, scope), (step): Interpreter.Attempt => ({ ...step, status: step.status === "succeeded" ? "succeeded" : "failed" })),
-    waitUntil: (_key, until) => Interpreter.sleepUntil(until)
+    waitUntil: (_key, until) => Effect.as(Interpreter.sleepUntil(until), until)
   }, reporter, trigger)
 
 /**

@@ -37,7 +37,7 @@ import { type DamagedData, ServeProblem } from "../Errors.js"
 import * as CappedBody from "../internal/cappedBody.js"
 import * as WebhookPath from "./internal/webhookPath.js"
 import { Output } from "../Output.js"
-import type * as Run from "../engine/Run.js"
+import type * as Interpreter from "../engine/Interpreter.js"
 import * as RunStore from "../store/RunStore.js"
 import * as Signing from "./Signing.js"
 import * as TriggerStore from "../store/TriggerStore.js"
@@ -351,4 +351,4 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
  * @since 0.3.0
  * @category models
  */
-export type Finished = (run: { readonly runId: string; readonly eventId: string; readonly workflow: string }, result: Run.RunResult) => Effect.Effect<void>
+export type Finished = (run: { readonly runId: string; readonly eventId: string; readonly workflow: string }, result: Interpreter.RunResult) => Effect.Effect<void>

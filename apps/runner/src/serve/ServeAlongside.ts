@@ -23,7 +23,7 @@ import { createServer } from "node:net"
 import type { Components } from "../components/Components.js"
 import { type DamagedData, ServeProblem } from "../Errors.js"
 import { Output } from "../Output.js"
-import type * as Run from "../engine/Run.js"
+import type * as Interpreter from "../engine/Interpreter.js"
 import type * as ConnectionValues from "../components/ConnectionValues.js"
 import type * as Workflow from "../workflow/Workflow.js"
 
@@ -35,7 +35,7 @@ import type * as Workflow from "../workflow/Workflow.js"
  */
 export interface Fired {
   readonly event: { readonly id: string }
-  readonly result: Run.RunResult
+  readonly result: Interpreter.RunResult
 }
 
 /**

@@ -136,6 +136,42 @@ const rateLimitTokens = Effect.gen(function*() {
 })
 
 /**
+ * `xr_steps` keyed by a task's path in the run (`overdue[3].comment`), not by a top-level
+ * index: one row per task of the tree (groups, loops and waits included), with its kind, its
+ * attempts, its wait for rate limits, and the attempt its write marker belongs to. Neither
+ * SQLite nor a portable `ALTER` changes a primary key: the table is rebuilt, each row of a
+ * run made before keyed by its step's name (its path then).
+ */
+const stepsByPath = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe(`CREATE TABLE xr_steps_by_path (
+    run_id TEXT NOT NULL,
+    path TEXT NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    input TEXT,
+    output TEXT,
+    error TEXT,
+    started_at BIGINT,
+    duration_ms BIGINT,
+    attempts INTEGER,
+    rate_limit_wait_ms BIGINT,
+    write_sent_at BIGINT,
+    write_attempt INTEGER,
+    PRIMARY KEY (run_id, path)
+  )`)
+  // A skipped step of before had no start: it sorts after the others of its run, in its order.
+  yield* sql.unsafe(`INSERT INTO xr_steps_by_path (run_id, path, name, kind, type, status, input, output, error, started_at, duration_ms, write_sent_at, write_attempt)
+    SELECT run_id, name, name, 'action', type, status, input, output, error, started_at, duration_ms, write_sent_at,
+      CASE WHEN write_sent_at IS NULL THEN NULL ELSE 1 END
+    FROM xr_steps`)
+  yield* sql.unsafe("DROP TABLE xr_steps")
+  yield* sql.unsafe("ALTER TABLE xr_steps_by_path RENAME TO xr_steps")
+})
+
+/**
  * The migrations, in order.
  *
  * @since 0.4.1
@@ -144,7 +180,8 @@ const rateLimitTokens = Effect.gen(function*() {
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_initial_schema": initialSchema,
   "0002_runs_runner": runsRunner,
-  "0003_rate_limit_tokens": rateLimitTokens
+  "0003_rate_limit_tokens": rateLimitTokens,
+  "0004_steps_by_path": stepsByPath
 })
 
 /** The advisory lock that serialises runners migrating one PostgreSQL ("xrunner" in ASCII). */

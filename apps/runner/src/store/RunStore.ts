@@ -5,9 +5,12 @@
  * (group commit: `internal/writeBatcher`); the engine then executes it. `x-runner runs` reads
  * the same tables.
  *
- * Steps carry a write marker: before a step sends a request that creates or changes something,
- * the time is committed on its row; a step found with a marker and no result was cut short
- * after it may have reached the provider, so it is not blindly repeated.
+ * Each task of the run's tree has a row, keyed by its path in the run (`overdue[3].comment`):
+ * actions, and the groups, loops and waits around them (`x-runner runs show` lists them).
+ * Actions carry a write marker: before an attempt sends a request that creates or changes
+ * something, the time and the attempt are committed on its row; an attempt found with its
+ * marker and no result was cut short after it may have reached the provider, so it is not
+ * blindly repeated.
  *
  * @since 0.3.0
  */
@@ -56,8 +59,6 @@ export interface Run {
   readonly status: RunStatus
   /** 0 for the first execution; one more for each `runs retry`. */
   readonly attempt: number
-  /** The step the current attempt starts at (0, or the failed step of a retried run). */
-  readonly fromStep: number
   readonly acceptedAt: number
   readonly startedAt: number | undefined
   readonly finishedAt: number | undefined
@@ -67,14 +68,17 @@ export interface Run {
 }
 
 /**
- * A step of a run.
+ * A task of a run: an action (its `type`), or a group, loop or wait around actions.
  *
  * @since 0.3.0
  * @category models
  */
 export interface Step {
-  readonly index: number
+  /** Its name path with iteration indexes: `overdue[3].comment` (a top-level task's is its name). */
+  readonly path: string
   readonly name: string
+  readonly kind: "action" | "group" | "loop" | "wait"
+  /** An action's type; a group's, loop's or wait's kind. */
   readonly type: string
   readonly status: StepStatus
   readonly input?: unknown
@@ -82,8 +86,14 @@ export interface Step {
   readonly error?: { readonly tag: string; readonly message: string } | undefined
   readonly startedAt?: number | undefined
   readonly durationMs?: number | undefined
+  /** An action's attempts, when it ran. */
+  readonly attempts?: number | undefined
+  /** How long an action's requests waited for their rate limits (ms), when they waited. */
+  readonly rateLimitWaitMs?: number | undefined
   /** When a request that creates or changes something was about to be sent, if one was. */
   readonly writeSentAt?: number | undefined
+  /** The attempt (1, 2, …) that was about to send it. */
+  readonly writeAttempt?: number | undefined
 }
 
 /**
@@ -128,20 +138,20 @@ export interface RunStore {
   /** How many runs were accepted and have not finished (waiting, or in the engine). */
   readonly unfinished: Effect.Effect<number, StoreFailed>
   /**
-   * The run, its event's output, the outputs of the steps before its current attempt's first,
-   * and the steps recorded so far (by index: a run resumed finds what its steps did).
+   * The run, its event's output, and the tasks recorded so far by path (a run resumed or
+   * retried finds what its tasks did).
    */
   readonly load: (runId: string) => Effect.Effect<Option.Option<{
     readonly run: Run
     readonly event: unknown
-    readonly outputs: ReadonlyMap<number, unknown>
-    readonly steps: ReadonlyMap<number, Step>
+    readonly steps: ReadonlyMap<string, Step>
   }>, StoreFailed>
   /** The run is started (or resumed) by this runner. */
   readonly runStarted: (runId: string, attempt: number, runner: string) => Effect.Effect<void, StoreFailed>
-  readonly step: (runId: string, index: number) => Effect.Effect<Option.Option<Step>, StoreFailed>
+  readonly step: (runId: string, path: string) => Effect.Effect<Option.Option<Step>, StoreFailed>
   /**
-   * Commits the write marker (its time); only then may the request go. These writes of a run's
+   * Commits the write marker (its time, and the attempt's number); only then may the request
+   * go. An attempt's marker is kept when it is committed again (a request after the first). These writes of a run's
    * progress are fenced: each is made only while the run is still `runner`'s, checked in the
    * write's own transaction (none, or false: another runner took the run over, e.g. after this
    * one stalled; nothing is written and the request must not go).
@@ -149,15 +159,15 @@ export interface RunStore {
   readonly writeSent: (
     runId: string,
     runner: string,
-    step: { readonly index: number; readonly name: string; readonly type: string }
+    step: { readonly path: string; readonly name: string; readonly type: string; readonly attempt: number }
   ) => Effect.Effect<Option.Option<number>, StoreFailed>
   readonly stepFinished: (runId: string, runner: string, step: Step) => Effect.Effect<boolean, StoreFailed>
   readonly runFinished: (runId: string, runner: string, attempt: number, status: RunStatus, failedStep: string | undefined) => Effect.Effect<boolean, StoreFailed>
   readonly list: (options: { readonly limit: number; readonly status?: RunStatus | undefined; readonly workflow?: string | undefined }) => Effect.Effect<ReadonlyArray<Run>, StoreFailed>
   readonly show: (runId: string) => Effect.Effect<Option.Option<{ readonly run: Run; readonly event: unknown; readonly steps: ReadonlyArray<Step> }>, StoreFailed>
   /**
-   * A failed (or unknown) run goes back to the engine from its failed step: the steps before
-   * it keep their outputs and do not run again.
+   * A failed (or unknown) run goes back to the engine: the tasks that succeeded keep their
+   * outputs and do not run again; the others (failed, unknown, skipped, cut short) run again.
    */
   readonly retry: (runId: string) => Effect.Effect<Option.Option<Run>, StoreFailed>
 }
@@ -214,7 +224,6 @@ const RunRow = Schema.Struct({
   eventId: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("event_id")),
   status: Schema.Literal("accepted", "running", "succeeded", "failed", "unknown"),
   attempt: Integer,
-  fromStep: Schema.propertySignature(Integer).pipe(Schema.fromKey("from_step")),
   acceptedAt: Schema.propertySignature(Integer).pipe(Schema.fromKey("accepted_at")),
   startedAt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("started_at")),
   finishedAt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("finished_at")),
@@ -225,8 +234,9 @@ const RunRow = Schema.Struct({
 const RunWithEvent = Schema.extend(RunRow, Schema.Struct({ event: Json }))
 
 const StepRow = Schema.Struct({
-  index: Schema.propertySignature(Integer).pipe(Schema.fromKey("idx")),
+  path: Schema.String,
   name: Schema.String,
+  kind: Schema.Literal("action", "group", "loop", "wait"),
   type: Schema.String,
   status: Schema.Literal("running", "succeeded", "failed", "skipped", "unknown"),
   input: Json,
@@ -234,7 +244,10 @@ const StepRow = Schema.Struct({
   error: Nullable(Schema.parseJson(Schema.Struct({ tag: Schema.String, message: Schema.String }))),
   startedAt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("started_at")),
   durationMs: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("duration_ms")),
-  writeSentAt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("write_sent_at"))
+  attempts: Nullable(Integer),
+  rateLimitWaitMs: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("rate_limit_wait_ms")),
+  writeSentAt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("write_sent_at")),
+  writeAttempt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("write_attempt"))
 })
 
 /** A run as it is claimed or held. */
@@ -257,12 +270,13 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
     const stepsOf = SqlSchema.findAll({
       Request: Schema.String,
       Result: StepRow,
-      execute: (runId) => sql`SELECT * FROM xr_steps WHERE run_id = ${runId} ORDER BY idx`
+      // In the order they started (a task without a start, skipped before there were paths, last).
+      execute: (runId) => sql`SELECT * FROM xr_steps WHERE run_id = ${runId} ORDER BY COALESCE(started_at, 9007199254740991), path`
     })
     const stepAt = SqlSchema.findOne({
-      Request: Schema.Struct({ runId: Schema.String, index: Schema.Number }),
+      Request: Schema.Struct({ runId: Schema.String, path: Schema.String }),
       Result: StepRow,
-      execute: ({ index, runId }) => sql`SELECT * FROM xr_steps WHERE run_id = ${runId} AND idx = ${index}`
+      execute: ({ path, runId }) => sql`SELECT * FROM xr_steps WHERE run_id = ${runId} AND path = ${path}`
     })
     const heldBy = SqlSchema.findAll({
       Request: Schema.String,
@@ -278,7 +292,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
       Request: Schema.Struct({ limit: Schema.Number, status: Schema.optional(Schema.String), workflow: Schema.optional(Schema.String) }),
       Result: RunRow,
       execute: ({ limit, status, workflow }) =>
-        sql`SELECT id, workflow, event_id, status, attempt, from_step, accepted_at, started_at, finished_at, failed_step, runner
+        sql`SELECT id, workflow, event_id, status, attempt, accepted_at, started_at, finished_at, failed_step, runner
           FROM xr_runs WHERE ${
           sql.and([
             ...(status === undefined ? [] : [sql`status = ${status}`]),
@@ -337,12 +351,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
             const run = withoutEvent(found.value)
             // A run never started has no steps yet.
             const steps = run.startedAt === undefined ? [] : yield* stepsOf(runId)
-            return Option.some({
-              run,
-              event: found.value.event,
-              outputs: new Map(steps.filter((step) => step.index < run.fromStep && step.status === "succeeded").map((step) => [step.index, step.output])),
-              steps: new Map(steps.map((step) => [step.index, step]))
-            })
+            return Option.some({ run, event: found.value.event, steps: new Map(steps.map((step) => [step.path, step])) })
           })
         ),
       runStarted: (runId, attempt, runner) =>
@@ -351,26 +360,29 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           sql`UPDATE xr_runs SET status = 'running', started_at = COALESCE(started_at, ${Date.now()}), runner = ${runner}
             WHERE id = ${runId} AND attempt = ${attempt} AND status IN ('accepted', 'running')`
         ).pipe(Effect.asVoid),
-      step: (runId, index) => read("read", stepAt({ runId, index })),
+      step: (runId, path) => read("read", stepAt({ runId, path })),
       writeSent: (runId, runner, step) =>
         Effect.suspend(() => {
           const at = Date.now()
           return write(
             "written",
-            whileOwned(runId, runner, sql`INSERT INTO xr_steps (run_id, idx, name, type, status, started_at, write_sent_at)
-              VALUES (${runId}, ${step.index}, ${step.name}, ${step.type}, 'running', ${at}, ${at})
-              ON CONFLICT (run_id, idx) DO UPDATE SET status = 'running', write_sent_at = COALESCE(xr_steps.write_sent_at, ${at})`)
+            whileOwned(runId, runner, sql`INSERT INTO xr_steps (run_id, path, name, kind, type, status, started_at, write_sent_at, write_attempt)
+              VALUES (${runId}, ${step.path}, ${step.name}, 'action', ${step.type}, 'running', ${at}, ${at}, ${step.attempt})
+              ON CONFLICT (run_id, path) DO UPDATE SET status = 'running',
+                write_sent_at = CASE WHEN xr_steps.write_attempt = ${step.attempt} THEN COALESCE(xr_steps.write_sent_at, ${at}) ELSE ${at} END,
+                write_attempt = ${step.attempt}`)
           ).pipe(Effect.map((owned) => owned ? Option.some(at) : Option.none()))
         }),
       stepFinished: (runId, runner, step) =>
         write(
           "written",
-          whileOwned(runId, runner, sql`INSERT INTO xr_steps (run_id, idx, name, type, status, input, output, error, started_at, duration_ms)
-            VALUES (${runId}, ${step.index}, ${step.name}, ${step.type}, ${step.status}, ${json(step.input)}, ${json(step.output)},
-              ${json(step.error)}, ${step.startedAt ?? null}, ${step.durationMs ?? null})
-            ON CONFLICT (run_id, idx) DO UPDATE SET status = ${step.status}, input = ${json(step.input)}, output = ${json(step.output)},
+          whileOwned(runId, runner, sql`INSERT INTO xr_steps (run_id, path, name, kind, type, status, input, output, error, started_at, duration_ms,
+              attempts, rate_limit_wait_ms)
+            VALUES (${runId}, ${step.path}, ${step.name}, ${step.kind}, ${step.type}, ${step.status}, ${json(step.input)}, ${json(step.output)},
+              ${json(step.error)}, ${step.startedAt ?? null}, ${step.durationMs ?? null}, ${step.attempts ?? null}, ${step.rateLimitWaitMs ?? null})
+            ON CONFLICT (run_id, path) DO UPDATE SET status = ${step.status}, input = ${json(step.input)}, output = ${json(step.output)},
               error = ${json(step.error)}, started_at = COALESCE(${step.startedAt ?? null}, xr_steps.started_at),
-              duration_ms = ${step.durationMs ?? null}`)
+              duration_ms = ${step.durationMs ?? null}, attempts = ${step.attempts ?? null}, rate_limit_wait_ms = ${step.rateLimitWaitMs ?? null}`)
         ),
       runFinished: (runId, runner, attempt, status, failedStep) =>
         write(
@@ -389,15 +401,14 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           })
         ),
       retry: (runId) =>
-        // From its first step that did not succeed (else where its attempt started); then read as it now is.
+        // What succeeded stays; the rest runs again. Then read as it now is.
         write(
           "retried",
           sql.withTransaction(Effect.gen(function*() {
             const retried = yield* sql`UPDATE xr_runs SET status = 'accepted', attempt = attempt + 1,
-              from_step = COALESCE((SELECT MIN(idx) FROM xr_steps WHERE run_id = ${runId} AND status IN ('failed', 'unknown', 'running')), from_step),
               lease_owner = NULL, finished_at = NULL, failed_step = NULL
               WHERE id = ${runId} AND status IN ('failed', 'unknown') RETURNING id`
-            if (retried.length > 0) yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND idx >= (SELECT from_step FROM xr_runs WHERE id = ${runId})`
+            if (retried.length > 0) yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND status <> 'succeeded'`
           }))
         ).pipe(Effect.zipRight(read("read", Effect.map(runById(runId), Option.map(withoutEvent)))))
     }

@@ -235,18 +235,6 @@ export const componentsOf = (workflow: Workflow): ReadonlyArray<Component.Compon
 export const actionTasks = (workflow: Workflow): ReadonlyArray<CheckedAction> => CheckTree.actionsIn([...workflow.tasks, ...workflow.onFailure])
 
 /**
- * The top-level tasks of a workflow that uses none of the constructs `serve` does not run yet
- * (each an action without options): what `serve` runs. Else every use of one, with its path.
- *
- * @since 0.7.0
- * @category utils
- */
-export const servedTasks = (workflow: Workflow): Either.Either<ReadonlyArray<CheckedAction>, ReadonlyArray<ConnectorError.Issue>> => {
-  const issues = CheckTree.unservable(workflow.tasks, workflow.onFailure)
-  return issues.length > 0 ? Either.left(issues) : Either.right(workflow.tasks as ReadonlyArray<CheckedAction>)
-}
-
-/**
  * One warning per deprecated action or trigger the workflow uses (each once, however many
  * steps use it): its step type, since when, what replaces it and why. What `run` prints on
  * stderr before its tasks, and `serve` once when it starts.

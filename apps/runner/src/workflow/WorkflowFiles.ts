@@ -29,24 +29,6 @@ export const loadWorkflow = (
     return yield* Either.mapLeft(Workflow.parse(text, given, executor), (issues) => new InvalidWorkflow({ file, issues }))
   })
 /**
- * Reads and checks a workflow file that `serve` is to run: refused, with each use as an issue,
- * when it uses what `serve` does not run yet (groups, loops, waits, `if`, `retry`, `timeout`,
- * `continueOnError`, `${= …}` values, `onFailure`: `x-runner run` runs them).
- *
- * @since 0.7.0
- * @category constructors
- */
-export const loadServedWorkflow = (
-  file: string,
-  given: ReadonlyMap<string, string>
-): Effect.Effect<Workflow.Workflow, InvalidArguments | InvalidWorkflow, Components | FileSystem.FileSystem> =>
-  Effect.flatMap(loadWorkflow(file, given), (workflow) =>
-    Either.match(Workflow.servedTasks(workflow), {
-      onLeft: (issues) => Effect.fail(new InvalidWorkflow({ file, issues })),
-      onRight: () => Effect.succeed(workflow)
-    }))
-
-/**
  * A workflow file to serve, and its name (the file's, without `.json`).
  *
  * @since 0.3.0

@@ -130,24 +130,23 @@ export const run = (args: {
     const fired = served === undefined ? undefined : yield* served.next(firedWithin)
     if (served !== undefined) yield* served.stop
     const trigger = served === undefined || fired === undefined ? undefined : Option.match(fired, {
-      onNone: () => ({ type: served.type, event: null, status: "failed" as const, steps: [] }),
-      onSome: ({ event, result }) => ({ type: served.type, event: event.id, status: result.status, steps: result.steps })
+      onNone: () => ({ type: served.type, event: null, status: "failed" as const, steps: [] as ReadonlyArray<Interpreter.TaskResult> }),
+      onSome: ({ event, result }) => ({ type: served.type, event: event.id, status: result.status, steps: result.tasks })
     })
     const status = result.status === "failed" || trigger?.status === "failed" ? "failed" : "succeeded"
-    const withoutDurations = (steps: ReadonlyArray<Run.StepResult>) => steps.map(({ durationMs: _, ...step }) => step)
     if (args.json) {
       yield* output.out(JSON.stringify({
         status,
         steps: result.tasks.map(jsonOf),
         ...(result.failure === undefined ? {} : { failure: result.failure }),
         ...(result.onFailure === undefined ? {} : { onFailure: result.onFailure.map(jsonOf) }),
-        ...(trigger === undefined ? {} : { trigger: { ...trigger, steps: withoutDurations(trigger.steps) } })
+        ...(trigger === undefined ? {} : { trigger: { ...trigger, steps: trigger.steps.map(jsonOf) } })
       }))
     } else {
-      const print = (steps: ReadonlyArray<Run.StepResult | Interpreter.TaskResult>) =>
+      const print = (steps: ReadonlyArray<Interpreter.TaskResult>) =>
         Effect.forEach(steps, (step) =>
           Effect.gen(function*() {
-            yield* output.out(`\n${"key" in step ? step.key : step.name} (${step.type ?? ("kind" in step ? step.kind : "")}): ${step.status}`)
+            yield* output.out(`\n${step.key} (${step.type ?? step.kind}): ${step.status}`)
             if (step.output !== undefined) yield* output.out(JSON.stringify(step.output, null, 2))
             if (step.error !== undefined) yield* output.out(`${step.error.tag}: ${step.error.message}`)
           }), { discard: true })
@@ -197,7 +196,7 @@ const loadTriggerWorkflow = (file: string, source: ConnectionSource.ConnectionSo
         message: "--serve needs --sandbox: the trigger's deliveries come from the simulators this process runs"
       })
     }
-    const triggered = yield* WorkflowFiles.loadServedWorkflow(file, new Map())
+    const triggered = yield* WorkflowFiles.loadWorkflow(file, new Map())
     const kind = triggered.trigger?.prepared.trigger.kind
     if (kind === undefined) return yield* new Errors.InvalidArguments({ message: `--serve ${file}: the workflow has no trigger to serve` })
     if (kind !== "DYNAMIC_WEBHOOK") {

@@ -50,7 +50,7 @@ const showCommand = Command.make("show", { run: runIdArg, dataDir: dataDirOption
 
 const retryCommand = Command.make("retry", { run: runIdArg, dataDir: dataDirOption, database: databaseOption }, (args) =>
   Effect.flatMap(locationOf(args.dataDir, args.database), (location) => runsRetry({ location, runId: args.run }))).pipe(
-    Command.withDescription("Run a failed run again from its failed step (the steps before it keep their outputs), on a serving runner")
+    Command.withDescription("Run a failed run again on a serving runner: its tasks that succeeded keep their outputs, the others (failed, unknown, skipped) run again")
   )
 
 /**

@@ -77,7 +77,7 @@ export const serve = (args: {
     const files = yield* WorkflowFiles.workflowFiles(args.workflow)
     const loaded: Array<{ readonly name: string; readonly file: string; readonly workflow: Workflow.Workflow }> = []
     for (const file of files) {
-      const workflow = yield* WorkflowFiles.loadServedWorkflow(file.path, args.inputs)
+      const workflow = yield* WorkflowFiles.loadWorkflow(file.path, args.inputs)
       if (workflow.trigger !== undefined) loaded.push({ name: file.name, file: file.path, workflow })
       else if (files.length > 1) yield* Effect.flatMap(Output, (output) => output.err(`○ ${file.path} has no trigger: not served`))
     }

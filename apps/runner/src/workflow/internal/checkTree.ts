@@ -425,23 +425,3 @@ export const namesIn = (values: ReadonlyArray<unknown>): ReadonlyArray<string> =
 /** Every action task of a tree, at any depth, in the file's order. */
 export const actionsIn = (tasks: ReadonlyArray<CheckedTask>): ReadonlyArray<CheckedAction> =>
   tasks.flatMap((task) => task.kind === "action" ? [task] : task.kind === "wait" ? [] : actionsIn(task.tasks))
-
-/** Why `serve` does not run a task yet (its constructs run there from the next version), for each task that uses one. */
-export const unservable = (tasks: ReadonlyArray<CheckedTask>, onFailure: ReadonlyArray<CheckedTask>): ReadonlyArray<ConnectorError.Issue> => {
-  const later = "runs with x-runner run; serve runs it from the next version"
-  const issues: Array<ConnectorError.Issue> = onFailure.length > 0 ? [{ path: "onFailure", message: `a failure path ${later}` }] : []
-  const visit = (task: CheckedTask) => {
-    const uses = [
-      ...(task.kind === "group" ? ["a group"] : task.kind === "loop" ? ["a loop (forEach)"] : task.kind === "wait" ? ["a wait"] : []),
-      ...(task.condition !== undefined ? ["\"if\""] : []),
-      ...(task.kind === "action" && task.retry !== undefined ? ["\"retry\""] : []),
-      ...(task.kind !== "wait" && task.timeout !== undefined ? ["\"timeout\""] : []),
-      ...(task.kind !== "wait" && task.continueOnError ? ["\"continueOnError\""] : []),
-      ...(task.kind === "action" && task.expressions.size > 0 ? ["a ${= …} value"] : [])
-    ]
-    for (const use of uses) issues.push({ path: task.path, message: `${use} ${later}` })
-    if (task.kind === "group" || task.kind === "loop") task.tasks.forEach(visit)
-  }
-  tasks.forEach(visit)
-  return issues
-}

@@ -1,9 +1,9 @@
 /**
  * `x-runner runs`: the history `serve` keeps in its database. `runs` lists runs (newest first:
- * status, trigger event, when started, how long, the failed step), `runs show <id>` a run's
- * event and each step's input, output and error (secret parameters never stored), `runs retry
- * <id>` sends a failed run back to the engine from its failed step (the steps before it keep
- * their outputs): a serving runner picks it up within a second, or the next one started.
+ * status, trigger event, when started, how long, the failed task), `runs show <id>` a run's
+ * event and each task's input, output and error by its path (secret parameters never stored),
+ * `runs retry <id>` sends a failed run back to the engine (its tasks that succeeded keep their
+ * outputs, the others run again): a serving runner picks it up within a second, or the next one started.
  *
  * @since 0.3.0
  */
@@ -117,7 +117,8 @@ export const show = (args: { readonly location: Database.Location; readonly runI
     yield* output.out(`accepted ${time(run.acceptedAt)}, started ${time(run.startedAt)}, finished ${time(run.finishedAt)}, ${duration(run)}`)
     yield* output.out(`\ntrigger event:\n${JSON.stringify(event, null, 2)}`)
     for (const step of steps) {
-      yield* output.out(`\n${step.index + 1}. ${step.name} (${step.type}): ${step.status}${step.durationMs === undefined ? "" : ` in ${step.durationMs} ms`}`)
+      const attempts = step.attempts !== undefined && step.attempts > 1 ? `, ${step.attempts} attempts` : ""
+      yield* output.out(`\n${step.path} (${step.type}): ${step.status}${step.durationMs === undefined ? "" : ` in ${step.durationMs} ms`}${attempts}`)
       if (step.input !== undefined) yield* output.out(`input: ${JSON.stringify(step.input, null, 2)}`)
       if (step.output !== undefined) yield* output.out(`output: ${JSON.stringify(step.output, null, 2)}`)
       if (step.error !== undefined) yield* output.out(`error: ${step.error.tag}: ${step.error.message}`)
@@ -125,7 +126,7 @@ export const show = (args: { readonly location: Database.Location; readonly runI
   })
 
 /**
- * `runs retry <id>`: a failed (or unknown) run back to the engine from its failed step.
+ * `runs retry <id>`: a failed (or unknown) run back to the engine: what succeeded is kept, the rest runs again.
  *
  * @since 0.3.0
  * @category commands
@@ -140,7 +141,7 @@ export const retry = (args: { readonly location: Database.Location; readonly run
       return yield* new StepFailed({ message: `run ${run.id} is ${run.status}: only a failed or unknown run is retried` })
     }
     yield* output.err(
-      `↻ run ${run.id} goes back to the engine from step ${run.fromStep + 1} (attempt ${run.attempt + 1}): ` +
+      `↻ run ${run.id} goes back to the engine (attempt ${run.attempt + 1}): its tasks that succeeded keep their outputs, the others run again; ` +
         `a serving runner picks it up, or the next one started`
     )
   })
