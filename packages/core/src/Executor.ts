@@ -210,7 +210,7 @@ export const make = (
   /** Runs a step with its decoded parameters (no object built for them on the way: a hot path). */
   const execute = ({ action, component, step }: Prepared, params: Readonly<Record<string, unknown>>) =>
     Effect.flatMap(Connections, (connections) =>
-      Effect.flatMap(connections.get(component), (opened) => internal.execute(opened, action, params, step.type, asScrubbed)))
+      Effect.flatMap(connections.get(component, step.connection), (opened) => internal.execute(opened, action, params, step.type, asScrubbed)))
 
   const runDecoded: Executor["runDecoded"] = (decoded) => execute(decoded, decoded.params)
 
@@ -223,7 +223,7 @@ export const make = (
     const params = prepared.action.decode(parameters)
     if (Either.isLeft(params)) return Effect.fail(inStep(prepared.step, params.left))
     return Effect.flatMap(Connections, (connections) =>
-      Effect.flatMap(connections.get(prepared.component), (opened) =>
+      Effect.flatMap(connections.get(prepared.component, prepared.step.connection), (opened) =>
         internal.reconcile(opened, prepared.action, params.right, prepared.step.type, { since }, asScrubbed)))
   }
 

@@ -1,6 +1,7 @@
 /**
  * A workflow step: `{ label, name, parameters, type }`, where `type` is
- * `<component>/v<version>/<action>` (e.g. `boardtool/v1/createCard`).
+ * `<component>/v<version>/<action>` (e.g. `boardtool/v1/createCard`), and optionally the
+ * `connection` it runs with (a named connection of its component; its default when left out).
  *
  * @since 0.1.0
  */
@@ -10,9 +11,21 @@ import { invalidInput, type InvalidInput } from "./ConnectorError.js"
 import * as Property from "./Property.js"
 
 const namePattern = /^[A-Za-z_][A-Za-z0-9_]*$/
+const connectionPattern = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/
 
 /**
- * The Schema of a workflow step: `{ label, name, parameters, type }`.
+ * The name of a connection: a letter, then up to 63 letters, digits, `_` or `-` (e.g. `work`,
+ * `trello-personal`).
+ *
+ * @since 0.8.0
+ * @category utils
+ */
+export const ConnectionName = Schema.String.pipe(Schema.pattern(connectionPattern, {
+  message: () => "must be a connection's name: a letter, then up to 63 letters, digits, _ or -"
+}))
+
+/**
+ * The Schema of a workflow step: `{ label, name, parameters, type, connection? }`.
  *
  * @since 0.1.0
  * @category utils
@@ -23,7 +36,9 @@ export const Step = Schema.Struct({
     message: () => "must be an identifier (letters, digits, _), so later steps can reference it"
   })),
   parameters: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-  type: Schema.String
+  type: Schema.String,
+  /** The named connection it runs with (of its component); its component's default when left out. @since 0.8.0 */
+  connection: Schema.optional(ConnectionName)
 })
 /**
  * A workflow step.
@@ -84,7 +99,9 @@ const isWellFormed = (input: unknown): input is Step => {
   const step = input as Record<string, unknown>
   let keys = 0
   for (const _ in step) keys++
-  return keys === 4 &&
+  const connection = step["connection"]
+  if (connection !== undefined && !(typeof connection === "string" && connectionPattern.test(connection))) return false
+  return keys === (connection === undefined ? 4 : 5) &&
     typeof step["label"] === "string" &&
     typeof step["type"] === "string" &&
     typeof step["name"] === "string" && namePattern.test(step["name"]) &&

@@ -1,8 +1,11 @@
 import { describe, expect, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { Action, Component, Connection, Executor, Property } from "../src/index.js"
-import { connected, connectionValues, fakeHttp, fixture, KEY } from "./support.js"
+import * as Fiber from "effect/Fiber"
+import * as Redacted from "effect/Redacted"
+import * as TestClock from "effect/TestClock"
+import { Action, Auth, Component, Connection, Connections, Executor, Property, RateLimiter } from "../src/index.js"
+import { connected, connectionValues, fakeHttp, fixture, KEY, TOKEN } from "./support.js"
 
 const thing = JSON.stringify({ id: "t1", name: "n", count: 1 })
 const getThing = (id = "a".repeat(24)) => ({ label: "Get", name: "get", type: "fixture/v1/getThing", parameters: { id } })
@@ -65,6 +68,111 @@ describe("Connections", () => {
         values["fixture"] = connectionValues
         expect(yield* executor.run(getThing())).toEqual({ id: "t1", name: "n", count: 1 })
       }).pipe(Effect.provide(connected(values, http.layer)))
+    }))
+})
+
+describe("Named connections", () => {
+  const answer = () => ({ status: 200, body: thing })
+  const named = (connection: string) => ({ ...getThing(), connection })
+  const values = {
+    fixture: connectionValues,
+    work: { component: "fixture", key: KEY, token: "token-of-work" },
+    home: { component: "fixture", key: KEY, token: "token-of-home" }
+  }
+
+  it.effect("a step runs with the connection it names, one without with its component's default", () =>
+    Effect.gen(function*() {
+      const http = fakeHttp(answer)
+      const executor = Executor.make([fixture])
+      yield* Effect.all([executor.run(named("work")), executor.run(named("home")), executor.run(getThing()), executor.run(named("work"))])
+        .pipe(Effect.provide(connected(values, http.layer)))
+      expect(http.sent.map((sent) => sent.headers["x-token"])).toEqual(["token-of-work", "token-of-home", TOKEN, "token-of-work"])
+    }))
+
+  it.effect("opens each named connection once, apart from the default", () =>
+    Effect.gen(function*() {
+      const opened: Array<string> = []
+      const counting = Component.make({
+        ...fixture,
+        actions: Object.values(fixture.actions).filter((a) => a.name !== "customAction"),
+        triggers: [],
+        connection: Connection.custom({
+          title: "Counting",
+          props: { token: Property.secret({ title: "Token", required: true }) },
+          client: { defaultBaseUrl: "https://api.fixture.test/1" },
+          authenticate: (given) => {
+            opened.push(Redacted.value(given.token))
+            return { credentials: { transform: (client) => client, secrets: [] } }
+          }
+        })
+      })
+      const executor = Executor.make([counting])
+      const steps = [named("work"), named("home"), getThing(), named("work"), named("home"), getThing()]
+      yield* Effect.all(steps.map((step) => executor.run(step)), { concurrency: "unbounded" }).pipe(
+        Effect.provide(connected({ fixture: { token: "t0" }, work: { component: "fixture", token: "t1" }, home: { component: "fixture", token: "t2" } }, fakeHttp(answer).layer))
+      )
+      expect(opened.toSorted()).toEqual(["t0", "t1", "t2"])
+    }))
+
+  it.effect("a name that is not a connection, or one of another component, is refused before anything is sent", () =>
+    Effect.gen(function*() {
+      const http = fakeHttp(answer)
+      const executor = Executor.make([fixture])
+      const given = { ...values, other: { component: "somethingElse", key: KEY, token: TOKEN }, bare: { key: KEY, token: TOKEN } }
+      const [missing, other, bare] = yield* Effect.all([named("nobody"), named("other"), named("bare")].map((step) => Effect.flip(executor.run(step))))
+        .pipe(Effect.provide(connected(given, http.layer)))
+      expect(missing.message).toBe("connections: nobody: there is no connection named \"nobody\"")
+      expect(other.message).toBe("connections: other: the connection \"other\" is of somethingElse, not fixture")
+      expect(bare.message).toBe("connections: bare: the connection \"bare\" does not say its component: give it \"component\": \"fixture\"")
+      expect(http.sent).toEqual([])
+    }))
+
+  it("a connection's name is checked with the step", () => {
+    const bad = Executor.make([fixture]).prepare(named("no spaces"))
+    expect(Either.isLeft(bad) && bad.left.message).toContain("connection: must be a connection's name")
+  })
+
+  it.effect("withConnection makes a named connection its component's default", () =>
+    Effect.gen(function*() {
+      const http = fakeHttp(answer)
+      const executor = Executor.make([fixture])
+      yield* executor.run(getThing()).pipe(Connections.withConnection("home"), Effect.provide(connected(values, http.layer)))
+      expect(http.sent.map((sent) => sent.headers["x-token"])).toEqual(["token-of-home"])
+    }))
+
+  it.effect("rate limits stay per credential: two tokens have a limit each, one token under two names shares one", () =>
+    Effect.gen(function*() {
+      const limited = Component.make({
+        ...fixture,
+        actions: Object.values(fixture.actions).filter((a) => a.name !== "customAction"),
+        triggers: [],
+        connection: Connection.custom({
+          title: "One request per minute per token",
+          props: { token: Property.secret({ title: "Token", required: true }) },
+          client: { defaultBaseUrl: "https://api.fixture.test/1" },
+          rateLimits: [{ scope: "token", limit: 1, interval: "1 minute" }],
+          authenticate: (given) => ({ credentials: Auth.headers({ "X-Token": given.token }), rateLimitKeys: { token: given.token } })
+        })
+      })
+      const http = fakeHttp(answer)
+      const executor = Executor.make([limited])
+      const layer = connected({
+        a: { component: "fixture", token: "t-a" },
+        b: { component: "fixture", token: "t-b" },
+        alsoA: { component: "fixture", token: "t-a" }
+      }, http.layer)
+      yield* Effect.gen(function*() {
+        yield* executor.run(named("a"))
+        yield* executor.run(named("b"))
+        // Two tokens, two limits: neither waited.
+        expect(http.sent.map((sent) => sent.headers["x-token"])).toEqual(["t-a", "t-b"])
+        const shared = yield* Effect.fork(executor.run(named("alsoA")))
+        yield* TestClock.adjust("59 seconds")
+        expect(http.sent.length).toBe(2)
+        yield* TestClock.adjust("2 seconds")
+        yield* Fiber.join(shared)
+        expect(http.sent.map((sent) => sent.headers["x-token"])).toEqual(["t-a", "t-b", "t-a"])
+      }).pipe(Effect.provide(layer), Effect.provideService(RateLimiter.RateLimiters, RateLimiter.make()))
     }))
 })
 

@@ -249,7 +249,7 @@ export const makeTriggers = (registry: Registry.Registry, maxDeliveryBytes = Web
       if (Either.isLeft(resolved)) return Effect.fail(resolved.left)
       const { component, params, step, trigger } = resolved.right
       return Effect.flatMap(Connections, (connections) =>
-        Effect.map(connections.get(component), (opened) => ({
+        Effect.map(connections.get(component, step.connection), (opened) => ({
           step,
           trigger,
           opened,
@@ -364,7 +364,7 @@ export const makeTriggers = (registry: Registry.Registry, maxDeliveryBytes = Web
       }
       const sampleOf = trigger.sample as NonNullable<Trigger.Sampled<any, unknown, unknown>["sample"]>
       return Effect.flatMap(Connections, (connections) =>
-        Effect.flatMap(connections.get(component), (opened) =>
+        Effect.flatMap(connections.get(component, step.connection), (opened) =>
           Effect.flatMap(
             sampleOf({ params, client: opened.client, connection: opened.values }),
             (events) => encodeEvents(trigger, events, opened)
