@@ -408,8 +408,8 @@ describe("an onFailure path under serve", () => {
     expect(told(second)).toBe(1)
     expect(seen.filter((request) => request.method === "POST" && request.values.includes(`failed: ${second.name}`)).length).toBe(1)
     const run = await shown(dataDir, "7ee000000000000000000102")
-    // The run failed at its task (its failure path's outcome is in its row).
-    expect(run).toMatchObject({ status: "failed", failedStep: "read" })
+    // The run failed at its task, and its failure path's outcome is unknown: the run is unknown, for a person (a retry would comment again).
+    expect(run).toMatchObject({ status: "unknown", failedStep: "read" })
     expect(run.steps.find((step) => step.path === "tell")).toMatchObject({ status: "unknown", error: { tag: "OutcomeUnknown" } })
     serve.child.kill("SIGTERM")
     await serve.exited

@@ -187,6 +187,8 @@ interface Execution {
    * path): the run cannot tell what happened at the provider.
    */
   readonly cutShort: Map<string, { readonly name: string; readonly type: string; readonly since: number }>
+  /** Whether a task ended `unknown` (its failure path's included). */
+  unknown: boolean
 }
 
 /**
@@ -348,7 +350,7 @@ export const runsLayer = (runs: Runs) => {
       }
       yield* persistently(store.runStarted(runId, attempt, runs.runner))
       yield* runs.say(`▶ event ${run.eventId} (run ${runId})`)
-      const execution: Execution = { store, runId, recorded, inputs: new Map(), cutShort: new Map() }
+      const execution: Execution = { store, runId, recorded, inputs: new Map(), cutShort: new Map(), unknown: false }
       const health = yield* RunsHealth
       const keep = (row: RunStore.Step) =>
         Effect.flatMap(persistently(store.stepFinished(runId, runs.runner, row)), (owned) => owned ? Effect.void : takenOver(runId)).pipe(
@@ -360,6 +362,7 @@ export const runsLayer = (runs: Runs) => {
         retrying: (_task, key, attempt, of, after, depth) => runs.say(`${indent(depth)}↻ ${key}: attempt ${attempt} of ${of} after ${Duration.format(after)}`),
         finished: (result, depth) => {
           const row = rowOf(result, execution, Date.now())
+          if (row.status === "unknown") execution.unknown = true
           // Without its duration: serve's log says how each task ended, `runs show` how long it took.
           return Effect.zipRight(keep(row), runs.say(`${indent(depth)}${Run.stepLine({ ...row, name: result.key, durationMs: undefined })}`))
         }
@@ -403,9 +406,10 @@ export const runsLayer = (runs: Runs) => {
           startedAt: cut.since
         })
       }
+      // A failed run with a task whose outcome is unknown (its failure path's too) is for a person: a retry could send it twice.
       const end = result.status === "succeeded"
         ? "succeeded" as const
-        : result.failure?.tag === "OutcomeUnknown" || execution.cutShort.size > 0
+        : execution.unknown || execution.cutShort.size > 0
         ? "unknown" as const
         : "failed" as const
       if (!(yield* persistently(store.runFinished(runId, runs.runner, attempt, end, result.failure?.path)))) return yield* takenOver(runId)
