@@ -8,6 +8,9 @@
  * 3. Rate limits with two runners on one Trello token (PostgreSQL, the shared limiter): a
  *    `createCard` per delivery against a simulator enforcing Trello's 100 requests per 10 s per
  *    token; failures, 429s and the wall time against the minimum.
+ * 4. A loop's iterations against one-task runs: one run whose loop reads the card once per item
+ *    of 1,000, beside 1,000 runs reading it once, on one runner (embedded): tasks per second and
+ *    the runner's CPU per task.
  * The runs are counted from the runs' database (`xr_runs`), read-only.
  */
 import autocannon from "autocannon"
@@ -17,7 +20,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as TrelloSimulator from "@x/boardtool/testing"
 import { Webhook } from "@x/core"
@@ -325,6 +328,24 @@ export interface ExecutionResult {
 const seededEvent = JSON.stringify({ id: seeded.card, name: "Write the launch post", desc: "", idBoard: seeded.board, idList: seeded.list })
 const insertRun = "INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at) VALUES ($1, 'ingest', $2, $3, 'accepted', $4)"
 
+/** Runs committed in an embedded data directory's runs' table (rows for `insertRun`), in one transaction. */
+const insertEmbeddedRuns = (dataDir: string, rows: ReadonlyArray<ReadonlyArray<unknown>>, statement = insertRun) => {
+  const Database = require("better-sqlite3") as new(file: string) => {
+    prepare: (sql: string) => { run: (...values: ReadonlyArray<unknown>) => unknown }
+    transaction: (f: () => void) => () => void
+    close: () => void
+  }
+  const db = new Database(join(dataDir, "runs.db"))
+  try {
+    const insert = db.prepare(statement.replace(/\$\d/g, "?"))
+    db.transaction(() => {
+      for (const row of rows) insert.run(...row)
+    })()
+  } finally {
+    db.close()
+  }
+}
+
 /** Runs per second from the first run's start to the last one's end, once `runs` have ended. */
 const executed = async (counts: () => Promise<RunCounts>, runs: number, label: string, runners: number): Promise<ExecutionResult> => {
   const deadline = Date.now() + 300_000
@@ -363,17 +384,7 @@ export const executionBench = async (where: "embedded" | "postgres", runners: 1 
     const rows = Array.from({ length: runs }, (_, n) => [`${(0xe0000000 + n).toString(16)}00000000`, `seeded-${n}`, seededEvent, Date.now()] as const)
     let counts: () => Promise<RunCounts>
     if (postgres === undefined) {
-      const Database = require("better-sqlite3") as new(file: string) => {
-        prepare: (sql: string) => { run: (...values: ReadonlyArray<unknown>) => unknown }
-        transaction: (f: () => void) => () => void
-        close: () => void
-      }
-      const db = new Database(join(dir, "data", "runs.db"))
-      const insert = db.prepare(insertRun.replace(/\$\d/g, "?"))
-      db.transaction(() => {
-        for (const row of rows) insert.run(...row)
-      })()
-      db.close()
+      insertEmbeddedRuns(join(dir, "data"), rows)
       counts = embeddedCounts(join(dir, "data"))
     } else {
       const { Client } = require("pg") as { Client: new(options: { connectionString: string }) => { connect: () => Promise<void>; query: (sql: string, values?: ReadonlyArray<unknown>) => Promise<unknown>; end: () => Promise<void> } }
@@ -397,6 +408,132 @@ export const executionBench = async (where: "embedded" | "postgres", runners: 1 
     rmSync(dir, { recursive: true, force: true })
   }
 }
+
+/** The figures of a number of `getCard` tasks run on one runner: in one run's loop, or one run each. */
+export interface TasksResult {
+  readonly tasks: number
+  readonly runs: number
+  readonly runsSucceeded: number
+  /** The `getCard` tasks the runs recorded as succeeded (each task once: `tasks`). */
+  readonly reads: number
+  /** From the first run's start to the last one's end. */
+  readonly seconds: number
+  /** Tasks per second over `seconds`. */
+  readonly perSecond: number
+  /** The runner's CPU (all its threads: the engine's, the serving one with the sandbox, the garbage collector's) from the runs' commit to their end, per task. */
+  readonly cpuMsPerTask: number
+  /** With BENCH_PROFILE=1: where each of the runner's threads spent its time. */
+  readonly profile?: ReadonlyArray<ThreadProfile> | undefined
+}
+
+/** The CPU a process has used, in milliseconds (user and system, all its threads). */
+const cpuMs = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  // The fields after the command's name, which may hold spaces: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** The `getCard` tasks an embedded data directory's runs recorded as succeeded, read-only. */
+const succeededReads = (dataDir: string) => {
+  const Database = require("better-sqlite3") as new(file: string, options: { readonly: boolean }) => {
+    prepare: (sql: string) => { get: () => { reads: number } }
+    close: () => void
+  }
+  const db = new Database(join(dataDir, "runs.db"), { readonly: true })
+  try {
+    return Number(db.prepare("SELECT COUNT(*) AS reads FROM xr_steps WHERE type = 'boardtool/v1/getCard' AND status = 'succeeded'").get().reads)
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * The loop's workflow: ingest.json's trigger and its one task (a `getCard` of the trigger's
+ * card, the request each one-task run sends), inside a loop over the `items` numbers of an
+ * input (CEL has no range, and an expression is at most 2,000 characters), `concurrency`
+ * iterations at once.
+ */
+const loopWorkflow = (items: number, concurrency: number) => {
+  const ingest = JSON.parse(readFileSync(ingestWorkflow, "utf8")) as { triggers: ReadonlyArray<unknown>; tasks: ReadonlyArray<unknown> }
+  return {
+    label: "Loop benchmark: read the new card once per item",
+    description: `Served by the loop part of pnpm bench on the sandbox without rate limits: ingest.json's task in a loop of ${items} iterations, ${concurrency} at once.`,
+    inputs: { items: Array.from({ length: items }, (_, n) => n) },
+    triggers: ingest.triggers,
+    tasks: [{ label: "Read the card once per item", name: "reads", forEach: "inputs.items", as: "item", concurrency, tasks: ingest.tasks }]
+  }
+}
+
+/**
+ * `runs` runs of a workflow on one runner on the embedded default, `--concurrency` given, the
+ * sandbox without rate limits: the runner started and idle, the runs committed at once (its
+ * dispatcher's poll finds them within a second), then awaited. Unlike the execution part, the
+ * runs are committed after the start so that the runner's CPU is read around them alone.
+ */
+const tasksBench = async (workflow: string, runs: number, tasks: number, concurrency: number, profile: boolean): Promise<TasksResult> => {
+  const dir = mkdtempSync(join(tmpdir(), "x-runner-tasks-"))
+  const port = await freePort()
+  const name = basename(workflow).replace(/\.json$/, "")
+  let runner: Runner | undefined
+  try {
+    runner = await startRunner([
+      "--sandbox", "--without-rate-limits", workflow, "--public-url", `http://127.0.0.1:${port}/hooks/${name}`, "--port", String(port),
+      "--concurrency", String(concurrency), "--data-dir", join(dir, "data")
+    ], dir, "runner-0", {}, profile)
+    // What is left of its start (the webhook's registration) done.
+    await sleep(500)
+    const cpuBefore = cpuMs(runner.pid)
+    const rows = Array.from({ length: runs }, (_, n) => [`${(0xe1000000 + n).toString(16)}00000000`, `seeded-${n}`, seededEvent, Date.now()])
+    insertEmbeddedRuns(join(dir, "data"), rows, insertRun.replace("'ingest'", `'${name}'`))
+    const counts = embeddedCounts(join(dir, "data"))
+    const deadline = Date.now() + 300_000
+    let now = await counts()
+    while (now.finished < runs && Date.now() < deadline) {
+      await sleep(100)
+      now = await counts()
+    }
+    const cpu = cpuMs(runner.pid) - cpuBefore
+    if (now.succeeded < runs) for (const line of runner.log().split("\n").filter((l) => l.startsWith("✘")).slice(0, 5)) console.log(`  runner: ${line}`)
+    const seconds = ((now.lastFinish ?? Date.now()) - (now.firstStart ?? Date.now())) / 1000
+    const result: TasksResult = {
+      tasks,
+      runs: now.finished,
+      runsSucceeded: now.succeeded,
+      reads: succeededReads(join(dir, "data")),
+      seconds,
+      perSecond: tasks / Math.max(seconds, 0.001),
+      cpuMsPerTask: cpu / tasks
+    }
+    if (!profile) return result
+    // The profiles are written when the runner exits.
+    await stop(runner)
+    runner = undefined
+    return { ...result, profile: summarise(join(dir, "runner-0-profile")) }
+  } finally {
+    if (runner !== undefined) await stop(runner)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Part 4, a loop on the engine: one run whose loop reads the seeded card once per item of
+ * `items`, `concurrency` iterations at once, the runner's `--concurrency` the same.
+ */
+export const loopBench = async (items = 1000, concurrency = 32, profile = false): Promise<TasksResult> => {
+  const dir = mkdtempSync(join(tmpdir(), "x-runner-loop-"))
+  const workflow = join(dir, "loop.json")
+  writeFileSync(workflow, JSON.stringify(loopWorkflow(items, concurrency), null, 2))
+  try {
+    return await tasksBench(workflow, 1, items, concurrency, profile)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Beside it, as many one-task runs (ingest.json's: the same `getCard`), `concurrency` at once. */
+export const oneTaskRunsBench = (runs = 1000, concurrency = 32, profile = false): Promise<TasksResult> =>
+  tasksBench(ingestWorkflow, runs, runs, concurrency, profile)
 
 /** The same figures as the one-process rate-limit part's. */
 export type RunnersRateLimitResult = RateLimitResult

@@ -6,12 +6,12 @@
  *    packages' simulators in a process of their own.
  * 2. Rate-limit efficiency (ratelimit.ts). 3. The durable engine (engine.ts): ingestion on the
  *    embedded default; execution on it and on one and two runners on PostgreSQL; rate limits
- *    across two runners. 4. Cold start (coldstart.ts).
+ *    across two runners; a loop's iterations against as many one-task runs. 4. Cold start (coldstart.ts).
  * Prints every figure and writes them to bench-results/bench.json.
  *
- * BENCH_ONLY=<part of a call title or client name>|ratelimit|ingestion|execution|runners-ratelimit|coldstart
+ * BENCH_ONLY=<part of a call title or client name>|ratelimit|ingestion|execution|loop|runners-ratelimit|coldstart
  * runs one part (for profiling: BENCH_ONLY=getCard node --cpu-prof dist/main.js; BENCH_PROFILE=1
- * with ingestion or execution profiles the runner and prints where each of its threads spent its time).
+ * with ingestion, execution or loop profiles the runner and prints where each of its threads spent its time).
  */
 import { fork } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
@@ -23,8 +23,11 @@ import {
   executionBench,
   type IngestionResult,
   ingestionBench,
+  loopBench,
+  oneTaskRunsBench,
   runnersRateLimitBench,
-  type RunnersRateLimitResult
+  type RunnersRateLimitResult,
+  type TasksResult
 } from "./engine.js"
 import { print as printProfile } from "./profile.js"
 import { type RateLimitResult, rateLimitBench, trelloJsRateLimitBench } from "./ratelimit.js"
@@ -39,7 +42,7 @@ const runs = (part: string) => only === undefined || only === part
 // --- 1. overhead per call ------------------------------------------------------------------
 
 const perCall: Array<Record<string, unknown>> = []
-const partNames = ["ratelimit", "ingestion", "execution", "runners-ratelimit", "coldstart"]
+const partNames = ["ratelimit", "ingestion", "execution", "loop", "runners-ratelimit", "coldstart"]
 if (only === undefined || !partNames.includes(only)) {
   const simulators = fork(fileURLToPath(new URL("./simulators.js", import.meta.url)), { stdio: "inherit" })
   const providers = await new Promise<Providers>((resolve) => simulators.once("message", (m: Providers) => resolve(m)))
@@ -173,6 +176,49 @@ if (runs("execution")) {
   if (embedded.profile !== undefined) printProfile("the runner on the embedded database (execution)", embedded.profile)
 }
 
+let loop: { readonly rounds: ReadonlyArray<{ readonly loop: TasksResult; readonly runs: TasksResult }>; readonly ratio: number; readonly cpuRatio: number } | undefined
+if (runs("loop")) {
+  // One loop of 1,000 one-request iterations against 1,000 one-request runs, on one runner on the
+  // embedded default, the loop's concurrency the runner's (its runs at once). Rounds alternate
+  // the two (the machine's load moves a figure by ±10 % to ±50 %) and the medians are compared.
+  const items = 1000
+  const concurrency = 32
+  const rounds: Array<{ loop: TasksResult; runs: TasksResult }> = []
+  for (let round = 0; round < Number(process.env["BENCH_LOOP_ROUNDS"] ?? 3); round++) {
+    const profile = process.env["BENCH_PROFILE"] === "1" && round === 0
+    const runsRow = await oneTaskRunsBench(items, concurrency, profile)
+    const loopRow = await loopBench(items, concurrency, profile)
+    rounds.push({ loop: loopRow, runs: runsRow })
+  }
+  const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  const loopPerSecond = median(rounds.map((r) => r.loop.perSecond))
+  const runsPerSecond = median(rounds.map((r) => r.runs.perSecond))
+  const loopCpu = median(rounds.map((r) => r.loop.cpuMsPerTask))
+  const runsCpu = median(rounds.map((r) => r.runs.cpuMsPerTask))
+  const ratio = loopPerSecond / runsPerSecond
+  const cpuRatio = runsCpu / loopCpu
+  loop = { rounds, ratio, cpuRatio }
+  console.log(`\nA loop against one-task runs: one run's forEach over ${items} items of one getCard (concurrency ${concurrency}), and ${items} one-getCard runs, on one runner (--concurrency ${concurrency}, embedded SQLite, the sandbox without rate limits), committed once it serves; tasks/s from the first start to the last end, the runner's CPU per task; ${rounds.length} alternating rounds`)
+  console.table(rounds.flatMap((r, round) =>
+    ([["1 run, forEach", r.loop], ["one-task runs", r.runs]] as const).map(([what, row]) => ({
+      round: round + 1,
+      what,
+      tasks: row.tasks,
+      "tasks succeeded": row.reads,
+      "runs succeeded": `${row.runsSucceeded} of ${row.runs}`,
+      "tasks/s": Math.round(row.perSecond),
+      "CPU ms/task": Number(row.cpuMsPerTask.toFixed(2))
+    }))
+  ))
+  const complete = rounds.every((r) => r.loop.reads === items && r.loop.runsSucceeded === 1 && r.runs.reads === items && r.runs.runsSucceeded === items)
+  console.log(`target: a loop's iteration costs no more engine time than a one-task run: medians ${Math.round(loopPerSecond)} ÷ ${Math.round(runsPerSecond)} tasks/s = ${ratio.toFixed(2)}× (≥ 1.0: ${
+    ratio >= 1 ? "met" : "MISSED"
+  }); CPU per task ${runsCpu.toFixed(2)} ÷ ${loopCpu.toFixed(2)} ms = ${cpuRatio.toFixed(2)}× (≥ 1.0: ${cpuRatio >= 1 ? "met" : "MISSED"}); every task run once and succeeded (${complete ? "met" : "MISSED"})`)
+  const [first] = rounds
+  if (first?.runs.profile !== undefined) printProfile(`the runner on the embedded database (${items} one-task runs)`, first.runs.profile)
+  if (first?.loop.profile !== undefined) printProfile(`the runner on the embedded database (a loop of ${items})`, first.loop.profile)
+}
+
 let runnersRateLimit: RunnersRateLimitResult | undefined
 if (runs("runners-ratelimit")) {
   const r = (runnersRateLimit = await runnersRateLimitBench())
@@ -207,6 +253,6 @@ const outDir = fileURLToPath(new URL("../../../bench-results/", import.meta.url)
 mkdirSync(outDir, { recursive: true })
 writeFileSync(
   `${outDir}bench.json`,
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, perCall, rateLimit, ingestion, execution, runnersRateLimit, coldStart }, null, 2)
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, perCall, rateLimit, ingestion, execution, loop, runnersRateLimit, coldStart }, null, 2)
 )
 console.log(`\nwritten to bench-results/bench.json`)
