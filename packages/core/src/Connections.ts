@@ -21,7 +21,7 @@ import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import type * as Component from "./Component.js"
-import type { ConnectorError } from "./ConnectorError.js"
+import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import { invalidInput } from "./ConnectorError.js"
 import * as internal from "./internal/open.js"
 import type * as Property from "./Property.js"
@@ -89,7 +89,7 @@ export const valuesOf = (
   values: ValuesByComponent,
   component: Component.Component,
   connection?: string | undefined
-): Either.Either<unknown, ConnectorError> => {
+): Either.Either<unknown, InvalidInput> => {
   const name = connection ?? component.name
   const entry = entryOf(values, name)
   const refuse = (message: string) => Either.left(invalidInput([{ path: name, message }], "connections"))

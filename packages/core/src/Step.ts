@@ -38,7 +38,7 @@ export const Step = Schema.Struct({
   parameters: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
   type: Schema.String,
   /** The named connection it runs with (of its component); its component's default when left out. @since 0.8.0 */
-  connection: Schema.optional(ConnectionName)
+  connection: Schema.optionalWith(ConnectionName, { exact: true })
 })
 /**
  * A workflow step.

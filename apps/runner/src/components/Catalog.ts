@@ -36,6 +36,8 @@ export interface SimulatorOptions {
 export interface Simulated {
   readonly connection: Readonly<Record<string, unknown>>
   readonly note: string
+  /** Other accounts' connection values, for the named connections a workflow uses, with a line saying whose. */
+  readonly accounts?: ReadonlyArray<{ readonly connection: Readonly<Record<string, unknown>>; readonly note: string }> | undefined
   /** Each of its faults, with how many times it fired so far. */
   readonly faultsFired: () => ReadonlyArray<Faults.Fired>
 }
@@ -79,6 +81,11 @@ const trello: Entry = {
       (sim) => ({
         connection: { key: sim.key, token: sim.token, secret: sim.secret, baseUrl: sim.baseUrl },
         note: `Trello simulator at ${sim.baseUrl} (key ${sim.key}, token ${sim.token})`,
+        // Trello has one token per member: the other seeded members are the other accounts.
+        accounts: [...sim.memberTokens].map(([username, token]) => ({
+          connection: { key: sim.key, token, secret: sim.secret, baseUrl: sim.baseUrl },
+          note: `Trello member ${username} (token ${token})`
+        })),
         faultsFired: sim.faultsFired
       })
     )

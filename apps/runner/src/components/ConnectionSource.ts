@@ -42,18 +42,24 @@ export interface SandboxFault {
 }
 
 /**
- * The connections, checked for these components: the sandbox's (its simulators run until the
- * scope closes, and `notes` says where they are; when it closes, a line on stderr says how often
- * each fault fired), or the file's and the environment's.
+ * The connections, checked for these components' defaults and these uses: the sandbox's (its
+ * simulators run until the scope closes, and `notes` says where they are and which account each
+ * named connection is; when it closes, a line on stderr says how often each fault fired), or
+ * the file's and the environment's.
  *
  * @since 0.2.0
  * @category constructors
  */
 export const connect = (
   source: ConnectionSource,
-  used: ReadonlyArray<Component.Component>
+  used: ReadonlyArray<Component.Component | ConnectionValues.Use>
 ): Effect.Effect<
-  { readonly connections: ConnectionValues.ConnectionValues; readonly notes: ReadonlyArray<string> },
+  {
+    readonly connections: ConnectionValues.ConnectionValues
+    readonly notes: ReadonlyArray<string>
+    /** The sandbox's: which account each named connection is. */
+    readonly named: ReadonlyArray<string>
+  },
   InvalidArguments | ConnectionProblem,
   Components | FileSystem.FileSystem | Output | Scope.Scope
 > =>
@@ -63,18 +69,24 @@ export const connect = (
     const started = source.sandbox
       // The simulators are loaded only for the sandbox (a chunk of their own in the bundle).
       ? yield* Effect.flatMap(Effect.promise(() => import("./Sandbox.js")), (Sandbox) =>
-        Effect.tap(Sandbox.start(entries, { rateLimits: !source.withoutRateLimits, faults }), (sandbox) =>
+        Effect.tap(Sandbox.start(entries, { rateLimits: !source.withoutRateLimits, faults, named: ConnectionValues.usesOf(used) }), (sandbox) =>
           faults.size === 0 ? Effect.void : Effect.addFinalizer(() =>
             Effect.flatMap(Output, (output) =>
               Effect.forEach(sandbox.faultsFired(), ({ component, fault, fired }) =>
                 output.err(`sandbox: ${component} ${Faults.format(fault)} fired ${fired} time${fired === 1 ? "" : "s"}`), { discard: true })))))
-      : { connections: yield* ConnectionValues.load(entries.map((entry) => entry.component), source.file, process.env), notes: [] }
+      : { connections: yield* ConnectionValues.load(entries.map((entry) => entry.component), source.file, process.env), notes: [], named: [] }
     yield* ConnectionValues.check(started.connections, used)
     // Unpaced only against simulators: the sandbox's, or ones on this machine (a test's).
-    const remote = source.sandbox ? [] : used.filter((component) => !isLoopback(ConnectionValues.baseUrlOf(started.connections, component)))
+    const remote = source.sandbox ? [] : [
+      ...new Set(
+        ConnectionValues.usesOf(used)
+          .filter(({ component, connection }) => !isLoopback(ConnectionValues.baseUrlOf(started.connections, component, connection)))
+          .map(({ component, connection }) => connection ?? component.name)
+      )
+    ]
     if (source.withoutRateLimits && remote.length > 0) {
       return yield* new InvalidArguments({
-        message: `--without-rate-limits needs --sandbox or simulators on this machine: ${remote.map((c) => c.name).join(", ")} ` +
+        message: `--without-rate-limits needs --sandbox or simulators on this machine: ${remote.join(", ")} ` +
           `${remote.length === 1 ? "is a real provider, whose" : "are real providers, whose"} rate limits are its own`
       })
     }

@@ -1,16 +1,20 @@
 /**
  * The values of the connections, before they are opened (that is `@x/core`'s `Connections`
  * service, given these values): a JSON file keyed by component name, each value that
- * connection's fields (plus an optional `baseUrl`). Environment variables supply the same
- * values: `XRUNNER_<COMPONENT>_<FIELD>` (e.g. `XRUNNER_BOARDTOOL_TOKEN`), over the file's.
+ * connection's fields (plus an optional `baseUrl`): the component's default connection.
+ * Environment variables supply the same values: `XRUNNER_<COMPONENT>_<FIELD>` (e.g.
+ * `XRUNNER_BOARDTOOL_TOKEN`), over the file's. Named connections (several of one component,
+ * picked by a step's `connection`) are entries under a name of the user's choosing whose value
+ * says its `component`; they come from the file only.
  *
  * @since 0.2.0
  */
 import * as FileSystem from "@effect/platform/FileSystem"
-import type { Component, Property } from "@x/core"
+import { type Component, Connections, type Property, Step } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { ConnectionProblem } from "../Errors.js"
 import * as JsonText from "../workflow/JsonText.js"
 
@@ -21,6 +25,29 @@ import * as JsonText from "../workflow/JsonText.js"
  * @category models
  */
 export type ConnectionValues = ReadonlyMap<string, Readonly<Record<string, unknown>>>
+
+/**
+ * A connection a command uses: a component's default (`connection` left out), or the one of
+ * that component named `connection`; `at` says where a workflow names it (`tasks[1]`), for
+ * messages.
+ *
+ * @since 0.8.0
+ * @category models
+ */
+export interface Use {
+  readonly component: Component.Component
+  readonly connection?: string | undefined
+  readonly at?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * Components as the uses of their default connections, uses as they are.
+ *
+ * @since 0.8.0
+ * @category utils
+ */
+export const usesOf = (used: ReadonlyArray<Component.Component | Use>): ReadonlyArray<Use> =>
+  used.map((use) => "component" in use ? use : { component: use })
 
 const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()
 
@@ -76,8 +103,46 @@ export const load = (
   file: Option.Option<string>,
   env: Readonly<Record<string, string | undefined>>
 ): Effect.Effect<ConnectionValues, ConnectionProblem, FileSystem.FileSystem> =>
-  Effect.map(Option.match(file, { onNone: () => Effect.succeed<ConnectionValues>(new Map()), onSome: (path) => readFile(path) }), (fromFile) =>
-    withEnvironment(components, fromFile, env))
+  Effect.map(
+    Option.match(file, {
+      onNone: () => Effect.succeed<ConnectionValues>(new Map()),
+      onSome: (path) => Effect.tap(readFile(path), (fromFile) => checkEntries(path, fromFile, components))
+    }),
+    (fromFile) => withEnvironment(components, fromFile, env)
+  )
+
+const isConnectionName = Schema.is(Step.ConnectionName)
+
+/**
+ * Checks the file's entries that say a `component`: it must be one the runner knows, a named
+ * connection's name must be one a step can give, and an entry under a component's name is that
+ * component's (its default).
+ *
+ * @since 0.8.0
+ * @category utils
+ */
+export const checkEntries = (
+  file: string,
+  connections: ConnectionValues,
+  components: ReadonlyArray<Component.Component>
+): Either.Either<void, ConnectionProblem> => {
+  const names = new Set(components.map((component) => component.name))
+  const problems: Array<string> = []
+  for (const [name, values] of connections) {
+    if (!Object.hasOwn(values, "component")) continue
+    const of = values["component"]
+    if (typeof of !== "string" || !names.has(of)) {
+      problems.push(`${name}.component: ${JSON.stringify(of)} is not a component; there are ${[...names].join(", ")}`)
+    } else if (names.has(name) && of !== name) {
+      problems.push(`${name}.component: the entry under "${name}" is ${name}'s default connection; name the ${of} connection otherwise`)
+    } else if (!isConnectionName(name)) {
+      problems.push(`${name}: a connection's name is a letter, then up to 63 letters, digits, _ or -`)
+    }
+  }
+  return problems.length === 0
+    ? Either.void
+    : Either.left(new ConnectionProblem({ message: problems.map((problem) => `the connections file ${file}: ${problem}`).join("\n") }))
+}
 
 /**
  * The connections with the environment's values over them.
@@ -108,8 +173,8 @@ export const withEnvironment = (
  * @since 0.2.0
  * @category utils
  */
-export const baseUrlOf = (connections: ConnectionValues, component: Component.Component): string => {
-  const decoded = component.connection.decode(connections.get(component.name) ?? {})
+export const baseUrlOf = (connections: ConnectionValues, component: Component.Component, connection?: string | undefined): string => {
+  const decoded = component.connection.decode(Either.getOrUndefined(Connections.valuesOf(connections, component, connection)) ?? {})
   const baseUrl = Either.isRight(decoded) ? (decoded.right as { readonly baseUrl?: string | undefined }).baseUrl : undefined
   return baseUrl ?? component.connection.client.defaultBaseUrl
 }
@@ -122,16 +187,35 @@ const required = (component: Component.Component) =>
     .map(([name]) => name)
 
 /**
- * Checks the connection of each of these components; names what is missing and how to give it.
+ * Checks each connection these components or uses need (a component's default, or a named
+ * connection of it); names what is missing and how to give it, and where a workflow names a
+ * connection that is not there or is another component's.
  *
  * @since 0.2.0
  * @category utils
  */
-export const check = (connections: ConnectionValues, components: ReadonlyArray<Component.Component>): Either.Either<void, ConnectionProblem> => {
+export const check = (
+  connections: ConnectionValues,
+  used: ReadonlyArray<Component.Component | Use>
+): Either.Either<void, ConnectionProblem> => {
   const problems: Array<string> = []
-  for (const component of components) {
+  for (const { at, component, connection } of usesOf(used)) {
+    const where = at === undefined || at.length === 0 ? "" : `${at.map((path) => `${path}.connection`).join(", ")}: `
+    const resolved = Connections.valuesOf(connections, component, connection)
+    if (Either.isLeft(resolved)) {
+      const given = connection === undefined ? undefined : connections.get(connection)
+      problems.push(
+        given === undefined
+          ? `${where}there is no connection named "${connection}": put {"${connection}": {"component": "${component.name}", ${
+            required(component).map((f) => `"${f}": …`).join(", ")
+          }}} in the connections file (--connections FILE)`
+          : `${where}${resolved.left.issues.map((issue) => issue.message).join("; ")}`
+      )
+      continue
+    }
+    const name = connection ?? component.name
     // As @x/core opens it: no values is a problem only if a field is required, else `{}` is decoded.
-    const values = connections.get(component.name)
+    const values = resolved.right
     const fields = required(component)
     if (values === undefined && fields.length > 0) {
       problems.push(
@@ -146,10 +230,12 @@ export const check = (connections: ConnectionValues, components: ReadonlyArray<C
       for (const issue of decoded.left.issues) {
         const field = issue.path.split(".")[0]!
         problems.push(
-          `connection ${component.name}: ${issue.path}: ${issue.message} (set it under "${component.name}" in the connections file, or in ${envName(component.name, field)})`
+          connection === undefined
+            ? `connection ${component.name}: ${issue.path}: ${issue.message} (set it under "${component.name}" in the connections file, or in ${envName(component.name, field)})`
+            : `${where}connection ${name}: ${issue.path}: ${issue.message} (set it under "${name}" in the connections file)`
         )
       }
     }
   }
-  return problems.length === 0 ? Either.void : Either.left(new ConnectionProblem({ message: problems.join("\n") }))
+  return problems.length === 0 ? Either.void : Either.left(new ConnectionProblem({ message: [...new Set(problems)].join("\n") }))
 }

@@ -22,7 +22,7 @@ const unsigned = (
     const definition = prepared.trigger
     const field = definition.kind === "POLLING" ? undefined : definition.signedWith
     if (field === undefined) return []
-    const value = connections.get(component.name)?.[field]
+    const value = connections.get(prepared.step.connection ?? component.name)?.[field]
     return value === undefined || value === null || value === "" ? [{ type: prepared.step.type, component: component.name, field }] : []
   })
 

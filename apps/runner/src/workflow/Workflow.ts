@@ -227,6 +227,30 @@ export const componentsOf = (workflow: Workflow): ReadonlyArray<Component.Compon
 ]
 
 /**
+ * The connections a workflow uses: each component's default where a step or the trigger names
+ * none, and each named connection, with where it is named (`tasks[1]`, `triggers[0]`).
+ *
+ * @since 0.8.0
+ * @category utils
+ */
+export const connectionsOf = (workflow: Workflow): ReadonlyArray<ConnectionValues.Use> => {
+  const uses = new Map<Component.Component, Map<string | undefined, { component: Component.Component; connection: string | undefined; at: Array<string> }>>()
+  const steps = [
+    ...(workflow.trigger === undefined ? [] : [{ checked: workflow.trigger, path: "triggers[0]" }]),
+    ...actionTasks(workflow).map((checked) => ({ checked, path: checked.path }))
+  ]
+  for (const { checked, path } of steps) {
+    const { connection } = checked.step
+    const byName = uses.get(checked.component) ?? new Map()
+    uses.set(checked.component, byName)
+    const use = byName.get(connection) ?? { component: checked.component, connection, at: [] }
+    byName.set(connection, use)
+    if (connection !== undefined) use.at.push(path)
+  }
+  return [...uses.values()].flatMap((byName) => [...byName.values()])
+}
+
+/**
  * Every action task of the workflow, at any depth (in groups, loops and `onFailure`), in the file's order.
  *
  * @since 0.7.0
@@ -271,7 +295,7 @@ export const checkWithConnections = (workflow: Workflow, connections: Connection
       ? Either.getOrUndefined(References.resolve(given, new Map([["inputs", workflow.inputs]])))
       : undefined
     if (checked.prepared.action !== CustomAction.action || typeof path !== "string") return []
-    const resolved = CustomAction.resolvePath(ConnectionValues.baseUrlOf(connections, checked.component), path)
+    const resolved = CustomAction.resolvePath(ConnectionValues.baseUrlOf(connections, checked.component, checked.step.connection), path)
     return Either.isLeft(resolved)
       ? resolved.left.issues.map((issue) => ({ path: `${checked.path}.parameters.${issue.path}`, message: issue.message }))
       : []

@@ -48,6 +48,14 @@ export const id = "https://raw.githubusercontent.com/x-connectors/x-connectors/m
 export const durationPattern = "^\\d+(?:\\.\\d+)?\\s+(?:nanos?|micros?|millis?|seconds?|minutes?|hours?|days?|weeks?)$"
 
 /**
+ * A connection's name, as `@x/core`'s `Step.ConnectionName` takes it.
+ *
+ * @since 0.8.0
+ * @category constants
+ */
+export const connectionPattern = "^[A-Za-z][A-Za-z0-9_-]{0,63}$"
+
+/**
  * A value decided when the task runs: a string holding a `${…}` reference (exactly one keeps the
  * referenced value's type, one inside a text is interpolated) or a `${= <CEL>}` expression. Not
  * anchored: `"https://${inputs.host}/x"` is decided at run time too.
@@ -218,6 +226,7 @@ const stepSchema = (
       enumDescriptions: steps.map(({ step }) => step.title)
     },
     parameters: { type: "object", description: "The step's parameters (x-runner describe <type> lists them)." },
+    connection: ref("connection"),
     ...options
   },
   required: ["label", "name", "type", "parameters"],
@@ -242,6 +251,7 @@ const taskKeys: Readonly<Record<string, string>> = {
   name: "The task's name: later tasks read its output by it.",
   type: "An action task: the action it runs, <component>/v<version>/<name>.",
   parameters: "An action task: the action's parameters.",
+  connection: "An action task: the named connection it runs with, of its component (its component's default when left out).",
   tasks: "A group or a loop: its tasks, in order.",
   forEach: "A loop: a CEL expression giving the list whose items it runs its tasks for.",
   as: "A loop: the name of the item its tasks read.",
@@ -301,6 +311,13 @@ export const make = (components: ReadonlyArray<ComponentDescription>): JsonSchem
       description: "An identifier (letters, digits, _), unique in the file: later tasks read the output by it.",
       pattern: "^[A-Za-z_][A-Za-z0-9_]*$",
       patternErrorMessage: "A name is letters, digits and _, not starting with a digit."
+    },
+    connection: {
+      type: "string",
+      description:
+        "A named connection of the step's component in the connections file ({\"<name>\": {\"component\": \"<component>\", …}}); with --sandbox, another account of its simulator. Left out: the component's default.",
+      pattern: connectionPattern,
+      patternErrorMessage: "A connection's name is a letter, then up to 63 letters, digits, _ or -."
     },
     duration: {
       type: "string",

@@ -18,7 +18,8 @@ import * as Errors from "../../Errors.js"
  */
 export const examples = [
   "$ x-runner connect sitebuilder --connections connections.json --app-url http://127.0.0.1:3000",
-  "$ x-runner connect boardtool --test --connections connections.json"
+  "$ x-runner connect boardtool --test --connections connections.json",
+  "$ x-runner connect sitebuilder --connection staging --connections connections.json"
 ] as const
 
 /**
@@ -34,13 +35,20 @@ export const connect = (args: {
   readonly appUrl: string
   readonly test?: boolean
   readonly sandbox?: boolean
+  /** A named connection of the component: written under that name (with its `component`), or tested. */
+  readonly connection?: Option.Option<string> | undefined
 }) =>
   args.sandbox === true && args.test !== true
     ? Effect.fail(new Errors.InvalidArguments({ message: "connect --sandbox tests the simulators' connection: add --test (there is nothing to connect)" }))
     : Effect.flatMap(Effect.promise(() => import("./connect/flow.js")), (Connect) =>
       args.test === true
-        ? Connect.test(args.component, { sandbox: args.sandbox === true, file: args.connections })
-        : Connect.connect(args.component, Option.getOrElse(args.connections, () => "connections.json"), args.appUrl))
+        ? Connect.test(args.component, { sandbox: args.sandbox === true, file: args.connections }, Option.getOrUndefined(args.connection ?? Option.none()))
+        : Connect.connect(
+          args.component,
+          Option.getOrElse(args.connections, () => "connections.json"),
+          args.appUrl,
+          Option.getOrUndefined(args.connection ?? Option.none())
+        ))
 
 /**
  * The `connect` command: its arguments and options, parsed, then the handler above.
@@ -64,6 +72,13 @@ export const command = Command.make("connect", {
     )
   ),
   sandbox: Options.boolean("sandbox").pipe(Options.withDescription("With --test: test the embedded simulators' connection")),
+  connection: Options.text("connection").pipe(
+    Options.withPseudoName("NAME"),
+    Options.withDescription(
+      "A named connection of the component (several accounts of one provider): the token is written under NAME, with \"component\", and steps pick it with \"connection\": \"NAME\"; with --test, that connection is tested"
+    ),
+    Options.optional
+  ),
   appUrl: Options.text("app-url").pipe(
     Options.withPseudoName("URL"),
     Options.withDescription("Where this process serves {app-url}/callback: the app's redirect URI"),

@@ -105,8 +105,9 @@ export const run = (args: {
       return yield* new Errors.InvalidArguments({ message: "--serve-wait needs --serve: it is how long the run waits for the served trigger" })
     }
     const firedWithin = yield* serveWaitOf(args.serveWait)
-    const { connections } = yield* ConnectionSource.connect(args.source, [
-      ...new Set([...Workflow.componentsOf(workflow), ...(triggered === undefined ? [] : Workflow.componentsOf(triggered))])
+    const { connections, named } = yield* ConnectionSource.connect(args.source, [
+      ...Workflow.connectionsOf(workflow),
+      ...(triggered === undefined ? [] : Workflow.connectionsOf(triggered))
     ])
     yield* checkWithConnections(args.workflow, workflow, connections)
     if (triggered !== undefined) yield* checkWithConnections(serveFile!, triggered, connections)
@@ -125,6 +126,7 @@ export const run = (args: {
       yield* output.err(warning)
     }
     yield* pretty(`▶ ${workflow.label}${args.source.sandbox ? " (sandbox)" : ""}`)
+    for (const line of named) yield* pretty(`  sandbox: ${line}`)
     const result = yield* Run.run(executor, workflow, progress(pretty)).pipe(Effect.provide(opened), Effect.provideService(FilePolicy.FilePolicy, filePolicy))
     // The first event the trigger fired (during the run, or just after it), and its run.
     const fired = served === undefined ? undefined : yield* served.next(firedWithin)

@@ -116,7 +116,7 @@ export const serve = (args: {
       (problem) => new Errors.InvalidArguments({ message: problem.message })
     )
     const cluster = yield* RunnerAddress.runnerAddress(Option.getOrUndefined(args.runnerAddress ?? Option.none()))
-    const { connections, notes } = yield* ConnectionSource.connect(args.source, [...new Set(loaded.flatMap(({ workflow }) => Workflow.componentsOf(workflow)))])
+    const { connections, notes } = yield* ConnectionSource.connect(args.source, loaded.flatMap(({ workflow }) => Workflow.connectionsOf(workflow)))
     for (const { workflow } of loaded) yield* checkWithConnections(args.workflow, workflow, connections)
     const filePolicy = yield* FileAccess.policy("serve", args.files ?? noFlags, connections)
     for (const note of notes) yield* Effect.flatMap(Output, (output) => output.err(`sandbox: ${note}`))

@@ -41,7 +41,17 @@ export const workflowArg = Args.text({ name: "workflow.json" }).pipe(
   Args.withDescription("The workflow file: {label, inputs?, triggers?, tasks} (see the README's \"Workflow files\")")
 )
 export const connectionsOption = Options.file("connections").pipe(
-  Options.withDescription("A JSON file of connections keyed by component name; XRUNNER_<COMPONENT>_<FIELD> variables add to it"),
+  Options.withDescription(
+    "A JSON file of connections keyed by component name (each component's default), and named ones ({\"work\": {\"component\": \"boardtool\", …}}) that steps pick with \"connection\"; XRUNNER_<COMPONENT>_<FIELD> variables add to the defaults"
+  ),
+  Options.optional
+)
+/** `--connection NAME`: a named connection of the connections file (or, with --sandbox, another account of the simulator). */
+export const connectionOption = Options.text("connection").pipe(
+  Options.withPseudoName("NAME"),
+  Options.withDescription(
+    "A named connection of the connections file to use instead of the component's default (with --sandbox: another account of its simulator)"
+  ),
   Options.optional
 )
 export const sandboxOption = Options.boolean("sandbox").pipe(

@@ -39,7 +39,9 @@ import * as ConnectionSource from "../../../components/ConnectionSource.js"
 export const connect = (
   name: string,
   file: string,
-  appUrl: string
+  appUrl: string,
+  /** A named connection of the component: its entry (with its `component`) is the one read and written. */
+  connection?: string | undefined
 ): Effect.Effect<void, ConnectProblem | StepFailed, Components | Output | HttpClient.HttpClient | FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const base = yield* Effect.try({ try: () => new URL(appUrl), catch: () => new ConnectProblem({ message: `--app-url ${appUrl}: not a URL` }) })
@@ -58,12 +60,22 @@ export const connect = (
     const problem = (error: { readonly message: string }) => new ConnectProblem({ message: error.message })
     // The file's own contents are what is written back; the environment only adds values to use.
     const own = yield* Effect.mapError(ConnectionValues.readFile(file, "empty"), problem)
-    const values = ConnectionValues.withEnvironment([component], own, process.env).get(component.name)
+    // A named connection is read from the file only; a new one starts from the default's app (clientId, clientSecret).
+    const key = connection ?? name
+    const withEnv = ConnectionValues.withEnvironment([component], own, process.env)
+    const entry = own.get(key)
+    if (entry !== undefined && connection !== undefined && Object.hasOwn(entry, "component") && entry["component"] !== name) {
+      return yield* new ConnectProblem({ message: `the connection "${connection}" in ${file} is of ${String(entry["component"])}, not ${name}` })
+    }
+    const { component: _, ...given } = entry ?? {}
+    const values = connection === undefined ? withEnv.get(name) : { ...withEnv.get(name), ...given }
     if (values === undefined || values["clientId"] === undefined || values["clientSecret"] === undefined) {
       return yield* new ConnectProblem({
-        message: `put {"${name}": {"clientId": …, "clientSecret": …}} in ${file} (or set ${ConnectionValues.envName(name, "clientId")} and ${
-          ConnectionValues.envName(name, "clientSecret")
-        }) first`
+        message: `put {"${key}": {${connection === undefined ? "" : `"component": "${name}", `}"clientId": …, "clientSecret": …}} in ${file}${
+          connection === undefined
+            ? ` (or set ${ConnectionValues.envName(name, "clientId")} and ${ConnectionValues.envName(name, "clientSecret")})`
+            : ""
+        } first`
       })
     }
     const redirectUri = `${appUrl.replace(/\/+$/, "")}/callback`
@@ -102,16 +114,29 @@ export const connect = (
       Connection.exchangeCode(component.connection, values, { code: query.get("code") ?? "", redirectUri }),
       (error) => new ConnectProblem({ message: `${error._tag}: ${error.message}` })
     )
-    const updated = Object.fromEntries([...own, [name, { ...own.get(name), accessToken: Redacted.value(token.accessToken) }]])
+    const updated = Object.fromEntries([
+      ...own,
+      [key, connection === undefined
+        ? { ...own.get(name), accessToken: Redacted.value(token.accessToken) }
+        : { component: name, ...appFields(own.get(name)), ...given, accessToken: Redacted.value(token.accessToken) }]
+    ])
     yield* Effect.mapError(
       PrivateFile.write(file, JSON.stringify(updated, null, 2) + "\n"),
       (error) => new ConnectProblem({ message: `${file} cannot be written: ${error.message}` })
     )
-    yield* output.err(`Connected ${name}${token.scope === undefined ? "" : ` (scopes: ${token.scope})`}; the token is in ${file}.`)
+    yield* output.err(
+      `Connected ${name}${connection === undefined ? "" : ` as "${connection}"`}${token.scope === undefined ? "" : ` (scopes: ${token.scope})`}; the token is in ${file}.`
+    )
     // The token just written, tested as the actions will send it.
     const tested = yield* testWith(component, new Map([[name, { ...values, accessToken: Redacted.value(token.accessToken) }]]), { file })
     yield* output.err(tested)
   }).pipe(Effect.scoped)
+
+/** A default connection's fields that are the app's, not its account's: what a new named connection of it starts from in the file. */
+const appFields = (values: Readonly<Record<string, unknown>> | undefined) => {
+  const { accessToken: _a, component: _c, expiresAt: _e, refreshToken: _r, ...app } = values ?? {}
+  return app
+}
 
 /** The connection fields that hold its credentials: required secrets (a key, a token). */
 const credentialFields = (component: Component.Component) =>
@@ -137,11 +162,14 @@ const whereToPut = (component: Component.Component, where: { readonly sandbox?: 
 const testWith = (
   component: Component.Component,
   connections: ConnectionValues.ConnectionValues,
-  where: { readonly sandbox?: boolean; readonly file?: string | undefined }
+  where: { readonly sandbox?: boolean; readonly file?: string | undefined },
+  connection?: string | undefined
 ): Effect.Effect<string, ConnectProblem | StepFailed, Components | HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const { executor } = yield* Components
-    const result = yield* Effect.either(executor.testConnection(component).pipe(Effect.provide(Connections.layer(connections))))
+    const result = yield* Effect.either(
+      executor.testConnection(component).pipe(Connections.withConnection(connection), Effect.provide(Connections.layer(connections)))
+    )
     if (Either.isRight(result)) return result.right.message
     const failure: ConnectionTest.ConnectionTestFailed = result.left
     const message = failure.reason === "refused" ? `${failure.message}${whereToPut(component, where)}` : failure.message
@@ -158,7 +186,9 @@ const testWith = (
  */
 export const test = (
   name: string,
-  source: { readonly sandbox: boolean; readonly file: Option.Option<string> }
+  source: { readonly sandbox: boolean; readonly file: Option.Option<string> },
+  /** A named connection of the component to test instead of its default. */
+  connection?: string | undefined
 ): Effect.Effect<
   void,
   ConnectProblem | StepFailed | ConnectionProblem | InvalidArguments,
@@ -179,7 +209,7 @@ export const test = (
       : (yield* Effect.orElseSucceed(fs.exists("connections.json"), () => false))
       ? Option.some("connections.json")
       : Option.none()
-    const { connections } = yield* ConnectionSource.connect({ sandbox: source.sandbox, file, withoutRateLimits: false }, [component])
-    const tested = yield* testWith(component, connections, { sandbox: source.sandbox, file: Option.getOrUndefined(file) })
+    const { connections } = yield* ConnectionSource.connect({ sandbox: source.sandbox, file, withoutRateLimits: false }, [{ component, connection }])
+    const tested = yield* testWith(component, connections, { sandbox: source.sandbox, file: Option.getOrUndefined(file) }, connection)
     yield* Effect.flatMap(Output, (output) => output.out(tested))
   }).pipe(Effect.scoped)
