@@ -2,14 +2,17 @@
  * A trigger: like an action, plus its kind and lifecycle. A dynamic webhook is registered
  * with the provider on enable, removed on disable, and turns each delivery into events; a
  * static webhook's URL is registered by hand in the provider's dashboard, so it only verifies
- * and parses deliveries; a polling trigger fetches what is new since its cursor.
+ * and parses deliveries; a polling trigger fetches what is new since its cursor; a schedule
+ * fires on the ticks of a cron expression, asking no provider anything.
  *
  * @since 0.1.0
  */
+import * as Clock from "effect/Clock"
+import * as Cron from "effect/Cron"
 import type * as Duration from "effect/Duration"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
-import type * as Schema from "effect/Schema"
+import * as Schema from "effect/Schema"
 import * as Action from "./Action.js"
 import type * as Connection from "./Connection.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
@@ -197,12 +200,77 @@ export interface StaticWebhookTrigger<P extends Property.Properties = any, A = a
 }
 
 /**
+ * What a schedule does with the ticks that came due while nothing served it: none of them run
+ * (`skip`), or the newest of them runs once (`runLast`). Ticks that come due while it is served
+ * all run, even late.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export type MissedTicks = "skip" | "runLast"
+
+/**
+ * The event of one tick of a schedule: when it was due and when it fired, as ISO 8601 texts
+ * (UTC). Its event id is `scheduledAt`, so a tick is one run however often it is fired.
+ *
+ * @since 0.7.0
+ * @category schemas
+ */
+export const Tick = Schema.Struct({
+  scheduledAt: Schema.String.annotations({ description: "When the tick was due (ISO 8601, UTC)" }),
+  firedAt: Schema.String.annotations({ description: "When it fired (ISO 8601, UTC): later than scheduledAt by the runner's delay" })
+}).annotations({ identifier: "Tick" })
+
+/**
+ * The event of one tick of a schedule.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export type Tick = typeof Tick.Type
+
+/**
+ * A trigger that fires on the ticks of a cron expression (in its time zone), as its parameters
+ * give them; whoever serves it waits for each tick and runs it once, keyed by its time.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export interface ScheduleTrigger<P extends Property.Properties = any, C = any>
+  extends TriggerCommon<P, Tick>, Sampled<P, Tick, C>
+{
+  readonly kind: "SCHEDULE"
+  /** The ticks, from the decoded parameters (their check refuses what does not parse). */
+  readonly cron: (params: Property.Params<P>) => Cron.Cron
+  /** What to do with the ticks missed while nothing served the trigger. */
+  readonly missed: (params: Property.Params<P>) => MissedTicks
+}
+
+/**
+ * The ticks of a cron after a time, the first `count` of them, as events (`firedAt` is the
+ * tick's own time: nothing fired yet).
+ *
+ * @since 0.7.0
+ * @category utils
+ */
+export const nextTicks = (cron: Cron.Cron, after: Date, count: number): ReadonlyArray<TriggerEvent<Tick>> => {
+  const ticks: Array<TriggerEvent<Tick>> = []
+  let from = after
+  for (let i = 0; i < count; i++) {
+    from = Cron.next(cron, from)
+    const at = from.toISOString()
+    ticks.push({ id: at, output: { scheduledAt: at, firedAt: at } })
+  }
+  return ticks
+}
+
+/**
  * Any trigger.
  *
  * @since 0.1.0
  * @category models
  */
-export type Trigger = DynamicWebhookTrigger | PollingTrigger | StaticWebhookTrigger
+export type Trigger = DynamicWebhookTrigger | PollingTrigger | StaticWebhookTrigger | ScheduleTrigger
 
 /**
  * Defines a dynamic-webhook trigger; its parameter decoder is compiled once.
@@ -251,6 +319,26 @@ export const staticWebhook = <P extends Property.Properties, A, C extends Proper
 ): StaticWebhookTrigger<P, A> => ({
   ...config,
   kind: "STATIC_WEBHOOK",
+  decode: Property.decoder(config.props, config.name, config.validate),
+  deprecated: Action.checkDeprecation(config.name, config.deprecated)
+})
+
+/**
+ * Defines a schedule trigger; its parameter decoder is compiled once, and its sample data is
+ * its next five ticks, from the `Clock`'s time.
+ *
+ * @since 0.7.0
+ * @category constructors
+ */
+export const schedule = <P extends Property.Properties>(
+  config:
+    & Omit<ScheduleTrigger<P>, "kind" | "decode" | "connection" | "output" | "sample">
+    & { readonly validate?: Property.Validate<P>; readonly connection?: Connection.Connection<any> }
+): ScheduleTrigger<P> => ({
+  ...config,
+  kind: "SCHEDULE",
+  output: Tick,
+  sample: ({ params }) => Effect.map(Clock.currentTimeMillis, (now) => nextTicks(config.cron(params), new Date(now), 5)),
   decode: Property.decoder(config.props, config.name, config.validate),
   deprecated: Action.checkDeprecation(config.name, config.deprecated)
 })

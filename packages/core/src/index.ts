@@ -179,7 +179,7 @@ export * as RetryPolicy from "./RetryPolicy.js"
  */
 export * as Step from "./Step.js"
 /**
- * Triggers: dynamic webhooks and polling.
+ * Triggers: dynamic webhooks, static webhooks, polling and schedules.
  *
  * @since 0.1.0
  */

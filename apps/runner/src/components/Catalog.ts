@@ -10,6 +10,7 @@ import { browseragent } from "@x/browseragent"
 import type { Component } from "@x/core"
 import type { Faults } from "@x/core/testing"
 import { sitebuilder } from "@x/sitebuilder"
+import { schedule } from "./ScheduleComponent.js"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 
@@ -50,8 +51,8 @@ export interface Simulated {
  */
 export interface Entry {
   readonly component: Component.Component
-  /** Starts the simulator for the sandbox; it stops with the scope. */
-  readonly simulate: (options: SimulatorOptions) => Effect.Effect<Simulated, never, Scope.Scope>
+  /** Starts the simulator for the sandbox; it stops with the scope. None for a component that asks no provider (`schedule`). */
+  readonly simulate?: ((options: SimulatorOptions) => Effect.Effect<Simulated, never, Scope.Scope>) | undefined
 }
 
 /** A simulator started by `start` and stopped by its `close` with the scope. */
@@ -142,4 +143,4 @@ const browserUse: Entry = {
  * @since 0.2.0
  * @category constants
  */
-export const entries: ReadonlyArray<Entry> = [webflow, trello, browserUse]
+export const entries: ReadonlyArray<Entry> = [webflow, trello, browserUse, { component: schedule }]

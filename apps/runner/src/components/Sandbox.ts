@@ -56,7 +56,7 @@ export const start = (
   options: Options
 ): Effect.Effect<Sandbox, never, Scope.Scope> =>
   Effect.map(
-    Effect.forEach(entries, (entry) =>
+    Effect.forEach(entries.flatMap((entry) => entry.simulate === undefined ? [] : [{ ...entry, simulate: entry.simulate }]), (entry) =>
       Effect.map(
         entry.simulate({ rateLimits: options.rateLimits, faults: options.faults.get(entry.component.name) ?? [] }),
         (simulated) => [entry.component.name, simulated] as const

@@ -29,6 +29,7 @@ import { type DamagedData, ServeProblem } from "../Errors.js"
 import { Output } from "../Output.js"
 import * as RunStore from "../store/RunStore.js"
 import * as PollingTrigger from "./PollingTrigger.js"
+import * as ScheduleTrigger from "./ScheduleTrigger.js"
 import * as SqlWorkflowEngine from "../store/SqlWorkflowEngine.js"
 import * as TriggerStore from "../store/TriggerStore.js"
 import type * as Workflow from "../workflow/Workflow.js"
@@ -173,6 +174,17 @@ export const host = (options: {
             name: hosted.name,
             checked,
             pollInterval: options.pollInterval,
+            accept,
+            report: report === undefined ? undefined : (state, message) => report(hosted.name, state, message)
+          })
+        })
+      } else if (kind === "SCHEDULE") {
+        const report = options.reports.polling
+        keepers.push({
+          name: `x-runner/schedule/${hosted.name}`,
+          keep: ScheduleTrigger.keep({
+            name: hosted.name,
+            checked,
             accept,
             report: report === undefined ? undefined : (state, message) => report(hosted.name, state, message)
           })

@@ -134,7 +134,10 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     for (const served of options.workflows) {
       if (served.workflow.trigger === undefined) return yield* new ServeProblem({ message: `${served.name}: the workflow has no trigger to serve` })
     }
-    const webhooks = options.workflows.filter((served) => served.workflow.trigger!.prepared.trigger.kind !== "POLLING")
+    const webhooks = options.workflows.filter((served) => {
+      const kind = served.workflow.trigger!.prepared.trigger.kind
+      return kind !== "POLLING" && kind !== "SCHEDULE"
+    })
     for (const served of webhooks) {
       if (served.publicUrl === undefined) {
         return yield* new ServeProblem({ message: `${served.workflow.trigger!.step.type} is a webhook trigger: serving it needs --public-url` })

@@ -20,7 +20,7 @@ const unsigned = (
   workflows.flatMap((workflow) => {
     const { component, prepared } = workflow.trigger!
     const definition = prepared.trigger
-    const field = definition.kind === "POLLING" ? undefined : definition.signedWith
+    const field = definition.kind === "POLLING" || definition.kind === "SCHEDULE" ? undefined : definition.signedWith
     if (field === undefined) return []
     const value = connections.get(prepared.step.connection ?? component.name)?.[field]
     return value === undefined || value === null || value === "" ? [{ type: prepared.step.type, component: component.name, field }] : []

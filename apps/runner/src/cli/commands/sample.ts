@@ -20,11 +20,12 @@ import { connectionsOption, inputOption, type Needs, sandboxOption, workflowArg 
  * @since 0.2.0
  * @category constants
  */
-export const examples = ["$ x-runner sample examples/card-due-soon.json --sandbox"] as const
+export const examples = ["$ x-runner sample examples/card-due-soon.json --sandbox", "$ x-runner sample examples/weekly-schedule.json"] as const
 
 /**
  * `sample`: prints sample events of the workflow's trigger, read now from the provider (its
- * most recent matching records), as a JSON array of `{id, output}`; nothing is enabled or run.
+ * most recent matching records; a schedule's next five ticks), as a JSON array of `{id, output}`;
+ * nothing is enabled or run.
  *
  * @since 0.2.0
  * @category commands
@@ -67,5 +68,5 @@ export const command = Command.make("sample", {
     inputs: args.input,
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: false }
   }).pipe(Effect.provide(components()))).pipe(
-  Command.withDescription("Print sample events of the workflow's trigger (the most recent matching records) as JSON, without serving it")
+  Command.withDescription("Print sample events of the workflow's trigger (the most recent matching records; a schedule's next five ticks) as JSON, without serving it")
 )

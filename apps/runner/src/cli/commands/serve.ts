@@ -44,7 +44,8 @@ import {
  */
 export const examples = [
   "$ x-runner serve examples/new-card.json --sandbox --public-url http://127.0.0.1:8787/hooks/new-card",
-  "$ x-runner serve examples/card-due-soon.json --sandbox --poll-interval \"30 seconds\""
+  "$ x-runner serve examples/card-due-soon.json --sandbox --poll-interval \"30 seconds\"",
+  "$ x-runner serve examples/weekly-schedule.json --sandbox"
 ] as const
 
 /**
@@ -95,7 +96,8 @@ export const serve = (args: {
         })
       }
     }
-    const polling = loaded.every(({ workflow }) => workflow.trigger!.prepared.trigger.kind === "POLLING")
+    // Polled and scheduled triggers receive no deliveries: no public URL needed.
+    const polling = loaded.every(({ workflow }) => ["POLLING", "SCHEDULE"].includes(workflow.trigger!.prepared.trigger.kind))
     if (Option.isNone(args.publicUrl) && !polling) {
       return yield* new Errors.InvalidArguments({ message: "--public-url is needed: the provider sends the trigger's deliveries there" })
     }
