@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { startPostgres } from "../../../tooling/testing/postgres.mjs"
-import { runner, runsOf, served, type Served } from "./bin.js"
+import { freePort, runner, runsOf, served, type Served } from "./bin.js"
 
 const dir = mkdtempSync(join(tmpdir(), "x-runner-schedule-"))
 /** Every second; each run reads the tick's time (a wait until it: already past, so at once). */
@@ -48,6 +48,8 @@ describe("x-runner serve, a schedule", () => {
     await first.waitFor(`■ event ${at(t0 + 4 * second)} succeeded`)
     first.child.kill("SIGKILL")
     await first.exited
+    // At least one tick comes due while nothing serves (a restart is slower than that anyway).
+    await new Promise((resolve) => setTimeout(resolve, 1100))
     const beforeKill = sorted((await runsOf({ dataDir })).map((run) => run.event))
     // 5±1: the five ticks of those five seconds, and at most the next one (its run may have started before the kill).
     expect(beforeKill.slice(0, 5)).toEqual([0, 1, 2, 3, 4].map((n) => at(t0 + n * second)))
@@ -93,11 +95,16 @@ describe("x-runner serve, a schedule", () => {
     await first.waitFor(`■ event ${at(t0)} succeeded`)
     first.child.kill("SIGTERM")
     await first.exited
+    await new Promise((resolve) => setTimeout(resolve, 1100))
     const lastBefore = Date.parse(sorted((await runsOf({ dataDir })).map((run) => run.event)).at(-1)!)
-    const again = served(["serve", workflow, "--data-dir", dataDir])
+    const port = await freePort()
+    const again = served(["serve", workflow, "--data-dir", dataDir, "--port", String(port)])
     await again.waitFor(/○ \d+ ticks? came due while nothing served every-second-skip: skipped/)
     const resumed = await nextTickOf(again)
     await again.waitFor(`■ event ${at(resumed)} succeeded`)
+    // /healthz lists the schedule as kept here.
+    const health = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json() as { workflows: ReadonlyArray<unknown> }
+    expect(health.workflows).toEqual([{ name: "every-second-skip", trigger: "schedule/v1/cron", state: "scheduled" }])
     again.child.kill("SIGTERM")
     await again.exited
     const events = sorted((await runsOf({ dataDir })).map((run) => run.event))

@@ -249,8 +249,8 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       })
     let serving = true
     // The triggers served now, as health lists them: a webhook once its deliveries are received,
-    // a polling trigger while this runner polls it; one that cannot be, with why.
-    const live = new Map<string, "listening" | "polling">()
+    // a polling trigger while this runner polls it, a schedule while it keeps it; one that cannot be, with why.
+    const live = new Map<string, "listening" | "polling" | "scheduled">()
     const failed = new Map<string, string>()
     const health = Effect.suspend(() =>
       Effect.zipWith(Effect.either(store.unfinished), storageFailing, (unfinished, failing) => {
@@ -311,7 +311,8 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       reportsFinished: options.finished !== undefined,
       writeFault: options.writeFault?.buffer
     }, options.finished, options.gates, (workflow, state, message) => {
-      if (state === "polling") live.set(workflow, "polling")
+      const scheduled = options.workflows.find((served) => served.name === workflow)?.workflow.trigger?.prepared.trigger.kind === "SCHEDULE"
+      if (state === "polling") live.set(workflow, scheduled ? "scheduled" : "polling")
       else live.delete(workflow)
       if (state === "failed") failed.set(workflow, message ?? "")
       else failed.delete(workflow)
