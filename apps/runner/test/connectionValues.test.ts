@@ -63,3 +63,61 @@ describe("ConnectionValues", () => {
     expect(Either.isLeft(result) && result.left.message).toContain("XRUNNER_BOARDTOOL_KEY and XRUNNER_BOARDTOOL_TOKEN")
   })
 })
+
+describe("ConnectionValues: named connections", () => {
+  const trello = { key: "k", token: "t" }
+
+  it("check: a named connection of the component passes; a missing one, or one of another component, is named with where the workflow names it", () => {
+    const connections: ConnectionValues.ConnectionValues = new Map<string, Record<string, unknown>>([
+      ["work", { component: "boardtool", ...trello }],
+      ["site", { component: "sitebuilder", accessToken: "a" }],
+      ["bare", trello]
+    ])
+    expect(Either.isRight(ConnectionValues.check(connections, [{ component: boardtool, connection: "work" }]))).toBe(true)
+    const problems = (connection: string) =>
+      Either.match(ConnectionValues.check(connections, [{ component: boardtool, connection, at: ["tasks[1]", "tasks[2].tasks[0]"] }]), {
+        onLeft: (problem) => problem.message,
+        onRight: () => "(valid)"
+      })
+    expect(problems("home")).toBe(
+      `tasks[1].connection, tasks[2].tasks[0].connection: there is no connection named "home": put {"home": {"component": "boardtool", "key": …, "token": …}} in the connections file (--connections FILE)`
+    )
+    expect(problems("site")).toBe(`tasks[1].connection, tasks[2].tasks[0].connection: the connection "site" is of sitebuilder, not boardtool`)
+    expect(problems("bare")).toBe(
+      `tasks[1].connection, tasks[2].tasks[0].connection: the connection "bare" does not say its component: give it "component": "boardtool"`
+    )
+    // A named connection's own fields are checked as a default's are, named by it.
+    const partial = ConnectionValues.check(new Map([["work", { component: "boardtool", key: "k" }]]), [{ component: boardtool, connection: "work" }])
+    expect(Either.isLeft(partial) && partial.left.message).toContain(`connection work: token: `)
+  })
+
+  it("checkEntries: an entry's component must be one the runner knows, under a component's name its own, and its name one a step can give", () => {
+    const problems = (entries: Record<string, Record<string, unknown>>) =>
+      Either.match(ConnectionValues.checkEntries("c.json", new Map(Object.entries(entries)), [boardtool, optional]), {
+        onLeft: (problem) => problem.message.split("\n"),
+        onRight: () => []
+      })
+    // Today's form, and named entries of known components, pass.
+    expect(problems({ boardtool: trello, work: { component: "boardtool", ...trello }, "home_2-b": { component: "boardtool" } })).toEqual([])
+    expect(problems({
+      work: { component: "trelo", ...trello },
+      boardtool: { component: "optional" },
+      "my work": { component: "boardtool" },
+      other: { component: 3 }
+    })).toEqual([
+      `the connections file c.json: work.component: "trelo" is not a component; there are boardtool, optional`,
+      `the connections file c.json: boardtool.component: the entry under "boardtool" is boardtool's default connection; name the optional connection otherwise`,
+      `the connections file c.json: my work: a connection's name is a letter, then up to 63 letters, digits, _ or -`,
+      `the connections file c.json: other.component: 3 is not a component; there are boardtool, optional`
+    ])
+  })
+
+  it("baseUrlOf reads the named connection's base URL", () => {
+    const connections = new Map<string, Record<string, unknown>>([
+      ["boardtool", trello],
+      ["work", { component: "boardtool", ...trello, baseUrl: "http://127.0.0.1:9/1" }]
+    ])
+    expect(ConnectionValues.baseUrlOf(connections, boardtool)).toBe(boardtool.connection.client.defaultBaseUrl)
+    expect(ConnectionValues.baseUrlOf(connections, boardtool, "work")).toBe("http://127.0.0.1:9/1")
+  })
+})

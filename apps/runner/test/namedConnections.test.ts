@@ -93,6 +93,22 @@ describe("named connections", () => {
     expect(sim.stats.requests).toBe(requests)
   })
 
+  it("a trigger names its connection too: sample reads the provider with it", async () => {
+    const file = connectionsFile("trigger", { boardtool: { key: sim.key, token: "not-a-token", baseUrl: sim.baseUrl }, work: trello(aliceToken()) })
+    const dueSoon = fileURLToPath(new URL("../examples/card-due-soon.json", import.meta.url))
+    const named = join(dir, "due-soon-work.json")
+    const workflow = JSON.parse(readFileSync(dueSoon, "utf8"))
+    workflow.triggers[0].connection = "work"
+    writeFileSync(named, JSON.stringify(workflow))
+    const sampled = await runner(["sample", named, "--connections", file])
+    expect(sampled.stderr).toContain("sample event")
+    expect(sampled.code).toBe(0)
+    // The same trigger without a connection reads with the default, whose token the simulator refuses.
+    const byDefault = await runner(["sample", dueSoon, "--connections", file])
+    expect(byDefault.code).toBe(1)
+    expect(byDefault.stderr).toContain("invalid token")
+  })
+
   it("options and describe take --connection: the named connection, not the default", async () => {
     // The default's token is refused by the simulator: only the named connection can load the boards.
     const file = connectionsFile("options", { boardtool: { key: sim.key, token: "not-a-token", baseUrl: sim.baseUrl }, work: trello(aliceToken()) })

@@ -144,6 +144,22 @@ describe("Workflow.parse", () => {
     ])
   })
 
+  it("a step's connection: a name of a connection, kept with the step; the connections used, each with where it is named", () => {
+    const named = (name: string, connection: unknown) => ({ ...task(name), connection })
+    const parsed = parse({ label: "w", tasks: [named("a", "work"), task("b"), { label: "g", name: "g", tasks: [named("c", "work"), named("d", "home")] }] })
+    if (Either.isLeft(parsed)) return expect.fail(JSON.stringify(parsed.left))
+    expect(Workflow.actionTasks(parsed.right).map((checked) => checked.step.connection)).toEqual(["work", undefined, "work", "home"])
+    expect(Workflow.connectionsOf(parsed.right).map(({ at, component, connection }) => ({ component: component.name, connection, at }))).toEqual([
+      { component: "notes", connection: "work", at: ["tasks[0]", "tasks[2].tasks[0]"] },
+      { component: "notes", connection: undefined, at: [] },
+      { component: "notes", connection: "home", at: ["tasks[2].tasks[1]"] }
+    ])
+    expect(issuesOf({ label: "w", tasks: [named("a", "my work"), named("b", 3)] })).toEqual([
+      "tasks[0].connection: must be a connection's name: a letter, then up to 63 letters, digits, _ or -",
+      "tasks[1].connection: Expected string, actual 3"
+    ])
+  })
+
   it("triggers: at most one, each checked", () => {
     expect(issuesOf({ label: "x", triggers: [task("t1", {}, "notes/v1/tick"), task("t2", {}, "notes/v1/tick")], tasks: [task("a")] })).toEqual([
       "triggers: at most one trigger",

@@ -40,7 +40,11 @@ import {
  * @since 0.2.0
  * @category constants
  */
-export const examples = ["$ x-runner run examples/demo.json --sandbox", "$ x-runner run examples/board.json --sandbox --serve examples/card-moved.json"] as const
+export const examples = [
+  "$ x-runner run examples/demo.json --sandbox",
+  "$ x-runner run examples/board.json --sandbox --serve examples/card-moved.json",
+  "$ x-runner run examples/two-trello-accounts.json --sandbox"
+] as const
 
 /** What a task's result is in `--output json`: a plain top-level action keeps the fields of a step (its key and attempts when they say more). */
 const jsonOf = (result: Interpreter.TaskResult): unknown => {
