@@ -47,13 +47,15 @@ describe("x-runner serve, a schedule", () => {
     // Five seconds of ticks: T0 … T0+4s.
     await first.waitFor(`■ event ${at(t0 + 4 * second)} succeeded`)
     first.child.kill("SIGKILL")
+    const killedAt = Date.now()
     await first.exited
     // At least one tick comes due while nothing serves (a restart is slower than that anyway).
     await new Promise((resolve) => setTimeout(resolve, 1100))
     const beforeKill = sorted((await runsOf({ dataDir })).map((run) => run.event))
-    // 5±1: the five ticks of those five seconds, and at most the next one (its run may have started before the kill).
-    expect(beforeKill.slice(0, 5)).toEqual([0, 1, 2, 3, 4].map((n) => at(t0 + n * second)))
-    expect(beforeKill.length).toBeLessThanOrEqual(6)
+    // The five seconds from T0 fired five runs, one per tick; any later one was due before the kill
+    // (a runner behind on a busy machine catches up: its late ticks all run).
+    expect(beforeKill.filter((tick) => Date.parse(tick) < t0 + 5 * second)).toEqual([0, 1, 2, 3, 4].map((n) => at(t0 + n * second)))
+    expect(beforeKill.every((tick) => Date.parse(tick) <= killedAt)).toBe(true)
     const lastBefore = Date.parse(beforeKill[beforeKill.length - 1]!)
 
     const again = served(["serve", workflow, "--data-dir", dataDir])
