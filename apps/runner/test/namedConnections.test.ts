@@ -5,11 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
+import * as WebflowSimulator from "@x/sitebuilder/testing"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { runner } from "./bin.js"
+import { cli, freePort, runner, spawn } from "./bin.js"
 
 const example = fileURLToPath(new URL("../examples/two-trello-accounts.json", import.meta.url))
 
@@ -130,5 +131,45 @@ describe("named connections", () => {
     const otherComponent = await runner(["describe", "sitebuilder/v1", "--connection", "work", "--connections", file])
     expect(otherComponent.code).toBe(2)
     expect(otherComponent.stderr).toContain("the connection \"work\" is of boardtool, not sitebuilder")
+  })
+
+  it("connect --connection writes the OAuth2 token under that name, with its component and the default's app; the default is left as it was", async () => {
+    const webflow = await WebflowSimulator.start()
+    try {
+      const file = connectionsFile("oauth", {
+        sitebuilder: {
+          clientId: webflow.clientId,
+          clientSecret: webflow.clientSecret,
+          authorizeUrl: webflow.authorizeUrl,
+          tokenUrl: webflow.tokenUrl,
+          baseUrl: webflow.baseUrl,
+          accessToken: "the-default-account-token"
+        }
+      })
+      const port = await freePort()
+      const child = spawn(process.execPath, [cli, "connect", "sitebuilder", "--connection", "staging", "--connections", file, "--app-url", `http://127.0.0.1:${port}`])
+      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+      let stderr = ""
+      const url = await new Promise<string>((resolve) => {
+        child.stderr.on("data", (c: Buffer) => {
+          stderr += c.toString()
+          const match = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\S+)/.exec(stderr)
+          if (match !== null) resolve(match[1]!)
+        })
+      })
+      expect((await fetch(url)).status).toBe(200)
+      expect(await exited).toBe(0)
+      expect(stderr).toContain("Connected sitebuilder as \"staging\"")
+      const stored = JSON.parse(readFileSync(file, "utf8"))
+      expect(stored.sitebuilder.accessToken).toBe("the-default-account-token")
+      expect(stored.staging).toMatchObject({ component: "sitebuilder", clientId: webflow.clientId, baseUrl: webflow.baseUrl })
+      expect(stored.staging.accessToken).toMatch(/^[0-9a-f]{64}$/)
+      // The named connection tests as configured.
+      const tested = await runner(["connect", "sitebuilder", "--test", "--connection", "staging", "--connections", file])
+      expect(tested.code).toBe(0)
+      expect(tested.stdout).toContain("connection staging: the credentials work")
+    } finally {
+      await webflow.close()
+    }
   })
 })

@@ -162,7 +162,9 @@ export interface Executor {
    * @since 0.3.0
    */
   readonly testConnection: (
-    component: Component.Component
+    component: Component.Component,
+    /** A named connection of the component to test instead of its default (@since 0.8.0). */
+    connection?: string | undefined
   ) => Effect.Effect<ConnectionTest.Result, ConnectionTest.ConnectionTestFailed, Connections>
 }
 
@@ -237,8 +239,8 @@ export const make = (
 
   const fields: Executor["fields"] = (type, property, params) => PropertyGroups.fields(registry, type, property, params)
 
-  const testConnection: Executor["testConnection"] = (component) =>
-    Effect.flatMap(Connections, (connections) => internalConnectionTest.run(component, connections.get(component)))
+  const testConnection: Executor["testConnection"] = (component, connection) =>
+    Effect.flatMap(Connections, (connections) => internalConnectionTest.run(component, connections.get(component, connection), connection))
 
   const triggers = internal.makeTriggers(registry, settings.maxDeliveryBytes)
   return { registry, prepare, decodeParameters, runDecoded, runPrepared, run, reconcilePrepared, options, fields, testConnection, ...triggers }

@@ -66,6 +66,24 @@ describe("ConnectionTest", () => {
       expect(sent[0]!.headers["x-token"]).toBe(TOKEN)
     }))
 
+  it.effect("a named connection is tested with its own credentials, and named by its name", () =>
+    Effect.gen(function*() {
+      const http = fakeHttp((request) =>
+        request.headers["x-token"] === "work-token"
+          ? { status: 200, body: { id: "m2", fullName: "Grace Hopper" } }
+          : { status: 401, body: "invalid token", headers: { "content-type": "text/plain" } }
+      )
+      const layer = Connections.layer({ tested: values, work: { component: "tested", key: KEY, token: "work-token" } }).pipe(Layer.provide(http.layer))
+      const executor = Executor.make([tested])
+      const result = yield* executor.testConnection(tested, "work").pipe(Effect.provide(layer))
+      expect(result).toMatchObject({ connection: "work", account: "Grace Hopper", message: "connection work: the credentials work (Grace Hopper)" })
+      const refused = yield* Effect.flip(executor.testConnection(tested).pipe(Effect.provide(layer)))
+      expect(refused).toMatchObject({ connection: "tested", reason: "refused" })
+      const missing = yield* Effect.flip(executor.testConnection(tested, "home").pipe(Effect.provide(layer)))
+      expect(missing).toMatchObject({ connection: "home", reason: "invalid" })
+      expect(missing.message).toContain("there is no connection named \"home\"")
+    }))
+
   it.effect("a 401 is refused: naming the connection, the provider's answer and what to do; never retried, never the secret", () =>
     Effect.gen(function*() {
       const { run, sent } = testWith(() => ({ status: 401, body: `invalid token ${TOKEN}`, headers: { "content-type": "text/plain" } }))

@@ -52,25 +52,25 @@ const what: Record<ConnectionTest.Reason, string> = {
 
 /** The failure of a test (or of opening its connection), classified. */
 const failed = (
-  component: Component.Component,
   test: ConnectionTest.ConnectionTest,
   baseUrl: string,
-  error: ConnectorError
+  error: ConnectorError,
+  name: string
 ): ConnectionTest.ConnectionTestFailed => {
   const reason = reasonOf(error)
   const remedy = remedyOf(reason, error, test, baseUrl)
   const status = "status" in error ? error.status : undefined
   const request = "request" in error ? error.request : undefined
   const said = `${status === undefined ? "" : `${status} `}${error.message}`
-  const subject = reason === "invalid" ? `the ${component.name} connection` : `${baseUrl}`
+  const subject = reason === "invalid" ? `the ${name} connection` : `${baseUrl}`
   return new ConnectionTest.ConnectionTestFailed({
-    connection: component.name,
+    connection: name,
     reason,
     request,
     status,
     providerMessage: error.message,
     remedy,
-    message: `connection ${component.name}: ${subject} ${what[reason]} (${
+    message: `connection ${name}: ${subject} ${what[reason]} (${
       request === undefined ? "" : `${request.method} ${request.path}: `
     }${said}): ${remedy}`,
     error
@@ -91,23 +91,25 @@ const lacking = (component: Component.Component, scopes: ReadonlyArray<string> |
  */
 export const run = (
   component: Component.Component,
-  open: Effect.Effect<Opened, ConnectorError>
+  open: Effect.Effect<Opened, ConnectorError>,
+  /** What messages call the connection: a named connection's name (the component's by default). */
+  name: string = component.name
 ): Effect.Effect<ConnectionTest.Result, ConnectionTest.ConnectionTestFailed> => {
   const test = component.connection.test
   if (test === undefined) {
     return Effect.fail(
       new ConnectionTest.ConnectionTestFailed({
-        connection: component.name,
+        connection: name,
         reason: "undeclared",
         providerMessage: "nothing was sent",
         remedy: "run one of its actions to see whether the credentials work",
-        message: `connection ${component.name}: the component declares no connection test`
+        message: `connection ${name}: the component declares no connection test`
       })
     )
   }
   const defaultBaseUrl = component.connection.client.defaultBaseUrl
   return Effect.flatMap(
-    Effect.mapError(open, (error) => failed(component, test, defaultBaseUrl, error)),
+    Effect.mapError(open, (error) => failed(test, defaultBaseUrl, error, name)),
     (opened) =>
       Effect.mapError(
         Effect.map(opened.client.json(test.request, test.answer), (answer): ConnectionTest.Result => {
@@ -115,12 +117,12 @@ export const run = (
           const missingScopes = lacking(component, scopes)
           const request = { method: test.request.method, path: test.request.path }
           return {
-            connection: component.name,
+            connection: name,
             request,
             account,
             scopes,
             missingScopes,
-            message: `connection ${component.name}: the credentials work${account === undefined ? "" : ` (${account})`}` +
+            message: `connection ${name}: the credentials work${account === undefined ? "" : ` (${account})`}` +
               (missingScopes.length === 0
                 ? ""
                 : `, but they lack the scope${missingScopes.length === 1 ? "" : "s"} ${missingScopes.join(", ")} that some actions need: connect again to grant ${
@@ -128,7 +130,7 @@ export const run = (
                 }`)
           }
         }),
-        (error) => failed(component, test, opened.client.baseUrl, error)
+        (error) => failed(test, opened.client.baseUrl, error, name)
       )
   )
 }

@@ -168,7 +168,7 @@ const testWith = (
   Effect.gen(function*() {
     const { executor } = yield* Components
     const result = yield* Effect.either(
-      executor.testConnection(component).pipe(Connections.withConnection(connection), Effect.provide(Connections.layer(connections)))
+      executor.testConnection(component, connection).pipe(Effect.provide(Connections.layer(connections)))
     )
     if (Either.isRight(result)) return result.right.message
     const failure: ConnectionTest.ConnectionTestFailed = result.left
