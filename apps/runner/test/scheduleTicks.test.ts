@@ -146,6 +146,19 @@ describe("the schedule keeper on the TestClock", () => {
       expect(other.lines.join("\n")).not.toContain("came due")
     }))
 
+  it.effect("runLast after a long stop of a frequent schedule runs the newest tick, not the last one counted", () =>
+    Effect.gen(function*() {
+      const parameters = { cron: "* * * * * *", missed: "runLast" }
+      yield* TestClock.setTime(new Date("2026-06-04T12:00:00.500Z").getTime())
+      // Three days of every second: more than are counted one by one.
+      const store = memory({ cursor: { lastTick: iso("2026-06-01T12:00:00Z") }, parameters })
+      const fiber = yield* Effect.fork(Effect.provide(ScheduleTrigger.keep({ name: "tick", checked: checkedTrigger(parameters), accept: store.accept }), store.layer))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(fiber)
+      expect([...store.runs.keys()]).toEqual([iso("2026-06-04T12:00:00Z"), iso("2026-06-04T12:00:01Z")])
+      expect(store.lines.join("\n")).toContain("↻ 10000 or more ticks came due while nothing served tick: the newest (2026-06-04T12:00:00.000Z) runs once")
+    }))
+
   it.effect("a tick already accepted (another runner fired it) is not run twice; the next ones go on", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(new Date("2026-06-01T12:00:00.500Z").getTime())

@@ -38,16 +38,10 @@ const isCursor = (value: unknown): value is Cursor =>
 const longestSleep = 60 * 60_000
 
 /** At most this many missed ticks are counted one by one (a long stop of a frequent schedule). */
-const countedAtMost = 100_000
+const countedAtMost = 10_000
 
-/**
- * The ticks after `after` up to `now` included: how many (at most `countedAtMost`), and the
- * newest (of those counted).
- *
- * @since 0.7.0
- * @category utils
- */
-export const dueBetween = (cron: Cron.Cron, after: Date, now: Date): { readonly count: number; readonly newest: Date | undefined } => {
+/** The ticks after `after` up to `now` included, counted up to `countedAtMost`, and the newest of those counted. */
+const counted = (cron: Cron.Cron, after: Date, now: Date) => {
   let count = 0
   let newest: Date | undefined
   let tick = tickAfter(cron, after)
@@ -57,6 +51,25 @@ export const dueBetween = (cron: Cron.Cron, after: Date, now: Date): { readonly 
     tick = tickAfter(cron, tick)
   }
   return { count, newest }
+}
+
+/**
+ * The ticks after `after` up to `now` included: how many (`countedAtMost` standing for that many
+ * or more), and the newest.
+ *
+ * @since 0.7.0
+ * @category utils
+ */
+export const dueBetween = (cron: Cron.Cron, after: Date, now: Date): { readonly count: number; readonly newest: Date | undefined } => {
+  const all = counted(cron, after, now)
+  if (all.count < countedAtMost) return all
+  // Too many to walk through: the newest is in the latest window that has a tick (a minute holds
+  // at most 60 ticks, so it is found exactly there for any schedule that frequent).
+  for (const window of [60_000, 3_600_000, 86_400_000, 366 * 86_400_000]) {
+    const recent = counted(cron, new Date(Math.max(after.getTime(), now.getTime() - window)), now)
+    if (recent.newest !== undefined) return { count: countedAtMost, newest: recent.newest }
+  }
+  return all
 }
 
 /**
@@ -118,7 +131,7 @@ export const keep = (options: {
     if (Option.isSome(cursor)) {
       const due = dueBetween(cron, cursor.value, now)
       if (due.newest !== undefined) {
-        const ticks = `${due.count >= countedAtMost ? `more than ${countedAtMost}` : due.count} tick${due.count === 1 ? "" : "s"}`
+        const ticks = `${due.count >= countedAtMost ? `${countedAtMost} or more` : due.count} tick${due.count === 1 ? "" : "s"}`
         if (missed === "runLast") {
           yield* say(`↻ ${ticks} came due while nothing served ${name}: the newest (${due.newest.toISOString()}) runs once`)
           yield* fire(due.newest)
