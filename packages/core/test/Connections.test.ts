@@ -111,7 +111,7 @@ describe("Named connections", () => {
       yield* Effect.all(steps.map((step) => executor.run(step)), { concurrency: "unbounded" }).pipe(
         Effect.provide(connected({ fixture: { token: "t0" }, work: { component: "fixture", token: "t1" }, home: { component: "fixture", token: "t2" } }, fakeHttp(answer).layer))
       )
-      expect(opened.toSorted()).toEqual(["t0", "t1", "t2"])
+      expect([...opened].sort()).toEqual(["t0", "t1", "t2"])
     }))
 
   it.effect("a name that is not a connection, or one of another component, is refused before anything is sent", () =>
