@@ -190,3 +190,70 @@ describe("newCard", () => {
       expect((yield* handle(onBoard, delivery({ body }), noSecret)).events).toHaveLength(1)
     }))
 })
+
+describe("newCard kept alive: check and catch-up", () => {
+  /** A createCard action as Trello's action lists give it. */
+  const action = (id: string, date: string, idList = LIST) => ({
+    id,
+    idMemberCreator: "61a0f0f0f0f0f0f0f0f0f0d1",
+    type: "createCard",
+    date,
+    data: { card: { id: CARD, name: "Write the launch post" }, list: { id: idList, name: "To Do" }, board: { id: BOARD, name: "Launch" } },
+    memberCreator: { id: "61a0f0f0f0f0f0f0f0f0f0d1", username: "alice", fullName: "Alice Example" }
+  })
+
+  it.effect("check: GET /1/webhooks/{id} answers active or inactive (Trello's `active`); a 404 is gone", () =>
+    Effect.gen(function*() {
+      const scope = trello()
+        .get(`/1/webhooks/${state.webhookId}`).reply(200, trelloWebhook())
+        .get(`/1/webhooks/${state.webhookId}`).reply(200, trelloWebhook({ active: false }))
+        .get(`/1/webhooks/${state.webhookId}`).reply(404, "The requested resource was not found.")
+      const checked = []
+      for (let i = 0; i < 3; i++) checked.push(yield* withFetch(executor.checkTrigger(onList, state)))
+      expect(checked.map((option) => option._tag === "Some" ? option.value : "none")).toEqual(["active", "inactive", "gone"])
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("catch-up on a board: GET /1/boards/{id}/actions?filter=createCard&since=<ISO>&limit=1000, oldest first, keyed by the action id", () =>
+    Effect.gen(function*() {
+      const since = new Date("2026-11-21T09:00:00.000Z")
+      const scope = trello()
+        .get(`/1/boards/${BOARD}/actions`)
+        .query({ filter: "createCard", since: since.toISOString(), limit: "1000" })
+        .reply(200, [action("61a0f0f0f0f0f0f0f0f0f0a3", "2026-11-21T10:02:00.000Z"), action("61a0f0f0f0f0f0f0f0f0f0a2", "2026-11-21T10:01:00.000Z")])
+        .get(`/1/cards/${CARD}`).times(2).reply(200, trelloCard)
+      const events = yield* withFetch(executor.catchUp(onBoard, since))
+      expect(events._tag === "Some" ? events.value.map((event) => event.id) : "none").toEqual(["61a0f0f0f0f0f0f0f0f0f0a2", "61a0f0f0f0f0f0f0f0f0f0a3"])
+      expect(events._tag === "Some" ? events.value[0]!.output : undefined).toEqual(card)
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("catch-up on a board pages with before=<the last id> while a page is full", () =>
+    Effect.gen(function*() {
+      const since = new Date("2026-11-21T09:00:00.000Z")
+      // A full page of actions naming no card (none of them the trigger's: nothing read back).
+      const full = Array.from({ length: 1000 }, (_, i) => ({
+        ...action(`61a0f0f0f0f0f0f0f0f${(99999 - i).toString(16).padStart(5, "0")}`, "2026-11-21T10:00:00.000Z"),
+        data: {}
+      }))
+      const scope = trello()
+        .get(`/1/boards/${BOARD}/actions`).query({ filter: "createCard", since: since.toISOString(), limit: "1000" }).reply(200, full)
+        .get(`/1/boards/${BOARD}/actions`).query({ filter: "createCard", since: since.toISOString(), limit: "1000", before: full[999]!.id })
+        .reply(200, [action("61a0f0f0f0f0f0f0f0f0f0a2", "2026-11-21T09:30:00.000Z")])
+        .get(`/1/cards/${CARD}`).reply(200, trelloCard)
+      const events = yield* withFetch(executor.catchUp(onBoard, since))
+      expect(events._tag === "Some" ? events.value.map((event) => event.id) : "none").toEqual(["61a0f0f0f0f0f0f0f0f0f0a2"])
+      expect(scope.isDone()).toBe(true)
+    }))
+
+  it.effect("catch-up on a list: GET /1/lists/{id}/actions?filter=createCard (no `since` in Trello's document): older actions dropped", () =>
+    Effect.gen(function*() {
+      const scope = trello()
+        .get(`/1/lists/${LIST}/actions`).query({ filter: "createCard" })
+        .reply(200, [action("61a0f0f0f0f0f0f0f0f0f0a3", "2026-11-21T10:02:00.000Z"), action("61a0f0f0f0f0f0f0f0f0f0a1", "2026-11-21T08:00:00.000Z")])
+        .get(`/1/cards/${CARD}`).reply(200, trelloCard)
+      const events = yield* withFetch(executor.catchUp({ ...onList, parameters: { idList: LIST } }, new Date("2026-11-21T09:00:00.000Z")))
+      expect(events._tag === "Some" ? events.value.map((event) => event.id) : "none").toEqual(["61a0f0f0f0f0f0f0f0f0f0a3"])
+      expect(scope.isDone()).toBe(true)
+    }))
+})

@@ -125,6 +125,16 @@ export interface Executor {
   /** Disables a dynamic-webhook trigger, from its stored state (any other kind: `InvalidInput`). */
   readonly disableTrigger: (trigger: TriggerStep, state: unknown) => Effect.Effect<void, ConnectorError, Connections>
   /**
+   * Asks the provider whether a dynamic webhook's stored registration still delivers; `None`
+   * when the trigger cannot tell (it declares no `check`).
+   */
+  readonly checkTrigger: (trigger: TriggerStep, state: unknown) => Effect.Effect<Option.Option<Trigger.Registration>, ConnectorError, Connections>
+  /**
+   * The events a dynamic webhook missed since a time, oldest first, encoded like a delivery's
+   * (same ids); `None` when the trigger cannot list them (it declares no `catchUp`).
+   */
+  readonly catchUp: (trigger: TriggerStep, since: Date) => Effect.Effect<Option.Option<ReadonlyArray<Trigger.TriggerEvent<unknown>>>, ConnectorError, Connections>
+  /**
    * Handles one request to a webhook trigger's URL, dynamic or static (a static one has no
    * state: `state` is ignored): what to answer, and the events (each with its id, for
    * deduplication, and its output encoded as JSON data). A rejected delivery answers 4xx

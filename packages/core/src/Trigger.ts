@@ -114,6 +114,16 @@ export interface Signed {
 }
 
 /**
+ * What the provider says of a registered webhook: it delivers (`active`), it was turned off and
+ * delivers nothing (`inactive`: Trello does that to a webhook whose deliveries keep failing), or
+ * it is gone. Whoever serves the trigger enables it again unless it is `active`.
+ *
+ * @since 0.8.0
+ * @category models
+ */
+export type Registration = "active" | "inactive" | "gone"
+
+/**
  * A trigger the provider is told about: enable registers a webhook, disable removes it, handle turns a delivery into events.
  *
  * @since 0.1.0
@@ -143,7 +153,30 @@ export interface DynamicWebhookTrigger<P extends Property.Properties = any, A = 
     { readonly response: WebhookResponse; readonly events: ReadonlyArray<TriggerEvent<A>> },
     ConnectorError | DeliveryRejected
   >
+  /**
+   * Whether the registration `enable` returned still delivers, as the provider says; without it
+   * the registration is trusted. `enable` must re-activate or re-register what this finds
+   * `inactive` or `gone` (it is called again for that).
+   */
+  readonly check?: ((context: TriggerContext<P, C> & { readonly state: S }) => Effect.Effect<Registration, ConnectorError>) | undefined
+  /**
+   * The events that happened since a time, as the provider lists them, oldest first, each with
+   * the id a delivery of it would have (so one delivered too is one event): what whoever serves
+   * the trigger runs after a stop, or after the webhook was found inactive. Without it, events
+   * that happened while nothing served are lost.
+   */
+  readonly catchUp?: ((context: TriggerContext<P, C> & { readonly since: Date }) => Effect.Effect<ReadonlyArray<TriggerEvent<A>>, ConnectorError>) | undefined
 }
+
+/**
+ * Whether a trigger lists the events it missed while nothing served it (a dynamic webhook's
+ * `catchUp`; a polling trigger's cursor does it by itself, a schedule has its `missed` policy).
+ *
+ * @since 0.8.0
+ * @category utils
+ */
+export const catchesUp = (trigger: Trigger): boolean =>
+  trigger.kind === "POLLING" || (trigger.kind === "DYNAMIC_WEBHOOK" && trigger.catchUp !== undefined)
 
 /**
  * A trigger that asks the provider what is new since its cursor, on an interval; the first poll

@@ -4,6 +4,7 @@
  * recent actions of a model (the triggers' sample data).
  */
 import { Pagination, type ProviderClient, ProviderRequest } from "@x/core"
+import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
@@ -112,6 +113,40 @@ export const recentActions = (client: ProviderClient.ProviderClient, model: Mode
     case "organization":
       return client.json({ method: "GET", path: path`/organizations/${model.id}/actions`, query: { filter, limit } }, Actions)
   }
+}
+
+/** How many of a board's actions a catch-up reads at most (ten of Trello's pages). */
+export const catchUpLimit = 10_000
+
+/**
+ * A model's actions of these types (all types when none) since a time, oldest first: what its
+ * webhook would have delivered while nothing received them. A board's are paged with Trello's
+ * `since` and `before` (1000 a page, up to `catchUpLimit`); a list's, a card's and a workspace's
+ * action lists take no `since` in Trello's document, so their latest page is read and what is
+ * older than `since` dropped.
+ */
+export const actionsSince = (client: ProviderClient.ProviderClient, model: Model, types: ReadonlyArray<string>, since: Date) => {
+  const filter = types.length === 0 ? "all" : types.join(",")
+  const oldestFirst = (actions: ReadonlyArray<TrelloAction>) => [...actions].reverse()
+  if (model.kind === "board") {
+    return Effect.map(
+      Pagination.collect(Pagination.keyset(
+        { pageSize: 1000, maxItems: catchUpLimit },
+        (before, limit) =>
+          client.json({
+            method: "GET",
+            path: path`/boards/${model.id}/actions`,
+            query: { filter, since: since.toISOString(), before, limit }
+          }, Actions),
+        (action) => action.id
+      )),
+      oldestFirst
+    )
+  }
+  return Effect.map(
+    recentActions(client, model, types, 1000),
+    (actions) => oldestFirst(actions.filter((action) => action.date === undefined || Date.parse(action.date) >= since.getTime()))
+  )
 }
 
 /** A card as the card triggers output it (read back: a delivery names the card, without its fields). */

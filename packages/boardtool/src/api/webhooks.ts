@@ -48,3 +48,13 @@ export const ensureWebhook = (
     if (found === undefined) return createWebhook(client, webhook)
     return found.active === false ? activateWebhook(client, found.id) : Effect.succeed(found)
   })
+
+/**
+ * Whether a webhook still delivers, as Trello says (`GET /webhooks/{id}`): Trello sets `active`
+ * to false on a webhook whose deliveries keep failing, and a deleted one is not found.
+ */
+export const registration = (client: ProviderClient.ProviderClient, id: string) =>
+  client.json({ method: "GET", path: path`/webhooks/${id}` }, Webhook).pipe(
+    Effect.map((webhook): "active" | "inactive" => webhook.active === false ? "inactive" : "active"),
+    Effect.catchTag("NotFound", () => Effect.succeed("gone" as const))
+  )

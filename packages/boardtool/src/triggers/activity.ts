@@ -4,7 +4,8 @@
  * what its event outputs; the factory does the rest, once for all of them: one webhook per model
  * and callback URL (the token's own reused, reactivated if Trello turned it off), disable (a
  * webhook already gone is fine), Trello's HEAD check, the signature, decoding the delivery, the
- * event id (Trello's action id, so a redelivery is one event), the read-back of what a delivery
+ * event id (Trello's action id, so a redelivery is one event), the check that the webhook still
+ * delivers, the catch-up of the actions it missed (listed as Trello lists them), the read-back of what a delivery
  * lacks (paced by the connection's rate limits, as every request), and the sample (the model's
  * latest matching actions, turned into events as a delivery would be).
  */
@@ -14,7 +15,7 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as Shared from "../api/shared.js"
 import * as Webhooks from "../api/webhooks.js"
-import { Delivery, type Model, recentActions, type TrelloAction } from "../api/activity.js"
+import { actionsSince, Delivery, type Model, recentActions, type TrelloAction } from "../api/activity.js"
 import { connection } from "../connection.js"
 
 const readDelivery = Schema.decodeUnknownEither(Schema.parseJson(Delivery))
@@ -98,6 +99,21 @@ export const make = <P extends Property.Properties, A>(config: ActivityTrigger<P
     // A webhook that is already gone is what disabling wants.
     disable: ({ client, state }) =>
       Webhooks.deleteWebhook(client, state.webhookId).pipe(Effect.catchTag("NotFound", () => Effect.void)),
+
+    // Turned off by Trello (deliveries kept failing) or deleted: `enable` finds it again and re-activates it, or registers a new one.
+    check: ({ client, state }) => Webhooks.registration(client, state.webhookId),
+
+    // What the webhook would have delivered since then, oldest first, as a delivery of each
+    // would give it (the same event id: Trello's action id).
+    catchUp: ({ client, params, since }) =>
+      Effect.gen(function*() {
+        const actions = yield* actionsSince(client, config.model(params), typesOf(params), since)
+        const events: Array<{ id: string; output: A }> = []
+        for (const action of actions) {
+          if (isOurs(action, params)) events.push(...(yield* eventOf(action, client, params)))
+        }
+        return events
+      }),
 
     // The latest matching actions, newest first, as events: what a delivery of each would give.
     sample: ({ client, params }) =>

@@ -280,6 +280,20 @@ export const makeTriggers = (registry: Registry.Registry, maxDeliveryBytes = Web
     Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, step, trigger }) =>
       Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) => trigger.disable({ ...context, state })))
 
+  const checkTrigger = (input: TriggerStep, stored: unknown): Effect.Effect<Option.Option<Trigger.Registration>, ConnectorError, Connections> =>
+    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, step, trigger }) => {
+      const check = trigger.check
+      if (check === undefined) return Effect.succeed(Option.none())
+      return Effect.flatMap(decodeStored(trigger.state, stored, "state", step), (state) => Effect.map(check({ ...context, state }), Option.some))
+    })
+
+  const catchUp = (input: TriggerStep, since: Date): Effect.Effect<Option.Option<ReadonlyArray<Trigger.TriggerEvent<unknown>>>, ConnectorError, Connections> =>
+    Effect.flatMap(prepare("DYNAMIC_WEBHOOK", input), ({ context, opened, trigger }) => {
+      const list = trigger.catchUp
+      if (list === undefined) return Effect.succeed(Option.none())
+      return Effect.map(Effect.flatMap(list({ ...context, since }), (events) => encodeEvents(trigger, events, opened)), Option.some)
+    })
+
   /**
    * What a trigger's handler gives, as the answer: a rejection answered with its status, the
    * events encoded. A trigger whose provider signs deliveries (`signedWith`) is not handed one
@@ -371,5 +385,5 @@ export const makeTriggers = (registry: Registry.Registry, maxDeliveryBytes = Web
           )))
     })
 
-  return { prepareTrigger, enableTrigger, disableTrigger, handleDelivery, poll, sample }
+  return { prepareTrigger, enableTrigger, disableTrigger, checkTrigger, catchUp, handleDelivery, poll, sample }
 }
