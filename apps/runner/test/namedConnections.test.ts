@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { cli, freePort, runner, spawn } from "./bin.js"
+import { cli, freePort, runner, runStatuses, served, spawn, stallMs } from "./bin.js"
 
 const example = fileURLToPath(new URL("../examples/two-trello-accounts.json", import.meta.url))
 
@@ -108,6 +108,48 @@ describe("named connections", () => {
     const byDefault = await runner(["sample", dueSoon, "--connections", file])
     expect(byDefault.code).toBe(1)
     expect(byDefault.stderr).toContain("invalid token")
+  })
+
+  it("serve: a webhook trigger naming its connection registers, verifies and runs with it", async () => {
+    // The default's token is refused: only the named connection can register the webhook.
+    const file = connectionsFile("serve", {
+      boardtool: { key: sim.key, token: "not-a-token", baseUrl: sim.baseUrl },
+      work: { ...trello(aliceToken()), secret: sim.secret }
+    })
+    const workflow = join(dir, "new-card-work.json")
+    writeFileSync(workflow, JSON.stringify({
+      label: "Copy each new card, as the work account",
+      triggers: [{
+        label: "A card in To Do",
+        name: "newCard",
+        type: "boardtool/v1/newCard",
+        connection: "work",
+        parameters: { idBoard: "5eed00000000000000000002", idList: "5eed00000000000000000003" }
+      }],
+      tasks: [{
+        label: "Copy it",
+        name: "copy",
+        type: "boardtool/v1/createCard",
+        connection: "work",
+        parameters: { idList: "5eed00000000000000000005", name: "copy of ${trigger.name}" }
+      }]
+    }))
+    const port = await freePort()
+    const dataDir = join(dir, "serve-data")
+    const server = served(["serve", workflow, "--connections", file, "--public-url", `http://127.0.0.1:${port}/hooks/new-card`, "--port", String(port), "--data-dir", dataDir])
+    try {
+      await server.waitFor("● serving boardtool/v1/newCard")
+      const created = await fetch(`${sim.baseUrl}/cards?idList=5eed00000000000000000003&name=served&key=${sim.key}&token=${sim.token}`, { method: "POST" })
+      expect(created.status).toBe(200)
+      const deadline = Date.now() + stallMs
+      while (!runStatuses(dataDir).some((run) => run.status === "succeeded") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(runStatuses(dataDir).map((run) => run.status)).toEqual(["succeeded"])
+      const copy = sim.actions.find((action) => action.type === "createCard" && (action.data["card"] as { name: string }).name === "copy of served")
+      expect(copy?.idMemberCreator).toBe([...sim.members.values()].find((member) => member.username === "alice")!.id)
+    } finally {
+      server.child.kill("SIGTERM")
+      await server.exited
+    }
   })
 
   it("options and describe take --connection: the named connection, not the default", async () => {

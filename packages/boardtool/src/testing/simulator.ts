@@ -14,8 +14,8 @@
  * `since` (an action id or a date), as Trello pages them. Each member has notifications of what
  * other members did that concerns them (an @mention in a comment, being added to a card or board,
  * a change or comment on their card): the seeded members act with their own tokens
- * (`memberTokens`), so that a test can mention "me". Webhooks are listed by their token
- * (`GET /tokens/{token}/webhooks`), updated or reactivated with `PUT /webhooks/{id}`, and a
+ * (`memberTokens`), so that a test can mention "me". Webhooks are each their creating token's
+ * (one per callback and model per token), listed by it (`GET /tokens/{token}/webhooks`), updated or reactivated with `PUT /webhooks/{id}`, and a
  * second one with the same callback and model is refused with Trello's 400. Requests can be
  * made to fail (`faults`): the first few of a method and path answered 429 or 5xx before they
  * have any effect, to show a client's or a workflow's retries at work.
@@ -293,7 +293,7 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     if (member !== undefined) actingBy.set(memberToken, member)
   }
 
-  const context: Context = { store, token, attachmentMaxBytes }
+  const context: Context = { store, token, memberOf: (given) => given === token ? store.me : actingBy.get(given), attachmentMaxBytes }
   const route = router(modules.flatMap((routes) => routes(context)))
 
     const authenticate = (req: IncomingMessage, query: URLSearchParams) => {

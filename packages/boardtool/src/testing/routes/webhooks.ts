@@ -6,8 +6,11 @@ import { booleanOf, HttpError, invalid, isId, lookup, notFound, required, type R
 import type { Webhook } from "../store.js"
 import type { Context } from "./context.js"
 
-export const routes = ({ store, token }: Context): ReadonlyArray<Route> => {
+export const routes = ({ memberOf, store }: Context): ReadonlyArray<Route> => {
   const { webhooks } = store
+  // Each webhook's creator (the member of the token that made it): Trello keeps a webhook per token.
+  const creators = new Map<string, string>()
+  const mine = (webhook: Webhook) => (creators.get(webhook.id) ?? store.me.id) === store.current().id
   // Webhooks being created (their HEAD check in flight), so that a duplicate is refused meanwhile.
   const creating = new Set<string>()
   const duplicate = () => new HttpError(400, "A webhook with that callback, model, and token already exists")
@@ -34,8 +37,8 @@ export const routes = ({ store, token }: Context): ReadonlyArray<Route> => {
       handle: async ({ p }) => {
         const callbackURL = required(p, "callbackURL")
         const idModel = modelOf(required(p, "idModel"))
-        const key = `${idModel} ${callbackURL}`
-        if (creating.has(key) || [...webhooks.values()].some((w) => w.idModel === idModel && w.callbackURL === callbackURL)) throw duplicate()
+        const key = `${store.current().id} ${idModel} ${callbackURL}`
+        if (creating.has(key) || [...webhooks.values()].some((w) => mine(w) && w.idModel === idModel && w.callbackURL === callbackURL)) throw duplicate()
         creating.add(key)
         try {
           await checkCallback(callbackURL)
@@ -51,6 +54,7 @@ export const routes = ({ store, token }: Context): ReadonlyArray<Route> => {
           consecutiveFailures: 0
         }
         webhooks.set(webhook.id, webhook)
+        creators.set(webhook.id, store.current().id)
         return store.webhookJson(webhook)
       }
     },
@@ -68,7 +72,7 @@ export const routes = ({ store, token }: Context): ReadonlyArray<Route> => {
         const idModel = given === undefined ? webhook.idModel : modelOf(given)
         const callbackURL = p.get("callbackURL") ?? webhook.callbackURL
         if (idModel !== webhook.idModel || callbackURL !== webhook.callbackURL) {
-          if ([...webhooks.values()].some((w) => w !== webhook && w.idModel === idModel && w.callbackURL === callbackURL)) throw duplicate()
+          if ([...webhooks.values()].some((w) => w !== webhook && mine(w) && w.idModel === idModel && w.callbackURL === callbackURL)) throw duplicate()
           if (callbackURL !== webhook.callbackURL) await checkCallback(callbackURL)
         }
         webhook.idModel = idModel
@@ -87,12 +91,13 @@ export const routes = ({ store, token }: Context): ReadonlyArray<Route> => {
       }
     },
     {
-      // The webhooks of a token: this simulator accepts one token, which made them all.
+      // The webhooks a token made: "me"'s, or another member's.
       method: "GET",
       path: "/tokens/:token/webhooks",
       handle: ({ path }) => {
-        if (path["token"] !== token) throw new HttpError(401, "invalid token")
-        return [...webhooks.values()].map(store.webhookJson)
+        const member = memberOf(path["token"]!)
+        if (member === undefined) throw new HttpError(401, "invalid token")
+        return [...webhooks.values()].filter((w) => (creators.get(w.id) ?? store.me.id) === member.id).map(store.webhookJson)
       }
     }
   ]
