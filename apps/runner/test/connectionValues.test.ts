@@ -86,6 +86,7 @@ describe("ConnectionValues: named connections", () => {
     expect(problems("bare")).toBe(
       `tasks[1].connection, tasks[2].tasks[0].connection: the connection "bare" does not say its component: give it "component": "boardtool"`
     )
+    expect(problems("my work")).toBe(`tasks[1].connection, tasks[2].tasks[0].connection: "my work" is not a connection's name: a letter, then up to 63 letters, digits, _ or -`)
     // A named connection's own fields are checked as a default's are, named by it.
     const partial = ConnectionValues.check(new Map([["work", { component: "boardtool", key: "k" }]]), [{ component: boardtool, connection: "work" }])
     expect(Either.isLeft(partial) && partial.left.message).toContain(`connection work: token: `)

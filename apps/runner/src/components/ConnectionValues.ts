@@ -201,6 +201,10 @@ export const check = (
   const problems: Array<string> = []
   for (const { at, component, connection } of usesOf(used)) {
     const where = at === undefined || at.length === 0 ? "" : `${at.map((path) => `${path}.connection`).join(", ")}: `
+    if (connection !== undefined && !isConnectionName(connection)) {
+      problems.push(`${where}"${connection}" is not a connection's name: a letter, then up to 63 letters, digits, _ or -`)
+      continue
+    }
     const resolved = Connections.valuesOf(connections, component, connection)
     if (Either.isLeft(resolved)) {
       const given = connection === undefined ? undefined : connections.get(connection)
