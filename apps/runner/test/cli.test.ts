@@ -106,7 +106,7 @@ describe("x-runner run", () => {
       "tasks[0].parameters.id: must be a Trello id (24 hexadecimal digits)",
       "tasks[1].name: \"a\" is the name of an earlier step",
       `tasks[1].type: boardtool/v1 has no action "teleportCard"; available: ${Object.keys(boardtool.actions).join(", ")}`,
-      "tasks[2].type: unknown component \"nope\"; available: sitebuilder/v1, boardtool/v1, browseragent/v1, schedule/v1",
+      "tasks[2].type: unknown component \"nope\"; available: sitebuilder/v1, boardtool/v1, browseragent/v1, schedule/v1, http/v1",
       "tasks[3].parameters.idList: ${later.id}: \"later\" is not an earlier step",
       "tasks[3].parameters.name: must be a string",
       "tasks[4].parameters.id: ${inputs.missing}: no input \"missing\" is declared",
@@ -227,7 +227,7 @@ describe("x-runner describe and options", () => {
   it("describe prints every component, or one", async () => {
     const all = await runner(["describe"])
     expect(all.code).toBe(0)
-    expect(JSON.parse(all.stdout).map((c: { type: string }) => c.type)).toEqual(["sitebuilder/v1", "boardtool/v1", "browseragent/v1", "schedule/v1"])
+    expect(JSON.parse(all.stdout).map((c: { type: string }) => c.type)).toEqual(["sitebuilder/v1", "boardtool/v1", "browseragent/v1", "schedule/v1", "http/v1"])
     const one = JSON.parse((await runner(["describe", "boardtool/v1"])).stdout)
     expect(one.triggers.find((t: { name: string }) => t.name === "newCard")).toMatchObject({ kind: "DYNAMIC_WEBHOOK" })
     expect((await runner(["describe", "nope/v1"])).code).toBe(2)
@@ -256,6 +256,6 @@ describe("the bundled bin", () => {
     const { code, stdout } = await runner(["describe"])
     expect(code).toBe(0)
     expect(JSON.parse(stdout)).toEqual(JSON.parse(unbundled))
-    expect(JSON.parse(stdout).map((c: { type: string }) => c.type).sort()).toEqual(["boardtool/v1", "browseragent/v1", "schedule/v1", "sitebuilder/v1"])
+    expect(JSON.parse(stdout).map((c: { type: string }) => c.type).sort()).toEqual(["boardtool/v1", "browseragent/v1", "http/v1", "schedule/v1", "sitebuilder/v1"])
   })
 })

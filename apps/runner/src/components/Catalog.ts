@@ -10,6 +10,7 @@ import { browseragent } from "@x/browseragent"
 import type { Component } from "@x/core"
 import type { Faults } from "@x/core/testing"
 import { sitebuilder } from "@x/sitebuilder"
+import { http } from "./HttpComponent.js"
 import { schedule } from "./ScheduleComponent.js"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -137,10 +138,21 @@ const browserUse: Entry = {
     )
 }
 
+// Well-known sandbox credentials, like Trello's: nothing secret, usable from curl.
+const httpRequests: Entry = {
+  component: http,
+  simulate: () =>
+    Effect.succeed({
+      connection: { token: "sandbox-http-token", hmacSecret: "sandbox-http-secret" },
+      note: "HTTP trigger: requests carry Authorization: Bearer sandbox-http-token (or x-signature-256 made with sandbox-http-secret)",
+      faultsFired: () => []
+    })
+}
+
 /**
  * Every component the runner knows, in the order `describe` lists them.
  *
  * @since 0.2.0
  * @category constants
  */
-export const entries: ReadonlyArray<Entry> = [webflow, trello, browserUse, { component: schedule }]
+export const entries: ReadonlyArray<Entry> = [webflow, trello, browserUse, { component: schedule }, httpRequests]

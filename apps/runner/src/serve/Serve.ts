@@ -28,6 +28,7 @@ import * as Schedule from "effect/Schedule"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { Components } from "../components/Components.js"
+import { isRequestTrigger } from "../components/HttpComponent.js"
 import * as Database from "../store/Database.js"
 import type * as Engine from "../engine/Engine.js"
 import type * as EngineGates from "../engine/EngineGates.js"
@@ -244,8 +245,31 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
             return HttpServerResponse.text("could not record the delivery", { status: 503 })
           }
           if (!accepted.right.fresh) yield* say(`= event ${event.id} was delivered again: already accepted, not run twice`)
+          if (isRequestTrigger(trigger.trigger)) return yield* answerRequest(accepted.right.runId, trigger.params)
         }
         return HttpServerResponse.text(response.body ?? "", { status: response.status })
+      })
+    // The HTTP trigger's answer: the run's id at once, or (respond: whenDone) its outputs once it
+    // ended, read from the store every 100 ms within the time limit (the run may be on another
+    // runner, so the store is where its end is seen); still going by then, its id (202).
+    const answerRequest = (runId: string, params: Readonly<Record<string, unknown>>) =>
+      Effect.gen(function*() {
+        const accepted = HttpServerResponse.unsafeJson({ runId, status: "accepted" }, { status: 202 })
+        if (params["respond"] !== "whenDone") return accepted
+        const ended = yield* store.show(runId).pipe(
+          Effect.flatMap(Option.filter(({ run }) => run.status === "succeeded" || run.status === "failed" || run.status === "unknown")),
+          Effect.retry(Schedule.spaced("100 millis")),
+          Effect.timeoutOption(Duration.seconds(Number(params["timeoutSeconds"] ?? 30))),
+          Effect.orElseSucceed(() => Option.none())
+        )
+        if (Option.isNone(ended)) return accepted
+        const { run, steps } = ended.value
+        // The outputs of its top-level tasks by name, as a called workflow's output is.
+        const outputs = Object.fromEntries(steps.filter((step) => step.path === step.name && step.status === "succeeded").map((step) => [step.name, step.output]))
+        return HttpServerResponse.unsafeJson(
+          { runId, status: run.status, outputs, ...(run.failedStep === undefined ? {} : { failedStep: run.failedStep }) },
+          { status: run.status === "succeeded" ? 200 : 500 }
+        )
       })
     let serving = true
     // The triggers served now, as health lists them: a webhook once its deliveries are received,
@@ -311,8 +335,9 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       reportsFinished: options.finished !== undefined,
       writeFault: options.writeFault?.buffer
     }, options.finished, options.gates, (workflow, state, message) => {
-      const scheduled = options.workflows.find((served) => served.name === workflow)?.workflow.trigger?.prepared.trigger.kind === "SCHEDULE"
-      if (state === "polling") live.set(workflow, scheduled ? "scheduled" : "polling")
+      const kind = options.workflows.find((served) => served.name === workflow)?.workflow.trigger?.prepared.trigger.kind
+      // A webhook reports too: "failed" while the provider dropped it, "polling" once registered again.
+      if (state === "polling") live.set(workflow, kind === "SCHEDULE" ? "scheduled" : kind === "DYNAMIC_WEBHOOK" ? "listening" : "polling")
       else live.delete(workflow)
       if (state === "failed") failed.set(workflow, message ?? "")
       else failed.delete(workflow)
@@ -326,6 +351,11 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     for (const served of webhooks) {
       const trigger = served.workflow.trigger!.prepared
       const publicUrl = served.publicUrl!.toString()
+      if (isRequestTrigger(trigger.trigger)) {
+        yield* say(`☛ POST JSON to ${publicUrl} with Authorization: Bearer <the ${trigger.step.connection ?? "http"} connection's token>`)
+        live.set(served.name, "listening")
+        continue
+      }
       if (trigger.trigger.kind === "STATIC_WEBHOOK") {
         // Registered by hand: nothing to enable, remove or keep; the user needs the URL.
         yield* say(`☛ paste ${publicUrl} as the webhook URL at the provider: ${trigger.trigger.setup}`)

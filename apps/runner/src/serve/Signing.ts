@@ -8,6 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import { envName } from "../components/ConnectionValues.js"
+import { isRequestTrigger } from "../components/HttpComponent.js"
 import { ServeProblem } from "../Errors.js"
 import { Output } from "../Output.js"
 import type * as Workflow from "../workflow/Workflow.js"
@@ -39,6 +40,23 @@ export const check = (
   allowUnsigned: boolean
 ): Effect.Effect<void, ServeProblem, Output> =>
   Effect.gen(function*() {
+    // The HTTP trigger has no anonymous form: --allow-unsigned-deliveries does not cover it.
+    const anonymous = workflows.flatMap((workflow) => {
+      const { component, prepared } = workflow.trigger!
+      if (!isRequestTrigger(prepared.trigger)) return []
+      const name = prepared.step.connection ?? component.name
+      const values = connections.get(name)
+      const set = (field: string) => values?.[field] !== undefined && values[field] !== null && values[field] !== ""
+      return set("token") || set("hmacSecret") ? [] : [{ type: prepared.step.type, name }]
+    })
+    if (anonymous.length > 0) {
+      return yield* new ServeProblem({
+        message: anonymous.map(({ name, type }) =>
+          `${type} accepts only authenticated requests: the ${name} connection has neither a "token" nor an "hmacSecret" ` +
+          `(${envName(name, "token")} or the connections file)`
+        ).join("\n")
+      })
+    }
     const missing = unsigned(workflows, connections)
     const say = (yield* Output).err
     if (!allowUnsigned) {
