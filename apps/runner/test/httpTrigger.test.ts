@@ -46,6 +46,13 @@ describe("x-runner serve, the HTTP trigger", () => {
     }
   })
 
+  it("a schema that does not compile is refused when the file is checked (exit 2, at its parameter), before anything runs", async () => {
+    const workflow = waitingWorkflow("bad-schema", { schema: { type: "object", properties: { email: { type: "text" } } } })
+    const outcome = await runner(["serve", workflow, "--sandbox", "--data-dir", join(dir, "bad-schema"), "--public-url", `http://127.0.0.1:${await freePort()}/hooks/bad`])
+    expect(outcome.code, outcome.stderr).toBe(2)
+    expect(outcome.stderr).toContain("triggers[0].parameters.schema: is not a JSON Schema")
+  })
+
   it("the example on the sandbox: 401 without or with a wrong token and 400 for a body failing the schema, nothing recorded; " +
     "202 with the run's id and one run; a repeated Idempotency-Key is that run", async () => {
     const port = await freePort()

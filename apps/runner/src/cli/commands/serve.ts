@@ -45,7 +45,8 @@ import {
 export const examples = [
   "$ x-runner serve examples/new-card.json --sandbox --public-url http://127.0.0.1:8787/hooks/new-card",
   "$ x-runner serve examples/card-due-soon.json --sandbox --poll-interval \"30 seconds\"",
-  "$ x-runner serve examples/weekly-schedule.json --sandbox"
+  "$ x-runner serve examples/weekly-schedule.json --sandbox",
+  "$ x-runner serve examples/http-request.json --sandbox --public-url http://127.0.0.1:8787/hooks/http-request"
 ] as const
 
 /**
