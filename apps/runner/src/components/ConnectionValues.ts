@@ -187,6 +187,26 @@ const required = (component: Component.Component) =>
     .map(([name]) => name)
 
 /**
+ * What is wrong with the named connection a use names: not a connection's name, not there, or
+ * not its component's (`undefined`: nothing, or a component's default).
+ *
+ * @since 0.8.0
+ * @category utils
+ */
+export const namedProblem = (connections: ConnectionValues, use: Use): string | undefined => {
+  const { component, connection } = use
+  if (connection === undefined) return undefined
+  if (!isConnectionName(connection)) return `"${connection}" is not a connection's name: a letter, then up to 63 letters, digits, _ or -`
+  const resolved = Connections.valuesOf(connections, component, connection)
+  if (Either.isRight(resolved)) return undefined
+  return connections.get(connection) === undefined
+    ? `there is no connection named "${connection}": put {"${connection}": {"component": "${component.name}", ${
+      required(component).map((f) => `"${f}": …`).join(", ")
+    }}} in the connections file (--connections FILE)`
+    : resolved.left.issues.map((issue) => issue.message).join("; ")
+}
+
+/**
  * Checks each connection these components or uses need (a component's default, or a named
  * connection of it); names what is missing and how to give it, and where a workflow names a
  * connection that is not there or is another component's.
@@ -201,22 +221,14 @@ export const check = (
   const problems: Array<string> = []
   for (const { at, component, connection } of usesOf(used)) {
     const where = at === undefined || at.length === 0 ? "" : `${at.map((path) => `${path}.connection`).join(", ")}: `
-    if (connection !== undefined && !isConnectionName(connection)) {
-      problems.push(`${where}"${connection}" is not a connection's name: a letter, then up to 63 letters, digits, _ or -`)
+    const named = namedProblem(connections, { component, connection })
+    if (named !== undefined) {
+      // A workflow's are said by its check, at their places (`Workflow.checkWithConnections`).
+      if (at === undefined || at.length === 0) problems.push(`${where}${named}`)
       continue
     }
     const resolved = Connections.valuesOf(connections, component, connection)
-    if (Either.isLeft(resolved)) {
-      const given = connection === undefined ? undefined : connections.get(connection)
-      problems.push(
-        given === undefined
-          ? `${where}there is no connection named "${connection}": put {"${connection}": {"component": "${component.name}", ${
-            required(component).map((f) => `"${f}": …`).join(", ")
-          }}} in the connections file (--connections FILE)`
-          : `${where}${resolved.left.issues.map((issue) => issue.message).join("; ")}`
-      )
-      continue
-    }
+    if (Either.isLeft(resolved)) continue
     const name = connection ?? component.name
     // As @x/core opens it: no values is a problem only if a field is required, else `{}` is decoded.
     const values = resolved.right

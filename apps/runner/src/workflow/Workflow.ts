@@ -277,15 +277,20 @@ export const deprecations = (workflow: Workflow): ReadonlyArray<string> => {
 }
 
 /**
- * Checks what can only be checked with the connections: a custom action's literal path must
- * stay below its connection's base URL (as it would be refused when its step runs, after
- * the earlier steps did their work).
+ * Checks what can only be checked with the connections: each connection a step or the trigger
+ * names must be there and be its component's, and a custom action's literal path must stay
+ * below its connection's base URL (as it would be refused when its step runs, after the
+ * earlier steps did their work).
  *
  * @since 0.2.0
  * @category utils
  */
-export const checkWithConnections = (workflow: Workflow, connections: ConnectionValues.ConnectionValues): ReadonlyArray<ConnectorError.Issue> =>
-  actionTasks(workflow).flatMap((checked) => {
+export const checkWithConnections = (workflow: Workflow, connections: ConnectionValues.ConnectionValues): ReadonlyArray<ConnectorError.Issue> => [
+  ...connectionsOf(workflow).flatMap((use) => {
+    const problem = ConnectionValues.namedProblem(connections, use)
+    return problem === undefined ? [] : (use.at ?? []).map((path) => ({ path: `${path}.connection`, message: problem }))
+  }),
+  ...actionTasks(workflow).flatMap((checked) => {
     // Decoded by the check, the parameters are values; else they are as written, and a path that
     // refers only to inputs is known now.
     const given = checked.parameters["path"]
@@ -300,3 +305,4 @@ export const checkWithConnections = (workflow: Workflow, connections: Connection
       ? resolved.left.issues.map((issue) => ({ path: `${checked.path}.parameters.${issue.path}`, message: issue.message }))
       : []
   })
+]
