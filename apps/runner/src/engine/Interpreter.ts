@@ -19,6 +19,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
+import * as Expressions from "../workflow/internal/expressions.js"
+import * as References from "../workflow/References.js"
 import type * as Workflow from "../workflow/Workflow.js"
 
 /**
@@ -252,6 +254,8 @@ const runTask = <R>(place: Place<R>, task: Workflow.CheckedTask, key: string, sc
       ? runGroup(place, task, key, scope)
       : task.kind === "loop"
       ? runLoop(place, task, key, scope)
+      : task.kind === "call"
+      ? runCall(place, task, key, scope)
       : runWait(place, task, key, scope)
     const limit = task.kind === "wait" ? undefined : task.timeout
     const limited: Effect.Effect<Ran, never, R> = limit === undefined ? body : Effect.map(Effect.timeoutOption(body, limit), Option.getOrElse((): Ran => ({
@@ -373,6 +377,72 @@ const runLoop = <R>(place: Place<R>, loop: Workflow.CheckedLoop, key: string, sc
       },
       visible: [],
       failure: failed?.sequence.failure
+    }
+  })
+
+/**
+ * Values with their `${= …}` values evaluated (by the compiled expressions, by source) and their
+ * `${…}` references resolved, in one pass (a value put in is never read again).
+ *
+ * @since 0.7.0
+ * @category utils
+ */
+export const resolveValues = (
+  values: unknown,
+  expressions: ReadonlyMap<string, Expressions.Compiled>,
+  scope: Scope
+): Either.Either<unknown, References.Unresolved> => {
+  if (expressions.size === 0) return References.resolve(values, scope)
+  const walk = (value: unknown): unknown => {
+    const compiled = typeof value === "string" ? expressions.get(Expressions.valueExpression(value) ?? "") : undefined
+    if (compiled !== undefined) {
+      const evaluated = compiled.evaluate(scope)
+      if (Either.isLeft(evaluated)) throw new References.Unresolved({ message: `\${= ${compiled.source}}: ${evaluated.left}` })
+      return plain(evaluated.right)
+    }
+    if (typeof value === "string") return Either.getOrThrowWith(References.resolve(value, scope), (unresolved) => unresolved)
+    if (Array.isArray(value)) return value.map(walk)
+    if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]))
+    return value
+  }
+  try {
+    return Either.right(walk(values))
+  } catch (error) {
+    if (error instanceof References.Unresolved) return Either.left(error)
+    throw error
+  }
+}
+
+/**
+ * A call: the called workflow's tasks under the call's key (a call `tidy`'s task `move` is `tidy.move`), with only its
+ * inputs visible (its declared ones, the given ones over them); when they fail, its own
+ * `onFailure` once. Its output: an object of its tasks' outputs by name.
+ */
+const runCall = <R>(place: Place<R>, call: Workflow.CheckedCall, key: string, scope: Scope): Effect.Effect<Ran, never, R> =>
+  Effect.gen(function*() {
+    const given = resolveValues(call.inputs, call.expressions, scope)
+    if (Either.isLeft(given)) {
+      return { result: { ...skippedResult(call, key), status: "failed", error: { tag: "InvalidInput", message: `${call.path}.inputs: ${given.left.message}` } }, visible: [] }
+    }
+    const inputs = { ...Object.fromEntries(call.workflow.inputs), ...(given.right as Record<string, unknown>) }
+    const inside: Place<R> = { ...place, prefix: key, depth: place.depth + 1 }
+    const main = yield* runTasks(inside, call.workflow.tasks, new Map([["inputs", inputs]]))
+    const recovery = main.failure === undefined || call.workflow.onFailure.length === 0
+      ? undefined
+      : yield* runTasks(inside, call.workflow.onFailure, new Map([...main.scope, ["failure", main.failure]]))
+    return {
+      result: {
+        name: call.name,
+        key,
+        kind: "call",
+        status: main.failure === undefined ? "succeeded" : "failed",
+        ...(main.failure === undefined
+          ? { output: outputsOf(call.workflow.tasks, main.scope) }
+          : { error: { tag: main.failure.tag, message: `${main.failure.path}: ${main.failure.message}` } }),
+        tasks: recovery === undefined ? main.results : [...main.results, ...recovery.results]
+      },
+      visible: [],
+      failure: main.failure
     }
   })
 

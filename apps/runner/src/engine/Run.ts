@@ -10,7 +10,6 @@ import { type Connections, ConnectorError, type Executor, RateLimiter } from "@x
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as References from "../workflow/References.js"
-import * as Expressions from "../workflow/internal/expressions.js"
 import type * as Workflow from "../workflow/Workflow.js"
 import * as Interpreter from "./Interpreter.js"
 
@@ -94,27 +93,7 @@ export const run = (
 export const resolveParameters = (
   checked: Workflow.CheckedAction,
   scope: ReadonlyMap<string, unknown>
-): Either.Either<unknown, References.Unresolved> => {
-  if (checked.expressions.size === 0) return References.resolve(checked.parameters, scope)
-  const walk = (value: unknown): unknown => {
-    const compiled = typeof value === "string" ? checked.expressions.get(Expressions.valueExpression(value) ?? "") : undefined
-    if (compiled !== undefined) {
-      const evaluated = compiled.evaluate(scope)
-      if (Either.isLeft(evaluated)) throw new References.Unresolved({ message: `\${= ${compiled.source}}: ${evaluated.left}` })
-      return Interpreter.plain(evaluated.right)
-    }
-    if (typeof value === "string") return Either.getOrThrowWith(References.resolve(value, scope), (unresolved) => unresolved)
-    if (Array.isArray(value)) return value.map(walk)
-    if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]))
-    return value
-  }
-  try {
-    return Either.right(walk(checked.parameters))
-  } catch (error) {
-    if (error instanceof References.Unresolved) return Either.left(error)
-    throw error
-  }
-}
+): Either.Either<unknown, References.Unresolved> => Interpreter.resolveValues(checked.parameters, checked.expressions, scope)
 
 /**
  * Runs one task with the outputs before it (`scope`: the inputs, the trigger's event and each

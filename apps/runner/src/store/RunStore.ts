@@ -77,8 +77,8 @@ export interface Step {
   /** Its name path with iteration indexes: `overdue[3].comment` (a top-level task's is its name). */
   readonly path: string
   readonly name: string
-  readonly kind: "action" | "group" | "loop" | "wait"
-  /** An action's type; a group's, loop's or wait's kind. */
+  readonly kind: "action" | "group" | "loop" | "wait" | "call"
+  /** An action's type; a group's, loop's, wait's or call's kind. */
   readonly type: string
   readonly status: StepStatus
   readonly input?: unknown
@@ -236,7 +236,7 @@ const RunWithEvent = Schema.extend(RunRow, Schema.Struct({ event: Json }))
 const StepRow = Schema.Struct({
   path: Schema.String,
   name: Schema.String,
-  kind: Schema.Literal("action", "group", "loop", "wait"),
+  kind: Schema.Literal("action", "group", "loop", "wait", "call"),
   type: Schema.String,
   status: Schema.Literal("running", "succeeded", "failed", "skipped", "unknown"),
   input: Json,

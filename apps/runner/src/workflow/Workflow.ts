@@ -13,6 +13,7 @@ import { Action, CustomAction, Property } from "@x/core"
 import * as Either from "effect/Either"
 import * as JSONSchema from "effect/JSONSchema"
 import * as Schema from "effect/Schema"
+import * as NodePath from "node:path"
 import * as ConnectionValues from "../components/ConnectionValues.js"
 import * as Checked from "./internal/checkStep.js"
 import { reservedNames } from "./internal/checkStep.js"
@@ -71,6 +72,14 @@ export type CheckedLoop = CheckTree.CheckedLoop
  * @category models
  */
 export type CheckedWait = CheckTree.CheckedWait
+
+/**
+ * A call of another workflow: its tasks run as part of this run.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export type CheckedCall = CheckTree.CheckedCall
 
 /**
  * A retry that passed the check: the attempts in all, the first delay, the backoff, the error tags it retries.
@@ -151,8 +160,45 @@ const nameOf = (value: unknown) =>
     : []
 
 /**
+ * Where a workflow's text came from, for the workflows it calls: its file, how a file is read,
+ * and the calls that led to it (a cycle is refused).
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export interface Source {
+  readonly file: string
+  readonly read: (file: string) => Either.Either<string, string>
+  /** The files of the calls that led here, the first workflow's first. */
+  readonly calledFrom?: ReadonlyArray<string> | undefined
+  /** The inputs its caller gives when it runs (not known at the check). */
+  readonly givenByCaller?: ReadonlySet<string> | undefined
+}
+
+/** The check of a workflow that a task of the workflow at `source` calls. */
+const calling = (source: Source, executor: Executor.Executor) =>
+(relative: string, given: ReadonlySet<string>): Either.Either<Checked.Called, ReadonlyArray<ConnectorError.Issue>> => {
+  const refused = (message: string) => Either.left([{ path: "", message }])
+  if (NodePath.isAbsolute(relative)) return refused(`${relative}: a called workflow is named by its path relative to this workflow's file`)
+  const file = NodePath.resolve(NodePath.dirname(source.file), relative)
+  const chain = [...(source.calledFrom ?? []), source.file]
+  if (chain.includes(file)) {
+    return refused(`${relative}: a cycle of calls (${[...chain.slice(chain.indexOf(file)), file].map((f) => NodePath.basename(f)).join(" → ")})`)
+  }
+  if (chain.length > CheckTree.maxCallDepth) return refused(`${relative}: calls nest at most ${CheckTree.maxCallDepth} deep`)
+  const text = source.read(file)
+  if (Either.isLeft(text)) return refused(`${relative}: ${text.left}`)
+  const checked = parse(text.right, new Map(), executor, { file, read: source.read, calledFrom: chain, givenByCaller: given })
+  if (Either.isLeft(checked)) return Either.left(checked.left.map((issue) => ({ ...issue, path: `${relative}: ${issue.path}` })))
+  if (checked.right.trigger !== undefined) return refused(`${relative}: a called workflow has no trigger (its caller's run is its start)`)
+  const declared = JsonText.parse(text.right).pipe(Either.map((json) => Object.keys((json as Json).inputs ?? {})), Either.getOrElse(() => []))
+  return Either.right({ file, workflow: checked.right, declared: new Set(declared) })
+}
+
+/**
  * Checks a workflow's text, with the inputs given on the command line: the workflow, or
- * every problem with its path.
+ * every problem with its path. With its `source`, the workflows its tasks call are read and
+ * checked too.
  *
  * @since 0.2.0
  * @category constructors
@@ -160,7 +206,8 @@ const nameOf = (value: unknown) =>
 export const parse = (
   text: string,
   given: ReadonlyMap<string, string>,
-  executor: Executor.Executor
+  executor: Executor.Executor,
+  source?: Source
 ): Either.Either<Workflow, ReadonlyArray<ConnectorError.Issue>> => {
   const parsed = JsonText.parse(text)
   if (Either.isLeft(parsed)) return Either.left([parsed.left])
@@ -178,6 +225,8 @@ export const parse = (
     if (!declared.has(name)) issues.push({ path: `inputs.${name}`, message: `the workflow declares no input "${name}"` })
   }
   const inputs: Map<string, unknown> = new Map([...declared, ...given])
+  // A called workflow's inputs its caller gives have their values when it runs.
+  for (const name of source?.givenByCaller ?? []) inputs.delete(name)
   const triggers = json.triggers ?? []
   if (triggers.length > 1) issues.push({ path: "triggers", message: "at most one trigger" })
   const context: Checked.CheckContext = {
@@ -193,7 +242,8 @@ export const parse = (
       type: "object",
       properties: Object.fromEntries([...declared.keys()].map((name) => [name, {}]))
     }),
-    loopOf: new Map()
+    loopOf: new Map(),
+    call: source === undefined ? undefined : calling(source, executor)
   }
   const trigger = triggers.map((value, i) => Checked.checkTrigger(context, value, `triggers[${i}]`))[0]
   if (triggers.length > 0) context.variables = Expressions.withSchema(context.variables, "trigger", triggerSchemaOf(trigger))

@@ -8,12 +8,15 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import { readFileSync } from "node:fs"
+import * as NodePath from "node:path"
 import { Components } from "../components/Components.js"
 import { InvalidArguments, InvalidWorkflow } from "../Errors.js"
 import * as Workflow from "./Workflow.js"
 
 /**
- * Reads and checks a workflow file, with the inputs given on the command line.
+ * Reads and checks a workflow file, with the inputs given on the command line, and the
+ * workflows it calls (paths relative to it).
  *
  * @since 0.2.0
  * @category constructors
@@ -26,8 +29,19 @@ export const loadWorkflow = (
     const fs = yield* FileSystem.FileSystem
     const { executor } = yield* Components
     const text = yield* Effect.mapError(fs.readFileString(file), () => new InvalidArguments({ message: `the workflow ${file} cannot be read` }))
-    return yield* Either.mapLeft(Workflow.parse(text, given, executor), (issues) => new InvalidWorkflow({ file, issues }))
+    // The workflows its tasks call are read as the check meets them (the check is synchronous).
+    const source: Workflow.Source = { file: NodePath.resolve(file), read: readCalled }
+    return yield* Either.mapLeft(Workflow.parse(text, given, executor, source), (issues) => new InvalidWorkflow({ file, issues }))
   })
+
+/** A called workflow's text, or why it cannot be read. */
+const readCalled = (file: string): Either.Either<string, string> => {
+  try {
+    return Either.right(readFileSync(file, "utf8"))
+  } catch (error) {
+    return Either.left((error as { code?: string }).code === "ENOENT" ? "no such file" : "cannot be read")
+  }
+}
 /**
  * A workflow file to serve, and its name (the file's, without `.json`).
  *

@@ -258,6 +258,8 @@ const taskKeys: Readonly<Record<string, string>> = {
   concurrency: "A loop: how many items at most run at once (1 to 64, default 1).",
   delay: "A wait: how long, e.g. \"2 hours\".",
   until: "A wait: a CEL expression giving the time to wait until.",
+  workflow: "A call: the workflow file it runs as part of this run, relative to this file.",
+  inputs: "A call: the inputs it gives the called workflow (values as a step's parameters: ${…} references, ${= …} expressions).",
   if: "A CEL expression: the task runs only when it is true, else it is skipped.",
   retry: "An action task: attempts on failure.",
   timeout: "A duration: the task fails when it takes longer.",
@@ -394,12 +396,25 @@ export const make = (components: ReadonlyArray<ComponentDescription>): JsonSchem
       oneOf: [has("delay"), has("until")],
       additionalProperties: false
     },
+    call: {
+      type: "object",
+      description: "A call: another workflow's tasks as part of this run, given its inputs. Its output: the called workflow's tasks' outputs by name.",
+      properties: {
+        label: ref("label"),
+        name: ref("name"),
+        workflow: { type: "string", minLength: 1, description: taskKeys["workflow"] },
+        inputs: { type: "object", description: taskKeys["inputs"] },
+        ...common
+      },
+      required: ["label", "name", "workflow"],
+      additionalProperties: false
+    },
     // The kind is told by the keys, as the runner tells it: type, then forEach (or a loop's other
     // keys), then tasks, then delay or until. Chosen by if/then rather than oneOf, so that a
     // mistake is reported once, in the kind the task is, not once per kind it is not.
     task: {
       type: "object",
-      description: "A task: an action (type), a group (tasks), a loop (forEach) or a wait (delay or until).",
+      description: "A task: an action (type), a group (tasks), a loop (forEach), a wait (delay or until) or a call (workflow).",
       properties: Object.fromEntries(Object.entries(taskKeys).map(([key, description]) => [key, { description }])),
       if: has("type"),
       then: ref("action"),
@@ -412,7 +427,7 @@ export const make = (components: ReadonlyArray<ComponentDescription>): JsonSchem
           else: {
             if: { anyOf: [has("delay"), has("until")] },
             then: ref("wait"),
-            else: ref("action")
+            else: { if: has("workflow"), then: ref("call"), else: ref("action") }
           }
         }
       }

@@ -59,7 +59,7 @@ const jsonOf = (result: Interpreter.TaskResult): unknown => {
   }
 }
 
-/** `run`'s progress on stderr: each task's line, indented by its depth in groups and loops. */
+/** `run`'s progress on stderr: each task's line, indented by its depth in groups, loops and calls. */
 const progress = (say: (text: string) => Effect.Effect<void>): Interpreter.Reporter => {
   const indent = (depth: number) => "  ".repeat(depth + 1)
   return {
@@ -72,6 +72,8 @@ const progress = (say: (text: string) => Effect.Effect<void>): Interpreter.Repor
           ? `▸ ${key} (group)`
           : task.kind === "loop"
           ? `↻ ${key} (loop)`
+          : task.kind === "call"
+          ? `▸ ${key} (calls ${task.file})`
           : `… ${key} (wait)`
       }`),
     finished: (result, depth) => say(`${indent(depth)}${Run.stepLine({ ...result, name: result.key })}`),

@@ -8,6 +8,7 @@ import type { Component, ConnectorError, Executor } from "@x/core"
 import { Step } from "@x/core"
 import * as Either from "effect/Either"
 import * as References from "../References.js"
+import type { Workflow } from "../Workflow.js"
 import * as Expressions from "./expressions.js"
 
 /**
@@ -56,6 +57,20 @@ export interface CheckContext {
   variables: Expressions.Variables
   /** The loop each task inside a loop belongs to (a reference from outside it is told so). */
   readonly loopOf: Map<string, string>
+  /**
+   * Reads and checks a workflow a task calls (`workflow`: a path relative to this file), the
+   * inputs the call gives known only when it runs; absent where there is no file to be relative to.
+   */
+  readonly call: ((path: string, given: ReadonlySet<string>) => Either.Either<Called, ReadonlyArray<ConnectorError.Issue>>) | undefined
+}
+
+/** A called workflow, as its check found it. */
+export interface Called {
+  /** Its file, resolved. */
+  readonly file: string
+  readonly workflow: Workflow
+  /** The inputs it declares. */
+  readonly declared: ReadonlySet<string>
 }
 
 /** The `${= …}` values in a parameter value, at any depth. */
@@ -108,9 +123,9 @@ const withInputs = (value: unknown, inputs: ReadonlyMap<string, unknown>): unkno
   return value
 }
 
-const checkReferences = (context: CheckContext, key: string, value: unknown, path: string) => {
+const checkReferences = (context: CheckContext, key: string, value: unknown, path: string, where = "parameters") => {
   for (const reference of References.referencesIn(value)) {
-    const at = `${path}.parameters.${key}`
+    const at = `${path}.${where}.${key}`
     if (reference.root === "inputs") {
       if (reference.path[0] === undefined || !context.declared.has(reference.path[0])) {
         context.issues.push({ path: at, message: `\${${reference.text}}: no input "${reference.path[0]}" is declared` })
@@ -163,6 +178,27 @@ const fromInputs = (error: { readonly issues: ReadonlyArray<ConnectorError.Issue
   })
 })
 
+/**
+ * Checks values that keep `${…}` references and `${= …}` expressions (a step's parameters, a
+ * call's inputs) against what is known here; the expressions compiled, by their source.
+ */
+export const checkValues = (
+  context: CheckContext,
+  values: Readonly<Record<string, unknown>>,
+  path: string,
+  where: string
+): ReadonlyMap<string, Expressions.Compiled> => {
+  for (const [key, v] of Object.entries(values)) checkReferences(context, key, withoutExpressions(v), path, where)
+  const expressions = new Map<string, Expressions.Compiled>()
+  for (const [key, v] of Object.entries(values)) {
+    for (const source of expressionsIn(v)) {
+      const compiled = compileAt(context, source, `${path}.${where}.${key}`)
+      if (compiled !== undefined) expressions.set(source, compiled)
+    }
+  }
+  return expressions
+}
+
 /** The step's shape, its name, and the references in its parameters; the parameters with the inputs put in. */
 const checkCommon = (context: CheckContext, value: unknown, path: string) => {
   const step = Step.decode(value)
@@ -175,14 +211,7 @@ const checkCommon = (context: CheckContext, value: unknown, path: string) => {
     context.issues.push({ path: `${path}.name`, message: `"${name}" is ${context.names.has(name) ? "the name of an earlier step" : "reserved"}` })
   }
   context.names.add(name)
-  for (const [key, v] of Object.entries(parameters)) checkReferences(context, key, withoutExpressions(v), path)
-  const expressions = new Map<string, Expressions.Compiled>()
-  for (const [key, v] of Object.entries(parameters)) {
-    for (const source of expressionsIn(v)) {
-      const compiled = compileAt(context, source, `${path}.parameters.${key}`)
-      if (compiled !== undefined) expressions.set(source, compiled)
-    }
-  }
+  const expressions = checkValues(context, parameters, path, "parameters")
   // Inputs are known now, so they are put in; a parameter that refers to a step's output (or
   // the trigger's) is checked when it runs. Which is which is read from the file as written: an
   // input's value is a value, even one that looks like `${…}`.
@@ -190,7 +219,10 @@ const checkCommon = (context: CheckContext, value: unknown, path: string) => {
   // (An input that is not declared is reported above: the parameter is not decoded either.)
   const dynamic = new Set(Object.keys(parameters).filter((k) =>
     expressionsIn(parameters[k]).length > 0 ||
-    References.referencesIn(parameters[k]).some((r) => r.root !== "inputs" || r.path[0] === undefined || !context.declared.has(r.path[0]))
+    References.referencesIn(parameters[k]).some((r) =>
+      // An input with no value yet (a called workflow's, given by its caller) is known when it runs.
+      r.root !== "inputs" || r.path[0] === undefined || !context.declared.has(r.path[0]) || !context.inputs.has(r.path[0])
+    )
   ))
   return { step: step.right, known, dynamic, written: parameters, expressions }
 }

@@ -14,6 +14,7 @@ import type { ParseError } from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Checked from "./checkStep.js"
 import * as Expressions from "./expressions.js"
+import type { Workflow } from "../Workflow.js"
 
 /** Loops nest at most this deep. */
 export const maxLoopDepth = 3
@@ -71,8 +72,24 @@ export interface CheckedWait extends Common {
   readonly wait: { readonly delay: Duration.Duration } | { readonly until: Expressions.Compiled }
 }
 
+/** A call: another workflow's tasks, with the inputs it is given (values as a step's parameters are). */
+export interface CheckedCall extends Common {
+  readonly kind: "call"
+  /** Its file as written, relative to the calling one. */
+  readonly file: string
+  readonly workflow: Workflow
+  /** The inputs given, as written (`${…}` references, `${= …}` values). */
+  readonly inputs: Readonly<Record<string, unknown>>
+  readonly expressions: ReadonlyMap<string, Expressions.Compiled>
+  readonly timeout: Duration.Duration | undefined
+  readonly continueOnError: boolean
+}
+
 /** A task that passed the check, by kind. */
-export type CheckedTask = CheckedAction | CheckedGroup | CheckedLoop | CheckedWait
+export type CheckedTask = CheckedAction | CheckedGroup | CheckedLoop | CheckedWait | CheckedCall
+
+/** Calls nest at most this deep (a cycle is refused whatever its depth). */
+export const maxCallDepth = 5
 
 const name = Step.Step.fields.name
 const label = Schema.String
@@ -118,6 +135,15 @@ const Loop = Schema.Struct({
 const Concurrency = Schema.Struct({
   concurrency: Schema.optional(Schema.Int.pipe(Schema.between(1, 64, { message: () => "must be a whole number from 1 to 64" })))
 })
+const Call = Schema.Struct({
+  label,
+  name,
+  workflow: Schema.String,
+  inputs: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  if: optionalText,
+  timeout: Schema.optional(Schema.Unknown),
+  continueOnError: Schema.optional(Schema.Unknown)
+})
 const Delay = Schema.Struct({ label, name, delay: Schema.String, if: optionalText })
 const Until = Schema.Struct({ label, name, until: Schema.String, if: optionalText })
 
@@ -129,10 +155,11 @@ const decodeContinueOnError = decode(ActionOptions.continueOnError)
 const decodeConcurrency = decode(Concurrency)
 const decodeGroup = decode(Group)
 const decodeLoop = decode(Loop)
+const decodeCall = decode(Call)
 const decodeDelay = decode(Delay)
 const decodeUntil = decode(Until)
 
-type Kind = "action" | "group" | "loop" | "wait"
+type Kind = "action" | "group" | "loop" | "wait" | "call"
 
 /** The kind a task's keys tell, or why they tell none. */
 const kindOf = (value: Record<string, unknown>): Either.Either<Kind, string> => {
@@ -141,6 +168,7 @@ const kindOf = (value: Record<string, unknown>): Either.Either<Kind, string> => 
   if ("forEach" in value) kinds.push("loop")
   else if ("tasks" in value) kinds.push("group")
   if ("delay" in value || "until" in value) kinds.push("wait")
+  if ("workflow" in value) kinds.push("call")
   // With none of the keys, it is read as an action (the common kind): its problems are an action's.
   if (kinds.length <= 1) return Either.right(kinds[0] ?? "action")
   return Either.left(`is one kind of task only: it has the keys of ${kinds.map((kind) => `a${kind === "action" ? "n" : ""} ${kind}`).join(" and ")}`)
@@ -204,7 +232,7 @@ const outputSchemaOf = (task: CheckedAction): unknown => {
 /** The JSON Schema of a task's output as later tasks see it (`undefined`: any). */
 const schemaOf = (task: CheckedTask): unknown => {
   // A task that may end failed and go on is read as its output or its error.
-  if ((task.kind === "action" || task.kind === "group" || task.kind === "loop") && task.continueOnError) return undefined
+  if (task.kind !== "wait" && task.continueOnError) return undefined
   switch (task.kind) {
     case "action":
       return outputSchemaOf(task)
@@ -217,6 +245,8 @@ const schemaOf = (task: CheckedTask): unknown => {
       }
     case "wait":
       return { type: "object", properties: { until: { type: "string" } }, required: ["until"] }
+    case "call":
+      return { type: "object", properties: Object.fromEntries(task.workflow.tasks.map((inner) => [inner.name, schemaOf(inner) ?? {}])) }
   }
 }
 
@@ -260,6 +290,8 @@ const checkOne = (place: Place, value: unknown, path: string): CheckedTask | und
     ? checkGroup(place, record, path)
     : kind.right === "loop"
     ? checkLoop(place, record, path)
+    : kind.right === "call"
+    ? checkCall(place, record, path)
     : checkWait(place, record, path)
   if (checked !== undefined) makeVisible(place, checked)
   return checked
@@ -382,6 +414,52 @@ const checkLoop = (place: Place, record: Record<string, unknown>, path: string):
   }
 }
 
+const checkCall = (place: Place, record: Record<string, unknown>, path: string): CheckedCall | undefined => {
+  const call = decodeCall(record)
+  if (Either.isLeft(call)) {
+    issuesOf(place, path, call.left)
+    return undefined
+  }
+  const given = call.right
+  const { context } = place
+  claimName(place, given.name, `${path}.name`)
+  const timeout = optionAt(place, path, decodeTimeout({ timeout: given.timeout }))
+  const continueOnError = optionAt(place, path, decodeContinueOnError({ continueOnError: given.continueOnError }))
+  const condition = conditionAt(place, given.if, `${path}.if`)
+  const inputs = given.inputs ?? {}
+  // Its inputs are values of this workflow's, checked here; the called one is checked on its own.
+  const expressions = Checked.checkValues(context, inputs, path, "inputs")
+  const limit = durationAt(place, timeout?.timeout, `${path}.timeout`)
+  if (context.call === undefined) {
+    context.issues.push({ path: `${path}.workflow`, message: "a workflow is called by its file's path, relative to this workflow's file: this one has no file" })
+    return undefined
+  }
+  const called = context.call(given.workflow, new Set(Object.keys(inputs)))
+  if (Either.isLeft(called)) {
+    for (const issue of called.left) context.issues.push({ path: issue.path === "" ? `${path}.workflow` : `${path}.workflow: ${issue.path}`, message: issue.message })
+    return undefined
+  }
+  for (const key of Object.keys(inputs)) {
+    if (!called.right.declared.has(key)) {
+      context.issues.push({ path: `${path}.inputs.${key}`, message: `${given.workflow} declares no input "${key}"` })
+    }
+  }
+  if (timeout === undefined || continueOnError === undefined) return undefined
+  return {
+    kind: "call",
+    name: given.name,
+    label: given.label,
+    path,
+    condition,
+    file: given.workflow,
+    workflow: called.right.workflow,
+    inputs,
+    expressions,
+    timeout: limit,
+    continueOnError: continueOnError.continueOnError ?? false
+  }
+}
+
 const checkWait = (place: Place, record: Record<string, unknown>, path: string): CheckedWait | undefined => {
   const { context } = place
   if ("delay" in record) {
@@ -424,4 +502,12 @@ export const namesIn = (values: ReadonlyArray<unknown>): ReadonlyArray<string> =
 
 /** Every action task of a tree, at any depth, in the file's order. */
 export const actionsIn = (tasks: ReadonlyArray<CheckedTask>): ReadonlyArray<CheckedAction> =>
-  tasks.flatMap((task) => task.kind === "action" ? [task] : task.kind === "wait" ? [] : actionsIn(task.tasks))
+  tasks.flatMap((task) =>
+    task.kind === "action"
+      ? [task]
+      : task.kind === "wait"
+      ? []
+      : task.kind === "call"
+      ? actionsIn([...task.workflow.tasks, ...task.workflow.onFailure])
+      : actionsIn(task.tasks)
+  )
