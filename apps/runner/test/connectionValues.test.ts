@@ -67,7 +67,7 @@ describe("ConnectionValues", () => {
 describe("ConnectionValues: named connections", () => {
   const trello = { key: "k", token: "t" }
 
-  it("check: a named connection of the component passes; a missing one, or one of another component, is named with where the workflow names it", () => {
+  it("check: a named connection of the component passes; a missing one, or one of another component, is named (a workflow's are left to its check, at their places)", () => {
     const connections: ConnectionValues.ConnectionValues = new Map<string, Record<string, unknown>>([
       ["work", { component: "boardtool", ...trello }],
       ["site", { component: "sitebuilder", accessToken: "a" }],
@@ -75,18 +75,21 @@ describe("ConnectionValues: named connections", () => {
     ])
     expect(Either.isRight(ConnectionValues.check(connections, [{ component: boardtool, connection: "work" }]))).toBe(true)
     const problems = (connection: string) =>
-      Either.match(ConnectionValues.check(connections, [{ component: boardtool, connection, at: ["tasks[1]", "tasks[2].tasks[0]"] }]), {
+      Either.match(ConnectionValues.check(connections, [{ component: boardtool, connection }]), {
         onLeft: (problem) => problem.message,
         onRight: () => "(valid)"
       })
     expect(problems("home")).toBe(
-      `tasks[1].connection, tasks[2].tasks[0].connection: there is no connection named "home": put {"home": {"component": "boardtool", "key": …, "token": …}} in the connections file (--connections FILE)`
+      `there is no connection named "home": put {"home": {"component": "boardtool", "key": …, "token": …}} in the connections file (--connections FILE)`
     )
-    expect(problems("site")).toBe(`tasks[1].connection, tasks[2].tasks[0].connection: the connection "site" is of sitebuilder, not boardtool`)
-    expect(problems("bare")).toBe(
-      `tasks[1].connection, tasks[2].tasks[0].connection: the connection "bare" does not say its component: give it "component": "boardtool"`
+    expect(problems("site")).toBe(`the connection "site" is of sitebuilder, not boardtool`)
+    expect(problems("bare")).toBe(`the connection "bare" does not say its component: give it "component": "boardtool"`)
+    expect(problems("my work")).toBe(`"my work" is not a connection's name: a letter, then up to 63 letters, digits, _ or -`)
+    // Named by a workflow (`at`), they are its check's to say, with their places.
+    expect(Either.isRight(ConnectionValues.check(connections, [{ component: boardtool, connection: "home", at: ["tasks[1]"] }]))).toBe(true)
+    expect(ConnectionValues.namedProblem(connections, { component: boardtool, connection: "site", at: ["tasks[1]"] })).toBe(
+      `the connection "site" is of sitebuilder, not boardtool`
     )
-    expect(problems("my work")).toBe(`tasks[1].connection, tasks[2].tasks[0].connection: "my work" is not a connection's name: a letter, then up to 63 letters, digits, _ or -`)
     // A named connection's own fields are checked as a default's are, named by it.
     const partial = ConnectionValues.check(new Map([["work", { component: "boardtool", key: "k" }]]), [{ component: boardtool, connection: "work" }])
     expect(Either.isLeft(partial) && partial.left.message).toContain(`connection work: token: `)

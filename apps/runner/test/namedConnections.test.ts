@@ -78,12 +78,18 @@ describe("named connections", () => {
     })
     const missing = await runner(["run", example, "--connections", onlyPersonal])
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toContain(
-      "tasks[1].connection, tasks[3].connection: there is no connection named \"work\": put {\"work\": {\"component\": \"boardtool\", \"key\": …, \"token\": …}} in the connections file"
-    )
+    for (const place of ["tasks[1]", "tasks[3]"]) {
+      expect(missing.stderr).toContain(
+        `  ${place}.connection: there is no connection named "work": put {"work": {"component": "boardtool", "key": …, "token": …}} in the connections file`
+      )
+    }
     const ofAnother = await runner(["run", workflowWith("of-another", (text) => text.replaceAll("\"connection\": \"work\"", "\"connection\": \"site\"")), "--connections", onlyPersonal])
     expect(ofAnother.code).toBe(2)
-    expect(ofAnother.stderr).toContain("tasks[1].connection, tasks[3].connection: the connection \"site\" is of sitebuilder, not boardtool")
+    expect(ofAnother.stderr).toContain("  tasks[1].connection: the connection \"site\" is of sitebuilder, not boardtool\n  tasks[3].connection: the connection \"site\" is of sitebuilder, not boardtool")
+    // With --output json, each is an issue at its path.
+    const json = await runner(["run", example, "--connections", onlyPersonal, "--output", "json"])
+    expect(json.code).toBe(2)
+    expect(JSON.parse(json.stdout).issues.map((issue: { path: string }) => issue.path)).toEqual(["tasks[1].connection", "tasks[3].connection"])
     const unknown = connectionsFile("unknown", { personal: trello(sim.token), work: { ...trello(aliceToken()), component: "trelo" } })
     const unknownComponent = await runner(["run", example, "--connections", unknown])
     expect(unknownComponent.code).toBe(2)

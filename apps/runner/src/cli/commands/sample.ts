@@ -40,7 +40,7 @@ export const sample = (args: {
     const workflow = yield* WorkflowFiles.loadWorkflow(args.workflow, args.inputs)
     const trigger = workflow.trigger
     if (trigger === undefined) return yield* new Errors.InvalidArguments({ message: `${args.workflow} has no trigger to sample` })
-    const { connections } = yield* ConnectionSource.connect(args.source, [{ component: trigger.component, connection: trigger.step.connection, at: ["triggers[0]"] }])
+    const { connections } = yield* ConnectionSource.connect(args.source, [{ component: trigger.component, connection: trigger.step.connection }])
     const { executor } = yield* Components
     const events = yield* Effect.either(executor.sample(trigger.prepared).pipe(Effect.provide(Connections.layer(connections))))
     if (Either.isLeft(events)) {
