@@ -13,12 +13,14 @@ import type * as Path from "@effect/platform/Path"
 import type * as Sharding from "@effect/cluster/Sharding"
 import * as Singleton from "@effect/cluster/Singleton"
 import type { Connections } from "@x/core"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
+import * as Schema from "effect/Schema"
 import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
@@ -71,6 +73,29 @@ export interface Reports {
  * @category constants
  */
 export const heartbeatEvery = Duration.seconds(2)
+
+/**
+ * How often a registered webhook is checked with the provider (a trigger's `check`) when
+ * `--poll-interval` does not say: Trello turns off a webhook whose deliveries keep failing,
+ * and nothing says so but its `active` flag.
+ *
+ * @since 0.8.0
+ * @category constants
+ */
+export const webhookCheckEvery = Duration.minutes(5)
+
+/**
+ * How far before the last event accepted a catch-up starts: the provider's clock may differ
+ * from the runner's, and what is listed twice is one run (its event id).
+ *
+ * @since 0.8.0
+ * @category constants
+ */
+export const catchUpOverlap = Duration.minutes(1)
+
+/** A webhook's catch-up cursor, in its trigger's stored `cursor`: the time events are listed from next. */
+const CatchUpCursor = Schema.Struct({ since: Schema.Number })
+const readCatchUpCursor = Schema.decodeUnknownOption(CatchUpCursor)
 
 /**
  * Hosts the engine until interrupted (its scope's end stops the triggers it keeps, as the last
@@ -190,7 +215,21 @@ export const host = (options: {
           })
         })
       } else if (kind === "DYNAMIC_WEBHOOK") {
-        keepers.push({ name: `x-runner/webhook/${hosted.name}`, keep: keepRegistered({ hosted, runner, embedded, reports: options.reports }) })
+        keepers.push({
+          name: `x-runner/webhook/${hosted.name}`,
+          keep: keepRegistered({
+            hosted,
+            runner,
+            embedded,
+            reports: options.reports,
+            checkEvery: options.pollInterval ?? webhookCheckEvery,
+            accept,
+            lastAccepted: Effect.map(
+              Effect.orElseSucceed(store.list({ limit: 1, workflow: hosted.name }), () => []),
+              (newest) => newest.length === 0 ? undefined : newest[0]!.acceptedAt
+            )
+          })
+        })
       }
     }
     type Needs = Components | Output | Connections.Connections | TriggerStore.TriggerStore
@@ -212,7 +251,17 @@ export const host = (options: {
  * left it, or it was for another URL) is removed first. At this runner's stop the webhook is
  * removed only when no other runner is alive to serve it.
  */
-const keepRegistered = (options: { readonly hosted: Hosted; readonly runner: string; readonly embedded: boolean; readonly reports: Reports }) =>
+const keepRegistered = (options: {
+  readonly hosted: Hosted
+  readonly runner: string
+  readonly embedded: boolean
+  readonly reports: Reports
+  readonly checkEvery: Duration.Duration
+  /** How an event is accepted: the same path as a delivery's (its run keyed by the event id). */
+  readonly accept: (name: string, event: { readonly id: string; readonly output: unknown }) => Effect.Effect<{ readonly fresh: boolean }, RunStore.StoreFailed>
+  /** When the newest run of the workflow was accepted (epoch milliseconds), if any. */
+  readonly lastAccepted: Effect.Effect<number | undefined>
+}) =>
   Effect.gen(function*() {
     const { executor } = yield* Components
     const say = (yield* Output).err
@@ -245,6 +294,48 @@ const keepRegistered = (options: { readonly hosted: Hosted; readonly runner: str
         new ServeProblem({ message: `the trigger could not be enabled: ${error._tag}: ${error.message}` }))
       yield* triggers.enabled({ workflow: hosted.name, type, parameters, url, state })
     }
+
+    // Events the provider lists that happened while nothing served: from the stored cursor (the
+    // previous start, read once its webhook was registered: what came later was delivered) or
+    // the last event accepted less an overlap, whichever is later; each one accepted like a
+    // delivery, so one delivered as well is one run.
+    const startedAt = yield* Clock.currentTimeMillis
+    const sameTrigger = Option.isSome(stored) && stored.value.type === type && JSON.stringify(stored.value.parameters) === JSON.stringify(parameters)
+    const storedSince = sameTrigger ? Option.flatMap(Option.flatMap(stored, (record) => record.cursor), readCatchUpCursor) : Option.none()
+    const catchUp = (from: number, why: string) =>
+      Effect.gen(function*() {
+        const newest = yield* options.lastAccepted
+        const since = new Date(Math.max(from, (newest ?? 0) - Duration.toMillis(catchUpOverlap)))
+        const listed = yield* executor.catchUp(trigger, since)
+        if (Option.isNone(listed)) return true
+        let fresh = 0
+        for (const event of listed.value) {
+          if ((yield* options.accept(hosted.name, event)).fresh) fresh++
+        }
+        yield* say(`↻ caught up ${why}: ${fresh} event${fresh === 1 ? "" : "s"} missed since ${since.toISOString()} to run (${listed.value.length - fresh} run already)`)
+        return true
+      }).pipe(Effect.catchAll((error) => Effect.as(say(`✘ the events missed ${why} could not be listed: ${error.message}`), false)))
+    const caughtUp = Option.isSome(storedSince) ? yield* catchUp(storedSince.value.since, "after the stop") : true
+    // The next start catches up from this one (what this runner accepts moves it later); from
+    // the stored one still when this catch-up failed.
+    if (caughtUp) yield* Effect.ignore(triggers.polled({ workflow: hosted.name, type, parameters, cursor: { since: startedAt } }))
+
+    // The provider may drop the webhook while it is served (Trello turns one off whose deliveries
+    // keep failing): checked on an interval, registered again (`enable` re-activates it or makes
+    // a new one), and what it did not deliver meanwhile caught up.
+    const checkOnce = Effect.gen(function*() {
+      const registration = yield* executor.checkTrigger(trigger, state)
+      if (Option.isNone(registration) || registration.value === "active") return
+      const lost = registration.value === "gone" ? "the provider removed the webhook" : "the provider turned the webhook off"
+      yield* say(`✘ ${hosted.name}: ${lost}: registering it again`)
+      yield* options.reports.polling?.(hosted.name, "failed", `${lost}: registering it again`) ?? Effect.void
+      state = yield* executor.enableTrigger(trigger, url)
+      yield* triggers.enabled({ workflow: hosted.name, type, parameters, url, state })
+      yield* say(`✔ ${hosted.name}: the webhook is ${registration.value === "gone" ? "registered again" : "active again"}`)
+      yield* options.reports.polling?.(hosted.name, "polling") ?? Effect.void
+      yield* catchUp(startedAt, "while the webhook was off")
+    }).pipe(Effect.catchAll((error) => say(`✘ ${hosted.name}: the webhook could not be checked or registered again (tried again in ${Duration.format(options.checkEvery)}): ${error.message}`)))
+    yield* Effect.forkScoped(Effect.schedule(checkOnce, Schedule.spaced(options.checkEvery)))
     yield* Effect.addFinalizer(() =>
       Effect.gen(function*() {
         const others = options.embedded

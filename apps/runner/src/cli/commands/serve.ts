@@ -183,7 +183,7 @@ export const command = Command.make("serve", {
   ),
   pollInterval: Options.text("poll-interval").pipe(
     Options.withPseudoName("DURATION"),
-    Options.withDescription("A polling trigger's: how often to poll, e.g. \"30 seconds\" (default: the interval the trigger declares)"),
+    Options.withDescription("A polling trigger's: how often to poll, e.g. \"30 seconds\" (default: the interval the trigger declares); a registered webhook's: how often it is checked with the provider (default: 5 minutes)"),
     Options.optional
   ),
   port: Options.integer("port").pipe(Options.withDescription("The port to listen on (default: the public URL's, else 8080)"), Options.optional),
