@@ -15,6 +15,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { http } from "../src/components/HttpComponent.js"
 import { schedule } from "../src/components/ScheduleComponent.js"
 import { durationPattern } from "../src/workflow/WorkflowSchema.js"
 import { runner } from "./bin.js"
@@ -75,7 +76,7 @@ describe("x-runner schema", () => {
     expect(schema).toMatchObject({ $schema: "https://json-schema.org/draft/2020-12/schema", title: "x-runner workflow" })
     expect(schema["$id"]).toMatch(/^https:\/\/.+\/workflow\.schema\.json$/)
     // Every action of the catalog is an action task's type, every trigger a trigger's, each with its parameters.
-    const components = [sitebuilder, boardtool, browseragent, schedule]
+    const components = [sitebuilder, boardtool, browseragent, schedule, http]
     const typesOf = (pick: (component: typeof components[number]) => object) =>
       components.flatMap((component) => Object.keys(pick(component)).map((name) => `${component.name}/v${component.version}/${name}`)).sort()
     const action = schema["$defs"].action
