@@ -46,11 +46,12 @@ describe("x-runner serve, the HTTP trigger", () => {
     }
   })
 
-  it("a schema that does not compile is refused when the file is checked (exit 2, at its parameter), before anything runs", async () => {
-    const workflow = waitingWorkflow("bad-schema", { schema: { type: "object", properties: { email: { type: "text" } } } })
+  it("a schema that does not compile, or passing on the credential's header, is refused when the file is checked (exit 2, at its parameter)", async () => {
+    const workflow = waitingWorkflow("bad-schema", { schema: { type: "object", properties: { email: { type: "text" } } }, headers: ["User-Agent", "Authorization"] })
     const outcome = await runner(["serve", workflow, "--sandbox", "--data-dir", join(dir, "bad-schema"), "--public-url", `http://127.0.0.1:${await freePort()}/hooks/bad`])
     expect(outcome.code, outcome.stderr).toBe(2)
     expect(outcome.stderr).toContain("triggers[0].parameters.schema: is not a JSON Schema")
+    expect(outcome.stderr).toContain("triggers[0].parameters.headers[1]: carries the request's credential: it is never passed on")
   })
 
   it("the example on the sandbox: 401 without or with a wrong token and 400 for a body failing the schema, nothing recorded; " +
@@ -73,6 +74,8 @@ describe("x-runner serve, the HTTP trigger", () => {
       const shortEmail = await post(url, JSON.stringify({ email: 42 }), bearer)
       expect(shortEmail.status).toBe(400)
       expect(await shortEmail.text()).toContain("body.email: must be string")
+      const longKey = await post(url, good, { ...bearer, "idempotency-key": "k".repeat(201) })
+      expect([longKey.status, await longKey.text()]).toEqual([400, "Idempotency-Key: is longer than 200 characters"])
       expect(await runsOf({ dataDir })).toEqual([])
 
       const accepted = await post(url, good, { ...bearer, "user-agent": "signup-form/1" })

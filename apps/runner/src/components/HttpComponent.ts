@@ -96,6 +96,11 @@ export const Request = Schema.Struct({
   })
 }).annotations({ identifier: "HttpRequest" })
 
+const credentialHeaders: ReadonlyArray<string> = ["authorization", signatureHeader]
+
+/** Longer keys are refused: a key is stored as the run's event id. */
+const maxKeyLength = 200
+
 const unauthorized = new Webhook.DeliveryRejected({ status: 401, message: "a bearer token or a signature is required, and it must match" })
 
 const request = Trigger.staticWebhook({
@@ -132,12 +137,16 @@ const request = Trigger.staticWebhook({
     })
   },
   validate: (params) => {
-    if (params.schema === undefined) return []
+    // The credential is never passed on: a run's trigger is recorded and shown.
+    const credentials = (params.headers ?? []).flatMap((name, i) =>
+      credentialHeaders.includes(name.toLowerCase()) ? [{ path: `headers[${i}]`, message: `carries the request's credential: it is never passed on` }] : []
+    )
+    if (params.schema === undefined) return credentials
     try {
       validatorOf(params.schema)
-      return []
+      return credentials
     } catch (error) {
-      return [{ path: "schema", message: `is not a JSON Schema: ${error instanceof Error ? error.message : String(error)}` }]
+      return [...credentials, { path: "schema", message: `is not a JSON Schema: ${error instanceof Error ? error.message : String(error)}` }]
     }
   },
   output: Request,
@@ -172,6 +181,9 @@ const request = Trigger.staticWebhook({
       }
       // The key names the run (the store keys runs by workflow and event id): a repeat is the same run.
       const key = request.headers["idempotency-key"]?.trim()
+      if (key !== undefined && key.length > maxKeyLength) {
+        return yield* new Webhook.DeliveryRejected({ status: 400, message: `Idempotency-Key: is longer than ${maxKeyLength} characters` })
+      }
       return {
         response: { status: 202 },
         events: [{ id: key !== undefined && key !== "" ? `key:${key}` : `request:${randomUUID()}`, output: { body, headers } }]
