@@ -3,12 +3,13 @@
  * workflow whose http connection has no credential is refused at start, exit 2), a missing or
  * wrong token answered 401 and a body that fails the trigger's JSON Schema answered 400 naming
  * the place, with nothing recorded; an accepted body 202 with its run's id, run once; a
- * repeated `Idempotency-Key` the same run; `respond: "whenDone"` answering the run's outputs;
- * an HMAC signature of the body instead of a token.
+ * repeated `Idempotency-Key` the same run; `respond: "whenDone"` answering the run's outputs
+ * (a failed run 500, one still going at the time limit 202); an HMAC signature of the body
+ * instead of a token.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { createHmac } from "node:crypto"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -20,13 +21,16 @@ const dir = mkdtempSync(join(tmpdir(), "x-runner-http-"))
 const post = (url: string, body: string, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body })
 
-/** A workflow that needs no provider: its one task waits until a time long past (done at once). */
-const waitingWorkflow = (name: string, parameters: Record<string, unknown>) => {
-  const file = join(dir, `${name}.json`)
+/**
+ * A workflow that needs no provider: its one task waits until a time long past (done at once),
+ * or until the time its request's body gives (`until`).
+ */
+const waitingWorkflow = (name: string, parameters: Record<string, unknown>, until = "timestamp('2000-01-01T00:00:00Z')", into = dir) => {
+  const file = join(into, `${name}.json`)
   writeFileSync(file, JSON.stringify({
     label: "Started by an HTTP request",
     triggers: [{ label: "A request", name: "request", type: "http/v1/request", parameters }],
-    tasks: [{ label: "Until a past time", name: "due", until: "timestamp('2000-01-01T00:00:00Z')" }]
+    tasks: [{ label: "Until a time", name: "due", until }]
   }))
   return file
 }
@@ -126,6 +130,34 @@ describe("x-runner serve, the HTTP trigger", () => {
       const runs = await runsOf({ dataDir })
       expect(runs.map((run) => ({ id: run.id, status: run.status }))).toEqual([{ id: answer.runId, status: "succeeded" }])
       expect(server.log()).not.toContain(secret)
+    } finally {
+      server.child.kill("SIGTERM")
+      await server.exited
+    }
+  })
+
+  it("respond: whenDone answers a failed run 500 with its failed step, and a run still going at the time limit 202 with its id", async () => {
+    const directory = join(dir, "served")
+    mkdirSync(directory)
+    // The wait's time from the body: not a time fails the run; a year ahead is still going at the 1 s limit.
+    waitingWorkflow("fails", { respond: "whenDone", timeoutSeconds: 120 }, "timestamp(trigger.body.until)", directory)
+    waitingWorkflow("slow", { respond: "whenDone", timeoutSeconds: 1 }, "timestamp(trigger.body.until)", directory)
+    const connections = join(dir, "token-connections.json")
+    writeFileSync(connections, JSON.stringify({ http: { token: "a-test-token" } }), { mode: 0o600 })
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}/hooks`
+    const dataDir = join(dir, "served-data")
+    const server = served(["serve", directory, "--connections", connections, "--data-dir", dataDir, "--public-url", base])
+    try {
+      await server.waitFor("● serving http/v1/request", 2)
+      const bearer = { authorization: "Bearer a-test-token" }
+      const failed = await post(`${base}/fails`, JSON.stringify({ until: "not a time" }), bearer)
+      expect(failed.status).toBe(500)
+      expect(await failed.json()).toMatchObject({ status: "failed", failedStep: "due", outputs: {} })
+      const slow = await post(`${base}/slow`, JSON.stringify({ until: new Date(Date.now() + 365 * 86_400_000).toISOString() }), bearer)
+      expect(slow.status).toBe(202)
+      const { runId } = await slow.json() as { runId: string }
+      expect((await runsOf({ dataDir }, "--workflow", "slow")).map((run) => ({ id: run.id, finished: run.finishedAt }))).toEqual([{ id: runId, finished: null }])
     } finally {
       server.child.kill("SIGTERM")
       await server.exited
