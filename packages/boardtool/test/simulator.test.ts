@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@x/http-undici"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import { createServer, type Server } from "node:http"
 import * as Simulator from "../src/testing/simulator.js"
@@ -9,7 +10,7 @@ import { connectedTo, executor, kit, simulatorConnection, step } from "./support
 let sim: Simulator.Simulator
 
 beforeAll(async () => {
-  sim = await Simulator.start({ deliveryRetryDelayMs: 20 })
+  sim = await Simulator.start({ deliveryRetryDelayMs: 20, deactivateAfterFailures: 4 })
 })
 afterAll(() => sim.close())
 
@@ -64,6 +65,7 @@ const receiver = (trigger: object, state: () => unknown, answer?: (n: number) =>
         })
       )
     ),
+    url: () => url,
     close: Effect.promise(() => new Promise((resolve) => server.close(resolve)))
   }
 }
@@ -305,6 +307,37 @@ describe("boardtool against the simulator", () => {
       const error = yield* Effect.flip(executor.enableTrigger(trigger, url).pipe(provide))
       expect(error).toMatchObject({ _tag: "InvalidInput", message: `URL (${url}) did not return 200 status code, got 404` })
       yield* Effect.promise(() => new Promise((resolve) => refusing.close(resolve)))
+    }))
+
+  it.live("a webhook whose deliveries keep failing is turned off; check says inactive; enable activates it again, and it delivers", () =>
+    Effect.gen(function*() {
+      const [list] = [...sim.lists.values()]
+      let state: unknown
+      const trigger = { label: "New card", name: "newCard", type: "boardtool/v1/newCard", parameters: { idList: list!.id } }
+      // Every attempt of the first delivery fails (1 + 3 retries: as many as this simulator takes).
+      const failing = receiver(trigger, () => state, (n) => (n <= 4 ? 500 : undefined))
+      state = yield* executor.enableTrigger(trigger, yield* failing.start).pipe(provide)
+      const webhookId = (state as { webhookId: string }).webhookId
+      yield* run("createCard", { idList: list!.id, name: "Lost" })
+      yield* Effect.promise(() => sim.idle())
+      expect(sim.webhooks.get(webhookId)).toMatchObject({ active: false, consecutiveFailures: 4 })
+      expect(yield* executor.checkTrigger(trigger, state).pipe(provide)).toEqual(Option.some("inactive"))
+      // A card created while it is off is not delivered.
+      yield* run("createCard", { idList: list!.id, name: "Unheard" })
+      yield* Effect.promise(() => sim.idle())
+      expect(sim.deliveries.filter((d) => d.webhookId === webhookId)).toHaveLength(4)
+      // Enabled again: the same webhook, active, counting afresh.
+      expect(yield* executor.enableTrigger(trigger, failing.url()).pipe(provide)).toEqual(state)
+      expect(yield* executor.checkTrigger(trigger, state).pipe(provide)).toEqual(Option.some("active"))
+      yield* run("createCard", { idList: list!.id, name: "Heard" })
+      yield* Effect.promise(() => sim.idle())
+      expect(failing.events.map((event) => (event.output as { name: string }).name)).toEqual(["Heard"])
+      // What it missed, listed since before the first card: the three cards, oldest first.
+      const missed = yield* executor.catchUp(trigger, new Date(Date.now() - 60_000)).pipe(provide)
+      expect(Option.map(missed, (events) => events.map((event) => (event.output as { name: string }).name).slice(-3))).toEqual(Option.some(["Lost", "Unheard", "Heard"]))
+      yield* run("customAction", { method: "DELETE", path: `/webhooks/${webhookId}` })
+      expect(yield* executor.checkTrigger(trigger, state).pipe(provide)).toEqual(Option.some("gone"))
+      yield* failing.close
     }))
 
   it.live("enforces Trello's rate limits with its 429 body", () =>

@@ -2,7 +2,8 @@
  * Webhook deliveries as Trello makes them: a signed POST (`X-Trello-Webhook`, base64
  * HMAC-SHA1 of the body and the callback URL, keyed with the app secret) of `{action, model}`
  * to each active webhook watching a model the action is about, retried up to 3 times on a
- * failure, and the webhook deleted on a 410.
+ * failure, the webhook deleted on a 410, and turned off after too many failures in a row (when
+ * the simulator is told how many).
  */
 import { WebhookSender } from "@x/core/testing"
 import { createHmac } from "node:crypto"
@@ -21,6 +22,7 @@ export const make = (options: {
   readonly webhooks: Map<string, Webhook>
   readonly retries: number
   readonly retryDelayMs: number
+  readonly deactivateAfterFailures?: number | undefined
 }) => {
   const { secret, webhooks } = options
   const deliveries: Array<Delivery> = []
@@ -43,6 +45,11 @@ export const make = (options: {
         }
         const failed = status === "error" || status < 200 || status > 299
         webhook.consecutiveFailures = failed ? webhook.consecutiveFailures + 1 : 0
+        // Trello turns off a webhook whose deliveries keep failing: nothing more is sent to it.
+        if (options.deactivateAfterFailures !== undefined && webhook.consecutiveFailures >= options.deactivateAfterFailures) {
+          webhook.active = false
+          return false
+        }
         return failed
       }
     })

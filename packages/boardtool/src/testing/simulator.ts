@@ -82,6 +82,12 @@ export interface Settings {
   /** Retries of a failed delivery (default 3) and the wait between them (default 1 s). */
   readonly deliveryRetries?: number
   readonly deliveryRetryDelayMs?: number
+  /**
+   * Turns a webhook off (`active: false`, delivering nothing until it is set active again) after
+   * this many failed delivery attempts in a row, as Trello does to a webhook whose deliveries
+   * keep failing (default: never).
+   */
+  readonly deactivateAfterFailures?: number
   /** Start with a member, two boards with lists and cards (default true). */
   readonly seed?: boolean
   /** The largest attachment it takes: Trello's 10 MB of a free workspace by default (250 MB paid). */
@@ -230,7 +236,8 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
     secret,
     webhooks: store.webhooks,
     retries: settings.deliveryRetries ?? 3,
-    retryDelayMs: settings.deliveryRetryDelayMs ?? 1000
+    retryDelayMs: settings.deliveryRetryDelayMs ?? 1000,
+    deactivateAfterFailures: settings.deactivateAfterFailures
   })
 
   if (settings.seed !== false) {

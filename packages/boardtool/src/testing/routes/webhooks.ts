@@ -78,6 +78,8 @@ export const routes = ({ memberOf, store }: Context): ReadonlyArray<Route> => {
         webhook.idModel = idModel
         webhook.callbackURL = callbackURL
         if (description !== undefined) webhook.description = description
+        // Activated again, it starts counting failures afresh.
+        if (active === true) webhook.consecutiveFailures = 0
         if (active !== undefined) webhook.active = active
         return store.webhookJson(webhook)
       }
