@@ -1,10 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import nock from "nock"
 import { Component, Connections, Executor, Trigger, Webhook } from "../src/index.js"
-import { connected, connectionValues, fixture } from "./support.js"
+import { connected, connectionValues, fixture, fixtureConnection, newThing, thingsChanged } from "./support.js"
 
 const API = "https://api.fixture.test"
 const executor = Executor.make([fixture])
@@ -146,4 +147,41 @@ describe("Executor triggers", () => {
       expect.objectContaining({ name: "thingsChanged", kind: "POLLING" })
     ])
   })
+})
+
+describe("Executor triggers kept alive", () => {
+  it.effect("a dynamic webhook declaring no check nor catchUp: None from both, nothing sent; Trigger.catchesUp says so", () =>
+    Effect.gen(function*() {
+      // nock refuses any request: none is sent.
+      expect(yield* provide(executor.checkTrigger(trigger, { webhookId: "w1" }))).toEqual(Option.none())
+      expect(yield* provide(executor.catchUp(trigger, new Date(0)))).toEqual(Option.none())
+      expect([Trigger.catchesUp(newThing), Trigger.catchesUp(thingsChanged)]).toEqual([false, true])
+    }))
+
+  it.effect("check and catchUp run with the stored state and a time; the events are encoded like a delivery's", () =>
+    Effect.gen(function*() {
+      const alive = Trigger.dynamicWebhook({
+        ...newThing,
+        name: "aliveThing",
+        check: ({ state }: { state: { webhookId: string } }) => Effect.succeed(state.webhookId === "w1" ? "inactive" as const : "gone" as const),
+        catchUp: ({ since }: { since: Date }) => Effect.succeed([{ id: `since ${since.toISOString()}`, output: { id: "t1", name: "One", count: 1 } }])
+      } as never)
+      const component = Component.make({
+        name: "fixture",
+        version: 1,
+        title: "Fixture",
+        description: "A component for tests.",
+        category: "Testing",
+        connection: fixtureConnection,
+        actions: [],
+        triggers: [alive]
+      })
+      const keeping = Executor.make([component])
+      const step = { ...trigger, type: "fixture/v1/aliveThing" }
+      expect(Trigger.catchesUp(alive)).toBe(true)
+      expect(yield* provide(keeping.checkTrigger(step, { webhookId: "w1" }))).toEqual(Option.some("inactive"))
+      const bad = yield* Effect.flip(provide(keeping.checkTrigger(step, { other: 1 })))
+      expect(bad._tag).toBe("InvalidInput")
+      expect(yield* provide(keeping.catchUp(step, new Date(0)))).toEqual(Option.some([{ id: "since 1970-01-01T00:00:00.000Z", output: { id: "t1", name: "One", count: 1 } }]))
+    }))
 })
