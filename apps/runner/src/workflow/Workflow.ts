@@ -103,16 +103,7 @@ export type CheckedTrigger = Checked.CheckedTrigger
  * @since 0.2.0
  * @category models
  */
-export interface Workflow {
-  readonly label: string
-  readonly description?: string | undefined
-  /** The declared inputs with the given ones over them. */
-  readonly inputs: ReadonlyMap<string, unknown>
-  readonly trigger: CheckedTrigger | undefined
-  readonly tasks: ReadonlyArray<CheckedTask>
-  /** The tasks that run, once, when the run fails (with `failure`); none when not given. */
-  readonly onFailure: ReadonlyArray<CheckedTask>
-}
+export type Workflow = CheckTree.CheckedWorkflow
 
 // The shape is checked with Schema; the values are then taken from the JSON as written (a
 // decoded Record would not keep a key such as "__proto__" as the user's).
@@ -177,7 +168,7 @@ export interface Source {
 
 /** The check of a workflow that a task of the workflow at `source` calls. */
 const calling = (source: Source, executor: Executor.Executor) =>
-(relative: string, given: ReadonlySet<string>): Either.Either<Checked.Called, ReadonlyArray<ConnectorError.Issue>> => {
+(relative: string, given: ReadonlySet<string>): Either.Either<CheckTree.Called, ReadonlyArray<ConnectorError.Issue>> => {
   const refused = (message: string) => Either.left([{ path: "", message }])
   if (NodePath.isAbsolute(relative)) return refused(`${relative}: a called workflow is named by its path relative to this workflow's file`)
   const file = NodePath.resolve(NodePath.dirname(source.file), relative)
@@ -242,19 +233,19 @@ export const parse = (
       type: "object",
       properties: Object.fromEntries([...declared.keys()].map((name) => [name, {}]))
     }),
-    loopOf: new Map(),
-    call: source === undefined ? undefined : calling(source, executor)
+    loopOf: new Map()
   }
+  const call = source === undefined ? undefined : calling(source, executor)
   const trigger = triggers.map((value, i) => Checked.checkTrigger(context, value, `triggers[${i}]`))[0]
   if (triggers.length > 0) context.variables = Expressions.withSchema(context.variables, "trigger", triggerSchemaOf(trigger))
-  const tasks = CheckTree.checkTasks({ context, loopDepth: 0, loop: undefined }, json.tasks, "tasks")
+  const tasks = CheckTree.checkTasks({ context, loopDepth: 0, loop: undefined, call }, json.tasks, "tasks")
   // The failure path sees what the tasks may have left, and `failure`.
   const failing: Checked.CheckContext = {
     ...context,
     known: new Map([...context.known, ["failure", true]]),
     variables: Expressions.withSchema(context.variables, "failure", failureSchema)
   }
-  const onFailure = CheckTree.checkTasks({ context: failing, loopDepth: 0, loop: undefined }, json.onFailure ?? [], "onFailure")
+  const onFailure = CheckTree.checkTasks({ context: failing, loopDepth: 0, loop: undefined, call }, json.onFailure ?? [], "onFailure")
   if (issues.length > 0) return Either.left(issues)
   return Either.right({
     label: json.label,

@@ -8,7 +8,6 @@ import type { Component, ConnectorError, Executor } from "@x/core"
 import { Step } from "@x/core"
 import * as Either from "effect/Either"
 import * as References from "../References.js"
-import type { Workflow } from "../Workflow.js"
 import * as Expressions from "./expressions.js"
 
 /**
@@ -57,20 +56,6 @@ export interface CheckContext {
   variables: Expressions.Variables
   /** The loop each task inside a loop belongs to (a reference from outside it is told so). */
   readonly loopOf: Map<string, string>
-  /**
-   * Reads and checks a workflow a task calls (`workflow`: a path relative to this file), the
-   * inputs the call gives known only when it runs; absent where there is no file to be relative to.
-   */
-  readonly call: ((path: string, given: ReadonlySet<string>) => Either.Either<Called, ReadonlyArray<ConnectorError.Issue>>) | undefined
-}
-
-/** A called workflow, as its check found it. */
-export interface Called {
-  /** Its file, resolved. */
-  readonly file: string
-  readonly workflow: Workflow
-  /** The inputs it declares. */
-  readonly declared: ReadonlySet<string>
 }
 
 /** The `${= …}` values in a parameter value, at any depth. */

@@ -14,7 +14,6 @@ import type { ParseError } from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Checked from "./checkStep.js"
 import * as Expressions from "./expressions.js"
-import type { Workflow } from "../Workflow.js"
 
 /** Loops nest at most this deep. */
 export const maxLoopDepth = 3
@@ -72,12 +71,39 @@ export interface CheckedWait extends Common {
   readonly wait: { readonly delay: Duration.Duration } | { readonly until: Expressions.Compiled }
 }
 
+/** A workflow that passed the check (`Workflow.Workflow`). */
+export interface CheckedWorkflow {
+  readonly label: string
+  readonly description?: string | undefined
+  /** The declared inputs with the given ones over them. */
+  readonly inputs: ReadonlyMap<string, unknown>
+  readonly trigger: Checked.CheckedTrigger | undefined
+  readonly tasks: ReadonlyArray<CheckedTask>
+  /** The tasks that run, once, when the run fails (with `failure`); none when not given. */
+  readonly onFailure: ReadonlyArray<CheckedTask>
+}
+
+/** A called workflow, as its check found it. */
+export interface Called {
+  /** Its file, resolved. */
+  readonly file: string
+  readonly workflow: CheckedWorkflow
+  /** The inputs it declares. */
+  readonly declared: ReadonlySet<string>
+}
+
+/**
+ * Reads and checks a workflow a task calls (`workflow`: a path relative to this file), the
+ * inputs the call gives known only when it runs.
+ */
+export type Call = (path: string, given: ReadonlySet<string>) => Either.Either<Called, ReadonlyArray<ConnectorError.Issue>>
+
 /** A call: another workflow's tasks, with the inputs it is given (values as a step's parameters are). */
 export interface CheckedCall extends Common {
   readonly kind: "call"
   /** Its file as written, relative to the calling one. */
   readonly file: string
-  readonly workflow: Workflow
+  readonly workflow: CheckedWorkflow
   /** The inputs given, as written (`${…}` references, `${= …}` values). */
   readonly inputs: Readonly<Record<string, unknown>>
   readonly expressions: ReadonlyMap<string, Expressions.Compiled>
@@ -180,6 +206,8 @@ export interface Place {
   readonly loopDepth: number
   /** The loop the tasks are in (its name), if any. */
   readonly loop: string | undefined
+  /** How a called workflow is read and checked; absent where there is no file to be relative to. */
+  readonly call: Call | undefined
 }
 
 const issuesOf = (place: Place, path: string, error: Parameters<typeof Property.issuesOf>[0]) => {
@@ -396,7 +424,7 @@ const checkLoop = (place: Place, record: Record<string, unknown>, path: string):
       ? Expressions.withType(context.variables, given.as, Expressions.elementType(forEach.type))
       : Expressions.withSchema(context.variables, given.as, undefined)
   }
-  const inner = checkTasks({ context: inside, loopDepth: place.loopDepth + 1, loop: given.name }, given.tasks, `${path}.tasks`)
+  const inner = checkTasks({ ...place, context: inside, loopDepth: place.loopDepth + 1, loop: given.name }, given.tasks, `${path}.tasks`)
   const timeout = durationAt(place, timeoutGiven?.timeout, `${path}.timeout`)
   if (forEach === undefined || timeoutGiven === undefined || continueOnError === undefined || concurrency === undefined) return undefined
   return {
@@ -430,11 +458,11 @@ const checkCall = (place: Place, record: Record<string, unknown>, path: string):
   // Its inputs are values of this workflow's, checked here; the called one is checked on its own.
   const expressions = Checked.checkValues(context, inputs, path, "inputs")
   const limit = durationAt(place, timeout?.timeout, `${path}.timeout`)
-  if (context.call === undefined) {
+  if (place.call === undefined) {
     context.issues.push({ path: `${path}.workflow`, message: "a workflow is called by its file's path, relative to this workflow's file: this one has no file" })
     return undefined
   }
-  const called = context.call(given.workflow, new Set(Object.keys(inputs)))
+  const called = place.call(given.workflow, new Set(Object.keys(inputs)))
   if (Either.isLeft(called)) {
     for (const issue of called.left) context.issues.push({ path: issue.path === "" ? `${path}.workflow` : `${path}.workflow: ${issue.path}`, message: issue.message })
     return undefined
