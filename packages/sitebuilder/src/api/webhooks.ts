@@ -62,6 +62,16 @@ export const deleteWebhook = (client: ProviderClient.ProviderClient, webhookId: 
   client.void({ method: "DELETE", path: path`/webhooks/${webhookId}` })
 
 /**
+ * Whether a webhook is still registered (`GET /webhooks/{id}`): Webflow's webhook has no flag
+ * that turns it off, so it is `active` until it is deleted (a 404: `gone`).
+ */
+export const registration = (client: ProviderClient.ProviderClient, webhookId: string) =>
+  client.json({ method: "GET", path: path`/webhooks/${webhookId}` }, Webhook).pipe(
+    Effect.as("active" as const),
+    Effect.catchTag("NotFound", () => Effect.succeed("gone" as const))
+  )
+
+/**
  * The site's webhook with this URL, trigger type and filter if it has one, else a new one:
  * enabling again (a restart that lost the state) must not register a second webhook that
  * delivers every event twice, nor spend one of the 75 a trigger type may have per site.
@@ -229,26 +239,32 @@ export type CommentEvent = typeof CommentEvent.Type
 export const sampleSize = 5
 /** How many records of a list a sample reads at most, to find the newest (Webflow sorts no list by date). */
 const sampleScan = 500
+/**
+ * How many records of a list a catch-up reads at most (a hundred of Webflow's pages): no list
+ * is sorted or filtered by date, so those since a time are found among all of them.
+ */
+export const catchUpScan = 10_000
 
 const newest = <A>(records: ReadonlyArray<A>, at: (a: A) => string | null | undefined) =>
   [...records].sort((a, b) => (at(b) ?? "").localeCompare(at(a) ?? "")).slice(0, sampleSize)
 
+/** The site's orders, up to `maxItems`, in Webflow's order. */
+export const siteOrders = (client: ProviderClient.ProviderClient, siteId: string, maxItems: number) =>
+  Pagination.collect(paged(client, { path: path`/sites/${siteId}/orders`, key: "orders", maxItems }, OrderEvent))
+
 /** The site's orders, the most recent first by `at`. */
 export const recentOrders = (client: ProviderClient.ProviderClient, siteId: string, at: (order: OrderEvent) => string | null | undefined) =>
-  Effect.map(
-    Pagination.collect(paged(client, { path: path`/sites/${siteId}/orders`, key: "orders", maxItems: sampleScan }, OrderEvent)),
-    (orders) => newest(orders, at)
-  )
+  Effect.map(siteOrders(client, siteId, sampleScan), (orders) => newest(orders, at))
 
 /**
- * The site's latest form submissions (of the forms of this name, or of every form), as the
- * `form_submission` webhook carries them: the form's name, the visitor's data, when.
+ * The site's form submissions (of the forms of this name, or of every form), up to `maxItems`
+ * a form, as the `form_submission` webhook carries them: the form's name, the visitor's data, when.
  */
-export const recentSubmissions = (client: ProviderClient.ProviderClient, siteId: string, formName: string | undefined) =>
+export const submissionsOf = (client: ProviderClient.ProviderClient, siteId: string, formName: string | undefined, maxItems: number) =>
   Effect.gen(function*() {
     const forms = (yield* Pagination.collect(Forms.forms(client, siteId))).filter((form) => formName === undefined || form.displayName === formName)
     const submitted = yield* Effect.forEach(forms, (form) =>
-      Effect.map(Pagination.collect(Forms.submissions(client, form.id, sampleScan)), (submissions) =>
+      Effect.map(Pagination.collect(Forms.submissions(client, form.id, maxItems)), (submissions) =>
         // A submission without its date cannot be placed among the latest: left out.
         submissions.flatMap((submission): Array<FormSubmitted> =>
           submission.dateSubmitted === undefined ? [] : [{
@@ -260,16 +276,20 @@ export const recentSubmissions = (client: ProviderClient.ProviderClient, siteId:
             submittedAt: submission.dateSubmitted,
             data: submission.formResponse
           }])))
-    return newest(submitted.flat(), (submission) => submission.submittedAt)
+    return submitted.flat()
   })
+
+/** The site's latest form submissions (of the forms of this name, or of every form). */
+export const recentSubmissions = (client: ProviderClient.ProviderClient, siteId: string, formName: string | undefined) =>
+  Effect.map(submissionsOf(client, siteId, formName, sampleScan), (submitted) => newest(submitted, (submission) => submission.submittedAt))
 
 const ListedItem = ItemEvent.pipe(Schema.omit("siteId", "collectionId", "workspaceId"))
 
-/** The staged items of one collection, or of every collection of the site, the most recent first by `at`. */
-export const recentItems = (
+/** The staged items of one collection, or of every collection of the site, up to `maxItems` a collection. */
+export const itemsOf = (
   client: ProviderClient.ProviderClient,
   scope: { readonly siteId: string; readonly collectionId?: string | undefined },
-  at: (item: ItemEvent) => string | null | undefined
+  maxItems: number
 ) =>
   Effect.gen(function*() {
     const collections = scope.collectionId === undefined
@@ -277,11 +297,18 @@ export const recentItems = (
       : [scope.collectionId]
     const all: Array<ItemEvent> = []
     for (const collectionId of collections) {
-      const items = yield* Pagination.collect(Items.items(client, { collectionId }, ListedItem, sampleScan))
+      const items = yield* Pagination.collect(Items.items(client, { collectionId }, ListedItem, maxItems))
       all.push(...items.map((item) => ({ ...item, siteId: scope.siteId, collectionId })))
     }
-    return newest(all, at)
+    return all
   })
+
+/** The staged items of one collection, or of every collection of the site, the most recent first by `at`. */
+export const recentItems = (
+  client: ProviderClient.ProviderClient,
+  scope: { readonly siteId: string; readonly collectionId?: string | undefined },
+  at: (item: ItemEvent) => string | null | undefined
+) => Effect.map(itemsOf(client, scope, sampleScan), (items) => newest(items, at))
 
 const PublishedSite = Schema.Struct({
   id: Schema.String,

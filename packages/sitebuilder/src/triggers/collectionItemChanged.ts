@@ -10,5 +10,10 @@ export const collectionItemChanged = Webhook.make({
   triggerType: "collection_item_changed",
   // Each change has a new lastUpdated: the item's id with it is one change.
   id: Item.versionOf,
-  recent: (client, params) => Webhooks.recentItems(client, params, (item) => item.lastUpdated)
+  recent: (client, params) => Webhooks.recentItems(client, params, (item) => item.lastUpdated),
+  history: {
+    records: (client, params) => Webhooks.itemsOf(client, params, Webhooks.catchUpScan),
+    // An item never updated since its creation (the same time) has no change to catch up.
+    happenedAt: (item) => (item.lastUpdated === item.createdOn ? undefined : item.lastUpdated)
+  }
 })

@@ -10,5 +10,6 @@ export const collectionItemCreated = Webhook.make({
   triggerType: "collection_item_created",
   // An item is created once; its id with its lastUpdated is one version of it.
   id: Item.versionOf,
-  recent: (client, params) => Webhooks.recentItems(client, params, (item) => item.createdOn)
+  recent: (client, params) => Webhooks.recentItems(client, params, (item) => item.createdOn),
+  history: { records: (client, params) => Webhooks.itemsOf(client, params, Webhooks.catchUpScan), happenedAt: (item) => item.createdOn }
 })

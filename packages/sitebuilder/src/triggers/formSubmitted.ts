@@ -23,5 +23,9 @@ export const formSubmitted = Webhook.make({
   matches: (submission, { formName }) => formName === undefined || submission.name === formName,
   // Each submission has its own id.
   id: (submission) => submission.id,
-  recent: (client, { formName, siteId }) => Webhooks.recentSubmissions(client, siteId, formName)
+  recent: (client, { formName, siteId }) => Webhooks.recentSubmissions(client, siteId, formName),
+  history: {
+    records: (client, { formName, siteId }) => Webhooks.submissionsOf(client, siteId, formName, Webhooks.catchUpScan),
+    happenedAt: (submission) => submission.submittedAt
+  }
 })

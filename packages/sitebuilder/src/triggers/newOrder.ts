@@ -12,5 +12,6 @@ export const newOrder = Webhook.make({
   payload: Webhooks.OrderEvent,
   // An order is placed once: its id is the event's.
   id: (order) => order.orderId,
-  recent: (client, { siteId }) => Webhooks.recentOrders(client, siteId, (order) => order.acceptedOn)
+  recent: (client, { siteId }) => Webhooks.recentOrders(client, siteId, (order) => order.acceptedOn),
+  history: { records: (client, { siteId }) => Webhooks.siteOrders(client, siteId, Webhooks.catchUpScan), happenedAt: (order) => order.acceptedOn }
 })

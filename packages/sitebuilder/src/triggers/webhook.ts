@@ -7,7 +7,9 @@
  * already gone is fine), and each delivery verified before anything runs: `x-webflow-signature`
  * is the hex HMAC-SHA256 of `"<x-webflow-timestamp>:<raw body>"` keyed with the connection's
  * OAuth client secret, compared in constant time, and a timestamp more than 5 minutes from now
- * is refused (a forged, altered or replayed delivery is a 401 and runs nothing).
+ * is refused (a forged, altered or replayed delivery is a 401 and runs nothing). `check` asks
+ * whether the webhook is still there; a trigger that declares its `history` (the records
+ * Webflow lists and each one's time) catches up what happened while nothing served it.
  */
 import { type ConnectorError, type Property, type ProviderClient, Trigger, Webhook } from "@x/core"
 import * as Effect from "effect/Effect"
@@ -48,6 +50,19 @@ export interface WebhookTrigger<P extends Property.Properties, A> {
     client: ProviderClient.ProviderClient,
     params: Property.Params<SiteProps<P>>
   ) => Effect.Effect<ReadonlyArray<A>, ConnectorError.ConnectorError>
+  /**
+   * Its records as Webflow lists them (any order; as its events would carry them, so each has
+   * the id its delivery has) and when each one's event happened (none: it is not this
+   * trigger's event). With it the trigger catches up: the events since a time, oldest first.
+   * Without it, what happens while nothing serves the trigger is lost.
+   */
+  readonly history?: {
+    readonly records: (
+      client: ProviderClient.ProviderClient,
+      params: Property.Params<SiteProps<P>>
+    ) => Effect.Effect<ReadonlyArray<A>, ConnectorError.ConnectorError>
+    readonly happenedAt: (record: A) => string | null | undefined
+  }
 }
 
 export const make = <P extends Property.Properties, A>(config: WebhookTrigger<P, A>) => {
@@ -56,6 +71,17 @@ export const make = <P extends Property.Properties, A>(config: WebhookTrigger<P,
   const eventsOf = (records: ReadonlyArray<A>, params: Property.Params<SiteProps<P>>) =>
     records.filter((record) => config.matches?.(record, params) ?? true).map((output) => ({ id: config.id(output), output }))
   const recent = config.recent
+  const history = config.history
+  /** The records whose event happened at or after `since`, oldest first. */
+  const since = (records: ReadonlyArray<A>, happenedAt: (record: A) => string | null | undefined, time: Date) =>
+    records
+      .flatMap((record) => {
+        const at = happenedAt(record)
+        const ms = at == null ? Number.NaN : Date.parse(at)
+        return Number.isNaN(ms) || ms < time.getTime() ? [] : [{ record, ms }]
+      })
+      .sort((a, b) => a.ms - b.ms)
+      .map(({ record }) => record)
 
   return Trigger.dynamicWebhook({
     name: config.name,
@@ -79,6 +105,15 @@ export const make = <P extends Property.Properties, A>(config: WebhookTrigger<P,
 
     // A webhook that is already gone is what disabling wants.
     disable: ({ client, state }) => Webhooks.deleteWebhook(client, state.webhookId).pipe(Effect.catchTag("NotFound", () => Effect.void)),
+
+    // Deleted (by hand, or with its site): `enable` registers it again.
+    check: ({ client, state }) => Webhooks.registration(client, state.webhookId),
+
+    ...(history === undefined ? {} : {
+      // What the webhook would have delivered since then, oldest first, with a delivery's ids.
+      catchUp: ({ client, params, since: time }: { client: ProviderClient.ProviderClient; params: Property.Params<SiteProps<P>>; since: Date }) =>
+        Effect.map(history.records(client, params), (records) => eventsOf(since(records, history.happenedAt, time), params))
+    }),
 
     ...(recent === undefined ? {} : {
       sample: ({ client, params }: { client: ProviderClient.ProviderClient; params: Property.Params<SiteProps<P>> }) =>
