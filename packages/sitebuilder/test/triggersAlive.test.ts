@@ -62,9 +62,9 @@ describe("sitebuilder triggers kept alive: the wire", () => {
       }
     }))
 
-  it("the triggers that catch up: form submissions, new orders, items created and changed", () => {
+  it("the triggers that catch up: form submissions, new orders, items created and changed, pages created", () => {
     expect(Object.values(sitebuilder.triggers).filter(Trigger.catchesUp).map((t) => t.name).sort()).toEqual([
-      "collectionItemChanged", "collectionItemCreated", "formSubmitted", "newOrder"
+      "collectionItemChanged", "collectionItemCreated", "formSubmitted", "newOrder", "pageCreated"
     ])
   })
 
@@ -136,5 +136,18 @@ describe("sitebuilder triggers kept alive: the wire", () => {
       expect(changed.map((e) => e.id)).toEqual(["580e64008c9a982ac9b8b002@2026-11-12T00:00:00.000Z"])
       expect(changed[0]!.output).toMatchObject({ siteId: SITE, collectionId: COLLECTION })
       expect(yield* delivered("collectionItemChanged", "collection_item_changed", changed[0]!.output)).toEqual([changed[0]!.id])
+    }))
+
+  it.live("pageCreated: the site's pages created since, oldest first, each its page id as a delivery's", () =>
+    Effect.gen(function*() {
+      const page = (n: number, createdOn: string) => ({ id: `66a3cfb276641574f5d58${String(n).padStart(3, "0")}`, siteId: SITE, title: `Page ${n}`, slug: `page-${n}`, publishedPath: `/page-${n}`, createdOn, lastUpdated: "2026-11-20T00:00:00.000Z" })
+      const scope = webflow()
+        .get(`/v2/sites/${SITE}/pages`).query({ offset: 0, limit: 100 })
+        .reply(200, { pages: [page(2, "2026-11-12T00:00:00.000Z"), page(1, "2026-11-01T00:00:00.000Z"), page(3, "2026-11-11T00:00:00.000Z")], pagination: { limit: 100, offset: 0, total: 3 } })
+      const events = yield* catchUp("pageCreated")
+      expect(scope.isDone()).toBe(true)
+      expect(events.map((e) => e.id)).toEqual(["66a3cfb276641574f5d58003", "66a3cfb276641574f5d58002"])
+      expect(events[0]!.output).toEqual({ siteId: SITE, pageId: "66a3cfb276641574f5d58003", pageTitle: "Page 3", publishedPath: "/page-3", createdOn: "2026-11-11T00:00:00.000Z" })
+      expect(yield* delivered("pageCreated", "page_created", events[0]!.output)).toEqual([events[0]!.id])
     }))
 })

@@ -62,4 +62,16 @@ describe("sitebuilder triggers kept alive, against the simulator", () => {
       // The item created above is no change (never updated since).
       expect(yield* caughtUp("collectionItemChanged", products, since)).toEqual(changed.events.map((e) => e.id))
     }))
+
+  it.live("pageCreated: a page made in the Designer since, with its delivery's id; another site's is not", () =>
+    Effect.gen(function*() {
+      const since = new Date()
+      const store = { siteId: seed.sites.store }
+      const { events } = yield* exercise("pageCreated", store, Effect.sync(() => {
+        simulation.sim.createPage(seed.sites.portfolio, { title: "Elsewhere" })
+        simulation.sim.createPage(seed.sites.store, { title: "Caught page", slug: "caught-page" })
+      }))
+      expect(events).toHaveLength(1)
+      expect(yield* caughtUp("pageCreated", store, since)).toEqual(events.map((e) => e.id))
+    }))
 })

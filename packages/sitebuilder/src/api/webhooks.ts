@@ -332,16 +332,17 @@ export const lastPublish = (client: ProviderClient.ProviderClient, siteId: strin
     }
   )
 
+/** The site's pages as the page_* events carry them, with their time `at` (`createdOn` or `lastUpdated`), up to `maxItems`. */
+export const pagesOf = (client: ProviderClient.ProviderClient, siteId: string, at: "createdOn" | "lastUpdated", maxItems: number) =>
+  Effect.map(Pagination.collect(Pages.pages(client, siteId, maxItems)), (pages) =>
+    pages.map((page): PageEvent => ({
+      siteId: page.siteId ?? siteId,
+      pageId: page.id,
+      pageTitle: page.title,
+      publishedPath: page.publishedPath,
+      ...(page[at] === undefined ? {} : { [at]: page[at] })
+    })))
+
 /** The site's pages as the page_* events carry them, the most recent first by `at` (`createdOn` or `lastUpdated`). */
 export const recentPages = (client: ProviderClient.ProviderClient, siteId: string, at: "createdOn" | "lastUpdated") =>
-  Effect.map(Pagination.collect(Pages.pages(client, siteId, sampleScan)), (pages) =>
-    newest(
-      pages.map((page): PageEvent => ({
-        siteId: page.siteId ?? siteId,
-        pageId: page.id,
-        pageTitle: page.title,
-        publishedPath: page.publishedPath,
-        ...(page[at] === undefined ? {} : { [at]: page[at] })
-      })),
-      (event) => event[at]
-    ))
+  Effect.map(pagesOf(client, siteId, at, sampleScan), (pages) => newest(pages, (event) => event[at]))

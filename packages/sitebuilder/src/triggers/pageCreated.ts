@@ -13,5 +13,6 @@ export const pageCreated = Webhook.make({
   // A page is created once: its id is the event's.
   id: (page) => page.pageId,
   // Sample: the pages created last (`GET /sites/{id}/pages`).
-  recent: (client, { siteId }) => Webhooks.recentPages(client, siteId, "createdOn")
+  recent: (client, { siteId }) => Webhooks.recentPages(client, siteId, "createdOn"),
+  history: { records: (client, { siteId }) => Webhooks.pagesOf(client, siteId, "createdOn", Webhooks.catchUpScan), happenedAt: (page) => page.createdOn }
 })
