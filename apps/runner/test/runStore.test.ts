@@ -89,6 +89,20 @@ describe("RunStore", () => {
       expect(yield* store.retry("0000000000000000")).toEqual(Option.none())
     }).pipe(Effect.provide(stores())))
 
+  it.effect("a run x-runner run records is its own: no serving runner claims it, counts it as unfinished, or retries it", () =>
+    Effect.gen(function*() {
+      const store = yield* RunStore.RunStore
+      const runId = yield* store.recordStarted({ workflow: "copy", file: "/work/copy.json", runner: "run:host:1" })
+      expect(yield* store.claim("runner-a", 10, "all others")).toEqual([])
+      expect(yield* store.unfinished).toBe(0)
+      expect(yield* store.stepFinished(runId, "run:host:1", { path: "copy", name: "copy", kind: "action", type: "boardtool/v1/createCard", status: "failed", error: { tag: "NotFound", message: "gone" } })).toBe(true)
+      expect(yield* store.runFinished(runId, "run:host:1", 0, "failed", "copy")).toBe(true)
+      expect(Option.getOrThrow(yield* store.retry(runId))).toMatchObject({ status: "failed", origin: "run", file: "/work/copy.json", attempt: 0 })
+      const shown = Option.getOrThrow(yield* store.show(runId))
+      expect(shown.run).toMatchObject({ workflow: "copy", status: "failed", failedStep: "copy", origin: "run", runner: "run:host:1" })
+      expect(shown.steps.map((step) => [step.path, step.status])).toEqual([["copy", "failed"]])
+    }).pipe(Effect.provide(stores())))
+
   it.effect("a write marker is committed on the step's row before its request goes, with its attempt", () =>
     Effect.gen(function*() {
       const store = yield* RunStore.RunStore

@@ -36,7 +36,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Activity from "@effect/workflow/Activity"
 import * as Workflow from "@effect/workflow/Workflow"
 import * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
-import { type Connections, ConnectorError, Executor, Property, WriteGuard } from "@x/core"
+import { type Connections, ConnectorError, Executor, WriteGuard } from "@x/core"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -139,14 +139,6 @@ const takenOverName = "RunTakenOver"
 const takenOver = (runId: string) => Effect.die(Object.assign(new Error(`run ${runId} was taken over by another runner`), { name: takenOverName }))
 
 /**
- * The secret parameters of a step are never stored: their values are replaced (a secret
- * object's keys kept, e.g. the names of `sensitiveData`), also inside declared fields. A run
- * taken up again resolves its parameters from the workflow, never from this.
- */
-const scrubbed = (checked: WorkflowFile.CheckedAction, input: unknown): unknown =>
-  typeof input !== "object" || input === null ? input : Property.redact(checked.prepared.action.props, input as Record<string, unknown>)
-
-/**
  * The runs of this runner that wait (a `delay` or an `until`): they hold no place among the
  * `concurrency` runs at once, nor in the dispatcher's backlog, so that waiting runs never keep
  * others from running. `roomMade` is offered as one starts waiting.
@@ -193,8 +185,6 @@ interface Execution {
   readonly runId: string
   /** The tasks as the store had them when the run (re)started, by path. */
   readonly recorded: ReadonlyMap<string, RunStore.Step>
-  /** Each action's input as its last attempt resolved it (secrets replaced), by path. */
-  readonly inputs: Map<string, unknown>
   /**
    * Actions whose attempt was cut short by a time limit after it may have sent a write (by
    * path): the run cannot tell what happened at the provider.
@@ -230,7 +220,7 @@ const attemptActivity = (runs: Runs, execution: Execution, checked: WorkflowFile
         } satisfies StepOutcome
       }
       const resolved = checked.decoded !== undefined ? Either.right(checked.parameters) : Run.resolveParameters(checked, scope)
-      const shownInput = scrubbed(checked, Either.getOrElse(resolved, () => checked.parameters))
+      const shownInput = Run.scrubbed(checked, Either.getOrElse(resolved, () => checked.parameters))
       if (before !== undefined && before.status === "running" && before.writeSentAt !== undefined && before.writeAttempt === attempt) {
         // Cut short after it may have sent a write: found again, or reported; never sent blindly.
         const since = before.writeSentAt
@@ -314,23 +304,6 @@ const waitActivity = (execution: Execution, key: string, until: Date) =>
     })
   }))
 
-/** How a task's result is kept as its row. */
-const rowOf = (result: Interpreter.TaskResult, execution: Execution, now: number): RunStore.Step => ({
-  path: result.key,
-  name: result.name,
-  kind: result.kind,
-  type: result.type ?? result.kind,
-  status: result.status === "failed" && result.error?.tag === "OutcomeUnknown" ? "unknown" : result.status,
-  ...(result.kind === "action" && execution.inputs.has(result.key) ? { input: execution.inputs.get(result.key) } : {}),
-  // A group's, loop's or call's output is its tasks' outputs, each in its own row.
-  ...(result.kind === "action" || result.kind === "wait" ? { output: result.output } : {}),
-  ...(result.error === undefined ? {} : { error: result.error }),
-  startedAt: now - (result.durationMs ?? 0),
-  ...(result.durationMs === undefined ? {} : { durationMs: result.durationMs }),
-  ...(result.attempts === undefined ? {} : { attempts: result.attempts }),
-  ...(result.rateLimitWaitMs === undefined ? {} : { rateLimitWaitMs: result.rateLimitWaitMs })
-})
-
 const indent = (depth: number) => "  ".repeat(depth + 1)
 
 /**
@@ -363,7 +336,7 @@ export const runsLayer = (runs: Runs) => {
       }
       yield* persistently(store.runStarted(runId, attempt, runs.runner))
       yield* runs.say(`▶ event ${run.eventId} (run ${runId})`)
-      const execution: Execution = { store, runId, recorded, inputs: new Map(), cutShort: new Map(), unknown: false }
+      const execution: Execution = { store, runId, recorded, cutShort: new Map(), unknown: false }
       const health = yield* RunsHealth
       const keep = (row: RunStore.Step) =>
         Effect.flatMap(persistently(store.stepFinished(runId, runs.runner, row)), (owned) => owned ? Effect.void : takenOver(runId)).pipe(
@@ -374,7 +347,7 @@ export const runsLayer = (runs: Runs) => {
         iteration: () => Effect.void,
         retrying: (_task, key, attempt, of, after, depth) => runs.say(`${indent(depth)}↻ ${key}: attempt ${attempt} of ${of} after ${Duration.format(after)}`),
         finished: (result, depth) => {
-          const row = rowOf(result, execution, Date.now())
+          const row = Run.rowOf(result, Date.now())
           if (row.status === "unknown") execution.unknown = true
           // Without its duration: serve's log says how each task ended, `runs show` how long it took.
           return Effect.zipRight(keep(row), runs.say(`${indent(depth)}${Run.stepLine({ ...row, name: result.key, durationMs: undefined })}`))
@@ -385,9 +358,9 @@ export const runsLayer = (runs: Runs) => {
           Effect.gen(function*() {
             if (runs.stopping()) return yield* Effect.interrupt
             const outcome = yield* attemptActivity(runs, execution, task, key, scope)
-            execution.inputs.set(attemptOf(key).path, outcome.input)
             return {
               status: outcome.status === "succeeded" ? "succeeded" : "failed",
+              input: outcome.input,
               output: outcome.output,
               error: outcome.error,
               rateLimitWaitMs: outcome.rateLimitWaitMs
@@ -410,7 +383,6 @@ export const runsLayer = (runs: Runs) => {
           kind: "action",
           type: cut.type,
           status: "unknown",
-          ...(execution.inputs.has(path) ? { input: execution.inputs.get(path) } : {}),
           error: {
             tag: "OutcomeUnknown",
             message: `step "${path}" (${cut.type}) was cut short by a time limit after it may have sent a request that creates or changes something ` +

@@ -52,6 +52,8 @@ export interface Failure extends TaskError {
  */
 export interface Attempt {
   readonly status: "succeeded" | "failed"
+  /** Its parameters as it resolved them, secret values replaced (what a run's record shows). */
+  readonly input?: unknown
   readonly output?: unknown
   readonly error?: TaskError | undefined
   readonly rateLimitWaitMs?: number | undefined
@@ -83,6 +85,8 @@ export interface TaskResult {
   /** An action's type. */
   readonly type?: string | undefined
   readonly status: "succeeded" | "failed" | "skipped"
+  /** An action's input as its last attempt resolved it, secret values replaced. */
+  readonly input?: unknown
   readonly output?: unknown
   readonly error?: TaskError | undefined
   /** An action's attempts, when it ran. */
@@ -308,6 +312,7 @@ const runAction = <R>(place: Place<R>, task: Workflow.CheckedAction, key: string
         kind: "action" as const,
         type: task.step.type,
         status: outcome.status,
+        ...(outcome.input === undefined ? {} : { input: outcome.input }),
         ...(outcome.status === "succeeded" ? { output: outcome.output } : { error: outcome.error }),
         attempts: attempt,
         ...(rateLimitWaitMs > 0 ? { rateLimitWaitMs } : {})

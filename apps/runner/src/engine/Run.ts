@@ -6,9 +6,10 @@
  *
  * @since 0.2.0
  */
-import { type Connections, ConnectorError, type Executor, RateLimiter } from "@x/core"
+import { type Connections, ConnectorError, type Executor, Property, RateLimiter } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import type * as RunStore from "../store/RunStore.js"
 import * as References from "../workflow/References.js"
 import type * as Workflow from "../workflow/Workflow.js"
 import * as Interpreter from "./Interpreter.js"
@@ -65,6 +66,39 @@ export const stepLine = (step: {
 }
 
 /**
+ * The secret parameters of a step are never stored: their values are replaced (a secret
+ * object's keys kept, e.g. the names of `sensitiveData`), also inside declared fields. A run
+ * taken up again resolves its parameters from the workflow, never from this.
+ *
+ * @since 0.7.0
+ * @category utils
+ */
+export const scrubbed = (checked: Workflow.CheckedAction, input: unknown): unknown =>
+  typeof input !== "object" || input === null ? input : Property.redact(checked.prepared.action.props, input as Record<string, unknown>)
+
+/**
+ * How a task's result is kept as its row of the run (`serve`'s, and a recorded `run`'s).
+ *
+ * @since 0.7.0
+ * @category utils
+ */
+export const rowOf = (result: Interpreter.TaskResult, now: number): RunStore.Step => ({
+  path: result.key,
+  name: result.name,
+  kind: result.kind,
+  type: result.type ?? result.kind,
+  status: result.status === "failed" && result.error?.tag === "OutcomeUnknown" ? "unknown" : result.status,
+  ...(result.kind === "action" && result.input !== undefined ? { input: result.input } : {}),
+  // A group's, loop's or call's output is its tasks' outputs, each in its own row.
+  ...(result.kind === "action" || result.kind === "wait" ? { output: result.output } : {}),
+  ...(result.error === undefined ? {} : { error: result.error }),
+  startedAt: now - (result.durationMs ?? 0),
+  ...(result.durationMs === undefined ? {} : { durationMs: result.durationMs }),
+  ...(result.attempts === undefined ? {} : { attempts: result.attempts }),
+  ...(result.rateLimitWaitMs === undefined ? {} : { rateLimitWaitMs: result.rateLimitWaitMs })
+})
+
+/**
  * Runs the workflow's task tree in memory (`Interpreter.run`), each action by the executor,
  * with `trigger` (the event's output) when a trigger fired the run.
  *
@@ -79,7 +113,14 @@ export const run = (
 ): Effect.Effect<Interpreter.RunResult, never, Connections.Connections> =>
   Interpreter.run(workflow, {
     attempt: (task, _key, scope) =>
-      Effect.map(runStep(executor, task, scope), (step): Interpreter.Attempt => ({ ...step, status: step.status === "succeeded" ? "succeeded" : "failed" })),
+      Effect.map(runStep(executor, task, scope), (step): Interpreter.Attempt => ({
+        ...step,
+        status: step.status === "succeeded" ? "succeeded" : "failed",
+        input: task.decoded !== undefined ? scrubbed(task, task.parameters) : Either.match(resolveParameters(task, scope), {
+          onLeft: () => scrubbed(task, task.parameters),
+          onRight: (parameters) => scrubbed(task, parameters)
+        })
+      })),
     waitUntil: (_key, until) => Effect.as(Interpreter.sleepUntil(until), until)
   }, reporter, trigger)
 

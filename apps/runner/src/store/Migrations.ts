@@ -172,6 +172,17 @@ const stepsByPath = Effect.gen(function*() {
 })
 
 /**
+ * `xr_runs.origin` and `xr_runs.file`: a run `x-runner run` made and recorded (`origin` =
+ * `'run'`, with the workflow file it ran), which no serving runner claims; `NULL` for the runs
+ * of `serve`, as before.
+ */
+const runsOrigin = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe("ALTER TABLE xr_runs ADD COLUMN origin TEXT")
+  yield* sql.unsafe("ALTER TABLE xr_runs ADD COLUMN file TEXT")
+})
+
+/**
  * The migrations, in order.
  *
  * @since 0.4.1
@@ -181,7 +192,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_initial_schema": initialSchema,
   "0002_runs_runner": runsRunner,
   "0003_rate_limit_tokens": rateLimitTokens,
-  "0004_steps_by_path": stepsByPath
+  "0004_steps_by_path": stepsByPath,
+  "0005_runs_origin": runsOrigin
 })
 
 /** The advisory lock that serialises runners migrating one PostgreSQL ("xrunner" in ASCII). */

@@ -24,7 +24,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { createHash } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { errorText, RunsSql, RunsWrites } from "./Database.js"
 import type * as WriteBatcher from "./internal/writeBatcher.js"
 
@@ -65,6 +65,10 @@ export interface Run {
   readonly failedStep: string | undefined
   /** The runner that started it last (another one resumes the runs of a runner that died). */
   readonly runner: string | undefined
+  /** Who made it: `serve` (an event accepted) or `run` (the command line, which ran it itself). */
+  readonly origin: "serve" | "run"
+  /** The workflow file a run of `x-runner run` ran. */
+  readonly file: string | undefined
 }
 
 /**
@@ -135,6 +139,11 @@ export interface RunStore {
    * release that could not be written), for it to take up again.
    */
   readonly held: (runner: string) => Effect.Effect<ReadonlyArray<{ readonly runId: string; readonly attempt: number }>, StoreFailed>
+  /**
+   * A run `x-runner run` runs itself, recorded as it starts (`running`, this process's): no
+   * serving runner claims it. Its tasks and end are written as a served run's are.
+   */
+  readonly recordStarted: (run: { readonly workflow: string; readonly file: string; readonly runner: string }) => Effect.Effect<string, StoreFailed>
   /** How many runs were accepted and have not finished (waiting, or in the engine). */
   readonly unfinished: Effect.Effect<number, StoreFailed>
   /**
@@ -168,6 +177,7 @@ export interface RunStore {
   /**
    * A failed (or unknown) run goes back to the engine: the tasks that succeeded keep their
    * outputs and do not run again; the others (failed, unknown, skipped, cut short) run again.
+   * A run `x-runner run` made is not (answered as it is).
    */
   readonly retry: (runId: string) => Effect.Effect<Option.Option<Run>, StoreFailed>
 }
@@ -228,7 +238,13 @@ const RunRow = Schema.Struct({
   startedAt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("started_at")),
   finishedAt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("finished_at")),
   failedStep: Schema.propertySignature(Nullable(Schema.String)).pipe(Schema.fromKey("failed_step")),
-  runner: Nullable(Schema.String)
+  runner: Nullable(Schema.String),
+  origin: Schema.transform(Schema.NullOr(Schema.Literal("run")), Schema.Literal("serve", "run"), {
+    strict: true,
+    decode: (origin) => origin ?? "serve",
+    encode: (origin) => origin === "run" ? "run" : null
+  }),
+  file: Nullable(Schema.String)
 })
 /** A run with its event's output (`SELECT *`). */
 const RunWithEvent = Schema.extend(RunRow, Schema.Struct({ event: Json }))
@@ -286,13 +302,13 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
     const countUnfinished = SqlSchema.single({
       Request: Schema.Void,
       Result: Schema.Struct({ n: Integer }),
-      execute: () => sql`SELECT COUNT(*) AS n FROM xr_runs WHERE status IN ('accepted', 'running')`
+      execute: () => sql`SELECT COUNT(*) AS n FROM xr_runs WHERE status IN ('accepted', 'running') AND origin IS NULL`
     })
     const listed = SqlSchema.findAll({
       Request: Schema.Struct({ limit: Schema.Number, status: Schema.optional(Schema.String), workflow: Schema.optional(Schema.String) }),
       Result: RunRow,
       execute: ({ limit, status, workflow }) =>
-        sql`SELECT id, workflow, event_id, status, attempt, accepted_at, started_at, finished_at, failed_step, runner
+        sql`SELECT id, workflow, event_id, status, attempt, accepted_at, started_at, finished_at, failed_step, runner, origin, file
           FROM xr_runs WHERE ${
           sql.and([
             ...(status === undefined ? [] : [sql`status = ${status}`]),
@@ -332,7 +348,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           return write(
             "claimed",
             sql<{ id: string; attempt: number }>`UPDATE xr_runs SET lease_owner = ${runner} WHERE id IN (
-                SELECT id FROM xr_runs WHERE status IN ('accepted', 'running') AND ${unowned}
+                SELECT id FROM xr_runs WHERE status IN ('accepted', 'running') AND origin IS NULL AND ${unowned}
                 ORDER BY accepted_at LIMIT ${max} ${skipLocked}
               ) RETURNING id, attempt`
           )
@@ -340,6 +356,16 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
       release: (runId, runner) =>
         write("written", sql`UPDATE xr_runs SET lease_owner = NULL WHERE id = ${runId} AND lease_owner = ${runner}`).pipe(Effect.asVoid),
       held: (runner) => read("read", heldBy(runner)),
+      recordStarted: ({ file, runner, workflow }) =>
+        Effect.suspend(() => {
+          const runId = runIdOf(workflow, `run:${randomUUID()}`)
+          const now = Date.now()
+          return write(
+            "written",
+            sql`INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at, started_at, lease_owner, runner, origin, file)
+              VALUES (${runId}, ${workflow}, ${`run:${runId}`}, 'null', 'running', ${now}, ${now}, ${runner}, ${runner}, 'run', ${file})`
+          ).pipe(Effect.as(runId))
+        }),
       // COUNT(*) answers one row.
       unfinished: read("read", countUnfinished(undefined).pipe(Effect.catchTag("NoSuchElementException", Effect.die), Effect.map((row) => row.n))),
       load: (runId) =>
@@ -407,7 +433,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           sql.withTransaction(Effect.gen(function*() {
             const retried = yield* sql`UPDATE xr_runs SET status = 'accepted', attempt = attempt + 1,
               lease_owner = NULL, finished_at = NULL, failed_step = NULL
-              WHERE id = ${runId} AND status IN ('failed', 'unknown') RETURNING id`
+              WHERE id = ${runId} AND status IN ('failed', 'unknown') AND origin IS NULL RETURNING id`
             if (retried.length > 0) yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND status <> 'succeeded'`
           }))
         ).pipe(Effect.zipRight(read("read", Effect.map(runById(runId), Option.map(withoutEvent)))))

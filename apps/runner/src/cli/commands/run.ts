@@ -1,22 +1,28 @@
 /**
  * `x-runner run`: the tasks of a workflow in order, stopping at the first failed step; with
- * `--serve` (on the sandbox), a trigger workflow served in the same process meanwhile.
+ * `--serve` (on the sandbox), a trigger workflow served in the same process meanwhile. The run
+ * is recorded in the runs' store `serve` keeps (unless `--no-history`), so `x-runner runs show`
+ * explains it.
  *
  * @since 0.2.0
  */
 import { Command, Options } from "@effect/cli"
-import type * as Path from "@effect/platform/Path"
+import * as Path from "@effect/platform/Path"
 import { Connections, FilePolicy } from "@x/core"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { hostname } from "node:os"
 import { Components, layer as components } from "../../components/Components.js"
 import * as ConnectionSource from "../../components/ConnectionSource.js"
 import * as FileAccess from "../../components/FileAccess.js"
 import type * as Interpreter from "../../engine/Interpreter.js"
 import * as Run from "../../engine/Run.js"
 import * as Errors from "../../Errors.js"
+import type * as Database from "../../store/Database.js"
+import type * as RunStore from "../../store/RunStore.js"
 import { Output } from "../../Output.js"
 import * as WorkflowFiles from "../../workflow/WorkflowFiles.js"
 import * as Workflow from "../../workflow/Workflow.js"
@@ -24,6 +30,8 @@ import {
   allowPrivateNetworksOption,
   checkWithConnections,
   connectionsOption,
+  databaseOption,
+  dataDirOption,
   filesDirOption,
   inputOption,
   type Needs,
@@ -48,7 +56,7 @@ export const examples = [
 
 /** What a task's result is in `--output json`: a plain top-level action keeps the fields of a step (its key and attempts when they say more). */
 const jsonOf = (result: Interpreter.TaskResult): unknown => {
-  const { attempts, durationMs: _, iterations, key, kind, tasks, ...rest } = result
+  const { attempts, durationMs: _, input: __, iterations, key, kind, tasks, ...rest } = result
   return {
     ...rest,
     ...(kind === "action" ? {} : { kind }),
@@ -100,6 +108,8 @@ export const run = (args: {
   /** With `serve`: how long to wait, after the tasks, for the trigger's first event to have run (default 15 seconds). */
   readonly serveWait?: Option.Option<string>
   readonly files?: FileAccess.Flags | undefined
+  /** Where the run is recorded (`--data-dir`, `--database`); none with `--no-history`. */
+  readonly history?: { readonly dataDir: string; readonly database: string | undefined } | undefined
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
     const output = yield* Output
@@ -133,7 +143,17 @@ export const run = (args: {
     }
     yield* pretty(`▶ ${workflow.label}${args.source.sandbox ? " (sandbox)" : ""}`)
     for (const line of named) yield* pretty(`  sandbox: ${line}`)
-    const result = yield* Run.run(executor, workflow, progress(pretty)).pipe(Effect.provide(opened), Effect.provideService(FilePolicy.FilePolicy, filePolicy))
+    const path = yield* Path.Path
+    const record = args.history === undefined ? undefined : yield* recording(args.history, {
+      workflow: path.basename(args.workflow).replace(/\.json$/i, ""),
+      file: path.resolve(args.workflow)
+    }, output.err)
+    const reporter = progress(pretty)
+    const result = yield* Run.run(executor, workflow, record === undefined ? reporter : {
+      ...reporter,
+      finished: (task, depth) => Effect.zipRight(reporter.finished(task, depth), record.task(task))
+    }).pipe(Effect.provide(opened), Effect.provideService(FilePolicy.FilePolicy, filePolicy))
+    const runId = record === undefined ? undefined : yield* record.end(result)
     // The first event the trigger fired (during the run, or just after it), and its run.
     const fired = served === undefined ? undefined : yield* served.next(firedWithin)
     if (served !== undefined) yield* served.stop
@@ -145,6 +165,7 @@ export const run = (args: {
     if (args.json) {
       yield* output.out(JSON.stringify({
         status,
+        ...(runId === undefined ? {} : { runId }),
         steps: result.tasks.map(jsonOf),
         ...(result.failure === undefined ? {} : { failure: result.failure }),
         ...(result.onFailure === undefined ? {} : { onFailure: result.onFailure.map(jsonOf) }),
@@ -173,6 +194,7 @@ export const run = (args: {
         yield* print(trigger.steps)
       }
     }
+    if (runId !== undefined) yield* pretty(`↳ recorded as run ${runId}: x-runner runs show ${runId}`)
     if (status === "failed") return yield* new Errors.StepFailed({ message: "" })
   }).pipe(
     // With --output json, a refusal is one JSON document on stdout too.
@@ -216,6 +238,44 @@ const loadTriggerWorkflow = (file: string, source: ConnectionSource.ConnectionSo
   })
 
 /**
+ * The run's record in the runs' store: started as it starts, each task's row as it ends, its
+ * end. The store's problems do not stop the run: they are said once, and the rest of the
+ * record is left out.
+ */
+const recording = (where: { readonly dataDir: string; readonly database: string | undefined }, run: { readonly workflow: string; readonly file: string }, say: (line: string) => Effect.Effect<void>) =>
+  Effect.gen(function*() {
+    let failed = false
+    const saidOnce = (why: string) => failed ? Effect.void : Effect.zipRight(Effect.sync(() => void (failed = true)), say(`⚠ the run is not recorded (${why})`))
+    // The embedded database's driver is the package's one native dependency: a machine where it
+    // could not be installed still runs workflows, unrecorded.
+    const modules = yield* Effect.either(Effect.tryPromise(() => Promise.all([import("../../store/Database.js"), import("../../store/RunStore.js")])))
+    if (modules._tag === "Left") {
+      const missing = /Cannot find (package|module) '([^']+)'/.exec(String((modules.left.error as { message?: string }).message))
+      return yield* Effect.as(saidOnce(missing === null ? "the runs' database cannot be loaded" : `${missing[2]} is not installed here`), undefined)
+    }
+    const [Databases, RunStores] = modules.right
+    const location: Database.Location = yield* Databases.locateDatabase(where.database ?? process.env["XRUNNER_DATABASE"], where.dataDir)
+    const runner = `run:${hostname()}:${process.pid}`
+    // Open for as long as the command runs (its scope).
+    const opened = yield* Effect.either(Layer.build(RunStores.layer.pipe(Layer.provide(Databases.layer(location)))))
+    if (opened._tag === "Left") return yield* Effect.as(saidOnce(String((opened.left as { message?: string }).message ?? opened.left)), undefined)
+    const store: RunStore.RunStore = Context.get(opened.right, RunStores.RunStore)
+    const started = yield* Effect.either(store.recordStarted({ ...run, runner }))
+    if (started._tag === "Left") return yield* Effect.as(saidOnce(started.left.message), undefined)
+    const runId = started.right
+    const kept = <E extends { readonly message: string }>(effect: Effect.Effect<unknown, E>) =>
+      Effect.catchAll(Effect.asVoid(effect), (error) => saidOnce(error.message))
+    return {
+      task: (result: Interpreter.TaskResult) => failed ? Effect.void : kept(store.stepFinished(runId, runner, Run.rowOf(result, Date.now()))),
+      end: (result: Interpreter.RunResult) =>
+        Effect.as(
+          failed ? Effect.void : kept(store.runFinished(runId, runner, 0, result.status, result.failure?.path)),
+          runId
+        )
+    }
+  })
+
+/**
  * The `run` command: its arguments and options, parsed, then the handler above.
  *
  * @since 0.2.0
@@ -241,6 +301,11 @@ export const command = Command.make("run", {
     ),
     Options.optional
   ),
+  noHistory: Options.boolean("no-history").pipe(
+    Options.withDescription("Do not record the run (by default it is recorded where serve keeps its runs: --data-dir, or --database; x-runner runs shows it)")
+  ),
+  dataDir: dataDirOption,
+  database: databaseOption,
   serveWait: Options.text("serve-wait").pipe(
     Options.withPseudoName("DURATION"),
     Options.withDescription("With --serve: how long the run waits, after its tasks, for the trigger's first event and its run, e.g. \"1 minute\" (default: 15 seconds)"),
@@ -248,6 +313,7 @@ export const command = Command.make("run", {
   )
 }, (args) =>
   run({
+    history: args.noHistory ? undefined : { dataDir: args.dataDir, database: Option.getOrUndefined(args.database) },
     workflow: args.workflow,
     inputs: args.input,
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits, sandboxFaults: args.sandboxFault },

@@ -65,7 +65,9 @@ const asJson = (run: RunStore.Run) => ({
   finishedAt: run.finishedAt ?? null,
   durationMs: run.startedAt === undefined || run.finishedAt === undefined ? null : run.finishedAt - run.startedAt,
   failedStep: run.failedStep ?? null,
-  runner: run.runner ?? null
+  runner: run.runner ?? null,
+  origin: run.origin,
+  ...(run.file === undefined ? {} : { file: run.file })
 })
 
 /**
@@ -137,6 +139,11 @@ export const retry = (args: { readonly location: Database.Location; readonly run
     const found = Option.flatten(yield* withStore(args.location, (store) => store.retry(args.runId)))
     if (Option.isNone(found)) return yield* notFound(args.runId, args.location)
     const run = found.value
+    if (run.origin === "run") {
+      return yield* new InvalidArguments({
+        message: `run ${run.id} was run by x-runner run, not by a serving runner: run it again with x-runner run ${run.file ?? "<its workflow file>"}`
+      })
+    }
     if (run.status !== "accepted") {
       return yield* new StepFailed({ message: `run ${run.id} is ${run.status}: only a failed or unknown run is retried` })
     }
