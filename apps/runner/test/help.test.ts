@@ -74,6 +74,8 @@ describe("x-runner help", () => {
     for (const filler of fillers) expect(stdout, filler).not.toContain(filler)
     // The HTTP trigger's example: an HTTP-started workflow on the sandbox.
     expect(stdout).toContain("$ x-runner serve examples/http-request.json --sandbox --public-url http://127.0.0.1:8787/hooks/http-request")
+    // A workflow calling another, run without being recorded.
+    expect(stdout).toContain("$ x-runner run examples/call-a-workflow.json --sandbox --no-history")
     const listed = stdout.slice(stdout.indexOf("COMMANDS"), stdout.indexOf("EXAMPLES"))
     for (const [name, { example, summary }] of Object.entries(commands)) {
       expect(listed).toMatch(new RegExp(`- ${name} .*${summary.replace(/[()']/g, ".")}`))

@@ -51,7 +51,8 @@ import {
 export const examples = [
   "$ x-runner run examples/demo.json --sandbox",
   "$ x-runner run examples/board.json --sandbox --serve examples/card-moved.json",
-  "$ x-runner run examples/two-trello-accounts.json --sandbox"
+  "$ x-runner run examples/two-trello-accounts.json --sandbox",
+  "$ x-runner run examples/call-a-workflow.json --sandbox --no-history"
 ] as const
 
 /** What a task's result is in `--output json`: a plain top-level action keeps the fields of a step (its key and attempts when they say more). */
