@@ -95,6 +95,9 @@ describe("RunStore", () => {
       const runId = yield* store.recordStarted({ workflow: "copy", file: "/work/copy.json", runner: "run:host:1" })
       expect(yield* store.claim("runner-a", 10, "all others")).toEqual([])
       expect(yield* store.unfinished).toBe(0)
+      // Nor is it the newest run of its workflow for a trigger's catch-up (which reads serve's only).
+      expect(yield* store.list({ limit: 10, workflow: "copy", origin: "serve" })).toEqual([])
+      expect((yield* store.list({ limit: 10, workflow: "copy", origin: "run" })).map((run) => run.id)).toEqual([runId])
       expect(yield* store.stepFinished(runId, "run:host:1", { path: "copy", name: "copy", kind: "action", type: "boardtool/v1/createCard", status: "failed", error: { tag: "NotFound", message: "gone" } })).toBe(true)
       expect(yield* store.runFinished(runId, "run:host:1", 0, "failed", "copy")).toBe(true)
       expect(Option.getOrThrow(yield* store.retry(runId))).toMatchObject({ status: "failed", origin: "run", file: "/work/copy.json", attempt: 0 })

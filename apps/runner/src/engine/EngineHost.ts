@@ -225,7 +225,7 @@ export const host = (options: {
             checkEvery: options.pollInterval ?? webhookCheckEvery,
             accept,
             lastAccepted: Effect.map(
-              Effect.orElseSucceed(store.list({ limit: 1, workflow: hosted.name }), () => []),
+              Effect.orElseSucceed(store.list({ limit: 1, workflow: hosted.name, origin: "serve" }), () => []),
               (newest) => newest.length === 0 ? undefined : newest[0]!.acceptedAt
             )
           })

@@ -172,7 +172,13 @@ export interface RunStore {
   ) => Effect.Effect<Option.Option<number>, StoreFailed>
   readonly stepFinished: (runId: string, runner: string, step: Step) => Effect.Effect<boolean, StoreFailed>
   readonly runFinished: (runId: string, runner: string, attempt: number, status: RunStatus, failedStep: string | undefined) => Effect.Effect<boolean, StoreFailed>
-  readonly list: (options: { readonly limit: number; readonly status?: RunStatus | undefined; readonly workflow?: string | undefined }) => Effect.Effect<ReadonlyArray<Run>, StoreFailed>
+  readonly list: (options: {
+    readonly limit: number
+    readonly status?: RunStatus | undefined
+    readonly workflow?: string | undefined
+    /** Only `serve`'s runs, or only those `x-runner run` recorded. */
+    readonly origin?: Run["origin"] | undefined
+  }) => Effect.Effect<ReadonlyArray<Run>, StoreFailed>
   readonly show: (runId: string) => Effect.Effect<Option.Option<{ readonly run: Run; readonly event: unknown; readonly steps: ReadonlyArray<Step> }>, StoreFailed>
   /**
    * A failed (or unknown) run goes back to the engine: the tasks that succeeded keep their
@@ -305,14 +311,20 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
       execute: () => sql`SELECT COUNT(*) AS n FROM xr_runs WHERE status IN ('accepted', 'running') AND origin IS NULL`
     })
     const listed = SqlSchema.findAll({
-      Request: Schema.Struct({ limit: Schema.Number, status: Schema.optional(Schema.String), workflow: Schema.optional(Schema.String) }),
+      Request: Schema.Struct({
+        limit: Schema.Number,
+        status: Schema.optional(Schema.String),
+        workflow: Schema.optional(Schema.String),
+        origin: Schema.optional(Schema.Literal("serve", "run"))
+      }),
       Result: RunRow,
-      execute: ({ limit, status, workflow }) =>
+      execute: ({ limit, origin, status, workflow }) =>
         sql`SELECT id, workflow, event_id, status, attempt, accepted_at, started_at, finished_at, failed_step, runner, origin, file
           FROM xr_runs WHERE ${
           sql.and([
             ...(status === undefined ? [] : [sql`status = ${status}`]),
-            ...(workflow === undefined ? [] : [sql`workflow = ${workflow}`])
+            ...(workflow === undefined ? [] : [sql`workflow = ${workflow}`]),
+            ...(origin === undefined ? [] : [origin === "run" ? sql`origin = 'run'` : sql`origin IS NULL`])
           ])
         } ORDER BY accepted_at DESC, id LIMIT ${limit}`
     })
@@ -416,7 +428,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           sql<{ id: string }>`UPDATE xr_runs SET status = ${status}, failed_step = ${failedStep ?? null}, finished_at = ${Date.now()}
             WHERE id = ${runId} AND attempt = ${attempt} AND lease_owner = ${runner} RETURNING id`
         ).pipe(Effect.map((rows) => rows.length > 0)),
-      list: ({ limit, status, workflow }) => read("read", listed({ limit, status, workflow })),
+      list: ({ limit, origin, status, workflow }) => read("read", listed({ limit, status, workflow, origin })),
       show: (runId) =>
         read(
           "read",
