@@ -1,4 +1,18 @@
+import { setPriority } from "node:os"
+import { basename, dirname } from "node:path"
 import { defineConfig } from "vitest/config"
+
+// The runner's suite is the longest task of `pnpm test`, and its tests wait on processes they
+// start (runners, simulators), which a machine busy with the other suites starves: the other
+// packages' suites run at a lower CPU priority (their forks inherit it), filling the CPU the
+// runner's leave idle. A priority that cannot be lowered changes nothing else.
+if (!(basename(process.cwd()) === "runner" && basename(dirname(process.cwd())) === "apps")) {
+  try {
+    setPriority(10)
+  } catch {
+    // (Not permitted here: run as it is.)
+  }
+}
 
 /** The vitest settings every package shares; each package's vitest.config.ts extends it. */
 export default defineConfig({
