@@ -146,6 +146,23 @@ describe("the schedule keeper on the TestClock", () => {
       expect(other.lines.join("\n")).not.toContain("came due")
     }))
 
+  it.effect("taken over from a live runner (on PostgreSQL): the ticks that came due meanwhile all run, each once, whatever missed says", () =>
+    Effect.gen(function*() {
+      const parameters = { cron: "*/1 * * * * *" }
+      // The keeper moved: its last runner stored 12:00:02, this one starts at 12:00:04.500.
+      yield* TestClock.setTime(new Date("2026-06-01T12:00:04.500Z").getTime())
+      const store = memory({ cursor: { lastTick: iso("2026-06-01T12:00:02Z") }, parameters })
+      const fiber = yield* Effect.fork(Effect.provide(
+        ScheduleTrigger.keep({ name: "tick", checked: checkedTrigger(parameters), accept: store.accept, takenOver: Effect.succeed(true) }),
+        store.layer
+      ))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(fiber)
+      expect([...store.runs.keys()]).toEqual([3, 4, 5].map((s) => iso(`2026-06-01T12:00:0${s}.000Z`)))
+      expect(store.lines.join("\n")).toContain("↻ 2 ticks came due while tick moved between runners: each runs")
+      expect(store.lines.join("\n")).not.toContain("skipped")
+    }))
+
   it.effect("runLast after a long stop of a frequent schedule runs the newest tick, not the last one counted", () =>
     Effect.gen(function*() {
       const parameters = { cron: "* * * * * *", missed: "runLast" }

@@ -211,6 +211,14 @@ export const host = (options: {
             name: hosted.name,
             checked,
             accept,
+            // On PostgreSQL a keeper that starts while other runners are alive took the schedule
+            // over from one of them (a runner joined, left or died): the cluster served it meanwhile.
+            takenOver: embedded
+              ? Effect.succeed(false)
+              : Effect.map(
+                Effect.orElseSucceed(triggers.othersAlive(runner, Duration.toMillis(heartbeatEvery) * 3), () => 0),
+                (others) => others > 0
+              ),
             report: report === undefined ? undefined : (state, message) => report(hosted.name, state, message)
           })
         })

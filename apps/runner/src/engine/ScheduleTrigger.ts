@@ -7,7 +7,9 @@
  * (`TriggerStore`, with the trigger's type and parameters); at start, the ticks that came due
  * since it were missed while nothing served the workflow: skipped, or the newest run once
  * (the trigger's `missed`). A first start (no cursor, or another trigger's) misses nothing.
- * Ticks that come due while it is served all run, even late.
+ * Ticks that come due while it is served all run, even late, including while the schedule
+ * moves between live runners (on PostgreSQL, a keeper that starts while others are alive took
+ * it over: the ticks since the stored one all run, each once).
  *
  * @since 0.7.0
  */
@@ -84,6 +86,8 @@ export const keep = (options: {
   readonly accept: (name: string, event: { readonly id: string; readonly output: Trigger.Tick }) => Effect.Effect<{ readonly fresh: boolean }, RunStore.StoreFailed>
   /** Told when this runner starts or stops keeping the schedule. */
   readonly report?: ((state: PollState, message?: string) => Effect.Effect<void>) | undefined
+  /** Whether this keeper takes the schedule over from another live runner (its ticks since were not missed). */
+  readonly takenOver?: Effect.Effect<boolean> | undefined
 }): Effect.Effect<never, never, Output | TriggerStore> =>
   Effect.gen(function*() {
     const { checked, name } = options
@@ -128,7 +132,17 @@ export const keep = (options: {
 
     const now = new Date(yield* Clock.currentTimeMillis)
     let last = now
-    if (Option.isSome(cursor)) {
+    const handedOver = Option.isSome(cursor) && (yield* options.takenOver ?? Effect.succeed(false))
+    if (Option.isSome(cursor) && handedOver && dueBetween(cron, cursor.value, now).count < countedAtMost) {
+      // Taken over from a live runner: what came due meanwhile was served late, not missed.
+      const due = dueBetween(cron, cursor.value, now)
+      if (due.count > 0) yield* say(`↻ ${due.count} tick${due.count === 1 ? "" : "s"} came due while ${name} moved between runners: each runs`)
+      last = cursor.value
+      for (let tick = tickAfter(cron, last); tick.getTime() <= now.getTime(); tick = tickAfter(cron, tick)) {
+        yield* fire(tick)
+        last = tick
+      }
+    } else if (Option.isSome(cursor)) {
       const due = dueBetween(cron, cursor.value, now)
       if (due.newest !== undefined) {
         const ticks = `${due.count >= countedAtMost ? `${countedAtMost} or more` : due.count} tick${due.count === 1 ? "" : "s"}`
