@@ -109,7 +109,7 @@ describe("Migrations on the embedded database", () => {
       expect(migrationsOf(dataDir)).toEqual([{ migration_id: 1, name: "initial_schema" }, { migration_id: 2, name: "runs_runner" }, { migration_id: 3, name: "rate_limit_tokens" }, {
         migration_id: 4,
         name: "steps_by_path"
-      }, { migration_id: 5, name: "runs_origin" }])
+      }, { migration_id: 5, name: "runs_origin" }, { migration_id: 6, name: "runs_rerun" }])
       // Opened again, there is nothing left to run.
       expect(yield* Migrations.run(yield* Database.RunsSql)).toEqual([])
     }).pipe(Effect.provide(storesAt(dataDir)))
@@ -186,7 +186,7 @@ describe("Migrations on PostgreSQL", () => {
       yield* sql.unsafe("ALTER TABLE xr_runs DROP COLUMN runner")
       const [a, b] = yield* Effect.all([pool(), pool()])
       const ran = yield* Effect.all([Migrations.run(a), Migrations.run(b)], { concurrency: 2 })
-      expect(ran.flat().map(([id]) => id).sort()).toEqual([1, 2, 3, 4, 5])
+      expect(ran.flat().map(([id]) => id).sort()).toEqual([1, 2, 3, 4, 5, 6])
       const columns = yield* sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns WHERE table_name = 'xr_runs'`
       expect(columns.map((row) => row.column_name)).toContain("runner")
       const runs = yield* sql<{ id: string }>`SELECT id FROM xr_runs ORDER BY accepted_at`

@@ -1,10 +1,12 @@
 /**
  * `x-runner run` records its run where `serve` keeps its runs (`--data-dir`, or `--database`;
  * `--no-history` to skip): `runs` lists it, `runs show` explains it task by task (inputs with
- * secrets replaced, outputs, errors, paths into calls and loops), and `runs retry` says how to
- * run it again (no serving runner takes it).
+ * secrets replaced, outputs, errors, paths into calls and loops), and `runs retry` runs a failed
+ * one again in its own process as it was run (its tasks that succeeded kept; no serving runner
+ * takes it), given the same `--input` values again (only their digest is kept).
  */
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as TrelloSimulator from "@x/boardtool/testing"
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -39,7 +41,7 @@ describe("x-runner run, recorded", () => {
     expect(step("told").output.data.text).toContain(step("noted.comment").output.id)
   })
 
-  it("a failed run is recorded failed at its task; runs retry says how to run it again; --no-history records nothing", async () => {
+  it("a failed run is recorded failed at its task, with its failure path; --no-history records nothing", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-"))
     const ran = await runner(["run", example("on-failure.json"), "--sandbox", "--data-dir", dataDir])
     expect(ran.code).toBe(1)
@@ -48,14 +50,75 @@ describe("x-runner run, recorded", () => {
     const shown = JSON.parse((await runner(["runs", "show", runId!, "--data-dir", dataDir, "--output", "json"])).stdout)
     expect(shown).toMatchObject({ status: "failed", failedStep: "move", origin: "run" })
     expect(shown.steps.map((step: { path: string; status: string }) => [step.path, step.status])).toEqual([["move", "failed"], ["tell", "succeeded"]])
-    const retried = await runner(["runs", "retry", runId!, "--data-dir", dataDir])
-    expect(retried.code).toBe(2)
-    expect(retried.stderr).toContain(`run ${runId} was run by x-runner run, not by a serving runner: run it again with x-runner run ${example("on-failure.json")}`)
 
     const none = mkdtempSync(join(tmpdir(), "x-runner-no-history-"))
     const unrecorded = await runner(["run", example("demo.json"), "--sandbox", "--data-dir", none, "--no-history"])
     expect(unrecorded.code, unrecorded.stderr).toBe(0)
     expect(unrecorded.stderr).not.toContain("recorded as run")
     expect(existsSync(join(none, "runs.db"))).toBe(false)
+  })
+
+  describe("runs retry of a failed run x-runner run recorded", () => {
+    let sim: TrelloSimulator.Simulator
+    let env: Record<string, string>
+    beforeAll(async () => {
+      // The first comment's request fails (a 502 to a write: not retried by the client), so the step fails once.
+      sim = await TrelloSimulator.start({
+        key: "history-key-0123456789",
+        token: "history-token-0123456789abcdef",
+        rateLimits: false,
+        faults: [{ method: "POST", path: "/1/cards/{id}/actions/comments", status: 502, times: 1 }]
+      })
+      env = { XRUNNER_BOARDTOOL_KEY: sim.key, XRUNNER_BOARDTOOL_TOKEN: sim.token, XRUNNER_BOARDTOOL_BASE_URL: sim.baseUrl }
+    })
+    afterAll(() => sim.close())
+
+    const cardsNamed = async (name: string) => {
+      const response = await fetch(`${sim.baseUrl}/lists/${TrelloSimulator.seed.lists.roadmapToDo}/cards`, {
+        headers: { authorization: `OAuth oauth_consumer_key="${sim.key}", oauth_token="${sim.token}"` }
+      })
+      return (await response.json() as Array<{ id: string; name: string }>).filter((card) => card.name === name)
+    }
+
+    it("runs it again here as it was run: the task that succeeded is kept (its card not created twice), the others run; other inputs are refused", async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-retry-"))
+      const ran = await runner(["run", example("call-a-workflow.json"), "--data-dir", dataDir, "--output", "json"], env)
+      expect(ran.code, ran.stderr).toBe(1)
+      const { runId } = JSON.parse(ran.stdout) as { readonly runId: string }
+      expect(JSON.parse((await runner(["runs", "show", runId, "--data-dir", dataDir, "--output", "json"])).stdout)).toMatchObject({
+        status: "failed",
+        failedStep: "noted.comment",
+        attempt: 0
+      })
+      expect(await cardsNamed("Write the release notes")).toHaveLength(1)
+      expect(sim.faultsFired().map(({ fired }) => fired)).toEqual([1])
+
+      // Inputs other than the run's (it was given none) are refused, nothing run.
+      const other = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--input", "toDo=5eed00000000000000000004"], env)
+      expect(other.code).toBe(2)
+      expect(other.stderr).toContain(`run ${runId} was given no --input: give the same values again (x-runner keeps no input's value)`)
+
+      const retried = await runner(["runs", "retry", runId, "--data-dir", dataDir], env)
+      expect(retried.code, retried.stderr + retried.stdout).toBe(0)
+      expect(retried.stderr).toContain(`↻ run ${runId} runs again here (attempt 2), as x-runner run ran ${example("call-a-workflow.json")}`)
+      const [card] = await cardsNamed("Write the release notes")
+      expect(await cardsNamed("Write the release notes")).toHaveLength(1)
+      const shown = JSON.parse((await runner(["runs", "show", runId, "--data-dir", dataDir, "--output", "json"])).stdout)
+      expect(shown).toMatchObject({ status: "succeeded", attempt: 1, failedStep: null })
+      expect(shown.steps.map((step: { path: string; status: string }) => [step.path, step.status])).toEqual([
+        ["created", "succeeded"],
+        ["noted", "succeeded"],
+        ["noted.comment", "succeeded"],
+        ["noted.card", "succeeded"],
+        ["told", "succeeded"]
+      ])
+      // The kept task's output is the first attempt's card, which the others used.
+      expect(shown.steps.find((step: { path: string }) => step.path === "created").output.id).toBe(card!.id)
+      expect(shown.steps.find((step: { path: string }) => step.path === "noted.card").output.id).toBe(card!.id)
+      // A run that succeeded is not retried.
+      const again = await runner(["runs", "retry", runId, "--data-dir", dataDir], env)
+      expect(again.code).toBe(1)
+      expect(again.stderr).toContain(`run ${runId} is succeeded: only a failed or unknown run is retried`)
+    })
   })
 })

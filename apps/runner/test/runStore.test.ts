@@ -92,7 +92,8 @@ describe("RunStore", () => {
   it.effect("a run x-runner run records is its own: no serving runner claims it, counts it as unfinished, or retries it", () =>
     Effect.gen(function*() {
       const store = yield* RunStore.RunStore
-      const runId = yield* store.recordStarted({ workflow: "copy", file: "/work/copy.json", runner: "run:host:1" })
+      const rerun = { sandbox: false, withoutRateLimits: false, allowPrivateNetworks: false, inputNames: [], inputsSalt: "s", inputsDigest: "d" }
+      const runId = yield* store.recordStarted({ workflow: "copy", file: "/work/copy.json", runner: "run:host:1", rerun })
       expect(yield* store.claim("runner-a", 10, "all others")).toEqual([])
       expect(yield* store.unfinished).toBe(0)
       // Nor is it the newest run of its workflow for a trigger's catch-up (which reads serve's only).
@@ -100,10 +101,15 @@ describe("RunStore", () => {
       expect((yield* store.list({ limit: 10, workflow: "copy", origin: "run" })).map((run) => run.id)).toEqual([runId])
       expect(yield* store.stepFinished(runId, "run:host:1", { path: "copy", name: "copy", kind: "action", type: "boardtool/v1/createCard", status: "failed", error: { tag: "NotFound", message: "gone" } })).toBe(true)
       expect(yield* store.runFinished(runId, "run:host:1", 0, "failed", "copy")).toBe(true)
-      expect(Option.getOrThrow(yield* store.retry(runId))).toMatchObject({ status: "failed", origin: "run", file: "/work/copy.json", attempt: 0 })
+      expect(Option.getOrThrow(yield* store.retry(runId))).toMatchObject({ status: "failed", origin: "run", file: "/work/copy.json", attempt: 0, rerun })
       const shown = Option.getOrThrow(yield* store.show(runId))
       expect(shown.run).toMatchObject({ workflow: "copy", status: "failed", failedStep: "copy", origin: "run", runner: "run:host:1" })
       expect(shown.steps.map((step) => [step.path, step.status])).toEqual([["copy", "failed"]])
+      // Its own process runs it again: the next attempt, its; what did not succeed cleared.
+      const again = Option.getOrThrow(yield* store.retryHere(runId, "run:host:2"))
+      expect(again.run).toMatchObject({ status: "running", attempt: 1, runner: "run:host:2" })
+      expect([...again.steps.keys()]).toEqual([])
+      expect(yield* store.retryHere(runId, "run:host:3")).toEqual(Option.none())
     }).pipe(Effect.provide(stores())))
 
   it.effect("a write marker is committed on the step's row before its request goes, with its attempt", () =>

@@ -173,11 +173,6 @@ export const makeWaiting: Effect.Effect<Waiting> = Effect.map(Queue.sliding<void
   }
 })
 
-/** An attempt's key without its attempt (`copy#2` → `copy`), and the attempt (2). */
-const attemptOf = (key: string): { readonly path: string; readonly attempt: number } => {
-  const at = key.lastIndexOf("#")
-  return at < 0 ? { path: key, attempt: 1 } : { path: key.slice(0, at), attempt: Number(key.slice(at + 1)) }
-}
 
 /** What a run does in the engine: its store, its recorded tasks, and what its attempts left for its rows. */
 interface Execution {
@@ -201,7 +196,7 @@ interface Execution {
  * outcome; an attempt found cut short after it may have sent a write is not sent blindly.
  */
 const attemptActivity = (runs: Runs, execution: Execution, checked: WorkflowFile.CheckedAction, key: string, scope: ReadonlyMap<string, unknown>) => {
-  const { attempt, path } = attemptOf(key)
+  const { attempt, path } = Interpreter.attemptOf(key)
   const { recorded, runId, store } = execution
   const { name, type } = checked.step
   return withStepExit(Activity.make({

@@ -168,6 +168,17 @@ interface Sequence {
   readonly failure: Failure | undefined
 }
 
+/**
+ * An attempt's key without its attempt (`copy#2` → `copy`, its task's path), and the attempt (2).
+ *
+ * @since 0.7.0
+ * @category utils
+ */
+export const attemptOf = (key: string): { readonly path: string; readonly attempt: number } => {
+  const at = key.lastIndexOf("#")
+  return at < 0 ? { path: key, attempt: 1 } : { path: key.slice(0, at), attempt: Number(key.slice(at + 1)) }
+}
+
 const keyOf = (place: Place<unknown>, name: string) => place.prefix === "" ? name : `${place.prefix}.${name}`
 
 const skippedResult = (task: Workflow.CheckedTask, key: string): TaskResult => ({

@@ -109,19 +109,28 @@ export const run = (
   executor: Executor.Executor,
   workflow: Workflow.Workflow,
   reporter: Interpreter.Reporter,
-  trigger?: unknown
+  trigger?: unknown,
+  /** The tasks an earlier attempt of the run left succeeded, by path: they answer their recorded output, and do not run. */
+  kept: ReadonlyMap<string, RunStore.Step> = new Map()
 ): Effect.Effect<Interpreter.RunResult, never, Connections.Connections> =>
   Interpreter.run(workflow, {
-    attempt: (task, _key, scope) =>
-      Effect.map(runStep(executor, task, scope), (step): Interpreter.Attempt => ({
+    attempt: (task, key, scope) => {
+      const before = kept.get(Interpreter.attemptOf(key).path)
+      if (before?.status === "succeeded") return Effect.succeed({ status: "succeeded", input: before.input, output: before.output })
+      return Effect.map(runStep(executor, task, scope), (step): Interpreter.Attempt => ({
         ...step,
         status: step.status === "succeeded" ? "succeeded" : "failed",
         input: task.decoded !== undefined ? scrubbed(task, task.parameters) : Either.match(resolveParameters(task, scope), {
           onLeft: () => scrubbed(task, task.parameters),
           onRight: (parameters) => scrubbed(task, parameters)
         })
-      })),
-    waitUntil: (_key, until) => Effect.as(Interpreter.sleepUntil(until), until)
+      }))
+    },
+    waitUntil: (key, until) => {
+      const before = kept.get(key)
+      const waited = before?.status === "succeeded" ? Date.parse(String((before.output as { until?: unknown } | undefined)?.until)) : Number.NaN
+      return Number.isNaN(waited) ? Effect.as(Interpreter.sleepUntil(until), until) : Effect.succeed(new Date(waited))
+    }
   }, reporter, trigger)
 
 /**

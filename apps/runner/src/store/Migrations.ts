@@ -183,6 +183,16 @@ const runsOrigin = Effect.gen(function*() {
 })
 
 /**
+ * `xr_runs.rerun`: how a run `x-runner run` recorded was run (its connection source and file
+ * settings, the names of the inputs given and a salted digest of their values, never the
+ * values), so that `runs retry` runs it again the same way.
+ */
+const runsRerun = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe("ALTER TABLE xr_runs ADD COLUMN rerun TEXT")
+})
+
+/**
  * The migrations, in order.
  *
  * @since 0.4.1
@@ -193,7 +203,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0002_runs_runner": runsRunner,
   "0003_rate_limit_tokens": rateLimitTokens,
   "0004_steps_by_path": stepsByPath,
-  "0005_runs_origin": runsOrigin
+  "0005_runs_origin": runsOrigin,
+  "0006_runs_rerun": runsRerun
 })
 
 /** The advisory lock that serialises runners migrating one PostgreSQL ("xrunner" in ASCII). */

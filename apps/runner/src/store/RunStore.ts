@@ -69,7 +69,34 @@ export interface Run {
   readonly origin: "serve" | "run"
   /** The workflow file a run of `x-runner run` ran. */
   readonly file: string | undefined
+  /** How a run of `x-runner run` was run, to run it again the same way. */
+  readonly rerun: Rerun | undefined
 }
+
+/**
+ * How a run of `x-runner run` was run: its connection source and file settings, and of its
+ * `--input` values only their names and a salted digest (they may be secret), so that a retry
+ * is given the same ones again.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export const Rerun = Schema.Struct({
+  sandbox: Schema.Boolean,
+  connections: Schema.optional(Schema.String),
+  withoutRateLimits: Schema.Boolean,
+  filesDir: Schema.optional(Schema.String),
+  allowPrivateNetworks: Schema.Boolean,
+  inputNames: Schema.Array(Schema.String),
+  inputsSalt: Schema.String,
+  inputsDigest: Schema.String
+})
+
+/**
+ * @since 0.7.0
+ * @category models
+ */
+export type Rerun = typeof Rerun.Type
 
 /**
  * A task of a run: an action (its `type`), or a group, loop or wait around actions.
@@ -143,7 +170,13 @@ export interface RunStore {
    * A run `x-runner run` runs itself, recorded as it starts (`running`, this process's): no
    * serving runner claims it. Its tasks and end are written as a served run's are.
    */
-  readonly recordStarted: (run: { readonly workflow: string; readonly file: string; readonly runner: string }) => Effect.Effect<string, StoreFailed>
+  readonly recordStarted: (run: { readonly workflow: string; readonly file: string; readonly runner: string; readonly rerun: Rerun }) => Effect.Effect<string, StoreFailed>
+  /**
+   * A failed (or unknown) run of `x-runner run`, run again by this process: its next attempt,
+   * `running` and this runner's, its tasks that did not succeed cleared; the run and the tasks
+   * it keeps. None when there is no such run in that state.
+   */
+  readonly retryHere: (runId: string, runner: string) => Effect.Effect<Option.Option<{ readonly run: Run; readonly steps: ReadonlyMap<string, Step> }>, StoreFailed>
   /** How many runs were accepted and have not finished (waiting, or in the engine). */
   readonly unfinished: Effect.Effect<number, StoreFailed>
   /**
@@ -183,7 +216,7 @@ export interface RunStore {
   /**
    * A failed (or unknown) run goes back to the engine: the tasks that succeeded keep their
    * outputs and do not run again; the others (failed, unknown, skipped, cut short) run again.
-   * A run `x-runner run` made is not (answered as it is).
+   * A run `x-runner run` made is not (answered as it is): `retryHere` runs it again.
    */
   readonly retry: (runId: string) => Effect.Effect<Option.Option<Run>, StoreFailed>
 }
@@ -250,7 +283,8 @@ const RunRow = Schema.Struct({
     decode: (origin) => origin ?? "serve",
     encode: (origin) => origin === "run" ? "run" : null
   }),
-  file: Nullable(Schema.String)
+  file: Nullable(Schema.String),
+  rerun: Nullable(Schema.parseJson(Rerun))
 })
 /** A run with its event's output (`SELECT *`). */
 const RunWithEvent = Schema.extend(RunRow, Schema.Struct({ event: Json }))
@@ -319,7 +353,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
       }),
       Result: RunRow,
       execute: ({ limit, origin, status, workflow }) =>
-        sql`SELECT id, workflow, event_id, status, attempt, accepted_at, started_at, finished_at, failed_step, runner, origin, file
+        sql`SELECT id, workflow, event_id, status, attempt, accepted_at, started_at, finished_at, failed_step, runner, origin, file, rerun
           FROM xr_runs WHERE ${
           sql.and([
             ...(status === undefined ? [] : [sql`status = ${status}`]),
@@ -368,16 +402,30 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
       release: (runId, runner) =>
         write("written", sql`UPDATE xr_runs SET lease_owner = NULL WHERE id = ${runId} AND lease_owner = ${runner}`).pipe(Effect.asVoid),
       held: (runner) => read("read", heldBy(runner)),
-      recordStarted: ({ file, runner, workflow }) =>
+      recordStarted: ({ file, rerun, runner, workflow }) =>
         Effect.suspend(() => {
           const runId = runIdOf(workflow, `run:${randomUUID()}`)
           const now = Date.now()
           return write(
             "written",
-            sql`INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at, started_at, lease_owner, runner, origin, file)
-              VALUES (${runId}, ${workflow}, ${`run:${runId}`}, 'null', 'running', ${now}, ${now}, ${runner}, ${runner}, 'run', ${file})`
+            sql`INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at, started_at, lease_owner, runner, origin, file, rerun)
+              VALUES (${runId}, ${workflow}, ${`run:${runId}`}, 'null', 'running', ${now}, ${now}, ${runner}, ${runner}, 'run', ${file}, ${JSON.stringify(rerun)})`
           ).pipe(Effect.as(runId))
         }),
+      retryHere: (runId, runner) =>
+        write(
+          "retried",
+          sql.withTransaction(Effect.gen(function*() {
+            const retried = yield* sql`UPDATE xr_runs SET status = 'running', attempt = attempt + 1, lease_owner = ${runner}, runner = ${runner},
+              finished_at = NULL, failed_step = NULL
+              WHERE id = ${runId} AND origin = 'run' AND status IN ('failed', 'unknown') RETURNING id`
+            if (retried.length > 0) yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND status <> 'succeeded'`
+            return retried.length > 0
+          }))
+        ).pipe(
+          Effect.flatMap((retried) => retried ? store.load(runId) : Effect.succeed(Option.none())),
+          Effect.map(Option.map(({ run, steps }) => ({ run, steps })))
+        ),
       // COUNT(*) answers one row.
       unfinished: read("read", countUnfinished(undefined).pipe(Effect.catchTag("NoSuchElementException", Effect.die), Effect.map((row) => row.n))),
       load: (runId) =>

@@ -14,6 +14,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { createHash, randomBytes } from "node:crypto"
 import { hostname } from "node:os"
 import { Components, layer as components } from "../../components/Components.js"
 import * as ConnectionSource from "../../components/ConnectionSource.js"
@@ -110,7 +111,9 @@ export const run = (args: {
   readonly serveWait?: Option.Option<string>
   readonly files?: FileAccess.Flags | undefined
   /** Where the run is recorded (`--data-dir`, `--database`); none with `--no-history`. */
-  readonly history?: { readonly dataDir: string; readonly database: string | undefined } | undefined
+  readonly history?: Where | undefined
+  /** The id of a failed run `run` recorded, run again (`runs retry`): its tasks that succeeded are kept. */
+  readonly retrying?: string | undefined
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
     const output = yield* Output
@@ -145,15 +148,24 @@ export const run = (args: {
     yield* pretty(`▶ ${workflow.label}${args.source.sandbox ? " (sandbox)" : ""}`)
     for (const line of named) yield* pretty(`  sandbox: ${line}`)
     const path = yield* Path.Path
+    const files = args.files ?? noFlags
     const record = args.history === undefined ? undefined : yield* recording(args.history, {
       workflow: path.basename(args.workflow).replace(/\.json$/i, ""),
-      file: path.resolve(args.workflow)
-    }, output.err)
+      file: path.resolve(args.workflow),
+      rerun: {
+        sandbox: args.source.sandbox,
+        ...Option.match(args.source.file, { onNone: () => ({}), onSome: (file) => ({ connections: path.resolve(file) }) }),
+        withoutRateLimits: args.source.withoutRateLimits,
+        ...Option.match(files.filesDir, { onNone: () => ({}), onSome: (dir) => ({ filesDir: path.resolve(dir) }) }),
+        allowPrivateNetworks: files.allowPrivateNetworks,
+        inputNames: [...args.inputs.keys()].sort()
+      }
+    }, args.inputs, args.retrying, output.err)
     const reporter = progress(pretty)
     const result = yield* Run.run(executor, workflow, record === undefined ? reporter : {
       ...reporter,
       finished: (task, depth) => Effect.zipRight(reporter.finished(task, depth), record.task(task))
-    }).pipe(Effect.provide(opened), Effect.provideService(FilePolicy.FilePolicy, filePolicy))
+    }, undefined, record?.kept).pipe(Effect.provide(opened), Effect.provideService(FilePolicy.FilePolicy, filePolicy))
     const runId = record === undefined ? undefined : yield* record.end(result)
     // The first event the trigger fired (during the run, or just after it), and its run.
     const fired = served === undefined ? undefined : yield* served.next(firedWithin)
@@ -238,39 +250,91 @@ const loadTriggerWorkflow = (file: string, source: ConnectionSource.ConnectionSo
     return triggered
   })
 
+/** Where a run is recorded: `--data-dir` or `--database`. */
+interface Where {
+  readonly dataDir: string
+  readonly database: string | undefined
+}
+
+/** A salted digest of the `--input` values (the values themselves are never stored: they may be secret). */
+const inputsDigest = (salt: string, inputs: ReadonlyMap<string, string>) =>
+  createHash("sha256").update(salt).update(JSON.stringify([...inputs].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))).digest("hex")
+
 /**
  * The run's record in the runs' store: started as it starts, each task's row as it ends, its
- * end. The store's problems do not stop the run: they are said once, and the rest of the
- * record is left out.
+ * end. A new run's record is best effort: the store's problems do not stop the run, they are
+ * said once and the rest of the record is left out. A retry (`runs retry` of a run `run`
+ * recorded) needs its record: it is refused unless the run failed, was run by `run`, and is
+ * given the same `--input` values; it keeps the tasks that succeeded.
  */
-const recording = (where: { readonly dataDir: string; readonly database: string | undefined }, run: { readonly workflow: string; readonly file: string }, say: (line: string) => Effect.Effect<void>) =>
+const recording = (
+  where: Where,
+  run: { readonly workflow: string; readonly file: string; readonly rerun: Omit<RunStore.Rerun, "inputsSalt" | "inputsDigest"> },
+  inputs: ReadonlyMap<string, string>,
+  retrying: string | undefined,
+  say: (line: string) => Effect.Effect<void>
+) =>
   Effect.gen(function*() {
     let failed = false
     const saidOnce = (why: string) => failed ? Effect.void : Effect.zipRight(Effect.sync(() => void (failed = true)), say(`⚠ the run is not recorded (${why})`))
+    const unrecorded = (why: string) =>
+      retrying === undefined
+        ? Effect.as(saidOnce(why), undefined)
+        : Effect.fail(new Errors.ServeProblem({ message: `run ${retrying} cannot be run again: ${why}` }))
     // The embedded database's driver is the package's one native dependency: a machine where it
     // could not be installed still runs workflows, unrecorded.
     const modules = yield* Effect.either(Effect.tryPromise(() => Promise.all([import("../../store/Database.js"), import("../../store/RunStore.js")])))
     if (modules._tag === "Left") {
       const missing = /Cannot find (package|module) '([^']+)'/.exec(String((modules.left.error as { message?: string }).message))
-      return yield* Effect.as(saidOnce(missing === null ? "the runs' database cannot be loaded" : `${missing[2]} is not installed here`), undefined)
+      return yield* unrecorded(missing === null ? "the runs' database cannot be loaded" : `${missing[2]} is not installed here`)
     }
     const [Databases, RunStores] = modules.right
     const location: Database.Location = yield* Databases.locateDatabase(where.database ?? process.env["XRUNNER_DATABASE"], where.dataDir)
     const runner = `run:${hostname()}:${process.pid}`
     // Open for as long as the command runs (its scope).
     const opened = yield* Effect.either(Layer.build(RunStores.layer.pipe(Layer.provide(Databases.layer(location)))))
-    if (opened._tag === "Left") return yield* Effect.as(saidOnce(String((opened.left as { message?: string }).message ?? opened.left)), undefined)
+    if (opened._tag === "Left") return yield* unrecorded(String((opened.left as { message?: string }).message ?? opened.left))
     const store: RunStore.RunStore = Context.get(opened.right, RunStores.RunStore)
-    const started = yield* Effect.either(store.recordStarted({ ...run, runner }))
-    if (started._tag === "Left") return yield* Effect.as(saidOnce(started.left.message), undefined)
-    const runId = started.right
+    const begun = retrying === undefined
+      ? Effect.map(Effect.suspend(() => {
+        const inputsSalt = randomBytes(16).toString("hex")
+        return store.recordStarted({ ...run, runner, rerun: { ...run.rerun, inputsSalt, inputsDigest: inputsDigest(inputsSalt, inputs) } })
+      }), (runId) => ({ runId, attempt: 0, kept: new Map<string, RunStore.Step>() }))
+      : Effect.gen(function*() {
+        const shown = yield* store.show(retrying)
+        if (Option.isNone(shown)) return yield* new Errors.InvalidArguments({ message: `no run ${retrying} (x-runner runs lists them)` })
+        const { rerun, status } = shown.value.run
+        if (status !== "failed" && status !== "unknown") {
+          return yield* new Errors.StepFailed({ message: `run ${retrying} is ${status}: only a failed or unknown run is retried` })
+        }
+        if (rerun === undefined) {
+          return yield* new Errors.InvalidArguments({ message: `run ${retrying} was recorded before x-runner kept how it was run: run it again with x-runner run` })
+        }
+        if (inputsDigest(rerun.inputsSalt, inputs) !== rerun.inputsDigest) {
+          return yield* new Errors.InvalidArguments({
+            message: `run ${retrying} was given ${rerun.inputNames.length === 0 ? "no --input" : `--input ${rerun.inputNames.join(", ")}`}: ` +
+              "give the same values again (x-runner keeps no input's value)"
+          })
+        }
+        const retried = yield* store.retryHere(retrying, runner)
+        if (Option.isNone(retried)) return yield* new Errors.StepFailed({ message: `run ${retrying} is being run again by another process` })
+        yield* say(`↻ run ${retrying} runs again here (attempt ${retried.value.run.attempt + 1}), as x-runner run ran ${run.file}: its tasks that succeeded keep their outputs`)
+        return { runId: retrying, attempt: retried.value.run.attempt, kept: retried.value.steps }
+      })
+    const started = yield* Effect.either(begun)
+    if (started._tag === "Left") {
+      const error = started.left
+      return yield* error._tag === "StoreFailed" ? unrecorded(error.message) : Effect.fail(error)
+    }
+    const { attempt, kept: before, runId } = started.right
     const kept = <E extends { readonly message: string }>(effect: Effect.Effect<unknown, E>) =>
       Effect.catchAll(Effect.asVoid(effect), (error) => saidOnce(error.message))
     return {
+      kept: before,
       task: (result: Interpreter.TaskResult) => failed ? Effect.void : kept(store.stepFinished(runId, runner, Run.rowOf(result, Date.now()))),
       end: (result: Interpreter.RunResult) =>
         Effect.as(
-          failed ? Effect.void : kept(store.runFinished(runId, runner, 0, result.status, result.failure?.path)),
+          failed ? Effect.void : kept(store.runFinished(runId, runner, attempt, result.status, result.failure?.path)),
           runId
         )
     }

@@ -7,7 +7,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { databaseOption, dataDirOption, jsonOutput, locationOf } from "../internal/shared.js"
+import { databaseOption, dataDirOption, inputOption, jsonOutput, locationOf } from "../internal/shared.js"
 
 /**
  * Its examples, in its help and the root's.
@@ -48,9 +48,18 @@ const showCommand = Command.make("show", { run: runIdArg, dataDir: dataDirOption
     Command.withDescription("Show a run: its trigger event, and each step's input, output and error (secret parameters are never stored)")
   )
 
-const retryCommand = Command.make("retry", { run: runIdArg, dataDir: dataDirOption, database: databaseOption }, (args) =>
-  Effect.flatMap(locationOf(args.dataDir, args.database), (location) => runsRetry({ location, runId: args.run }))).pipe(
-    Command.withDescription("Run a failed run again on a serving runner: its tasks that succeeded keep their outputs, the others (failed, unknown, skipped) run again")
+const retryCommand = Command.make("retry", { run: runIdArg, dataDir: dataDirOption, database: databaseOption, input: inputOption }, (args) =>
+  Effect.flatMap(locationOf(args.dataDir, args.database), (location) =>
+    runsRetry({
+      location,
+      runId: args.run,
+      where: { dataDir: args.dataDir, database: Option.getOrUndefined(args.database) },
+      inputs: args.input
+    }))).pipe(
+    Command.withDescription(
+      "Run a failed run again: its tasks that succeeded keep their outputs, the others (failed, unknown, skipped) run again; " +
+        "serve's on a serving runner, x-runner run's here as it was run (give its --input values again)"
+    )
   )
 
 /**

@@ -128,22 +128,53 @@ export const show = (args: { readonly location: Database.Location; readonly runI
   })
 
 /**
+ * A failed run of `x-runner run`, run again in this process as it was run (its file, its
+ * connection source and file settings, the same `--input` values given again), recorded as
+ * its next attempt: the tasks that succeeded are kept, the others run.
+ */
+const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
+  Effect.gen(function*() {
+    if (run.file === undefined || run.rerun === undefined) {
+      return yield* new InvalidArguments({ message: `run ${run.id} was recorded before x-runner kept how it was run: run it again with x-runner run` })
+    }
+    const { rerun } = run
+    const [Run, Components] = yield* Effect.promise(() => Promise.all([import("../run.js"), import("../../../components/Components.js")]))
+    return yield* Run.run({
+      workflow: run.file,
+      inputs: args.inputs,
+      source: { sandbox: rerun.sandbox, file: Option.fromNullable(rerun.connections), withoutRateLimits: rerun.withoutRateLimits },
+      files: { filesDir: Option.fromNullable(rerun.filesDir), allowPrivateNetworks: rerun.allowPrivateNetworks },
+      json: false,
+      history: args.where,
+      retrying: run.id
+    }).pipe(Effect.provide(Components.layer({ rateLimits: !rerun.withoutRateLimits })))
+  })
+
+/**
  * `runs retry <id>`: a failed (or unknown) run back to the engine: what succeeded is kept, the rest runs again.
  *
  * @since 0.3.0
  * @category commands
  */
-export const retry = (args: { readonly location: Database.Location; readonly runId: string }) =>
+export const retry = (args: {
+  readonly location: Database.Location
+  readonly runId: string
+  /** Where the store is, as given (a run of `x-runner run` is run again here, and recorded there). */
+  readonly where: { readonly dataDir: string; readonly database: string | undefined }
+  /** The `--input` values a run of `x-runner run` was given, given again. */
+  readonly inputs: ReadonlyMap<string, string>
+}) =>
   Effect.gen(function*() {
     const output = yield* Output
+    const recorded = Option.flatten(yield* withStore(args.location, (store) => store.show(args.runId)))
+    if (Option.isNone(recorded)) return yield* notFound(args.runId, args.location)
+    if (recorded.value.run.origin === "run") return yield* runAgain(recorded.value.run, args)
+    if (args.inputs.size > 0) {
+      return yield* new InvalidArguments({ message: `--input is for a run of x-runner run: run ${args.runId} takes the inputs its serving runner has` })
+    }
     const found = Option.flatten(yield* withStore(args.location, (store) => store.retry(args.runId)))
     if (Option.isNone(found)) return yield* notFound(args.runId, args.location)
     const run = found.value
-    if (run.origin === "run") {
-      return yield* new InvalidArguments({
-        message: `run ${run.id} was run by x-runner run, not by a serving runner: run it again with x-runner run ${run.file ?? "<its workflow file>"}`
-      })
-    }
     if (run.status !== "accepted") {
       return yield* new StepFailed({ message: `run ${run.id} is ${run.status}: only a failed or unknown run is retried` })
     }
