@@ -214,9 +214,9 @@ const attemptActivity = (runs: Runs, execution: Execution, checked: WorkflowFile
           durationMs: before.durationMs ?? 0
         } satisfies StepOutcome
       }
-      const resolved = checked.decoded !== undefined ? Either.right(checked.parameters) : Run.resolveParameters(checked, scope)
-      const shownInput = Run.scrubbed(checked, Either.getOrElse(resolved, () => checked.parameters))
       if (before !== undefined && before.status === "running" && before.writeSentAt !== undefined && before.writeAttempt === attempt) {
+        const resolved = checked.decoded !== undefined ? Either.right(checked.parameters) : Run.resolveParameters(checked, scope)
+        const shownInput = Run.scrubbed(checked, Either.getOrElse(resolved, () => checked.parameters))
         // Cut short after it may have sent a write: found again, or reported; never sent blindly.
         const since = before.writeSentAt
         const startedAt = before.startedAt ?? since
@@ -269,7 +269,7 @@ const attemptActivity = (runs: Runs, execution: Execution, checked: WorkflowFile
       )
       return {
         status: result.status === "succeeded" ? "succeeded" : "failed",
-        input: shownInput,
+        input: result.input,
         output: result.output,
         error: result.error,
         startedAt: Date.now() - (result.durationMs ?? 0),

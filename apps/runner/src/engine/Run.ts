@@ -24,6 +24,8 @@ export interface StepResult {
   readonly name: string
   readonly type: string
   readonly status: "succeeded" | "failed" | "skipped"
+  /** Its parameters as resolved (as written when they could not be), secret values replaced: what a record shows. */
+  readonly input?: unknown
   readonly output?: unknown
   readonly error?: { readonly tag: string; readonly message: string }
   readonly durationMs?: number
@@ -117,14 +119,7 @@ export const run = (
     attempt: (task, key, scope) => {
       const before = kept.get(Interpreter.attemptOf(key).path)
       if (before?.status === "succeeded") return Effect.succeed({ status: "succeeded", input: before.input, output: before.output })
-      return Effect.map(runStep(executor, task, scope), (step): Interpreter.Attempt => ({
-        ...step,
-        status: step.status === "succeeded" ? "succeeded" : "failed",
-        input: task.decoded !== undefined ? scrubbed(task, task.parameters) : Either.match(resolveParameters(task, scope), {
-          onLeft: () => scrubbed(task, task.parameters),
-          onRight: (parameters) => scrubbed(task, parameters)
-        })
-      }))
+      return Effect.map(runStep(executor, task, scope), (step): Interpreter.Attempt => ({ ...step, status: step.status === "succeeded" ? "succeeded" : "failed" }))
     },
     waitUntil: (key, until) => {
       const before = kept.get(key)
@@ -164,10 +159,12 @@ export const runStep = (
     // The waits of its requests for their rate limits (none under `--without-rate-limits`).
     let rateLimitWaitMs = 0
     // Decoded by the check when every parameter was known then; else decoded now, with the
-    // outputs it refers to put in.
+    // outputs it refers to put in (resolved once: what runs is what its record shows).
+    const resolved = checked.decoded !== undefined ? Either.right(checked.parameters) : resolveParameters(checked, scope)
+    const input = scrubbed(checked, Either.getOrElse(resolved, () => checked.parameters))
     const outcome = checked.decoded !== undefined
       ? Effect.either(executor.runDecoded(checked.decoded))
-      : Either.match(resolveParameters(checked, scope), {
+      : Either.match(resolved, {
         onLeft: (unresolved) =>
           Effect.succeed(Either.left<ConnectorError.ConnectorError>(
             ConnectorError.invalidInput([{ path: "parameters", message: unresolved.message }], `step "${name}" (${type})`)
@@ -179,7 +176,7 @@ export const runStep = (
       const durationMs = Date.now() - started
       const waited = rateLimitWaitMs > 0 ? { rateLimitWaitMs } : {}
       return Either.isRight(outcome)
-        ? { name, type, status: "succeeded", output: outcome.right, durationMs, ...waited }
-        : { name, type, status: "failed", error: { tag: outcome.left._tag, message: outcome.left.message }, durationMs, ...waited }
+        ? { name, type, status: "succeeded", input, output: outcome.right, durationMs, ...waited }
+        : { name, type, status: "failed", input, error: { tag: outcome.left._tag, message: outcome.left.message }, durationMs, ...waited }
     })
   })
