@@ -14,12 +14,12 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
-import { createHmac } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startPostgres } from "../../../tooling/testing/postgres.mjs"
 import { freePort, runStatuses, runsOf, served, type Served, stallMs } from "./bin.js"
+import * as TrelloDelivery from "./fixtures/trelloDelivery.js"
 
 const { boards, lists } = TrelloSimulator.seed
 
@@ -61,22 +61,8 @@ const createCards = async (prefix: string, count: number) => {
 /** Trello's delivery of a card created in To Do, signed for the public URL. */
 const delivery = (card: { readonly id: string; readonly name: string }, n: number, publicUrl: string) => {
   const actionId = (0xd00000 + n).toString(16).padStart(24, "0")
-  const body = JSON.stringify({
-    action: {
-      id: actionId,
-      idMemberCreator: TrelloSimulator.seed.member,
-      type: "createCard",
-      date: new Date().toISOString(),
-      data: {
-        card: { id: card.id, name: card.name, idShort: n, shortLink: `s${n}` },
-        list: { id: lists.roadmapToDo, name: "To Do" },
-        board: { id: boards.roadmap, name: "Product Roadmap", shortLink: "rOaDmApX" }
-      },
-      memberCreator: { id: TrelloSimulator.seed.member, username: "simulated" }
-    },
-    model: { id: lists.roadmapToDo, name: "To Do", idBoard: boards.roadmap, closed: false, pos: 16384 }
-  })
-  return { actionId, body, signature: createHmac("sha1", sim.secret).update(body + publicUrl).digest("base64") }
+  const body = TrelloDelivery.cardCreated({ ...card, idShort: n, shortLink: `s${n}` }, actionId)
+  return { actionId, body, signature: TrelloDelivery.signature(sim.secret, body, publicUrl) }
 }
 
 /**

@@ -25,7 +25,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as TestClock from "effect/TestClock"
-import { createHmac } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { createServer, request, type Server } from "node:http"
 import { tmpdir } from "node:os"
@@ -37,6 +36,7 @@ import * as RunStore from "../src/store/RunStore.js"
 import * as SqlWorkflowEngine from "../src/store/SqlWorkflowEngine.js"
 import * as Workflow from "../src/workflow/Workflow.js"
 import { freePort, runner, runStatuses, served, type Served, stallMs } from "./bin.js"
+import * as TrelloDelivery from "./fixtures/trelloDelivery.js"
 
 const dir = mkdtempSync(join(tmpdir(), "x-runner-durable-tree-"))
 
@@ -219,29 +219,8 @@ const createCard = async (name: string) => {
 }
 
 /** Trello's delivery of the card's creation (action `actionId`), signed for the public URL; the answer's status. */
-const deliver = async (card: { readonly id: string; readonly name: string }, actionId: string, publicUrl: string) => {
-  const body = JSON.stringify({
-    action: {
-      id: actionId,
-      idMemberCreator: TrelloSimulator.seed.member,
-      type: "createCard",
-      date: new Date().toISOString(),
-      data: {
-        card: { id: card.id, name: card.name, idShort: 1, shortLink: "tReEcArD" },
-        list: { id: lists.roadmapToDo, name: "To Do" },
-        board: { id: boards.roadmap, name: "Product Roadmap", shortLink: "rOaDmApX" }
-      },
-      memberCreator: { id: TrelloSimulator.seed.member, username: "simulated" }
-    },
-    model: { id: lists.roadmapToDo, name: "To Do", idBoard: boards.roadmap, closed: false, pos: 16384 }
-  })
-  const response = await fetch(publicUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-trello-webhook": createHmac("sha1", sim.secret).update(body + publicUrl).digest("base64") },
-    body
-  })
-  return response.status
-}
+const deliver = (card: { readonly id: string; readonly name: string }, actionId: string, publicUrl: string) =>
+  TrelloDelivery.deliver(sim.secret, TrelloDelivery.cardCreated(card, actionId), publicUrl)
 
 /** A workflow file on a new card in To Do, with these tasks (and inputs, onFailure). */
 const workflowFile = (name: string, workflow: Record<string, unknown>) => {

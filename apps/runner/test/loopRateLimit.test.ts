@@ -16,11 +16,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { createHmac } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { freePort, runner, runsOf, served } from "./bin.js"
+import * as TrelloDelivery from "./fixtures/trelloDelivery.js"
 
 const { boards, lists } = TrelloSimulator.seed
 
@@ -110,27 +110,8 @@ describe("a parallel loop keeps to its connection's rate limit", () => {
       ])
       // Trello's delivery of the seeded card in To Do, signed: the test's own request (creating a
       // card) would count with the token's, outside the runner's limiter.
-      const body = JSON.stringify({
-        action: {
-          id: "0000000000000000000e2001",
-          idMemberCreator: TrelloSimulator.seed.member,
-          type: "createCard",
-          date: new Date().toISOString(),
-          data: {
-            card: { id: TrelloSimulator.seed.cards.launchPost, name: "Write the launch post", idShort: 1, shortLink: "l1" },
-            list: { id: lists.roadmapToDo, name: "To Do" },
-            board: { id: boards.roadmap, name: "Product Roadmap", shortLink: "rOaDmApX" }
-          },
-          memberCreator: { id: TrelloSimulator.seed.member, username: "simulated" }
-        },
-        model: { id: lists.roadmapToDo, name: "To Do", idBoard: boards.roadmap, closed: false, pos: 16384 }
-      })
-      const delivered = await fetch(publicUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-trello-webhook": createHmac("sha1", sim.secret).update(body + publicUrl).digest("base64") },
-        body
-      })
-      expect(delivered.status).toBe(200)
+      const body = TrelloDelivery.cardCreated({ id: TrelloSimulator.seed.cards.launchPost, name: "Write the launch post", shortLink: "l1" }, "0000000000000000000e2001")
+      expect(await TrelloDelivery.deliver(sim.secret, body, publicUrl)).toBe(200)
       await server.waitFor(/■ event \S+ (succeeded|failed)/)
       const [run] = await runsOf({ dataDir })
       expect(run!.status, server.log().slice(-3000)).toBe("succeeded")

@@ -31,7 +31,6 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as Schedule from "effect/Schedule"
-import { createHmac } from "node:crypto"
 import { createServer, request, type Server } from "node:http"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -44,6 +43,7 @@ import * as RunStore from "../dist/store/RunStore.js"
 import * as Serve from "../dist/serve/Serve.js"
 import * as WorkflowFiles from "../dist/workflow/WorkflowFiles.js"
 import { freePort, runStatuses, runsOf, stallMs } from "./bin.js"
+import * as TrelloDelivery from "./fixtures/trelloDelivery.js"
 
 const { boards, lists } = TrelloSimulator.seed
 
@@ -106,29 +106,8 @@ const createCards = async (prefix: string, count: number) => {
 }
 
 /** Trello's delivery of a card created in To Do, signed for the public URL; its answer's status. */
-const deliver = async (card: { readonly id: string; readonly name: string }, n: number, publicUrl: string) => {
-  const body = JSON.stringify({
-    action: {
-      id: (0xfa0000 + n).toString(16).padStart(24, "0"),
-      idMemberCreator: TrelloSimulator.seed.member,
-      type: "createCard",
-      date: new Date().toISOString(),
-      data: {
-        card: { id: card.id, name: card.name, idShort: n, shortLink: `f${n}` },
-        list: { id: lists.roadmapToDo, name: "To Do" },
-        board: { id: boards.roadmap, name: "Product Roadmap", shortLink: "rOaDmApX" }
-      },
-      memberCreator: { id: TrelloSimulator.seed.member, username: "simulated" }
-    },
-    model: { id: lists.roadmapToDo, name: "To Do", idBoard: boards.roadmap, closed: false, pos: 16384 }
-  })
-  const response = await fetch(publicUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-trello-webhook": createHmac("sha1", sim.secret).update(body + publicUrl).digest("base64") },
-    body
-  })
-  return response.status
-}
+const deliver = (card: { readonly id: string; readonly name: string }, n: number, publicUrl: string) =>
+  TrelloDelivery.deliver(sim.secret, TrelloDelivery.cardCreated({ ...card, idShort: n, shortLink: `f${n}` }, (0xfa0000 + n).toString(16).padStart(24, "0")), publicUrl)
 
 /** Waits for a condition; the time limit only bounds a stall (generous: two busy cores, several suites at once). */
 const waitUntil = async (what: string, done: () => boolean | Promise<boolean>, log: () => string, timeoutMs = stallMs) => {
