@@ -339,6 +339,12 @@ export const delayBefore = (retry: Workflow.Retry, attempt: number): Duration.Du
 const outputsOf = (tasks: ReadonlyArray<Workflow.CheckedTask>, scope: Scope) =>
   Object.fromEntries(tasks.flatMap((task) => scope.has(task.name) ? [[task.name, scope.get(task.name)]] : []))
 
+/** How a group, loop or call ended: its output, or the failure inside it as its error. */
+const endedBy = (failure: Failure | undefined, output: () => unknown) =>
+  failure === undefined
+    ? { status: "succeeded" as const, output: output() }
+    : { status: "failed" as const, error: { tag: failure.tag, message: `${failure.path}: ${failure.message}` } }
+
 const runGroup = <R>(place: Place<R>, group: Workflow.CheckedGroup, key: string, scope: Scope): Effect.Effect<Ran, never, R> =>
   Effect.map(runTasks({ ...place, prefix: key, depth: place.depth + 1 }, group.tasks, scope), (sequence): Ran => {
     // Its tasks are visible after it (those that ran).
@@ -348,10 +354,7 @@ const runGroup = <R>(place: Place<R>, group: Workflow.CheckedGroup, key: string,
         name: group.name,
         key,
         kind: "group",
-        status: sequence.failure === undefined ? "succeeded" : "failed",
-        ...(sequence.failure === undefined
-          ? { output: outputsOf(group.tasks, sequence.scope) }
-          : { error: { tag: sequence.failure.tag, message: `${sequence.failure.path}: ${sequence.failure.message}` } }),
+        ...endedBy(sequence.failure, () => outputsOf(group.tasks, sequence.scope)),
         tasks: sequence.results
       },
       visible,
@@ -381,10 +384,7 @@ const runLoop = <R>(place: Place<R>, loop: Workflow.CheckedLoop, key: string, sc
         name: loop.name,
         key,
         kind: "loop",
-        status: failed === undefined ? "succeeded" : "failed",
-        ...(failed === undefined
-          ? { output: iterations.map(({ sequence }) => outputsOf(loop.tasks, sequence.scope)) }
-          : { error: { tag: failed.sequence.failure!.tag, message: `${failed.sequence.failure!.path}: ${failed.sequence.failure!.message}` } }),
+        ...endedBy(failed?.sequence.failure, () => iterations.map(({ sequence }) => outputsOf(loop.tasks, sequence.scope))),
         iterations: iterations.map(({ index, sequence }) => ({
           index,
           status: sequence.failure === undefined ? "succeeded" as const : "failed" as const,
@@ -451,10 +451,7 @@ const runCall = <R>(place: Place<R>, call: Workflow.CheckedCall, key: string, sc
         name: call.name,
         key,
         kind: "call",
-        status: main.failure === undefined ? "succeeded" : "failed",
-        ...(main.failure === undefined
-          ? { output: outputsOf(call.workflow.tasks, main.scope) }
-          : { error: { tag: main.failure.tag, message: `${main.failure.path}: ${main.failure.message}` } }),
+        ...endedBy(main.failure, () => outputsOf(call.workflow.tasks, main.scope)),
         tasks: recovery === undefined ? main.results : [...main.results, ...recovery.results]
       },
       visible: [],
