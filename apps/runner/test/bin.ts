@@ -56,6 +56,8 @@ export interface Served {
   readonly log: () => string
   /** Resolves once the log holds `text` (`times` times, for a string), or rejects with the log after `timeoutMs`. */
   readonly waitFor: (text: string | RegExp, times?: number, timeoutMs?: number) => Promise<void>
+  /** As `waitFor`, but a process that exits first (one that refuses its file) rejects at once, with its log. */
+  readonly ready: (text: string | RegExp) => Promise<void>
   readonly exited: Promise<number | null>
 }
 
@@ -77,7 +79,12 @@ export const served = (args: ReadonlyArray<string>, env: Record<string, string> 
       }
       check()
     })
-  return { child, log: () => log, waitFor, exited }
+  const ready = (text: string | RegExp) =>
+    Promise.race([
+      waitFor(text),
+      exited.then((code) => Promise.reject(new Error(`exited (${code}) before ${text}:\n${log}`)))
+    ])
+  return { child, log: () => log, waitFor, ready, exited }
 }
 
 /**

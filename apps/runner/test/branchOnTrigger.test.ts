@@ -58,10 +58,7 @@ describe("x-runner serve: a branch on trigger data (examples/branch-on-trigger.j
     })
     try {
       // A serve that refuses the file exits at once: fail with its log rather than wait.
-      await Promise.race([
-        server.waitFor("● serving sitebuilder/v1/formSubmitted"),
-        server.exited.then((code) => Promise.reject(new Error(`serve exited (${code}):\n${server.log()}`)))
-      ])
+      await server.ready("● serving sitebuilder/v1/formSubmitted")
       const contact = WebflowSimulator.seed.forms.contact
       const enterprise = webflow.submitForm(contact, { Name: "Ada", Email: "ada@example.com", Message: "50 seats", Plan: "enterprise" })
       await server.waitFor(/■ event \S+ succeeded/)

@@ -241,12 +241,7 @@ const serving = async (file: string, name: string) => {
   const start = async () => {
     const started = served(["serve", file, "--public-url", publicUrl, "--port", String(port), "--data-dir", dataDir, "--without-rate-limits"], env)
     // A runner that refuses the file (as serve refused the task tree before it ran it durably) ends at once.
-    await Promise.race([
-      started.waitFor("● serving boardtool/v1/newCard"),
-      started.exited.then((code) => {
-        throw new Error(`serve exited (${code}) before serving:\n${started.log()}`)
-      })
-    ])
+    await started.ready("● serving boardtool/v1/newCard")
     return started
   }
   return { publicUrl, dataDir, start }

@@ -104,10 +104,7 @@ describe("a parallel loop keeps to its connection's rate limit", () => {
       XRUNNER_BOARDTOOL_BASE_URL: sim.baseUrl
     })
     try {
-      await Promise.race([
-        server.waitFor("● serving boardtool/v1/newCard"),
-        server.exited.then((code) => Promise.reject(new Error(`serve exited (${code}):\n${server.log()}`)))
-      ])
+      await server.ready("● serving boardtool/v1/newCard")
       // Trello's delivery of the seeded card in To Do, signed: the test's own request (creating a
       // card) would count with the token's, outside the runner's limiter.
       const body = TrelloDelivery.cardCreated({ id: TrelloSimulator.seed.cards.launchPost, name: "Write the launch post", shortLink: "l1" }, "0000000000000000000e2001")
