@@ -136,7 +136,11 @@ describe("x-runner serve, a schedule", () => {
       expect(events.length).toBeGreaterThanOrEqual(6)
       // One run per tick, none skipped while served.
       expect(events).toEqual(Array.from({ length: events.length }, (_, n) => at(Date.parse(events[0]!) + n * second)))
-      expect(sorted(started)).toEqual(events)
+      // Each run's "started" line, but for a tick accepted as the runners were stopping, whose line
+      // may not have been written before the stop: at most the last one.
+      const said = sorted(started)
+      expect(events.slice(0, said.length)).toEqual(said)
+      expect(events.length - said.length).toBeLessThanOrEqual(1)
     } finally {
       await postgres.stop()
     }
