@@ -360,6 +360,32 @@ describe("boardtool against the simulator", () => {
       expect(limited.stats).toEqual({ requests: 4, rateLimited: 1 })
       yield* Effect.promise(() => limited.close())
     }))
+
+  it.live("holds every answer for its latency, requests in flight side by side, each taking effect on arrival", () =>
+    Effect.gen(function*() {
+      yield* Effect.promise(() => expect(Simulator.start({ latencyMs: -1 })).rejects.toThrow(RangeError))
+      const far = yield* Effect.acquireRelease(Effect.promise(() => Simulator.start({ latencyMs: 100 })), (s) => Effect.promise(() => s.close()))
+      const timed = (path: string, init?: RequestInit) => {
+        const started = performance.now()
+        return fetch(`${far.baseUrl}${path}`, init).then(async (r) => ({ status: r.status, body: await r.text(), ms: performance.now() - started }))
+      }
+      const credentials = `key=${far.key}&token=${far.token}`
+      // 20 at once: a reading, and a card created whose answer is held while the card already exists.
+      const create = timed(`/cards?${credentials}&idList=${Simulator.seed.lists.roadmapToDo}&name=Far+away`, { method: "POST" })
+      const reads = Array.from({ length: 18 }, () => timed(`/cards/${Simulator.seed.cards.launchPost}?${credentials}`))
+      const refused = timed(`/cards/${Simulator.seed.cards.launchPost}?key=${far.key}&token=wrong`)
+      let created = false
+      void create.then(() => (created = true))
+      // The card exists before its answer has come (the poll's short timer fires ahead of the answer's).
+      while (![...far.cards.values()].some((card) => card.name === "Far away")) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 5)))
+      expect(created).toBe(false)
+      const answers = yield* Effect.promise(() => Promise.all([create, ...reads, refused]))
+      expect(answers.map((a) => a.status)).toEqual([200, ...reads.map(() => 200), 401])
+      expect(far.stats.requests).toBe(20)
+      // A lower bound only, which holds however slow the machine (a timer fires on the loop's
+      // millisecond clock, so up to a millisecond before performance.now() says).
+      for (const answer of answers) expect(answer.ms).toBeGreaterThanOrEqual(99)
+    }).pipe(Effect.scoped))
 })
 
 describe("listBoardActions against the simulator", () => {

@@ -97,6 +97,13 @@ export interface Settings {
    * a 429 as Trello's rate limit answers it, a 5xx in plain text as Trello's other errors.
    */
   readonly faults?: ReadonlyArray<Faults.Fault>
+  /**
+   * How long every answer waits before it leaves, in milliseconds (default 0): a provider far
+   * away, for a workflow whose steps wait on the network. The request takes effect when it
+   * arrives; only its answer (an error, a 429 or a download included) is held, on a timer of
+   * its own, so that the requests in flight wait side by side.
+   */
+  readonly latencyMs?: number
 }
 
 export interface Limit {
@@ -219,6 +226,13 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
   const faults = Faults.make(settings.faults)
   const windows = { token: [] as Array<number>, key: [] as Array<number> }
   const clock = settings.now ?? Date.now
+  const latencyMs = settings.latencyMs ?? 0
+  if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new RangeError(`latencyMs must be a finite number of milliseconds ≥ 0, got ${latencyMs}`)
+  /** Writes an answer once the latency has passed (at once without one), unless the connection has gone meanwhile (`close()`). */
+  const answer = (res: ServerResponse, write: () => void) => {
+    if (latencyMs === 0) write()
+    else setTimeout(() => res.destroyed || write(), latencyMs)
+  }
   let origin = ""
 
   // Each action is delivered to the active webhooks that watch a model it is about.
@@ -381,22 +395,24 @@ export const start = async (settings: Settings = {}): Promise<Simulator> => {
 
   const server: Server = createServer((req, res) => {
     const downloading = req.method === "GET" ? downloadPath.exec(req.url ?? "") : null
-    if (downloading !== null) return download(req, res, downloading)
+    if (downloading !== null) return answer(res, () => download(req, res, downloading))
     // An upload's body may be as large as an attachment (and its parts' headers).
     const cap = req.method === "POST" && uploadPath.test(req.url ?? "") ? attachmentMaxBytes + 64 * 1024 : undefined
     readBody(req, cap).then((read) => {
       stats.requests++
       const reply = (status: number, body: unknown) => {
         const text = typeof body === "string" ? body : JSON.stringify(body)
-        res.writeHead(status, {
-          "content-type": typeof body === "string" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8",
-          ...(read._tag === "TooLarge" ? { connection: "close" } : {})
+        answer(res, () => {
+          res.writeHead(status, {
+            "content-type": typeof body === "string" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8",
+            ...(read._tag === "TooLarge" ? { connection: "close" } : {})
+          })
+          res.end(text)
         })
-        res.end(text)
       }
       if (read._tag === "TooLarge") return reply(413, "request entity too large")
       const fault = faultOf(req)
-      if (fault !== undefined) return faulted(res, fault)
+      if (fault !== undefined) return answer(res, () => faulted(res, fault))
       const handle = async () => {
         let url: URL
         try {
