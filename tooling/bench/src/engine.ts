@@ -11,6 +11,9 @@
  * 4. A loop's iterations against one-task runs: one run whose loop reads the card once per item
  *    of 1,000, beside 1,000 runs reading it once, on one runner (embedded): tasks per second and
  *    the runner's CPU per task.
+ * 5. Latency-bound execution: part 2's one-step runs against a Trello simulator (a process of its
+ *    own) answering each request after 100 ms, one runner against two on one PostgreSQL, each
+ *    `--concurrency 32`: what a second runner adds when steps wait on the network.
  * The runs are counted from the runs' database (`xr_runs`), read-only.
  */
 import autocannon from "autocannon"
@@ -30,7 +33,8 @@ import { summarise, type ThreadProfile } from "./profile.js"
 import type { RateLimitResult } from "./ratelimit.js"
 
 const require = createRequire(import.meta.url)
-const cli = fileURLToPath(new URL("../../../apps/runner/dist/bundle/x-runner.js", import.meta.url))
+/** The runner's bundle; `XRUNNER_BUNDLE` names a copy of it, to measure one build while others rebuild `dist/bundle`. */
+const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../../../apps/runner/dist/bundle/x-runner.js", import.meta.url))
 /** The same runner unbundled (tsc's output): a profile of it names each package its time goes to. */
 const unbundledCli = fileURLToPath(new URL("../../../apps/runner/dist/main.js", import.meta.url))
 const ingestWorkflow = fileURLToPath(new URL("../workflows/ingest.json", import.meta.url))
@@ -230,11 +234,14 @@ export interface IngestionResult {
   readonly profile?: ReadonlyArray<ThreadProfile> | undefined
 }
 
-/** The Trello simulator (the sandbox's credentials and seed) in a process of its own: the provider is not served by the runner's serving thread. */
-const startTrelloProcess = async (dir: string) => {
+/**
+ * The Trello simulator (the sandbox's credentials and seed) in a process of its own: the provider
+ * is not served by the runner's serving thread. `latencyMs` holds each of its answers that long.
+ */
+const startTrelloProcess = async (dir: string, latencyMs = 0) => {
   const script = join(dir, "trello.mjs")
   writeFileSync(script, `import * as Simulator from ${JSON.stringify(import.meta.resolve("@x/boardtool/testing"))}
-const sim = await Simulator.start({ key: "sandbox-trello-key", token: "sandbox-trello-token", secret: ${JSON.stringify(sandboxSecret)}, rateLimits: false })
+const sim = await Simulator.start({ key: "sandbox-trello-key", token: "sandbox-trello-token", secret: ${JSON.stringify(sandboxSecret)}, rateLimits: false, latencyMs: ${latencyMs} })
 console.log(JSON.stringify({ key: sim.key, token: sim.token, secret: sim.secret, baseUrl: sim.baseUrl }))\n`)
   const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] })
   const connection = await new Promise<Record<string, string>>((resolve, reject) => {
@@ -245,7 +252,14 @@ console.log(JSON.stringify({ key: sim.key, token: sim.token, secret: sim.secret,
     })
     child.once("exit", (code) => reject(new Error(`the Trello simulator exited (${code})`)))
   })
-  return { connection, stop: () => void child.kill("SIGKILL") }
+  // The connections file a runner is given (`--connections`) for it.
+  const connectionsFile = join(dir, "connections.json")
+  writeFileSync(connectionsFile, JSON.stringify({
+    boardtool: connection,
+    // Nothing is requested from Browser Use: its deliveries are only verified.
+    browseragent: { value: "bu_bench_unused_key", webhookSecret: Redacted.value(sandboxBrowserUseSecret), baseUrl: "http://127.0.0.1:9/api/v3" }
+  }), { mode: 0o600 })
+  return { connectionsFile, stop: () => void child.kill("SIGKILL") }
 }
 
 /**
@@ -264,14 +278,8 @@ export const ingestionBench = async (
   const publicUrl = `http://127.0.0.1:${port}/hooks/ingest`
   const workflow = trigger === "newCard" ? ingestWorkflow : ingestStaticWorkflow
   const trello = await startTrelloProcess(dir)
-  const connectionsFile = join(dir, "connections.json")
-  writeFileSync(connectionsFile, JSON.stringify({
-    boardtool: trello.connection,
-    // Nothing is requested from Browser Use: its deliveries are only verified.
-    browseragent: { value: "bu_bench_unused_key", webhookSecret: Redacted.value(sandboxBrowserUseSecret), baseUrl: "http://127.0.0.1:9/api/v3" }
-  }), { mode: 0o600 })
   const runner = await startRunner(
-    ["--connections", connectionsFile, "--without-rate-limits", workflow, "--public-url", publicUrl, "--port", String(port), "--data-dir", join(dir, "data")],
+    ["--connections", trello.connectionsFile, "--without-rate-limits", workflow, "--public-url", publicUrl, "--port", String(port), "--data-dir", join(dir, "data")],
     dir,
     "serve",
     {},
@@ -320,6 +328,10 @@ export interface ExecutionResult {
   readonly runs: number
   readonly succeeded: number
   readonly perSecond: number
+  /** The runners' CPU (every thread of every runner) from the first one serving to the last run's end, per run. */
+  readonly runnerCpuMsPerRun: number
+  /** The machine's CPU busy over the same time (everything on it: PostgreSQL, the simulator, the bench, other work), 0–1. */
+  readonly machineBusy: number
   /** With BENCH_PROFILE=1 (one runner on the embedded database): where each of its threads spent its time. */
   readonly profile?: ReadonlyArray<ThreadProfile> | undefined
 }
@@ -327,6 +339,10 @@ export interface ExecutionResult {
 /** The event of a seeded run: the sandbox's seeded card, as newCard outputs it. */
 const seededEvent = JSON.stringify({ id: seeded.card, name: "Write the launch post", desc: "", idBoard: seeded.board, idList: seeded.list })
 const insertRun = "INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at) VALUES ($1, 'ingest', $2, $3, 'accepted', $4)"
+
+/** `runs` rows for `insertRun`: runs of the seeded card's event, their ids from `firstId` on. */
+const seededRuns = (runs: number, firstId: number) =>
+  Array.from({ length: runs }, (_, n) => [`${(firstId + n).toString(16)}00000000`, `seeded-${n}`, seededEvent, Date.now()] as const)
 
 /** Runs committed in an embedded data directory's runs' table (rows for `insertRun`), in one transaction. */
 const insertEmbeddedRuns = (dataDir: string, rows: ReadonlyArray<ReadonlyArray<unknown>>, statement = insertRun) => {
@@ -346,26 +362,75 @@ const insertEmbeddedRuns = (dataDir: string, rows: ReadonlyArray<ReadonlyArray<u
   }
 }
 
-/** Runs per second from the first run's start to the last one's end, once `runs` have ended. */
-const executed = async (counts: () => Promise<RunCounts>, runs: number, label: string, runners: number): Promise<ExecutionResult> => {
+/** Runs committed in a PostgreSQL's runs' table (rows for `insertRun`), in one transaction. */
+const insertPostgresRuns = async (url: string, rows: ReadonlyArray<ReadonlyArray<unknown>>) => {
+  const { Client } = require("pg") as { Client: new(options: { connectionString: string }) => { connect: () => Promise<void>; query: (sql: string, values?: ReadonlyArray<unknown>) => Promise<unknown>; end: () => Promise<void> } }
+  const client = new Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query("BEGIN")
+    for (const row of rows) await client.query(insertRun, row)
+    await client.query("COMMIT")
+  } finally {
+    await client.end()
+  }
+}
+
+/** The machine's CPU time so far, busy and in all, in clock ticks (`/proc/stat`'s first line). */
+const machineCpu = () => {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number)
+  const total = user! + nice! + system! + idle! + iowait! + irq! + softirq! + steal!
+  return { busy: total - idle! - iowait!, total }
+}
+
+/** Runs per second from the first run's start to the last one's end, once `runs` have ended; the CPU spent from the call on. */
+const executed = async (counts: () => Promise<RunCounts>, runs: number, label: string, runners: ReadonlyArray<Runner>): Promise<ExecutionResult> => {
+  const runnersCpu = () => runners.reduce((sum, runner) => sum + cpuMs(runner.pid), 0)
+  const [cpuBefore, machineBefore] = [runnersCpu(), machineCpu()]
   const deadline = Date.now() + 300_000
   let now = await counts()
   while (now.finished < runs && Date.now() < deadline) {
     await sleep(250)
     now = await counts()
   }
+  const [cpuAfter, machineAfter] = [runnersCpu(), machineCpu()]
   const seconds = ((now.lastFinish ?? 0) - (now.firstStart ?? 0)) / 1000
-  return { label, runners, runs: now.finished, succeeded: now.succeeded, perSecond: now.finished / Math.max(seconds, 0.001) }
+  return {
+    label,
+    runners: runners.length,
+    runs: now.finished,
+    succeeded: now.succeeded,
+    perSecond: now.finished / Math.max(seconds, 0.001),
+    runnerCpuMsPerRun: (cpuAfter - cpuBefore) / Math.max(now.finished, 1),
+    machineBusy: (machineAfter.busy - machineBefore.busy) / Math.max(machineAfter.total - machineBefore.total, 1)
+  }
+}
+
+/** How the execution part's runs are run. */
+export interface ExecutionOptions {
+  /** Profile the first runner (BENCH_PROFILE=1). */
+  readonly profile?: boolean
+  /**
+   * The provider: by default each runner's sandbox (`--sandbox`); with `latencyMs`, a Trello
+   * simulator in a process of its own (the sandbox's credentials and seed) holding each answer
+   * that long, shared by the runners, as a provider far away is.
+   */
+  readonly latencyMs?: number
+  /** Each runner's `--concurrency` (the runner's default when absent). */
+  readonly concurrency?: number
 }
 
 /**
  * Part 2, execution alone: `runs` one-step runs committed before any runner serves (as
  * deliveries accepted during a stop would be), then one runner on the embedded default, or one
  * or two runners on PostgreSQL, started: runs per second from the first start to the last end.
+ * The latency part runs the same against a provider whose answers wait (`options.latencyMs`).
  */
-export const executionBench = async (where: "embedded" | "postgres", runners: 1 | 2, runs = 3000, profile = false): Promise<ExecutionResult> => {
+export const executionBench = async (where: "embedded" | "postgres", runners: 1 | 2, runs = 3000, options: ExecutionOptions = {}): Promise<ExecutionResult> => {
+  const { concurrency, latencyMs, profile = false } = options
   const dir = mkdtempSync(join(tmpdir(), "x-runner-execution-"))
   const postgres = where === "postgres" ? await startPostgres() : undefined
+  const trello = latencyMs === undefined ? undefined : await startTrelloProcess(dir, latencyMs)
   const started: Array<Runner> = []
   // One public URL for every runner (a load balancer's; here the first runner's port, where the
   // provider's check of it is answered): the webhook is registered once, for it.
@@ -374,36 +439,34 @@ export const executionBench = async (where: "embedded" | "postgres", runners: 1 
   const serveArgs = async (i: number) => {
     const port = ports[i]!
     return [
-      "--sandbox", "--without-rate-limits", ingestWorkflow, "--public-url", publicUrl, "--port", String(port),
+      ...(trello === undefined ? ["--sandbox"] : ["--connections", trello.connectionsFile]),
+      "--without-rate-limits", ingestWorkflow, "--public-url", publicUrl, "--port", String(port),
+      ...(concurrency === undefined ? [] : ["--concurrency", String(concurrency)]),
       ...(postgres === undefined ? ["--data-dir", join(dir, "data")] : ["--database", postgres.url, "--data-dir", join(dir, `data-${i}`)])
     ]
   }
   try {
     // The tables first (a runner started and stopped), then the runs.
     await stop(await startRunner(await serveArgs(0), dir, "setup"))
-    const rows = Array.from({ length: runs }, (_, n) => [`${(0xe0000000 + n).toString(16)}00000000`, `seeded-${n}`, seededEvent, Date.now()] as const)
+    const rows = seededRuns(runs, 0xe0000000)
     let counts: () => Promise<RunCounts>
     if (postgres === undefined) {
       insertEmbeddedRuns(join(dir, "data"), rows)
       counts = embeddedCounts(join(dir, "data"))
     } else {
-      const { Client } = require("pg") as { Client: new(options: { connectionString: string }) => { connect: () => Promise<void>; query: (sql: string, values?: ReadonlyArray<unknown>) => Promise<unknown>; end: () => Promise<void> } }
-      const client = new Client({ connectionString: postgres.url })
-      await client.connect()
-      await client.query("BEGIN")
-      for (const row of rows) await client.query(insertRun, row)
-      await client.query("COMMIT")
-      await client.end()
+      await insertPostgresRuns(postgres.url, rows)
       counts = postgresCounts(postgres.url)
     }
     for (let i = 0; i < runners; i++) started.push(await startRunner(await serveArgs(i), dir, `runner-${i}`, {}, profile))
-    const result = await executed(counts, runs, `${runners} runner${runners === 1 ? "" : "s"}, ${where === "postgres" ? "PostgreSQL" : "embedded SQLite"}`, runners)
+    const result = await executed(counts, runs, `${runners} runner${runners === 1 ? "" : "s"}, ${where === "postgres" ? "PostgreSQL" : "embedded SQLite"}`, started)
+    if (result.succeeded < runs) for (const runner of started) for (const line of runner.log().split("\n").filter((l) => l.startsWith("✘")).slice(0, 5)) console.log(`  runner: ${line}`)
     if (!profile) return result
     // The profiles are written when the runner exits.
     for (const runner of started.splice(0)) await stop(runner)
     return { ...result, profile: summarise(join(dir, "runner-0-profile")) }
   } finally {
     for (const runner of started) await stop(runner)
+    trello?.stop()
     await postgres?.stop()
     rmSync(dir, { recursive: true, force: true })
   }
@@ -484,8 +547,7 @@ const tasksBench = async (workflow: string, runs: number, tasks: number, concurr
     // What is left of its start (the webhook's registration) done.
     await sleep(500)
     const cpuBefore = cpuMs(runner.pid)
-    const rows = Array.from({ length: runs }, (_, n) => [`${(0xe1000000 + n).toString(16)}00000000`, `seeded-${n}`, seededEvent, Date.now()])
-    insertEmbeddedRuns(join(dir, "data"), rows, insertRun.replace("'ingest'", `'${name}'`))
+    insertEmbeddedRuns(join(dir, "data"), seededRuns(runs, 0xe1000000), insertRun.replace("'ingest'", `'${name}'`))
     const counts = embeddedCounts(join(dir, "data"))
     const deadline = Date.now() + 300_000
     let now = await counts()

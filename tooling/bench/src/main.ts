@@ -6,10 +6,11 @@
  *    packages' simulators in a process of their own.
  * 2. Rate-limit efficiency (ratelimit.ts). 3. The durable engine (engine.ts): ingestion on the
  *    embedded default; execution on it and on one and two runners on PostgreSQL; rate limits
- *    across two runners; a loop's iterations against as many one-task runs. 4. Cold start (coldstart.ts).
+ *    across two runners; a loop's iterations against as many one-task runs; one runner against two
+ *    on PostgreSQL when each step waits 100 ms at the provider. 4. Cold start (coldstart.ts).
  * Prints every figure and writes them to bench-results/bench.json.
  *
- * BENCH_ONLY=<part of a call title or client name>|ratelimit|ingestion|execution|loop|runners-ratelimit|coldstart
+ * BENCH_ONLY=<part of a call title or client name>|ratelimit|ingestion|execution|loop|runners-ratelimit|latency|coldstart
  * runs one part (for profiling: BENCH_ONLY=getCard node --cpu-prof dist/main.js; BENCH_PROFILE=1
  * with ingestion, execution or loop profiles the runner and prints where each of its threads spent its time).
  */
@@ -42,7 +43,7 @@ const runs = (part: string) => only === undefined || only === part
 // --- 1. overhead per call ------------------------------------------------------------------
 
 const perCall: Array<Record<string, unknown>> = []
-const partNames = ["ratelimit", "ingestion", "execution", "loop", "runners-ratelimit", "coldstart"]
+const partNames = ["ratelimit", "ingestion", "execution", "loop", "runners-ratelimit", "latency", "coldstart"]
 if (only === undefined || !partNames.includes(only)) {
   const simulators = fork(fileURLToPath(new URL("./simulators.js", import.meta.url)), { stdio: "inherit" })
   const providers = await new Promise<Providers>((resolve) => simulators.once("message", (m: Providers) => resolve(m)))
@@ -163,7 +164,7 @@ if (runs("ingestion")) {
 
 let execution: ReadonlyArray<ExecutionResult> | undefined
 if (runs("execution")) {
-  const embedded = await executionBench("embedded", 1, 3000, process.env["BENCH_PROFILE"] === "1")
+  const embedded = await executionBench("embedded", 1, 3000, { profile: process.env["BENCH_PROFILE"] === "1" })
   const one = await executionBench("postgres", 1)
   const two = await executionBench("postgres", 2)
   execution = [embedded, one, two]
@@ -238,6 +239,43 @@ if (runs("runners-ratelimit")) {
   })`)
 }
 
+let latency: { readonly latencyMs: number; readonly rounds: ReadonlyArray<{ readonly one: ExecutionResult; readonly two: ExecutionResult }>; readonly ratio: number } | undefined
+if (runs("latency")) {
+  // Steps that wait on the network: one runner's 32 runs at once, each waiting 100 ms, allow
+  // ≈ 320 runs/s; enough runs that one runner takes ≥ 10 s. Rounds alternate one and two runners
+  // (the machine's load moves a figure by ±10 % to ±50 %) and the medians are compared.
+  const latencyMs = 100
+  const concurrency = 32
+  const count = Number(process.env["BENCH_LATENCY_RUNS"] ?? 3200)
+  const rounds: Array<{ one: ExecutionResult; two: ExecutionResult }> = []
+  for (let round = 0; round < Number(process.env["BENCH_LATENCY_ROUNDS"] ?? 3); round++) {
+    const one = await executionBench("postgres", 1, count, { latencyMs, concurrency })
+    const two = await executionBench("postgres", 2, count, { latencyMs, concurrency })
+    rounds.push({ one, two })
+  }
+  const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  const onePerSecond = median(rounds.map((r) => r.one.perSecond))
+  const twoPerSecond = median(rounds.map((r) => r.two.perSecond))
+  const ratio = twoPerSecond / onePerSecond
+  latency = { latencyMs, rounds, ratio }
+  console.log(`\nLatency-bound execution: ${count} one-step runs (getCard; the Trello simulator in its own process answering each request after ${latencyMs} ms, no rate limits) committed before the runners start, --concurrency ${concurrency} each, one runner against two on one PostgreSQL; runs/s from the first start to the last end, the runners' CPU per run, the machine's CPU busy; ${rounds.length} alternating rounds`)
+  console.table(rounds.flatMap((r, round) =>
+    [r.one, r.two].map((row) => ({
+      round: round + 1,
+      runners: row.label,
+      runs: row.runs,
+      succeeded: row.succeeded,
+      "runs/s": Math.round(row.perSecond),
+      "runner CPU ms/run": Number(row.runnerCpuMsPerRun.toFixed(2)),
+      "machine busy": `${Math.round(row.machineBusy * 100)} %`
+    }))
+  ))
+  const complete = rounds.every((r) => r.one.succeeded === count && r.two.succeeded === count)
+  console.log(`target: two runners ≥ 1.8× one when steps wait on the provider: medians ${Math.round(twoPerSecond)} ÷ ${Math.round(onePerSecond)} runs/s = ${ratio.toFixed(2)}× (${
+    ratio >= 1.8 ? "met" : "MISSED"
+  }); every run succeeded (${complete ? "met" : "MISSED"})`)
+}
+
 // --- 4. cold start -------------------------------------------------------------------------
 
 let coldStart: ReturnType<typeof coldStartBench> | undefined
@@ -253,6 +291,6 @@ const outDir = fileURLToPath(new URL("../../../bench-results/", import.meta.url)
 mkdirSync(outDir, { recursive: true })
 writeFileSync(
   `${outDir}bench.json`,
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, perCall, rateLimit, ingestion, execution, loop, runnersRateLimit, coldStart }, null, 2)
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, perCall, rateLimit, ingestion, execution, loop, runnersRateLimit, latency, coldStart }, null, 2)
 )
 console.log(`\nwritten to bench-results/bench.json`)
