@@ -187,9 +187,9 @@ describe("servers read no more than they accept", () => {
 })
 
 describe("serve's data directory", () => {
-  const serveOnce = async (dataDir: string) => {
+  const serveOnce = async (dataDir: string, env: Record<string, string> = {}) => {
     const port = await freePort()
-    const child = spawn(process.execPath, [cli, "serve", newCard, "--sandbox", "--public-url", `http://127.0.0.1:${port}/hooks/new-card`, "--data-dir", dataDir])
+    const child = spawn(process.execPath, [cli, "serve", newCard, "--sandbox", "--public-url", `http://127.0.0.1:${port}/hooks/new-card`, "--data-dir", dataDir], env)
     let log = ""
     child.stderr.on("data", (c: Buffer) => (log += c.toString()))
     const code = await new Promise<number | null>((resolve) => {
@@ -204,8 +204,9 @@ describe("serve's data directory", () => {
     const { code, log } = await serveOnce(dataDir)
     // The modes first: they are what this test is about (an older runner also ended otherwise).
     expect(statSync(dataDir).mode & 0o777).toBe(0o700)
-    const files = readdirSync(dataDir).filter((file) => /\.db(-wal|-shm)?$/.test(file))
+    const files = readdirSync(dataDir).filter((file) => /\.db(-wal|-shm)?$|^runner\.lock/.test(file))
     expect(files).toContain("runs.db")
+    expect(files).toContain("runner.lock")
     for (const file of files) expect([file, statSync(join(dataDir, file)).mode & 0o777]).toEqual([file, 0o600])
     expect(log).toContain("■ trigger disabled")
     expect(code).toBe(0)
@@ -236,11 +237,31 @@ describe("serve's data directory", () => {
     expect(second.code).toBe(2)
     expect(second.log).toContain(`another x-runner (process ${first.child.pid}) serves from ${dataDir}: one runner uses a data directory`)
     expect(second.log).not.toContain("● serving")
+    // Whatever its clock says: one 8 s ahead took the first runner for gone (its last heartbeat
+    // looked older than three of them).
+    const ahead = join(dir, "clock-ahead.cjs")
+    writeFileSync(ahead, "const now = Date.now; Date.now = () => now() + 8000\n")
+    const third = await serveOnce(dataDir, { NODE_OPTIONS: `--require ${ahead}` })
+    expect(third.code).toBe(2)
+    expect(third.log).toContain(`another x-runner (process ${first.child.pid}) serves from ${dataDir}: one runner uses a data directory`)
     first.child.kill("SIGTERM")
     expect(await first.exited).toBe(0)
-    const third = await serveOnce(dataDir)
-    expect(third.log).toContain("● serving")
-    expect(third.code).toBe(0)
+    const fourth = await serveOnce(dataDir)
+    expect(fourth.log).toContain("● serving")
+    expect(fourth.code).toBe(0)
+  })
+
+  it("a runner killed (kill -9) leaves its data directory free at once: the next serve on it starts", async () => {
+    const dataDir = join(dir, "killed-data")
+    const port = await freePort()
+    const first = served(["serve", newCard, "--sandbox", "--public-url", `http://127.0.0.1:${port}/hooks/new-card`, "--data-dir", dataDir])
+    await first.waitFor("● serving")
+    first.child.kill("SIGKILL")
+    await first.exited
+    const next = await serveOnce(dataDir)
+    expect(next.log).toContain("● serving")
+    expect(next.log).not.toContain("another x-runner")
+    expect(next.code).toBe(0)
   })
 })
 

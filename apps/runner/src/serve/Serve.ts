@@ -30,11 +30,12 @@ import { createServer } from "node:http"
 import { Components } from "../components/Components.js"
 import { isRequestTrigger } from "../components/HttpComponent.js"
 import * as Database from "../store/Database.js"
+import * as DataDirLock from "../store/internal/dataDirLock.js"
 import type * as Engine from "../engine/Engine.js"
 import type * as EngineGates from "../engine/EngineGates.js"
 import * as EngineHost from "../engine/EngineHost.js"
 import * as EngineWorker from "../engine/EngineWorker.js"
-import { type DamagedData, ServeProblem } from "../Errors.js"
+import { DamagedData, ServeProblem } from "../Errors.js"
 import * as CappedBody from "../internal/cappedBody.js"
 import * as WebhookPath from "./internal/webhookPath.js"
 import { Output } from "../Output.js"
@@ -162,6 +163,19 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     }
     yield* Signing.check(options.workflows.map((served) => served.workflow), options.connections, options.allowUnsignedDeliveries === true)
 
+    // One runner per data directory (a second would run the first's runs too): held by the
+    // operating system until this process ends, before the runs' database is opened.
+    if (location._tag === "Embedded") {
+      yield* Database.makeDataDir(location.dataDir)
+      yield* DataDirLock.hold(location.dataDir).pipe(Effect.catchTags({
+        DataDirInUse: ({ pid }) =>
+          new ServeProblem({
+            message: `another x-runner${Option.match(pid, { onNone: () => "", onSome: (pid) => ` (process ${pid})` })} serves from ${location.dataDir}: ` +
+              `one runner uses a data directory. Stop it, or give this one another --data-dir; several runners share a PostgreSQL (--database)`
+          }),
+        DataDirLockFailed: ({ file, message }) => new DamagedData({ file, message })
+      }))
+    }
     // This thread's stores: the runs it accepts, the triggers' registrations it verifies with.
     const stores = yield* Layer.build(Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
       Layer.provideMerge(Database.layer(location, { writeFault: options.writeFault })),
@@ -174,19 +188,6 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     let engineWrites: Effect.Effect<Option.Option<string>> = Effect.succeedNone
     const storageFailing = Effect.zipWith(ownWrites.failing, Effect.suspend(() => engineWrites), (own, engine) => Option.orElse(own, () => engine))
     const runner = randomUUID()
-    if (location._tag === "Embedded") {
-      // One runner per data directory: a second would take the first's runs for its own.
-      const other = yield* Effect.mapError(
-        triggers.joinAlone(runner, Duration.toMillis(EngineHost.heartbeatEvery) * 3),
-        (error) => new ServeProblem({ message: error.message })
-      )
-      if (Option.isSome(other)) {
-        return yield* new ServeProblem({
-          message: `another x-runner (process ${other.value}) serves from ${location.dataDir}: one runner uses a data directory. ` +
-            `Stop it, or give this one another --data-dir; several runners share a PostgreSQL (--database)`
-        })
-      }
-    }
     for (const name of options.resetCursors ?? []) {
       yield* Effect.mapError(triggers.resetCursor(name), (error) => new ServeProblem({ message: error.message }))
       yield* say(`↻ ${name}: its stored cursor was dropped (--reset-cursor): its first poll sets a new baseline`)
