@@ -11,6 +11,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -63,6 +64,29 @@ export interface TriggerStore {
   readonly leave: (runner: string) => Effect.Effect<void, RunStore.StoreFailed>
   /** How many other runners heartbeat within the last `withinMillis`. */
   readonly othersAlive: (runner: string, withinMillis: number) => Effect.Effect<number, RunStore.StoreFailed>
+  /**
+   * How many other runners of the cluster are alive, as the cluster itself records them
+   * (`@effect/cluster`'s `cluster_runners`, whose `last_heartbeat` each runner sets to the
+   * database's `NOW()` at every refresh of its shard locks): those other than `self` whose last
+   * heartbeat is within `aliveWithin` (the shard lock expiration, in whole seconds as the
+   * cluster counts it) of the database's time. No runner's own clock is read. PostgreSQL only:
+   * the embedded database has one runner, so none other (0).
+   *
+   * @since 0.9.0
+   */
+  readonly othersInCluster: (self: ClusterAddress, aliveWithin: Duration.DurationInput) => Effect.Effect<number, RunStore.StoreFailed>
+}
+
+/**
+ * A runner's address in the cluster (`Engine.ClusterOptions`' host and port), as
+ * `@effect/cluster` records it: `host:port`.
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export interface ClusterAddress {
+  readonly host: string
+  readonly port: number
 }
 
 /**
@@ -121,6 +145,13 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
       Request: Schema.Struct({ runner: Schema.String, since: Schema.Number }),
       Result: Schema.Struct({ n: Integer }),
       execute: ({ runner, since }) => sql`SELECT COUNT(*) AS n FROM xr_runners WHERE id <> ${runner} AND seen_at > ${since}`
+    })
+    // The cluster's own table (`SqlRunnerStorage`, its default prefix, as `Engine.clusterLayer` builds it).
+    const othersInClusterCounted = SqlSchema.single({
+      Request: Schema.Struct({ self: Schema.String, seconds: Schema.Number }),
+      Result: Schema.Struct({ n: Integer }),
+      execute: ({ seconds, self }) =>
+        sql`SELECT COUNT(*) AS n FROM cluster_runners WHERE address <> ${self} AND last_heartbeat > NOW() - make_interval(secs => ${seconds})`
     })
     const text = (value: unknown) => JSON.stringify(value ?? null)
     const upsert = (workflow: string, type: string, parameters: unknown, set: { readonly url?: string | null; readonly state?: string | null; readonly cursor?: string | null }) =>
@@ -187,7 +218,18 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
           Effect.catchTag("NoSuchElementException", Effect.die),
           Effect.map((row) => row.n),
           Effect.mapError(failed("read"))
-        )
+        ),
+      othersInCluster: (self, aliveWithin) =>
+        sql.onDialectOrElse({
+          pg: () =>
+            othersInClusterCounted({ self: `${self.host}:${self.port}`, seconds: Math.ceil(Duration.toSeconds(Duration.decode(aliveWithin))) }).pipe(
+              // COUNT(*) answers one row.
+              Effect.catchTag("NoSuchElementException", Effect.die),
+              Effect.map((row) => row.n),
+              Effect.mapError(failed("read"))
+            ),
+          orElse: () => Effect.succeed(0)
+        })
     } satisfies TriggerStore
   })
 
