@@ -210,7 +210,7 @@ export class RunsHealth extends Context.Tag("x-runner/RunsHealth")<RunsHealth, {
   readonly changes: Stream.Stream<Option.Option<string>>
   /** Waits until writes succeed (at once while they do). */
   readonly writable: Effect.Effect<void>
-  /** A write made without `RunsWrites` was refused (a runner's heartbeat): writes are probed until one succeeds. */
+  /** A write made without `RunsWrites` was refused: writes are probed until one succeeds (those of `RunsWrites` report themselves). */
   readonly refused: (why: string) => Effect.Effect<void>
 }>() {}
 

@@ -55,12 +55,6 @@ export interface TriggerStore {
   readonly resetCursor: (workflow: string) => Effect.Effect<void, RunStore.StoreFailed>
   /** This runner is alive (called every few seconds), or gone (at its stop). */
   readonly heartbeat: (runner: string) => Effect.Effect<void, RunStore.StoreFailed>
-  /**
-   * This runner joins as the only one (an embedded database's data directory has one): in one
-   * transaction, the process id of another runner that heartbeat within `aliveWithinMillis` and
-   * whose process is alive on this machine, if any; else this runner is recorded alive.
-   */
-  readonly joinAlone: (runner: string, aliveWithinMillis: number) => Effect.Effect<Option.Option<number>, RunStore.StoreFailed>
   readonly leave: (runner: string) => Effect.Effect<void, RunStore.StoreFailed>
   /** How many other runners heartbeat within the last `withinMillis`. */
   readonly othersAlive: (runner: string, withinMillis: number) => Effect.Effect<number, RunStore.StoreFailed>
@@ -109,17 +103,6 @@ const TriggerRow = Schema.Struct({
   cursor: Schema.NullOr(Schema.String)
 })
 
-/** Whether a process of this machine is alive (one we may not signal is alive too). */
-const processAlive = (pid: number): boolean => {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as { code?: string }).code === "EPERM"
-  }
-}
-
 const failed = (doing: string) => (error: SqlError | ParseResult.ParseError) =>
   new RunStore.StoreFailed({ message: `the triggers' state could not be ${doing}: ${error._tag === "ParseError" ? RunStore.unreadableRow(error) : errorText(error)}` })
 
@@ -135,11 +118,6 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
       Request: Schema.String,
       Result: TriggerRow,
       execute: (workflow) => sql`SELECT type, parameters, url, state, cursor FROM xr_triggers WHERE workflow = ${workflow}`
-    })
-    const othersSeen = SqlSchema.findAll({
-      Request: Schema.Struct({ runner: Schema.String, since: Schema.Number }),
-      Result: Schema.Struct({ pid: Schema.NullOr(Integer) }),
-      execute: ({ runner, since }) => sql`SELECT pid FROM xr_runners WHERE id <> ${runner} AND seen_at > ${since}`
     })
     const othersCounted = SqlSchema.single({
       Request: Schema.Struct({ runner: Schema.String, since: Schema.Number }),
@@ -202,15 +180,6 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
       resetCursor: (workflow) => Effect.mapError(sql`UPDATE xr_triggers SET cursor = NULL WHERE workflow = ${workflow}`, failed("written")).pipe(Effect.asVoid),
       // The time is read each time the effect runs (a heartbeat is one effect repeated).
       heartbeat: (runner) => Effect.suspend(() => beat(runner, Date.now())).pipe(Effect.mapError(failed("written")), Effect.asVoid),
-      joinAlone: (runner, aliveWithinMillis) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const now = Date.now()
-          const others = yield* othersSeen({ runner, since: now - aliveWithinMillis })
-          const alive = others.flatMap((row) => row.pid === null ? [] : [row.pid]).find((pid) => pid !== process.pid && processAlive(pid))
-          if (alive !== undefined) return Option.some(alive)
-          yield* beat(runner, now)
-          return Option.none()
-        })).pipe(Effect.mapError(failed("written"))),
       leave: (runner) => Effect.mapError(sql`DELETE FROM xr_runners WHERE id = ${runner}`, failed("written")).pipe(Effect.asVoid),
       othersAlive: (runner, withinMillis) =>
         Effect.suspend(() => othersCounted({ runner, since: Date.now() - withinMillis })).pipe(
