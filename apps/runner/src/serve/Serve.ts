@@ -33,7 +33,6 @@ import * as Database from "../store/Database.js"
 import * as DataDirLock from "../store/internal/dataDirLock.js"
 import type * as Engine from "../engine/Engine.js"
 import type * as EngineGates from "../engine/EngineGates.js"
-import * as EngineHost from "../engine/EngineHost.js"
 import * as EngineWorker from "../engine/EngineWorker.js"
 import { DamagedData, ServeProblem } from "../Errors.js"
 import * as CappedBody from "../internal/cappedBody.js"
@@ -114,6 +113,9 @@ type Needs = Components | Output | Connections.Connections | FileSystem.FileSyst
 
 /** The port a webhook is received on when neither `--port` nor the public URL names one. */
 const defaultPort = 8080
+
+/** How often the webhooks' registrations are read again (another runner may have registered one). */
+const statesRefreshEvery = Duration.seconds(2)
 
 /** Where `GET /healthz` answers: a load balancer's check. */
 const healthPath = "/healthz"
@@ -204,7 +206,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       Effect.map(triggers.get(served.name), (record) => {
         if (Option.isSome(record) && Option.isSome(record.value.state)) states.set(served.name, record.value.state.value)
       }), { discard: true })
-    yield* Effect.forkScoped(Effect.repeat(Effect.ignore(refreshStates), Schedule.spaced(EngineHost.heartbeatEvery)))
+    yield* Effect.forkScoped(Effect.repeat(Effect.ignore(refreshStates), Schedule.spaced(statesRefreshEvery)))
 
     // The engine's thread: woken by each run accepted here.
     let wake: Effect.Effect<void> = Effect.void
