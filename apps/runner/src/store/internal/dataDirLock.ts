@@ -53,9 +53,25 @@ export const hold = (dataDir: string): Effect.Effect<void, DataDirInUse | DataDi
     // Created 0600, as the runs' files are; SQLite writes through no link of ours.
     yield* Effect.forEach([`${file}-journal`, pidFile], PrivateFile.notALink, { discard: true }).pipe(
       Effect.zipRight(PrivateFile.ensure(file)),
-      Effect.mapError((problem) => new DataDirLockFailed({ file: problem.file, message: problem.message }))
+      Effect.mapError((problem) =>
+        new DataDirLockFailed({
+          file: problem.file,
+          message: problem.link
+            ? `${problem.file} is a symbolic link: x-runner keeps its lock in files of its own and follows no link there (nothing was changed). ` +
+              `Remove the link, or choose another --data-dir`
+            : problem.message
+        })
+      )
     )
-    const failed = (cause: unknown) => new DataDirLockFailed({ file, message: `${file} cannot be locked: ${String((cause as { cause?: unknown })?.cause ?? cause)}` })
+    const failed = (cause: unknown) =>
+      new DataDirLockFailed({
+        file,
+        message: `${file} cannot be locked: ${String((cause as { cause?: unknown })?.cause ?? cause)}${
+          sqliteCode(cause) === "SQLITE_NOTADB" || sqliteCode(cause) === "SQLITE_CORRUPT"
+            ? ". It holds nothing but the lock: once no x-runner serves from this directory, remove it"
+            : ""
+        }`
+      })
     const context = yield* Layer.build(SqliteClient.layer({ filename: file, disableWAL: true })).pipe(
       Effect.catchAllCause((cause) => Effect.fail(failed(Cause.squash(cause))))
     )
