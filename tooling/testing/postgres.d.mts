@@ -3,6 +3,8 @@ export interface Postgres {
   /** postgres://postgres@127.0.0.1:<port>/<database> */
   readonly url: string
   readonly port: number
+  /** Stops it (its sessions ended) and starts it again on the same data and port. */
+  readonly restart: () => Promise<void>
   readonly stop: () => Promise<void>
 }
 

@@ -6,7 +6,7 @@
  * root here and in CI: then its commands run as the `postgres` user (`runuser`), in a directory
  * given to it. `.ci/run` installs PostgreSQL where it is missing.
  */
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFile, execFileSync, spawnSync } from "node:child_process"
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -46,6 +46,12 @@ const run = (program, args) => {
   execFileSync(command, argv, { stdio: "pipe" })
 }
 
+/** As `run`, without blocking the process meanwhile (a test's load goes on). */
+const runAsync = (program, args) => {
+  const [command, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", program, ...args]] : [program, args]
+  return new Promise((resolve, reject) => execFile(command, argv, (error) => error === null ? resolve() : reject(error)))
+}
+
 const running = new Set()
 process.once("exit", () => {
   for (const stop of running) stop()
@@ -69,7 +75,8 @@ export const startPostgres = async (database = "xrunner") => {
   // fsync off: a test's database need not survive a power cut, and its commits are then fast.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`
   // A stall bound (a few seconds alone), generous for two test runs on two cores.
-  run(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "log"), "-o", options, "-w", "-t", "180", "start"])
+  const startArgs = ["-D", data, "-l", join(dir, "log"), "-o", options, "-w", "-t", "180", "start"]
+  run(join(bin, "pg_ctl"), startArgs)
   const stopNow = () => {
     try {
       run(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"])
@@ -83,6 +90,12 @@ export const startPostgres = async (database = "xrunner") => {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/${database}`,
     port,
+    // Stopped as an administrator stops it (its sessions ended, what they had not committed
+    // rolled back), then started again on the same data directory and port.
+    restart: async () => {
+      await runAsync(join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "-t", "180", "stop"])
+      await runAsync(join(bin, "pg_ctl"), startArgs)
+    },
     stop: async () => {
       running.delete(stopNow)
       stopNow()
