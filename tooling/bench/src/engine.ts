@@ -19,7 +19,7 @@
 import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
 import { createHmac } from "node:crypto"
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -60,6 +60,8 @@ export interface RunCounts {
   readonly finished: number
   readonly succeeded: number
   readonly failed: number
+  /** Those started and not ended. */
+  readonly running: number
   readonly firstStart: number | null
   readonly lastFinish: number | null
 }
@@ -68,6 +70,7 @@ const countsQuery = `SELECT COUNT(*) AS accepted,
   SUM(CASE WHEN status IN ('succeeded', 'failed', 'unknown') THEN 1 ELSE 0 END) AS finished,
   SUM(CASE WHEN status = 'succeeded' THEN 1 ELSE 0 END) AS succeeded,
   SUM(CASE WHEN status IN ('failed', 'unknown') THEN 1 ELSE 0 END) AS failed,
+  SUM(CASE WHEN status = 'running' THEN 1 ELSE 0 END) AS running,
   MIN(started_at) AS first_start, MAX(finished_at) AS last_finish FROM xr_runs`
 
 const toCounts = (row: Record<string, unknown>): RunCounts => ({
@@ -75,6 +78,7 @@ const toCounts = (row: Record<string, unknown>): RunCounts => ({
   finished: Number(row["finished"] ?? 0),
   succeeded: Number(row["succeeded"] ?? 0),
   failed: Number(row["failed"] ?? 0),
+  running: Number(row["running"] ?? 0),
   firstStart: row["first_start"] === null ? null : Number(row["first_start"]),
   lastFinish: row["last_finish"] === null ? null : Number(row["last_finish"])
 })
@@ -259,7 +263,7 @@ console.log(JSON.stringify({ key: sim.key, token: sim.token, secret: sim.secret,
     // Nothing is requested from Browser Use: its deliveries are only verified.
     browseragent: { value: "bu_bench_unused_key", webhookSecret: Redacted.value(sandboxBrowserUseSecret), baseUrl: "http://127.0.0.1:9/api/v3" }
   }), { mode: 0o600 })
-  return { connectionsFile, stop: () => void child.kill("SIGKILL") }
+  return { connectionsFile, pid: child.pid!, stop: () => void child.kill("SIGKILL") }
 }
 
 /**
@@ -330,8 +334,14 @@ export interface ExecutionResult {
   readonly perSecond: number
   /** The runners' CPU (every thread of every runner) from the first one serving to the last run's end, per run. */
   readonly runnerCpuMsPerRun: number
+  /** PostgreSQL's CPU (its server and sessions) over the same time, per run (NaN on the embedded database). */
+  readonly postgresCpuMsPerRun: number
+  /** The provider's (the simulator's process, when not the sandbox) over the same time, per run (NaN otherwise). */
+  readonly providerCpuMsPerRun: number
   /** The machine's CPU busy over the same time (everything on it: PostgreSQL, the simulator, the bench, other work), 0–1. */
   readonly machineBusy: number
+  /** The runs started and not ended, on average over the time (sampled every 250 ms): what the runners kept in flight. */
+  readonly meanRunning: number
   /** With BENCH_PROFILE=1 (one runner on the embedded database): where each of its threads spent its time. */
   readonly profile?: ReadonlyArray<ThreadProfile> | undefined
 }
@@ -383,17 +393,66 @@ const machineCpu = () => {
   return { busy: total - idle! - iowait!, total }
 }
 
-/** Runs per second from the first run's start to the last one's end, once `runs` have ended; the CPU spent from the call on. */
-const executed = async (counts: () => Promise<RunCounts>, runs: number, label: string, runners: ReadonlyArray<Runner>): Promise<ExecutionResult> => {
-  const runnersCpu = () => runners.reduce((sum, runner) => sum + cpuMs(runner.pid), 0)
-  const [cpuBefore, machineBefore] = [runnersCpu(), machineCpu()]
+/** The processes whose parent is `pid`. */
+const childrenOf = (pid: number) =>
+  readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).map(Number).filter((child) => {
+    try {
+      const stat = readFileSync(`/proc/${child}/stat`, "utf8")
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid
+    } catch {
+      return false
+    }
+  })
+
+/** The CPU so far of the PostgreSQL serving `port` (its server process, found by its command line, and its sessions), in milliseconds. */
+const postgresCpuMs = (port: number) => {
+  const server = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).map(Number).find((pid) => {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
+      return basename(args[0] ?? "") === "postgres" && args.join(" ").includes(`-p ${port} `)
+    } catch {
+      return false
+    }
+  })
+  if (server === undefined) return Number.NaN
+  return [server, ...childrenOf(server)].reduce((sum, pid) => {
+    try {
+      return sum + cpuMs(pid)
+    } catch {
+      return sum
+    }
+  }, 0)
+}
+
+/**
+ * Runs per second from the first run's start to the last one's end, once `runs` have ended; the
+ * CPU spent from the call on, by the runners, PostgreSQL (on `postgresPort`) and the provider's
+ * process (`providerPid`), and the runs in flight.
+ */
+const executed = async (
+  counts: () => Promise<RunCounts>,
+  runs: number,
+  label: string,
+  runners: ReadonlyArray<Runner>,
+  others: { readonly postgresPort?: number | undefined; readonly providerPid?: number | undefined } = {}
+): Promise<ExecutionResult> => {
+  const spent = () => ({
+    runners: runners.reduce((sum, runner) => sum + cpuMs(runner.pid), 0),
+    postgres: others.postgresPort === undefined ? Number.NaN : postgresCpuMs(others.postgresPort),
+    provider: others.providerPid === undefined ? Number.NaN : cpuMs(others.providerPid),
+    machine: machineCpu()
+  })
+  const before = spent()
   const deadline = Date.now() + 300_000
   let now = await counts()
+  const running: Array<number> = []
   while (now.finished < runs && Date.now() < deadline) {
     await sleep(250)
     now = await counts()
+    if (now.finished < runs) running.push(now.running)
   }
-  const [cpuAfter, machineAfter] = [runnersCpu(), machineCpu()]
+  const after = spent()
+  const perRun = (ms: number) => ms / Math.max(now.finished, 1)
   const seconds = ((now.lastFinish ?? 0) - (now.firstStart ?? 0)) / 1000
   return {
     label,
@@ -401,8 +460,11 @@ const executed = async (counts: () => Promise<RunCounts>, runs: number, label: s
     runs: now.finished,
     succeeded: now.succeeded,
     perSecond: now.finished / Math.max(seconds, 0.001),
-    runnerCpuMsPerRun: (cpuAfter - cpuBefore) / Math.max(now.finished, 1),
-    machineBusy: (machineAfter.busy - machineBefore.busy) / Math.max(machineAfter.total - machineBefore.total, 1)
+    runnerCpuMsPerRun: perRun(after.runners - before.runners),
+    postgresCpuMsPerRun: perRun(after.postgres - before.postgres),
+    providerCpuMsPerRun: perRun(after.provider - before.provider),
+    machineBusy: (after.machine.busy - before.machine.busy) / Math.max(after.machine.total - before.machine.total, 1),
+    meanRunning: running.reduce((sum, n) => sum + n, 0) / Math.max(running.length, 1)
   }
 }
 
@@ -458,7 +520,10 @@ export const executionBench = async (where: "embedded" | "postgres", runners: 1 
       counts = postgresCounts(postgres.url)
     }
     for (let i = 0; i < runners; i++) started.push(await startRunner(await serveArgs(i), dir, `runner-${i}`, {}, profile))
-    const result = await executed(counts, runs, `${runners} runner${runners === 1 ? "" : "s"}, ${where === "postgres" ? "PostgreSQL" : "embedded SQLite"}`, started)
+    const result = await executed(counts, runs, `${runners} runner${runners === 1 ? "" : "s"}, ${where === "postgres" ? "PostgreSQL" : "embedded SQLite"}`, started, {
+      postgresPort: postgres?.port,
+      providerPid: trello?.pid
+    })
     if (result.succeeded < runs) for (const runner of started) for (const line of runner.log().split("\n").filter((l) => l.startsWith("✘")).slice(0, 5)) console.log(`  runner: ${line}`)
     if (!profile) return result
     // The profiles are written when the runner exits.

@@ -7,10 +7,11 @@
  * 2. Rate-limit efficiency (ratelimit.ts). 3. The durable engine (engine.ts): ingestion on the
  *    embedded default; execution on it and on one and two runners on PostgreSQL; rate limits
  *    across two runners; a loop's iterations against as many one-task runs; one runner against two
- *    on PostgreSQL when each step waits 100 ms at the provider. 4. Cold start (coldstart.ts).
+ *    on PostgreSQL when each step waits 100 ms at the provider; which engine for the embedded
+ *    default, ours against @effect/cluster's on SQLite (engines.ts). 4. Cold start (coldstart.ts).
  * Prints every figure and writes them to bench-results/bench.json.
  *
- * BENCH_ONLY=<part of a call title or client name>|ratelimit|ingestion|execution|loop|runners-ratelimit|latency|coldstart
+ * BENCH_ONLY=<part of a call title or client name>|ratelimit|ingestion|execution|loop|runners-ratelimit|latency|engines|coldstart
  * runs one part (for profiling: BENCH_ONLY=getCard node --cpu-prof dist/main.js; BENCH_PROFILE=1
  * with ingestion, execution or loop profiles the runner and prints where each of its threads spent its time).
  */
@@ -30,6 +31,7 @@ import {
   type RunnersRateLimitResult,
   type TasksResult
 } from "./engine.js"
+import { type EnginesResult, enginesPart } from "./engines.js"
 import { print as printProfile } from "./profile.js"
 import { type RateLimitResult, rateLimitBench, trelloJsRateLimitBench } from "./ratelimit.js"
 import type { Providers } from "./simulators.js"
@@ -43,7 +45,7 @@ const runs = (part: string) => only === undefined || only === part
 // --- 1. overhead per call ------------------------------------------------------------------
 
 const perCall: Array<Record<string, unknown>> = []
-const partNames = ["ratelimit", "ingestion", "execution", "loop", "runners-ratelimit", "latency", "coldstart"]
+const partNames = ["ratelimit", "ingestion", "execution", "loop", "runners-ratelimit", "latency", "engines", "coldstart"]
 if (only === undefined || !partNames.includes(only)) {
   const simulators = fork(fileURLToPath(new URL("./simulators.js", import.meta.url)), { stdio: "inherit" })
   const providers = await new Promise<Providers>((resolve) => simulators.once("message", (m: Providers) => resolve(m)))
@@ -258,7 +260,7 @@ if (runs("latency")) {
   const twoPerSecond = median(rounds.map((r) => r.two.perSecond))
   const ratio = twoPerSecond / onePerSecond
   latency = { latencyMs, rounds, ratio }
-  console.log(`\nLatency-bound execution: ${count} one-step runs (getCard; the Trello simulator in its own process answering each request after ${latencyMs} ms, no rate limits) committed before the runners start, --concurrency ${concurrency} each, one runner against two on one PostgreSQL; runs/s from the first start to the last end, the runners' CPU per run, the machine's CPU busy; ${rounds.length} alternating rounds`)
+  console.log(`\nLatency-bound execution: ${count} one-step runs (getCard; the Trello simulator in its own process answering each request after ${latencyMs} ms, no rate limits) committed before the runners start, --concurrency ${concurrency} each, one runner against two on one PostgreSQL; runs/s from the first start to the last end, the runs in flight (mean), the CPU per run of the runners, PostgreSQL and the simulator, the machine's CPU busy (others' work included); ${rounds.length} alternating rounds`)
   console.table(rounds.flatMap((r, round) =>
     [r.one, r.two].map((row) => ({
       round: round + 1,
@@ -266,7 +268,10 @@ if (runs("latency")) {
       runs: row.runs,
       succeeded: row.succeeded,
       "runs/s": Math.round(row.perSecond),
-      "runner CPU ms/run": Number(row.runnerCpuMsPerRun.toFixed(2)),
+      "in flight": Math.round(row.meanRunning),
+      "CPU ms/run: runners": Number(row.runnerCpuMsPerRun.toFixed(2)),
+      PostgreSQL: Number(row.postgresCpuMsPerRun.toFixed(2)),
+      simulator: Number(row.providerCpuMsPerRun.toFixed(2)),
       "machine busy": `${Math.round(row.machineBusy * 100)} %`
     }))
   ))
@@ -275,6 +280,10 @@ if (runs("latency")) {
     ratio >= 1.8 ? "met" : "MISSED"
   }); every run succeeded (${complete ? "met" : "MISSED"})`)
 }
+
+// The runner's engine against @effect/cluster's on SQLite, in processes of their own (engines.ts).
+let engines: EnginesResult | undefined
+if (runs("engines")) engines = await enginesPart()
 
 // --- 4. cold start -------------------------------------------------------------------------
 
@@ -291,6 +300,6 @@ const outDir = fileURLToPath(new URL("../../../bench-results/", import.meta.url)
 mkdirSync(outDir, { recursive: true })
 writeFileSync(
   `${outDir}bench.json`,
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, perCall, rateLimit, ingestion, execution, loop, runnersRateLimit, latency, coldStart }, null, 2)
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, perCall, rateLimit, ingestion, execution, loop, runnersRateLimit, latency, engines, coldStart }, null, 2)
 )
 console.log(`\nwritten to bench-results/bench.json`)
