@@ -99,19 +99,24 @@ const embeddedCounts = (dataDir: string) => {
   }
 }
 
-/** The runs of a PostgreSQL. */
-const postgresCounts = (url: string) => {
+/** The first row a query of a PostgreSQL answers, on a connection of its own. */
+const postgresRow = async (url: string, sql: string) => {
   const { Client } = require("pg") as { Client: new(options: { connectionString: string }) => { connect: () => Promise<void>; query: (sql: string) => Promise<{ rows: Array<Record<string, unknown>> }>; end: () => Promise<void> } }
-  return async (): Promise<RunCounts> => {
-    const client = new Client({ connectionString: url })
-    await client.connect()
-    try {
-      return toCounts((await client.query(countsQuery)).rows[0]!)
-    } finally {
-      await client.end()
-    }
+  const client = new Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query(sql)).rows[0]!
+  } finally {
+    await client.end()
   }
 }
+
+/** The runs of a PostgreSQL. */
+const postgresCounts = (url: string) => async (): Promise<RunCounts> => toCounts(await postgresRow(url, countsQuery))
+
+/** The transactions a PostgreSQL's database has ended so far (committed or rolled back; the statistics lag up to half a second). */
+const postgresTransactions = async (url: string) =>
+  Number((await postgresRow(url, "SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()"))["n"])
 
 interface Runner {
   readonly process: ChildProcess
@@ -338,6 +343,8 @@ export interface ExecutionResult {
   readonly postgresCpuMsPerRun: number
   /** The provider's (the simulator's process, when not the sandbox) over the same time, per run (NaN otherwise). */
   readonly providerCpuMsPerRun: number
+  /** PostgreSQL's transactions over the same time (the runners' and the bench's few), per run (NaN on the embedded database). */
+  readonly postgresTransactionsPerRun: number
   /** The machine's CPU busy over the same time (everything on it: PostgreSQL, the simulator, the bench, other work), 0–1. */
   readonly machineBusy: number
   /** The runs started and not ended, on average over the time (sampled every 250 ms): what the runners kept in flight. */
@@ -434,15 +441,16 @@ const executed = async (
   runs: number,
   label: string,
   runners: ReadonlyArray<Runner>,
-  others: { readonly postgresPort?: number | undefined; readonly providerPid?: number | undefined } = {}
+  others: { readonly postgres?: { readonly url: string; readonly port: number } | undefined; readonly providerPid?: number | undefined } = {}
 ): Promise<ExecutionResult> => {
+  const transactions = () => others.postgres === undefined ? Promise.resolve(Number.NaN) : postgresTransactions(others.postgres.url)
   const spent = () => ({
     runners: runners.reduce((sum, runner) => sum + cpuMs(runner.pid), 0),
-    postgres: others.postgresPort === undefined ? Number.NaN : postgresCpuMs(others.postgresPort),
+    postgres: others.postgres === undefined ? Number.NaN : postgresCpuMs(others.postgres.port),
     provider: others.providerPid === undefined ? Number.NaN : cpuMs(others.providerPid),
     machine: machineCpu()
   })
-  const before = spent()
+  const before = { ...spent(), transactions: await transactions() }
   const deadline = Date.now() + 300_000
   let now = await counts()
   const running: Array<number> = []
@@ -452,6 +460,9 @@ const executed = async (
     if (now.finished < runs) running.push(now.running)
   }
   const after = spent()
+  // The statistics collector reports what a session did at most every 0.5 s.
+  await sleep(1000)
+  const transactionsAfter = await transactions()
   const perRun = (ms: number) => ms / Math.max(now.finished, 1)
   const seconds = ((now.lastFinish ?? 0) - (now.firstStart ?? 0)) / 1000
   return {
@@ -463,6 +474,7 @@ const executed = async (
     runnerCpuMsPerRun: perRun(after.runners - before.runners),
     postgresCpuMsPerRun: perRun(after.postgres - before.postgres),
     providerCpuMsPerRun: perRun(after.provider - before.provider),
+    postgresTransactionsPerRun: perRun(transactionsAfter - before.transactions),
     machineBusy: (after.machine.busy - before.machine.busy) / Math.max(after.machine.total - before.machine.total, 1),
     meanRunning: running.reduce((sum, n) => sum + n, 0) / Math.max(running.length, 1)
   }
@@ -521,7 +533,7 @@ export const executionBench = async (where: "embedded" | "postgres", runners: 1 
     }
     for (let i = 0; i < runners; i++) started.push(await startRunner(await serveArgs(i), dir, `runner-${i}`, {}, profile))
     const result = await executed(counts, runs, `${runners} runner${runners === 1 ? "" : "s"}, ${where === "postgres" ? "PostgreSQL" : "embedded SQLite"}`, started, {
-      postgresPort: postgres?.port,
+      postgres,
       providerPid: trello?.pid
     })
     if (result.succeeded < runs) for (const runner of started) for (const line of runner.log().split("\n").filter((l) => l.startsWith("✘")).slice(0, 5)) console.log(`  runner: ${line}`)

@@ -260,7 +260,7 @@ if (runs("latency")) {
   const twoPerSecond = median(rounds.map((r) => r.two.perSecond))
   const ratio = twoPerSecond / onePerSecond
   latency = { latencyMs, rounds, ratio }
-  console.log(`\nLatency-bound execution: ${count} one-step runs (getCard; the Trello simulator in its own process answering each request after ${latencyMs} ms, no rate limits) committed before the runners start, --concurrency ${concurrency} each, one runner against two on one PostgreSQL; runs/s from the first start to the last end, the runs in flight (mean), the CPU per run of the runners, PostgreSQL and the simulator, the machine's CPU busy (others' work included); ${rounds.length} alternating rounds`)
+  console.log(`\nLatency-bound execution: ${count} one-step runs (getCard; the Trello simulator in its own process answering each request after ${latencyMs} ms, no rate limits) committed before the runners start, --concurrency ${concurrency} each, one runner against two on one PostgreSQL; runs/s from the first start to the last end, the runs in flight (mean), the CPU per run of the runners, PostgreSQL and the simulator, PostgreSQL's transactions per run, the machine's CPU busy (others' work included); ${rounds.length} alternating rounds`)
   console.table(rounds.flatMap((r, round) =>
     [r.one, r.two].map((row) => ({
       round: round + 1,
@@ -271,6 +271,7 @@ if (runs("latency")) {
       "in flight": Math.round(row.meanRunning),
       "CPU ms/run: runners": Number(row.runnerCpuMsPerRun.toFixed(2)),
       PostgreSQL: Number(row.postgresCpuMsPerRun.toFixed(2)),
+      "PostgreSQL transactions/run": Number(row.postgresTransactionsPerRun.toFixed(1)),
       simulator: Number(row.providerCpuMsPerRun.toFixed(2)),
       "machine busy": `${Math.round(row.machineBusy * 100)} %`
     }))
