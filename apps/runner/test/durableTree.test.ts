@@ -111,7 +111,7 @@ describe("a delay across a restart", () => {
       const { context: engine, waiting } = yield* engineOn(dataDir, "runner-a", first, firstStopping)
       const store = RunStore.RunStore.pipe(Effect.provide(engine))
       const { runId } = yield* Effect.flatMap(store, (s) => s.accept("pause", { id: "e-delay", output: {} }))
-      expect(yield* Effect.flatMap(store, (s) => s.claim("runner-a", 8, "all others"))).toEqual([{ runId, attempt: 0 }])
+      expect(yield* Effect.flatMap(store, (s) => s.toHand(8))).toEqual([{ runId, attempt: 0 }])
       const execute = (context: typeof engine) =>
         Effect.forkDaemon(Effect.provide(
           Effect.flatMap(WorkflowEngine.WorkflowEngine, (e) => e.execute(Engine.RunWorkflow, { executionId: `${runId}/0`, payload: { runId, attempt: 0 } })),
@@ -130,7 +130,7 @@ describe("a delay across a restart", () => {
       // Another runner on the same database takes the run up: it waits only what remains.
       const second = yield* Scope.make()
       const { context: resumed, waiting: waitingAgain } = yield* engineOn(dataDir, "runner-b", second, { stopped: false })
-      expect(yield* Effect.flatMap(Effect.provide(RunStore.RunStore, resumed), (s) => s.claim("runner-b", 8, "all others"))).toEqual([{ runId, attempt: 0 }])
+      expect(yield* Effect.flatMap(Effect.provide(RunStore.RunStore, resumed), (s) => s.toHand(8))).toEqual([{ runId, attempt: 0 }])
       const execution = yield* execute(resumed)
       // Asleep until the first start + 10 s (recomputed, the wait would sleep until the restart + 10 s).
       yield* asleepUntil(waitingAgain, until)

@@ -10,9 +10,11 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
 import * as Interpreter from "../src/engine/Interpreter.js"
+import * as Run from "../src/engine/Run.js"
 import * as Workflow from "../src/workflow/Workflow.js"
 import { notesComponent } from "./fixtures/notes.js"
 
@@ -57,15 +59,16 @@ const fake = (answer: (key: string, parameters: unknown, n: number) => Interpret
   let running = 0
   let mostAtOnce = 0
   const steps: Interpreter.Steps<never> = {
-    attempt: (task, key, scope) =>
+    attempt: (task, key, scope, deadline) =>
       Effect.gen(function*() {
         keys.push(key)
         running += 1
         mostAtOnce = Math.max(mostAtOnce, running)
         const duration = takes(key)
-        // (A sleep of zero still waits for the TestClock to move.)
-        if (Duration.greaterThan(duration, Duration.zero)) yield* Effect.sleep(duration)
+        // (A sleep of zero still waits for the TestClock to move.) An attempt stops at its deadline, as `Steps` asks.
+        const ended = Duration.greaterThan(duration, Duration.zero) ? yield* Run.untilDeadline(Effect.sleep(duration), deadline) : Option.some(undefined)
         running -= 1
+        if (Option.isNone(ended)) return { status: "failed", error: deadline!.error } satisfies Interpreter.Attempt
         const title = task.parameters["title"]
         const resolved = typeof title === "string" && task.expressions.size > 0
           ? [...task.expressions.values()][0]!.evaluate(scope)
@@ -125,6 +128,26 @@ describe("Interpreter", () => {
       expect(result.status).toBe("failed")
       expect(result.tasks.map((task) => [task.name, task.status, task.error?.tag])).toEqual([["slow", "failed", "Timeout"], ["after", "skipped", undefined]])
       expect(keys).toEqual(["slow"])
+    }))
+
+  it.effect("timeout with retries: each attempt is given the deadline; a retry's wait ends at it and no attempt starts after it", () =>
+    Effect.gen(function*() {
+      const deadlines: Array<number | undefined> = []
+      const { keys, steps } = fake(() => failing("RateLimited"))
+      const seen: Interpreter.Steps<never> = {
+        ...steps,
+        attempt: (task, key, scope, deadline) => Effect.zipRight(Effect.sync(() => void deadlines.push(deadline?.at)), steps.attempt(task, key, scope, deadline))
+      }
+      const workflow = parse({
+        tasks: [make("flaky", "x", { timeout: "2500 millis", retry: { attempts: 5, delay: "1 second", backoff: "exponential", on: ["RateLimited"] } })]
+      })
+      const fiber = yield* Effect.fork(Interpreter.run(workflow, seen, Interpreter.silent))
+      // Attempts at 0 s and 1 s; the third would be at 3 s: its wait ends at 2.5 s, and it does not start.
+      yield* TestClock.adjust("2500 millis")
+      const result = yield* Fiber.join(fiber)
+      expect(keys).toEqual(["flaky", "flaky#2"])
+      expect(deadlines).toEqual([2500, 2500])
+      expect(result.tasks.map((task) => [task.name, task.status, task.error?.tag, task.attempts])).toEqual([["flaky", "failed", "Timeout", 2]])
     }))
 
   it.effect("a loop: at most `concurrency` iterations at once, its output in item order however they finish, each item's task once", () =>

@@ -109,7 +109,11 @@ describe("Migrations on the embedded database", () => {
       expect(migrationsOf(dataDir)).toEqual([{ migration_id: 1, name: "initial_schema" }, { migration_id: 2, name: "runs_runner" }, { migration_id: 3, name: "rate_limit_tokens" }, {
         migration_id: 4,
         name: "steps_by_path"
-      }, { migration_id: 5, name: "runs_origin" }, { migration_id: 6, name: "runs_rerun" }])
+      }, { migration_id: 5, name: "runs_origin" }, { migration_id: 6, name: "runs_rerun" }, { migration_id: 7, name: "runs_handed" }])
+      // Runs are handed to the engine, not leased: the unfinished ones (the retried one included) are to hand over.
+      expect(columnsOf(dataDir, "xr_runs")).toContain("handed_attempt")
+      expect(columnsOf(dataDir, "xr_runs")).not.toContain("lease_owner")
+      expect((yield* store.toHand(10)).map((run) => [run.runId, run.attempt])).toEqual([[failed, 1], [waiting, 0]])
       // Opened again, there is nothing left to run.
       expect(yield* Migrations.run(yield* Database.RunsSql)).toEqual([])
     }).pipe(Effect.provide(storesAt(dataDir)))
@@ -153,7 +157,6 @@ describe("Migrations on the embedded database", () => {
         [failed, undefined],
         [succeeded, undefined]
       ])
-      yield* store.claim("runner-1", 10, "all others")
       yield* store.runStarted(waiting, 0, "runner-1")
       expect(Option.getOrThrow(yield* store.load(waiting)).run.runner).toBe("runner-1")
     }).pipe(Effect.provide(storesAt(dataDir)))
@@ -186,7 +189,7 @@ describe("Migrations on PostgreSQL", () => {
       yield* sql.unsafe("ALTER TABLE xr_runs DROP COLUMN runner")
       const [a, b] = yield* Effect.all([pool(), pool()])
       const ran = yield* Effect.all([Migrations.run(a), Migrations.run(b)], { concurrency: 2 })
-      expect(ran.flat().map(([id]) => id).sort()).toEqual([1, 2, 3, 4, 5, 6])
+      expect(ran.flat().map(([id]) => id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7])
       const columns = yield* sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns WHERE table_name = 'xr_runs'`
       expect(columns.map((row) => row.column_name)).toContain("runner")
       const runs = yield* sql<{ id: string }>`SELECT id FROM xr_runs ORDER BY accepted_at`

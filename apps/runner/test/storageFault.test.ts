@@ -6,7 +6,7 @@
  * refused (503, not acknowledged); once writes succeed again, with no restart, every acknowledged
  * run and every redelivered one finishes, each step once: one copy of each card at the provider.
  * Before it, the same fault at the store (a refused write is a failure, health back only by a
- * probe write) and at the dispatcher (it pauses, and a refused claim does not end it).
+ * probe write) and at the handoff to the engine (it pauses, and a refused write does not end it).
  *
  * `serve` runs in this process, from the build (`dist/`): its engine's thread is a worker that
  * loads `engine/EngineWorker.js`. Nothing here waits on the clock's speed: each phase
@@ -160,8 +160,8 @@ describe("the runs' writes on a full disk", () => {
   })
 })
 
-describe("the dispatcher on a full disk", () => {
-  it("claims nothing while writes are refused, and is not ended by a refused claim: once they succeed, each waiting run is executed once", async () => {
+describe("the handoff on a full disk", () => {
+  it("hands nothing over while writes are refused, and is not ended by a refused write: once they succeed, each waiting run is executed once", async () => {
     const fault = Database.writeFault()
     const stores = RunStore.layer.pipe(
       Layer.provideMerge(Database.layer({ _tag: "Embedded", dataDir: mkdtempSync(join(tmpdir(), "x-runner-fault-dispatch-")) }, { writeFault: fault })),
@@ -175,16 +175,16 @@ describe("the dispatcher on a full disk", () => {
         execute: (_workflow: unknown, { payload }: { readonly payload: { readonly runId: string; readonly attempt: number } }) =>
           Effect.suspend(() => {
             executed.set(payload.runId, (executed.get(payload.runId) ?? 0) + 1)
-            return store.runFinished(payload.runId, "runner-a", payload.attempt, "succeeded", undefined)
+            return store.runFinished(payload.runId, payload.attempt, "succeeded", undefined)
           }).pipe(Effect.orDie)
       } as unknown as WorkflowEngine.WorkflowEngine["Type"]
       const runs = yield* Effect.forEach(["e0", "e1", "e2"], (id) => store.accept("copy-cards", { id, output: {} }))
       fault.set(true)
       const wake = yield* Queue.sliding<void>(1)
-      yield* Engine.dispatch({ runner: "runner-a", backlog: 8, wake, takeOver: "all others", say: () => Effect.void, waiting: yield* Engine.makeWaiting, pollInterval: "20 millis" }).pipe(
+      yield* Engine.handOff({ backlog: 8, local: true, wake, say: () => Effect.void, waiting: yield* Engine.makeWaiting, pollInterval: "20 millis" }).pipe(
         Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
       )
-      // Its claim refused, then the probes: still nothing executed.
+      // Its handoff's write refused, then the probes: still nothing executed.
       yield* Effect.repeat(Effect.sync(() => fault.refused()), { schedule: Schedule.spaced("10 millis"), until: (n) => n >= 3 })
       expect(executed.size).toBe(0)
 
@@ -195,13 +195,13 @@ describe("the dispatcher on a full disk", () => {
   })
 })
 
-describe("the dispatcher at a stop", () => {
+describe("the handoff at a stop", () => {
   it.effect("runs that wait (for a database that refuses writes) get stopGrace, then are left to resume: the stop is not held", () =>
     Effect.gen(function*() {
-      let claimed = false
+      let handed = false
       const store = {
-        claim: () => Effect.sync(() => claimed ? [] : (claimed = true, [{ runId: "r0", attempt: 0 }])),
-        held: () => Effect.succeed([])
+        toHand: () => Effect.sync(() => handed ? [] : (handed = true, [{ runId: "r0", attempt: 0 }])),
+        handed: () => Effect.void
       } as unknown as RunStore.RunStore
       const health = { failing: Effect.succeedNone, changes: Stream.empty, writable: Effect.void, refused: () => Effect.void }
       const started = yield* Deferred.make<void>()
@@ -209,7 +209,7 @@ describe("the dispatcher at a stop", () => {
       const engine = { execute: () => Effect.zipRight(Deferred.succeed(started, undefined), Effect.never) } as unknown as WorkflowEngine.WorkflowEngine["Type"]
       const scope = yield* Scope.make()
       const wake = yield* Queue.sliding<void>(1)
-      yield* Engine.dispatch({ runner: "runner-a", backlog: 8, wake, takeOver: "all others", say: () => Effect.void, waiting: yield* Engine.makeWaiting }).pipe(
+      yield* Engine.handOff({ backlog: 8, local: true, wake, say: () => Effect.void, waiting: yield* Engine.makeWaiting }).pipe(
         Effect.provideService(RunStore.RunStore, store),
         Effect.provideService(Database.RunsHealth, health),
         Effect.provideService(WorkflowEngine.WorkflowEngine, engine),
@@ -221,14 +221,14 @@ describe("the dispatcher at a stop", () => {
       expect(Exit.isSuccess(yield* Fiber.await(stopping))).toBe(true)
     }))
 
-  it.live("runs that wait (a delay) hold no place in the backlog: the next runs are claimed and started meanwhile", () =>
+  it.live("runs that wait (a delay) hold no place in the backlog: the next runs are handed over and started meanwhile", () =>
     Effect.gen(function*() {
       const waitingRuns = ["w0", "w1", "w2"]
       let next = 0
       const store = {
-        claim: (_runner: string, max: number) =>
+        toHand: (max: number) =>
           Effect.sync(() => Array.from({ length: Math.min(max, 5 - next) }, () => ({ runId: next < 3 ? waitingRuns[next++]! : `r${next++}`, attempt: 0 }))),
-        held: () => Effect.succeed([])
+        handed: () => Effect.void
       } as unknown as RunStore.RunStore
       const health = { failing: Effect.succeedNone, changes: Stream.empty, writable: Effect.void, refused: () => Effect.void }
       const waiting = yield* Engine.makeWaiting
@@ -242,7 +242,7 @@ describe("the dispatcher at a stop", () => {
           )
       } as unknown as WorkflowEngine.WorkflowEngine["Type"]
       const wake = yield* Queue.sliding<void>(1)
-      yield* Engine.dispatch({ runner: "runner-a", backlog: 2, wake, takeOver: "all others", say: () => Effect.void, waiting, pollInterval: "20 millis" }).pipe(
+      yield* Engine.handOff({ backlog: 2, local: true, wake, say: () => Effect.void, waiting, pollInterval: "20 millis" }).pipe(
         Effect.provideService(RunStore.RunStore, store),
         Effect.provideService(Database.RunsHealth, health),
         Effect.provideService(WorkflowEngine.WorkflowEngine, engine)

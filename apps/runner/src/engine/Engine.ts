@@ -1,31 +1,35 @@
 /**
- * The durable engine of `serve`: `@effect/workflow`, on a `WorkflowEngine` that journals in the
- * runs' database (`SqlWorkflowEngine`). Each accepted event is a run (`RunStore`), executed as
- * the workflow `x-runner/run` keyed by the run and its attempt (a redelivered event is the same
- * run, so the same execution). The workflow runs the task tree (`Interpreter`): each attempt of
- * each action, and each iteration's, is an activity named by its task's path
- * (`overdue[3].comment`, `…#2` for a second attempt) whose result the engine journals and never
- * runs again once recorded; a wait journals the time it waits until, so a restart waits only
- * what remains. A run resumed after a crash replays what its journal holds and runs on from the
- * unfinished iterations.
+ * The durable engine of `serve`: `@effect/workflow`, on one of two `WorkflowEngine`s. On the
+ * embedded database (one runner), `SqlWorkflowEngine` journals in the runs' database; on
+ * PostgreSQL (any number of runners), `@effect/cluster`'s `ClusterWorkflowEngine` executes each
+ * run on the runner that owns its shard (PostgreSQL advisory locks: when a runner dies, its
+ * shards move to the living and their runs resume from the cluster's journal). The workflow and
+ * its activities are one code for both.
+ *
+ * Each accepted event is a run (`RunStore`), executed as the workflow `x-runner/run` keyed by
+ * the run and its attempt (a redelivered event is the same run, so the same execution). The
+ * workflow runs the task tree (`Interpreter`): each attempt of each action, and each
+ * iteration's, is an activity named by its task's path (`overdue[3].comment`, `…#2` for a
+ * second attempt) whose result the engine journals and never runs again once recorded; a wait
+ * journals the time it waits until, so a restart waits only what remains.
  *
  * Deliveries are acknowledged once their run is committed in the store, not when the engine
- * takes them: a dispatcher claims waiting runs for this runner at the engine's pace, keeping at
- * most a few times `concurrency` of them in the engine; each runner runs at most `concurrency`
- * runs at once (a waiting run counts in neither). A run stays this runner's while it heartbeats: the runs of a runner that stops
- * or dies are claimed by the others (or by the embedded database's next runner) and resume from
- * their journal.
+ * takes them: the handoff (`handOff`) gives each committed run's attempt to the engine once
+ * (`xr_runs.handed_attempt`), at the engine's pace; which runner executes it is the engine's
+ * to decide. Each runner runs at most `concurrency` runs at once (a waiting run does not count).
  *
  * A step cut short after it may have sent a request that creates or changes something (its
  * write marker committed, no result) is not repeated blindly: its action's `reconcile` looks
  * for what the first attempt created; without one the step and the run end `unknown`, for a
  * person to decide (`x-runner runs retry`).
  *
- * Several runners on one PostgreSQL are also a cluster (`@effect/cluster`, over sockets), for
- * what must run on one runner at a time: each trigger's keeper (`EngineHost`).
+ * Several runners on one PostgreSQL are one cluster (`@effect/cluster`, over sockets): the
+ * runs, and what must run on one runner at a time (each trigger's keeper, `EngineHost`).
  *
  * @since 0.3.0
  */
+import * as ClusterWorkflowEngine from "@effect/cluster/ClusterWorkflowEngine"
+import type * as MessageStorage from "@effect/cluster/MessageStorage"
 import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
 import * as RunnerAddress from "@effect/cluster/RunnerAddress"
 import type * as Sharding from "@effect/cluster/Sharding"
@@ -43,6 +47,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as FiberSet from "effect/FiberSet"
+import * as Schedule from "effect/Schedule"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
@@ -65,8 +70,13 @@ import type * as WorkflowFile from "../workflow/Workflow.js"
  */
 export const RunEnd = Schema.Literal("succeeded", "failed", "unknown")
 
-/** A run's execution: its id and attempt (a retried run is a new execution). */
-const executionIdOf = (run: { readonly runId: string; readonly attempt: number }): string => `${run.runId}/${run.attempt}`
+/**
+ * A run's execution: its id and attempt (a retried run is a new execution).
+ *
+ * @since 0.10.0
+ * @category constructors
+ */
+export const executionIdOf = (run: { readonly runId: string; readonly attempt: number }): string => `${run.runId}/${run.attempt}`
 
 /**
  * The workflow every run executes: the run's id and attempt; what it runs is in the store.
@@ -123,24 +133,17 @@ export interface Runs {
   readonly say: (line: string) => Effect.Effect<void>
   /** True once this runner stops: a run stops before its next step (it resumes from its journal later). */
   readonly stopping: () => boolean
-  /** The runs that wait: the dispatcher's too. */
+  /** The runs that wait: the handoff's too. */
   readonly waiting: Waiting
+  /** Said at each run's end or wait on this runner: the handoff has room again. */
+  readonly roomMade?: Effect.Effect<void> | undefined
   /** Told of each run's end on this runner (`run --serve` waits on it). */
   readonly finished?: ((run: { readonly runId: string; readonly eventId: string; readonly workflow: string }, result: Interpreter.RunResult) => Effect.Effect<void>) | undefined
 }
 
 /**
- * A run another runner took over (this one went silent too long, e.g. stalled): this runner
- * sends and records nothing more of it; its execution ends here (a defect: nothing journaled),
- * and the other runner runs it from its journal.
- */
-const takenOverName = "RunTakenOver"
-/** The defect (its name survives the journal's defect schema, a class would not). */
-const takenOver = (runId: string) => Effect.die(Object.assign(new Error(`run ${runId} was taken over by another runner`), { name: takenOverName }))
-
-/**
  * The runs of this runner that wait (a `delay` or an `until`): they hold no place among the
- * `concurrency` runs at once, nor in the dispatcher's backlog, so that waiting runs never keep
+ * `concurrency` runs at once, nor in the handoff's backlog, so that waiting runs never keep
  * others from running. `roomMade` is offered as one starts waiting.
  *
  * @since 0.7.0
@@ -149,6 +152,10 @@ const takenOver = (runId: string) => Effect.die(Object.assign(new Error(`run ${r
 export interface Waiting {
   readonly size: () => number
   readonly roomMade: Queue.Queue<void>
+  /** A run begins to wait (`roomMade` is offered). */
+  readonly begin: Effect.Effect<void>
+  /** A run waits no more. */
+  readonly end: Effect.Effect<void>
   /** Runs a wait, counted as one. */
   readonly around: <A, E, R>(wait: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }
@@ -161,16 +168,9 @@ export interface Waiting {
  */
 export const makeWaiting: Effect.Effect<Waiting> = Effect.map(Queue.sliding<void>(1), (roomMade) => {
   let size = 0
-  return {
-    size: () => size,
-    roomMade,
-    around: (wait) =>
-      Effect.acquireUseRelease(
-        Effect.zipRight(Effect.sync(() => void (size += 1)), Queue.offer(roomMade, undefined)),
-        () => wait,
-        () => Effect.sync(() => void (size -= 1))
-      )
-  }
+  const begin = Effect.zipRight(Effect.sync(() => void (size += 1)), Queue.offer(roomMade, undefined))
+  const end = Effect.sync(() => void (size -= 1))
+  return { size: () => size, roomMade, begin, end, around: (wait) => Effect.acquireUseRelease(begin, () => wait, () => end) }
 })
 
 
@@ -195,7 +195,14 @@ interface Execution {
  * succeeded in an earlier execution of the run (before a `runs retry`) answers its recorded
  * outcome; an attempt found cut short after it may have sent a write is not sent blindly.
  */
-const attemptActivity = (runs: Runs, execution: Execution, checked: WorkflowFile.CheckedAction, key: string, scope: ReadonlyMap<string, unknown>) => {
+const attemptActivity = (
+  runs: Runs,
+  execution: Execution,
+  checked: WorkflowFile.CheckedAction,
+  key: string,
+  scope: ReadonlyMap<string, unknown>,
+  deadline: Interpreter.Deadline | undefined
+) => {
   const { attempt, path } = Interpreter.attemptOf(key)
   const { recorded, runId, store } = execution
   const { name, type } = checked.step
@@ -247,7 +254,7 @@ const attemptActivity = (runs: Runs, execution: Execution, checked: WorkflowFile
       const health = yield* RunsHealth
       const guard: WriteGuard.Guard = {
         beforeWrite: () =>
-          marked !== undefined ? Effect.void : store.writeSent(runId, runs.runner, { path, name, type, attempt }).pipe(
+          marked !== undefined ? Effect.void : store.writeSent(runId, { path, name, type, attempt }).pipe(
             retried,
             Effect.provideService(RunsHealth, health),
             Effect.mapError((error) =>
@@ -255,18 +262,35 @@ const attemptActivity = (runs: Runs, execution: Execution, checked: WorkflowFile
                 message: `x-runner could not record that step "${key}" may send a write (${error.message}): the request was not sent`
               })
             ),
-            // Taken over: the request does not go, and the step ends here unrecorded (a defect is not journaled).
-            Effect.flatMap(Option.match({ onNone: () => takenOver(runId), onSome: (at) => Effect.sync(() => void (marked = at)) }))
+            Effect.flatMap((at) => Effect.sync(() => void (marked = at)))
           )
       }
-      const result = yield* Effect.provideService(Run.runStep(runs.executor, checked, scope), WriteGuard.WriteGuard, guard).pipe(
-        // Cut short by its time limit after its marker: what it did is unknown (a stop is not: the run resumes and looks).
+      // Its time limit is kept here, where it runs: a run cannot interrupt an activity of the
+      // cluster's engine from outside, and the attempt must stop sending at its deadline.
+      const limited = yield* Run.untilDeadline(Effect.provideService(Run.runStep(runs.executor, checked, scope), WriteGuard.WriteGuard, guard), deadline).pipe(
+        // Interrupted (a group's time limit, on the embedded engine) after its marker: what it did is unknown (a stop is not: the run resumes and looks).
         Effect.onInterrupt(() =>
           Effect.sync(() => {
             if (marked !== undefined && !runs.stopping()) execution.cutShort.set(path, { name, type, since: marked })
           })
         )
       )
+      if (Option.isNone(limited)) {
+        const startedAt = Date.now()
+        return marked === undefined
+          ? { status: "failed", error: deadline!.error, startedAt, durationMs: 0 } satisfies StepOutcome
+          : {
+            status: "unknown",
+            error: {
+              tag: "OutcomeUnknown",
+              message: `step "${key}" (${type}) was cut short by a time limit after it may have sent a request that creates or changes something ` +
+                `(at ${new Date(marked).toISOString()}): check at the provider, then run it again with: x-runner runs retry ${runId}`
+            },
+            startedAt: marked,
+            durationMs: startedAt - marked
+          } satisfies StepOutcome
+      }
+      const result = limited.value
       return {
         status: result.status === "succeeded" ? "succeeded" : "failed",
         input: result.input,
@@ -304,7 +328,8 @@ const indent = (depth: number) => "  ".repeat(depth + 1)
 /**
  * The workflow's body, registered with the engine: the run's task tree by the `Interpreter`,
  * each action's attempt and each wait an activity keyed by its task's path, each task's end
- * kept as its row (fenced: a run taken over stops here).
+ * kept as its row. A defect (a bug: nothing the run's tasks or its database do) stops the
+ * execution's attempt there: it is said, and the run replays from its journal 5 s later.
  *
  * @since 0.3.0
  * @category layers
@@ -325,7 +350,7 @@ export const runsLayer = (runs: Runs) => {
       yield* Effect.annotateCurrentSpan({ "x-runner.run.id": runId, "x-runner.workflow": run.workflow, "x-runner.event.id": run.eventId, "x-runner.run.attempt": attempt })
       const workflow = runs.workflows.get(run.workflow)
       if (workflow === undefined) {
-        if (!(yield* persistently(store.runFinished(runId, runs.runner, attempt, "failed", undefined)))) return yield* takenOver(runId)
+        yield* persistently(store.runFinished(runId, attempt, "failed", undefined))
         yield* runs.say(`✘ run ${runId}: the workflow ${run.workflow} is not served here`)
         return "failed" as const
       }
@@ -333,10 +358,25 @@ export const runsLayer = (runs: Runs) => {
       yield* runs.say(`▶ event ${run.eventId} (run ${runId})`)
       const execution: Execution = { store, runId, recorded, cutShort: new Map(), unknown: false }
       const health = yield* RunsHealth
-      const keep = (row: RunStore.Step) =>
-        Effect.flatMap(persistently(store.stepFinished(runId, runs.runner, row)), (owned) => owned ? Effect.void : takenOver(runId)).pipe(
-          Effect.provideService(RunsHealth, health)
+      // While any of its waits lasts (a loop's iterations may wait at once), the run gives up its
+      // place among the runs at once and in the engine's backlog, and says so in the store.
+      let waits = 0
+      const waitBegins = (at: Date) =>
+        Effect.suspend(() => {
+          waits += 1
+          return waits > 1 ? Effect.void : Effect.zipRight(
+            Effect.zipRight(runs.waiting.begin, Effect.zipRight(permits.release(1), runs.roomMade ?? Effect.void)),
+            persistently(store.waiting(runId, at.getTime())).pipe(Effect.provideService(RunsHealth, health))
+          )
+        })
+      const waitEnds = Effect.suspend(() => {
+        waits -= 1
+        return waits > 0 ? Effect.void : Effect.zipRight(
+          persistently(store.waiting(runId, undefined)).pipe(Effect.provideService(RunsHealth, health)),
+          Effect.zipRight(runs.waiting.end, permits.take(1))
         )
+      })
+      const keep = (row: RunStore.Step) => persistently(store.stepFinished(runId, row)).pipe(Effect.provideService(RunsHealth, health))
       const reporter: Interpreter.Reporter = {
         started: () => Effect.void,
         iteration: () => Effect.void,
@@ -349,10 +389,10 @@ export const runsLayer = (runs: Runs) => {
         }
       }
       const steps: Interpreter.Steps<RunStore.RunStore | RunsHealth | WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance | Connections.Connections> = {
-        attempt: (task, key, scope) =>
+        attempt: (task, key, scope, deadline) =>
           Effect.gen(function*() {
             if (runs.stopping()) return yield* Effect.interrupt
-            const outcome = yield* attemptActivity(runs, execution, task, key, scope)
+            const outcome = yield* attemptActivity(runs, execution, task, key, scope, deadline)
             return {
               status: outcome.status === "succeeded" ? "succeeded" : "failed",
               input: outcome.input,
@@ -365,7 +405,7 @@ export const runsLayer = (runs: Runs) => {
           Effect.gen(function*() {
             if (runs.stopping()) return yield* Effect.interrupt
             const at = new Date(yield* waitActivity(execution, key, until))
-            yield* runs.waiting.around(Effect.acquireUseRelease(permits.release(1), () => Interpreter.sleepUntil(at), () => permits.take(1)))
+            yield* Effect.acquireUseRelease(waitBegins(at), () => Interpreter.sleepUntil(at), () => waitEnds)
             return at
           })
       }
@@ -392,12 +432,19 @@ export const runsLayer = (runs: Runs) => {
         : execution.unknown || execution.cutShort.size > 0
         ? "unknown" as const
         : "failed" as const
-      if (!(yield* persistently(store.runFinished(runId, runs.runner, attempt, end, result.failure?.path)))) return yield* takenOver(runId)
+      // Not written: a retry replaced this attempt meanwhile (the newer one runs).
+      if (!(yield* persistently(store.runFinished(runId, attempt, end, result.failure?.path)))) return end
       yield* Effect.annotateCurrentSpan("x-runner.run.status", end)
       yield* runs.say(`■ event ${run.eventId} ${end} (run ${runId})`)
       if (runs.finished !== undefined) yield* runs.finished({ runId, eventId: run.eventId, workflow: run.workflow }, result)
       return end
-    }).pipe(Effect.withSpan("x-runner.run")))
+    }).pipe(
+      Effect.ensuring(runs.roomMade ?? Effect.void),
+      Effect.withSpan("x-runner.run"),
+      Effect.catchAllDefect((defect) => Effect.zipRight(runs.say(`✘ run ${runId} stopped before its end (${defect}): it is taken up again in 5 s`), Effect.fail(defect))),
+      Effect.retry(Schedule.spaced("5 seconds")),
+      Effect.orDie
+    ))
   )
 }
 
@@ -416,17 +463,23 @@ export interface ClusterOptions {
 }
 
 /**
- * The cluster of the runners on one PostgreSQL, over sockets: what must run on one runner at a
- * time (the triggers' keepers) runs as its singletons, taken over by another runner when the
- * one running them stops refreshing its shard locks (`shardLockExpiration`).
+ * The cluster of the runners on one PostgreSQL, over sockets: the runs' executions are its
+ * entities, and what must run on one runner at a time (the triggers' keepers) its singletons,
+ * each on the runner that holds its shard's lock (a PostgreSQL advisory lock, held by the
+ * runner's session: PostgreSQL's own liveness, no runner's clock). A runner that dies loses its
+ * session and its locks at once; the others see it gone when its row in the cluster's runners
+ * table has not been refreshed for `shardLockExpiration` (the database's time), and take its
+ * shards.
  *
  * @since 0.3.0
  * @category layers
  */
-export const clusterLayer = (cluster: ClusterOptions): Layer.Layer<Sharding.Sharding, ServeProblem, RunsSql> =>
+export const clusterLayer = (cluster: ClusterOptions): Layer.Layer<Sharding.Sharding | MessageStorage.MessageStorage, ServeProblem, RunsSql> =>
   NodeClusterSocket.layer({
     storage: "sql",
     shardingConfig: {
+      // Messages to the runs of this runner stay in this process: encoding them once more is for tests of the wire.
+      simulateRemoteSerialization: false,
       entityMessagePollInterval: Duration.seconds(1),
       shardLockExpiration: cluster.shardLockExpiration,
       shardLockRefreshInterval: Duration.divide(Duration.decode(cluster.shardLockExpiration), 4).pipe(Option.getOrElse(() => Duration.seconds(1))),
@@ -439,7 +492,59 @@ export const clusterLayer = (cluster: ClusterOptions): Layer.Layer<Sharding.Shar
     Layer.provide(clusterTablesCreated),
     Layer.provide(Layer.effect(SqlClient.SqlClient, RunsSql)),
     Layer.mapError((error) => new ServeProblem({ message: `the runners' cluster could not start: ${String((error as { message?: string }).message ?? error)}` }))
-  ) as Layer.Layer<Sharding.Sharding, ServeProblem, RunsSql>
+  ) as Layer.Layer<Sharding.Sharding | MessageStorage.MessageStorage, ServeProblem, RunsSql>
+
+/**
+ * The engine of several runners on one PostgreSQL: `@effect/cluster`'s, on the cluster's
+ * sharding (built once, with the triggers' singletons).
+ *
+ * @since 0.10.0
+ * @category layers
+ */
+export const clusterEngineLayer: Layer.Layer<WorkflowEngine.WorkflowEngine, never, Sharding.Sharding | MessageStorage.MessageStorage> =
+  ClusterWorkflowEngine.layer
+
+/**
+ * How long the cluster keeps a finished run's messages and their replies (its journal): then
+ * they are deleted (`forgetFinished`). A finished run is never executed again (a `runs retry`
+ * is a new execution), and what it did is in `xr_runs` and `xr_steps`.
+ *
+ * @since 0.10.0
+ * @category constants
+ */
+export const keepFinishedFor = Duration.minutes(10)
+
+/**
+ * Deletes the cluster's messages and replies of the runs finished more than `keepFinishedFor`
+ * ago (every attempt's), as `@effect/cluster` keeps them for ever; answers how many messages
+ * went. Any runner may run it: each deletes what is there.
+ *
+ * @since 0.10.0
+ * @category constructors
+ */
+export const forgetFinished: Effect.Effect<number, unknown, RunsSql> = Effect.gen(function*() {
+  const sql = yield* RunsSql
+  const rows = yield* sql<{ n: string | number }>`WITH finished AS (
+      SELECT m.id FROM cluster_messages m JOIN xr_runs r ON r.id = split_part(m.entity_id, '/', 1)
+      WHERE m.entity_type = ${`Workflow/${RunWorkflow.name}`} AND r.status IN ('succeeded', 'failed', 'unknown')
+        AND r.finished_at < EXTRACT(EPOCH FROM NOW()) * 1000 - ${Duration.toMillis(keepFinishedFor)}
+    ), replies AS (
+      DELETE FROM cluster_replies WHERE request_id IN (SELECT id FROM finished)
+    ), messages AS (
+      DELETE FROM cluster_messages WHERE id IN (SELECT id FROM finished) RETURNING id
+    )
+    SELECT COUNT(*) AS n FROM messages`
+  return Number(rows[0]?.n ?? 0)
+})
+
+/**
+ * How long a dead runner's shards stay locked before another runner takes them over (the
+ * runners table's rows older than this are the dead's).
+ *
+ * @since 0.10.0
+ * @category constants
+ */
+export const shardLockExpiration = Duration.seconds(5)
 
 /** The advisory lock under which runners create the cluster's tables, one at a time ("xr-clu"). */
 const clusterSchemaLock = 0x78_72_2d_63_6c_75
@@ -468,24 +573,33 @@ const clusterTablesCreated: Layer.Layer<never, unknown, SqlClient.SqlClient> = L
 export const stopGrace = Duration.seconds(3)
 
 /**
- * The dispatcher: claims runs for this runner and starts their executions, keeping at most
- * `backlog` of them in the engine. It wakes when `wake` is offered (an event accepted here) and
- * polls meanwhile (events accepted by other runners, runs retried from the command line, the
- * runs of a runner that died). An execution that ends without finishing its run (a defect, the
- * database gone for long) lets the run go, to be claimed again. While the database refuses
- * writes it claims nothing; once it takes them again, the runs this runner holds with no
- * execution (a claim whose answer was lost, a release that could not be written) are started
- * again. A failure of its own (the database's) is not its end: it goes on a second later. At its
- * scope's end the runs in the engine get `stopGrace` to finish their step.
+ * The handoff: gives each committed run's attempt to the engine once, oldest first, and marks
+ * it handed (`xr_runs.handed_attempt`). It wakes when `wake` is offered (an event accepted here)
+ * and polls meanwhile (events accepted by other runners, runs retried from the command line).
+ * Any runner may hand any run: the engine keys an execution by the run and its attempt, so a
+ * run handed twice is one execution.
  *
- * @since 0.3.0
+ * At most `backlog` runs per runner are in the engine at once, not counting those that wait:
+ * so that the runs of a runner that died, which its shards' next owner resumes, are not queued
+ * behind many others. With `local` (the embedded engine, whose executions live in this process)
+ * they are counted here, and one that ends without finishing its run (interrupted) is handed
+ * again. On the cluster they are counted in the store (`RunStore.inEngine`), for as many runners
+ * as `runners` counts; an execution is a stored message to the runner that owns its shard:
+ * handing it is done once the message is stored, and a runner that dies leaves it for the next
+ * owner.
+ *
+ * A failure of its own (the database's) is not its end: it goes on a second later. At its
+ * scope's end the local runs in the engine get `stopGrace` to finish their step.
+ *
+ * @since 0.10.0
  * @category constructors
  */
-export const dispatch = (options: {
-  readonly runner: string
+export const handOff = (options: {
   readonly backlog: number
+  readonly local: boolean
+  /** How many runners share the engine (the cluster's, alive by the database's time). */
+  readonly runners?: Effect.Effect<number> | undefined
   readonly wake: Queue.Queue<void>
-  readonly takeOver: Parameters<RunStore.RunStore["claim"]>[2]
   readonly say: (line: string) => Effect.Effect<void>
   /** The runs that wait: they do not count against the backlog. */
   readonly waiting: Waiting
@@ -496,58 +610,55 @@ export const dispatch = (options: {
     const health = yield* RunsHealth
     const engine = yield* WorkflowEngine.WorkflowEngine
     const executions = yield* FiberSet.make()
-    // The runs in the engine, by id.
-    const inEngine = new Set<string>()
-    // Whether this runner may hold runs that have no execution here.
-    let unsure = false
-    // Offered as each execution ends: a full engine waits for room on it.
+    // The runs being handed, or (local) in the engine, by id.
+    const inFlight = new Set<string>()
+    // Offered as a handoff or a local execution ends: a full engine waits for room on it.
     const freed = yield* Queue.sliding<void>(1)
     const idle = Effect.raceFirst(Queue.take(options.wake), Effect.sleep(options.pollInterval ?? "1 second"))
-    // Retried like the runs' writes; one never written leaves the run held here, to start again.
-    const release = (runId: string) =>
-      persistently(store.release(runId, options.runner)).pipe(
-        Effect.delay("1 second"),
-        Effect.provideService(RunsHealth, health),
-        Effect.catchAllDefect(() => Effect.sync(() => void (unsure = true)))
-      )
-    const execute = ({ attempt, runId }: { readonly runId: string; readonly attempt: number }) =>
-      // Executed by its key itself (the run id is a hash already), not a hash of it.
-      engine.execute(RunWorkflow, { executionId: executionIdOf({ runId, attempt }), payload: { runId, attempt } }).pipe(
-        Effect.exit,
-        Effect.flatMap((exit) => {
-          if (Exit.isSuccess(exit) || Exit.isInterrupted(exit)) return Effect.void
-          const why = Cause.squash(exit.cause)
-          return (why as { readonly name?: unknown }).name === takenOverName
-            ? options.say(`✘ run ${runId} was taken over by another runner (this one was silent too long): it stopped here, recording nothing more`)
-            : Effect.zipRight(options.say(`✘ run ${runId} stopped before its end (${why}): it is taken up again`), release(runId))
-        }),
-        Effect.ensuring(Effect.zipRight(Effect.sync(() => inEngine.delete(runId)), Queue.offer(freed, undefined))),
+    const written = <A>(effect: Effect.Effect<A, RunStore.StoreFailed>) => persistently(effect).pipe(Effect.provideService(RunsHealth, health))
+    const done = (runId: string) => Effect.zipRight(Effect.sync(() => inFlight.delete(runId)), Queue.offer(freed, undefined))
+    const local = ({ attempt, runId }: { readonly runId: string; readonly attempt: number }) =>
+      Effect.zipRight(
+        written(store.handed(runId, attempt)),
+        engine.execute(RunWorkflow, { executionId: executionIdOf({ runId, attempt }), payload: { runId, attempt } }).pipe(
+          Effect.exit,
+          Effect.flatMap((exit) =>
+            Exit.isSuccess(exit) ? Effect.void : Effect.zipRight(
+              Exit.isInterrupted(exit) ? Effect.void : options.say(`✘ run ${runId} stopped before its end (${Cause.squash(exit.cause)}): it is taken up again`),
+              // Handed again (a stop hands every unfinished run again at the next start).
+              Effect.delay(Effect.ignore(store.handAgain(runId)), "1 second")
+            )
+          )
+        )
+      ).pipe(Effect.ensuring(done(runId)), FiberSet.run(executions))
+    // Stored as a message to the runner that owns its shard, then that runner is told; telling
+    // one that is stalled waits (its socket open, no answer), so a handoff gives up after 5 s
+    // and is tried again (the same execution: the message is stored once).
+    const toCluster = ({ attempt, runId }: { readonly runId: string; readonly attempt: number }) =>
+      engine.execute(RunWorkflow, { executionId: executionIdOf({ runId, attempt }), payload: { runId, attempt }, discard: true }).pipe(
+        Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => new RunStore.StoreFailed({ message: "the engine did not take the run within 5 s" }) }),
+        Effect.zipRight(store.handed(runId, attempt)),
+        Effect.ignore,
+        Effect.ensuring(done(runId)),
         FiberSet.run(executions)
       )
-    const start = (runs: ReadonlyArray<{ readonly runId: string; readonly attempt: number }>) =>
-      Effect.forEach(runs, (run) => {
-        if (inEngine.has(run.runId)) return Effect.void
-        inEngine.add(run.runId)
-        return execute(run)
-      }, { discard: true })
     const once = Effect.gen(function*() {
-      if (Option.isSome(yield* health.failing)) {
-        yield* health.writable
-        unsure = true
+      if (Option.isSome(yield* health.failing)) yield* health.writable
+      const room = options.local
+        ? options.backlog - (inFlight.size - options.waiting.size())
+        : options.backlog * Math.max(1, yield* options.runners ?? Effect.succeed(1)) - (yield* store.inEngine) - inFlight.size
+      if (room <= 0) {
+        // Room is made by a run's end or wait: here (local), or anywhere in the cluster (woken by this runner's, polled for the others').
+        return yield* options.local ? Effect.raceFirst(Queue.take(freed), Queue.take(options.waiting.roomMade)) : idle
       }
-      if (unsure) {
-        unsure = false
-        yield* start(yield* store.held(options.runner))
+      const found = (yield* store.toHand(Math.min(room, 256))).filter((run) => !inFlight.has(run.runId))
+      if (found.length === 0) return yield* idle
+      for (const run of found) {
+        inFlight.add(run.runId)
+        yield* options.local ? local(run) : toCluster(run)
       }
-      const room = options.backlog - (inEngine.size - options.waiting.size())
-      if (room <= 0) return yield* Effect.raceFirst(Queue.take(freed), Queue.take(options.waiting.roomMade))
-      const claimed = yield* store.claim(options.runner, Math.min(room, 256), options.takeOver)
-      if (claimed.length === 0) return yield* idle
-      yield* start(claimed)
     })
     // Bounded even when the runs wait for a database that refuses writes.
     yield* Effect.addFinalizer(() => atMost(FiberSet.awaitEmpty(executions), stopGrace))
-    yield* Effect.forkScoped(Effect.forever(Effect.catchAllCause(once, () =>
-      // A claim may have been committed though its answer was lost.
-      Effect.zipRight(Effect.sync(() => void (unsure = true)), Effect.sleep("1 second")))))
+    yield* Effect.forkScoped(Effect.forever(Effect.catchAllCause(once, () => Effect.sleep("1 second"))))
   })

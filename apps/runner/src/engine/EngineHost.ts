@@ -1,9 +1,10 @@
 /**
  * What runs the engine's side of `serve`, in a thread of its own (`EngineWorker`): the engine and
- * its stores, the dispatcher, this runner's heartbeat, and the triggers it keeps (a dynamic
- * webhook registered, a polling trigger polled: on PostgreSQL, the runners' cluster's
- * singletons, each on one runner at a time; on the embedded database, this runner's). The
- * thread that receives deliveries (`Serve`) only commits runs and wakes the dispatcher:
+ * its stores (on PostgreSQL, the runners' cluster and its engine; on the embedded database, the
+ * journaling engine of one runner), the handoff of committed runs to the engine, and the
+ * triggers it keeps (a dynamic webhook registered, a polling trigger polled: on PostgreSQL, the
+ * cluster's singletons, each on one runner at a time; on the embedded database, this runner's).
+ * The thread that receives deliveries (`Serve`) only commits runs and wakes the handoff:
  * acknowledging never waits for the CPU the runs take.
  *
  * @since 0.3.0
@@ -67,14 +68,6 @@ export interface Reports {
 }
 
 /**
- * How often a runner says it is alive; one silent for three times that is counted gone.
- *
- * @since 0.3.0
- * @category constants
- */
-export const heartbeatEvery = Duration.seconds(2)
-
-/**
  * How often a registered webhook is checked with the provider (a trigger's `check`) when
  * `--poll-interval` does not say: Trello turns off a webhook whose deliveries keep failing,
  * and nothing says so but its `active` flag.
@@ -132,12 +125,12 @@ export const host = (options: {
       say,
       stopping: () => stopping,
       waiting,
+      roomMade: Queue.offer(wake, undefined),
       finished: options.reports.finished
     }
     const storeProblem = <E extends { readonly _tag: string; readonly message: string }>(error: E) =>
       error._tag === "StoreFailed" || error._tag === "SqlError" ? new ServeProblem({ message: error.message }) : error as Exclude<E, { readonly _tag: "StoreFailed" | "SqlError" }>
-    // The stores first: this runner leaves (its heartbeat deleted) only once the engine stopped,
-    // so that no other runner claims a run still running here.
+    // The stores first: they close last.
     const stores = yield* Layer.build(
       Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
         Layer.provideMerge(Database.layer(location, { writeFault: options.writeFault })),
@@ -147,13 +140,6 @@ export const host = (options: {
     const store = Context.get(stores, RunStore.RunStore)
     const triggers = Context.get(stores, TriggerStore.TriggerStore)
     const health = Context.get(stores, Database.RunsHealth)
-    // Alive, for the other runners: they take over its runs and keep its triggers when it is gone.
-    // A heartbeat is a write every few seconds: one refused tells that the database refuses writes.
-    yield* triggers.heartbeat(runner).pipe(Effect.mapError(storeProblem))
-    yield* Effect.forkScoped(Effect.repeat(
-      Effect.catchAll(triggers.heartbeat(runner), (error) => health.refused(error.message)),
-      Schedule.spaced(heartbeatEvery)
-    ))
     yield* Effect.forkScoped(Stream.runForEach(Stream.drop(health.changes, 1), (failing) =>
       Effect.zipRight(
         say(Option.match(failing, {
@@ -162,21 +148,29 @@ export const host = (options: {
         })),
         options.reports.storage?.(failing) ?? Effect.void
       )))
-    yield* Effect.addFinalizer(() => Effect.ignore(triggers.leave(runner)))
 
+    // The other runners of the cluster alive, by the database's time (none on the embedded database).
+    const othersAlive = embedded ? Effect.succeed(0) : Effect.orElseSucceed(triggers.othersInCluster(options.cluster, Engine.shardLockExpiration), () => 0)
+    // On PostgreSQL the runners' cluster: its engine executes the runs, its singletons keep the triggers.
+    const cluster = embedded ? undefined : yield* Layer.build(Engine.clusterLayer(options.cluster).pipe(Layer.provide(Layer.succeedContext(stores))))
     const engine = yield* Layer.build(
       Engine.runsLayer(runs).pipe(
-        Layer.provideMerge(SqlWorkflowEngine.layer),
+        Layer.provideMerge(cluster === undefined ? SqlWorkflowEngine.layer : Layer.provide(Engine.clusterEngineLayer, Layer.succeedContext(cluster))),
         Layer.provideMerge(Layer.succeedContext(stores)),
         Layer.mapError(storeProblem)
       )
     )
-    yield* Engine.dispatch({
-      runner,
+    // The cluster keeps every message: those of runs finished a while ago go, every minute.
+    if (cluster !== undefined) {
+      yield* Effect.forkScoped(Effect.schedule(Effect.ignore(Engine.forgetFinished.pipe(Effect.provide(stores))), Schedule.spaced("1 minute")))
+    }
+    // The embedded engine's executions live in this process: every unfinished run is handed to it again.
+    if (embedded) yield* Effect.mapError(store.handAgain(), storeProblem)
+    yield* Engine.handOff({
       backlog: options.concurrency * 4,
+      local: embedded,
+      runners: cluster === undefined ? undefined : Effect.map(othersAlive, (others) => others + 1),
       wake,
-      // The embedded database has one runner: the runs of any other were the previous one's.
-      takeOver: embedded ? "all others" : { aliveWithinMillis: Duration.toMillis(heartbeatEvery) * 3 },
       say,
       waiting
     }).pipe(Effect.provide(engine))
@@ -213,12 +207,7 @@ export const host = (options: {
             accept,
             // On PostgreSQL a keeper that starts while other runners are alive took the schedule
             // over from one of them (a runner joined, left or died): the cluster served it meanwhile.
-            takenOver: embedded
-              ? Effect.succeed(false)
-              : Effect.map(
-                Effect.orElseSucceed(triggers.othersAlive(runner, Duration.toMillis(heartbeatEvery) * 3), () => 0),
-                (others) => others > 0
-              ),
+            takenOver: Effect.map(othersAlive, (others) => others > 0),
             report: report === undefined ? undefined : (state, message) => report(hosted.name, state, message)
           })
         })
@@ -227,8 +216,8 @@ export const host = (options: {
           name: `x-runner/webhook/${hosted.name}`,
           keep: keepRegistered({
             hosted,
-            runner,
             embedded,
+            othersAlive,
             reports: options.reports,
             checkEvery: options.pollInterval ?? webhookCheckEvery,
             accept,
@@ -241,12 +230,12 @@ export const host = (options: {
       }
     }
     type Needs = Components | Output | Connections.Connections | TriggerStore.TriggerStore
-    const kept: Layer.Layer<never, ServeProblem, Needs | Database.RunsSql> = embedded
+    const kept: Layer.Layer<never, never, Needs> = cluster === undefined
       ? keepers.reduce((all, { keep }) => Layer.merge(all, Layer.scopedDiscard(Effect.forkScoped(keep))), Layer.empty as Layer.Layer<never, never, Needs>)
       : keepers.reduce(
         (all, { keep, name }) => Layer.merge(all, Singleton.make(name, keep)),
         Layer.empty as Layer.Layer<never, never, Needs | Sharding.Sharding>
-      ).pipe(Layer.provide(Engine.clusterLayer(options.cluster)))
+      ).pipe(Layer.provide(Layer.succeedContext(cluster)))
     yield* Layer.build(Layer.provide(kept, Layer.succeedContext(engine)))
     if (!embedded) yield* say(`● runner ${runner} at ${options.cluster.host}:${options.cluster.port} (the others reach it there)`)
     yield* options.reports.ready
@@ -261,8 +250,9 @@ export const host = (options: {
  */
 const keepRegistered = (options: {
   readonly hosted: Hosted
-  readonly runner: string
   readonly embedded: boolean
+  /** How many other runners are alive (they keep serving the webhook when this one stops). */
+  readonly othersAlive: Effect.Effect<number>
   readonly reports: Reports
   readonly checkEvery: Duration.Duration
   /** How an event is accepted: the same path as a delivery's (its run keyed by the event id). */
@@ -348,7 +338,7 @@ const keepRegistered = (options: {
       Effect.gen(function*() {
         const others = options.embedded
           ? 0
-          : yield* Effect.orElseSucceed(triggers.othersAlive(options.runner, Duration.toMillis(heartbeatEvery) * 3), () => 0)
+          : yield* options.othersAlive
         if (others > 0) return yield* say(`○ the trigger stays enabled: ${others} other runner${others === 1 ? "" : "s"} serve${others === 1 ? "s" : ""} it`)
         yield* Effect.matchEffect(executor.disableTrigger(trigger, state), {
           onSuccess: () => Effect.zipRight(Effect.ignore(triggers.disabled(hosted.name)), say("■ trigger disabled")),

@@ -120,7 +120,13 @@ export interface RunResult {
  * @category models
  */
 export interface Steps<R> {
-  readonly attempt: (task: Workflow.CheckedAction, key: string, scope: ReadonlyMap<string, unknown>) => Effect.Effect<Attempt, never, R>
+  /**
+   * One attempt of an action. With a `deadline` (its own `timeout`'s, or an enclosing task's,
+   * whichever ends first), the attempt stops there by itself and answers the deadline's
+   * `error`: where it runs (a durable engine's activity, which a run cannot interrupt from
+   * outside) is where it must stop sending.
+   */
+  readonly attempt: (task: Workflow.CheckedAction, key: string, scope: ReadonlyMap<string, unknown>, deadline: Deadline | undefined) => Effect.Effect<Attempt, never, R>
   /** Waits until the time; answers the time it waited until (a run resumed waits until the time it recorded). */
   readonly waitUntil: (key: string, until: Date) => Effect.Effect<Date, never, R>
 }
@@ -153,13 +159,28 @@ export const silent: Reporter = {
 
 type Scope = ReadonlyMap<string, unknown>
 
-/** Where tasks run: the values visible, the key prefix, the depth. */
+/**
+ * When a task's time limit ends (the `Clock`'s epoch milliseconds), and the error it ends with.
+ *
+ * @since 0.10.0
+ * @category models
+ */
+export interface Deadline {
+  readonly at: number
+  readonly error: TaskError
+}
+
+/** Where tasks run: the values visible, the key prefix, the depth, and the earliest time limit around them. */
 interface Place<R> {
   readonly steps: Steps<R>
   readonly reporter: Reporter
   readonly prefix: string
   readonly depth: number
+  readonly deadline?: Deadline | undefined
 }
+
+/** A deadline that has passed answers its error as a failed attempt. */
+const timedOut = (deadline: Deadline): Attempt => ({ status: "failed", error: deadline.error })
 
 /** The end of a list of tasks: their results, the values they left, the failure that stopped them. */
 interface Sequence {
@@ -261,24 +282,27 @@ const runTask = <R>(place: Place<R>, task: Workflow.CheckedTask, key: string, sc
     }
     yield* place.reporter.started(task, key, place.depth)
     const startedAt = yield* Clock.currentTimeMillis
+    const limit = task.kind === "wait" ? undefined : task.timeout
+    const timeout: TaskError | undefined = limit === undefined
+      ? undefined
+      : { tag: "Timeout", message: `${task.kind} "${task.name}" did not finish within ${Duration.format(limit)} (its timeout)` }
+    const own = limit === undefined ? undefined : { at: startedAt + Duration.toMillis(limit), error: timeout! }
+    const inner: Place<R> = own !== undefined && (place.deadline === undefined || own.at < place.deadline.at) ? { ...place, deadline: own } : place
     const body: Effect.Effect<Ran, never, R> = Either.isLeft(condition)
       ? Effect.succeed({ result: { ...skippedResult(task, key), status: "failed", error: condition.left }, visible: [] })
       : task.kind === "action"
-      ? runAction(place, task, key, scope)
+      ? runAction(inner, task, key, scope)
       : task.kind === "group"
-      ? runGroup(place, task, key, scope)
+      ? runGroup(inner, task, key, scope)
       : task.kind === "loop"
-      ? runLoop(place, task, key, scope)
+      ? runLoop(inner, task, key, scope)
       : task.kind === "call"
-      ? runCall(place, task, key, scope)
-      : runWait(place, task, key, scope)
-    const limit = task.kind === "wait" ? undefined : task.timeout
-    const limited: Effect.Effect<Ran, never, R> = limit === undefined ? body : Effect.map(Effect.timeoutOption(body, limit), Option.getOrElse((): Ran => ({
-      result: {
-        ...skippedResult(task, key),
-        status: "failed",
-        error: { tag: "Timeout", message: `${task.kind} "${task.name}" did not finish within ${Duration.format(limit)} (its timeout)` }
-      },
+      ? runCall(inner, task, key, scope)
+      : runWait(inner, task, key, scope)
+    // An action stops by itself at its deadline (each attempt does, where it runs); a group, a
+    // loop or a call is interrupted there (the actions inside stop at the same deadline).
+    const limited: Effect.Effect<Ran, never, R> = limit === undefined || task.kind === "action" ? body : Effect.map(Effect.timeoutOption(body, limit), Option.getOrElse((): Ran => ({
+      result: { ...skippedResult(task, key), status: "failed", error: timeout },
       visible: []
     })))
     const ran = yield* limited
@@ -291,22 +315,28 @@ const runTask = <R>(place: Place<R>, task: Workflow.CheckedTask, key: string, sc
 const runAction = <R>(place: Place<R>, task: Workflow.CheckedAction, key: string, scope: Scope): Effect.Effect<Ran, never, R> =>
   Effect.gen(function*() {
     const retry = task.retry
+    const deadline = place.deadline
+    const past = deadline === undefined ? Effect.succeed(false) : Effect.map(Clock.currentTimeMillis, (now) => now >= deadline.at)
     let attempt = 0
     let rateLimitWaitMs = 0
-    const once = Effect.suspend(() => {
+    const once = Effect.gen(function*() {
+      // No attempt starts past the deadline: the action ends with the deadline's error.
+      if (yield* past) return timedOut(deadline!)
       attempt += 1
-      const announce = retry === undefined || attempt === 1
-        ? Effect.void
-        : place.reporter.retrying(task, key, attempt, retry.attempts, delayBefore(retry, attempt), place.depth)
-      return Effect.zipRight(announce, place.steps.attempt(task, attempt === 1 ? key : `${key}#${attempt}`, scope))
+      if (retry !== undefined && attempt > 1) yield* place.reporter.retrying(task, key, attempt, retry.attempts, delayBefore(retry, attempt), place.depth)
+      return yield* place.steps.attempt(task, attempt === 1 ? key : `${key}#${attempt}`, scope, deadline)
     }).pipe(
       Effect.tap((outcome) => Effect.sync(() => void (rateLimitWaitMs += outcome.rateLimitWaitMs ?? 0))),
       Effect.flatMap((outcome) =>
-        retry !== undefined && outcome.status === "failed" && outcome.error !== undefined && retry.on.has(outcome.error.tag)
-          ? Effect.fail(outcome)
-          : Effect.succeed(outcome)
+        Effect.flatMap(past, (over) =>
+          retry !== undefined && !over && outcome.status === "failed" && outcome.error !== undefined && retry.on.has(outcome.error.tag)
+            ? Effect.fail(outcome)
+            : Effect.succeed(outcome))
       )
     )
+    // A retry's wait ends at the deadline at the latest.
+    const untilDeadline = (delay: Duration.Duration) =>
+      deadline === undefined ? Effect.succeed(delay) : Effect.map(Clock.currentTimeMillis, (now) => Duration.min(delay, Duration.millis(Math.max(0, deadline.at - now))))
     const outcome = retry === undefined
       ? yield* Effect.merge(once)
       : yield* Effect.merge(Effect.retry(
@@ -314,7 +344,7 @@ const runAction = <R>(place: Place<R>, task: Workflow.CheckedAction, key: string
         Schedule.intersect(
           retry.backoff === "fixed" ? Schedule.map(Schedule.spaced(retry.delay), () => retry.delay) : Schedule.exponential(retry.delay, 2),
           Schedule.recurs(retry.attempts - 1)
-        )
+        ).pipe(Schedule.modifyDelayEffect((_, delay) => untilDeadline(delay)))
       ))
     return {
       result: {

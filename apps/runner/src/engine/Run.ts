@@ -7,8 +7,11 @@
  * @since 0.2.0
  */
 import { type Connections, ConnectorError, type Executor, Property, RateLimiter } from "@x/core"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import type * as RunStore from "../store/RunStore.js"
 import * as References from "../workflow/References.js"
 import type * as Workflow from "../workflow/Workflow.js"
@@ -116,10 +119,16 @@ export const run = (
   kept: ReadonlyMap<string, RunStore.Step> = new Map()
 ): Effect.Effect<Interpreter.RunResult, never, Connections.Connections> =>
   Interpreter.run(workflow, {
-    attempt: (task, key, scope) => {
+    attempt: (task, key, scope, deadline) => {
       const before = kept.get(Interpreter.attemptOf(key).path)
       if (before?.status === "succeeded") return Effect.succeed({ status: "succeeded", input: before.input, output: before.output })
-      return Effect.map(runStep(executor, task, scope), (step): Interpreter.Attempt => ({ ...step, status: step.status === "succeeded" ? "succeeded" : "failed" }))
+      return Effect.map(
+        untilDeadline(runStep(executor, task, scope), deadline),
+        Option.match({
+          onNone: (): Interpreter.Attempt => ({ status: "failed", error: deadline!.error }),
+          onSome: (step): Interpreter.Attempt => ({ ...step, status: step.status === "succeeded" ? "succeeded" : "failed" })
+        })
+      )
     },
     waitUntil: (key, until) => {
       const before = kept.get(key)
@@ -127,6 +136,17 @@ export const run = (
       return Number.isNaN(waited) ? Effect.as(Interpreter.sleepUntil(until), until) : Effect.succeed(new Date(waited))
     }
   }, reporter, trigger)
+
+/**
+ * An attempt stopped at its deadline (none: it did not end before it); without one, as it ends.
+ *
+ * @since 0.10.0
+ * @category utils
+ */
+export const untilDeadline = <A, E, R>(attempt: Effect.Effect<A, E, R>, deadline: Interpreter.Deadline | undefined): Effect.Effect<Option.Option<A>, E, R> =>
+  deadline === undefined
+    ? Effect.map(attempt, Option.some)
+    : Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.timeoutOption(attempt, Duration.millis(Math.max(0, deadline.at - now))))
 
 /**
  * A task's parameters with its `${= …}` values evaluated and its `${…}` references resolved,

@@ -193,6 +193,25 @@ const runsRerun = Effect.gen(function*() {
 })
 
 /**
+ * Runs handed to a workflow engine, not leased to a runner: `xr_runs.handed_attempt` is the
+ * attempt whose execution the engine holds (NULL: to hand over), `xr_runs.waiting_until` the
+ * time a run in the engine waits until (it holds no place in the engine's backlog meanwhile),
+ * and `lease_owner` (the runner that claimed a run, under the runners' own heartbeats) goes,
+ * with those heartbeats (`xr_runners`). On PostgreSQL the engine is
+ * `@effect/cluster`'s, which journals in its own tables: the journal of an unfinished run of
+ * before goes (its recorded tasks in `xr_steps`, and its write markers, carry it over).
+ */
+const runsHanded = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe("ALTER TABLE xr_runs ADD COLUMN handed_attempt INTEGER")
+  yield* sql.unsafe("ALTER TABLE xr_runs ADD COLUMN waiting_until BIGINT")
+  yield* sql.unsafe("ALTER TABLE xr_runs DROP COLUMN lease_owner")
+  // The runners' own heartbeats: the cluster's runners table (the database's time) says who is alive.
+  yield* sql.unsafe("DROP TABLE IF EXISTS xr_runners")
+  yield* sql.onDialectOrElse({ pg: () => sql.unsafe("DELETE FROM xr_journal"), orElse: () => Effect.void })
+})
+
+/**
  * The migrations, in order.
  *
  * @since 0.4.1
@@ -204,7 +223,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0003_rate_limit_tokens": rateLimitTokens,
   "0004_steps_by_path": stepsByPath,
   "0005_runs_origin": runsOrigin,
-  "0006_runs_rerun": runsRerun
+  "0006_runs_rerun": runsRerun,
+  "0007_runs_handed": runsHanded
 })
 
 /** The advisory lock that serialises runners migrating one PostgreSQL ("xrunner" in ASCII). */

@@ -148,27 +148,28 @@ export interface RunStore {
     readonly fresh: boolean
   }, StoreFailed>
   /**
-   * Unfinished runs no runner executes, now this runner's to execute (oldest first): the
-   * waiting ones, and those of a runner that stopped or died. A runner is alive while it
-   * heartbeats (`TriggerStore.heartbeat`) within `takeOver.aliveWithinMillis`; the embedded
-   * database's single runner takes over every other runner's runs (`"all others"`: the one
-   * before it, stopped).
+   * Unfinished runs whose current attempt was not handed to the engine yet (oldest first, at
+   * most `max`): the engine, not the store, decides which runner executes each.
    */
-  readonly claim: (runner: string, max: number, takeOver: { readonly aliveWithinMillis: number } | "all others") => Effect.Effect<
-    ReadonlyArray<{ readonly runId: string; readonly attempt: number }>,
-    StoreFailed
-  >
-  /** A run this runner stopped executing before it finished: free for any runner to claim again. */
-  readonly release: (runId: string, runner: string) => Effect.Effect<void, StoreFailed>
+  readonly toHand: (max: number) => Effect.Effect<ReadonlyArray<{ readonly runId: string; readonly attempt: number }>, StoreFailed>
   /**
-   * The unfinished runs this runner holds (claimed, not released): after its database refused
-   * writes, some may be held with no execution (a claim committed whose answer was lost, a
-   * release that could not be written), for it to take up again.
+   * How many runs are in the engine and not waiting (handed, unfinished, none of their waits
+   * under way): what the engine has still to run.
    */
-  readonly held: (runner: string) => Effect.Effect<ReadonlyArray<{ readonly runId: string; readonly attempt: number }>, StoreFailed>
+  readonly inEngine: Effect.Effect<number, StoreFailed>
+  /** The run waits (a `delay` or an `until`) until this time, or waits no more (none). */
+  readonly waiting: (runId: string, until: number | undefined) => Effect.Effect<void, StoreFailed>
+  /** The run's attempt is in the engine (its execution started or stored there). */
+  readonly handed: (runId: string, attempt: number) => Effect.Effect<void, StoreFailed>
+  /**
+   * The run's attempt is to be handed to the engine again: its execution ended without
+   * finishing the run, or (`runId` absent) every unfinished run, for an engine that keeps its
+   * executions in memory (the embedded one, at its start).
+   */
+  readonly handAgain: (runId?: string) => Effect.Effect<void, StoreFailed>
   /**
    * A run `x-runner run` runs itself, recorded as it starts (`running`, this process's): no
-   * serving runner claims it. Its tasks and end are written as a served run's are.
+   * serving runner hands it to its engine. Its tasks and end are written as a served run's are.
    */
   readonly recordStarted: (run: { readonly workflow: string; readonly file: string; readonly runner: string; readonly rerun: Rerun }) => Effect.Effect<string, StoreFailed>
   /**
@@ -193,18 +194,17 @@ export interface RunStore {
   readonly step: (runId: string, path: string) => Effect.Effect<Option.Option<Step>, StoreFailed>
   /**
    * Commits the write marker (its time, and the attempt's number); only then may the request
-   * go. An attempt's marker is kept when it is committed again (a request after the first). These writes of a run's
-   * progress are fenced: each is made only while the run is still `runner`'s, checked in the
-   * write's own transaction (none, or false: another runner took the run over, e.g. after this
-   * one stalled; nothing is written and the request must not go).
+   * go. An attempt's marker is kept when it is committed again (a request after the first).
+   * Which runner writes a run's progress is the engine's to decide (one execution of a run at
+   * a time).
    */
   readonly writeSent: (
     runId: string,
-    runner: string,
     step: { readonly path: string; readonly name: string; readonly type: string; readonly attempt: number }
-  ) => Effect.Effect<Option.Option<number>, StoreFailed>
-  readonly stepFinished: (runId: string, runner: string, step: Step) => Effect.Effect<boolean, StoreFailed>
-  readonly runFinished: (runId: string, runner: string, attempt: number, status: RunStatus, failedStep: string | undefined) => Effect.Effect<boolean, StoreFailed>
+  ) => Effect.Effect<number, StoreFailed>
+  readonly stepFinished: (runId: string, step: Step) => Effect.Effect<void, StoreFailed>
+  /** The run's end, written only while `attempt` is its latest (false: a retry replaced it). */
+  readonly runFinished: (runId: string, attempt: number, status: RunStatus, failedStep: string | undefined) => Effect.Effect<boolean, StoreFailed>
   readonly list: (options: {
     readonly limit: number
     readonly status?: RunStatus | undefined
@@ -306,8 +306,8 @@ const StepRow = Schema.Struct({
   writeAttempt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("write_attempt"))
 })
 
-/** A run as it is claimed or held. */
-const Lease = Schema.Struct({ runId: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("id")), attempt: Integer })
+/** A run's attempt, as it is handed to the engine. */
+const Handoff = Schema.Struct({ runId: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("id")), attempt: Integer })
 
 const withoutEvent = ({ event: _, ...run }: typeof RunWithEvent.Type): Run => run
 
@@ -321,7 +321,6 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
   Effect.gen(function*() {
     const write = <A>(doing: string, effect: Effect.Effect<A, SqlError>) => Effect.mapError(batcher.write(effect), failed(doing))
     const read = <A>(doing: string, effect: Effect.Effect<A, SqlError | ParseResult.ParseError>) => Effect.mapError(effect, failed(doing))
-    const leases = (rows: ReadonlyArray<unknown>) => read("read", Schema.decodeUnknown(Schema.Array(Lease))(rows))
     const runById = SqlSchema.findOne({ Request: Schema.String, Result: RunWithEvent, execute: (runId) => sql`SELECT * FROM xr_runs WHERE id = ${runId}` })
     const stepsOf = SqlSchema.findAll({
       Request: Schema.String,
@@ -334,15 +333,24 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
       Result: StepRow,
       execute: ({ path, runId }) => sql`SELECT * FROM xr_steps WHERE run_id = ${runId} AND path = ${path}`
     })
-    const heldBy = SqlSchema.findAll({
-      Request: Schema.String,
-      Result: Lease,
-      execute: (runner) => sql`SELECT id, attempt FROM xr_runs WHERE lease_owner = ${runner} AND status IN ('accepted', 'running') ORDER BY accepted_at`
+    const unhanded = SqlSchema.findAll({
+      Request: Schema.Number,
+      Result: Handoff,
+      execute: (max) =>
+        sql`SELECT id, attempt FROM xr_runs WHERE status IN ('accepted', 'running') AND origin IS NULL
+          AND (handed_attempt IS NULL OR handed_attempt <> attempt) ORDER BY accepted_at LIMIT ${max}`
     })
     const countUnfinished = SqlSchema.single({
       Request: Schema.Void,
       Result: Schema.Struct({ n: Integer }),
       execute: () => sql`SELECT COUNT(*) AS n FROM xr_runs WHERE status IN ('accepted', 'running') AND origin IS NULL`
+    })
+    const countInEngine = SqlSchema.single({
+      Request: Schema.Void,
+      Result: Schema.Struct({ n: Integer }),
+      execute: () =>
+        sql`SELECT COUNT(*) AS n FROM xr_runs WHERE status IN ('accepted', 'running') AND origin IS NULL
+          AND handed_attempt = attempt AND waiting_until IS NULL`
     })
     const listed = SqlSchema.findAll({
       Request: Schema.Struct({
@@ -362,19 +370,6 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           ])
         } ORDER BY accepted_at DESC, id LIMIT ${limit}`
     })
-    const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
-    const forUpdate = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE"), orElse: () => sql.literal("") })
-    /**
-     * A write of a run's progress, made only while the run is `runner`'s: checked in the write's
-     * transaction (on PostgreSQL the run's row stays locked until the commit, so no claim comes
-     * in between; on SQLite the transaction holds the write lock).
-     */
-    const whileOwned = (runId: string, runner: string, effect: Effect.Effect<unknown, SqlError>) =>
-      Effect.flatMap(
-        sql`SELECT 1 AS owned FROM xr_runs WHERE id = ${runId} AND lease_owner = ${runner} ${forUpdate}`,
-        (rows) => rows.length === 0 ? Effect.succeed(false) : Effect.as(effect, true)
-      )
-
     const store: RunStore = {
       accept: (workflow, event) => {
         const runId = runIdOf(workflow, event.id)
@@ -385,38 +380,34 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
             ON CONFLICT (id) DO NOTHING RETURNING id`
         ).pipe(Effect.map((rows) => ({ runId, fresh: rows.length > 0 })))
       },
-      claim: (runner, max, takeOver) =>
-        Effect.suspend(() => {
-          // xr_runners is TriggerStore's: the runners' heartbeats.
-          const unowned = takeOver === "all others"
-            ? sql`(lease_owner IS NULL OR lease_owner <> ${runner})`
-            : sql`(lease_owner IS NULL OR lease_owner NOT IN (SELECT id FROM xr_runners WHERE seen_at > ${Date.now() - takeOver.aliveWithinMillis}))`
-          return write(
-            "claimed",
-            sql<{ id: string; attempt: number }>`UPDATE xr_runs SET lease_owner = ${runner} WHERE id IN (
-                SELECT id FROM xr_runs WHERE status IN ('accepted', 'running') AND origin IS NULL AND ${unowned}
-                ORDER BY accepted_at LIMIT ${max} ${skipLocked}
-              ) RETURNING id, attempt`
-          )
-        }).pipe(Effect.flatMap(leases)),
-      release: (runId, runner) =>
-        write("written", sql`UPDATE xr_runs SET lease_owner = NULL WHERE id = ${runId} AND lease_owner = ${runner}`).pipe(Effect.asVoid),
-      held: (runner) => read("read", heldBy(runner)),
+      toHand: (max) => read("read", unhanded(max)),
+      // COUNT(*) answers one row.
+      inEngine: read("read", countInEngine(undefined).pipe(Effect.catchTag("NoSuchElementException", Effect.die), Effect.map((row) => row.n))),
+      waiting: (runId, until) => write("written", sql`UPDATE xr_runs SET waiting_until = ${until ?? null} WHERE id = ${runId}`).pipe(Effect.asVoid),
+      handed: (runId, attempt) =>
+        write("written", sql`UPDATE xr_runs SET handed_attempt = ${attempt} WHERE id = ${runId} AND attempt = ${attempt}`).pipe(Effect.asVoid),
+      handAgain: (runId) =>
+        write(
+          "written",
+          runId === undefined
+            ? sql`UPDATE xr_runs SET handed_attempt = NULL WHERE status IN ('accepted', 'running') AND handed_attempt IS NOT NULL`
+            : sql`UPDATE xr_runs SET handed_attempt = NULL WHERE id = ${runId}`
+        ).pipe(Effect.asVoid),
       recordStarted: ({ file, rerun, runner, workflow }) =>
         Effect.suspend(() => {
           const runId = runIdOf(workflow, `run:${randomUUID()}`)
           const now = Date.now()
           return write(
             "written",
-            sql`INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at, started_at, lease_owner, runner, origin, file, rerun)
-              VALUES (${runId}, ${workflow}, ${`run:${runId}`}, 'null', 'running', ${now}, ${now}, ${runner}, ${runner}, 'run', ${file}, ${JSON.stringify(rerun)})`
+            sql`INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at, started_at, runner, origin, file, rerun)
+              VALUES (${runId}, ${workflow}, ${`run:${runId}`}, 'null', 'running', ${now}, ${now}, ${runner}, 'run', ${file}, ${JSON.stringify(rerun)})`
           ).pipe(Effect.as(runId))
         }),
       retryHere: (runId, runner) =>
         write(
           "retried",
           sql.withTransaction(Effect.gen(function*() {
-            const retried = yield* sql`UPDATE xr_runs SET status = 'running', attempt = attempt + 1, lease_owner = ${runner}, runner = ${runner},
+            const retried = yield* sql`UPDATE xr_runs SET status = 'running', attempt = attempt + 1, runner = ${runner},
               finished_at = NULL, failed_step = NULL
               WHERE id = ${runId} AND origin = 'run' AND status IN ('failed', 'unknown') RETURNING id`
             if (retried.length > 0) yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND status <> 'succeeded'`
@@ -447,34 +438,34 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
             WHERE id = ${runId} AND attempt = ${attempt} AND status IN ('accepted', 'running')`
         ).pipe(Effect.asVoid),
       step: (runId, path) => read("read", stepAt({ runId, path })),
-      writeSent: (runId, runner, step) =>
+      writeSent: (runId, step) =>
         Effect.suspend(() => {
           const at = Date.now()
           return write(
             "written",
-            whileOwned(runId, runner, sql`INSERT INTO xr_steps (run_id, path, name, kind, type, status, started_at, write_sent_at, write_attempt)
+            sql`INSERT INTO xr_steps (run_id, path, name, kind, type, status, started_at, write_sent_at, write_attempt)
               VALUES (${runId}, ${step.path}, ${step.name}, 'action', ${step.type}, 'running', ${at}, ${at}, ${step.attempt})
               ON CONFLICT (run_id, path) DO UPDATE SET status = 'running',
                 write_sent_at = CASE WHEN xr_steps.write_attempt = ${step.attempt} THEN COALESCE(xr_steps.write_sent_at, ${at}) ELSE ${at} END,
-                write_attempt = ${step.attempt}`)
-          ).pipe(Effect.map((owned) => owned ? Option.some(at) : Option.none()))
+                write_attempt = ${step.attempt}`
+          ).pipe(Effect.as(at))
         }),
-      stepFinished: (runId, runner, step) =>
+      stepFinished: (runId, step) =>
         write(
           "written",
-          whileOwned(runId, runner, sql`INSERT INTO xr_steps (run_id, path, name, kind, type, status, input, output, error, started_at, duration_ms,
+          sql`INSERT INTO xr_steps (run_id, path, name, kind, type, status, input, output, error, started_at, duration_ms,
               attempts, rate_limit_wait_ms)
             VALUES (${runId}, ${step.path}, ${step.name}, ${step.kind}, ${step.type}, ${step.status}, ${json(step.input)}, ${json(step.output)},
               ${json(step.error)}, ${step.startedAt ?? null}, ${step.durationMs ?? null}, ${step.attempts ?? null}, ${step.rateLimitWaitMs ?? null})
             ON CONFLICT (run_id, path) DO UPDATE SET status = ${step.status}, input = ${json(step.input)}, output = ${json(step.output)},
               error = ${json(step.error)}, started_at = COALESCE(${step.startedAt ?? null}, xr_steps.started_at),
-              duration_ms = ${step.durationMs ?? null}, attempts = ${step.attempts ?? null}, rate_limit_wait_ms = ${step.rateLimitWaitMs ?? null}`)
-        ),
-      runFinished: (runId, runner, attempt, status, failedStep) =>
+              duration_ms = ${step.durationMs ?? null}, attempts = ${step.attempts ?? null}, rate_limit_wait_ms = ${step.rateLimitWaitMs ?? null}`
+        ).pipe(Effect.asVoid),
+      runFinished: (runId, attempt, status, failedStep) =>
         write(
           "written",
           sql<{ id: string }>`UPDATE xr_runs SET status = ${status}, failed_step = ${failedStep ?? null}, finished_at = ${Date.now()}
-            WHERE id = ${runId} AND attempt = ${attempt} AND lease_owner = ${runner} RETURNING id`
+            WHERE id = ${runId} AND attempt = ${attempt} AND status IN ('accepted', 'running') RETURNING id`
         ).pipe(Effect.map((rows) => rows.length > 0)),
       list: ({ limit, origin, status, workflow }) => read("read", listed({ limit, status, workflow, origin })),
       show: (runId) =>
@@ -492,7 +483,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           "retried",
           sql.withTransaction(Effect.gen(function*() {
             const retried = yield* sql`UPDATE xr_runs SET status = 'accepted', attempt = attempt + 1,
-              lease_owner = NULL, finished_at = NULL, failed_step = NULL
+              finished_at = NULL, failed_step = NULL
               WHERE id = ${runId} AND status IN ('failed', 'unknown') AND origin IS NULL RETURNING id`
             if (retried.length > 0) yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND status <> 'succeeded'`
           }))

@@ -331,10 +331,10 @@ const recording = (
       Effect.catchAll(Effect.asVoid(effect), (error) => saidOnce(error.message))
     return {
       kept: before,
-      task: (result: Interpreter.TaskResult) => failed ? Effect.void : kept(store.stepFinished(runId, runner, Run.rowOf(result, Date.now()))),
+      task: (result: Interpreter.TaskResult) => failed ? Effect.void : kept(store.stepFinished(runId, Run.rowOf(result, Date.now()))),
       end: (result: Interpreter.RunResult) =>
         Effect.as(
-          failed ? Effect.void : kept(store.runFinished(runId, runner, attempt, result.status, result.failure?.path)),
+          failed ? Effect.void : kept(store.runFinished(runId, attempt, result.status, result.failure?.path)),
           runId
         )
     }
