@@ -13,7 +13,7 @@
  *
  * BENCH_ONLY=<part of a call title or client name>|ratelimit|ingestion|execution|loop|runners-ratelimit|latency|engines|coldstart
  * runs one part (for profiling: BENCH_ONLY=getCard node --cpu-prof dist/main.js; BENCH_PROFILE=1
- * with ingestion, execution or loop profiles the runner and prints where each of its threads spent its time).
+ * with ingestion, execution, loop or latency profiles the runner and prints where each of its threads spent its time).
  */
 import { fork } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
@@ -251,8 +251,9 @@ if (runs("latency")) {
   const count = Number(process.env["BENCH_LATENCY_RUNS"] ?? 3200)
   const rounds: Array<{ one: ExecutionResult; two: ExecutionResult }> = []
   for (let round = 0; round < Number(process.env["BENCH_LATENCY_ROUNDS"] ?? 3); round++) {
-    const one = await executionBench("postgres", 1, count, { latencyMs, concurrency })
-    const two = await executionBench("postgres", 2, count, { latencyMs, concurrency })
+    const profile = process.env["BENCH_PROFILE"] === "1" && round === 0
+    const one = await executionBench("postgres", 1, count, { latencyMs, concurrency, profile })
+    const two = await executionBench("postgres", 2, count, { latencyMs, concurrency, profile })
     rounds.push({ one, two })
   }
   const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
@@ -280,6 +281,9 @@ if (runs("latency")) {
   console.log(`target: two runners ≥ 1.8× one when steps wait on the provider: medians ${Math.round(twoPerSecond)} ÷ ${Math.round(onePerSecond)} runs/s = ${ratio.toFixed(2)}× (${
     ratio >= 1.8 ? "met" : "MISSED"
   }); every run succeeded (${complete ? "met" : "MISSED"})`)
+  const [first] = rounds
+  if (first?.one.profile !== undefined) printProfile("one runner on PostgreSQL (latency)", first.one.profile)
+  if (first?.two.profile !== undefined) printProfile("the first of two runners on PostgreSQL (latency)", first.two.profile)
 }
 
 // The runner's engine against @effect/cluster's on SQLite, in processes of their own (engines.ts).
