@@ -3,7 +3,7 @@
  * runtime (components, connections, database clients, tracer), so that the engine's runs take
  * one core and the thread receiving deliveries keeps the other. `start` (in the serving thread)
  * starts it with a `Spec` (all it needs, as data: the workflow files are read and checked again
- * there) and bridges its messages: its lines to `Output`, the wake-ups of the dispatcher, its
+ * there) and bridges its messages: its lines to `Output`, the wake-ups of the handoff, its
  * readiness, its failures (a damaged database keeps its exit code), each run's end, and a
  * graceful stop (the triggers it keeps disabled as the last runner, or left to the others).
  * Run as the worker's entry, this module hosts the engine.
@@ -90,7 +90,7 @@ type FromWorker =
  * @category models
  */
 export interface Handle {
-  /** A run was accepted: the dispatcher looks at once. */
+  /** A run was accepted: the handoff looks at once. */
   readonly wake: Effect.Effect<void>
   /** Succeeds once the engine runs, or fails with why it could not start. */
   readonly ready: Effect.Effect<void, ServeProblem | DamagedData>
