@@ -1,9 +1,10 @@
 /**
  * The triggers' state, in the runs' database (`Database.RunsSql`), shared by every runner: a
  * dynamic webhook's registration (its state at the provider and the URL it was registered for),
- * a polling trigger's cursor (with the type and parameters it belongs to), and which runners are
- * alive (each heartbeats), so that the last one to stop removes the webhook and the others leave
- * it for the ones still serving.
+ * a polling trigger's cursor (with the type and parameters it belongs to); and, on PostgreSQL,
+ * how many other runners are alive, read from the runners' cluster's own table with the
+ * database's time, so that the last one to stop removes the webhook and the others leave it for
+ * the ones still serving.
  *
  * @since 0.3.0
  */
@@ -53,11 +54,6 @@ export interface TriggerStore {
   readonly polled: (record: { readonly workflow: string; readonly type: string; readonly parameters: unknown; readonly cursor: unknown }) => Effect.Effect<void, RunStore.StoreFailed>
   /** Drops a polling trigger's cursor: its next poll sets a new baseline. */
   readonly resetCursor: (workflow: string) => Effect.Effect<void, RunStore.StoreFailed>
-  /** This runner is alive (called every few seconds), or gone (at its stop). */
-  readonly heartbeat: (runner: string) => Effect.Effect<void, RunStore.StoreFailed>
-  readonly leave: (runner: string) => Effect.Effect<void, RunStore.StoreFailed>
-  /** How many other runners heartbeat within the last `withinMillis`. */
-  readonly othersAlive: (runner: string, withinMillis: number) => Effect.Effect<number, RunStore.StoreFailed>
   /**
    * How many other runners of the cluster are alive, as the cluster itself records them
    * (`@effect/cluster`'s `cluster_runners`, whose `last_heartbeat` each runner sets to the
@@ -119,11 +115,6 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
       Result: TriggerRow,
       execute: (workflow) => sql`SELECT type, parameters, url, state, cursor FROM xr_triggers WHERE workflow = ${workflow}`
     })
-    const othersCounted = SqlSchema.single({
-      Request: Schema.Struct({ runner: Schema.String, since: Schema.Number }),
-      Result: Schema.Struct({ n: Integer }),
-      execute: ({ runner, since }) => sql`SELECT COUNT(*) AS n FROM xr_runners WHERE id <> ${runner} AND seen_at > ${since}`
-    })
     // The cluster's own table (`SqlRunnerStorage`, its default prefix, as `Engine.clusterLayer` builds it).
     const othersInClusterCounted = SqlSchema.single({
       Request: Schema.Struct({ self: Schema.String, seconds: Schema.Number }),
@@ -142,9 +133,6 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
           ...("cursor" in set ? ["cursor = EXCLUDED.cursor"] : [])
         ].join(", "))
       }`
-    /** This runner (this process) seen alive at `now`. */
-    const beat = (runner: string, now: number) =>
-      sql`INSERT INTO xr_runners (id, seen_at, pid) VALUES (${runner}, ${now}, ${process.pid}) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at`
     /** A stored JSON text, parsed; one that is not JSON is absent, and named in `unreadable`. */
     const parsedOption = (value: unknown, column: TriggerRecord["unreadable"][number], unreadable: Array<TriggerRecord["unreadable"][number]>) => {
       if (typeof value !== "string") return Option.none()
@@ -178,16 +166,6 @@ export const make = (sql: SqlClient.SqlClient): Effect.Effect<TriggerStore, RunS
       polled: ({ cursor, parameters, type, workflow }) =>
         Effect.mapError(upsert(workflow, type, parameters, { cursor: text(cursor) }), failed("written")).pipe(Effect.asVoid),
       resetCursor: (workflow) => Effect.mapError(sql`UPDATE xr_triggers SET cursor = NULL WHERE workflow = ${workflow}`, failed("written")).pipe(Effect.asVoid),
-      // The time is read each time the effect runs (a heartbeat is one effect repeated).
-      heartbeat: (runner) => Effect.suspend(() => beat(runner, Date.now())).pipe(Effect.mapError(failed("written")), Effect.asVoid),
-      leave: (runner) => Effect.mapError(sql`DELETE FROM xr_runners WHERE id = ${runner}`, failed("written")).pipe(Effect.asVoid),
-      othersAlive: (runner, withinMillis) =>
-        Effect.suspend(() => othersCounted({ runner, since: Date.now() - withinMillis })).pipe(
-          // COUNT(*) answers one row.
-          Effect.catchTag("NoSuchElementException", Effect.die),
-          Effect.map((row) => row.n),
-          Effect.mapError(failed("read"))
-        ),
       othersInCluster: (self, aliveWithin) =>
         sql.onDialectOrElse({
           pg: () =>
