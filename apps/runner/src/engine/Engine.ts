@@ -484,7 +484,10 @@ export const clusterLayer = (cluster: ClusterOptions): Layer.Layer<Sharding.Shar
       shardLockExpiration: cluster.shardLockExpiration,
       shardLockRefreshInterval: Duration.divide(Duration.decode(cluster.shardLockExpiration), 4).pipe(Option.getOrElse(() => Duration.seconds(1))),
       refreshAssignmentsInterval: Duration.seconds(1),
-      entityTerminationTimeout: Duration.seconds(3),
+      // A runner giving a shard up (another runner joined, or it stops) lets the steps in flight
+      // there end first, for up to this long, before another runner takes the shard: a step
+      // still running then may run again there (its write marker makes that one reconcile).
+      entityTerminationTimeout: Duration.seconds(10),
       runnerAddress: Option.some(RunnerAddress.make(cluster.host, cluster.port))
     }
   }).pipe(
