@@ -179,10 +179,10 @@ const theirsLayer = (dataDir: string, synchronous: "NORMAL" | "FULL") =>
     Layer.provide(SingleRunner.layer({
       runnerStorage: "memory",
       shardingConfig: {
-        // The runner's settings (Engine.ts clusterLayer), and no second encoding of local messages.
+        // The runner's settings on PostgreSQL (Engine.ts), no second encoding of local messages among them.
         entityMessagePollInterval: Duration.seconds(1),
         refreshAssignmentsInterval: Duration.seconds(1),
-        entityTerminationTimeout: Duration.seconds(3),
+        entityTerminationTimeout: Duration.seconds(10),
         simulateRemoteSerialization: false
       }
     })),
