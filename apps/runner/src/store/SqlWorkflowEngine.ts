@@ -1,18 +1,19 @@
 /**
  * A `WorkflowEngine` of `@effect/workflow` on the runs' database: each execution runs in this
  * process, and each activity's result is journaled (`xr_journal`, group-committed with the
- * runs' other writes) before the workflow goes on. An execution started again (after a stop, a
- * crash, or by another runner) replays the recorded results instead of running those
+ * runs' other writes) before the workflow goes on. An execution started again (after a stop or
+ * a crash) replays the recorded results instead of running those
  * activities again; an activity that ended in a defect or was interrupted is not recorded, so
  * it runs again.
  *
  * An execution that succeeded is done: its journal is deleted, and the same execution started
  * again would run from the start (its caller keeps what ran, and does not start it again).
  *
- * Which runner executes what is its caller's concern: it starts each execution in one place at
- * a time (the runs' leases, `RunStore.claim`). The engine keeps no shards, mailboxes or
- * messages: what `@effect/cluster`'s engine spends about six transactions and 9–11 ms of CPU on
- * per one-step run, this does with one journal write per activity, committed in batches.
+ * It is the embedded database's engine: one runner, which starts each execution once (the
+ * handoff, `Engine.handOff`). It keeps no shards, mailboxes or messages: `@effect/cluster`'s
+ * engine on the same SQLite spends 2.2–3.2× this engine's CPU a run (`pnpm bench`,
+ * `BENCH_ONLY=engines`), a stored request and reply per activity, each its own transaction,
+ * where this writes one journal row per activity, committed in batches.
  *
  * Durable deferreds are journaled too; a durable clock's wait is kept in memory, so it starts
  * over when its execution does.
