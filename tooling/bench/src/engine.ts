@@ -431,6 +431,30 @@ const postgresCpuMs = (port: number) => {
   }, 0)
 }
 
+/** With BENCH_PG_TABLES=1: each table's row writes and scans since PostgreSQL started, per run (what a run costs the database, by table). */
+const printTableActivity = async (url: string, label: string, runs: number) => {
+  const { Client } = require("pg") as { Client: new(options: { connectionString: string }) => { connect: () => Promise<void>; query: (sql: string) => Promise<{ rows: Array<Record<string, unknown>> }>; end: () => Promise<void> } }
+  const client = new Client({ connectionString: url })
+  await client.connect()
+  try {
+    const { rows } = await client.query(
+      "SELECT relname, n_tup_ins, n_tup_upd, n_tup_del, seq_scan, idx_scan FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del + seq_scan + COALESCE(idx_scan, 0) > 0 ORDER BY relname"
+    )
+    const per = (value: unknown) => Number((Number(value ?? 0) / Math.max(runs, 1)).toFixed(2))
+    console.log(`\nPostgreSQL's tables per run (${label}, ${runs} runs; the setup's and the bench's own included):`)
+    console.table(rows.map((row) => ({
+      table: row["relname"],
+      inserts: per(row["n_tup_ins"]),
+      updates: per(row["n_tup_upd"]),
+      deletes: per(row["n_tup_del"]),
+      "sequential scans": per(row["seq_scan"]),
+      "index scans": per(row["idx_scan"])
+    })))
+  } finally {
+    await client.end()
+  }
+}
+
 /**
  * Runs per second from the first run's start to the last one's end, once `runs` have ended; the
  * CPU spent from the call on, by the runners, PostgreSQL (on `postgresPort`) and the provider's
@@ -463,6 +487,7 @@ const executed = async (
   // The statistics collector reports what a session did at most every 0.5 s.
   await sleep(1000)
   const transactionsAfter = await transactions()
+  if (process.env["BENCH_PG_TABLES"] === "1" && others.postgres !== undefined) await printTableActivity(others.postgres.url, label, now.finished)
   const perRun = (ms: number) => ms / Math.max(now.finished, 1)
   const seconds = ((now.lastFinish ?? 0) - (now.firstStart ?? 0)) / 1000
   return {
