@@ -556,7 +556,11 @@ export const executionBench = async (where: "embedded" | "postgres", runners: 1 
       await insertPostgresRuns(postgres.url, rows)
       counts = postgresCounts(postgres.url)
     }
-    for (let i = 0; i < runners; i++) started.push(await startRunner(await serveArgs(i), dir, `runner-${i}`, {}, profile))
+    // Started at once: a runner started after another would find it running alone, and the
+    // cluster engine would then move half of its shards (and their runs in flight) to it.
+    const starting = await Promise.allSettled(Array.from({ length: runners }, async (_, i) => startRunner(await serveArgs(i), dir, `runner-${i}`, {}, profile)))
+    for (const outcome of starting) if (outcome.status === "fulfilled") started.push(outcome.value)
+    for (const outcome of starting) if (outcome.status === "rejected") throw outcome.reason
     const result = await executed(counts, runs, `${runners} runner${runners === 1 ? "" : "s"}, ${where === "postgres" ? "PostgreSQL" : "embedded SQLite"}`, started, {
       postgres,
       providerPid: trello?.pid
