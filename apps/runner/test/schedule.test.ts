@@ -136,11 +136,10 @@ describe("x-runner serve, a schedule", () => {
       expect(events.length).toBeGreaterThanOrEqual(6)
       // One run per tick, none skipped while served.
       expect(events).toEqual(Array.from({ length: events.length }, (_, n) => at(Date.parse(events[0]!) + n * second)))
-      // Each run's "started" line, but for a tick accepted as the runners were stopping, whose line
-      // may not have been written before the stop: at most the last one.
-      const said = sorted(started)
-      expect(events.slice(0, said.length)).toEqual(said)
-      expect(events.length - said.length).toBeLessThanOrEqual(1)
+      // Each "run started" line is a recorded tick's. A tick may have none: its run was recorded as
+      // its keeper was stopped, or moved to the other runner on a busy machine (the cluster's
+      // singleton), before the line was written; its run is recorded once all the same (above).
+      expect(started.filter((event) => !events.includes(event))).toEqual([])
     } finally {
       await postgres.stop()
     }
