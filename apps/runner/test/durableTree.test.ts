@@ -72,6 +72,7 @@ describe("a delay across a restart", () => {
         concurrency: 1,
         say: () => Effect.void,
         stopping: () => stopping.stopped,
+        stop: Effect.interrupt,
         waiting
       }
       const layer = Engine.runsLayer(runs).pipe(

@@ -133,6 +133,12 @@ export interface Runs {
   readonly say: (line: string) => Effect.Effect<void>
   /** True once this runner stops: a run stops before its next step (it resumes from its journal later). */
   readonly stopping: () => boolean
+  /**
+   * How a run stops there: interrupted (the embedded engine), or waiting for its engine to
+   * interrupt it (the cluster's, which takes an interruption from inside, before its own stop,
+   * for a run to start again at once).
+   */
+  readonly stop: Effect.Effect<never>
   /** The runs that wait: the handoff's too. */
   readonly waiting: Waiting
   /** Said at each run's end or wait on this runner: the handoff has room again. */
@@ -338,7 +344,7 @@ export const runsLayer = (runs: Runs) => {
   // At most `concurrency` runs at once on this runner (a waiting one gives its place up); the others wait their turn in the engine.
   const permits = Effect.unsafeMakeSemaphore(runs.concurrency)
   return RunWorkflow.toLayer(({ attempt, runId }) =>
-    permits.withPermits(1)(Effect.gen(function*() {
+    Effect.gen(function*() {
       const store = yield* RunStore.RunStore
       const loaded = yield* persistently(store.load(runId))
       if (Option.isNone(loaded)) return "failed" as const
@@ -346,7 +352,7 @@ export const runsLayer = (runs: Runs) => {
       // An attempt a retry replaced: the newer one runs.
       if (run.attempt !== attempt) return "failed" as const
       // Stopping: it resumes from its journal (here at the next start, or on another runner).
-      if (runs.stopping()) return yield* Effect.interrupt
+      if (runs.stopping()) return yield* runs.stop
       yield* Effect.annotateCurrentSpan({ "x-runner.run.id": runId, "x-runner.workflow": run.workflow, "x-runner.event.id": run.eventId, "x-runner.run.attempt": attempt })
       const workflow = runs.workflows.get(run.workflow)
       if (workflow === undefined) {
@@ -361,19 +367,20 @@ export const runsLayer = (runs: Runs) => {
       // While any of its waits lasts (a loop's iterations may wait at once), the run gives up its
       // place among the runs at once and in the engine's backlog, and says so in the store.
       let waits = 0
+      // (The store is told first: a write that fails for good leaves the place and the count as they were.)
       const waitBegins = (at: Date) =>
         Effect.suspend(() => {
           waits += 1
           return waits > 1 ? Effect.void : Effect.zipRight(
-            Effect.zipRight(runs.waiting.begin, Effect.zipRight(permits.release(1), runs.roomMade ?? Effect.void)),
-            persistently(store.waiting(runId, at.getTime())).pipe(Effect.provideService(RunsHealth, health))
+            persistently(store.waiting(runId, at.getTime())).pipe(Effect.provideService(RunsHealth, health)),
+            Effect.zipRight(runs.waiting.begin, Effect.zipRight(permits.release(1), runs.roomMade ?? Effect.void))
           )
         })
       const waitEnds = Effect.suspend(() => {
         waits -= 1
-        return waits > 0 ? Effect.void : Effect.zipRight(
-          persistently(store.waiting(runId, undefined)).pipe(Effect.provideService(RunsHealth, health)),
-          Effect.zipRight(runs.waiting.end, permits.take(1))
+        return waits > 0 ? Effect.void : persistently(store.waiting(runId, undefined)).pipe(
+          Effect.provideService(RunsHealth, health),
+          Effect.ensuring(Effect.zipRight(runs.waiting.end, permits.take(1)))
         )
       })
       const keep = (row: RunStore.Step) => persistently(store.stepFinished(runId, row)).pipe(Effect.provideService(RunsHealth, health))
@@ -391,7 +398,7 @@ export const runsLayer = (runs: Runs) => {
       const steps: Interpreter.Steps<RunStore.RunStore | RunsHealth | WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance | Connections.Connections> = {
         attempt: (task, key, scope, deadline) =>
           Effect.gen(function*() {
-            if (runs.stopping()) return yield* Effect.interrupt
+            if (runs.stopping()) return yield* runs.stop
             const outcome = yield* attemptActivity(runs, execution, task, key, scope, deadline)
             return {
               status: outcome.status === "succeeded" ? "succeeded" : "failed",
@@ -403,7 +410,7 @@ export const runsLayer = (runs: Runs) => {
           }),
         waitUntil: (key, until) =>
           Effect.gen(function*() {
-            if (runs.stopping()) return yield* Effect.interrupt
+            if (runs.stopping()) return yield* runs.stop
             const at = new Date(yield* waitActivity(execution, key, until))
             yield* Effect.acquireUseRelease(waitBegins(at), () => Interpreter.sleepUntil(at), () => waitEnds)
             return at
@@ -442,9 +449,11 @@ export const runsLayer = (runs: Runs) => {
       Effect.ensuring(runs.roomMade ?? Effect.void),
       Effect.withSpan("x-runner.run"),
       Effect.catchAllDefect((defect) => Effect.zipRight(runs.say(`✘ run ${runId} stopped before its end (${defect}): it is taken up again in 5 s`), Effect.fail(defect))),
+      // Its place among the runs at once is given up while it waits to be taken up again.
+      permits.withPermits(1),
       Effect.retry(Schedule.spaced("5 seconds")),
       Effect.orDie
-    ))
+    )
   )
 }
 

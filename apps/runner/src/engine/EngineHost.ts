@@ -124,6 +124,7 @@ export const host = (options: {
       concurrency: options.concurrency,
       say,
       stopping: () => stopping,
+      stop: embedded ? Effect.interrupt : Effect.never,
       waiting,
       roomMade: Queue.offer(wake, undefined),
       finished: options.reports.finished

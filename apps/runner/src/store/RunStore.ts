@@ -464,7 +464,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
       runFinished: (runId, attempt, status, failedStep) =>
         write(
           "written",
-          sql<{ id: string }>`UPDATE xr_runs SET status = ${status}, failed_step = ${failedStep ?? null}, finished_at = ${Date.now()}
+          sql<{ id: string }>`UPDATE xr_runs SET status = ${status}, failed_step = ${failedStep ?? null}, finished_at = ${Date.now()}, waiting_until = NULL
             WHERE id = ${runId} AND attempt = ${attempt} AND status IN ('accepted', 'running') RETURNING id`
         ).pipe(Effect.map((rows) => rows.length > 0)),
       list: ({ limit, origin, status, workflow }) => read("read", listed({ limit, status, workflow, origin })),
