@@ -364,6 +364,7 @@ export const runsLayer = (runs: Runs) => {
       yield* runs.say(`▶ event ${run.eventId} (run ${runId})`)
       const execution: Execution = { store, runId, recorded, cutShort: new Map(), unknown: false }
       const health = yield* RunsHealth
+      const written = <A>(effect: Effect.Effect<A, RunStore.StoreFailed>) => persistently(effect).pipe(Effect.provideService(RunsHealth, health))
       // While any of its waits lasts (a loop's iterations may wait at once), the run gives up its
       // place among the runs at once and in the engine's backlog, and says so in the store.
       let waits = 0
@@ -372,18 +373,15 @@ export const runsLayer = (runs: Runs) => {
         Effect.suspend(() => {
           waits += 1
           return waits > 1 ? Effect.void : Effect.zipRight(
-            persistently(store.waiting(runId, at.getTime())).pipe(Effect.provideService(RunsHealth, health)),
+            written(store.waiting(runId, at.getTime())),
             Effect.zipRight(runs.waiting.begin, Effect.zipRight(permits.release(1), runs.roomMade ?? Effect.void))
           )
         })
       const waitEnds = Effect.suspend(() => {
         waits -= 1
-        return waits > 0 ? Effect.void : persistently(store.waiting(runId, undefined)).pipe(
-          Effect.provideService(RunsHealth, health),
-          Effect.ensuring(Effect.zipRight(runs.waiting.end, permits.take(1)))
-        )
+        return waits > 0 ? Effect.void : written(store.waiting(runId, undefined)).pipe(Effect.ensuring(Effect.zipRight(runs.waiting.end, permits.take(1))))
       })
-      const keep = (row: RunStore.Step) => persistently(store.stepFinished(runId, row)).pipe(Effect.provideService(RunsHealth, health))
+      const keep = (row: RunStore.Step) => written(store.stepFinished(runId, row))
       const reporter: Interpreter.Reporter = {
         started: () => Effect.void,
         iteration: () => Effect.void,

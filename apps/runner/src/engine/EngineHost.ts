@@ -170,7 +170,8 @@ export const host = (options: {
     yield* Engine.handOff({
       backlog: options.concurrency * 4,
       local: embedded,
-      runners: cluster === undefined ? undefined : Effect.map(othersAlive, (others) => others + 1),
+      // Read at most every 2 s: the handoff looks at every wake, the runners change rarely.
+      runners: cluster === undefined ? undefined : yield* Effect.cachedWithTTL(Effect.map(othersAlive, (others) => others + 1), "2 seconds"),
       wake,
       say,
       waiting

@@ -133,9 +133,9 @@ export const keep = (options: {
     const now = new Date(yield* Clock.currentTimeMillis)
     let last = now
     const handedOver = Option.isSome(cursor) && (yield* options.takenOver ?? Effect.succeed(false))
-    if (Option.isSome(cursor) && handedOver && dueBetween(cron, cursor.value, now).count < countedAtMost) {
+    const due = Option.isSome(cursor) && handedOver ? dueBetween(cron, cursor.value, now) : undefined
+    if (Option.isSome(cursor) && due !== undefined && due.count < countedAtMost) {
       // Taken over from a live runner: what came due meanwhile was served late, not missed.
-      const due = dueBetween(cron, cursor.value, now)
       if (due.count > 0) yield* say(`↻ ${due.count} tick${due.count === 1 ? "" : "s"} came due while ${name} moved between runners: each runs`)
       last = cursor.value
       for (let tick = tickAfter(cron, last); tick.getTime() <= now.getTime(); tick = tickAfter(cron, tick)) {

@@ -54,6 +54,14 @@ export interface WorkflowFile {
 }
 
 /**
+ * A workflow's name: its file's name without `.json`.
+ *
+ * @since 0.10.0
+ * @category utils
+ */
+export const workflowName = (path: Path.Path, file: string): string => path.basename(file).replace(/\.json$/i, "")
+
+/**
  * The workflow files `serve` serves: the one given, or every `*.json` of the directory given.
  *
  * @since 0.3.0
@@ -65,7 +73,7 @@ export const workflowFiles = (given: string): Effect.Effect<ReadonlyArray<Workfl
     const path = yield* Path.Path
     const unreadable = () => new InvalidArguments({ message: `the workflow ${given} cannot be read` })
     const info = yield* Effect.mapError(fs.stat(given), unreadable)
-    const nameOf = (file: string) => path.basename(file).replace(/\.json$/i, "")
+    const nameOf = (file: string) => workflowName(path, file)
     if (info.type !== "Directory") return [{ name: nameOf(given), path: given }]
     const entries = (yield* Effect.mapError(fs.readDirectory(given), unreadable)).filter((entry) => /\.json$/i.test(entry)).sort()
     if (entries.length === 0) return yield* new InvalidArguments({ message: `${given} holds no workflow file (*.json)` })

@@ -150,7 +150,7 @@ export const run = (args: {
     const path = yield* Path.Path
     const files = args.files ?? noFlags
     const record = args.history === undefined ? undefined : yield* recording(args.history, {
-      workflow: path.basename(args.workflow).replace(/\.json$/i, ""),
+      workflow: WorkflowFiles.workflowName(path, args.workflow),
       file: path.resolve(args.workflow),
       rerun: {
         sandbox: args.source.sandbox,
