@@ -184,18 +184,24 @@ export const storeCursor = (dataDir: string, workflow: string, stored: { readonl
   }
 }
 
-/** A step of `run --output json`'s document. */
+/** A task of `run --output json`'s document: an action, or a group, loop or call with the tasks inside. */
 export interface RunStep {
   readonly name: string
+  readonly key?: string
+  readonly kind?: string
   readonly type?: string
   readonly status: string
   readonly output?: any
-  readonly error?: unknown
+  readonly error?: { readonly tag: string; readonly message: string }
+  readonly tasks?: ReadonlyArray<RunStep>
+  readonly iterations?: ReadonlyArray<{ readonly index: number; readonly status: string; readonly tasks: ReadonlyArray<RunStep> }>
 }
-/** What `run --output json` prints: the run's status and steps, and with `--serve`, the trigger's. */
+/** What `run --output json` prints: the run's status and steps, its failure and `onFailure` tasks, and with `--serve`, the trigger's. */
 export interface RunDocument {
   readonly status: string
   readonly steps: ReadonlyArray<RunStep>
+  readonly failure?: { readonly path: string; readonly tag: string; readonly message: string }
+  readonly onFailure?: ReadonlyArray<RunStep>
   readonly trigger?: { readonly type: string; readonly event: string | null; readonly status: string; readonly steps: ReadonlyArray<RunStep> }
 }
 

@@ -11,24 +11,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { runner } from "./bin.js"
+import { type RunDocument, runner } from "./bin.js"
 
 const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url))
-
-interface Result {
-  readonly name: string
-  readonly key?: string
-  readonly kind?: string
-  readonly status: string
-  readonly output?: any
-  readonly tasks?: ReadonlyArray<Result>
-}
 
 describe("x-runner run: a task that calls another workflow", () => {
   it("runs the called workflow's tasks with the inputs given, under the call's key; a later task reads its output", async () => {
     const { code, stderr, stdout } = await runner(["run", example("call-a-workflow.json"), "--sandbox", "--output", "json"])
     expect(code, stderr).toBe(0)
-    const document = JSON.parse(stdout) as { readonly status: string; readonly steps: ReadonlyArray<Result> }
+    const document = JSON.parse(stdout) as RunDocument
     expect(document.status).toBe("succeeded")
     expect(document.steps.map((step) => [step.name, step.kind ?? "action", step.status])).toEqual([
       ["created", "action", "succeeded"],
@@ -55,7 +46,7 @@ describe("x-runner run: a task that calls another workflow", () => {
     }))
     const { code, stderr, stdout } = await runner(["run", example("board.json"), "--sandbox", "--serve", file, "--output", "json"])
     expect(code, stderr).toBe(0)
-    const trigger = (JSON.parse(stdout) as { readonly trigger: { readonly status: string; readonly steps: ReadonlyArray<Result> } }).trigger
+    const trigger = (JSON.parse(stdout) as RunDocument).trigger!
     expect(trigger.status).toBe("succeeded")
     expect(trigger.steps.map((step) => [step.name, step.kind, step.status])).toEqual([["noted", "call", "succeeded"]])
     expect(trigger.steps[0]!.output.comment.data.text).toBe("moved to Doing")

@@ -260,12 +260,14 @@ describe("several runners on PostgreSQL", () => {
       // shard lock expiry (5 s by the database's clock), the survivor taking the shards and
       // resuming the runs, and their last steps; 6–8 s measured on a 2-core machine with a
       // load average of 10.
-      expect(cutShort.length).toBeGreaterThan(0)
-      const endedOnSurvivor = endedIn(b.log())
-      expect(cutShort.filter((id) => !endedOnSurvivor.has(id)), "runs cut short that the survivor did not end").toEqual([])
+      // (A run whose end the stopped runner was committing as it stopped may have ended before the kill: not a takeover's.)
       const finishedAt = new Map(runs.map((run) => [run.id, run.finishedAt!]))
-      const takeoverMs = Math.max(...cutShort.map((id) => finishedAt.get(id)!)) - killedAt
-      expect(takeoverMs, `the last of the ${cutShort.length} runs cut short ended ${takeoverMs} ms after the kill`).toBeLessThanOrEqual(15_000)
+      const resumed = cutShort.filter((id) => finishedAt.get(id)! >= killedAt)
+      expect(resumed.length, "runs in flight at the kill").toBeGreaterThan(0)
+      const endedOnSurvivor = endedIn(b.log())
+      expect(resumed.filter((id) => !endedOnSurvivor.has(id)), "runs cut short that the survivor did not end").toEqual([])
+      const takeoverMs = Math.max(...resumed.map((id) => finishedAt.get(id)!)) - killedAt
+      expect(takeoverMs, `the last of the ${resumed.length} runs cut short ended ${takeoverMs} ms after the kill`).toBeLessThanOrEqual(15_000)
       await stopAll([b])
     } finally {
       await killAll([a, b])
@@ -279,13 +281,12 @@ describe("several runners on PostgreSQL", () => {
     try {
       let ports = [portA, portB]
       let acknowledged = 0
-      let stalledRuns = 0
       // Deliveries spread over about 25 s (one at a time, 150 ms apart), so that both stalls
       // happen under load; while the first runner is stopped they all go to the other.
       const stalls = (async () => {
         for (const from of [15, 80]) {
           await reached("acknowledged", () => acknowledged, from)
-          stalledRuns += (await stopWithRunsInFlight(a, url)).length
+          await stopWithRunsInFlight(a, url)
           ports = [portB]
           await sleep(10_000)
           a.child.kill("SIGCONT")
@@ -294,7 +295,7 @@ describe("several runners on PostgreSQL", () => {
       })()
       await Deliveries.deliverAll(sim, cards, publicUrl, () => ports, (n) => void (acknowledged = n), { senders: 1, gapMs: 150 })
       await stalls
-      expect(stalledRuns).toBeGreaterThan(0)
+      // (Each stall had runs in flight: stopWithRunsInFlight stops the runner only then.)
       await allSucceeded(url, 150, [a, b])
       await eachRanOnce(url, "stalled", 150)
       await stopAll([a, b])
@@ -334,9 +335,9 @@ describe("several runners on PostgreSQL", () => {
     const { a, b, portA, portB, publicUrl } = await twoRunners(url)
     try {
       let acknowledged = 0
-      // Restarted from the 50th acknowledgement on; the deliveries refused meanwhile are sent again.
+      // Restarted from the 20th acknowledgement on (80 still to send, so that it lands mid-load); the deliveries refused meanwhile are sent again.
       const restart = (async () => {
-        await reached("acknowledged", () => acknowledged, 50)
+        await reached("acknowledged", () => acknowledged, 20)
         await postgres.restart()
         return acknowledged
       })()

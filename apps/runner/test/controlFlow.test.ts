@@ -9,7 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { runner } from "./bin.js"
+import { type RunDocument, runner } from "./bin.js"
 
 const example = (name: string) => fileURLToPath(new URL(`../examples/${name}.json`, import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "x-runner-control-"))
@@ -17,23 +17,6 @@ const workflowFile = (name: string, content: unknown) => {
   const file = join(dir, name)
   writeFileSync(file, JSON.stringify(content, null, 2))
   return file
-}
-
-interface Result {
-  readonly name: string
-  readonly key?: string
-  readonly kind?: string
-  readonly status: string
-  readonly output?: any
-  readonly error?: { readonly tag: string; readonly message: string }
-  readonly tasks?: ReadonlyArray<Result>
-  readonly iterations?: ReadonlyArray<{ readonly index: number; readonly status: string; readonly tasks: ReadonlyArray<Result> }>
-}
-interface RunDocument {
-  readonly status: string
-  readonly steps: ReadonlyArray<Result>
-  readonly failure?: { readonly path: string; readonly tag: string; readonly message: string }
-  readonly onFailure?: ReadonlyArray<Result>
 }
 
 const runJson = async (file: string, ...args: ReadonlyArray<string>) => {

@@ -239,9 +239,8 @@ describe("serve's data directory", () => {
     expect(second.log).not.toContain("● serving")
     // Whatever its clock says: one 8 s ahead took the first runner for gone (its last heartbeat
     // looked older than three of them).
-    const ahead = join(dir, "clock-ahead.cjs")
-    writeFileSync(ahead, "const now = Date.now; Date.now = () => now() + 8000\n")
-    const third = await serveOnce(dataDir, { NODE_OPTIONS: `--require ${ahead}` })
+    const ahead = fileURLToPath(new URL("./fixtures/clockBehind.cjs", import.meta.url))
+    const third = await serveOnce(dataDir, { NODE_OPTIONS: `--require ${ahead}`, XRUNNER_TEST_CLOCK_SHIFT_MS: "8000" })
     expect(third.code).toBe(2)
     expect(third.log).toContain(`another x-runner (process ${first.child.pid}) serves from ${dataDir}: one runner uses a data directory`)
     first.child.kill("SIGTERM")

@@ -32,7 +32,7 @@ import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as Schedule from "effect/Schedule"
 import { createServer, request, type Server } from "node:http"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Components from "../dist/components/Components.js"
@@ -42,10 +42,10 @@ import { Output } from "../dist/Output.js"
 import * as RunStore from "../dist/store/RunStore.js"
 import * as Serve from "../dist/serve/Serve.js"
 import * as WorkflowFiles from "../dist/workflow/WorkflowFiles.js"
+import * as Deliveries from "./fixtures/deliveries.js"
 import { freePort, runStatuses, runsOf, stallMs } from "./bin.js"
 import * as TrelloDelivery from "./fixtures/trelloDelivery.js"
 
-const { boards, lists } = TrelloSimulator.seed
 
 let sim: TrelloSimulator.Simulator
 /** In front of the simulator: the copies' creates wait here while `holding`, so that runs are under way. */
@@ -81,29 +81,7 @@ afterAll(async () => {
 })
 
 const dir = mkdtempSync(join(tmpdir(), "x-runner-fault-"))
-const workflowFile = join(dir, "copy-cards.json")
-writeFileSync(workflowFile, JSON.stringify({
-  label: "Copy every new card to Done",
-  triggers: [{ label: "A card in To Do", name: "created", type: "boardtool/v1/newCard", parameters: { idBoard: boards.roadmap, idList: lists.roadmapToDo } }],
-  tasks: [
-    { label: "Copy it", name: "copy", type: "boardtool/v1/createCard", parameters: { idList: lists.roadmapDone, name: "copy of ${trigger.name}" } },
-    { label: "Read the copy", name: "check", type: "boardtool/v1/getCard", parameters: { id: "${copy.id}" } }
-  ]
-}))
-
-/** Cards in To Do, made before any webhook exists (the trigger reads each delivered card back). */
-const createCards = async (prefix: string, count: number) => {
-  const cards: Array<{ readonly id: string; readonly name: string }> = []
-  for (let n = 0; n < count; n++) {
-    const name = `${prefix} ${n}`
-    const response = await fetch(`${sim.baseUrl}/cards?idList=${lists.roadmapToDo}&name=${encodeURIComponent(name)}`, {
-      method: "POST",
-      headers: { authorization: `OAuth oauth_consumer_key="${sim.key}", oauth_token="${sim.token}"` }
-    })
-    cards.push({ id: (await response.json() as { id: string }).id, name })
-  }
-  return cards
-}
+const workflowFile = Deliveries.copyCardsWorkflow(dir)
 
 /** Trello's delivery of a card created in To Do, signed for the public URL; its answer's status. */
 const deliver = (card: { readonly id: string; readonly name: string }, n: number, publicUrl: string) =>
@@ -116,15 +94,6 @@ const waitUntil = async (what: string, done: () => boolean | Promise<boolean>, l
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; serve said:\n${log().slice(-4000)}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-}
-
-/** The copies of the cards named with this prefix at the provider, by name. */
-const copies = (prefix: string) => {
-  const byName = new Map<string, number>()
-  for (const card of sim.cards.values()) {
-    if (card.idList === lists.roadmapDone && card.name.startsWith(`copy of ${prefix} `)) byName.set(card.name, (byName.get(card.name) ?? 0) + 1)
-  }
-  return byName
 }
 
 describe("the runs' writes on a full disk", () => {
@@ -258,8 +227,8 @@ describe("the handoff at a stop", () => {
 
 describe("serve on a full disk", () => {
   it("answers 503 and refuses deliveries while writes fail, then finishes every acknowledged run once, with no restart", async () => {
-    const before = await createCards("before", 6)
-    const during = await createCards("during", 3)
+    const before = await Deliveries.createCards(sim, "before", 6)
+    const during = await Deliveries.createCards(sim, "during", 3)
     const port = await freePort()
     const publicUrl = `http://127.0.0.1:${port}/hooks/copy-cards`
     const dataDir = join(dir, "data")
@@ -309,7 +278,7 @@ describe("serve on a full disk", () => {
       for (const forward of held.splice(0)) forward()
       await waitUntil("/healthz to say the storage fails", async () => (await health()).code === 503, log)
       expect(await health()).toEqual({ code: 503, status: "storage failing" })
-      await waitUntil("the provider to have every copy", () => copies("before").size === before.length, log)
+      await waitUntil("the provider to have every copy", () => Deliveries.copies(sim, "before").size === before.length, log)
       // Refused, not acknowledged: the provider will deliver them again.
       for (const [n, card] of during.entries()) expect(await deliver(card, 100 + n, publicUrl)).toBe(503)
       // Full for a while: until writes were refused again and again (the runs' retries, the probes;
@@ -330,7 +299,7 @@ describe("serve on a full disk", () => {
       expect(runs.map((run) => run.attempt)).toEqual(runs.map(() => 0))
       // Each step once: one copy of each card, no more.
       for (const prefix of ["before", "during"]) {
-        expect([...copies(prefix).values()]).toEqual((prefix === "before" ? before : during).map(() => 1))
+        expect([...Deliveries.copies(sim, prefix).values()]).toEqual((prefix === "before" ? before : during).map(() => 1))
       }
       expect(await health()).toEqual({ code: 200, status: "serving" })
       expect(log()).toContain("✘ the runs' database refuses writes (database or disk is full (SQLITE_FULL))")

@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { freePort, served } from "./bin.js"
+import * as Deliveries from "./fixtures/deliveries.js"
 
 const { boards, lists } = TrelloSimulator.seed
 
@@ -17,7 +18,7 @@ let sim: TrelloSimulator.Simulator
 let env: Record<string, string>
 beforeAll(async () => {
   sim = await TrelloSimulator.start({ key: "alive-key-0123456789", token: "alive-token-0123456789abcdef" })
-  env = { XRUNNER_BOARDTOOL_KEY: sim.key, XRUNNER_BOARDTOOL_TOKEN: sim.token, XRUNNER_BOARDTOOL_SECRET: sim.secret, XRUNNER_BOARDTOOL_BASE_URL: sim.baseUrl }
+  env = Deliveries.environment(sim)
 })
 afterAll(() => sim.close())
 

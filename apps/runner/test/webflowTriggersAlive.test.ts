@@ -97,5 +97,5 @@ describe("x-runner serve, Webflow's triggers that do not go quiet", () => {
       second.child.kill("SIGTERM")
       await second.exited
     }
-  }, 120_000)
+  })
 })

@@ -5,7 +5,7 @@ import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import nock from "nock"
 import { Component, Connections, Executor, Trigger, Webhook } from "../src/index.js"
-import { connected, connectionValues, fixture, fixtureConnection, newThing, thingsChanged } from "./support.js"
+import { connected, connectionValues, fixture, newThing, thingsChanged } from "./support.js"
 
 const API = "https://api.fixture.test"
 const executor = Executor.make([fixture])
@@ -166,16 +166,7 @@ describe("Executor triggers kept alive", () => {
         check: ({ state }: { state: { webhookId: string } }) => Effect.succeed(state.webhookId === "w1" ? "inactive" as const : "gone" as const),
         catchUp: ({ since }: { since: Date }) => Effect.succeed([{ id: `since ${since.toISOString()}`, output: { id: "t1", name: "One", count: 1 } }])
       } as never)
-      const component = Component.make({
-        name: "fixture",
-        version: 1,
-        title: "Fixture",
-        description: "A component for tests.",
-        category: "Testing",
-        connection: fixtureConnection,
-        actions: [],
-        triggers: [alive]
-      })
+      const component = Component.make({ ...fixture, actions: [], triggers: [alive] })
       const keeping = Executor.make([component])
       const step = { ...trigger, type: "fixture/v1/aliveThing" }
       expect(Trigger.catchesUp(alive)).toBe(true)

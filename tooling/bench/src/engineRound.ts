@@ -44,6 +44,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Database from "../../../apps/runner/dist/store/Database.js"
 import * as SqlWorkflowEngine from "../../../apps/runner/dist/store/SqlWorkflowEngine.js"
+import { failed } from "./engines.js"
 
 /**
  * Which engine a round measures: `theirs-flushed` is the cluster engine with SQLite's
@@ -215,20 +216,7 @@ await Effect.runPromise(
     Effect.flatMap(answer),
     Effect.provide(engineName === "ours" ? oursLayer(dataDir) : theirsLayer(dataDir, engineName === "theirs" ? "NORMAL" : "FULL")),
     Effect.scoped,
-    Effect.catchAllCause((cause) =>
-      answer({
-        engine: engineName,
-        steps: Number(steps),
-        runs: Number(runs),
-        completed: 0,
-        activityExecutions: 0,
-        seconds: 0,
-        perSecond: 0,
-        cpuMsPerRun: 0,
-        systemCpuMsPerRun: 0,
-        problem: Cause.pretty(cause)
-      })
-    ),
+    Effect.catchAllCause((cause) => answer(failed(engineName, Number(steps), Number(runs), Cause.pretty(cause)))),
     Effect.zipRight(Effect.never)
   )
 )

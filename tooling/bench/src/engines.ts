@@ -49,7 +49,8 @@ export interface EnginesResult {
   readonly withinTwice: boolean
 }
 
-const failed = (engine: EngineName, steps: number, runs: number, problem: string): RoundResult => ({
+/** A round that gave no figures: why. */
+export const failed = (engine: EngineName, steps: number, runs: number, problem: string): RoundResult => ({
   engine,
   steps,
   runs,
