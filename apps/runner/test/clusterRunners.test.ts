@@ -127,16 +127,28 @@ const shardsSettled = async (url: string, runners: ReadonlyArray<Served>) => {
   }
 }
 
-/** Two runners on `url`, started one after the other (or at once), both serving, their shards settled. */
+/**
+ * Two runners on `url`, started one after the other (or at once), both serving, their shards
+ * settled. A runner that cannot start leaves none running: a runner left over would keep its
+ * webhook at the simulator and copy the next scenarios' cards too.
+ */
 const twoRunners = async (url: string, options: { readonly atOnce?: boolean; readonly envB?: Record<string, string> } = {}) => {
   const [portA, portB] = [await freePort(), await freePort()]
   const publicUrl = `http://127.0.0.1:${portA}/hooks/copy-cards`
-  const a = startRunner(url, portA, publicUrl)
-  if (options.atOnce !== true) await a.ready("● serving boardtool/v1/newCard")
-  const b = startRunner(url, portB, publicUrl, options.envB)
-  await Promise.all([a.ready("● serving boardtool/v1/newCard"), b.ready("● serving boardtool/v1/newCard")])
-  await shardsSettled(url, [a, b])
-  return { a, b, portA, portB, publicUrl }
+  const started: Array<Served> = []
+  try {
+    const a = startRunner(url, portA, publicUrl)
+    started.push(a)
+    if (options.atOnce !== true) await a.ready("● serving boardtool/v1/newCard")
+    const b = startRunner(url, portB, publicUrl, options.envB)
+    started.push(b)
+    await Promise.all([a.ready("● serving boardtool/v1/newCard"), b.ready("● serving boardtool/v1/newCard")])
+    await shardsSettled(url, [a, b])
+    return { a, b, portA, portB, publicUrl }
+  } catch (error) {
+    await killAll(started)
+    throw error
+  }
 }
 
 /** Stops runners still running: continued if stopped, then killed (a scenario that failed leaves none loading the next). */
