@@ -128,6 +128,67 @@ export interface Step {
 }
 
 /**
+ * A run as the runs page lists it: a `Run`, with what the list shows beside it.
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export interface ListedRun extends Run {
+  /** Set while the run waits (a `delay` or an `until`): the time it waits until. */
+  readonly waitingUntil: number | undefined
+  /** How many of its tasks were skipped. */
+  readonly skipped: number
+  /** When its row last changed (accepted, started, waiting, finished, retried), in ms. */
+  readonly changedAt: number
+}
+
+/**
+ * Where a page of runs ends: the next page starts after it (newest first: `accepted_at` DESC,
+ * then `id`, so that runs accepted in the same millisecond are neither repeated nor skipped).
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export interface Cursor {
+  readonly acceptedAt: number
+  readonly id: string
+}
+
+/**
+ * A page of the runs page's list: its filters, and where it starts.
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export interface RunsQuery {
+  /** 1..200 (a value beyond is brought within). */
+  readonly limit: number
+  readonly workflow?: string | undefined
+  /** `running` is a run running and not waiting; `waiting` one whose waits last (`waiting_until` set). */
+  readonly status?: RunStatus | "waiting" | undefined
+  /** `accepted_at >= from` (ms). */
+  readonly from?: number | undefined
+  /** `accepted_at < to` (ms). */
+  readonly to?: number | undefined
+  /**
+   * Case-insensitive substring of the trigger event's JSON or of any step's input, output or
+   * error JSON, taken literally (`%`, `_` and `\` are no wildcards). Text inside a JSON string
+   * is found as written (`say "hi"` finds `"say \"hi\""`). SQLite folds the case of ASCII
+   * letters only; PostgreSQL of every letter.
+   */
+  readonly search?: string | undefined
+  readonly after?: Cursor | undefined
+}
+
+/**
+ * A run's status as the runs page shows it: `waiting` for a running run whose waits last.
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export type ListedStatus = RunStatus | "waiting"
+
+/**
  * The store could not be read or written.
  *
  * @since 0.3.0
@@ -219,6 +280,23 @@ export interface RunStore {
    * A run `x-runner run` made is not (answered as it is): `retryHere` runs it again.
    */
   readonly retry: (runId: string) => Effect.Effect<Option.Option<Run>, StoreFailed>
+  /** A page of runs, newest first, and where the next one starts (none: this is the last). */
+  readonly page: (query: RunsQuery) => Effect.Effect<{ readonly runs: ReadonlyArray<ListedRun>; readonly next: Cursor | undefined }, StoreFailed>
+  /** The distinct workflow names of the runs (for the filter), in order. */
+  readonly workflowNames: Effect.Effect<ReadonlyArray<string>, StoreFailed>
+  /**
+   * Runs accepted in [since, until) counted by minute (its start, ms) and status (its current
+   * one; `waiting` as in `RunsQuery`), in order of minute then status; minutes without runs absent.
+   */
+  readonly perMinute: (since: number, until: number) => Effect.Effect<ReadonlyArray<{ readonly minute: number; readonly status: ListedStatus; readonly count: number }>, StoreFailed>
+  /** Runs whose `changed_at >= since`, newest change first, at most `limit` (the page's live updates). */
+  readonly changedSince: (since: number, limit: number) => Effect.Effect<ReadonlyArray<ListedRun>, StoreFailed>
+  /**
+   * An `unknown` step of a failed or unknown run (origin serve) marked done: in one transaction
+   * the step becomes `succeeded` with this output (error cleared), then the run goes back to the
+   * engine as `retry` does. None when there is no such run, or the step is not `unknown`.
+   */
+  readonly markDone: (runId: string, path: string, output: unknown) => Effect.Effect<Option.Option<Run>, StoreFailed>
 }
 
 /**
@@ -306,6 +384,32 @@ const StepRow = Schema.Struct({
   writeAttempt: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("write_attempt"))
 })
 
+/** A run as the page lists it (`listedColumns`). */
+const ListedRunRow = Schema.extend(
+  RunRow,
+  Schema.Struct({
+    waitingUntil: Schema.propertySignature(Nullable(Integer)).pipe(Schema.fromKey("waiting_until")),
+    skipped: Integer,
+    changedAt: Schema.propertySignature(Integer).pipe(Schema.fromKey("changed_at"))
+  })
+)
+
+const PerMinuteRow = Schema.Struct({
+  minute: Integer,
+  status: Schema.Literal("accepted", "running", "succeeded", "failed", "unknown", "waiting"),
+  count: Integer
+})
+
+/** `%`, `_` and the escape character itself, taken literally by `LIKE … ESCAPE '!'`. */
+const likeLiterally = (text: string) => text.replace(/[!%_]/g, (character) => `!${character}`)
+
+/**
+ * The `LIKE` patterns of a search: the text as typed (`"name":"Mice"` in the JSON's syntax)
+ * and as it is written inside a JSON string (quotes and backslashes escaped).
+ */
+const searchPatterns = (text: string): ReadonlyArray<string> =>
+  [...new Set([text, JSON.stringify(text).slice(1, -1)])].map((pattern) => `%${likeLiterally(pattern)}%`)
+
 /** A run's attempt, as it is handed to the engine. */
 const Handoff = Schema.Struct({ runId: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("id")), attempt: Integer })
 
@@ -370,20 +474,93 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           ])
         } ORDER BY accepted_at DESC, id LIMIT ${limit}`
     })
+    // A run as the page lists it; the skipped tasks are counted on the run's own rows (the key's prefix).
+    const listedColumns = sql`r.id, r.workflow, r.event_id, r.status, r.attempt, r.accepted_at, r.started_at, r.finished_at,
+      r.failed_step, r.runner, r.origin, r.file, r.rerun, r.waiting_until, COALESCE(r.changed_at, r.accepted_at) AS changed_at,
+      (SELECT COUNT(*) FROM xr_steps s WHERE s.run_id = r.id AND s.status = 'skipped') AS skipped`
+    // PostgreSQL's LIKE is case-sensitive; SQLite's folds ASCII letters.
+    const likeInsensitive = sql.onDialectOrElse({ pg: () => sql.literal("ILIKE"), orElse: () => sql.literal("LIKE") })
+    const statusIs = (status: ListedStatus) =>
+      status === "waiting"
+        ? sql`r.status = 'running' AND r.waiting_until IS NOT NULL`
+        : status === "running"
+        ? sql`r.status = 'running' AND r.waiting_until IS NULL`
+        : sql`r.status = ${status}`
+    const matches = (search: string) => {
+      const patterns = searchPatterns(search)
+      const anyOf = (column: string) => sql.or(patterns.map((pattern) => sql`${sql.literal(column)} ${likeInsensitive} ${pattern} ESCAPE '!'`))
+      return sql`(${anyOf("r.event")} OR EXISTS (SELECT 1 FROM xr_steps s WHERE s.run_id = r.id
+        AND (${anyOf("s.input")} OR ${anyOf("s.output")} OR ${anyOf("s.error")})))`
+    }
+    const decodeListed = Schema.decodeUnknown(Schema.Array(ListedRunRow))
+    const paged = ({ after, from, limit, search, status, to, workflow }: RunsQuery) =>
+      Effect.flatMap(
+        sql`SELECT ${listedColumns} FROM xr_runs r WHERE ${
+          sql.and([
+            ...(workflow === undefined ? [] : [sql`r.workflow = ${workflow}`]),
+            ...(status === undefined ? [] : [statusIs(status)]),
+            ...(from === undefined ? [] : [sql`r.accepted_at >= ${from}`]),
+            ...(to === undefined ? [] : [sql`r.accepted_at < ${to}`]),
+            // The bound on accepted_at alone lets the index seek to the cursor instead of scanning to it.
+            ...(after === undefined ? [] : [
+              sql`r.accepted_at <= ${after.acceptedAt}`,
+              sql`(r.accepted_at < ${after.acceptedAt} OR r.id > ${after.id})`
+            ]),
+            ...(search === undefined || search === "" ? [] : [matches(search)])
+          ])
+        } ORDER BY r.accepted_at DESC, r.id LIMIT ${limit}`,
+        decodeListed
+      )
+    const changed = SqlSchema.findAll({
+      Request: Schema.Struct({ since: Schema.Number, limit: Schema.Number }),
+      Result: ListedRunRow,
+      execute: ({ limit, since }) => sql`SELECT ${listedColumns} FROM xr_runs r WHERE r.changed_at >= ${since} ORDER BY r.changed_at DESC, r.id LIMIT ${limit}`
+    })
+    const countedPerMinute = SqlSchema.findAll({
+      Request: Schema.Struct({ since: Schema.Number, until: Schema.Number }),
+      Result: PerMinuteRow,
+      execute: ({ since, until }) =>
+        sql`SELECT minute, status, COUNT(*) AS count FROM (
+            SELECT (accepted_at / 60000) * 60000 AS minute,
+              CASE WHEN status = 'running' AND waiting_until IS NOT NULL THEN 'waiting' ELSE status END AS status
+            FROM xr_runs WHERE accepted_at >= ${since} AND accepted_at < ${until}
+          ) counted GROUP BY minute, status ORDER BY minute, status`
+    })
+    // Each name found by a seek in the workflow's index from the one before, not by reading every run.
+    const distinctWorkflows = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: Schema.Struct({ workflow: Schema.String }),
+      execute: () =>
+        sql`WITH RECURSIVE names (workflow) AS (
+            SELECT MIN(workflow) FROM xr_runs
+            UNION ALL
+            SELECT (SELECT MIN(r.workflow) FROM xr_runs r WHERE r.workflow > names.workflow) FROM names WHERE names.workflow IS NOT NULL
+          ) SELECT workflow FROM names WHERE workflow IS NOT NULL`
+    })
+    /** A failed (or unknown) run of serve's back to the engine, inside the caller's transaction: true when it was. */
+    const backToEngine = (runId: string) =>
+      Effect.gen(function*() {
+        const retried = yield* sql`UPDATE xr_runs SET status = 'accepted', attempt = attempt + 1,
+          finished_at = NULL, failed_step = NULL, changed_at = ${Date.now()}
+          WHERE id = ${runId} AND status IN ('failed', 'unknown') AND origin IS NULL RETURNING id`
+        if (retried.length > 0) yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND status <> 'succeeded'`
+        return retried.length > 0
+      })
     const store: RunStore = {
       accept: (workflow, event) => {
         const runId = runIdOf(workflow, event.id)
+        const now = Date.now()
         return write(
           "written",
-          sql<{ id: string }>`INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at)
-            VALUES (${runId}, ${workflow}, ${event.id}, ${JSON.stringify(event.output ?? null)}, 'accepted', ${Date.now()})
+          sql<{ id: string }>`INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at, changed_at)
+            VALUES (${runId}, ${workflow}, ${event.id}, ${JSON.stringify(event.output ?? null)}, 'accepted', ${now}, ${now})
             ON CONFLICT (id) DO NOTHING RETURNING id`
         ).pipe(Effect.map((rows) => ({ runId, fresh: rows.length > 0 })))
       },
       toHand: (max) => read("read", unhanded(max)),
       // COUNT(*) answers one row.
       inEngine: read("read", countInEngine(undefined).pipe(Effect.catchTag("NoSuchElementException", Effect.die), Effect.map((row) => row.n))),
-      waiting: (runId, until) => write("written", sql`UPDATE xr_runs SET waiting_until = ${until ?? null} WHERE id = ${runId}`).pipe(Effect.asVoid),
+      waiting: (runId, until) => write("written", sql`UPDATE xr_runs SET waiting_until = ${until ?? null}, changed_at = ${Date.now()} WHERE id = ${runId}`).pipe(Effect.asVoid),
       handed: (runId, attempt) =>
         write("written", sql`UPDATE xr_runs SET handed_attempt = ${attempt} WHERE id = ${runId} AND attempt = ${attempt}`).pipe(Effect.asVoid),
       handAgain: (runId) =>
@@ -399,8 +576,8 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           const now = Date.now()
           return write(
             "written",
-            sql`INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at, started_at, runner, origin, file, rerun)
-              VALUES (${runId}, ${workflow}, ${`run:${runId}`}, 'null', 'running', ${now}, ${now}, ${runner}, 'run', ${file}, ${JSON.stringify(rerun)})`
+            sql`INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at, started_at, runner, origin, file, rerun, changed_at)
+              VALUES (${runId}, ${workflow}, ${`run:${runId}`}, 'null', 'running', ${now}, ${now}, ${runner}, 'run', ${file}, ${JSON.stringify(rerun)}, ${now})`
           ).pipe(Effect.as(runId))
         }),
       retryHere: (runId, runner) =>
@@ -408,7 +585,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           "retried",
           sql.withTransaction(Effect.gen(function*() {
             const retried = yield* sql`UPDATE xr_runs SET status = 'running', attempt = attempt + 1, runner = ${runner},
-              finished_at = NULL, failed_step = NULL
+              finished_at = NULL, failed_step = NULL, changed_at = ${Date.now()}
               WHERE id = ${runId} AND origin = 'run' AND status IN ('failed', 'unknown') RETURNING id`
             if (retried.length > 0) yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND status <> 'succeeded'`
             return retried.length > 0
@@ -434,8 +611,11 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
       runStarted: (runId, attempt, runner) =>
         write(
           "written",
-          sql`UPDATE xr_runs SET status = 'running', started_at = COALESCE(started_at, ${Date.now()}), runner = ${runner}
+          Effect.suspend(() => {
+            const now = Date.now()
+            return sql`UPDATE xr_runs SET status = 'running', started_at = COALESCE(started_at, ${now}), runner = ${runner}, changed_at = ${now}
             WHERE id = ${runId} AND attempt = ${attempt} AND status IN ('accepted', 'running')`
+          })
         ).pipe(Effect.asVoid),
       step: (runId, path) => read("read", stepAt({ runId, path })),
       writeSent: (runId, step) =>
@@ -464,8 +644,12 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
       runFinished: (runId, attempt, status, failedStep) =>
         write(
           "written",
-          sql<{ id: string }>`UPDATE xr_runs SET status = ${status}, failed_step = ${failedStep ?? null}, finished_at = ${Date.now()}, waiting_until = NULL
+          Effect.suspend(() => {
+            const now = Date.now()
+            return sql<{ id: string }>`UPDATE xr_runs SET status = ${status}, failed_step = ${failedStep ?? null}, finished_at = ${now}, waiting_until = NULL,
+              changed_at = ${now}
             WHERE id = ${runId} AND attempt = ${attempt} AND status IN ('accepted', 'running') RETURNING id`
+          })
         ).pipe(Effect.map((rows) => rows.length > 0)),
       list: ({ limit, origin, status, workflow }) => read("read", listed({ limit, status, workflow, origin })),
       show: (runId) =>
@@ -479,15 +663,32 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
         ),
       retry: (runId) =>
         // What succeeded stays; the rest runs again. Then read as it now is.
+        write("retried", sql.withTransaction(backToEngine(runId))).pipe(Effect.zipRight(read("read", Effect.map(runById(runId), Option.map(withoutEvent))))),
+      page: (query) =>
+        Effect.gen(function*() {
+          const limit = Math.min(Math.max(Math.trunc(query.limit), 1), 200)
+          // One more than the page: whether there is a next one.
+          const rows = yield* read("read", paged({ ...query, limit: limit + 1 }))
+          const runs = rows.slice(0, limit)
+          const last = runs[runs.length - 1]
+          return { runs, next: rows.length > limit && last !== undefined ? { acceptedAt: last.acceptedAt, id: last.id } : undefined }
+        }),
+      workflowNames: read("read", Effect.map(distinctWorkflows(undefined), (rows) => rows.map((row) => row.workflow))),
+      perMinute: (since, until) => read("read", countedPerMinute({ since, until })),
+      changedSince: (since, limit) => read("read", changed({ since, limit })),
+      markDone: (runId, path, output) =>
         write(
-          "retried",
+          "marked done",
           sql.withTransaction(Effect.gen(function*() {
-            const retried = yield* sql`UPDATE xr_runs SET status = 'accepted', attempt = attempt + 1,
-              finished_at = NULL, failed_step = NULL
-              WHERE id = ${runId} AND status IN ('failed', 'unknown') AND origin IS NULL RETURNING id`
-            if (retried.length > 0) yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND status <> 'succeeded'`
+            // Only a step whose outcome is unknown, of a run no runner executes (failed or unknown).
+            const marked = yield* sql`UPDATE xr_steps SET status = 'succeeded', output = ${json(output)}, error = NULL
+              WHERE run_id = ${runId} AND path = ${path} AND status = 'unknown'
+                AND EXISTS (SELECT 1 FROM xr_runs WHERE id = ${runId} AND status IN ('failed', 'unknown') AND origin IS NULL)
+              RETURNING path`
+            if (marked.length === 0) return false
+            return yield* backToEngine(runId)
           }))
-        ).pipe(Effect.zipRight(read("read", Effect.map(runById(runId), Option.map(withoutEvent)))))
+        ).pipe(Effect.flatMap((done) => done ? read("read", Effect.map(runById(runId), Option.map(withoutEvent))) : Effect.succeed(Option.none())))
     }
     return store
   })
