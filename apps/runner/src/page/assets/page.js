@@ -325,11 +325,11 @@
 
   const renderWorkflows = (names) => {
     const wanted = filters.workflow
-    const options = [el("option", { value: "", textContent: "All workflows" })]
-    for (const name of [...new Set([...names, ...(wanted === "" ? [] : [wanted])])].sort()) {
-      options.push(el("option", { value: name, textContent: name }))
-    }
-    workflowSelect.replaceChildren(...options)
+    const all = [...new Set([...names, ...(wanted === "" ? [] : [wanted])])].sort()
+    const shown = [...workflowSelect.options].slice(1).map((option) => option.value)
+    // The same names: the select is left alone (a reader may be on it).
+    if (shown.length === all.length && shown.every((name, index) => name === all[index])) return
+    workflowSelect.replaceChildren(el("option", { value: "", textContent: "All workflows" }), ...all.map((name) => el("option", { value: name, textContent: name })))
     workflowSelect.value = wanted
   }
 
@@ -369,8 +369,13 @@
     runsSummary.textContent =
       runs.length === 0 ? "No runs" : `Runs, newest first: page ${page}, ${plural(runs.length, "run")}${nextCursor === null ? "" : ", older ones on the next page"}`
     pageNumber.textContent = `Page ${page}`
+    const focused = document.activeElement
     newerButton.disabled = page === 1
     olderButton.disabled = nextCursor === null
+    // A paging button that the reader pressed and is now disabled hands the focus to the other one.
+    if (focused instanceof HTMLButtonElement && focused.disabled && (focused === newerButton || focused === olderButton)) {
+      ;(focused === newerButton ? olderButton : newerButton).focus()
+    }
   }
 
   /** Live changes to the list: rows change in place; new runs come in by a fetch of the first page. */
@@ -581,24 +586,53 @@
     }
   }
 
-  /** Draws the run again, keeping what the reader opened, wrote and focused. */
-  const showRun = (answer) => {
-    const before = currentRun?.run
-    const focusedId = document.activeElement instanceof HTMLElement && runView.contains(document.activeElement) ? document.activeElement.dataset.testid ?? document.activeElement.id : undefined
+  /**
+   * Where the focus is in the run view, to find its like once the view is drawn again: the
+   * nearest element with a data-testid, and the focused element's place among its kind in it.
+   */
+  const focusPlace = () => {
+    const active = document.activeElement
+    if (!(active instanceof HTMLElement) || !runView.contains(active)) return undefined
+    const holder = active.closest("[data-testid]")
+    if (holder === null) return { id: active.id }
+    const testid = holder.getAttribute("data-testid")
+    const tag = active.tagName.toLowerCase()
+    return { testid, tag, index: holder === active ? -1 : [...holder.querySelectorAll(tag)].indexOf(active) }
+  }
+
+  const refocus = (place) => {
+    if (place === undefined) return
+    let found = null
+    if (place.testid !== undefined) {
+      const holder = place.testid === "run-view" ? runView : runView.querySelector(`[data-testid="${CSS.escape(place.testid)}"]`)
+      found = holder === null ? null : place.index === -1 ? holder : holder.querySelectorAll(place.tag)[place.index] ?? null
+    } else if (place.id !== "") found = byId(place.id)
+    // What had the focus is gone (an action's button once the run moved on): the heading takes it.
+    ;(found ?? byId("run-heading"))?.focus({ preventScroll: true })
+  }
+
+  /** Draws the run again, keeping what the reader opened, wrote and focused, and where it was. */
+  const redrawRun = (answer) => {
+    const place = focusPlace()
     for (const area of runView.querySelectorAll("textarea[data-path]")) doneDrafts.set(area.dataset.path, area.value)
     const scroll = window.scrollY
     currentRun = answer
     runView.replaceChildren(...runContent(answer))
-    if (before !== undefined && before.id === answer.run.id) {
-      const was = before.displayStatus ?? before.status
-      const now = answer.run.displayStatus ?? answer.run.status
-      if (was !== now) announce(`Run ${answer.run.id}: ${statusWords[was] ?? was} → ${statusWords[now] ?? now}`)
-      window.scrollTo(0, scroll)
+    window.scrollTo(0, scroll)
+    refocus(place)
+  }
+
+  const showRun = (answer) => {
+    const before = currentRun?.run
+    if (before === undefined || before.id !== answer.run.id) {
+      currentRun = answer
+      runView.replaceChildren(...runContent(answer))
+      return
     }
-    if (focusedId !== undefined && focusedId !== "") {
-      const again = runView.querySelector(`[data-testid="${CSS.escape(focusedId)}"]`) ?? byId(focusedId)
-      again?.focus({ preventScroll: true })
-    }
+    redrawRun(answer)
+    const was = before.displayStatus ?? before.status
+    const now = answer.run.displayStatus ?? answer.run.status
+    if (was !== now) announce(`Run ${answer.run.id}: ${statusWords[was] ?? was} → ${statusWords[now] ?? now}`)
   }
 
   const runContent = ({ run, trigger, steps, actions }) => {
@@ -629,13 +663,19 @@
         "section",
         { className: "trigger", "aria-labelledby": "trigger-heading" },
         el("h3", { id: "trigger-heading" }, "Trigger event"),
-        el("div", { testid: "trigger-event" }, jsonValue("Trigger event", trigger))
+        el(
+          "div",
+          { testid: "trigger-event" },
+          (trigger === null || trigger === undefined) && run.origin === "run"
+            ? el("p", { className: "note" }, "None: x-runner run started it from the command line.")
+            : jsonValue("Trigger event", trigger)
+        )
       ),
       timelineSection(run, steps ?? [])
-    ]
+    ].filter((part) => part !== null)
   }
 
-  const fact = (term, value) => [el("dt", null, term), el("dd", null, value)]
+  const fact = (term, value) => el("div", { className: "fact" }, el("dt", null, term), el("dd", null, value))
 
   // ---------------------------------------------------------------------------------------------
   // Actions: retry, mark done
@@ -645,7 +685,7 @@
     const status = run.displayStatus ?? run.status
     if (status !== "failed" && status !== "unknown" && unknownSteps.length === 0) return null
     const result = el("p", { className: "action-result", role: "status" })
-    const section = el("section", { className: "actions", "aria-labelledby": "actions-heading" }, el("h3", { id: "actions-heading" }, status === "unknown" ? "Outcome unknown: decide" : "Actions"))
+    const section = el("section", { className: `actions actions-${status}`, "aria-labelledby": "actions-heading" }, el("h3", { id: "actions-heading" }, status === "unknown" ? "Outcome unknown: decide" : "Actions"))
     if (status === "unknown") {
       section.append(
         el(
@@ -874,9 +914,16 @@
       const fragment = document.createDocumentFragment()
       for (const iteration of ordered.slice(shown, next)) appendRows(fragment, iteration, depth, span)
       if (next < ordered.length) appendIterationsMore(fragment, loop, ordered, next, depth, span)
-      const firstNew = fragment.firstElementChild
+      const added = [...fragment.children]
       holder.replaceWith(fragment)
-      firstNew?.querySelector("summary, button")?.focus()
+      // The focus goes to the first of the new rows that takes it (the button went with its row).
+      for (const row of added) {
+        const target = row.querySelector("summary, button")
+        if (target !== null) {
+          target.focus()
+          break
+        }
+      }
     })
     container.append(holder)
   }
@@ -885,8 +932,10 @@
     const track = el("span", { className: "track", "aria-hidden": "true" })
     if (typeof start !== "number") return track
     const b = el("span", { className: `bar bar-${status}${kind === "wait" ? " bar-wait" : ""}` })
+    // A task still running reaches to now; one that never ran (skipped) is a mark at its place.
+    const length = typeof durationMs === "number" ? durationMs : status === "running" ? Math.max(0, Math.min(Date.now(), span.start + span.length) - start) : 0
     b.style.left = `${((start - span.start) / span.length) * 100}%`
-    b.style.width = `${(Math.max(0, durationMs ?? 0) / span.length) * 100}%`
+    b.style.width = `${(Math.max(0, length) / span.length) * 100}%`
     track.append(b)
     return track
   }
@@ -910,7 +959,6 @@
       facts.push(step.attempts > 1 ? `${step.attempts} attempts (${plural(step.attempts - 1, "retry", "retries")})` : "1 attempt")
     }
     if (typeof step.rateLimitWaitMs === "number" && step.rateLimitWaitMs > 0) facts.push(`waited ${formatDuration(step.rateLimitWaitMs)} for its rate limit`)
-    if (step.kind === "wait" && typeof step.durationMs === "number") facts.push("a wait")
     return facts.join(" · ")
   }
 
@@ -967,19 +1015,11 @@
         if (expandedLoops.has(node.path)) expandedLoops.delete(node.path)
         else expandedLoops.set(node.path, iterationsPage)
         // The loop's rows are drawn again from the run on screen; the button keeps the focus.
-        if (currentRun !== undefined) showRunKeepingFocus(`expand-${node.path}`)
+        if (currentRun !== undefined) redrawRun(currentRun)
       })
       row.append(el("p", { className: "loop-counts" }, toggle, ` ${loopCounts(iterations)}${expanded ? "; failures first" : ""}`))
     }
     return row
-  }
-
-  const showRunKeepingFocus = (testid) => {
-    const scroll = window.scrollY
-    for (const area of runView.querySelectorAll("textarea[data-path]")) doneDrafts.set(area.dataset.path, area.value)
-    runView.replaceChildren(...runContent(currentRun))
-    window.scrollTo(0, scroll)
-    runView.querySelector(`[data-testid="${CSS.escape(testid)}"]`)?.focus({ preventScroll: true })
   }
 
   const iterationRow = (node, depth, span) => {
@@ -1029,9 +1069,9 @@
     const text = value === undefined ? "null" : JSON.stringify(value, null, 2) ?? "null"
     let lines = 1
     for (let at = text.indexOf("\n"); at !== -1 && lines <= foldLines; at = text.indexOf("\n", at + 1)) lines++
-    if (lines <= foldLines) return el("pre", { className: "json", tabIndex: 0, "aria-label": name }, text)
+    if (lines <= foldLines) return el("pre", { className: "json" }, text)
     const all = text.split("\n").length
-    const pre = el("pre", { className: "json", tabIndex: 0, "aria-label": name })
+    const pre = el("pre", { className: "json" })
     const details = el("details", { className: "folded" }, el("summary", null, `${name}: ${plural(all, "line")}, ${formatBytes(new TextEncoder().encode(text).length)} (show all)`), pre)
     details.addEventListener("toggle", () => {
       if (details.open && pre.firstChild === null) pre.textContent = text
