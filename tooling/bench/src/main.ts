@@ -8,10 +8,11 @@
  *    embedded default; execution on it and on one and two runners on PostgreSQL; rate limits
  *    across two runners; a loop's iterations against as many one-task runs; one runner against two
  *    on PostgreSQL when each step waits 100 ms at the provider; which engine for the embedded
- *    default, ours against @effect/cluster's on SQLite (engines.ts). 4. Cold start (coldstart.ts).
+ *    default, ours against @effect/cluster's on SQLite (engines.ts). 4. The runs page's list over
+ *    10,000 runs on the embedded database (runsPage.ts). 5. Cold start (coldstart.ts).
  * Prints every figure and writes them to bench-results/bench.json.
  *
- * BENCH_ONLY=<part of a call title or client name>|ratelimit|ingestion|execution|loop|runners-ratelimit|latency|engines|coldstart
+ * BENCH_ONLY=<part of a call title or client name>|ratelimit|ingestion|execution|loop|runners-ratelimit|latency|engines|runs-page|coldstart
  * runs one part (for profiling: BENCH_ONLY=getCard node --cpu-prof dist/main.js; BENCH_PROFILE=1
  * with ingestion, execution, loop or latency profiles the runner and prints where each of its threads spent its time).
  */
@@ -34,6 +35,7 @@ import {
 import { type EnginesResult, enginesPart } from "./engines.js"
 import { print as printProfile } from "./profile.js"
 import { type RateLimitResult, rateLimitBench, trelloJsRateLimitBench } from "./ratelimit.js"
+import { FIRST_PAGE, type RunsPageResult, runsPageBench, YARDSTICK } from "./runsPage.js"
 import type { Providers } from "./simulators.js"
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 2)
@@ -45,7 +47,7 @@ const runs = (part: string) => only === undefined || only === part
 // --- 1. overhead per call ------------------------------------------------------------------
 
 const perCall: Array<Record<string, unknown>> = []
-const partNames = ["ratelimit", "ingestion", "execution", "loop", "runners-ratelimit", "latency", "engines", "coldstart"]
+const partNames = ["ratelimit", "ingestion", "execution", "loop", "runners-ratelimit", "latency", "engines", "runs-page", "coldstart"]
 if (only === undefined || !partNames.includes(only)) {
   const simulators = fork(fileURLToPath(new URL("./simulators.js", import.meta.url)), { stdio: "inherit" })
   const providers = await new Promise<Providers>((resolve) => simulators.once("message", (m: Providers) => resolve(m)))
@@ -290,7 +292,21 @@ if (runs("latency")) {
 let engines: EnginesResult | undefined
 if (runs("engines")) engines = await enginesPart()
 
-// --- 4. cold start -------------------------------------------------------------------------
+// --- 4. the runs page's list ------------------------------------------------------------------
+
+let runsPage: RunsPageResult | undefined
+if (runs("runs-page")) {
+  const r = (runsPage = await runsPageBench())
+  console.log(`\nThe runs page's list: ${r.runs} runs (three tasks each) on the embedded database, each query ${r.iterations} times in sequence through RunStore, wall ms`)
+  console.table(r.rows.map((row) => ({ query: row.query, rows: row.rows, "p50 ms": Number(row.p50Ms.toFixed(2)), "p99 ms": Number(row.p99Ms.toFixed(2)) })))
+  const page = r.rows.find((row) => row.query === FIRST_PAGE)!
+  const yardstick = r.rows.find((row) => row.query === YARDSTICK)!
+  console.log(`target: the list's first page over ${r.runs} runs under 200 ms: p50 ${page.p50Ms.toFixed(2)} ms, p99 ${page.p99Ms.toFixed(2)} ms (${page.p99Ms < 200 ? "met" : "MISSED"}); ${
+    (page.p50Ms / yardstick.p50Ms).toFixed(1)
+  }× the yardstick's p50`)
+}
+
+// --- 5. cold start -------------------------------------------------------------------------
 
 let coldStart: ReturnType<typeof coldStartBench> | undefined
 if (runs("coldstart")) {
@@ -305,6 +321,6 @@ const outDir = fileURLToPath(new URL("../../../bench-results/", import.meta.url)
 mkdirSync(outDir, { recursive: true })
 writeFileSync(
   `${outDir}bench.json`,
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, perCall, rateLimit, ingestion, execution, loop, runnersRateLimit, latency, engines, coldStart }, null, 2)
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, perCall, rateLimit, ingestion, execution, loop, runnersRateLimit, latency, engines, runsPage, coldStart }, null, 2)
 )
 console.log(`\nwritten to bench-results/bench.json`)
