@@ -655,7 +655,7 @@
       typeof run.runner === "string" && fact("Runner", run.runner)
     )
     return [
-      el("p", { className: "back" }, el("a", { href: listHref }, "← All runs")),
+      el("p", { className: "back" }, el("a", { href: listHref, testid: "back-link" }, "← All runs")),
       el("h2", { id: "run-heading", tabIndex: -1 }, "Run ", el("span", { className: "mono" }, run.id)),
       facts,
       actionsSection(run, steps ?? [], actions ?? { retry: false, done: [], why: null }),
