@@ -6,10 +6,13 @@
  * `apps/runner/dist`): its first page of 50 whole, by workflow and by status, the next page, a
  * search in the runs' data, the chart's six hours by minute and the workflows' names. The
  * yardsticks: a bare `SELECT * FROM xr_runs LIMIT 50` on the same file and client, the least a
- * page of 50 rows costs; and the first pages again on migration 7's indexes (`xr_runs_accepted`,
- * `xr_runs_open`, no workflow index), what migration 8's indexes buy.
+ * page of 50 rows costs; the first page's own SQL without decoding its rows; and the first pages on a copy of the file with migration 7's indexes
+ * (`xr_runs_accepted`, `xr_runs_open`, no workflow index), measured in turn with the same pages
+ * on migration 8's, what those buy.
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
@@ -37,12 +40,20 @@ export interface RunsPageResult {
 export const FIRST_PAGE = "first page of 50 (whole)"
 export const YARDSTICK = "yardstick: SELECT * FROM xr_runs LIMIT 50"
 
-export const runsPageBench = async (runs = 10_000, iterations = Number(process.env["BENCH_PAGE_ITERATIONS"] ?? 300)): Promise<RunsPageResult> => {
-  const dataDir = mkdtempSync(join(tmpdir(), "x-runner-page-"))
-  const runtime = ManagedRuntime.make(RunStore.layer.pipe(
+type Query = (store: RunStore.RunStore, sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>
+
+/** The runner's store on a data directory's `runs.db` (migrated to the latest when opened). */
+const storeAt = (dataDir: string) =>
+  ManagedRuntime.make(RunStore.layer.pipe(
     Layer.provideMerge(Database.layer({ _tag: "Embedded", dataDir })),
     Layer.provide(NodeContext.layer)
   ))
+
+export const runsPageBench = async (runs = 10_000, iterations = Number(process.env["BENCH_PAGE_ITERATIONS"] ?? 300)): Promise<RunsPageResult> => {
+  const dataDir = mkdtempSync(join(tmpdir(), "x-runner-page-"))
+  const olderDir = mkdtempSync(join(tmpdir(), "x-runner-page-7-"))
+  const runtime = storeAt(dataDir)
+  let older: ReturnType<typeof storeAt> | undefined
   try {
     const now = Date.now()
     const first = now - (runs - 1) * 2000
@@ -70,49 +81,72 @@ export const runsPageBench = async (runs = 10_000, iterations = Number(process.e
           SELECT printf('%016x', i), 'notify', 'notify', 'action', 'boardtool/v1/addComment', 'skipped', NULL, NULL, NULL, NULL, NULL, NULL FROM n`)
       }))
     }))
-    const store = await runtime.runPromise(RunStore.RunStore)
-    const sql = await runtime.runPromise(Database.RunsSql)
-    const firstPage = await runtime.runPromise(store.page({ limit: 50 }))
-    const queries: ReadonlyArray<readonly [string, Effect.Effect<unknown, unknown>]> = [
-      [FIRST_PAGE, store.page({ limit: 50 })],
-      ["first page of 50, one workflow", store.page({ limit: 50, workflow: "workflow-3" })],
-      ["first page of 50, failed", store.page({ limit: 50, status: "failed" })],
-      ["first page, a workflow of 10 runs", store.page({ limit: 50, workflow: "seldom" })],
-      ["next page of 50 (cursor)", store.page({ limit: 50, after: firstPage.next })],
-      ["first page of 50, search (in every run's data)", store.page({ limit: 50, search: "copy-9" })],
-      ["search found in no run (reads them all)", store.page({ limit: 50, search: "no such text" })],
-      ["chart: runs per minute, 6 hours", store.perMinute(now - 6 * 3_600_000, now + 60_000)],
-      ["workflow names", store.workflowNames],
-      [YARDSTICK, sql`SELECT * FROM xr_runs LIMIT 50`]
-    ]
-    const rows: Array<RunsPageRow> = []
-    const measure = async (list: ReadonlyArray<readonly [string, Effect.Effect<unknown, unknown>]>) => {
-      for (const [query, effect] of list) {
-        // Warmed up: SQLite's page cache and the statement's first preparation are not what a page waits on.
-        for (let i = 0; i < 10; i++) await runtime.runPromise(effect)
-        const latencies: Array<number> = []
-        let found = 0
-        const started = performance.now()
-        for (let i = 0; i < iterations; i++) {
-          const start = performance.now()
-          const result = await runtime.runPromise(effect)
-          latencies.push(performance.now() - start)
-          found = Array.isArray(result) ? result.length : (result as { runs: ReadonlyArray<unknown> }).runs.length
-        }
-        const measured = summarize(latencies, (performance.now() - started) / 1000)
-        rows.push({ query, rows: found, p50Ms: measured.p50, p99Ms: measured.p99 })
-      }
-    }
-    await measure(queries)
-    await runtime.runPromise(Effect.gen(function*() {
+    // The same runs on migration 7's indexes, in a copy: what migration 8's buy.
+    await runtime.runPromise(Effect.flatMap(Database.RunsSql, (sql) => sql.unsafe(`VACUUM INTO '${join(olderDir, "runs.db")}'`)))
+    older = storeAt(olderDir)
+    await older.runPromise(Effect.gen(function*() {
+      const sql = yield* Database.RunsSql
       for (const index of ["xr_runs_newest", "xr_runs_status_newest", "xr_runs_workflow_newest"]) yield* sql.unsafe(`DROP INDEX ${index}`)
       yield* sql.unsafe("CREATE INDEX xr_runs_open ON xr_runs (status, accepted_at)")
       yield* sql.unsafe("CREATE INDEX xr_runs_accepted ON xr_runs (accepted_at)")
     }))
-    await measure(queries.slice(0, 4).map(([query, effect]) => [`${query}, migration 7's indexes`, effect] as const))
-    return { runs, iterations, rows }
+    // The first page, and its SQL as the store sends it.
+    let pageSql: readonly [string, ReadonlyArray<unknown>] = ["", []]
+    const firstPage = await runtime.runPromise(Effect.flatMap(RunStore.RunStore, (store) =>
+      Statement.withTransformer(store.page({ limit: 50 }), (statement) =>
+        Effect.sync(() => {
+          pageSql = statement.compile()
+          return statement
+        }))))
+    // [what, the query, measured on migration 7's indexes too]
+    const queries: ReadonlyArray<readonly [string, Query, boolean]> = [
+      [FIRST_PAGE, (store) => store.page({ limit: 50 }), true],
+      ["first page of 50, one workflow", (store) => store.page({ limit: 50, workflow: "workflow-3" }), true],
+      ["first page of 50, failed", (store) => store.page({ limit: 50, status: "failed" }), true],
+      ["first page, a workflow of 10 runs", (store) => store.page({ limit: 50, workflow: "seldom" }), true],
+      ["next page of 50 (cursor)", (store) => store.page({ limit: 50, after: firstPage.next }), false],
+      ["first page of 50, search (in every run's data)", (store) => store.page({ limit: 50, search: "copy-9" }), false],
+      ["search found in no run (reads them all)", (store) => store.page({ limit: 50, search: "no such text" }), false],
+      ["chart: runs per minute, 6 hours", (store) => store.perMinute(now - 6 * 3_600_000, now + 60_000), false],
+      ["workflow names", (store) => store.workflowNames, false],
+      [YARDSTICK, (_, sql) => sql`SELECT * FROM xr_runs LIMIT 50`, false],
+      ["yardstick: the first page's SQL alone (its rows not decoded)", (_, sql) => sql.unsafe(pageSql[0], pageSql[1]), false]
+    ]
+    const on = (at: ReturnType<typeof storeAt>, query: Query) =>
+      at.runPromise(Effect.flatMap(Effect.zip(RunStore.RunStore, Database.RunsSql), ([store, sql]) => query(store, sql)))
+    const rows: Array<RunsPageRow> = []
+    const olderRows: Array<RunsPageRow> = []
+    for (const [what, query, onOlder] of queries) {
+      const stores = onOlder ? [runtime, older] : [runtime]
+      // Warmed up: SQLite's page cache and the statement's first preparation are not what a page waits on.
+      for (const at of stores) for (let i = 0; i < 10; i++) await on(at, query)
+      // Each iteration on both files in turn, so that neither gets a quieter moment of the machine.
+      const latencies = stores.map(() => [] as Array<number>)
+      const found = stores.map(() => 0)
+      for (let i = 0; i < iterations; i++) {
+        for (const [index, at] of stores.entries()) {
+          const start = performance.now()
+          const result = await on(at, query)
+          latencies[index]!.push(performance.now() - start)
+          found[index] = Array.isArray(result) ? result.length : (result as { runs: ReadonlyArray<unknown> }).runs.length
+        }
+      }
+      for (const [index] of stores.entries()) {
+        const measured = summarize(latencies[index]!, 1)
+        const into = index === 0 ? rows : olderRows
+        into.push({
+          query: index === 0 ? what : `${what}, migration 7's indexes`,
+          rows: found[index]!,
+          p50Ms: measured.p50,
+          p99Ms: measured.p99
+        })
+      }
+    }
+    return { runs, iterations, rows: [...rows, ...olderRows] }
   } finally {
     await runtime.dispose()
+    await older?.dispose()
     rmSync(dataDir, { recursive: true, force: true })
+    rmSync(olderDir, { recursive: true, force: true })
   }
 }
