@@ -470,7 +470,7 @@
         width: Math.max(320, container.clientWidth),
         height: 180,
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] } },
         legend: { live: false },
         axes: [{ stroke: "#444", grid: { stroke: "#e4e4e4" }, values: (_u, splits) => splits.map((at) => formatTime(at * 1000).slice(11, 16)) }, { stroke: "#444", grid: { stroke: "#e4e4e4" }, size: 40, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000] }],
         series: [
@@ -642,7 +642,7 @@
       { className: "facts" },
       fact("Status", el("span", null, el("span", { testid: "run-status", className: `status status-${status}` }, statusWords[status] ?? status))),
       fact("Workflow", run.workflow),
-      fact("Trigger event", run.eventId ?? "—"),
+      fact("Trigger event", run.eventId ?? "—", "mono"),
       fact("Attempt", run.attempt > 0 ? `${run.attempt + 1} (retried ${plural(run.attempt, "time")})` : "1"),
       fact("Accepted", formatTime(run.acceptedAt)),
       fact("Started", formatTime(run.startedAt)),
@@ -652,13 +652,14 @@
       typeof run.failedStep === "string" && fact("Failed at", run.failedStep),
       fact("Skipped tasks", String(run.skipped ?? 0)),
       fact("Origin", run.origin === "run" ? "x-runner run" : "serve"),
-      typeof run.runner === "string" && fact("Runner", run.runner)
+      typeof run.runner === "string" && fact("Runner", run.runner, "mono")
     )
     return [
       el("p", { className: "back" }, el("a", { href: listHref, testid: "back-link" }, "← All runs")),
       el("h2", { id: "run-heading", tabIndex: -1 }, "Run ", el("span", { className: "mono" }, run.id)),
       facts,
       actionsSection(run, steps ?? [], actions ?? { retry: false, done: [], why: null }),
+      timelineSection(run, steps ?? []),
       el(
         "section",
         { className: "trigger", "aria-labelledby": "trigger-heading" },
@@ -670,12 +671,11 @@
             ? el("p", { className: "note" }, "None: x-runner run started it from the command line.")
             : jsonValue("Trigger event", trigger)
         )
-      ),
-      timelineSection(run, steps ?? [])
+      )
     ].filter((part) => part !== null)
   }
 
-  const fact = (term, value) => el("div", { className: "fact" }, el("dt", null, term), el("dd", null, value))
+  const fact = (term, value, className) => el("div", { className: "fact" }, el("dt", null, term), el("dd", { className }, value))
 
   // ---------------------------------------------------------------------------------------------
   // Actions: retry, mark done
@@ -873,6 +873,12 @@
     const step = node.step
     const iterations = node.children.filter((child) => child.index !== undefined)
     if (step === undefined && node.index !== undefined) {
+      // An iteration of one task is that task's row, its index before its name.
+      const only = node.children.length === 1 ? node.children[0] : undefined
+      if (only?.step !== undefined && only.children.length === 0) {
+        container.append(taskRow(only, depth, span, [], `[${node.index}] `))
+        return
+      }
       container.append(iterationRow(node, depth, span))
       for (const child of node.children) appendRows(container, child, depth + 1, span)
       return
@@ -962,7 +968,7 @@
     return facts.join(" · ")
   }
 
-  const taskRow = (node, depth, span, iterations) => {
+  const taskRow = (node, depth, span, iterations, prefix = "") => {
     const step = node.step ?? { path: node.path, name: node.path, kind: "group", type: "group", status: summarize(node).status }
     const summary = el(
       "summary",
@@ -970,6 +976,7 @@
       el(
         "span",
         { className: "task-label" },
+        prefix !== "" && el("span", { className: "task-index" }, prefix),
         el("span", { className: "task-name" }, step.name),
         " ",
         statusBadge(step.status),
@@ -1054,10 +1061,10 @@
     )
     body.append(facts)
     if (step.error !== undefined && step.error !== null) {
-      body.append(el("h5", null, "Error"), el("p", { className: "error-text" }, el("span", { className: "mono" }, String(step.error.tag ?? "Error")), `: ${String(step.error.message ?? "")}`))
+      body.append(el("h4", { className: "value-heading" }, "Error"), el("p", { className: "error-text" }, el("span", { className: "mono" }, String(step.error.tag ?? "Error")), `: ${String(step.error.message ?? "")}`))
     }
-    if ("input" in step && step.input !== null && step.input !== undefined) body.append(el("h5", null, "Input"), jsonValue(`Input of ${step.path}`, step.input))
-    if ("output" in step && step.output !== null && step.output !== undefined) body.append(el("h5", null, "Output"), jsonValue(`Output of ${step.path}`, step.output))
+    if ("input" in step && step.input !== null && step.input !== undefined) body.append(el("h4", { className: "value-heading" }, "Input"), jsonValue(`Input of ${step.path}`, step.input))
+    if ("output" in step && step.output !== null && step.output !== undefined) body.append(el("h4", { className: "value-heading" }, "Output"), jsonValue(`Output of ${step.path}`, step.output))
     return body
   }
 
