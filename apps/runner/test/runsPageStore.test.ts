@@ -143,6 +143,7 @@ const suite = (dialect: "sqlite" | "pg", stores: () => Stores) => {
       expect(second.next).toBeUndefined()
       // A limit beyond 1..200 is brought within.
       expect((yield* store.page({ limit: 0 })).runs.length).toBe(1)
+      expect((yield* store.page({ limit: Number.NaN })).runs.length).toBe(11)
     }).pipe(Effect.provide(stores())))
 
   it.effect("searches the trigger event and the steps' input, output and error, case-insensitively, its %, _ and \\ taken literally", () =>

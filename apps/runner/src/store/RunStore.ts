@@ -161,7 +161,7 @@ export interface Cursor {
  * @category models
  */
 export interface RunsQuery {
-  /** 1..200 (a value beyond is brought within). */
+  /** 1..200 (a value beyond is brought within; one that is not a number is 50). */
   readonly limit: number
   readonly workflow?: string | undefined
   /** `running` is a run running and not waiting; `waiting` one whose waits last (`waiting_until` set). */
@@ -666,7 +666,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
         write("retried", sql.withTransaction(backToEngine(runId))).pipe(Effect.zipRight(read("read", Effect.map(runById(runId), Option.map(withoutEvent))))),
       page: (query) =>
         Effect.gen(function*() {
-          const limit = Math.min(Math.max(Math.trunc(query.limit), 1), 200)
+          const limit = Number.isFinite(query.limit) ? Math.min(Math.max(Math.trunc(query.limit), 1), 200) : 50
           // One more than the page: whether there is a next one.
           const rows = yield* read("read", paged({ ...query, limit: limit + 1 }))
           const runs = rows.slice(0, limit)
