@@ -843,8 +843,9 @@
       start = Math.min(start, step.startedAt)
       end = Math.max(end, step.startedAt + (step.durationMs ?? 0))
     }
-    if (run.finishedAt === null || run.finishedAt === undefined) end = Math.max(end, Date.now())
-    const span = { start, length: Math.max(1, end - start) }
+    const open = run.finishedAt === null || run.finishedAt === undefined
+    if (open) end = Math.max(end, Date.now())
+    const span = { start, length: Math.max(1, end - start), open }
 
     const rows = el("div", { className: "timeline-rows", role: "list" })
     for (const child of tree.children) appendRows(rows, child, 0, span)
@@ -960,7 +961,7 @@
     const facts = []
     if (step.status === "skipped") facts.push("not run: its branch was not taken")
     else if (typeof step.durationMs === "number") facts.push(formatDuration(step.durationMs))
-    else if (step.status === "running") facts.push("running")
+    else if (step.status === "running" && typeof step.startedAt === "number") facts.push(`${formatDuration(Math.max(0, Date.now() - step.startedAt))} so far`)
     if (typeof step.attempts === "number") {
       facts.push(step.attempts > 1 ? `${step.attempts} attempts (${plural(step.attempts - 1, "retry", "retries")})` : "1 attempt")
     }
@@ -968,8 +969,24 @@
     return facts.join(" · ")
   }
 
+  const synthesized = (node, iterations, span) => {
+    const { status, start, end } = summarize(node)
+    const kind = iterations.length > 0 ? "loop" : "group"
+    return {
+      path: node.path,
+      name: node.path.slice(Math.max(node.path.lastIndexOf("."), node.path.lastIndexOf("]")) + 1),
+      kind,
+      type: kind,
+      status: span.open ? "running" : status,
+      startedAt: start,
+      durationMs: span.open || start === undefined || end === undefined ? undefined : end - start
+    }
+  }
+
   const taskRow = (node, depth, span, iterations, prefix = "") => {
-    const step = node.step ?? { path: node.path, name: node.path, kind: "group", type: "group", status: summarize(node).status }
+    // A group or loop still running has no row of its own yet (a task's row is written when it
+    // ends): it is drawn from what it holds so far.
+    const step = node.step ?? synthesized(node, iterations, span)
     const summary = el(
       "summary",
       { className: "task-summary" },
