@@ -382,6 +382,7 @@
   let refetchTimer
   const listChanged = (runs) => {
     let unseen = false
+    const changes = []
     for (const run of runs) {
       const shown = shownRuns.get(run.id)
       if (shown === undefined) {
@@ -392,9 +393,17 @@
       const after = run.displayStatus ?? run.status
       shownRuns.set(run.id, run)
       const row = runsBody.querySelector(`tr[data-testid="run-row-${CSS.escape(run.id)}"]`)
-      if (row !== null) row.replaceWith(runRow(run))
-      if (before !== after) announce(`Run ${run.id} (${run.workflow}): ${statusWords[before] ?? before} → ${statusWords[after] ?? after}`)
+      if (row !== null) {
+        const hadFocus = row.contains(document.activeElement)
+        const next = runRow(run)
+        row.replaceWith(next)
+        if (hadFocus) next.querySelector("a")?.focus({ preventScroll: true })
+      }
+      if (before !== after) changes.push(`Run ${run.id} (${run.workflow}): ${statusWords[before] ?? before} → ${statusWords[after] ?? after}`)
     }
+    // A few changes are read out one by one; a burst as its count.
+    if (changes.length > 3) announce(`${changes.length} runs changed status`)
+    else changes.forEach(announce)
     if (unseen && cursors.length === 1 && refetchTimer === undefined) {
       // Many changes a second coalesce into one fetch.
       refetchTimer = setTimeout(() => {
@@ -504,18 +513,21 @@
     if (!again && stream !== undefined && streamRun === runId && stream.readyState !== EventSource.CLOSED) return
     stream?.close()
     streamRun = runId
-    stream = new EventSource(runId === undefined ? `${api}/stream` : `${api}/stream?run=${encodeURIComponent(runId)}`)
+    const source = new EventSource(runId === undefined ? `${api}/stream` : `${api}/stream?run=${encodeURIComponent(runId)}`)
+    stream = source
     liveState.textContent = "Connecting…"
     liveState.className = "live-state"
-    stream.addEventListener("open", () => {
+    source.addEventListener("open", () => {
       liveState.textContent = "Live"
       liveState.className = "live-state live-on"
     })
-    stream.addEventListener("error", () => {
-      liveState.textContent = stream.readyState === EventSource.CLOSED ? "Not live: reload the page" : "Reconnecting…"
+    source.addEventListener("error", () => {
+      if (stream !== source) return
+      // EventSource tries again by itself unless the answer was not a stream (a 401, say).
+      liveState.textContent = source.readyState === EventSource.CLOSED ? "Not live: reload the page" : "Reconnecting…"
       liveState.className = "live-state live-off"
     })
-    stream.addEventListener("runs", (event) => {
+    source.addEventListener("runs", (event) => {
       const runs = parse(event.data)?.runs
       if (!Array.isArray(runs)) return
       if (!listView.hidden) {
@@ -529,7 +541,7 @@
         }
       }
     })
-    stream.addEventListener("run", (event) => {
+    source.addEventListener("run", (event) => {
       const answer = parse(event.data)
       if (answer?.run?.id !== undefined && currentRun !== undefined && answer.run.id === currentRun.run.id) showRun(answer)
     })
