@@ -721,7 +721,7 @@
             : "No write of it was recorded as sent."
         ),
         el("h5", null, "What it sent (its input)"),
-        jsonValue(`Input of ${step.path}`, step.input)
+        step.input === null || step.input === undefined ? el("p", { className: "note" }, "Its input was not recorded.") : jsonValue(`Input of ${step.path}`, step.input)
       )
       if (done.has(step.path)) block.append(doneForm(run, step, result))
       section.append(block)
@@ -772,7 +772,9 @@
   }
 
   const act = async (button, result, path, body, what) => {
-    button.disabled = true
+    // Busy, not disabled: a disabled button would drop the reader's focus to the page's top.
+    if (button.getAttribute("aria-disabled") === "true") return
+    button.setAttribute("aria-disabled", "true")
     result.textContent = `${what}: sending…`
     try {
       const answer = await postJson(path, body)
@@ -785,7 +787,7 @@
     } catch (error) {
       result.textContent = `${what} was refused: ${error.message}`
       announce(result.textContent)
-      button.disabled = false
+      button.removeAttribute("aria-disabled")
     }
   }
 
