@@ -304,6 +304,14 @@ if (runs("runs-page")) {
   console.log(`target: the list's first page over ${r.runs} runs under 200 ms: p50 ${page.p50Ms.toFixed(2)} ms, p99 ${page.p99Ms.toFixed(2)} ms (${page.p99Ms < 200 ? "met" : "MISSED"}); ${
     (page.p50Ms / yardstick.p50Ms).toFixed(1)
   }× the yardstick's p50`)
+  console.log(`\nWhat the page's indexes cost the runs' writes: ${r.writes[0]?.rounds.length} alternating rounds on two fresh files, migration 8's indexes against migration 7's, 32 at a time, runs/s`)
+  console.table(r.writes.map((w) => ({
+    writes: w.writes,
+    "indexes 8 (median)": Math.round(w.medianIndexes8),
+    "indexes 7 (median)": Math.round(w.medianIndexes7),
+    "8 ÷ 7": Number((w.medianIndexes8 / w.medianIndexes7).toFixed(2)),
+    rounds: w.rounds.map((m) => `${Math.round(m.indexes8)}/${Math.round(m.indexes7)}`).join(" ")
+  })))
 }
 
 // --- 5. cold start -------------------------------------------------------------------------

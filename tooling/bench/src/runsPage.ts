@@ -34,7 +34,27 @@ export interface RunsPageResult {
   readonly runs: number
   readonly iterations: number
   readonly rows: ReadonlyArray<RunsPageRow>
+  /** What the indexes cost the runs' writes (`writeCost`). */
+  readonly writes: ReadonlyArray<WriteCostRow>
 }
+
+export interface WriteCostRow {
+  readonly writes: string
+  /** Runs/s, each round's, on migration 8's indexes and on migration 7's. */
+  readonly rounds: ReadonlyArray<{ readonly indexes8: number; readonly indexes7: number }>
+  readonly medianIndexes8: number
+  readonly medianIndexes7: number
+}
+
+/** Migration 8's indexes replaced by migration 7's (the schema otherwise the same). */
+const indexesOf7 = [
+  "DROP INDEX xr_runs_newest",
+  "DROP INDEX xr_runs_status_newest",
+  "DROP INDEX xr_runs_workflow_newest",
+  "DROP INDEX xr_runs_changed",
+  "CREATE INDEX xr_runs_open ON xr_runs (status, accepted_at)",
+  "CREATE INDEX xr_runs_accepted ON xr_runs (accepted_at)"
+]
 
 /** What the list's first page is measured by (its p99 against the issue's 200 ms). */
 export const FIRST_PAGE = "first page of 50 (whole)"
@@ -84,12 +104,7 @@ export const runsPageBench = async (runs = 10_000, iterations = Number(process.e
     // The same runs on migration 7's indexes, in a copy: what migration 8's buy.
     await runtime.runPromise(Effect.flatMap(Database.RunsSql, (sql) => sql.unsafe(`VACUUM INTO '${join(olderDir, "runs.db")}'`)))
     older = storeAt(olderDir)
-    await older.runPromise(Effect.gen(function*() {
-      const sql = yield* Database.RunsSql
-      for (const index of ["xr_runs_newest", "xr_runs_status_newest", "xr_runs_workflow_newest"]) yield* sql.unsafe(`DROP INDEX ${index}`)
-      yield* sql.unsafe("CREATE INDEX xr_runs_open ON xr_runs (status, accepted_at)")
-      yield* sql.unsafe("CREATE INDEX xr_runs_accepted ON xr_runs (accepted_at)")
-    }))
+    await older.runPromise(Effect.flatMap(Database.RunsSql, (sql) => Effect.forEach(indexesOf7, (statement) => sql.unsafe(statement))))
     // The first page, and its SQL as the store sends it.
     let pageSql: readonly [string, ReadonlyArray<unknown>] = ["", []]
     const firstPage = await runtime.runPromise(Effect.flatMap(RunStore.RunStore, (store) =>
@@ -142,11 +157,73 @@ export const runsPageBench = async (runs = 10_000, iterations = Number(process.e
         })
       }
     }
-    return { runs, iterations, rows: [...rows, ...olderRows] }
+    return { runs, iterations, rows: [...rows, ...olderRows], writes: await writeCost() }
   } finally {
     await runtime.dispose()
     await older?.dispose()
     rmSync(dataDir, { recursive: true, force: true })
     rmSync(olderDir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * What the page's indexes cost the writes, on two fresh files, one on migration 7's indexes:
+ * 3,000 events accepted (serve's write for a delivery), then 3,000 runs written as the engine
+ * writes them (accepted, started, two tasks' ends, finished), 32 at a time through the
+ * group-commit writer; rounds alternate the two files (the machine's load moves a round by
+ * ±30 %), medians compared.
+ */
+const writeCost = async (rounds = 8, count = 3000): Promise<ReadonlyArray<WriteCostRow>> => {
+  const dirs = [mkdtempSync(join(tmpdir(), "x-runner-writes-8-")), mkdtempSync(join(tmpdir(), "x-runner-writes-7-"))] as const
+  const stores = [storeAt(dirs[0]), storeAt(dirs[1])] as const
+  try {
+    await stores[1].runPromise(Effect.flatMap(Database.RunsSql, (sql) => Effect.forEach(indexesOf7, (statement) => sql.unsafe(statement))))
+    let next = 0
+    const accept = (store: RunStore.RunStore, i: number) => store.accept(`workflow-${i % 5}`, { id: `e${i}`, output: { id: `card-${i}`, desc: "x".repeat(200) } })
+    const task = (path: string, i: number): RunStore.Step => ({
+      path,
+      name: path,
+      kind: "action",
+      type: "boardtool/v1/getCard",
+      status: "succeeded",
+      input: { card: `card-${i}` },
+      output: { id: `card-${i}` },
+      startedAt: 1,
+      durationMs: 2,
+      attempts: 1
+    })
+    const wholeRun = (store: RunStore.RunStore, i: number) =>
+      Effect.flatMap(accept(store, i), ({ runId }) =>
+        Effect.all([
+          store.runStarted(runId, 0, "runner-0"),
+          store.stepFinished(runId, task("find", i)),
+          store.stepFinished(runId, task("post", i)),
+          store.runFinished(runId, 0, "succeeded", undefined)
+        ], { discard: true }))
+    const round = async (at: ReturnType<typeof storeAt>, write: (store: RunStore.RunStore, i: number) => Effect.Effect<unknown, unknown>) => {
+      const store = await at.runPromise(RunStore.RunStore)
+      const started = performance.now()
+      await at.runPromise(Effect.forEach(Array.from({ length: count }, () => next++), (i) => write(store, i), { concurrency: 32, discard: true }))
+      return count / ((performance.now() - started) / 1000)
+    }
+    const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+    const rows: Array<WriteCostRow> = []
+    for (const [writes, write] of [["events accepted", accept], ["runs written (accept, start, two tasks, finish)", wholeRun]] as const) {
+      const measured: Array<{ indexes8: number; indexes7: number }> = []
+      for (let r = 0; r < rounds; r++) {
+        if (r % 2 === 0) {
+          const indexes8 = await round(stores[0], write)
+          measured.push({ indexes8, indexes7: await round(stores[1], write) })
+        } else {
+          const indexes7 = await round(stores[1], write)
+          measured.push({ indexes8: await round(stores[0], write), indexes7 })
+        }
+      }
+      rows.push({ writes, rounds: measured, medianIndexes8: median(measured.map((m) => m.indexes8)), medianIndexes7: median(measured.map((m) => m.indexes7)) })
+    }
+    return rows
+  } finally {
+    for (const store of stores) await store.dispose()
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   }
 }
