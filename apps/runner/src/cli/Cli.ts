@@ -14,6 +14,7 @@ import * as Runs from "./commands/runs.js"
 import * as Sample from "./commands/sample.js"
 import * as Schema from "./commands/schema.js"
 import * as Serve from "./commands/serve.js"
+import * as Ui from "./commands/ui.js"
 import * as Shared from "./internal/shared.js"
 
 /**
@@ -37,6 +38,7 @@ export const examples = {
   describe: Describe.examples,
   options: Options.examples,
   runs: Runs.examples,
+  ui: Ui.examples,
   connect: Connect.examples,
   schema: Schema.examples
 } as const satisfies Record<string, ReadonlyArray<string>>
@@ -52,7 +54,7 @@ const footer = HelpDoc.blocks([HelpDoc.h1("EXAMPLES"), ...Object.values(examples
 export const cli = Command.run(
   Command.make("x-runner").pipe(
     Command.withDescription("Runs workflow files on the connector packages. Exit codes: 0 ok, 1 a step failed, 2 invalid workflow or arguments."),
-    Command.withSubcommands([Run.command, Serve.command, Runs.command, Sample.command, Describe.command, Options.command, Connect.command, Schema.command])
+    Command.withSubcommands([Run.command, Serve.command, Runs.command, Ui.command, Sample.command, Describe.command, Options.command, Connect.command, Schema.command])
   ),
   { name: "x-runner", version, footer }
 )

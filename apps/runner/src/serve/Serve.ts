@@ -1,12 +1,12 @@
 /**
  * `serve`: serves the triggers of one or more workflows and runs their tasks once per event on
  * the durable engine, until interrupted. This thread receives the deliveries: each workflow's
- * webhook at its own path, and `GET /healthz`; a delivery is acknowledged once its run is
- * committed (`RunStore`). The engine (`EngineHost`) runs in a thread of its own
- * (`EngineWorker`): it executes the runs, and keeps the triggers (a dynamic webhook registered
- * with the provider and removed by the last runner to stop; a polling trigger polled). A static
- * webhook (registered by hand in the provider's dashboard) is only received: `serve` prints the
- * URL to paste.
+ * webhook at its own path, `GET /healthz`, and the runs page under `/runs` (`RunsPage`); a
+ * delivery is acknowledged once its run is committed (`RunStore`). The engine (`EngineHost`)
+ * runs in a thread of its own (`EngineWorker`): it executes the runs, and keeps the triggers (a
+ * dynamic webhook registered with the provider and removed by the last runner to stop; a
+ * polling trigger polled). A static webhook (registered by hand in the provider's dashboard) is
+ * only received: `serve` prints the URL to paste.
  *
  * @since 0.2.0
  */
@@ -39,6 +39,7 @@ import * as CappedBody from "../internal/cappedBody.js"
 import * as WebhookPath from "./internal/webhookPath.js"
 import { Output } from "../Output.js"
 import type * as Interpreter from "../engine/Interpreter.js"
+import * as RunsPage from "../page/RunsPage.js"
 import * as RunStore from "../store/RunStore.js"
 import * as Signing from "./Signing.js"
 import * as TriggerStore from "../store/TriggerStore.js"
@@ -107,6 +108,8 @@ export interface ServeOptions {
   readonly allowUnsignedDeliveries?: boolean | undefined
   /** Polling workflows whose stored cursor is dropped first (`--reset-cursor`): each starts from a new baseline. */
   readonly resetCursors?: ReadonlyArray<string> | undefined
+  /** The runs page's token (`XRUNNER_UI_TOKEN`, `--ui-token-file`): needed beyond loopback. */
+  readonly uiToken?: Redacted.Redacted<string> | undefined
 }
 
 type Needs = Components | Output | Connections.Connections | FileSystem.FileSystem | Path.Path
@@ -162,6 +165,11 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     const atHealth = webhooks.find((served) => WebhookPath.canonical(served.publicUrl!.pathname) === healthPath)
     if (atHealth !== undefined) {
       return yield* new ServeProblem({ message: `${atHealth.file} would be served at ${healthPath}, the health check's path: rename it, or give another --public-url` })
+    }
+    // The runs page's paths are its own too.
+    const atPage = webhooks.find((served) => RunsPage.isPagePath(WebhookPath.canonical(served.publicUrl!.pathname)))
+    if (atPage !== undefined) {
+      return yield* new ServeProblem({ message: `${atPage.file} would be served at ${atPage.publicUrl!.pathname}, under /runs, the runs page's path: give another --public-url` })
     }
     yield* Signing.check(options.workflows.map((served) => served.workflow), options.connections, options.allowUnsignedDeliveries === true)
 
@@ -298,10 +306,13 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     // Each webhook at its path, matched in one form (`WebhookPath`): the router's own matching
     // takes a path case-insensitively and a registered one percent-encoded (`my%20hook`) never.
     const byPath = new Map(webhooks.map((served) => [WebhookPath.canonical(served.publicUrl!.pathname), served]))
-    // The health check too, in the same one form: `/healthz` exactly, by GET or HEAD.
+    // The health check too, in the same one form: `/healthz` exactly, by GET or HEAD; the runs
+    // page (once the server listens) everything under /runs.
+    let page: RunsPage.RunsPage | undefined
     const route = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const path = WebhookPath.canonical(request.url)
       if (path === healthPath && (request.method === "GET" || request.method === "HEAD")) return health
+      if (page !== undefined && RunsPage.isPagePath(path)) return page.handle
       const served = byPath.get(path)
       return served === undefined ? Effect.succeed(CappedBody.notFound) : deliver(served)
     })
@@ -316,8 +327,16 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
             message: /EADDRINUSE/.test(String(error.cause)) ? `port ${port} is in use` : `the server could not start: ${String(error.cause)}`
           }))
       )
+      // Made after the server: its live streams end first when serve stops, then the server closes.
+      page = yield* Effect.provideService(
+        RunsPage.make({ host, token: options.uiToken, wake: Effect.suspend(() => wake) }),
+        RunStore.RunStore,
+        store
+      )
       yield* Effect.provide(HttpServer.serveEffect()(router), server)
       if (webhooks.length === 0) yield* say(`● health at http://${host}:${port}/healthz`)
+      yield* say(`● runs at http://${host.includes(":") ? `[${host}]` : host}:${port}/runs`)
+      if (options.uiToken === undefined && RunsPage.needsTokenAt(host)) yield* say(`○ ${RunsPage.needsToken(host)} (until then it answers 403)`)
     }
     yield* Effect.addFinalizer(() => Effect.sync(() => serving = false))
 

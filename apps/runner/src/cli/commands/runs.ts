@@ -7,6 +7,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { InvalidArguments } from "../../Errors.js"
 import { databaseOption, dataDirOption, inputOption, jsonOutput, locationOf } from "../internal/shared.js"
 
 /**
@@ -15,7 +16,12 @@ import { databaseOption, dataDirOption, inputOption, jsonOutput, locationOf } fr
  * @since 0.2.0
  * @category constants
  */
-export const examples = ["$ x-runner runs --status failed", "$ x-runner runs show 3f2a9c41d0e8b7a6", "$ x-runner runs retry 3f2a9c41d0e8b7a6"] as const
+export const examples = [
+  "$ x-runner runs --status failed",
+  "$ x-runner runs show 3f2a9c41d0e8b7a6",
+  "$ x-runner runs retry 3f2a9c41d0e8b7a6",
+  "$ x-runner runs retry 3f2a9c41d0e8b7a6 --done research --done-output '{\"id\":\"s-41\"}'"
+] as const
 
 /**
  * `runs`, `runs show`, `runs retry`: the history `serve` keeps (loaded with the database).
@@ -48,17 +54,42 @@ const showCommand = Command.make("show", { run: runIdArg, dataDir: dataDirOption
     Command.withDescription("Show a run: its trigger event, and each step's input, output and error (secret parameters are never stored)")
   )
 
-const retryCommand = Command.make("retry", { run: runIdArg, dataDir: dataDirOption, database: databaseOption, input: inputOption }, (args) =>
-  Effect.flatMap(locationOf(args.dataDir, args.database), (location) =>
-    runsRetry({
+const retryCommand = Command.make("retry", {
+  run: runIdArg,
+  dataDir: dataDirOption,
+  database: databaseOption,
+  input: inputOption,
+  done: Options.text("done").pipe(
+    Options.withPseudoName("STEP PATH"),
+    Options.withDescription(
+      "A run of serve: this step's outcome was unknown and you checked at the provider that it was done: it is marked succeeded " +
+        "(with --done-output), and the run goes on from there"
+    ),
+    Options.optional
+  ),
+  doneOutput: Options.text("done-output").pipe(
+    Options.withPseudoName("JSON"),
+    Options.withDescription("With --done: the step's output, as the provider answered it (JSON; default null)"),
+    Options.optional
+  )
+}, (args) =>
+  Effect.gen(function*() {
+    if (Option.isNone(args.done) && Option.isSome(args.doneOutput)) {
+      return yield* new InvalidArguments({ message: "--done-output needs --done: the path of the step it is the output of" })
+    }
+    const location = yield* locationOf(args.dataDir, args.database)
+    return yield* runsRetry({
       location,
       runId: args.run,
       where: { dataDir: args.dataDir, database: Option.getOrUndefined(args.database) },
-      inputs: args.input
-    }))).pipe(
+      inputs: args.input,
+      done: Option.match(args.done, { onNone: () => undefined, onSome: (path) => ({ path, output: Option.getOrUndefined(args.doneOutput) }) })
+    })
+  })).pipe(
     Command.withDescription(
       "Run a failed run again: its tasks that succeeded keep their outputs, the others (failed, unknown, skipped) run again; " +
-        "serve's on a serving runner, x-runner run's here as it was run (give its --input values again)"
+        "serve's on a serving runner, x-runner run's here as it was run (give its --input values again). " +
+        "--done marks a step whose outcome was unknown as done first"
     )
   )
 

@@ -32,6 +32,7 @@ import {
   noFlags,
   sandboxFaultOption,
   sandboxOption,
+  uiTokenFileOption,
   version,
   withoutRateLimitsOption
 } from "../internal/shared.js"
@@ -74,6 +75,8 @@ export const serve = (args: {
   readonly files?: FileAccess.Flags | undefined
   readonly allowUnsignedDeliveries?: boolean | undefined
   readonly resetCursors?: ReadonlyArray<string> | undefined
+  /** `--ui-token-file`: the runs page's token (else `XRUNNER_UI_TOKEN`). */
+  readonly uiTokenFile?: string | undefined
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
     const files = yield* WorkflowFiles.workflowFiles(args.workflow)
@@ -118,6 +121,8 @@ export const serve = (args: {
       (yield* Effect.promise(() => import("../../store/Database.js"))).locateDatabase(args.database ?? process.env["XRUNNER_DATABASE"], args.dataDir),
       (problem) => new Errors.InvalidArguments({ message: problem.message })
     )
+    const RunsPage = yield* Effect.promise(() => import("../../page/RunsPage.js"))
+    const uiToken = yield* RunsPage.readToken(args.uiTokenFile)
     const cluster = yield* RunnerAddress.runnerAddress(Option.getOrUndefined(args.runnerAddress ?? Option.none()))
     const { connections, notes } = yield* ConnectionSource.connect(args.source, loaded.flatMap(({ workflow }) => Workflow.connectionsOf(workflow)))
     for (const { workflow } of loaded) yield* checkWithConnections(args.workflow, workflow, connections)
@@ -156,7 +161,8 @@ export const serve = (args: {
       version: args.version ?? "0.0.0",
       gates,
       allowUnsignedDeliveries: args.allowUnsignedDeliveries,
-      resetCursors: args.resetCursors
+      resetCursors: args.resetCursors,
+      uiToken
     }).pipe(
       // The serving thread's spans are not exported (the runs' and steps' are, from the engine's thread): none is made.
       Effect.withTracerEnabled(false),
@@ -219,6 +225,7 @@ export const command = Command.make("serve", {
     ),
     Options.repeated
   ),
+  uiTokenFile: uiTokenFileOption,
   connections: connectionsOption,
   sandbox: sandboxOption,
   sandboxFault: sandboxFaultOption,
@@ -243,6 +250,7 @@ export const command = Command.make("serve", {
     otlpEndpoint: Option.getOrUndefined(args.otlpEndpoint),
     allowUnsignedDeliveries: args.allowUnsignedDeliveries,
     resetCursors: args.resetCursor,
+    uiTokenFile: Option.getOrUndefined(args.uiTokenFile),
     version
   }).pipe(Effect.provide(components({ rateLimits: !args.withoutRateLimits })))).pipe(
   Command.withDescription(

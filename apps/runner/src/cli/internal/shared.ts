@@ -97,6 +97,15 @@ export const dataDirOption = Options.directory("data-dir").pipe(
   Options.withDescription("Where the embedded database and the triggers' state are kept (made 0700 if others could read it)"),
   Options.withDefault(".x-runner")
 )
+/** `--ui-token-file`: the runs page's token, for `serve` and `ui` (else `XRUNNER_UI_TOKEN`). */
+export const uiTokenFileOption = Options.text("ui-token-file").pipe(
+  Options.withPseudoName("FILE"),
+  Options.withDescription(
+    "A file whose first line is the runs page's token (at least 16 characters; also XRUNNER_UI_TOKEN): needed to serve the page beyond loopback, " +
+      "sent as Authorization: Bearer or entered at /runs/login"
+  ),
+  Options.optional
+)
 export const databaseOption = Options.text("database").pipe(
   Options.withPseudoName("postgres://…"),
   Options.withDescription("A PostgreSQL shared by several runners, instead of the embedded database (also XRUNNER_DATABASE)"),

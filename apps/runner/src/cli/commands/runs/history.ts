@@ -10,12 +10,14 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Database from "../../../store/Database.js"
 import { InvalidArguments, ServeProblem, StepFailed } from "../../../Errors.js"
 import { Output } from "../../../Output.js"
 import * as RunStore from "../../../store/RunStore.js"
+import * as RunActions from "../../../runs/RunActions.js"
 
 /**
  * The statuses `--status` takes.
@@ -151,7 +153,9 @@ const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
   })
 
 /**
- * `runs retry <id>`: a failed (or unknown) run back to the engine: what succeeded is kept, the rest runs again.
+ * `runs retry <id>`: a failed (or unknown) run back to the engine: what succeeded is kept, the
+ * rest runs again (`RunActions`, as the runs page does). With `done`, an `unknown` step is first
+ * marked done with the output it had at the provider.
  *
  * @since 0.3.0
  * @category commands
@@ -163,23 +167,54 @@ export const retry = (args: {
   readonly where: { readonly dataDir: string; readonly database: string | undefined }
   /** The `--input` values a run of `x-runner run` was given, given again. */
   readonly inputs: ReadonlyMap<string, string>
+  /** `--done <step path>`, and `--done-output <json>` (its text: checked here before anything is written). */
+  readonly done?: { readonly path: string; readonly output: string | undefined } | undefined
 }) =>
   Effect.gen(function*() {
     const output = yield* Output
-    const recorded = Option.flatten(yield* withStore(args.location, (store) => store.show(args.runId)))
-    if (Option.isNone(recorded)) return yield* notFound(args.runId, args.location)
-    if (recorded.value.run.origin === "run") return yield* runAgain(recorded.value.run, args)
+    const done = args.done === undefined ? undefined : { path: args.done.path, output: yield* doneOutput(args.done.output) }
+    if (done !== undefined && args.inputs.size > 0) {
+      return yield* new InvalidArguments({ message: "--done is for a run of serve, --input for a run of x-runner run: give one of them" })
+    }
+    const refused = (error: RunActions.Refused) => {
+      switch (error._tag) {
+        case "RunNotFound":
+          return Effect.fail(notFound(args.runId, args.location))
+        case "NotRetryable":
+          return Effect.fail(new StepFailed({ message: error.message }))
+        case "StepNotUnknown":
+          return Effect.fail(new InvalidArguments({ message: error.message }))
+        case "RetryHere":
+          return done === undefined
+            ? runAgain(error.run, args)
+            : Effect.fail(new InvalidArguments({ message: `run ${args.runId} is a run of x-runner run: --done is for a run of serve; x-runner runs retry ${args.runId} runs it again here` }))
+      }
+    }
+    // --input is a run of `x-runner run`'s: which run it is, is read before anything is written.
     if (args.inputs.size > 0) {
+      const recorded = Option.flatten(yield* withStore(args.location, (store) => store.show(args.runId)))
+      if (Option.isNone(recorded)) return yield* notFound(args.runId, args.location)
+      if (recorded.value.run.origin === "run") return yield* runAgain(recorded.value.run, args)
       return yield* new InvalidArguments({ message: `--input is for a run of x-runner run: run ${args.runId} takes the inputs its serving runner has` })
     }
-    const found = Option.flatten(yield* withStore(args.location, (store) => store.retry(args.runId)))
-    if (Option.isNone(found)) return yield* notFound(args.runId, args.location)
-    const run = found.value
-    if (run.status !== "accepted") {
-      return yield* new StepFailed({ message: `run ${run.id} is ${run.status}: only a failed or unknown run is retried` })
-    }
+    const acted = yield* withStore(args.location, (store) =>
+      (done === undefined ? RunActions.retry(store, args.runId) : RunActions.markDone(store, args.runId, done.path, done.output)).pipe(
+        Effect.map(Either.right),
+        Effect.catchIf(RunActions.isRefused, (error) => Effect.succeed(Either.left(error)))
+      ))
+    if (Option.isNone(acted)) return yield* notFound(args.runId, args.location)
+    if (acted.value._tag === "Left") return yield* refused(acted.value.left)
+    const run = acted.value.right
+    if (done !== undefined) yield* output.err(`✔ step ${done.path} of run ${run.id} is marked done, with the output given`)
     yield* output.err(
       `↻ run ${run.id} goes back to the engine (attempt ${run.attempt + 1}): its tasks that succeeded keep their outputs, the others run again; ` +
         `a serving runner picks it up, or the next one started`
     )
+  })
+
+/** `--done-output`'s JSON (null when left out: the step's output is not known). */
+const doneOutput = (text: string | undefined) =>
+  text === undefined ? Effect.succeed(null as unknown) : Effect.try({
+    try: () => JSON.parse(text) as unknown,
+    catch: (error) => new InvalidArguments({ message: `--done-output is not JSON (${error instanceof Error ? error.message : String(error)}): nothing was changed` })
   })

@@ -1,0 +1,95 @@
+/**
+ * The runs page's safety rules, each a small pure check: which addresses are loopback (the page
+ * needs no token there, but its `Host` must be a loopback name, against DNS rebinding), the
+ * operator's token compared in constant time, the login cookie (an HMAC of the token, never the
+ * token), the CSRF value every POST carries, and the headers every answer has.
+ *
+ * @internal
+ */
+import * as Redacted from "effect/Redacted"
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { isIP } from "node:net"
+
+/** Every answer's: nothing but the page's own script and styles, no frames, no foreign forms. */
+export const contentSecurityPolicy =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+/** The headers every answer under /runs has (404s and errors too). */
+export const safetyHeaders: Readonly<Record<string, string>> = {
+  "content-security-policy": contentSecurityPolicy,
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin"
+}
+
+/** The login cookie's name. */
+export const cookieName = "x-runner-runs"
+
+/** Whether an address to listen on is this machine's only (127.0.0.0/8, ::1, localhost). */
+export const isLoopbackAddress = (address: string): boolean => {
+  const bare = address.replace(/^\[(.*)\]$/, "$1").toLowerCase()
+  if (bare === "localhost" || bare.endsWith(".localhost")) return true
+  if (isIP(bare) === 4) return bare.startsWith("127.")
+  if (isIP(bare) === 6) return bare === "::1" || /^::ffff:127\./.test(bare)
+  return false
+}
+
+/** Whether a request's `Host` header (name, optional port) names this machine: a name a rebinding DNS points here is not one. */
+export const isLoopbackHostHeader = (host: string | undefined): boolean => {
+  if (host === undefined) return false
+  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.replace(/:\d*$/, "")
+  return isLoopbackAddress(name)
+}
+
+const digest = (text: string) => createHmac("sha256", "x-runner runs page: compare").update(text).digest()
+
+/** Whether a given secret equals the expected one, in time that does not depend on where they differ. */
+export const sameSecret = (given: string, expected: string): boolean => timingSafeEqual(digest(given), digest(expected))
+
+/** The login cookie's value: an HMAC of the token (the token itself is never stored in the browser). */
+export const cookieValue = (token: Redacted.Redacted<string>): string =>
+  createHmac("sha256", Redacted.value(token)).update("x-runner runs page: session").digest("base64url")
+
+/**
+ * The CSRF value the page's HTML carries and every POST sends back: derived from the token
+ * (the same on every runner that shares it, behind one load balancer), else random per process.
+ */
+export const csrfValue = (token: Redacted.Redacted<string> | undefined): string =>
+  token === undefined
+    ? randomBytes(32).toString("base64url")
+    : createHmac("sha256", Redacted.value(token)).update("x-runner runs page: csrf").digest("base64url")
+
+/** The cookie's value in a `Cookie` header, if there. */
+export const cookieIn = (header: string | undefined): string | undefined => {
+  for (const part of (header ?? "").split(";")) {
+    const at = part.indexOf("=")
+    if (at > 0 && part.slice(0, at).trim() === cookieName) return part.slice(at + 1).trim()
+  }
+  return undefined
+}
+
+/**
+ * Why a POST is not the page's own (none when it is): the CSRF header matches, and the
+ * browser's `Origin` (when sent) is this host's, and `Sec-Fetch-Site` (when sent) is not cross-site.
+ */
+export const crossSiteRefusal = (headers: Readonly<Record<string, string | undefined>>, csrf: string | undefined): string | undefined => {
+  if (csrf !== undefined) {
+    const given = headers["x-xrunner-csrf"]
+    if (given === undefined || !sameSecret(given, csrf)) return "the X-XRunner-CSRF header is missing or wrong: actions are sent by the runs page itself"
+  }
+  const site = headers["sec-fetch-site"]
+  if (site !== undefined && site.toLowerCase() === "cross-site") return "a cross-site request (Sec-Fetch-Site) is refused"
+  const origin = headers["origin"]
+  if (origin !== undefined) {
+    let host: string | undefined
+    try {
+      host = new URL(origin).host
+    } catch {
+      host = undefined
+    }
+    if (host === undefined || host.toLowerCase() !== (headers["host"] ?? "").toLowerCase()) return "a request from another origin is refused"
+  }
+  return undefined
+}
