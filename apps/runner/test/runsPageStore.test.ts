@@ -94,6 +94,9 @@ const suite = (dialect: "sqlite" | "pg", stores: () => Stores) => {
       expect(byId.get(succeeded)).toMatchObject({ status: "succeeded", skipped: 2, workflow: "card-moved", eventId: "e4", acceptedAt: 4_000, origin: "serve" })
       expect(byId.get(failed)).toMatchObject({ status: "failed", failedStep: "copy", runner: "runner-a" })
       for (const listed of all.runs) expect(typeof listed.changedAt).toBe("number")
+      // One run alone, as listed.
+      expect(yield* store.listed(waiting)).toEqual(Option.some(byId.get(waiting)))
+      expect(yield* store.listed("0000000000000000")).toEqual(Option.none())
 
       const page = (query: Omit<RunStore.RunsQuery, "limit">) => Effect.map(store.page({ limit: 50, ...query }), (found) => ids(found.runs))
       expect(yield* page({ status: "running" })).toEqual([running])

@@ -282,6 +282,8 @@ export interface RunStore {
   readonly retry: (runId: string) => Effect.Effect<Option.Option<Run>, StoreFailed>
   /** A page of runs, newest first, and where the next one starts (none: this is the last). */
   readonly page: (query: RunsQuery) => Effect.Effect<{ readonly runs: ReadonlyArray<ListedRun>; readonly next: Cursor | undefined }, StoreFailed>
+  /** One run as the page lists it (a run's own view, an action's answer). */
+  readonly listed: (runId: string) => Effect.Effect<Option.Option<ListedRun>, StoreFailed>
   /** The distinct workflow names of the runs (for the filter), in order. */
   readonly workflowNames: Effect.Effect<ReadonlyArray<string>, StoreFailed>
   /**
@@ -511,6 +513,11 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
         } ORDER BY r.accepted_at DESC, r.id LIMIT ${limit}`,
         decodeListed
       )
+    const listedById = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: ListedRunRow,
+      execute: (runId) => sql`SELECT ${listedColumns} FROM xr_runs r WHERE r.id = ${runId}`
+    })
     const changed = SqlSchema.findAll({
       Request: Schema.Struct({ since: Schema.Number, limit: Schema.Number }),
       Result: ListedRunRow,
@@ -673,6 +680,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
           const last = runs[runs.length - 1]
           return { runs, next: rows.length > limit && last !== undefined ? { acceptedAt: last.acceptedAt, id: last.id } : undefined }
         }),
+      listed: (runId) => read("read", listedById(runId)),
       workflowNames: read("read", Effect.map(distinctWorkflows(undefined), (rows) => rows.map((row) => row.workflow))),
       perMinute: (since, until) => read("read", countedPerMinute({ since, until })),
       changedSince: (since, limit) => read("read", changed({ since, limit })),
