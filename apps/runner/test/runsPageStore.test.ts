@@ -11,6 +11,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
 import * as Statement from "@effect/sql/Statement"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Context from "effect/Context"
@@ -369,42 +370,54 @@ const suite = (dialect: "sqlite" | "pg", stores: () => Stores) => {
     }).pipe(Effect.provide(stores())), 60_000)
 }
 
-describe("The runs page's store on the embedded database", () => {
-  suite("sqlite", () => embedded())
-
-  it.effect("migration 8 takes a database at migration 7: changed_at from each run's last time, the page's indexes in place of the old", () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "x-runner-page-"))
-    const fixture = readFileSync(new URL("./fixtures/runs-before-migrations.sql", import.meta.url), "utf8")
-    const succeeded = RunStore.runIdOf("new-card", "a1")
-    const failed = RunStore.runIdOf("new-card", "a2")
-    const waiting = RunStore.runIdOf("card-moved", "m1")
-    const upTo7 = Effect.gen(function*() {
-      const sql = yield* SqliteClient.SqliteClient
-      for (const statement of fixture.split(/;\s*\n/).map((text) => text.replace(/^--.*\n/gm, "").trim()).filter((text) => text !== "")) {
-        yield* sql.unsafe(statement)
-      }
-      const ran = yield* Migrator.make({})({ loader: Effect.map(Migrations.loader, (all) => all.filter(([id]) => id <= 7)), table: Migrations.table })
-      expect(ran.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7])
-    }).pipe(Effect.provide(SqliteClient.layer({ filename: join(dataDir, "runs.db") })), Effect.orDie)
-    return Effect.gen(function*() {
-      yield* upTo7
+/**
+ * Migration 8 on a database at migration 7 (the fixture of before migrations, brought to 7 by
+ * `Migrator` alone): `client` reaches it directly, `stores` opens it as the runner does.
+ */
+const fromMigration7 = (dialect: "sqlite" | "pg", open: () => Effect.Effect<{ readonly client: Layer.Layer<SqlClient.SqlClient, unknown>; readonly stores: Stores }>) =>
+  it.effect("migration 8 takes a database at migration 7: changed_at from each run's last time, the page's indexes in place of the old", () =>
+    Effect.gen(function*() {
+      const fixture = readFileSync(new URL("./fixtures/runs-before-migrations.sql", import.meta.url), "utf8")
+      const succeeded = RunStore.runIdOf("new-card", "a1")
+      const failed = RunStore.runIdOf("new-card", "a2")
+      const waiting = RunStore.runIdOf("card-moved", "m1")
+      const { client, stores } = yield* open()
+      yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        // One statement at a time (a prepared statement is one statement on PostgreSQL).
+        for (const statement of fixture.split(/;\s*\n/).map((text) => text.replace(/^--.*\n/gm, "").trim()).filter((text) => text !== "")) {
+          yield* sql.unsafe(statement)
+        }
+        const ran = yield* Migrator.make({})({ loader: Effect.map(Migrations.loader, (all) => all.filter(([id]) => id <= 7)), table: Migrations.table })
+        expect(ran.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7])
+      }).pipe(Effect.scoped, Effect.provide(client), Effect.orDie)
       yield* Effect.gen(function*() {
         const store = yield* RunStore.RunStore
         const sql = yield* Database.RunsSql
-        const rows = yield* sql<{ id: string; changed_at: number }>`SELECT id, changed_at FROM xr_runs ORDER BY accepted_at`
+        const rows = yield* sql<{ id: string; changed_at: number | string }>`SELECT id, changed_at FROM xr_runs ORDER BY accepted_at`
         // The fixture's times: finished, else started, else accepted.
-        expect(rows).toEqual([
-          { id: succeeded, changed_at: 1764000000400 },
-          { id: failed, changed_at: 1764000001300 },
-          { id: waiting, changed_at: 1764000002000 }
+        expect(rows.map((row) => [row.id, Number(row.changed_at)])).toEqual([
+          [succeeded, 1764000000400],
+          [failed, 1764000001300],
+          [waiting, 1764000002000]
         ])
-        const indexes = yield* sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'xr_runs' AND name NOT LIKE 'sqlite_%' ORDER BY name`
+        const indexes = dialect === "sqlite"
+          ? yield* sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'xr_runs' AND name NOT LIKE 'sqlite_%' ORDER BY name`
+          : yield* sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'xr_runs' AND indexname NOT LIKE '%_pkey' ORDER BY indexname`
         expect(indexes.map((row) => row.name)).toEqual(["xr_runs_changed", "xr_runs_newest", "xr_runs_status_newest", "xr_runs_workflow_newest"])
         expect(ids((yield* store.page({ limit: 10 })).runs)).toEqual([waiting, failed, succeeded])
         expect(ids(yield* store.changedSince(1764000001300, 10))).toEqual([waiting, failed])
-      }).pipe(Effect.provide(embedded(dataDir)))
-    })
-  })
+      }).pipe(Effect.provide(stores))
+    }))
+
+describe("The runs page's store on the embedded database", () => {
+  suite("sqlite", () => embedded())
+
+  fromMigration7("sqlite", () =>
+    Effect.sync(() => {
+      const dataDir = mkdtempSync(join(tmpdir(), "x-runner-page-"))
+      return { client: SqliteClient.layer({ filename: join(dataDir, "runs.db") }), stores: embedded(dataDir) }
+    }))
 })
 
 describe("The runs page's store on PostgreSQL", () => {
@@ -415,20 +428,22 @@ describe("The runs page's store on PostgreSQL", () => {
   }, 180_000)
   afterAll(() => postgres?.stop())
 
-  /** A database of its own on the test's PostgreSQL. */
-  const fresh = (): Stores =>
-    Layer.unwrapEffect(Effect.gen(function*() {
-      const name = `page${++databases}`
-      yield* Effect.scoped(Effect.flatMap(
-        Layer.build(PgClient.layer({ url: Redacted.make(postgres.url), maxConnections: 1 })),
-        (context) => Context.get(context, PgClient.PgClient).unsafe(`CREATE DATABASE ${name}`)
-      ))
-      return RunStore.layer.pipe(
-        Layer.provideMerge(Database.layer({ _tag: "Postgres", url: Redacted.make(postgres.url.replace(/\/[^/]*$/, `/${name}`)) })),
-        Layer.provide(NodeContext.layer)
-      )
-    }))
+  /** A database of its own on the test's PostgreSQL: its URL. */
+  const freshDatabase = Effect.gen(function*() {
+    const name = `page${++databases}`
+    yield* Effect.scoped(Effect.flatMap(
+      Layer.build(PgClient.layer({ url: Redacted.make(postgres.url), maxConnections: 1 })),
+      (context) => Context.get(context, PgClient.PgClient).unsafe(`CREATE DATABASE ${name}`)
+    ))
+    return Redacted.make(postgres.url.replace(/\/[^/]*$/, `/${name}`))
+  }).pipe(Effect.orDie)
+  const storesAt = (url: Redacted.Redacted<string>): Stores =>
+    RunStore.layer.pipe(
+      Layer.provideMerge(Database.layer({ _tag: "Postgres", url })),
+      Layer.provide(NodeContext.layer)
+    )
 
-  suite("pg", fresh)
+  suite("pg", () => Layer.unwrapEffect(Effect.map(freshDatabase, storesAt)))
+  fromMigration7("pg", () => Effect.map(freshDatabase, (url) => ({ client: PgClient.layer({ url, maxConnections: 1 }), stores: storesAt(url) })))
 })
 
