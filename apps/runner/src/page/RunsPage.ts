@@ -29,6 +29,7 @@ import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
@@ -428,6 +429,14 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
     )
     return RunsPage.of({ handle })
   })
+
+/**
+ * The page as a layer on the store (its live streams end when the layer's scope closes).
+ *
+ * @since 0.11.0
+ * @category layers
+ */
+export const layer = (options: Options): Layer.Layer<RunsPage, never, RunStore.RunStore> => Layer.scoped(RunsPage, make(options))
 
 type Params = Readonly<Record<string, string | ReadonlyArray<string>>>
 
