@@ -435,7 +435,7 @@ describe("the runs page's commands", () => {
     expect([short.code, short.stderr]).toEqual([2, expect.stringContaining("XRUNNER_UI_TOKEN: the runs page's token is at least 16 characters")])
   })
 
-  it("serve: the page on its port; a failed run retried there runs again at once; stopping with a live stream open ends serve; a webhook under /runs is refused", async () => {
+  it("serve: the page on its port; a failed run retried there runs again (the engine woken); stopping with a live stream open ends serve; a webhook under /runs is refused", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "x-runner-page-serve-"))
     const runId = await onStore(dataDir, (store) =>
       servedRun(store, {
