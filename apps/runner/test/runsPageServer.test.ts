@@ -204,6 +204,10 @@ describe("the runs page's server, in process", () => {
       // The page's own request reaches the action: no such run.
       const own = yield* ask(page, path, { method: "POST", body: "{}", headers: { "x-xrunner-csrf": csrf, origin: "http://127.0.0.1:8790", "sec-fetch-site": "same-origin" } })
       expect(refused(own)).toEqual([404, "RunNotFound"])
+      // Behind a reverse proxy that rewrites Host: the browser's host is the forwarded one.
+      const proxied = { "x-xrunner-csrf": csrf, origin: "https://runs.example.com" }
+      expect(refused(yield* ask(page, path, { method: "POST", body: "{}", headers: proxied }))).toEqual([403, "CrossSite"])
+      expect(refused(yield* ask(page, path, { method: "POST", body: "{}", headers: { ...proxied, "x-forwarded-host": "runs.example.com" } }))).toEqual([404, "RunNotFound"])
       // A GET of an action is not one.
       expect((yield* ask(page, path)).status).toBe(405)
     }).pipe(Effect.provide(freshStore())))

@@ -89,7 +89,10 @@ export const crossSiteRefusal = (headers: Readonly<Record<string, string | undef
     } catch {
       host = undefined
     }
-    if (host === undefined || host.toLowerCase() !== (headers["host"] ?? "").toLowerCase()) return "a request from another origin is refused"
+    // Behind a reverse proxy that rewrites Host, the host the browser asked for is X-Forwarded-Host
+    // (a header no cross-site page can set without a preflight this server never answers).
+    const own = [headers["host"], ...(headers["x-forwarded-host"] ?? "").split(",")].map((name) => (name ?? "").trim().toLowerCase())
+    if (host === undefined || !own.includes(host.toLowerCase())) return "a request from another origin is refused"
   }
   return undefined
 }
