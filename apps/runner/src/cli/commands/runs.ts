@@ -60,9 +60,9 @@ const retryCommand = Command.make("retry", {
   database: databaseOption,
   input: inputOption,
   done: Options.text("done").pipe(
-    Options.withPseudoName("STEP PATH"),
+    Options.withPseudoName("STEP"),
     Options.withDescription(
-      "A run of serve: this step's outcome was unknown and you checked at the provider that it was done: it is marked succeeded " +
+      "A run of serve: the path of a step whose outcome was unknown and that you found done at the provider: it is marked succeeded " +
         "(with --done-output), and the run goes on from there"
     ),
     Options.optional

@@ -3,7 +3,8 @@
  * status, trigger event, when started, how long, the failed task), `runs show <id>` a run's
  * event and each task's input, output and error by its path (secret parameters never stored),
  * `runs retry <id>` sends a failed run back to the engine (its tasks that succeeded keep their
- * outputs, the others run again): a serving runner picks it up within a second, or the next one started.
+ * outputs, the others run again; with `--done <step>`, that `unknown` step marked done first, as
+ * the runs page does: `RunActions`): a serving runner picks it up within a second, or the next one started.
  *
  * @since 0.3.0
  */
