@@ -355,11 +355,19 @@ describe("the runs page in Chromium, on serve --sandbox", () => {
       page.on("framenavigated", (frame) => {
         if (frame === page.mainFrame()) navigated++
       })
+      // From the click on, the page cannot read the run itself: what it shows next comes from its stream.
+      let readsRefused = 0
+      await page.route((url) => url.pathname === `/runs/api/runs/${runs.flaky}`, (route) => {
+        if (route.request().method() !== "GET") return route.continue()
+        readsRefused++
+        return route.abort()
+      })
       await byTestId(page, "action-retry").click()
       await until("the retried run's success", () => byTestId(page, "run-status").innerText(), (text) => text.includes("succeeded"))
       expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true)
       expect(navigated).toBe(0)
       expect(streams.some((url) => url.includes(`run=${runs.flaky}`)), streams.join(", ")).toBe(true)
+      expect(readsRefused, "the page asked for the run after its action").toBeGreaterThan(0)
       expect(await byTestId(page, "task-note").innerText()).toContain("succeeded")
     })
   })
