@@ -185,23 +185,18 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
     const storeFailed = (error: RunStore.StoreFailed) => problem(503, "StoreFailed", error.message)
 
     /** The run as the list shows it, the store's listing of its millisecond (a fresh view besides). */
-    const listedOf = (run: RunStore.Run, steps: ReadonlyArray<RunStore.Step> | undefined) =>
-      Effect.map(
-        store.page({ limit: 200, workflow: run.workflow, from: run.acceptedAt, to: run.acceptedAt + 1 }),
-        ({ runs }): RunStore.ListedRun =>
-          runs.find((listed) => listed.id === run.id) ?? {
-            ...run,
-            waitingUntil: undefined,
-            skipped: (steps ?? []).filter((step) => step.status === "skipped").length,
-            changedAt: run.finishedAt ?? run.startedAt ?? run.acceptedAt
-          }
-      )
+    // A run the store just answered is there (runs are never deleted); a row gone meanwhile is a defect.
+    const listedOf = (run: RunStore.Run) =>
+      Effect.flatMap(store.listed(run.id), Option.match({
+        onNone: () => Effect.dieMessage(`run ${run.id} was read, then not found`),
+        onSome: Effect.succeed
+      }))
     const view = (runId: string) =>
       Effect.flatMap(store.show(runId), (shown) =>
         Option.match(shown, {
           onNone: () => Effect.succeedNone,
           onSome: ({ event, run, steps }) =>
-            Effect.map(listedOf(run, steps), (listed) => Option.some(PageJson.runJson(listed, event, steps, RunActions.possible(run, steps))))
+            Effect.map(listedOf(run), (listed) => Option.some(PageJson.runJson(listed, event, steps, RunActions.possible(run, steps))))
         }))
 
     const runsPage = (params: Params) =>
@@ -319,7 +314,7 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
         const outcome = yield* acted.pipe(Effect.map(Either.right), Effect.catchIf(RunActions.isRefused, (refused) => Effect.succeed(Either.left(refused))))
         if (Either.isLeft(outcome)) return problem(refusedStatus(outcome.left), outcome.left._tag, outcome.left.message)
         yield* wake
-        return json({ run: PageJson.listedJson(yield* listedOf(outcome.right, undefined)) })
+        return json({ run: PageJson.listedJson(yield* listedOf(outcome.right)) })
       })
 
     const shell = () => {
