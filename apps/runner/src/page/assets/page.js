@@ -543,7 +543,11 @@
     })
     source.addEventListener("run", (event) => {
       const answer = parse(event.data)
-      if (answer?.run?.id !== undefined && currentRun !== undefined && answer.run.id === currentRun.run.id) showRun(answer)
+      if (answer?.run?.id !== undefined && currentRun !== undefined && answer.run.id === currentRun.run.id) {
+        // The run as it is now: a failed read before it no longer matters.
+        showProblem(undefined)
+        showRun(answer)
+      }
     })
   }
 
