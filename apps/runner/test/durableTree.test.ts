@@ -391,6 +391,38 @@ describe("an onFailure path under serve", () => {
   })
 })
 
+describe("a write cut short by its step's time limit", () => {
+  it("ends unknown with what it sent, for a person to check (runs show and the runs page show its input)", async () => {
+    const file = workflowFile("create-in-time", {
+      tasks: [{
+        label: "Create a card in time",
+        name: "create",
+        type: "boardtool/v1/createCard",
+        timeout: "1 second",
+        parameters: { idList: lists.roadmapDone, name: "${= 'made for ' + trigger.name}" }
+      }]
+    })
+    const card = await createCard("timed trigger")
+    const { dataDir, publicUrl, start } = await serving(file, "create-in-time")
+    // The create reaches the proxy (its write marker committed) and is held past its time limit.
+    intercept = (method, path, values) => method === "POST" && path === "/1/cards" && values.includes("made for timed trigger") ? "hold" : "forward"
+    const serve = await start()
+    expect(await deliver(card, "7ee000000000000000000201", publicUrl)).toBe(200)
+    await ended(dataDir, "7ee000000000000000000201", serve.log)
+    expect(held.length).toBe(1)
+    for (const { forward } of held) forward()
+    held = []
+    intercept = () => "forward"
+    const run = await shown(dataDir, "7ee000000000000000000201")
+    expect(run).toMatchObject({ status: "unknown", failedStep: "create" })
+    const step = run.steps.find((step) => step.path === "create") as { status: string; error?: { tag: string; message: string }; input?: Record<string, unknown> }
+    expect(step).toMatchObject({ status: "unknown", error: { tag: "OutcomeUnknown", message: expect.stringContaining("cut short by a time limit") } })
+    expect(step.input).toMatchObject({ idList: lists.roadmapDone, name: "made for timed trigger" })
+    serve.child.kill("SIGTERM")
+    await serve.exited
+  })
+})
+
 describe("runs retry of a loop that failed at one iteration", () => {
   it("sends the failed iteration again and none of those that succeeded; the run then succeeds", async () => {
     const letters = ["a", "b", "c", "d", "e"]

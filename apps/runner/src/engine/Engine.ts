@@ -227,9 +227,13 @@ const attemptActivity = (
           durationMs: before.durationMs ?? 0
         } satisfies StepOutcome
       }
+      // What the step was given, secrets scrubbed: shown for a step whose outcome is unknown (what it may have sent).
+      const resolveParameters = () => checked.decoded !== undefined ? Either.right(checked.parameters) : Run.resolveParameters(checked, scope)
+      const shownInputOf = (resolved: ReturnType<typeof resolveParameters>) =>
+        Run.scrubbed(checked, Either.getOrElse(resolved, () => checked.parameters))
       if (before !== undefined && before.status === "running" && before.writeSentAt !== undefined && before.writeAttempt === attempt) {
-        const resolved = checked.decoded !== undefined ? Either.right(checked.parameters) : Run.resolveParameters(checked, scope)
-        const shownInput = Run.scrubbed(checked, Either.getOrElse(resolved, () => checked.parameters))
+        const resolved = resolveParameters()
+        const shownInput = shownInputOf(resolved)
         // Cut short after it may have sent a write: found again, or reported; never sent blindly.
         const since = before.writeSentAt
         const startedAt = before.startedAt ?? since
@@ -287,6 +291,7 @@ const attemptActivity = (
           ? { status: "failed", error: deadline!.error, startedAt, durationMs: 0 } satisfies StepOutcome
           : {
             status: "unknown",
+            input: shownInputOf(resolveParameters()),
             error: {
               tag: "OutcomeUnknown",
               message: `step "${key}" (${type}) was cut short by a time limit after it may have sent a request that creates or changes something ` +
