@@ -21,6 +21,7 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import { mkdtempSync } from "node:fs"
+import { request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -98,11 +99,11 @@ interface Asked {
   readonly json: any
 }
 
-/** A request to the page's handler, as the server hands it one (Host 127.0.0.1:8790 unless given). */
+/** A request to the page's handler, as the server hands it one: its target as sent (no dot segments resolved), Host 127.0.0.1:8790 unless given. */
 const ask = (page: RunsPage.RunsPage, path: string, init: { readonly method?: string; readonly headers?: Record<string, string>; readonly body?: string } = {}) =>
   Effect.gen(function*() {
     const web = new Request(`http://127.0.0.1:8790${path}`, { method: init.method ?? "GET", ...(init.body === undefined ? {} : { body: init.body }) })
-    const request = HttpServerRequest.fromWeb(web).modify({ headers: Headers.fromInput({ host: "127.0.0.1:8790", ...init.headers }) })
+    const request = HttpServerRequest.fromWeb(web).modify({ url: path, headers: Headers.fromInput({ host: "127.0.0.1:8790", ...init.headers }) })
     const response = yield* Effect.provideService(page.handle, HttpServerRequest.HttpServerRequest, request)
     expectSafe(response)
     const answered = HttpServerResponse.toWeb(response)
@@ -166,7 +167,7 @@ describe("the runs page's server, in process", () => {
       const signed = yield* ask(page, "/runs/login", { method: "POST", body: `token=${token}`, headers: { ...form, origin: "http://runner.example.com:8790" } })
       expect([signed.status, signed.headers["location"]]).toEqual([303, "/runs"])
       const setCookie = signed.headers["set-cookie"]!
-      expect(setCookie).toMatch(/^x-runner-runs=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/runs$/)
+      expect(setCookie).toMatch(/^x-runner-runs=\d+\.[A-Za-z0-9_-]{43}; Max-Age=604800; HttpOnly; SameSite=Strict; Path=\/runs$/)
       expect(setCookie).not.toContain(token)
       const cookie = setCookie.split(";")[0]!
       const listed = yield* ask(page, "/runs/api/runs", { headers: { ...host, cookie: `other=1; ${cookie}` } })
@@ -204,12 +205,137 @@ describe("the runs page's server, in process", () => {
       // The page's own request reaches the action: no such run.
       const own = yield* ask(page, path, { method: "POST", body: "{}", headers: { "x-xrunner-csrf": csrf, origin: "http://127.0.0.1:8790", "sec-fetch-site": "same-origin" } })
       expect(refused(own)).toEqual([404, "RunNotFound"])
-      // Behind a reverse proxy that rewrites Host: the browser's host is the forwarded one.
-      const proxied = { "x-xrunner-csrf": csrf, origin: "https://runs.example.com" }
-      expect(refused(yield* ask(page, path, { method: "POST", body: "{}", headers: proxied }))).toEqual([403, "CrossSite"])
-      expect(refused(yield* ask(page, path, { method: "POST", body: "{}", headers: { ...proxied, "x-forwarded-host": "runs.example.com" } }))).toEqual([404, "RunNotFound"])
+      // Behind a reverse proxy that rewrites Host (so with a token): the browser's host is the forwarded one.
+      const behind = yield* RunsPage.make({ host: "127.0.0.1", token: Redacted.make(token) })
+      const bearer = { authorization: `Bearer ${token}` }
+      const proxied = { ...bearer, "x-xrunner-csrf": yield* csrfOf(behind, bearer), origin: "https://runs.example.com" }
+      expect(refused(yield* ask(behind, path, { method: "POST", body: "{}", headers: proxied }))).toEqual([403, "CrossSite"])
+      expect(refused(yield* ask(behind, path, { method: "POST", body: "{}", headers: { ...proxied, "x-forwarded-host": "runs.example.com" } }))).toEqual([404, "RunNotFound"])
       // A GET of an action is not one.
       expect((yield* ask(page, path)).status).toBe(405)
+    }).pipe(Effect.provide(freshStore())))
+
+  it.scoped("on loopback without a token: a request a proxy or tunnel forwarded (Host rewritten to loopback) is refused, saying a token is needed", () =>
+    Effect.gen(function*() {
+      const page = yield* RunsPage.make({ host: "127.0.0.1", token: undefined })
+      for (const [name, value] of [
+        ["forwarded", "for=203.0.113.7;proto=https"],
+        ["x-forwarded-for", "203.0.113.7"],
+        ["x-forwarded-host", "runs.example.com"],
+        ["x-real-ip", "203.0.113.7"],
+        ["via", "1.1 nginx"]
+      ] as const) {
+        const answer = yield* ask(page, "/runs/api/runs", { headers: { [name]: value } })
+        expect([name, answer.status, answer.json.error.tag]).toEqual([name, 403, "TokenNeeded"])
+        expect(answer.json.error.message).toContain("proxy or tunnel")
+        expect(answer.json.error.message).toContain("XRUNNER_UI_TOKEN")
+        expect((yield* ask(page, "/runs", { headers: { [name]: value } })).status).toBe(403)
+      }
+      // With a token, a proxy is fine.
+      const withToken = yield* RunsPage.make({ host: "127.0.0.1", token: Redacted.make(token) })
+      expect((yield* ask(withToken, "/runs/api/runs", { headers: { "x-forwarded-for": "203.0.113.7", authorization: `Bearer ${token}` } })).status).toBe(200)
+    }).pipe(Effect.provide(freshStore())))
+
+  it.scoped("a path with a dot, dot-dot or empty segment (also percent-encoded, or an encoded slash) is no page's: 404, not the path it resolves to", () =>
+    Effect.gen(function*() {
+      const page = yield* RunsPage.make({ host: "127.0.0.1", token: undefined })
+      for (
+        const path of [
+          "/runs/../hooks/api/runs",
+          "/runs/./api/runs",
+          "/runs/api/../api/runs",
+          "/runs/%2e%2e/x/api/runs",
+          "/runs/%2E/api/runs",
+          "/runs/api%2fruns",
+          "/runs//api/runs",
+          "/runs/api//runs"
+        ]
+      ) {
+        const answer = yield* ask(page, path)
+        expect([path, answer.status, answer.text.includes("\"runs\"")]).toEqual([path, 404, false])
+      }
+      expect(RunsPage.segmentsOf("/runs/../hooks/api/runs")).toBeUndefined()
+      expect(RunsPage.segmentsOf("/runs/api/runs/")).toEqual(["api", "runs"])
+      expect((yield* ask(page, "/runs/api/runs/")).status).toBe(200)
+    }).pipe(Effect.provide(freshStore())))
+
+  it.scoped("with a token: exactly /runs/login and /runs/assets/<file> go without it; /runs/assets and /runs/assets/ are neither the page nor its CSRF value", () =>
+    Effect.gen(function*() {
+      const page = yield* RunsPage.make({ host: "0.0.0.0", token: Redacted.make(token) })
+      const host = { host: "runner.example.com:8790" }
+      for (const path of ["/runs/assets", "/runs/assets/", "/runs/login/x", "/runs/assets/page.css/x"]) {
+        const answer = yield* ask(page, path, { headers: host })
+        expect([path, answer.status]).toEqual([path, 303])
+        expect(answer.text).not.toContain("x-runner-csrf")
+      }
+      // Signed in, those words are not run ids either.
+      for (const path of ["/runs/assets", "/runs/login/x", "/runs/logout"]) {
+        const answer = yield* ask(page, path, { headers: { ...host, authorization: `Bearer ${token}` } })
+        expect(answer.text, path).not.toContain("x-runner-csrf")
+      }
+      expect((yield* ask(page, "/runs/assets/page.js", { headers: host })).status).toBe(200)
+      expect((yield* ask(page, "/runs/login", { headers: host })).status).toBe(200)
+    }).pipe(Effect.provide(freshStore())))
+
+  it.scoped("the login cookie lasts a week (its issued-at signed with the token); POST /runs/logout (the page's own) clears it", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.parse("2026-11-27T09:00:00Z"))
+      const page = yield* RunsPage.make({ host: "0.0.0.0", token: Redacted.make(token) })
+      const host = { host: "runner.example.com:8790" }
+      const signed = yield* ask(page, "/runs/login", { method: "POST", body: `token=${token}`, headers: { ...host, "content-type": "application/x-www-form-urlencoded" } })
+      const cookie = signed.headers["set-cookie"]!.split(";")[0]!
+      const [issuedAt, mac] = cookie.slice("x-runner-runs=".length).split(".")
+      expect(Number(issuedAt)).toBe(Date.parse("2026-11-27T09:00:00Z"))
+      expect((yield* ask(page, "/runs/api/runs", { headers: { ...host, cookie } })).status).toBe(200)
+      // Another issued-at with the same MAC, or the MAC alone, is refused.
+      expect((yield* ask(page, "/runs/api/runs", { headers: { ...host, cookie: `x-runner-runs=${Number(issuedAt) + 1}.${mac}` } })).status).toBe(401)
+      expect((yield* ask(page, "/runs/api/runs", { headers: { ...host, cookie: `x-runner-runs=${mac}` } })).status).toBe(401)
+      yield* TestClock.adjust("6 days")
+      expect((yield* ask(page, "/runs/api/runs", { headers: { ...host, cookie } })).status).toBe(200)
+      yield* TestClock.adjust("1 day")
+      expect((yield* ask(page, "/runs/api/runs", { headers: { ...host, cookie } })).status).toBe(401)
+      expect((yield* ask(page, "/runs", { headers: { ...host, cookie } })).headers["location"]).toBe("/runs/login")
+
+      // Sign out: a POST with the page's CSRF value, from its origin.
+      const fresh = (yield* ask(page, "/runs/login", { method: "POST", body: `token=${token}`, headers: { ...host, "content-type": "application/x-www-form-urlencoded" } }))
+        .headers["set-cookie"]!.split(";")[0]!
+      const signedIn = { ...host, cookie: fresh }
+      expect((yield* ask(page, "/runs/logout", { method: "POST", headers: signedIn })).status).toBe(403)
+      expect((yield* ask(page, "/runs/logout", { headers: signedIn })).status).toBe(405)
+      const out = yield* ask(page, "/runs/logout", { method: "POST", headers: { ...signedIn, "x-xrunner-csrf": yield* csrfOf(page, signedIn), origin: "http://runner.example.com:8790" } })
+      expect([out.status, out.headers["location"]]).toEqual([303, "/runs/login"])
+      expect(out.headers["set-cookie"]).toBe("x-runner-runs=; Max-Age=0; HttpOnly; SameSite=Strict; Path=/runs")
+    }).pipe(Effect.provide(freshStore())))
+
+  it.scoped("a body over 1 MB is answered 413 with the JSON error, by its Content-Length or as it streams", () =>
+    Effect.gen(function*() {
+      const page = yield* RunsPage.make({ host: "127.0.0.1", token: undefined })
+      const csrf = yield* csrfOf(page)
+      const path = "/runs/api/runs/0123456789abcdef/done"
+      const big = JSON.stringify({ step: "x", output: "a".repeat(1024 * 1024) })
+      const streamed = yield* ask(page, path, { method: "POST", body: big, headers: { "x-xrunner-csrf": csrf } })
+      expect([streamed.status, streamed.json.error.tag]).toEqual([413, "BodyTooLarge"])
+      const declared = yield* ask(page, path, { method: "POST", body: "{}", headers: { "x-xrunner-csrf": csrf, "content-length": String(2 * 1024 * 1024) } })
+      expect([declared.status, declared.json.error.tag]).toEqual([413, "BodyTooLarge"])
+      // Under the cap, the action answers (no such run).
+      expect((yield* ask(page, path, { method: "POST", body: JSON.stringify({ step: "x", output: 1 }), headers: { "x-xrunner-csrf": csrf } })).status).toBe(404)
+    }).pipe(Effect.provide(freshStore())))
+
+  it.scoped("a running run of x-runner run: the run's view and a retry give one reason (RetryHere)", () =>
+    Effect.gen(function*() {
+      const store = yield* RunStore.RunStore
+      const page = yield* RunsPage.make({ host: "127.0.0.1", token: undefined })
+      const running = yield* store.recordStarted({
+        workflow: "w",
+        file: "/tmp/w.json",
+        runner: "run:test",
+        rerun: { sandbox: true, withoutRateLimits: false, allowPrivateNetworks: false, inputNames: [], inputsSalt: "00", inputsDigest: "00" }
+      })
+      const view = yield* ask(page, `/runs/api/runs/${running}`)
+      expect(view.json.run.status).toBe("running")
+      expect(view.json.actions.why).toContain(`x-runner runs retry ${running}`)
+      const refused = yield* post(page, `/runs/api/runs/${running}/retry`, {})
+      expect([refused.status, refused.json.error.tag]).toEqual([409, "RetryHere"])
     }).pipe(Effect.provide(freshStore())))
 
   it.scoped("the API: a page of runs with filters and its cursor, a run with its steps and actions, the chart; bad parameters are 400 InvalidQuery", () =>
@@ -352,6 +478,8 @@ describe("the runs page's server, in process", () => {
   it.scoped("the live stream: runs as they change every second, a followed run's view, a keep-alive every 15 s; it ends when the page stops", () =>
     Effect.gen(function*() {
       const store = yield* RunStore.RunStore
+      // The store stamps changes with the machine's clock: the TestClock starts at it, so each look's window is a real one.
+      yield* TestClock.setTime(Date.now())
       const scope = yield* Scope.make()
       const page = yield* Scope.extend(RunsPage.make({ host: "127.0.0.1", token: undefined }), scope)
       const first = yield* servedRun(store, { workflow: "w", event: "one", steps: [action("open", "succeeded")], status: "running" })
@@ -381,8 +509,8 @@ describe("the runs page's server, in process", () => {
       expect(last.run).toMatchObject({ id: first, status: "succeeded" })
       expect(last.steps.map((step: any) => step.path)).toEqual(["open", "comment"])
       expect(all.split("event: runs\n").length).toBe(3)
-      // Quiet for 15 s (every look finds the same runs, the TestClock's window holding them all):
-      // a keep-alive comment, nothing sent again.
+      // Quiet for 15 s (the runs' changes leave the looks' window, the finished run is not looked at
+      // again): a keep-alive comment, nothing sent again.
       const quiet = received.length
       for (let second = 0; second < 15; second++) yield* TestClock.adjust("1 second")
       all = yield* until((all) => all.includes(": keep-alive\n\n"))
@@ -392,6 +520,45 @@ describe("the runs page's server, in process", () => {
       yield* Fiber.join(reading)
     }).pipe(Effect.provide(freshStore())))
 })
+
+describe("the runs page's live stream in a burst", () => {
+  it.scoped("more runs changed in a second than one look reads: the stream says resync (the page reads its list again) rather than drop the rest", () =>
+    Effect.gen(function*() {
+      const store = yield* RunStore.RunStore
+      yield* TestClock.setTime(Date.now())
+      const page = yield* RunsPage.make({ host: "127.0.0.1", token: undefined })
+      const few = yield* Effect.forEach(["a", "b"], (event) => store.accept("w", { id: event, output: {} }))
+      const request = HttpServerRequest.fromWeb(new Request("http://127.0.0.1:8790/runs/api/stream")).modify({ headers: Headers.fromInput({ host: "127.0.0.1:8790" }) })
+      const response = yield* Effect.provideService(page.handle, HttpServerRequest.HttpServerRequest, request)
+      if (response.body._tag !== "Stream") throw new Error("not a stream")
+      const received: Array<string> = []
+      yield* Effect.fork(Stream.runForEach(Stream.decodeText(response.body.stream), (text) => Effect.sync(() => received.push(text))))
+      const until = (seen: (all: string) => boolean) =>
+        Effect.repeat(Effect.sync(() => received.join("")), { until: seen }).pipe(Effect.zipRight(Effect.sync(() => received.join(""))))
+      // A few: sent as they are.
+      const first = yield* until((all) => all.includes("event: runs\n"))
+      expect(first).not.toContain("event: resync")
+      expect(JSON.parse(/event: runs\ndata: (.*)\n\n/.exec(first)![1]!).runs.map((run: any) => run.id).sort()).toEqual(few.map(({ runId }) => runId).sort())
+      // A burst of 250 in the next second: more than a look reads.
+      const seen = received.length
+      yield* Effect.forEach(Array.from({ length: 250 }, (_, index) => `burst-${index}`), (event) => store.accept("w", { id: event, output: {} }), { discard: true })
+      yield* TestClock.adjust("1 second")
+      const burst = (yield* until((all) => all.length > first.length)).slice(first.length)
+      expect(received.length).toBeGreaterThan(seen)
+      expect(burst).toBe("event: resync\ndata: {}\n\n")
+    }).pipe(Effect.provide(freshStore())))
+})
+
+/** A GET of a target as given (fetch resolves dot segments before sending): its status. */
+const rawGet = (port: number, path: string) =>
+  new Promise<number>((resolve, reject) => {
+    const request = httpRequest({ host: "127.0.0.1", port, path, method: "GET" }, (response) => {
+      response.resume()
+      resolve(response.statusCode ?? 0)
+    })
+    request.on("error", reject)
+    request.end()
+  })
 
 describe("the runs page's commands", () => {
   it("ui: the runs x-runner run made, as the API gives them (no connection's value anywhere); a run of x-runner run is retried by runs retry, not the page", async () => {
@@ -422,6 +589,22 @@ describe("the runs page's commands", () => {
     const refused = await fetch(`${base}/runs/api/runs/${failedRun.id}/retry`, { method: "POST", body: "{}", headers: { "x-xrunner-csrf": csrf } })
     expect(refused.status).toBe(409)
     expect((await refused.json() as any).error.tag).toBe("RetryHere")
+    // A path is the page's or not on its raw form: dot segments are not resolved into /runs.
+    for (const path of ["/x/../runs/api/runs", "/runs/../runs/api/runs", "/runs/%2e%2e/runs/api/runs"]) {
+      expect([path, await rawGet(port, path)]).toEqual([path, 404])
+    }
+    // A body over 1 MB is answered 413 (not a reset connection), declared or chunked.
+    const big = "a".repeat(2 * 1024 * 1024)
+    const done = `${base}/runs/api/runs/${failedRun.id}/done`
+    const declared = await fetch(done, { method: "POST", body: big, headers: { "x-xrunner-csrf": csrf } })
+    expect([declared.status, (await declared.json() as any).error.tag]).toEqual([413, "BodyTooLarge"])
+    const chunked = await fetch(done, {
+      method: "POST",
+      body: new Blob([big]).stream(),
+      headers: { "x-xrunner-csrf": csrf },
+      duplex: "half"
+    } as RequestInit)
+    expect([chunked.status, (await chunked.json() as any).error.tag]).toEqual([413, "BodyTooLarge"])
     // The sandbox's connection values are in no answer.
     const everything = JSON.stringify(list) + JSON.stringify(view) + JSON.stringify(await (await fetch(`${base}/runs/api/runs/${list.runs[1].id}`)).json())
     expect(ui.log()).toBe(`● runs at http://127.0.0.1:${port}/runs\n`)
@@ -439,7 +622,9 @@ describe("the runs page's commands", () => {
     expect([short.code, short.stderr]).toEqual([2, expect.stringContaining("XRUNNER_UI_TOKEN: the runs page's token is at least 16 characters")])
   })
 
-  it("serve: the page on its port; a failed run retried there runs again (the engine woken); stopping with a live stream open ends serve; a webhook under /runs is refused", async () => {
+  // That the page wakes the engine is asserted in process (the retry test's count): through serve the
+  // engine also looks for runs every second by itself, so a missing wake would only be slower.
+  it("serve: the page on its port; a failed run retried there runs again; stopping with a live stream open ends serve; a webhook under /runs is refused", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "x-runner-page-serve-"))
     const runId = await onStore(dataDir, (store) =>
       servedRun(store, {

@@ -12,15 +12,16 @@
  * - `POST /runs/api/runs/<run>/retry` and `/done`: `RunActions`, the code `runs retry` runs.
  *
  * Safe by default: on loopback without a token the `Host` must name loopback (a rebinding DNS
- * name is refused); beyond loopback the operator's token is required (without one the page
- * answers 403 and says how to set one), as `Authorization: Bearer` or the login cookie (an HMAC
- * of the token); a POST carries the CSRF value and comes from the page's own origin; every
- * answer has a strict Content-Security-Policy and its content type.
+ * name is refused, and so is a request a proxy or tunnel forwarded); beyond loopback the
+ * operator's token is required (without one the page answers 403 and says how to set one), as
+ * `Authorization: Bearer` or the login cookie (a week's issued-at and an HMAC of it and the
+ * token); a POST carries the CSRF value and comes from the page's own origin; every answer has a
+ * strict Content-Security-Policy and its content type. A path is taken in the one form `serve`
+ * routes by (`WebhookPath`), and one with a `.`, `..` or empty segment is no page's.
  *
  * @since 0.11.0
  */
 import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
@@ -141,9 +142,15 @@ export const readToken = (file: string | undefined): Effect.Effect<Redacted.Reda
 export const needsToken = (host: string) =>
   `the runs page listens beyond loopback (${host}): it needs a token, set ${tokenVariable} or --ui-token-file <file>, and open /runs/login`
 
-/** How often the live stream looks for changed runs, and how far back (several runners' clocks differ). */
+/**
+ * How often the live stream looks for changed runs, and how far back: each writer stamps a run's
+ * change with its own clock, so runners' clocks must agree within this slack (NTP); a change
+ * stamped further back than that by a lagging runner is not streamed (a reload shows it).
+ */
 const lookEvery = Duration.seconds(1)
 const clockSlackMillis = 5_000
+/** The most changed runs one look reads: more than that, and the page is told to read again (`resync`). */
+const changedLimit = 200
 const keepAliveEvery = Duration.seconds(15)
 /** A POST's body: a step's output is the largest. */
 const maxBodyBytes = 1024 * 1024
@@ -162,7 +169,6 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
     const store = yield* RunStore.RunStore
     const beyondLoopback = !PageSecurity.isLoopbackAddress(options.host)
     const csrf = PageSecurity.csrfValue(options.token)
-    const cookie = options.token === undefined ? undefined : PageSecurity.cookieValue(options.token)
     const wake = options.wake ?? Effect.void
 
     // The live streams end when the page stops (before the server closes), and are waited for.
@@ -240,8 +246,11 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
         let runDone = false
         const look = Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
-          const changed = yield* store.changedSince(last - clockSlackMillis, 200)
+          const changed = yield* store.changedSince(last - clockSlackMillis, changedLimit)
           last = now
+          // A burst beyond what one look reads: the page reads its list and run again, rather than
+          // miss the changes past the limit (the next looks take the window again, so it settles).
+          const overflow = changed.length >= changedLimit
           const fresh: Array<ReturnType<typeof PageJson.listedJson>> = []
           for (const run of changed) {
             const listed = PageJson.listedJson(run)
@@ -252,7 +261,7 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
           // Only what is still in the window is remembered.
           const inWindow = new Set(changed.map((run) => run.id))
           for (const id of sent.keys()) if (!inWindow.has(id)) sent.delete(id)
-          let events = fresh.length === 0 ? "" : `event: runs\ndata: ${JSON.stringify({ runs: fresh })}\n\n`
+          let events = overflow ? "event: resync\ndata: {}\n\n" : fresh.length === 0 ? "" : `event: runs\ndata: ${JSON.stringify({ runs: fresh })}\n\n`
           if (runId !== undefined && (!runDone || inWindow.has(runId))) {
             const found = yield* view(runId)
             if (Option.isSome(found)) {
@@ -282,26 +291,24 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
         })
       })
 
-    /** A POST's JSON body, or why it is not one. */
+    /** A POST's JSON body, or the answer that refuses it (400, or 413 when too large). */
     const bodyOf = (request: HttpServerRequest.HttpServerRequest) =>
-      request.text.pipe(
-        HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
-        Effect.map((text) => {
-          if (text.trim() === "") return Either.right<unknown>({})
-          try {
-            return Either.right<unknown>(JSON.parse(text))
-          } catch {
-            return Either.left("the body is not JSON")
-          }
-        }),
-        Effect.orElseSucceed(() => Either.left(`the body could not be read (at most ${maxBodyBytes} bytes)`))
-      )
+      Effect.map(textOf(request, maxBodyBytes), (text): Either.Either<unknown, HttpServerResponse.HttpServerResponse> => {
+        if (text === undefined) return Either.left(problem(413, "BodyTooLarge", `the body is over ${maxBodyBytes} bytes`))
+        if (text === null) return Either.left(problem(400, "InvalidBody", "the body could not be read"))
+        if (text.trim() === "") return Either.right({})
+        try {
+          return Either.right(JSON.parse(text))
+        } catch {
+          return Either.left(problem(400, "InvalidBody", "the body is not JSON"))
+        }
+      })
 
     const refusedStatus = (refused: RunActions.Refused) => refused._tag === "RunNotFound" ? 404 : 409
     const act = (request: HttpServerRequest.HttpServerRequest, runId: string, action: "retry" | "done") =>
       Effect.gen(function*() {
         const body = yield* bodyOf(request)
-        if (Either.isLeft(body)) return problem(400, "InvalidBody", body.left)
+        if (Either.isLeft(body)) return body.left
         let acted: Effect.Effect<RunStore.Run, RunActions.Refused | RunStore.StoreFailed>
         if (action === "retry") {
           if (typeof body.right !== "object" || body.right === null || Array.isArray(body.right)) return problem(400, "InvalidBody", "the body of a retry is {}")
@@ -341,20 +348,29 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
         const refusal = PageSecurity.crossSiteRefusal(request.headers, undefined)
         if (refusal !== undefined) return htmlProblem(403, refusal)
         if (options.token === undefined) return HttpServerResponse.redirect(root, { status: 303 })
-        const text = yield* request.text.pipe(HttpIncomingMessage.withMaxBodySize(Option.some(16 * 1024)), Effect.orElseSucceed(() => ""))
-        const given = new URLSearchParams(text).get("token") ?? ""
+        const text = yield* textOf(request, 16 * 1024)
+        if (text === undefined) return htmlProblem(413, "the form is too large")
+        const given = new URLSearchParams(text ?? "").get("token") ?? ""
         if (!PageSecurity.sameSecret(given, Redacted.value(options.token))) return loginForm(true, 401)
-        const secure = request.headers["x-forwarded-proto"] === "https" ? "; Secure" : ""
-        return HttpServerResponse.redirect(root, {
-          status: 303,
-          headers: { "set-cookie": `${PageSecurity.cookieName}=${cookie}; HttpOnly; SameSite=Strict; Path=${root}${secure}`, "cache-control": "no-store" }
-        })
+        const cookie = PageSecurity.cookieValue(options.token, yield* Clock.currentTimeMillis)
+        return HttpServerResponse.redirect(root, { status: 303, headers: { "set-cookie": setCookie(request, cookie, PageSecurity.sessionMillis / 1000), "cache-control": "no-store" } })
       })
+    const setCookie = (request: HttpServerRequest.HttpServerRequest, value: string, maxAgeSeconds: number) =>
+      `${PageSecurity.cookieName}=${value}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict; Path=${root}${
+        request.headers["x-forwarded-proto"] === "https" ? "; Secure" : ""
+      }`
+    /** `POST /runs/logout` (the page's own, as an action): the cookie cleared, back to the form. */
+    const logout = (request: HttpServerRequest.HttpServerRequest) => {
+      if (request.method !== "POST") return HttpServerResponse.setHeader(htmlProblem(405, "POST only"), "allow", "POST")
+      const refusal = PageSecurity.crossSiteRefusal(request.headers, csrf)
+      if (refusal !== undefined) return htmlProblem(403, refusal)
+      return HttpServerResponse.redirect(`${root}/login`, { status: 303, headers: { "set-cookie": setCookie(request, "", 0), "cache-control": "no-store" } })
+    }
     const loginForm = (refused: boolean, status: number) =>
       HttpServerResponse.text(loginPage(refused), { status, contentType: "text/html; charset=utf-8", headers: { "cache-control": "no-store" } })
 
     /** Why the request may not see the page (none when it may), as the answer that says so. */
-    const gate = (request: HttpServerRequest.HttpServerRequest, segments: ReadonlyArray<string>) => {
+    const gate = (request: HttpServerRequest.HttpServerRequest, segments: ReadonlyArray<string>, now: number) => {
       const api = segments[0] === "api"
       const refuse = (status: number, tag: string, message: string) => api ? problem(status, tag, message) : htmlProblem(status, message)
       if (options.token === undefined) {
@@ -362,13 +378,23 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
         if (!PageSecurity.isLoopbackHostHeader(request.headers["host"])) {
           return refuse(403, "ForeignHost", "the runs page on loopback answers only to a loopback Host (127.0.0.1, localhost): set a token to reach it by another name")
         }
+        // A proxy or tunnel that rewrites Host to loopback would open the page to wherever it listens.
+        const proxied = PageSecurity.proxiedBy(request.headers)
+        if (proxied.length > 0) {
+          return refuse(
+            403,
+            "TokenNeeded",
+            `the runs page was reached through a proxy or tunnel (${proxied.join(", ")}): behind one it needs a token, set ${tokenVariable} or --ui-token-file <file>`
+          )
+        }
         return undefined
       }
-      // The login form and the page's files hold no data.
-      if (segments[0] === "login" || segments[0] === "assets") return undefined
+      // The login form and the page's files hold no data: exactly those paths.
+      if ((segments.length === 1 && segments[0] === "login") || (segments.length === 2 && segments[0] === "assets")) return undefined
       const bearer = /^Bearer +(\S+)\s*$/i.exec(request.headers["authorization"] ?? "")
       const byBearer = bearer !== null && PageSecurity.sameSecret(bearer[1]!, Redacted.value(options.token))
-      const byCookie = PageSecurity.cookieIn(request.headers["cookie"]) !== undefined && PageSecurity.sameSecret(PageSecurity.cookieIn(request.headers["cookie"])!, cookie!)
+      const cookie = PageSecurity.cookieIn(request.headers["cookie"])
+      const byCookie = cookie !== undefined && PageSecurity.validCookie(cookie, options.token, now)
       if (byBearer || byCookie) return undefined
       if (!api && (request.method === "GET" || request.method === "HEAD")) return HttpServerResponse.redirect(`${root}/login`, { status: 303 })
       return refuse(401, "Unauthorized", "the runs page needs its token: Authorization: Bearer <token>, or sign in at /runs/login")
@@ -381,6 +407,7 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
         const only = (allowed: string, answer: () => Effect.Effect<HttpServerResponse.HttpServerResponse, RunStore.StoreFailed>) =>
           method === allowed ? answer() : Effect.succeed(HttpServerResponse.setHeader(problem(405, "MethodNotAllowed", `${allowed} only`), "allow", allowed))
         if (first === "login" && segments.length === 1) return yield* login(request)
+        if (first === "logout" && segments.length === 1) return logout(request)
         if (first === "assets" && segments.length === 2) return yield* only("GET", () => Effect.succeed(asset(request, second!)))
         if (first === "api") {
           if (method === "POST") {
@@ -408,16 +435,20 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
           return problem(404, "NotFound", "no such API")
         }
         // The page itself, at /runs and at a run's deep link.
-        if (segments.length === 0 || (segments.length === 1 && Schema.is(PageQuery.RunId)(first))) return yield* only("GET", () => Effect.succeed(shell()))
+        if (segments.length === 0 || (segments.length === 1 && Schema.is(PageQuery.RunId)(first) && !reserved.has(first!))) {
+          return yield* only("GET", () => Effect.succeed(shell()))
+        }
         return htmlProblem(404, "not found")
       }).pipe(Effect.catchTag("StoreFailed", (error) => Effect.succeed(storeFailed(error))))
 
     const handle = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const url = new URL(request.url, "http://runs.invalid")
-      const segments = WebhookPath.canonical(url.pathname).split("/").slice(2).map(decodeSegment)
-      const params = HttpServerRequest.searchParamsFromURL(url)
-      return gate(request, segments) ?? (yield* route(request, segments, params))
+      // The path as the server routed it (its raw form, not one a URL parser resolved dots in:
+      // `/runs/../hooks/x` is not `/hooks/x` here and not the page's either).
+      const segments = segmentsOf(request.url)
+      if (segments === undefined) return htmlProblem(404, "not found")
+      const params = HttpServerRequest.searchParamsFromURL(new URL(request.url, "http://runs.invalid"))
+      return gate(request, segments, yield* Clock.currentTimeMillis) ?? (yield* route(request, segments, params))
     }).pipe(
       Effect.catchAllCause(() => Effect.succeed(problem(500, "PageFailed", "the runs page failed to answer"))),
       Effect.map(HttpServerResponse.setHeaders(PageSecurity.safetyHeaders))
@@ -435,13 +466,58 @@ export const layer = (options: Options): Layer.Layer<RunsPage, never, RunStore.R
 
 type Params = Readonly<Record<string, string | ReadonlyArray<string>>>
 
-const decodeSegment = (segment: string) => {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
+/** Words of the page's own paths: never a run's deep link. */
+const reserved = new Set(["api", "assets", "login", "logout"])
+
+/**
+ * A request target's segments under `/runs`, decoded, from the one form `serve` routes by; none
+ * when it is not under `/runs` or has a segment that is empty, `.` or `..`, or holds a `/` or `\`
+ * (also percent-encoded): such a path names nothing here, whatever a proxy made of it.
+ */
+export const segmentsOf = (target: string): ReadonlyArray<string> | undefined => {
+  const path = WebhookPath.canonical(target)
+  if (!isPagePath(path)) return undefined
+  const segments: Array<string> = []
+  for (const raw of path.split("/").slice(2)) {
+    let segment: string
+    try {
+      segment = decodeURIComponent(raw)
+    } catch {
+      return undefined
+    }
+    if (segment === "" || segment === "." || segment === ".." || /[/\\]/.test(segment)) return undefined
+    segments.push(segment)
   }
+  return segments
 }
+
+/**
+ * A request's body as text, read to at most `maxBytes`: `undefined` when it is larger (by its
+ * `Content-Length`, or as it streams: the rest is read and dropped, so the client gets the answer
+ * rather than a reset connection), `null` when it could not be read.
+ */
+const textOf = (request: HttpServerRequest.HttpServerRequest, maxBytes: number): Effect.Effect<string | undefined | null> => {
+  const declared = Number(request.headers["content-length"] ?? "0")
+  if (Number.isFinite(declared) && declared > maxBytes) return Effect.succeed(undefined)
+  return Effect.suspend(() => {
+    const chunks: Array<Uint8Array> = []
+    let size = 0
+    return request.stream.pipe(
+      // Past the cap nothing is kept; past many times it, the connection is not worth keeping.
+      Stream.runForEachWhile((chunk) =>
+        Effect.sync(() => {
+          size += chunk.length
+          if (size <= maxBytes) chunks.push(chunk)
+          return size <= maxBytes * drainFactor
+        })
+      ),
+      Effect.map(() => size > maxBytes ? undefined : Buffer.concat(chunks).toString("utf8")),
+      Effect.orElseSucceed(() => null)
+    )
+  })
+}
+/** How much of an oversized body is read (and dropped) to answer 413, as a multiple of the cap. */
+const drainFactor = 16
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)

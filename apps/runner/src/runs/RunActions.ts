@@ -117,17 +117,18 @@ const whyNot = (status: RunStore.RunStatus): string | undefined => {
 }
 
 /**
- * What can be done to this run (as `RunStore.show` reads it).
+ * What can be done to this run (as `RunStore.show` reads it): the reason given is the one an
+ * action on it is refused with (`refusal`, one order for both).
  *
  * @since 0.11.0
  * @category utils
  */
 export const possible = (run: RunStore.Run, steps: ReadonlyArray<RunStore.Step>): Possible => {
-  const refused = whyNot(run.status)
-  if (refused !== undefined) return { retry: false, done: [], why: `${run.status}: ${refused}` }
-  if (run.origin === "run") {
+  const refused = refusal(run)
+  if (refused?._tag === "RetryHere") {
     return { retry: false, done: [], why: `a run of x-runner run: \`x-runner runs retry ${run.id}\` runs it again in its own process, with its --input values` }
   }
+  if (refused?._tag === "NotRetryable") return { retry: false, done: [], why: `${run.status}: ${refused.why}` }
   return { retry: true, done: steps.filter((step) => step.status === "unknown").map((step) => step.path), why: undefined }
 }
 

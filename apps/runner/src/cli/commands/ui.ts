@@ -19,6 +19,7 @@ import * as Option from "effect/Option"
 import { createServer } from "node:http"
 import * as Errors from "../../Errors.js"
 import { Output } from "../../Output.js"
+import * as WebhookPath from "../../serve/internal/webhookPath.js"
 import { databaseOption, dataDirOption, locationOf, uiTokenFileOption } from "../internal/shared.js"
 
 /**
@@ -74,8 +75,9 @@ export const ui = (args: {
     // Made after the server: its live streams end first when the command stops.
     const page = yield* Effect.provide(RunsPage.make({ host: args.host, token }), store)
     const route = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      const path = new URL(request.url, "http://ui.invalid").pathname
-      if (RunsPage.isPagePath(path.replace(/\/$/, "") || "/")) return page.handle
+      // The one form serve routes by (raw, no dot segments resolved): the page decides the same way on both.
+      const path = WebhookPath.canonical(request.url)
+      if (RunsPage.isPagePath(path)) return page.handle
       if (path === "/" && (request.method === "GET" || request.method === "HEAD")) return Effect.succeed(HttpServerResponse.redirect("/runs", { status: 303 }))
       return Effect.succeed(HttpServerResponse.text("not found", { status: 404 }))
     })

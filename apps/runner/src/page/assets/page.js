@@ -541,6 +541,11 @@
         }
       }
     })
+    // More runs changed in a second than one look carries: the list page and the open run, read again.
+    source.addEventListener("resync", () => {
+      if (!listView.hidden) loadList()
+      else if (currentRun !== undefined) refreshRun()
+    })
     source.addEventListener("run", (event) => {
       const answer = parse(event.data)
       if (answer?.run?.id !== undefined && currentRun !== undefined && answer.run.id === currentRun.run.id) {

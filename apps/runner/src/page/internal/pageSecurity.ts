@@ -1,8 +1,9 @@
 /**
  * The runs page's safety rules, each a small pure check: which addresses are loopback (the page
  * needs no token there, but its `Host` must be a loopback name, against DNS rebinding), the
- * operator's token compared in constant time, the login cookie (an HMAC of the token, never the
- * token), the CSRF value every POST carries, and the headers every answer has.
+ * operator's token compared in constant time, the login cookie (a week's issued-at and an HMAC of
+ * it and the token, never the token), the proxy headers that refuse a loopback page without a
+ * token, the CSRF value every POST carries, and the headers every answer has.
  *
  * @internal
  */
@@ -36,6 +37,13 @@ export const isLoopbackAddress = (address: string): boolean => {
   return false
 }
 
+/** Headers a proxy or tunnel adds: on loopback without a token, their presence means the page is reached from elsewhere. */
+const proxyHeaders = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip", "via"] as const
+
+/** The proxy headers a request carries (none when it came straight to this machine's loopback). */
+export const proxiedBy = (headers: Readonly<Record<string, string | undefined>>): ReadonlyArray<string> =>
+  proxyHeaders.filter((name) => headers[name] !== undefined)
+
 /** Whether a request's `Host` header (name, optional port) names this machine: a name a rebinding DNS points here is not one. */
 export const isLoopbackHostHeader = (host: string | undefined): boolean => {
   if (host === undefined) return false
@@ -48,9 +56,27 @@ const digest = (text: string) => createHmac("sha256", "x-runner runs page: compa
 /** Whether a given secret equals the expected one, in time that does not depend on where they differ. */
 export const sameSecret = (given: string, expected: string): boolean => timingSafeEqual(digest(given), digest(expected))
 
-/** The login cookie's value: an HMAC of the token (the token itself is never stored in the browser). */
-export const cookieValue = (token: Redacted.Redacted<string>): string =>
-  createHmac("sha256", Redacted.value(token)).update("x-runner runs page: session").digest("base64url")
+/** How long a sign-in lasts: the cookie's Max-Age, and how old an issued-at it takes. */
+export const sessionMillis = 7 * 24 * 3_600_000
+
+const sessionMac = (token: Redacted.Redacted<string>, issuedAt: number) =>
+  createHmac("sha256", Redacted.value(token)).update(`x-runner runs page: session ${issuedAt}`).digest("base64url")
+
+/**
+ * The login cookie's value: `<issued-at>.<HMAC of the token and issued-at>` (the token itself is
+ * never stored in the browser; a stolen cookie ends with its week).
+ */
+export const cookieValue = (token: Redacted.Redacted<string>, issuedAt: number): string => `${issuedAt}.${sessionMac(token, issuedAt)}`
+
+/** Whether a cookie's value is one `cookieValue` made with this token less than `sessionMillis` before `now`. */
+export const validCookie = (value: string, token: Redacted.Redacted<string>, now: number): boolean => {
+  const match = /^(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(value)
+  if (match === null) return false
+  const issuedAt = Number(match[1])
+  // A minute's slack for an issued-at ahead: runners behind one load balancer share the token, not a clock.
+  if (now - issuedAt >= sessionMillis || issuedAt - now > 60_000) return false
+  return sameSecret(match[2]!, sessionMac(token, issuedAt))
+}
 
 /**
  * The CSRF value the page's HTML carries and every POST sends back: derived from the token
