@@ -2,10 +2,11 @@
  * The runs page's server, at the HTTP level: its handler in this process on a real store (each
  * refusal: no token beyond loopback, a missing or wrong token, a foreign Host or a proxy's
  * headers on loopback, a POST without the CSRF header or from another site, a path with dot or
- * empty segments, a body over 1 MB; the login cookie's week and sign-out; the safety headers on every
- * answer; the API's shapes; retry and mark-done and their refusals; the live stream on the
- * TestClock, and its resync after a burst), and the bundle's commands: `ui` on runs `x-runner run` made, `serve` serving the
- * page (a run retried there runs again), a webhook under /runs refused, and `runs retry --done`.
+ * empty segments, a body over 1 MB; the login cookie's week and sign-out; the safety headers on
+ * every answer; the API's shapes; retry and mark-done and their refusals; the live stream on the
+ * TestClock, and its resync after a burst), and the bundle's commands: `ui` on runs `x-runner
+ * run` made, `serve` serving the page (a run retried there runs again), a webhook under /runs
+ * refused, and `runs retry --done`.
  */
 import * as Headers from "@effect/platform/Headers"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
