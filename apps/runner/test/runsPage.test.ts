@@ -423,4 +423,27 @@ describe("the runs page in Chromium, with a token (x-runner ui)", () => {
     }, { extraHTTPHeaders: { authorization: `Bearer ${token}` } })
     expect(ui.log()).not.toContain(token)
   })
+
+  it("the login form: a wrong token said so, the right one signs in (an HttpOnly, SameSite=Strict cookie that is not the token)", async () => {
+    await withPage(async (page) => {
+      await page.goto(`${base}/runs`)
+      expect(new URL(page.url()).pathname).toBe("/runs/login")
+      const field = page.locator("input[type=password]")
+      await field.fill("not-the-token")
+      await field.press("Enter")
+      await byTestId(page, "login-refused").waitFor()
+      await field.fill(token)
+      await field.press("Enter")
+      await until("the list after the login", () => listedIds(page), (ids) => ids.includes(demoRun))
+      const cookies = await page.context().cookies()
+      expect(cookies.length).toBeGreaterThan(0)
+      for (const cookie of cookies) {
+        expect(cookie.value).not.toContain(token)
+        expect(cookie.httpOnly).toBe(true)
+        expect(cookie.sameSite).toBe("Strict")
+      }
+      expect(await page.content()).not.toContain(token)
+    })
+    expect(ui.log()).not.toContain(token)
+  })
 })

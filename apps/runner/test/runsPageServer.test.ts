@@ -203,6 +203,10 @@ describe("the runs page's server, in process", () => {
       expect(refused(yield* ask(page, path, { method: "POST", body: "{}", headers: { "x-xrunner-csrf": "forged" } }))).toEqual([403, "CrossSite"])
       expect(refused(yield* ask(page, path, { method: "POST", body: "{}", headers: { "x-xrunner-csrf": csrf, origin: "http://evil.example" } }))).toEqual([403, "CrossSite"])
       expect(refused(yield* ask(page, path, { method: "POST", body: "{}", headers: { "x-xrunner-csrf": csrf, origin: "null" } }))).toEqual([403, "CrossSite"])
+      expect(refused(yield* ask(page, path, { method: "POST", body: "{}", headers: { "x-xrunner-csrf": csrf, origin: "null", "sec-fetch-site": "cross-site" } }))).toEqual([403, "CrossSite"])
+      // A browser's own form POST under our no-referrer policy: Origin null, Sec-Fetch-Site same-origin.
+      const ownForm = yield* ask(page, path, { method: "POST", body: "{}", headers: { "x-xrunner-csrf": csrf, origin: "null", "sec-fetch-site": "same-origin" } })
+      expect(refused(ownForm)).toEqual([404, "RunNotFound"])
       expect(refused(yield* ask(page, path, { method: "POST", body: "{}", headers: { "x-xrunner-csrf": csrf, "sec-fetch-site": "cross-site" } }))).toEqual([403, "CrossSite"])
       // The page's own request reaches the action: no such run.
       const own = yield* ask(page, path, { method: "POST", body: "{}", headers: { "x-xrunner-csrf": csrf, origin: "http://127.0.0.1:8790", "sec-fetch-site": "same-origin" } })

@@ -108,7 +108,10 @@ export const crossSiteRefusal = (headers: Readonly<Record<string, string | undef
   const site = headers["sec-fetch-site"]
   if (site !== undefined && site.toLowerCase() === "cross-site") return "a cross-site request (Sec-Fetch-Site) is refused"
   const origin = headers["origin"]
-  if (origin !== undefined) {
+  // A form's POST from a page answered with `Referrer-Policy: no-referrer` (all of ours) carries
+  // `Origin: null`; the browser's own `Sec-Fetch-Site` (no script can set it) says it is ours.
+  const ownForm = origin === "null" && site !== undefined && site.toLowerCase() === "same-origin"
+  if (origin !== undefined && !ownForm) {
     let host: string | undefined
     try {
       host = new URL(origin).host
