@@ -29,6 +29,16 @@ export interface Context<C = Readonly<Record<string, unknown>>> {
 }
 
 /**
+ * What an action does to the world: only reads; writes (creates or changes); or destroys
+ * (deletes, archives for good, refunds, cancels: what cannot be taken back). `describe` shows
+ * it, and an agent's client asks before a `destroy`.
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export type Impact = "read" | "write" | "destroy"
+
+/**
  * An action: what it takes (props), what it returns (output), the scopes it needs and the Effect that runs it.
  *
  * @since 0.1.0
@@ -38,6 +48,10 @@ export interface Action<P extends Property.Properties = any, A = any, N extends 
   readonly name: N
   readonly title: string
   readonly description: string
+  /** What it does to the world: reads, writes, or destroys what cannot be taken back. @since 0.9.0 */
+  readonly impact: Impact
+  /** Whether running it again with the same parameters changes nothing more (a read always is; a create is not; setting a field to a value is). @since 0.9.0 */
+  readonly idempotent: boolean
   readonly props: P
   /** The Schema of the output; `undefined` when the action outputs nothing. */
   readonly output: Schema.Schema<A, any> | undefined
@@ -172,6 +186,10 @@ export const make = <
   readonly name: N
   readonly title: string
   readonly description: string
+  /** What it does to the world (see `Impact`). */
+  readonly impact?: Impact
+  /** Whether repeating it with the same parameters changes nothing more. */
+  readonly idempotent?: boolean
   readonly props: P
   readonly output?: Schema.Schema<A, I>
   readonly scopes?: ReadonlyArray<string>
@@ -200,6 +218,9 @@ export const make = <
   name: config.name,
   title: config.title,
   description: config.description,
+  // Until every action declares its mark, an undeclared one is taken as the careful "write".
+  impact: config.impact ?? "write",
+  idempotent: config.idempotent ?? (config.impact === "read"),
   props: config.props,
   output: config.output,
   scopes: config.scopes ?? [],

@@ -181,6 +181,9 @@ export const action = Action.make({
   name: "customAction",
   title: "Custom API Call",
   description: "Sends any request to the provider's API with this connection's credentials.",
+  // Any method to any path: it can delete as well as read, so it is marked as the worst it can do.
+  impact: "destroy",
+  idempotent: false,
   props,
   output: Output,
   run: (params, { client }) =>
