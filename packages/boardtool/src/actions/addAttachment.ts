@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const addAttachment = Action.make({
   name: "addAttachment",
   title: "Add Attachment",
+  impact: "write", idempotent: false,
   description: "Attaches a file (from a path, a URL or base64) or a link to a card.",
   props: {
     idBoard: Props.idBoard,

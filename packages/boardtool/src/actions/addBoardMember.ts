@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const addBoardMember = Action.make({
   name: "addBoardMember",
   title: "Add Member to Board",
+  impact: "write", idempotent: false,
   description: "Adds a Trello member to a board (or changes their role), or invites someone by email.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),

@@ -9,6 +9,7 @@ import * as Props from "../props/shared.js"
 export const addCardMember = Action.make({
   name: "addCardMember",
   title: "Add Member to Card",
+  impact: "write", idempotent: false,
   description: "Assigns a board's member to a card; outputs the card's members.",
   props: {
     idBoard: Props.idBoard,

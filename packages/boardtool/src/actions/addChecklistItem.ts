@@ -6,6 +6,7 @@ import * as Content from "../props/content.js"
 export const addChecklistItem = Action.make({
   name: "addChecklistItem",
   title: "Add Checklist Item",
+  impact: "write", idempotent: false,
   description: "Adds an item to a checklist, optionally ticked, dated or assigned to a member.",
   props: {
     idBoard: Props.idBoard,

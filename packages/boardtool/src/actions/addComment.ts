@@ -6,6 +6,7 @@ import * as Content from "../props/content.js"
 export const addComment = Action.make({
   name: "addComment",
   title: "Add Comment",
+  impact: "write", idempotent: false,
   description: "Comments on a card.",
   props: { idBoard: Props.idBoard, idCard: Content.idCard, text: Content.commentText },
   output: Comments.Comment,

@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const addCustomFieldOption = Action.make({
   name: "addCustomFieldOption",
   title: "Add Custom Field Option",
+  impact: "write", idempotent: false,
   description: "Adds an option to a list (dropdown) custom field: its text, colour and position (at the bottom unless given).",
   props: {
     idBoard: Props.idBoard,

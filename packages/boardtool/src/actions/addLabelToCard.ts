@@ -8,6 +8,7 @@ import * as Content from "../props/content.js"
 export const addLabelToCard = Action.make({
   name: "addLabelToCard",
   title: "Add Label to Card",
+  impact: "write", idempotent: false,
   description:
     "Puts a label on a card: an existing label, or the card's board's label of a name (and colour), created when the board has none.",
   props: {

@@ -6,6 +6,7 @@ import * as Content from "../props/content.js"
 export const addReaction = Action.make({
   name: "addReaction",
   title: "Add Reaction to Comment",
+  impact: "write", idempotent: false,
   description: "Reacts to a comment with an emoji, given by its short name (thumbsup) or its unified code (1F44D).",
   props: {
     idBoard: Props.idBoard,

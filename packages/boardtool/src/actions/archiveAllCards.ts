@@ -9,6 +9,7 @@ import * as Props from "../props/shared.js"
 export const archiveAllCards = Action.make({
   name: "archiveAllCards",
   title: "Archive All Cards in List",
+  impact: "write", idempotent: true,
   description:
     "Archives every open card of a list, several at once within the token's rate limit; reports each card's result, so a failure says which cards were archived.",
   props: {

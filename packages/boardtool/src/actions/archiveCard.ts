@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const archiveCard = Action.make({
   name: "archiveCard",
   title: "Archive Card",
+  impact: "write", idempotent: true,
   description: "Archives a card (Trello's closed: it leaves its list, and can be restored).",
   props: {
     idBoard: Props.idBoard,

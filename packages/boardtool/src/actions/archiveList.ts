@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const archiveList = Action.make({
   name: "archiveList",
   title: "Archive List",
+  impact: "write", idempotent: true,
   description: "Archives a list (its cards go with it; unarchiving brings them back).",
   props: {
     idBoard: Props.idBoard,

@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const closeBoard = Action.make({
   name: "closeBoard",
   title: "Close Board",
+  impact: "write", idempotent: true,
   description: "Closes (archives) a board; it can be reopened.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards })

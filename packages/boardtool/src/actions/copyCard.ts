@@ -7,6 +7,7 @@ import { keepable } from "./createCard.js"
 export const copyCard = Action.make({
   name: "copyCard",
   title: "Copy Card",
+  impact: "write", idempotent: false,
   description: "Copies a card into a list (of any board), keeping what is chosen of it: by default all of it.",
   props: {
     idBoard: Props.idBoard,

@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const createBoard = Action.make({
   name: "createBoard",
   title: "Create Board",
+  impact: "write", idempotent: false,
   description: "Creates a board: empty or with Trello's default lists and labels, in a workspace, or copied from another board.",
   props: {
     name: Property.string({ title: "Name", required: true, minLength: 1, maxLength: 16384 }),

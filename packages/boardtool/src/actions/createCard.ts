@@ -11,6 +11,7 @@ export const keepable = ["attachments", "checklists", "comments", "customFields"
 export const createCard = Action.make({
   name: "createCard",
   title: "Create Card",
+  impact: "write", idempotent: false,
   description: "Creates a card in a list: at a position, with dates, members, labels, a link attached, or copied from another card.",
   props: {
     idBoard: Props.idBoard,

@@ -6,6 +6,7 @@ import * as Content from "../props/content.js"
 export const createChecklist = Action.make({
   name: "createChecklist",
   title: "Create Checklist",
+  impact: "write", idempotent: false,
   description: "Adds a checklist to a card, empty or copied (with its items) from another checklist.",
   props: {
     idBoard: Props.idBoard,

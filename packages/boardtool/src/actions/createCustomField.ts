@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const createCustomField = Action.make({
   name: "createCustomField",
   title: "Create Custom Field",
+  impact: "write", idempotent: false,
   description: "Adds a custom field to a board: text, number, date, checkbox, or a list (dropdown) with its options.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),

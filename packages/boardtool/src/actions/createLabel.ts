@@ -7,6 +7,7 @@ import * as Content from "../props/content.js"
 export const createLabel = Action.make({
   name: "createLabel",
   title: "Create Label",
+  impact: "write", idempotent: false,
   description: "Creates a label on a board, in one of Trello's colours or none.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),

@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const createList = Action.make({
   name: "createList",
   title: "Create List",
+  impact: "write", idempotent: false,
   description: "Creates a list on a board (at the bottom unless a position is given), optionally copying another list's cards.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),

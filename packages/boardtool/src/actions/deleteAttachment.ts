@@ -7,6 +7,7 @@ import * as Props from "../props/shared.js"
 export const deleteAttachment = Action.make({
   name: "deleteAttachment",
   title: "Delete Attachment",
+  impact: "destroy", idempotent: false,
   description: "Deletes one of a card's attachments.",
   props: {
     idBoard: Props.idBoard,

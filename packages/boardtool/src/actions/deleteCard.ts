@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const deleteCard = Action.make({
   name: "deleteCard",
   title: "Delete Card",
+  impact: "destroy", idempotent: false,
   description: "Deletes a card for good (archive it to keep it restorable).",
   props: {
     idBoard: Props.idBoard,

@@ -6,6 +6,7 @@ import * as Content from "../props/content.js"
 export const deleteChecklistItem = Action.make({
   name: "deleteChecklistItem",
   title: "Delete Checklist Item",
+  impact: "destroy", idempotent: false,
   description: "Deletes an item from a checklist.",
   props: { idBoard: Props.idBoard, idCard: Content.cardToChooseFrom, idChecklist: Content.idChecklist, idCheckItem: Content.idCheckItem },
   run: ({ idCheckItem, idChecklist }, { client }) => Checklists.deleteCheckItem(client, idChecklist, idCheckItem)

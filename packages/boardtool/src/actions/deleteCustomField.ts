@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const deleteCustomField = Action.make({
   name: "deleteCustomField",
   title: "Delete Custom Field",
+  impact: "destroy", idempotent: false,
   description: "Deletes a board's custom field, and every card's value of it.",
   props: {
     idBoard: Props.idBoard,

@@ -6,6 +6,7 @@ import * as Content from "../props/content.js"
 export const deleteLabel = Action.make({
   name: "deleteLabel",
   title: "Delete Label",
+  impact: "destroy", idempotent: false,
   description: "Deletes a label from its board and from every card that has it.",
   props: { idBoard: Props.idBoard, id: Content.idLabel },
   run: ({ id }, { client }) => Labels.deleteLabel(client, id)

@@ -7,6 +7,7 @@ import * as Props from "../props/shared.js"
 export const downloadAttachment = Action.make({
   name: "downloadAttachment",
   title: "Download Attachment",
+  impact: "read",
   description: "Downloads a file attached to a card to a local path (streamed, written 0600).",
   props: {
     idBoard: Props.idBoard,

@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const findListByName = Action.make({
   name: "findListByName",
   title: "Find List by Name",
+  impact: "read",
   description: "Finds a board's list by its name (case ignored): found is false, and list null, when there is none.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),

@@ -7,6 +7,7 @@ import * as Props from "../props/shared.js"
 export const getAttachment = Action.make({
   name: "getAttachment",
   title: "Get Attachment",
+  impact: "read",
   description: "Reads one of a card's attachments.",
   props: {
     idBoard: Props.idBoard,

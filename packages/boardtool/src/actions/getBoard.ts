@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const getBoard = Action.make({
   name: "getBoard",
   title: "Get Board",
+  impact: "read",
   description: "Reads a board: name, description, workspace, visibility, whether it is closed, and its links.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards })

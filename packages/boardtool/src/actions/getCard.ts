@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const getCard = Action.make({
   name: "getCard",
   title: "Get Card",
+  impact: "read",
   description: "Reads a card, optionally with its attachments, checklists, custom field values and members.",
   props: {
     idBoard: Props.idBoard,

@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const getCardCustomFieldValues = Action.make({
   name: "getCardCustomFieldValues",
   title: "Get Card Custom Field Values",
+  impact: "read",
   description: "Reads a card's custom field values (a list field's value is its option's id).",
   props: {
     idBoard: Props.idBoard,

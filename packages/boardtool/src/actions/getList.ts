@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const getList = Action.make({
   name: "getList",
   title: "Get List",
+  impact: "read",
   description: "Reads a list: its name, board, position and whether it is archived.",
   props: {
     idBoard: Props.idBoard,

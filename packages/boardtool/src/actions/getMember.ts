@@ -4,6 +4,7 @@ import * as Members from "../api/members.js"
 export const getMember = Action.make({
   name: "getMember",
   title: "Get Member",
+  impact: "read",
   description: "Reads a member by id or username.",
   props: {
     idMember: Property.string({

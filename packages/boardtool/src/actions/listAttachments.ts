@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const listAttachments = Action.make({
   name: "listAttachments",
   title: "List Attachments",
+  impact: "read",
   description: "Lists a card's attachments: uploaded files and links.",
   props: {
     idBoard: Props.idBoard,

@@ -11,6 +11,7 @@ const defaultLimit = 50
 export const listBoardActions = Action.make({
   name: "listBoardActions",
   title: "List Board Actions",
+  impact: "read",
   description: "Lists a board's activity (cards created, comments, updates), newest first, across pages up to the limit.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),

@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const listBoardCards = Action.make({
   name: "listBoardCards",
   title: "List Cards on Board",
+  impact: "read",
   description: "Lists a board's cards: the open ones, the archived ones, or all (Trello answers them all at once; the limit keeps the first ones).",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),

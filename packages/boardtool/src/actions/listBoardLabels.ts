@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const listBoardLabels = Action.make({
   name: "listBoardLabels",
   title: "List Board Labels",
+  impact: "read",
   description: "Lists a board's labels (Trello answers up to 1000 at once, without pages).",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),

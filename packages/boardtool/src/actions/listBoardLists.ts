@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const listBoardLists = Action.make({
   name: "listBoardLists",
   title: "List Board Lists",
+  impact: "read",
   description: "Lists a board's lists in their order: open ones (default), archived ones, or all.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),

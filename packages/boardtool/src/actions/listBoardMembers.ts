@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const listBoardMembers = Action.make({
   name: "listBoardMembers",
   title: "List Board Members",
+  impact: "read",
   description: "Lists a board's members.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards })

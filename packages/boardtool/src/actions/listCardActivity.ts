@@ -11,6 +11,7 @@ const defaultLimit = 50
 export const listCardActivity = Action.make({
   name: "listCardActivity",
   title: "List Card Activity",
+  impact: "read",
   description: "Lists a card's actions (comments, moves, updates), newest first, page after page (Trello keeps the newest 1000 reachable).",
   props: {
     idBoard: Props.idBoard,

@@ -8,6 +8,7 @@ import * as Content from "../props/content.js"
 export const listCardChecklists = Action.make({
   name: "listCardChecklists",
   title: "List Card Checklists",
+  impact: "read",
   description: "Lists a card's checklists with their items (Trello answers them all at once).",
   props: { idBoard: Props.idBoard, idCard: Content.idCard },
   output: Schema.Struct({ checklists: Schema.Array(Checklists.Checklist) }),

@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const listCardMembers = Action.make({
   name: "listCardMembers",
   title: "List Card Members",
+  impact: "read",
   description: "Lists the members assigned to a card.",
   props: {
     idBoard: Props.idBoard,

@@ -8,6 +8,7 @@ import * as Content from "../props/content.js"
 export const listComments = Action.make({
   name: "listComments",
   title: "List Comments",
+  impact: "read",
   description: "Lists a card's comments, newest first, across Trello's pages (50 each, 1000 at most) up to the limit.",
   props: {
     idBoard: Props.idBoard,

@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const listCustomFieldOptions = Action.make({
   name: "listCustomFieldOptions",
   title: "List Custom Field Options",
+  impact: "read",
   description: "Lists the options of a list (dropdown) custom field, in their order.",
   props: {
     idBoard: Props.idBoard,

@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const listCustomFields = Action.make({
   name: "listCustomFields",
   title: "List Custom Fields",
+  impact: "read",
   description: "Lists a board's custom fields, with a list field's options.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards })

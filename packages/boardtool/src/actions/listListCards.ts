@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const listListCards = Action.make({
   name: "listListCards",
   title: "List Cards in List",
+  impact: "read",
   description: "Lists a list's open cards in their order (Trello answers them all at once; the limit keeps the first ones).",
   props: {
     idBoard: Props.idBoard,

@@ -7,6 +7,7 @@ import * as Props from "../props/shared.js"
 export const listMyBoards = Action.make({
   name: "listMyBoards",
   title: "List My Boards",
+  impact: "read",
   description: "Lists the boards you are a member of: open ones (default), closed ones, or all.",
   props: { filter: Props.state },
   output: Schema.Struct({ boards: Schema.Array(Boards.Board) }),

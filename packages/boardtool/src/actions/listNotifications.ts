@@ -9,6 +9,7 @@ const defaultLimit = 50
 export const listNotifications = Action.make({
   name: "listNotifications",
   title: "List Notifications",
+  impact: "read",
   description: "Lists your notifications (mentions, cards you were added to, comments …), newest first, across pages up to the limit.",
   props: {
     types: Property.array({

@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const listVoters = Action.make({
   name: "listVoters",
   title: "List Voters",
+  impact: "read",
   description: "Lists the members who voted for a card.",
   props: {
     idBoard: Props.idBoard,

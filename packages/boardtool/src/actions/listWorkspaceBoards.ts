@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const listWorkspaceBoards = Action.make({
   name: "listWorkspaceBoards",
   title: "List Workspace Boards",
+  impact: "read",
   description: "Lists a workspace's boards that you can see: open ones (default), closed ones, or all.",
   props: {
     idOrganization: Props.trelloId({ title: "Workspace", required: true, dynamicOptions: BoardOptions.workspaces }),

@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const markNotificationRead = Action.make({
   name: "markNotificationRead",
   title: "Mark Notification Read",
+  impact: "write", idempotent: true,
   description: "Marks one of your notifications read (or unread again).",
   props: {
     idNotification: Props.trelloId({ title: "Notification", required: true, dynamicOptions: MemberOptions.unreadNotifications }),

@@ -9,6 +9,7 @@ import * as Props from "../props/shared.js"
 export const moveAllCards = Action.make({
   name: "moveAllCards",
   title: "Move All Cards in List",
+  impact: "write", idempotent: true,
   description: "Moves every open card of a list to another list, of the same board or another, in one request (all or none).",
   props: {
     idBoard: Props.idBoard,

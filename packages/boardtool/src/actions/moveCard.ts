@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const moveCard = Action.make({
   name: "moveCard",
   title: "Move Card",
+  impact: "write", idempotent: true,
   description:
     "Moves a card to a list of its board or of another board, at a position. To another board, Trello drops the labels of the old board and the members who are not on the new one.",
   props: {

@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const moveListToBoard = Action.make({
   name: "moveListToBoard",
   title: "Move List to Board",
+  impact: "write", idempotent: true,
   description: "Moves a list, with its cards, to another board (at the bottom unless a position is given).",
   props: {
     idBoard: Props.idBoard,

@@ -7,6 +7,7 @@ import * as Props from "../props/shared.js"
 export const removeBoardMember = Action.make({
   name: "removeBoardMember",
   title: "Remove Member from Board",
+  impact: "destroy", idempotent: false,
   description: "Removes a member from a board (and so from its cards).",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),

@@ -7,6 +7,7 @@ import * as Props from "../props/shared.js"
 export const removeCardMember = Action.make({
   name: "removeCardMember",
   title: "Remove Member from Card",
+  impact: "write", idempotent: false,
   description: "Unassigns a member from a card.",
   props: {
     idBoard: Props.idBoard,

@@ -9,6 +9,7 @@ import * as Props from "../props/shared.js"
 export const removeVote = Action.make({
   name: "removeVote",
   title: "Remove Vote",
+  impact: "write", idempotent: false,
   description: "Withdraws a member's vote on a card.",
   props: {
     idBoard: Props.idBoard,

@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const reopenBoard = Action.make({
   name: "reopenBoard",
   title: "Reopen Board",
+  impact: "write", idempotent: true,
   description: "Reopens a closed board.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.closedBoards })

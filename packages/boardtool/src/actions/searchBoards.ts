@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const searchBoards = Action.make({
   name: "searchBoards",
   title: "Search Boards",
+  impact: "read",
   description: "Finds boards whose name matches a query (Trello's search), optionally in one workspace.",
   props: {
     query: Property.string({ title: "Query", required: true, minLength: 1, maxLength: 16384 }),

@@ -10,6 +10,7 @@ const defaultLimit = 50
 export const searchCards = Action.make({
   name: "searchCards",
   title: "Search Cards",
+  impact: "read",
   description:
     "Finds open cards matching a query (Trello's search syntax: words, \"label:urgent\", \"due:week\" ...), optionally on one board or in one list, across pages up to the limit.",
   props: {

@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const searchMembers = Action.make({
   name: "searchMembers",
   title: "Search Members",
+  impact: "read",
   description: "Finds members by name, username or email, optionally among a board's (Trello answers at most 20).",
   props: {
     query: Property.string({ title: "Query", required: true, minLength: 1, maxLength: 16384 }),

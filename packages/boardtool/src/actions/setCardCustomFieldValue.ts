@@ -8,6 +8,7 @@ import * as Props from "../props/shared.js"
 export const setCardCustomFieldValue = Action.make({
   name: "setCardCustomFieldValue",
   title: "Set Card Custom Field Value",
+  impact: "write", idempotent: true,
   description: "Sets a card's value of a custom field, typed by the field's kind (text, number, date, checkbox, list option).",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),

@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const unarchiveCard = Action.make({
   name: "unarchiveCard",
   title: "Unarchive Card",
+  impact: "write", idempotent: true,
   description: "Restores an archived card to its list.",
   props: {
     idBoard: Props.idBoard,

@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const unarchiveList = Action.make({
   name: "unarchiveList",
   title: "Unarchive List",
+  impact: "write", idempotent: true,
   description: "Brings an archived list (and its cards) back to its board.",
   props: {
     idBoard: Props.idBoard,

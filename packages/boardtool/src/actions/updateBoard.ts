@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const updateBoard = Action.make({
   name: "updateBoard",
   title: "Update Board",
+  impact: "write", idempotent: true,
   description: "Renames a board, changes its description, workspace or visibility, or closes or reopens it.",
   props: {
     idBoard: Props.trelloId({ title: "Board", required: true, dynamicOptions: BoardOptions.boards }),

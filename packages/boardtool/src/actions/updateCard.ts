@@ -11,6 +11,7 @@ const choices = <V extends string>(values: ReadonlyArray<V>) => values.map((valu
 export const updateCard = Action.make({
   name: "updateCard",
   title: "Update Card",
+  impact: "write", idempotent: true,
   description: "Changes a card: name, description, dates, position, list, members, labels, archived, cover. Only what is given changes.",
   props: {
     idBoard: Props.idBoard,

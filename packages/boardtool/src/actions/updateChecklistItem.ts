@@ -6,6 +6,7 @@ import * as Content from "../props/content.js"
 export const updateChecklistItem = Action.make({
   name: "updateChecklistItem",
   title: "Update Checklist Item",
+  impact: "write", idempotent: true,
   description: "Renames, completes or reopens, moves, dates or assigns a checklist item.",
   props: {
     idBoard: Props.idBoard,

@@ -6,6 +6,7 @@ import * as Content from "../props/content.js"
 export const updateComment = Action.make({
   name: "updateComment",
   title: "Update Comment",
+  impact: "write", idempotent: true,
   description: "Replaces the text of a comment on a card.",
   props: { idBoard: Props.idBoard, idCard: Content.idCard, idAction: Content.idComment, text: Content.commentText },
   output: Comments.Comment,

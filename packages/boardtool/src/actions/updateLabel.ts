@@ -6,6 +6,7 @@ import * as Content from "../props/content.js"
 export const updateLabel = Action.make({
   name: "updateLabel",
   title: "Update Label",
+  impact: "write", idempotent: true,
   description: "Renames a label or changes its colour (none removes it).",
   props: { idBoard: Props.idBoard, id: Content.idLabel, name: Property.string({ title: "Name", maxLength: 16384 }), color: Content.color },
   validate: ({ color, name }) => (color === undefined && name === undefined ? [{ path: "name", message: "give a name or a colour" }] : []),

@@ -6,6 +6,7 @@ import * as Props from "../props/shared.js"
 export const updateList = Action.make({
   name: "updateList",
   title: "Update List",
+  impact: "write", idempotent: true,
   description: "Renames a list, moves it within its board, archives or unarchives it, or changes whether you follow it.",
   props: {
     idBoard: Props.idBoard,

@@ -9,6 +9,7 @@ import * as Props from "../props/shared.js"
 export const voteOnCard = Action.make({
   name: "voteOnCard",
   title: "Vote on Card",
+  impact: "write", idempotent: false,
   description: "Votes for a card as a member of its board (the board must allow voting).",
   props: {
     idBoard: Props.idBoard,
