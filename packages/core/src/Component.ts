@@ -147,9 +147,10 @@ const outputSchema = (schema: Schema.Schema<any, any> | undefined): unknown => {
 }
 
 /**
- * An action as plain JSON: name, title, props, output as JSON Schema, scopes, whether it is
- * reconcilable (it finds what an attempt cut short created), and its `deprecated` (since,
- * replacement, reason) when it is deprecated.
+ * An action as plain JSON: name, title, what it does to the world (`impact`: read, write or
+ * destroy) and whether repeating it is harmless (`idempotent`), props, output as JSON Schema,
+ * scopes, whether it is reconcilable (it finds what an attempt cut short created), and its
+ * `deprecated` (since, replacement, reason) when it is deprecated.
  *
  * @since 0.1.0
  * @category utils
@@ -158,6 +159,8 @@ export const describeAction = (a: Action) => ({
   name: a.name,
   title: a.title,
   description: a.description,
+  impact: a.impact,
+  idempotent: a.idempotent,
   props: Property.describeAll(a.props),
   output: outputSchema(a.output),
   ...(a.scopes.length > 0 ? { scopes: a.scopes } : {}),
