@@ -7,6 +7,7 @@ import * as Scopes from "../scopes.js"
 export const createCollectionItem = Action.make({
   name: "createCollectionItem",
   title: "Create Collection Item",
+  impact: "write", idempotent: false,
   description: "Creates a CMS item with the collection's own fields, typed: staged (optionally as a draft) or published at once.",
   props: {
     siteId: Props.siteId(false),

@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const createCollectionItems = Action.make({
   name: "createCollectionItems",
   title: "Create Collection Items",
+  impact: "write", idempotent: false,
   description:
     "Creates up to 100 CMS items in one request, staged or published at once; items Webflow refuses are reported each with its reason, the others created.",
   props: {

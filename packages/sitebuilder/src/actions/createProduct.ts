@@ -9,6 +9,7 @@ const slug = (title: string) =>
 export const createProduct = Action.make({
   name: "createProduct",
   title: "Create Product",
+  impact: "write", idempotent: false,
   description: "Creates a product with its SKU (its price and code), staged or published.",
   props: {
     siteId: Props.siteId(true),

@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const createRedirect = Action.make({
   name: "createRedirect",
   title: "Create Redirect",
+  impact: "write", idempotent: false,
   description: "Adds a 301 redirect to a site (Enterprise workspaces): a path of the site to another path or a URL.",
   props: {
     siteId: Props.siteId(true),

@@ -8,6 +8,7 @@ const slug = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 export const createSkus = Action.make({
   name: "createSkus",
   title: "Create SKUs",
+  impact: "write", idempotent: false,
   description: "Adds SKUs (variants, each with its price) to a product; Webflow then shows the product as Advanced.",
   props: {
     siteId: Props.siteId(true),

@@ -7,6 +7,7 @@ import * as Scopes from "../scopes.js"
 export const deleteAsset = Action.make({
   name: "deleteAsset",
   title: "Delete Asset",
+  impact: "destroy", idempotent: false,
   description: "Deletes an asset from its site.",
   props: {
     siteId: Props.siteId(false),

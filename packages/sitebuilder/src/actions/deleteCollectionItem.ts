@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const deleteCollectionItem = Action.make({
   name: "deleteCollectionItem",
   title: "Delete Collection Item",
+  impact: "destroy", idempotent: false,
   description:
     "Deletes a staged CMS item for good; with Live it only unpublishes it instead (the live site no longer shows it, the staged item stays as a draft), as unpublishCollectionItem does.",
   props: {

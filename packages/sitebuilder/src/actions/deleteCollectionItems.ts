@@ -7,6 +7,7 @@ import * as Scopes from "../scopes.js"
 export const deleteCollectionItems = Action.make({
   name: "deleteCollectionItems",
   title: "Delete Collection Items",
+  impact: "destroy", idempotent: false,
   description:
     "Deletes up to 100 staged CMS items in one request, or with Live only unpublishes them (the staged items stay, as drafts); items Webflow refuses are reported each with its reason.",
   props: {

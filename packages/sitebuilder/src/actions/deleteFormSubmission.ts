@@ -9,6 +9,7 @@ import * as Scopes from "../scopes.js"
 export const deleteFormSubmission = Action.make({
   name: "deleteFormSubmission",
   title: "Delete Form Submission",
+  impact: "destroy", idempotent: false,
   description: "Deletes a form submission.",
   props: {
     siteId: Props.siteId(false),

@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const deletePageCustomCode = Action.make({
   name: "deletePageCustomCode",
   title: "Remove Page Custom Code",
+  impact: "destroy", idempotent: true,
   description: "Removes every script the app applied to one page (they stay registered, to apply again).",
   props: {
     siteId: Props.siteId(false),

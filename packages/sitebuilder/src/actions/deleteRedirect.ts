@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const deleteRedirect = Action.make({
   name: "deleteRedirect",
   title: "Delete Redirect",
+  impact: "destroy", idempotent: false,
   description: "Removes a 301 redirect from a site (Enterprise workspaces).",
   props: {
     siteId: Props.siteId(true),

@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const deleteSiteCustomCode = Action.make({
   name: "deleteSiteCustomCode",
   title: "Remove Site Custom Code",
+  impact: "destroy", idempotent: true,
   description: "Removes every script the app applied to a site (they stay registered, to apply again).",
   props: { siteId: Props.siteId(true) },
   output: Schema.Struct({ siteId: Schema.String, deleted: Schema.Literal(true) }),

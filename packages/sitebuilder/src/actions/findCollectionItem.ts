@@ -12,6 +12,7 @@ const defaultSearched = 1000
 export const findCollectionItem = Action.make({
   name: "findCollectionItem",
   title: "Find Collection Item",
+  impact: "read",
   description:
     "Finds the first CMS item whose field has the given value (name and slug are filtered by Webflow; any other field is " +
     "searched page by page up to the limit): found is false, and item null, when there is none.",

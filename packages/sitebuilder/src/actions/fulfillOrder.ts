@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const fulfillOrder = Action.make({
   name: "fulfillOrder",
   title: "Fulfill Order",
+  impact: "write", idempotent: false,
   description: "Marks an order fulfilled (needs a paid Webflow e-commerce plan).",
   props: {
     siteId: Props.siteId(true),

@@ -7,6 +7,7 @@ import * as Scopes from "../scopes.js"
 export const getAsset = Action.make({
   name: "getAsset",
   title: "Get Asset",
+  impact: "read",
   description: "Reads an asset: its file name, type, size, hosted URL and responsive variants.",
   props: {
     siteId: Props.siteId(false),

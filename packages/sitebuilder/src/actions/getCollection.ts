@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const getCollection = Action.make({
   name: "getCollection",
   title: "Get Collection",
+  impact: "read",
   description: "Reads a CMS collection with its fields: each one's slug, type, whether it is required, and its validations.",
   props: { siteId: Props.siteId(false), collectionId: Props.collectionId },
   output: Collections.CollectionDetails,

@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const getCollectionItem = Action.make({
   name: "getCollectionItem",
   title: "Get Collection Item",
+  impact: "read",
   description: "Reads a CMS item, staged or as published on the live site, with all its fields.",
   props: {
     siteId: Props.siteId(false),

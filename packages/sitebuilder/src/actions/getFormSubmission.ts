@@ -7,6 +7,7 @@ import * as Scopes from "../scopes.js"
 export const getFormSubmission = Action.make({
   name: "getFormSubmission",
   title: "Get Form Submission",
+  impact: "read",
   description: "Reads a form submission, with every field the visitor sent.",
   props: {
     siteId: Props.siteId(false),

@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const getInventory = Action.make({
   name: "getInventory",
   title: "Get Inventory",
+  impact: "read",
   description: "Reads a SKU's inventory: finite with the quantity left, or infinite.",
   props: { siteId: Props.siteId(true), skuCollectionId: Props.skuCollectionId, skuId: Props.skuId },
   output: Products.Inventory,

@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const getOrder = Action.make({
   name: "getOrder",
   title: "Get Order",
+  impact: "read",
   description: "Reads an order: its customer, purchased items, totals, shipping and the dates of its steps.",
   props: { siteId: Props.siteId(true), orderId: Props.orderId },
   output: Orders.Order,

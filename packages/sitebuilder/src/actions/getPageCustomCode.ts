@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const getPageCustomCode = Action.make({
   name: "getPageCustomCode",
   title: "Get Page Custom Code",
+  impact: "read",
   description: "Reads the registered scripts the app applied to one page: id, version, header or footer, attributes.",
   props: {
     siteId: Props.siteId(false),

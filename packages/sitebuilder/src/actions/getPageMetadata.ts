@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const getPageMetadata = Action.make({
   name: "getPageMetadata",
   title: "Get Page Metadata",
+  impact: "read",
   description: "Reads a page's metadata: its title, slug, path, SEO title and description, and Open Graph title and description.",
   props: { siteId: Props.siteId(false), pageId: Props.pageId },
   output: Pages.Page,

@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const getProduct = Action.make({
   name: "getProduct",
   title: "Get Product",
+  impact: "read",
   description: "Reads a product with its SKUs (prices).",
   props: { siteId: Props.siteId(true), productId: Props.productId },
   output: Products.ProductAndSkus,

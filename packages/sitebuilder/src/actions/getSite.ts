@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const getSite = Action.make({
   name: "getSite",
   title: "Get Site",
+  impact: "read",
   description: "Reads a site: its names, custom domains, locales and when it was last published.",
   props: { siteId: Props.siteId(true) },
   output: Sites.Site,

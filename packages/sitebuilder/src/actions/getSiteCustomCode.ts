@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const getSiteCustomCode = Action.make({
   name: "getSiteCustomCode",
   title: "Get Site Custom Code",
+  impact: "read",
   description: "Reads the registered scripts the app applied to a whole site: id, version, header or footer, attributes.",
   props: { siteId: Props.siteId(true) },
   output: CustomCode.CustomCode,

@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const listAssets = Action.make({
   name: "listAssets",
   title: "List Assets",
+  impact: "read",
   description: "Lists a site's assets (images and files), across every page up to the limit.",
   props: {
     siteId: Props.siteId(true),

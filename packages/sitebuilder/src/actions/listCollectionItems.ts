@@ -11,6 +11,7 @@ const defaultLimit = 100
 export const listCollectionItems = Action.make({
   name: "listCollectionItems",
   title: "List Collection Items",
+  impact: "read",
   description: "Lists a collection's CMS items, staged or live, across every page up to the limit.",
   props: {
     siteId: Props.siteId(false),

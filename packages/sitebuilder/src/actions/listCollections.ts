@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const listCollections = Action.make({
   name: "listCollections",
   title: "List Collections",
+  impact: "read",
   description: "Lists a site's CMS collections.",
   props: { siteId: Props.siteId(true) },
   output: Schema.Struct({ collections: Schema.Array(Collections.Collection) }),

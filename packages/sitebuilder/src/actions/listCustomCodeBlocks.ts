@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const listCustomCodeBlocks = Action.make({
   name: "listCustomCodeBlocks",
   title: "List Custom Code Blocks",
+  impact: "read",
   description: "Lists where scripts are applied on a site: the site itself and each page with scripts, across every page of the list up to the limit.",
   props: {
     siteId: Props.siteId(true),

@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const listCustomDomains = Action.make({
   name: "listCustomDomains",
   title: "List Custom Domains",
+  impact: "read",
   description: "Lists a site's custom domains, with when the site was last published to each.",
   props: { siteId: Props.siteId(true) },
   output: Schema.Struct({ customDomains: Schema.Array(Sites.CustomDomain) }),

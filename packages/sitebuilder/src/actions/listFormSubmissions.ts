@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const listFormSubmissions = Action.make({
   name: "listFormSubmissions",
   title: "List Form Submissions",
+  impact: "read",
   description: "Lists a form's submissions, every field the visitor sent kept, across every page up to the limit.",
   props: {
     siteId: Props.siteId(false),

@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const listForms = Action.make({
   name: "listForms",
   title: "List Forms",
+  impact: "read",
   description: "Lists a site's forms with their fields, across every page up to the limit.",
   props: {
     siteId: Props.siteId(true),

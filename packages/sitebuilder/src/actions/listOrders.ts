@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const listOrders = Action.make({
   name: "listOrders",
   title: "List Orders",
+  impact: "read",
   description: "Lists the site's orders (of one status, if chosen), across every page up to the limit.",
   props: {
     siteId: Props.siteId(true),

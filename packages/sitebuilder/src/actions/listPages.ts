@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const listPages = Action.make({
   name: "listPages",
   title: "List Pages",
+  impact: "read",
   description: "Lists a site's pages with their SEO and Open Graph metadata, across every page of the list up to the limit.",
   props: {
     siteId: Props.siteId(true),

@@ -9,6 +9,7 @@ import * as Scopes from "../scopes.js"
 export const listProducts = Action.make({
   name: "listProducts",
   title: "List Products",
+  impact: "read",
   description: "Lists the site's products, each with its SKUs (prices), across every page up to the limit.",
   props: {
     siteId: Props.siteId(true),

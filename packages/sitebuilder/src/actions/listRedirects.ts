@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const listRedirects = Action.make({
   name: "listRedirects",
   title: "List Redirects",
+  impact: "read",
   description: "Lists a site's 301 redirects (Enterprise workspaces), each from a path to a path or URL.",
   props: { siteId: Props.siteId(true) },
   output: Schema.Struct({ redirects: Schema.Array(Redirects.Redirect) }),

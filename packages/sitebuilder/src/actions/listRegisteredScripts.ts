@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const listRegisteredScripts = Action.make({
   name: "listRegisteredScripts",
   title: "List Registered Scripts",
+  impact: "read",
   description: "Lists the scripts registered to a site (800 at most), each with its id and version: what site and page custom code apply.",
   props: { siteId: Props.siteId(true) },
   output: Schema.Struct({ registeredScripts: Schema.Array(CustomCode.RegisteredScript) }),

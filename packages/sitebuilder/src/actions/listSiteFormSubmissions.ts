@@ -9,6 +9,7 @@ import * as Scopes from "../scopes.js"
 export const listSiteFormSubmissions = Action.make({
   name: "listSiteFormSubmissions",
   title: "List Site Form Submissions",
+  impact: "read",
   description: "Lists the submissions of every form of a site, or of one form by its element, across every page up to the limit.",
   props: {
     siteId: Props.siteId(true),

@@ -7,6 +7,7 @@ import * as Scopes from "../scopes.js"
 export const listSites = Action.make({
   name: "listSites",
   title: "List Sites",
+  impact: "read",
   description: "Lists the sites the connection can reach, with their custom domains and when each was last published.",
   props: {},
   output: Schema.Struct({ sites: Schema.Array(Sites.Site) }),

@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const publishCollectionItems = Action.make({
   name: "publishCollectionItems",
   title: "Publish Collection Items",
+  impact: "write", idempotent: true,
   description: "Publishes staged CMS items to the live site (without publishing the site); ids Webflow could not publish are in errors.",
   props: {
     siteId: Props.siteId(false),

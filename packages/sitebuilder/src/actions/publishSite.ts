@@ -7,6 +7,7 @@ import * as Scopes from "../scopes.js"
 export const publishSite = Action.make({
   name: "publishSite",
   title: "Publish Site",
+  impact: "write", idempotent: true,
   description:
     "Publishes the site (its pages and every staged CMS change) to custom domains and/or its Webflow subdomain. Webflow queues one publish a minute per site.",
   props: {

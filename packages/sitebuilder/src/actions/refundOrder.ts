@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const refundOrder = Action.make({
   name: "refundOrder",
   title: "Refund Order",
+  impact: "destroy", idempotent: false,
   description: "Refunds an order in full through its payment processor, and marks it refunded.",
   props: {
     siteId: Props.siteId(true),

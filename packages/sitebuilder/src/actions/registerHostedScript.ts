@@ -7,6 +7,7 @@ import * as Scopes from "../scopes.js"
 export const registerHostedScript = Action.make({
   name: "registerHostedScript",
   title: "Register Hosted Script",
+  impact: "write", idempotent: false,
   description: "Registers a script hosted elsewhere (its https URL and Sub-Resource Integrity hash) to a site, to apply to the site or its pages.",
   props: {
     siteId: Props.siteId(true),

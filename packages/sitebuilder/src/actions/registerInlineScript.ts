@@ -7,6 +7,7 @@ import * as Scopes from "../scopes.js"
 export const registerInlineScript = Action.make({
   name: "registerInlineScript",
   title: "Register Inline Script",
+  impact: "write", idempotent: false,
   description: "Registers a script Webflow hosts (its code, 2000 characters at most) to a site, to apply to the site or its pages.",
   props: {
     siteId: Props.siteId(true),

@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const unfulfillOrder = Action.make({
   name: "unfulfillOrder",
   title: "Unfulfill Order",
+  impact: "write", idempotent: true,
   description: "Sets a fulfilled order back to unfulfilled.",
   props: { siteId: Props.siteId(true), orderId: Props.orderId },
   output: Orders.Order,

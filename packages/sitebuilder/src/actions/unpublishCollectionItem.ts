@@ -8,6 +8,7 @@ import * as Scopes from "../scopes.js"
 export const unpublishCollectionItem = Action.make({
   name: "unpublishCollectionItem",
   title: "Unpublish Collection Item",
+  impact: "write", idempotent: false,
   description: "Takes a CMS item off the live site without deleting it: the staged item stays, as a draft, to publish again later.",
   props: {
     siteId: Props.siteId(false),

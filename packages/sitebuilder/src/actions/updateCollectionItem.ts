@@ -7,6 +7,7 @@ import * as Scopes from "../scopes.js"
 export const updateCollectionItem = Action.make({
   name: "updateCollectionItem",
   title: "Update Collection Item",
+  impact: "write", idempotent: true,
   description: "Changes a CMS item's fields (typed by its collection; those not given are kept), staged or on the live site too.",
   props: {
     siteId: Props.siteId(false),

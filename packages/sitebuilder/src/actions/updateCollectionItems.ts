@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const updateCollectionItems = Action.make({
   name: "updateCollectionItems",
   title: "Update Collection Items",
+  impact: "write", idempotent: true,
   description:
     "Changes up to 100 CMS items in one request (each its given fields and flags), staged or on the live site too; items Webflow refuses are reported each with its reason, the others changed.",
   props: {

@@ -7,6 +7,7 @@ import * as Scopes from "../scopes.js"
 export const updateFormSubmission = Action.make({
   name: "updateFormSubmission",
   title: "Update Form Submission",
+  impact: "write", idempotent: true,
   description: "Sets hidden fields of a form submission (fields the form has but the visitor does not see), by field name.",
   props: {
     siteId: Props.siteId(false),

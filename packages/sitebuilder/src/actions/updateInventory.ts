@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const updateInventory = Action.make({
   name: "updateInventory",
   title: "Update Inventory",
+  impact: "write", idempotent: false,
   description: "Sets a SKU's quantity, or adjusts it by a number (negative: takes away); or makes it infinite.",
   props: {
     siteId: Props.siteId(true),

@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const updateOrder = Action.make({
   name: "updateOrder",
   title: "Update Order",
+  impact: "write", idempotent: true,
   description: "Changes an order's comment and shipping details (those not given are kept).",
   props: {
     siteId: Props.siteId(true),

@@ -8,6 +8,7 @@ const text = (title: string, description?: string) => Property.string({ title, m
 export const updatePageMetadata = Action.make({
   name: "updatePageMetadata",
   title: "Update Page Metadata",
+  impact: "write", idempotent: true,
   description: "Changes a page's title, slug, SEO title and description, and Open Graph title and description; only what is given is changed.",
   props: {
     siteId: Props.siteId(false),

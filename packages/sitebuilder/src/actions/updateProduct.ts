@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const updateProduct = Action.make({
   name: "updateProduct",
   title: "Update Product",
+  impact: "write", idempotent: true,
   description: "Changes a product's name, slug, description or shipping (those not given are kept).",
   props: {
     siteId: Props.siteId(true),

@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const updateRedirect = Action.make({
   name: "updateRedirect",
   title: "Update Redirect",
+  impact: "write", idempotent: true,
   description: "Changes a 301 redirect's path or destination (Enterprise workspaces); what is not given is kept.",
   props: {
     siteId: Props.siteId(true),

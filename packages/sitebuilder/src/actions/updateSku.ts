@@ -7,6 +7,7 @@ import * as Scopes from "../scopes.js"
 export const updateSku = Action.make({
   name: "updateSku",
   title: "Update SKU",
+  impact: "write", idempotent: true,
   description: "Changes a SKU's name, slug, price, compare-at price, code or option values; what is not given is kept.",
   props: {
     siteId: Props.siteId(true),

@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const uploadAsset = Action.make({
   name: "uploadAsset",
   title: "Upload Asset",
+  impact: "write", idempotent: false,
   description: "Uploads a file (from a path, a URL or base64) as an asset of a site: images up to 4 MB, other files up to 10 MB.",
   props: {
     siteId: Props.siteId(true),

@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const upsertPageCustomCode = Action.make({
   name: "upsertPageCustomCode",
   title: "Apply Page Custom Code",
+  impact: "write", idempotent: true,
   description: "Applies registered scripts to one page, in the header or the footer: the list given replaces the app's scripts there.",
   props: {
     siteId: Props.siteId(false),

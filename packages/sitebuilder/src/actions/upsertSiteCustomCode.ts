@@ -6,6 +6,7 @@ import * as Scopes from "../scopes.js"
 export const upsertSiteCustomCode = Action.make({
   name: "upsertSiteCustomCode",
   title: "Apply Site Custom Code",
+  impact: "write", idempotent: true,
   description: "Applies registered scripts to every page of a site, in the header or the footer: the list given replaces the app's scripts there.",
   props: {
     siteId: Props.siteId(true),
