@@ -5,6 +5,8 @@ import * as Props from "../props.js"
 export const cancelRun = Action.make({
   name: "cancelRun",
   title: "Cancel Run (V4)",
+  impact: "destroy",
+  idempotent: true,
   description: "Cancels a run that has not ended (a run that has is left as it is); the run as it is after.",
   props: {
     runId: Props.runId({ title: "Run", required: true })

@@ -5,6 +5,8 @@ import * as Props from "../props.js"
 export const createBrowserSession = Action.make({
   name: "createBrowserSession",
   title: "Create Browser Session",
+  impact: "write",
+  idempotent: false,
   description: "Starts a cloud browser to drive over CDP (charged $0.02/hour upfront, unused time refunded when stopped).",
   props: {
     profileId: Props.profileId({ title: "Profile", description: "Start with this profile's cookies and logins." }),

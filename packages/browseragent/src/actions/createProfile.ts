@@ -4,6 +4,8 @@ import * as Profiles from "../api/profiles.js"
 export const createProfile = Action.make({
   name: "createProfile",
   title: "Create Profile",
+  impact: "write",
+  idempotent: false,
   description: "Creates a profile: a browser state (cookies, logins) that sessions keep between tasks.",
   props: {
     name: Property.string({ title: "Name", maxLength: Profiles.nameMaxLength }),

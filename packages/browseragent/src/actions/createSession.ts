@@ -24,6 +24,8 @@ const proxyChoices = [
 export const createSession = Action.make({
   name: "createSession",
   title: "Create Session",
+  impact: "write",
+  idempotent: false,
   description: "Creates a browser-agent session and runs a task in it, or dispatches the task to an idle session.",
   props: {
     task: Property.string({

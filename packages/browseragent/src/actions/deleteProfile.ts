@@ -7,6 +7,8 @@ import * as Props from "../props.js"
 export const deleteProfile = Action.make({
   name: "deleteProfile",
   title: "Delete Profile",
+  impact: "destroy",
+  idempotent: false,
   description: "Deletes a profile and its saved browser state, for good.",
   props: {
     profileId: Props.profileId({ title: "Profile", required: true })

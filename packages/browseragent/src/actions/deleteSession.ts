@@ -5,6 +5,8 @@ import * as Props from "../props.js"
 export const deleteSession = Action.make({
   name: "deleteSession",
   title: "Delete Session",
+  impact: "destroy",
+  idempotent: false,
   description: "Deletes a session; Browser Use stops it first if it is still running.",
   props: {
     sessionId: Props.sessionId({ title: "Session", required: true })

@@ -5,6 +5,8 @@ import * as Props from "../props.js"
 export const deleteWorkspaceFile = Action.make({
   name: "deleteWorkspaceFile",
   title: "Delete Workspace File",
+  impact: "destroy",
+  idempotent: false,
   description: "Deletes one file of a workspace, at exactly its path.",
   props: {
     workspaceId: Props.workspaceId({ title: "Workspace", required: true }),

@@ -5,6 +5,7 @@ import * as Props from "../props.js"
 export const downloadBrowserFile = Action.make({
   name: "downloadBrowserFile",
   title: "Download Browser File",
+  impact: "read",
   description: "Downloads a file a browser session downloaded to a local path (streamed, written 0600).",
   props: {
     sessionId: Props.browserSessionId({ title: "Browser Session", required: true }),

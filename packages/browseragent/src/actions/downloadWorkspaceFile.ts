@@ -5,6 +5,7 @@ import * as Props from "../props.js"
 export const downloadWorkspaceFile = Action.make({
   name: "downloadWorkspaceFile",
   title: "Download Workspace File",
+  impact: "read",
   description: "Downloads a workspace's file to a local path (streamed, written 0600).",
   props: {
     workspaceId: Props.workspaceId({ title: "Workspace", required: true }),

@@ -5,6 +5,7 @@ import * as Props from "../props.js"
 export const getBrowserSession = Action.make({
   name: "getBrowserSession",
   title: "Get Browser Session",
+  impact: "read",
   description: "Reads a browser session: its status, CDP and live URLs, timeout and costs.",
   props: {
     sessionId: Props.browserSessionId({ title: "Browser Session", required: true })

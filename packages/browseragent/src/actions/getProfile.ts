@@ -5,6 +5,7 @@ import * as Props from "../props.js"
 export const getProfile = Action.make({
   name: "getProfile",
   title: "Get Profile",
+  impact: "read",
   description: "Reads a profile: its name, user id, last use and the domains it has cookies for.",
   props: {
     profileId: Props.profileId({ title: "Profile", required: true })

@@ -5,6 +5,7 @@ import * as Props from "../props.js"
 export const getSession = Action.make({
   name: "getSession",
   title: "Get Session",
+  impact: "read",
   description: "Reads a session: its status, output, steps and costs.",
   props: {
     sessionId: Props.sessionId({ title: "Session", required: true })

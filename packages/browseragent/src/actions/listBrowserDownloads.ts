@@ -7,6 +7,7 @@ import * as Props from "../props.js"
 export const listBrowserDownloads = Action.make({
   name: "listBrowserDownloads",
   title: "List Browser Downloads",
+  impact: "read",
   description: "Lists the files a browser session downloaded, across every page up to the limit.",
   props: {
     sessionId: Props.browserSessionId({ title: "Browser Session", required: true }),

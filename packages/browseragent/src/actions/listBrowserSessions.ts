@@ -6,6 +6,7 @@ import * as Browsers from "../api/browsers.js"
 export const listBrowserSessions = Action.make({
   name: "listBrowserSessions",
   title: "List Browser Sessions",
+  impact: "read",
   description: "Lists the browser sessions, newest first, across every page up to the limit.",
   props: {
     status: Property.string({ title: "Status", description: "Only the sessions with this status.", choices: Choice.of(Browsers.browserStatuses) }),

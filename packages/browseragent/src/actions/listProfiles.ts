@@ -6,6 +6,7 @@ import * as Profiles from "../api/profiles.js"
 export const listProfiles = Action.make({
   name: "listProfiles",
   title: "List Profiles",
+  impact: "read",
   description: "Lists the profiles, across every page up to the limit.",
   props: {
     search: Property.string({ title: "Search", description: "Only the profiles whose name or user id contains this.", maxLength: 200 }),

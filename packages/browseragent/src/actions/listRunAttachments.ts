@@ -7,6 +7,7 @@ import * as Props from "../props.js"
 export const listRunAttachments = Action.make({
   name: "listRunAttachments",
   title: "List Run Attachments (V4)",
+  impact: "read",
   description: "Lists the files attached to a run, in the order they were attached.",
   props: {
     runId: Props.runId({ title: "Run", required: true })

@@ -7,6 +7,7 @@ import * as Props from "../props.js"
 export const listRunEvents = Action.make({
   name: "listRunEvents",
   title: "List Run Events (V4)",
+  impact: "read",
   description: "Lists a run's events so far, oldest first (its steps, messages and end), across every page up to the limit.",
   props: {
     runId: Props.runId({ title: "Run", required: true }),

@@ -6,6 +6,7 @@ import * as Queue from "../api/queue.js"
 export const listRunSessions = Action.make({
   name: "listRunSessions",
   title: "List Run Sessions (V4)",
+  impact: "read",
   description: "Lists the V4 sessions (conversations of runs), most recent first, each with its latest run, up to the limit.",
   props: {
     limit: Pagination.limit({ description: "The most sessions returned (pages of 100).", defaultValue: 100 })

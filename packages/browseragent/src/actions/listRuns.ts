@@ -7,6 +7,7 @@ import * as Props from "../props.js"
 export const listRuns = Action.make({
   name: "listRuns",
   title: "List Runs (V4)",
+  impact: "read",
   description: "Lists the runs, newest first (of one session if given), across every page up to the limit.",
   props: {
     sessionId: Props.runSessionId({ title: "Session", description: "Only this V4 session's runs." }),

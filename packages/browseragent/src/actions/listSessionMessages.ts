@@ -7,6 +7,7 @@ import * as Props from "../props.js"
 export const listSessionMessages = Action.make({
   name: "listSessionMessages",
   title: "List Session Messages",
+  impact: "read",
   description: "Lists a session's messages in order (its tasks, the agent's steps and answers), across every page up to the limit.",
   props: {
     sessionId: Props.sessionId({ title: "Session", required: true }),

@@ -7,6 +7,7 @@ import * as Props from "../props.js"
 export const listSessionQueue = Action.make({
   name: "listSessionQueue",
   title: "List Session Queue (V4)",
+  impact: "read",
   description: "Lists a V4 session's messages still waiting to run, oldest first.",
   props: {
     sessionId: Props.runSessionId({ title: "Session", required: true })

@@ -6,6 +6,7 @@ import * as Sessions from "../api/sessions.js"
 export const listSessions = Action.make({
   name: "listSessions",
   title: "List Sessions",
+  impact: "read",
   description: "Lists the sessions, newest first, across every page up to the limit.",
   props: {
     limit: Pagination.limit({ description: "The most sessions returned (Browser Use pages by 100).", defaultValue: 100 })

@@ -7,6 +7,7 @@ import * as Props from "../props.js"
 export const listWorkspaceFiles = Action.make({
   name: "listWorkspaceFiles",
   title: "List Workspace Files",
+  impact: "read",
   description: "Lists a workspace's files in path order, across every page up to the limit.",
   props: {
     workspaceId: Props.workspaceId({ title: "Workspace", required: true }),

@@ -6,6 +6,7 @@ import * as Workspaces from "../api/workspaces.js"
 export const listWorkspaces = Action.make({
   name: "listWorkspaces",
   title: "List Workspaces",
+  impact: "read",
   description: "Lists the workspaces, newest first, across every page up to the limit.",
   props: {
     limit: Pagination.limit({ description: "The most workspaces returned (Browser Use pages by 100).", defaultValue: 100 })

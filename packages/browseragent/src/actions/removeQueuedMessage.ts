@@ -5,6 +5,8 @@ import * as Props from "../props.js"
 export const removeQueuedMessage = Action.make({
   name: "removeQueuedMessage",
   title: "Remove Queued Message (V4)",
+  impact: "destroy",
+  idempotent: false,
   description: "Removes a message still waiting on a V4 session's queue (a Conflict once the session has taken it).",
   props: {
     sessionId: Props.runSessionId({ title: "Session", required: true }),

@@ -5,6 +5,8 @@ import * as RunInputs from "../runInputs.js"
 export const runAndWait = Action.make({
   name: "runAndWait",
   title: "Run and Wait (V4)",
+  impact: "write",
+  idempotent: false,
   description: "Starts an agent run (Browser Use V4) and waits for it to end: its output, checked against the output schema, its error " +
     "and cost. Past the timeout the run is cancelled, unless kept running.",
   props: {

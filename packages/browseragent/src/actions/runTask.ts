@@ -6,6 +6,8 @@ import * as Props from "../props.js"
 export const runTask = Action.make({
   name: "runTask",
   title: "Run Task",
+  impact: "write",
+  idempotent: false,
   description: "Runs a task in a new session (or an idle one) and waits for it to end: its output, checked against " +
     "the output schema, its cost and its workspace's files. Past the timeout the task is stopped, unless kept running.",
   props: {

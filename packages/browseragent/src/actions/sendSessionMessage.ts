@@ -7,6 +7,8 @@ const fileUuid = Property.patterned(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 export const sendSessionMessage = Action.make({
   name: "sendSessionMessage",
   title: "Send Session Message (V4)",
+  impact: "destroy",
+  idempotent: false,
   description: "Sends a message to a V4 session: it runs now if the session is idle, else it waits on the queue as the next turn.",
   props: {
     sessionId: Props.runSessionId({ title: "Session", required: true }),

@@ -6,6 +6,8 @@ import * as Props from "../props.js"
 export const stopSession = Action.make({
   name: "stopSession",
   title: "Stop Session",
+  impact: "destroy",
+  idempotent: false,
   description: "Stops a session's running task (the session stays, idle) or the whole session (its sandbox is destroyed).",
   props: {
     sessionId: Props.sessionId({ title: "Session", required: true }),

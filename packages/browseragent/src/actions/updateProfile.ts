@@ -5,6 +5,8 @@ import * as Props from "../props.js"
 export const updateProfile = Action.make({
   name: "updateProfile",
   title: "Update Profile",
+  impact: "write",
+  idempotent: true,
   description: "Renames a profile or sets its user id; the fields left empty stay as they are.",
   props: {
     profileId: Props.profileId({ title: "Profile", required: true }),

@@ -5,6 +5,8 @@ import * as Props from "../props.js"
 export const updateWorkspace = Action.make({
   name: "updateWorkspace",
   title: "Update Workspace",
+  impact: "write",
+  idempotent: true,
   description: "Renames a workspace; without a name, its name is cleared.",
   props: {
     workspaceId: Props.workspaceId({ title: "Workspace", required: true }),

@@ -5,6 +5,8 @@ import * as Props from "../props.js"
 export const uploadWorkspaceFile = Action.make({
   name: "uploadWorkspaceFile",
   title: "Upload Workspace File",
+  impact: "write",
+  idempotent: false,
   description: "Uploads a file (from a path, a URL or base64) to a workspace, for the sessions that use it.",
   props: {
     workspaceId: Props.workspaceId({ title: "Workspace", required: true }),

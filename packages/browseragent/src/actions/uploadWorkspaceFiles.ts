@@ -7,6 +7,8 @@ import * as Props from "../props.js"
 export const uploadWorkspaceFiles = Action.make({
   name: "uploadWorkspaceFiles",
   title: "Upload Workspace Files",
+  impact: "write",
+  idempotent: false,
   description: "Uploads up to 10 files (each from a path, a URL or base64) to a workspace in one request for their upload URLs. If one fails, the error names it and the files uploaded before it.",
   props: {
     workspaceId: Props.workspaceId({ title: "Workspace", required: true }),
