@@ -31,8 +31,8 @@ const legacy = Component.make({
   category: "Testing",
   connection: Connection.custom({ title: "None", props: {}, client: { defaultBaseUrl: "http://127.0.0.1:9" }, authenticate: () => ({ credentials: Auth.none }) }),
   actions: [
-    Action.make({ name: "oldThing", title: "Old thing", description: "Makes a thing the old way.", props: {}, output: Thing, run: () => Effect.succeed({ made: "old" }), deprecated }),
-    Action.make({ name: "newThing", title: "New thing", description: "Makes a thing.", props: {}, output: Thing, run: () => Effect.succeed({ made: "new" }) })
+    Action.make({ name: "oldThing", title: "Old thing", description: "Makes a thing the old way.", impact: "write", idempotent: false, props: {}, output: Thing, run: () => Effect.succeed({ made: "old" }), deprecated }),
+    Action.make({ name: "newThing", title: "New thing", description: "Makes a thing.", impact: "write", idempotent: false, props: {}, output: Thing, run: () => Effect.succeed({ made: "new" }) })
   ]
 })
 

@@ -23,6 +23,8 @@ const notes = notesComponent([
     name: "makeNote",
     title: "Make a note",
     description: "Makes a note.",
+    impact: "write",
+    idempotent: false,
     props: { title: Property.string({ title: "Title", required: true }) },
     output: Schema.Struct({ id: Schema.String, title: Schema.String }),
     run: () => Effect.succeed({ id: "n1", title: "" })
@@ -31,6 +33,7 @@ const notes = notesComponent([
     name: "listNotes",
     title: "List notes",
     description: "Lists notes.",
+    impact: "read",
     props: {},
     output: Schema.Struct({ notes: Schema.Array(Schema.Struct({ id: Schema.String, done: Schema.Boolean })) }),
     run: () => Effect.succeed({ notes: [] })

@@ -17,11 +17,13 @@ const notes = notesComponent([
     name: "makeNote",
     title: "Make a note",
     description: "Makes a note.",
+    impact: "write",
+    idempotent: false,
     props: { title: Property.string({ title: "Title", required: true }), count: Property.integer({ title: "Count" }) },
     output: Note,
     run: () => Effect.succeed({ id: "n1" })
   }),
-  Action.make({ name: "forget", title: "Forget", description: "Outputs nothing.", props: {}, run: () => Effect.void })
+  Action.make({ name: "forget", title: "Forget", description: "Outputs nothing.", impact: "read", props: {}, run: () => Effect.void })
 ])
 const executor = Executor.make([notes])
 

@@ -214,6 +214,7 @@ const promiseOf = <A, E>(runCallback: RunCallback, effect: Effect.Effect<A, E>):
  *   name: "getCard",
  *   title: "Get Card",
  *   description: "Reads a card.",
+ *   impact: "read",
  *   props: { id: Property.string({ title: "Card", required: true }) },
  *   output: Card,
  *   run: ({ id }, { client }) => client.json({ method: "GET", path: ProviderRequest.path`/cards/${id}` }, Card)

@@ -229,6 +229,7 @@ describe("A declared connection", () => {
         name: "whoami",
         title: "Who am I",
         description: "",
+        impact: "read",
         props: {},
         connection,
         run: (_, context) => Effect.sync(() => void (seen = context.connection.baseUrl ?? "default"))

@@ -178,6 +178,7 @@ describe("Executor output", () => {
         name: "give",
         title: "Give",
         description: "",
+        impact: "read",
         props: {},
         output: Out,
         run: () => Effect.succeed(result as typeof Out.Type)

@@ -44,6 +44,8 @@ const createRecord = Action.make({
   name: "createRecord",
   title: "Create Record",
   description: "Creates a record with the table's fields.",
+  impact: "write",
+  idempotent: false,
   props: { tableId: Property.string({ title: "Table", required: true, minLength: 1 }), fields },
   output: Created,
   run: ({ fields, tableId }, { client }) =>
@@ -53,6 +55,7 @@ const ping = Action.make({
   name: "ping",
   title: "Ping",
   description: "No groups.",
+  impact: "read",
   props: { tableId: Property.string({ title: "Table" }) },
   output: Schema.Struct({ ok: Schema.Boolean }),
   run: (_, { client }) => client.json({ method: "GET", path: "/ping" }, Schema.Struct({ ok: Schema.Boolean }))

@@ -64,6 +64,8 @@ describe("Action.reconcile through the executor", () => {
     name: "createNote",
     title: "Create Note",
     description: "Creates a note.",
+    impact: "write",
+    idempotent: false,
     props: { title: Property.string({ title: "Title", required: true }) },
     output: Note,
     run: ({ title }, { client }) => client.json({ method: "POST", path: "/notes", body: ProviderRequest.jsonBody({ title }) }, Note),

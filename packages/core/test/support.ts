@@ -50,6 +50,8 @@ export const createThing = Action.make({
   name: "createThing",
   title: "Create Thing",
   description: "Creates a thing from every kind of property.",
+  impact: "write",
+  idempotent: false,
   props: everyKind,
   output: Thing,
   run: (params, { client }) =>
@@ -72,6 +74,7 @@ export const getThing = Action.make({
   name: "getThing",
   title: "Get Thing",
   description: "Reads one thing.",
+  impact: "read",
   props: { id: Property.string({ title: "Id", required: true, pattern: /^[0-9a-f]{24}$/, patternMessage: "must be 24 hexadecimal digits" }) },
   output: Thing,
   run: (params, { client }) => client.json({ method: "GET", path: ProviderRequest.path`/things/${params.id}` }, Thing)
@@ -189,6 +192,7 @@ export const oauthComponent = (oauth2: OAuth2.Settings, client: Connection.Clien
     name: "me",
     title: "Me",
     description: "Reads the current user.",
+    impact: "read",
     props: {},
     output: Me,
     scopes: ["sites:read"],

@@ -26,11 +26,12 @@ const widgets = (deprecated: { readonly legacy?: Action.Deprecation; readonly tr
     category: "Testing",
     connection: Connection.custom({ title: "None", props: {}, client: { defaultBaseUrl: BASE }, authenticate: () => ({ credentials: Auth.none }) }),
     actions: [
-      Action.make({ name: "listWidgets", title: "List widgets", description: "GET /widgets", props: {}, run: (_, { client }) => client.void({ method: "GET", path: "/widgets" }) }),
+      Action.make({ name: "listWidgets", title: "List widgets", description: "GET /widgets", impact: "read", props: {}, run: (_, { client }) => client.void({ method: "GET", path: "/widgets" }) }),
       Action.make({
         name: "legacyWidget",
         title: "Legacy widget",
         description: "GET /widgets/{id}/legacy",
+        impact: "read",
         props: {},
         run: (_, { client }) => client.void({ method: "GET", path: ProviderRequest.path`/widgets/${"w1"}/legacy` }),
         ...(deprecated.legacy === undefined ? {} : { deprecated: deprecated.legacy })
@@ -39,6 +40,8 @@ const widgets = (deprecated: { readonly legacy?: Action.Deprecation; readonly tr
         name: "deleteWidget",
         title: "Delete widget",
         description: "DELETE /widgets/{id}",
+        impact: "destroy",
+        idempotent: true,
         props: {},
         run: (_, { client }) => client.void({ method: "DELETE", path: ProviderRequest.path`/widgets/${"w1"}` })
       })

@@ -13,7 +13,7 @@ import * as Contract from "../src/index.js"
 
 const BASE = "http://127.0.0.1:9/api"
 const request = (name: string, method: "GET" | "DELETE") =>
-  Action.make({ name, title: name, description: `${method} /${name}`, props: {}, run: (_, { client }) => client.void({ method, path: `/${name}` }) })
+  Action.make({ name, title: name, description: `${method} /${name}`, ...(method === "GET" ? { impact: "read" } as const : { impact: "destroy", idempotent: true } as const), props: {}, run: (_, { client }) => client.void({ method, path: `/${name}` }) })
 const widgets = Component.make({
   name: "widgets",
   version: 1,

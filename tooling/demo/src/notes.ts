@@ -11,6 +11,8 @@ const createNote = Action.make({
   name: "createNote",
   title: "Create Note",
   description: "Creates a note.",
+  impact: "write",
+  idempotent: false,
   props: {
     title: Property.string({ title: "Title", required: true, minLength: 1, maxLength: 100 }),
     body: Property.string({ title: "Body", defaultValue: "" })
@@ -28,6 +30,7 @@ const getNote = Action.make({
   name: "getNote",
   title: "Get Note",
   description: "Reads a note by its id.",
+  impact: "read",
   props: { id: Property.string({ title: "Note", required: true, pattern: /^n\d+$/, patternMessage: "must be a note id like n1" }) },
   output: Note,
   run: (params, { client }) => client.json({ method: "GET", path: ProviderRequest.path`/notes/${params.id}` }, Note)
