@@ -134,8 +134,13 @@ describe("x-runner serve, a schedule", () => {
       const runs = await runsOf({ database: postgres.url })
       const events = sorted(runs.map((run) => run.event))
       expect(events.length).toBeGreaterThanOrEqual(6)
-      // One run per tick, none skipped while served.
-      expect(events).toEqual(Array.from({ length: events.length }, (_, n) => at(Date.parse(events[0]!) + n * second)))
+      // One run per tick, none skipped while served. A keeper stalled past its shard lock (a
+      // machine busy enough to starve it 5 s) counts as no longer serving: its successor runs the
+      // newest of the ticks that came due meanwhile (missed: runLast) and says so. Only such a
+      // gap, said by the runner that ended it, may be in the runs.
+      const log = a.log() + b.log()
+      const gaps = events.slice(1).flatMap((event, n) => Date.parse(event) - Date.parse(events[n]!) === second ? [] : [event])
+      expect(gaps.filter((event) => !log.includes(`came due while nothing served every-second-runLast: the newest (${event}) runs once`))).toEqual([])
       // Each "run started" line is a recorded tick's. A tick may have none: its run was recorded as
       // its keeper was stopped, or moved to the other runner on a busy machine (the cluster's
       // singleton), before the line was written; its run is recorded once all the same (above).
