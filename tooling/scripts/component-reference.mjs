@@ -95,6 +95,21 @@ const outputLine = (schema) => {
   return `Output: an object: ${fields.join(", ")}.`
 }
 
+/**
+ * What an action does to the world (`impact`) and whether repeating it is harmless
+ * (`idempotent`): short for the table, a sentence for its section. A read is always idempotent.
+ */
+const impactCell = (a) => a.impact === "read" ? "read" : `${a.impact === "destroy" ? "**destroy**" : a.impact}, ${a.idempotent ? "idempotent" : "not idempotent"}`
+const impactWords = {
+  read: "read: it changes nothing.",
+  write: "write: it creates or changes something that can be changed back or removed.",
+  destroy: "**destroy**: it deletes, or does what cannot be taken back."
+}
+const impactLine = (a) =>
+  [`Impact: ${impactWords[a.impact] ?? a.impact}${
+    a.impact === "read" ? "" : a.idempotent ? " Idempotent: the same call again changes nothing more." : " Not idempotent: each call does it again."
+  }`, ""]
+
 const deprecationLine = (deprecated) =>
   deprecated === undefined
     ? []
@@ -157,6 +172,8 @@ export const renderReference = (description, pkg, operations = readOperations(pk
     `\`x-runner describe ${d.type}\` prints them (its JSON also gives each output's whole JSON Schema).`,
     "Each one's requests are the operations of the provider's API document (method and path) it sent when the contract",
     "test ran it against the simulator (`test/operations.json`, which that test keeps true); other inputs may send others.",
+    "Each action's impact says whether it only reads, writes, or destroys (deletes, or does what cannot be taken back),",
+    "and whether it is idempotent (the same call again changes nothing more).",
     "",
     `## Connection: ${d.connection.title}`,
     "",
@@ -170,9 +187,9 @@ export const renderReference = (description, pkg, operations = readOperations(pk
     ...(d.connection.test !== undefined ? [`Connection test: \`${d.connection.test}\`.`, ""] : []),
     `## Actions (${d.actions.length})`,
     "",
-    "| action | title |",
-    "|---|---|",
-    ...d.actions.map((a) => `| [${code(a.name)}](#${a.name.toLowerCase()}) | ${cell(a.title)} |`),
+    "| action | title | impact |",
+    "|---|---|---|",
+    ...d.actions.map((a) => `| [${code(a.name)}](#${a.name.toLowerCase()}) | ${cell(a.title)} | ${impactCell(a)} |`),
     ""
   ]
   for (const a of d.actions) {
@@ -181,6 +198,7 @@ export const renderReference = (description, pkg, operations = readOperations(pk
       "",
       `**${a.title}.** ${a.description ?? ""}`.trimEnd(),
       "",
+      ...impactLine(a),
       ...deprecationLine(a.deprecated),
       ...propsTable(a.props),
       "",

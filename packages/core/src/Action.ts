@@ -39,6 +39,47 @@ export interface Context<C = Readonly<Record<string, unknown>>> {
 export type Impact = "read" | "write" | "destroy"
 
 /**
+ * What `Action.make` is told of an action's effect on the world: its `impact`, and, for a write
+ * or a destroy, whether it is `idempotent` (only its author knows, so it must be said); a read
+ * is idempotent, so it may leave it out. An MCP client asks before a destroy, and may repeat an
+ * idempotent call; a wrong mark misleads them both.
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export type Mark =
+  | { readonly impact: "read"; readonly idempotent?: true }
+  | { readonly impact: "write" | "destroy"; readonly idempotent: boolean }
+
+const impacts: ReadonlyArray<unknown> = ["read", "write", "destroy"] satisfies ReadonlyArray<Impact>
+
+/**
+ * A definition's mark, checked: a missing or unknown `impact`, a write or destroy that does not
+ * say whether it is `idempotent`, or a read said not to be, is a mistake in the definition,
+ * thrown when it is defined (as a bad `deprecated` is), not found by an agent's user.
+ *
+ * @since 0.9.0
+ * @category constructors
+ */
+export const checkMark = (name: string, mark: { readonly impact?: unknown; readonly idempotent?: unknown }): { readonly impact: Impact; readonly idempotent: boolean } => {
+  const { idempotent, impact } = mark
+  if (!impacts.includes(impact)) {
+    throw new Error(
+      `${name}: impact ${impact === undefined ? "is missing" : `${JSON.stringify(impact)} is none of`}: "read", "write" or "destroy" (what it does to the world)`
+    )
+  }
+  if (idempotent !== undefined && typeof idempotent !== "boolean") throw new Error(`${name}: idempotent must be true or false, not ${JSON.stringify(idempotent)}`)
+  if (impact === "read") {
+    if (idempotent === false) throw new Error(`${name}: a read changes nothing, so it is idempotent: leave idempotent out`)
+    return { impact, idempotent: true }
+  }
+  if (idempotent === undefined) {
+    throw new Error(`${name}: a ${impact} must say whether repeating it with the same parameters changes nothing more (idempotent: true or false)`)
+  }
+  return { impact: impact as Impact, idempotent }
+}
+
+/**
  * An action: what it takes (props), what it returns (output), the scopes it needs and the Effect that runs it.
  *
  * @since 0.1.0
@@ -171,7 +212,8 @@ const encodeNothing = () => Either.right(null)
 
 /**
  * Defines an action. With `connection`, its context's `connection` is that connection's
- * decoded values, typed.
+ * decoded values, typed. Its `impact` is required, and `idempotent` with a write or a destroy
+ * (see `Mark`): checked here, a missing or bad mark throws.
  *
  * @since 0.1.0
  * @category constructors
@@ -182,14 +224,10 @@ export const make = <
   A = void,
   I = A,
   C extends Property.Properties = Property.Properties
->(config: {
+>(config: Mark & {
   readonly name: N
   readonly title: string
   readonly description: string
-  /** What it does to the world (see `Impact`). */
-  readonly impact?: Impact
-  /** Whether repeating it with the same parameters changes nothing more. */
-  readonly idempotent?: boolean
   readonly props: P
   readonly output?: Schema.Schema<A, I>
   readonly scopes?: ReadonlyArray<string>
@@ -218,9 +256,7 @@ export const make = <
   name: config.name,
   title: config.title,
   description: config.description,
-  // Until every action declares its mark, an undeclared one is taken as the careful "write".
-  impact: config.impact ?? "write",
-  idempotent: config.idempotent ?? (config.impact === "read"),
+  ...checkMark(config.name, config),
   props: config.props,
   output: config.output,
   scopes: config.scopes ?? [],

@@ -1,9 +1,12 @@
-/** `Action.newestCreatedSince`: what an action's `reconcile` looks for among records it lists. */
+/**
+ * `Action.make`'s checks (the mark: impact and idempotent; deprecated), and
+ * `Action.newestCreatedSince`: what an action's `reconcile` looks for among records it lists.
+ */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { Action, Component, Trigger } from "../src/index.js"
+import { Action, Component, CustomAction, Trigger } from "../src/index.js"
 
 const at = (iso: string) => ({ id: iso, created: Date.parse(iso) })
 const attempt = { since: new Date("2026-11-24T10:00:00.400Z") }
@@ -24,9 +27,45 @@ describe("Action.newestCreatedSince", () => {
   })
 })
 
+describe("Action.make's impact and idempotent", () => {
+  const base = { name: "archiveItem", title: "Archive item", description: "Archives an item.", props: {}, run: () => Effect.void }
+
+  it("are kept as declared, a read idempotent without saying so, and describe shows them", () => {
+    const destroy = Action.make({ ...base, impact: "destroy", idempotent: true })
+    expect([destroy.impact, destroy.idempotent]).toEqual(["destroy", true])
+    expect(Component.describeAction(destroy)).toMatchObject({ impact: "destroy", idempotent: true })
+    const write = Action.make({ ...base, impact: "write", idempotent: false })
+    expect([write.impact, write.idempotent]).toEqual(["write", false])
+    const read = Action.make({ ...base, impact: "read" })
+    expect([read.impact, read.idempotent]).toEqual(["read", true])
+    expect(Action.make({ ...base, impact: "read", idempotent: true }).idempotent).toBe(true)
+  })
+
+  it("an action without impact, with an unknown one, a write or destroy that does not say whether it is idempotent, or a read said not to be, is refused when it is defined", () => {
+    // The type refuses each of these too; an untyped definition (JavaScript, a cast) is refused at run time.
+    const define = (mark: object) => () => Action.make({ ...base, ...mark } as unknown as Parameters<typeof Action.make>[0])
+    // @ts-expect-error a write must say whether it is idempotent
+    expect(() => Action.make({ ...base, impact: "write" })).toThrow(/archiveItem: a write must say/)
+    // @ts-expect-error the mark is required
+    expect(() => Action.make(base)).toThrow(/archiveItem: impact is missing/)
+    expect(define({})).toThrow(`archiveItem: impact is missing: "read", "write" or "destroy" (what it does to the world)`)
+    expect(define({ impact: "delete", idempotent: true })).toThrow(`archiveItem: impact "delete" is none of: "read", "write" or "destroy"`)
+    expect(define({ impact: "write" })).toThrow(
+      "archiveItem: a write must say whether repeating it with the same parameters changes nothing more (idempotent: true or false)"
+    )
+    expect(define({ impact: "destroy" })).toThrow("archiveItem: a destroy must say whether repeating it")
+    expect(define({ impact: "destroy", idempotent: "yes" })).toThrow(`archiveItem: idempotent must be true or false, not "yes"`)
+    expect(define({ impact: "read", idempotent: false })).toThrow("archiveItem: a read changes nothing, so it is idempotent: leave idempotent out")
+  })
+
+  it("the custom action, which sends any method to any path, is destroy and not idempotent", () => {
+    expect([CustomAction.action.impact, CustomAction.action.idempotent]).toEqual(["destroy", false])
+  })
+})
+
 describe("Action.make's deprecated", () => {
   const define = (deprecated: Action.Deprecation) =>
-    Action.make({ name: "listUsers", title: "List users", description: "Lists users.", props: {}, run: () => Effect.void, deprecated })
+    Action.make({ name: "listUsers", title: "List users", description: "Lists users.", impact: "read", props: {}, run: () => Effect.void, deprecated })
   const deprecated = { since: "2026-01-29", replacement: "listItems", reason: "Webflow switched off User Accounts" }
 
   it("is kept as given, shown by describe, and said in one line", () => {
@@ -38,7 +77,7 @@ describe("Action.make's deprecated", () => {
   })
 
   it("an action that is not deprecated says nothing of it", () => {
-    const action = Action.make({ name: "listItems", title: "List items", description: "Lists items.", props: {}, run: () => Effect.void })
+    const action = Action.make({ name: "listItems", title: "List items", description: "Lists items.", impact: "read", props: {}, run: () => Effect.void })
     expect(action.deprecated).toBeUndefined()
     expect("deprecated" in Component.describeAction(action)).toBe(false)
   })
