@@ -4,7 +4,7 @@
  * @since 0.2.0
  */
 import { Args, Command } from "@effect/cli"
-import { Component, PropertyGroup } from "@x/core"
+import { type Action, Component, PropertyGroup } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -29,7 +29,8 @@ export const examples = [
 
 /**
  * `describe`: prints the definitions of every component, or of one (by type or name), or of one
- * action or trigger (by step type). A property group's fields come from the provider: stderr
+ * action or trigger (by step type); each action's `impact` and `idempotent` are in its JSON, and
+ * one action's are said on stderr in words too. A property group's fields come from the provider: stderr
  * says how to see them (`options`). With a named connection (`--connection`): that
  * connection's component (or the type given, which must be its component), the connection
  * checked, and a line on stderr saying what it is.
@@ -62,6 +63,8 @@ export const describe = (
       return yield* new Errors.InvalidArguments({ message: `unknown component or step type "${type}"; available: ${all.map((c) => c.type).join(", ")}` })
     }
     yield* output.out(JSON.stringify(chosen, null, 2))
+    // One action: what it does to the world, in words, for the person reading (the JSON has it too).
+    if (action !== undefined) yield* output.err(`${type}: ${impactLine(action.definition)}`)
     // The actions described, by step type: where one has a property group, say how to see its fields.
     const actions = action !== undefined
       ? [[type!, action.definition] as const]
@@ -80,6 +83,16 @@ export const describe = (
     }
     if (connection !== undefined) yield* output.err(connection.line)
   }).pipe(Effect.scoped)
+
+const impactWords = {
+  read: "read (it changes nothing)",
+  write: "write (it creates or changes what can be changed back)",
+  destroy: "destroy (it deletes, or does what cannot be taken back)"
+} as const
+
+/** `destroy (it deletes, …), not idempotent`: an action's impact, and for a write or a destroy whether repeating it is harmless. */
+const impactLine = (action: Action.Action): string =>
+  action.impact === "read" ? impactWords.read : `${impactWords[action.impact]}, ${action.idempotent ? "idempotent" : "not idempotent"}`
 
 /**
  * A named connection for `describe`: its component (the type's, or the one its entry in the
