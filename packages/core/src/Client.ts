@@ -52,7 +52,9 @@ export type Arguments<P extends Property.Properties> = {} extends Property.Input
 
 /**
  * The Effect flavour: one method per action, returning its output or a typed `ConnectorError`;
- * and `testConnection`, the connection's test (see `ConnectionTest`).
+ * and `testConnection`, the connection's test (see `ConnectionTest`). What a method does to the
+ * world is its action's `impact` and `idempotent` (`factory.component.actions[name]`, shown in
+ * the connector's REFERENCE.md): a method of a `destroy` deletes or does what cannot be taken back.
  *
  * @since 0.2.0
  * @category models
@@ -74,8 +76,8 @@ export type EffectClient<C extends Component.Component> =
   }
 
 /**
- * The Promise flavour: one method per action, resolving to its output or rejecting with a typed
- * `ConnectorError`; `testConnection`, the connection's test (rejecting with `ConnectionTestFailed`);
+ * The Promise flavour: one method per action (what each does to the world: see `EffectClient`),
+ * resolving to its output or rejecting with a typed `ConnectorError`; `testConnection`, the connection's test (rejecting with `ConnectionTestFailed`);
  * `close` waits for the calls under way, then releases the connection and its HTTP client
  * (later calls reject with `ClientClosed`).
  *
