@@ -107,7 +107,7 @@ const impactWords = {
 }
 const impactLine = (a) =>
   [`Impact: ${impactWords[a.impact] ?? a.impact}${
-    a.impact === "read" ? "" : a.idempotent ? " Idempotent: the same call again changes nothing more." : " Not idempotent: each call does it again."
+    a.impact === "read" ? "" : a.idempotent ? " Idempotent: the same call again changes nothing more." : " Not idempotent: the same call again acts again, or fails."
   }`, ""]
 
 const deprecationLine = (deprecated) =>
