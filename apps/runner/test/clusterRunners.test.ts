@@ -1,7 +1,7 @@
 /**
  * Several runners on one PostgreSQL, through the CLI, under the faults a cluster meets: signed
  * Trello deliveries to two `serve`s (a load balancer's share, retried until acknowledged as
- * Trello retries), each run copying its card at a Trello simulator whose answers wait 50 ms (a
+ * Trello retries), each run copying its card at a Trello simulator whose answers wait 25 ms (a
  * provider on the network, so runs are in flight when a fault strikes), which counts the copies:
  * the side effects. Which runner ran a run is read from the runners' own logs (`▶ event … (run
  * <id>)` as it starts, `■ event … (run <id>)` as it ends), from no table of the engine; the
@@ -43,7 +43,7 @@ let sim: TrelloSimulator.Simulator
 let env: Record<string, string>
 let postgres: Postgres
 beforeAll(async () => {
-  sim = await TrelloSimulator.start({ key: "cluster-key-0123456789", token: "cluster-token-0123456789abcdef", rateLimits: false, latencyMs: 50 })
+  sim = await TrelloSimulator.start({ key: "cluster-key-0123456789", token: "cluster-token-0123456789abcdef", rateLimits: false, latencyMs: 25 })
   env = Deliveries.environment(sim)
   postgres = await startPostgres()
 })
@@ -237,23 +237,23 @@ const stopWithRunsInFlight = async (runner: Served, url: string): Promise<Readon
 const scenarioMs = 600_000
 
 describe("several runners on PostgreSQL", () => {
-  it("killed: 300 deliveries over two runners, one killed -9 with runs in flight: each delivery runs once, the dead runner's runs end on the survivor", async () => {
+  it("killed: 200 deliveries over two runners, one killed -9 with runs in flight: each delivery runs once, the dead runner's runs end on the survivor", async () => {
     const url = await freshDatabase("killed")
-    const cards = await Deliveries.createCards(sim, "killed", 300)
+    const cards = await Deliveries.createCards(sim, "killed", 200)
     const { a, b, portA, portB, publicUrl } = await twoRunners(url)
     try {
       let ports = [portA, portB]
       let acknowledged = 0
       let killedAt = 0
       let cutShort: ReadonlyArray<string> = []
-      // From the 150th acknowledgement on (load on both sides), the first runner is stopped
+      // From the 100th acknowledgement on (load on both sides), the first runner is stopped
       // once it has runs in flight (those it does not end: it does nothing more), and killed.
       // The deliveries go on at the pace the runners keep up with (no more
       // runs unfinished than they run at once, the survivor alone after the kill): the bound
       // is the takeover's, not a saturated machine's, whose survivor would end the dead
       // runner's runs only after its own queue.
       const kill = (async () => {
-        await reached("acknowledged", () => acknowledged, 150)
+        await reached("acknowledged", () => acknowledged, 100)
         cutShort = await stopWithRunsInFlight(a, url)
         ports = [portB]
         killedAt = Date.now()
@@ -265,8 +265,8 @@ describe("several runners on PostgreSQL", () => {
         await until("the runners keeping up", async () => await unfinished.count() <= (killedAt === 0 ? 2 : 1) * concurrency)
       }, { senders: 4 }).finally(unfinished.close)
       await kill
-      await allSucceeded(url, 300, [b])
-      const runs = await eachRanOnce(url, "killed", 300)
+      await allSucceeded(url, 200, [b])
+      const runs = await eachRanOnce(url, "killed", 200)
       // The runs cut short ended on the survivor, measured from the kill to the runs' recorded ends. What it takes: the
       // shard lock expiry (5 s by the database's clock), the survivor taking the shards and
       // resuming the runs, and their last steps; 6–8 s measured on a 2-core machine with a
