@@ -163,6 +163,37 @@ describe("the schedule keeper on the TestClock", () => {
       expect(store.lines.join("\n")).not.toContain("skipped")
     }))
 
+  it.effect("taken over before the first tick's cursor was stored: the newest tick accepted says where the schedule is, and none after it is lost", () =>
+    Effect.gen(function*() {
+      const parameters = { cron: "*/1 * * * * *", missed: "runLast" }
+      // The keeper before ran its first tick, 12:00:01, and was stopped before its cursor was
+      // stored; this one starts at 12:00:04.500 with no cursor. A run of something else is not a tick.
+      yield* TestClock.setTime(new Date("2026-06-01T12:00:04.500Z").getTime())
+      const store = memory()
+      const keep = (lastAccepted: string | undefined) =>
+        ScheduleTrigger.keep({
+          name: "tick",
+          checked: checkedTrigger(parameters),
+          accept: store.accept,
+          takenOver: Effect.succeed(true),
+          lastAccepted: Effect.succeed(lastAccepted)
+        })
+      const fiber = yield* Effect.fork(Effect.provide(keep(iso("2026-06-01T12:00:01Z")), store.layer))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(fiber)
+      expect([...store.runs.keys()]).toEqual([2, 3, 4, 5].map((s) => iso(`2026-06-01T12:00:0${s}.000Z`)))
+      expect(store.lines.join("\n")).toContain("↻ 3 ticks came due while tick moved between runners: each runs")
+      // An event id that is no tick of this schedule (half a second) is not taken for one: a first start.
+      const other = memory()
+      const first = yield* Effect.fork(Effect.provide(
+        ScheduleTrigger.keep({ name: "tick", checked: checkedTrigger(parameters), accept: other.accept, takenOver: Effect.succeed(true), lastAccepted: Effect.succeed("2026-06-01T12:00:05.500Z") }),
+        other.layer
+      ))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(first)
+      expect([...other.runs.keys()]).toEqual([iso("2026-06-01T12:00:06.000Z")])
+    }))
+
   it.effect("runLast after a long stop of a frequent schedule runs the newest tick, not the last one counted", () =>
     Effect.gen(function*() {
       const parameters = { cron: "* * * * * *", missed: "runLast" }

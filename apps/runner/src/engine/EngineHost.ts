@@ -210,6 +210,11 @@ export const host = (options: {
             // On PostgreSQL a keeper that starts while other runners are alive took the schedule
             // over from one of them (a runner joined, left or died): the cluster served it meanwhile.
             takenOver: Effect.map(othersAlive, (others) => others > 0),
+            // The newest tick accepted: a keeper that moved before its first tick's cursor was stored finds it here.
+            lastAccepted: Effect.map(
+              Effect.orElseSucceed(store.list({ limit: 1, workflow: hosted.name, origin: "serve" }), () => []),
+              (newest) => newest.length === 0 ? undefined : newest[0]!.eventId
+            ),
             report: report === undefined ? undefined : (state, message) => report(hosted.name, state, message)
           })
         })

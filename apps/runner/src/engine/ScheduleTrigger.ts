@@ -55,6 +55,12 @@ const counted = (cron: Cron.Cron, after: Date, now: Date) => {
   return { count, newest }
 }
 
+/** Whether an event id is one of this schedule's ticks (an ISO time the cron fires at): a run of another schedule is not. */
+const isTick = (cron: Cron.Cron, id: string): boolean => {
+  const at = Date.parse(id)
+  return !Number.isNaN(at) && new Date(at).toISOString() === id && tickAfter(cron, new Date(at - 1)).getTime() === at
+}
+
 /**
  * The ticks after `after` up to `now` included: how many (`countedAtMost` standing for that many
  * or more), and the newest.
@@ -88,6 +94,11 @@ export const keep = (options: {
   readonly report?: ((state: PollState, message?: string) => Effect.Effect<void>) | undefined
   /** Whether this keeper takes the schedule over from another live runner (its ticks since were not missed). */
   readonly takenOver?: Effect.Effect<boolean> | undefined
+  /**
+   * The id (its `scheduledAt`) of the newest tick accepted for the workflow, if any: a keeper
+   * stopped between a tick's run and its cursor (its first: no cursor yet) left it only there.
+   */
+  readonly lastAccepted?: Effect.Effect<string | undefined> | undefined
 }): Effect.Effect<never, never, Output | TriggerStore> =>
   Effect.gen(function*() {
     const { checked, name } = options
@@ -132,12 +143,19 @@ export const keep = (options: {
 
     const now = new Date(yield* Clock.currentTimeMillis)
     let last = now
-    const handedOver = Option.isSome(cursor) && (yield* options.takenOver ?? Effect.succeed(false))
-    const due = Option.isSome(cursor) && handedOver ? dueBetween(cron, cursor.value, now) : undefined
-    if (Option.isSome(cursor) && due !== undefined && due.count < countedAtMost) {
+    const takenOver = yield* options.takenOver ?? Effect.succeed(false)
+    // Taken over with no cursor stored: the keeper before may have been stopped between its first
+    // tick's run and its cursor; that run says where the schedule is.
+    const accepted = Option.isNone(cursor) && takenOver
+      ? Option.filter(Option.fromNullable(yield* options.lastAccepted ?? Effect.succeed(undefined)), (id) => isTick(cron, id))
+      : Option.none()
+    const since = Option.orElse(cursor, () => Option.map(accepted, (id) => new Date(id)))
+    const handedOver = Option.isSome(since) && takenOver
+    const due = Option.isSome(since) && handedOver ? dueBetween(cron, since.value, now) : undefined
+    if (Option.isSome(since) && due !== undefined && due.count < countedAtMost) {
       // Taken over from a live runner: what came due meanwhile was served late, not missed.
       if (due.count > 0) yield* say(`↻ ${due.count} tick${due.count === 1 ? "" : "s"} came due while ${name} moved between runners: each runs`)
-      last = cursor.value
+      last = since.value
       for (let tick = tickAfter(cron, last); tick.getTime() <= now.getTime(); tick = tickAfter(cron, tick)) {
         yield* fire(tick)
         last = tick
