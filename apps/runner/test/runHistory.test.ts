@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { existsSync, mkdtempSync } from "node:fs"
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -119,6 +119,32 @@ describe("x-runner run, recorded", () => {
       const again = await runner(["runs", "retry", runId, "--data-dir", dataDir], env)
       expect(again.code).toBe(1)
       expect(again.stderr).toContain(`run ${runId} is succeeded: only a failed or unknown run is retried`)
+    })
+
+    it("runs only the file that ran, and never turns private networks on from the store: both are said again or refused", async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-trust-"))
+      const file = join(dataDir, "read-missing.json")
+      const workflow = JSON.stringify({
+        label: "Read a card that does not exist",
+        tasks: [{ label: "Read it", name: "read", type: "boardtool/v1/getCard", parameters: { id: "5eed00000000000000000ffe" } }]
+      })
+      writeFileSync(file, workflow)
+      const ran = await runner(["run", file, "--data-dir", dataDir, "--output", "json", "--allow-private-networks"], env)
+      expect(ran.code, ran.stderr).toBe(1)
+      const { runId } = JSON.parse(ran.stdout) as { readonly runId: string }
+      // The store says it ran with private networks allowed: a retry does not take that from it.
+      const unsaid = await runner(["runs", "retry", runId, "--data-dir", dataDir], env)
+      expect([unsaid.code, unsaid.stderr]).toEqual([2, expect.stringContaining(`run ${runId} was run with --allow-private-networks: a retry does not take it from the store`)])
+      // The file changed since: not the run's workflow, nothing run.
+      writeFileSync(file, workflow.replace("Read it", "Read it, changed"))
+      const changed = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--allow-private-networks"], env)
+      expect([changed.code, changed.stderr]).toEqual([2, expect.stringContaining(`${file} is not the workflow run ${runId} ran (it changed since, or cannot be read)`)])
+      expect(JSON.parse((await runner(["runs", "show", runId, "--data-dir", dataDir, "--output", "json"])).stdout)).toMatchObject({ attempt: 0 })
+      // The same file, the flag given again: it runs again here (and fails again: the card is still missing).
+      writeFileSync(file, workflow)
+      const retried = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--allow-private-networks"], env)
+      expect(retried.code, retried.stderr).toBe(1)
+      expect(retried.stderr).toContain(`↻ run ${runId} runs again here (attempt 2)`)
     })
   })
 })

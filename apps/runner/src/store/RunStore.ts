@@ -89,7 +89,9 @@ export const Rerun = Schema.Struct({
   allowPrivateNetworks: Schema.Boolean,
   inputNames: Schema.Array(Schema.String),
   inputsSalt: Schema.String,
-  inputsDigest: Schema.String
+  inputsDigest: Schema.String,
+  /** The workflow file's SHA-256 when it ran: a retry refuses a file changed since (absent in rows of before). */
+  fileDigest: Schema.optional(Schema.String)
 })
 
 /**

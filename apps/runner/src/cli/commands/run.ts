@@ -8,6 +8,7 @@
  */
 import { Command, Options } from "@effect/cli"
 import * as Path from "@effect/platform/Path"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Connections, FilePolicy } from "@x/core"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -153,6 +154,7 @@ export const run = (args: {
       workflow: WorkflowFiles.workflowName(path, args.workflow),
       file: path.resolve(args.workflow),
       rerun: {
+        fileDigest: yield* fileDigest(args.workflow),
         sandbox: args.source.sandbox,
         ...Option.match(args.source.file, { onNone: () => ({}), onSome: (file) => ({ connections: path.resolve(file) }) }),
         withoutRateLimits: args.source.withoutRateLimits,
@@ -256,6 +258,13 @@ interface Where {
   readonly database: string | undefined
 }
 
+/** The workflow file's SHA-256 (a retry runs the file that ran, not one changed since); none when it cannot be read again. */
+const fileDigest = (file: string) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFile(file)).pipe(
+    Effect.map((bytes) => createHash("sha256").update(bytes).digest("hex")),
+    Effect.orElseSucceed(() => undefined)
+  )
+
 /** A salted digest of the `--input` values (the values themselves are never stored: they may be secret). */
 const inputsDigest = (salt: string, inputs: ReadonlyMap<string, string>) =>
   createHash("sha256").update(salt).update(JSON.stringify([...inputs].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))).digest("hex")
@@ -307,8 +316,14 @@ const recording = (
         if (status !== "failed" && status !== "unknown") {
           return yield* new Errors.StepFailed({ message: `run ${retrying} is ${status}: only a failed or unknown run is retried` })
         }
-        if (rerun === undefined) {
+        if (rerun === undefined || rerun.fileDigest === undefined) {
           return yield* new Errors.InvalidArguments({ message: `run ${retrying} was recorded before x-runner kept how it was run: run it again with x-runner run` })
+        }
+        // The store says which file ran, not what it held: a file changed since is not that run's.
+        if (run.rerun.fileDigest !== rerun.fileDigest) {
+          return yield* new Errors.InvalidArguments({
+            message: `${run.file} is not the workflow run ${retrying} ran (it changed since, or cannot be read): run it anew with x-runner run`
+          })
         }
         if (inputsDigest(rerun.inputsSalt, inputs) !== rerun.inputsDigest) {
           return yield* new Errors.InvalidArguments({

@@ -8,7 +8,7 @@ import { Args, Command, Options } from "@effect/cli"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { InvalidArguments } from "../../Errors.js"
-import { databaseOption, dataDirOption, inputOption, jsonOutput, locationOf } from "../internal/shared.js"
+import { allowPrivateNetworksOption, databaseOption, dataDirOption, inputOption, jsonOutput, locationOf } from "../internal/shared.js"
 
 /**
  * Its examples, in its help and the root's.
@@ -71,7 +71,8 @@ const retryCommand = Command.make("retry", {
     Options.withPseudoName("JSON"),
     Options.withDescription("With --done: the step's output, as the provider answered it (JSON; default null)"),
     Options.optional
-  )
+  ),
+  allowPrivateNetworks: allowPrivateNetworksOption
 }, (args) =>
   Effect.gen(function*() {
     if (Option.isNone(args.done) && Option.isSome(args.doneOutput)) {
@@ -83,7 +84,8 @@ const retryCommand = Command.make("retry", {
       runId: args.run,
       where: { dataDir: args.dataDir, database: Option.getOrUndefined(args.database) },
       inputs: args.input,
-      done: Option.match(args.done, { onNone: () => undefined, onSome: (path) => ({ path, output: Option.getOrUndefined(args.doneOutput) }) })
+      done: Option.match(args.done, { onNone: () => undefined, onSome: (path) => ({ path, output: Option.getOrUndefined(args.doneOutput) }) }),
+      allowPrivateNetworks: args.allowPrivateNetworks
     })
   })).pipe(
     Command.withDescription(

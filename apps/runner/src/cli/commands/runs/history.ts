@@ -141,12 +141,19 @@ const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
       return yield* new InvalidArguments({ message: `run ${run.id} was recorded before x-runner kept how it was run: run it again with x-runner run` })
     }
     const { rerun } = run
+    // What reaches internal addresses is the operator's to say each time: a row in a shared
+    // database must not turn it on.
+    if (rerun.allowPrivateNetworks && args.allowPrivateNetworks !== true) {
+      return yield* new InvalidArguments({
+        message: `run ${run.id} was run with --allow-private-networks: a retry does not take it from the store; give --allow-private-networks again`
+      })
+    }
     const [Run, Components] = yield* Effect.promise(() => Promise.all([import("../run.js"), import("../../../components/Components.js")]))
     return yield* Run.run({
       workflow: run.file,
       inputs: args.inputs,
       source: { sandbox: rerun.sandbox, file: Option.fromNullable(rerun.connections), withoutRateLimits: rerun.withoutRateLimits },
-      files: { filesDir: Option.fromNullable(rerun.filesDir), allowPrivateNetworks: rerun.allowPrivateNetworks },
+      files: { filesDir: Option.fromNullable(rerun.filesDir), allowPrivateNetworks: args.allowPrivateNetworks === true },
       json: false,
       history: args.where,
       retrying: run.id
@@ -170,6 +177,8 @@ export const retry = (args: {
   readonly inputs: ReadonlyMap<string, string>
   /** `--done <step path>`, and `--done-output <json>` (its text: checked here before anything is written). */
   readonly done?: { readonly path: string; readonly output: string | undefined } | undefined
+  /** `--allow-private-networks`, given again for a run of `x-runner run` that had it (never taken from the store). */
+  readonly allowPrivateNetworks?: boolean | undefined
 }) =>
   Effect.gen(function*() {
     const output = yield* Output
@@ -191,12 +200,14 @@ export const retry = (args: {
             : Effect.fail(new InvalidArguments({ message: `run ${args.runId} is a run of x-runner run: --done is for a run of serve; x-runner runs retry ${args.runId} runs it again here` }))
       }
     }
-    // --input is a run of `x-runner run`'s: which run it is, is read before anything is written.
-    if (args.inputs.size > 0) {
+    // --input and --allow-private-networks are a run of `x-runner run`'s: which run it is, is read before anything is written.
+    if (args.inputs.size > 0 || args.allowPrivateNetworks === true) {
       const recorded = Option.flatten(yield* withStore(args.location, (store) => store.show(args.runId)))
       if (Option.isNone(recorded)) return yield* notFound(args.runId, args.location)
       if (recorded.value.run.origin === "run") return yield* runAgain(recorded.value.run, args)
-      return yield* new InvalidArguments({ message: `--input is for a run of x-runner run: run ${args.runId} takes the inputs its serving runner has` })
+      return yield* new InvalidArguments({
+        message: `${args.inputs.size > 0 ? "--input" : "--allow-private-networks"} is for a run of x-runner run: run ${args.runId} runs as its serving runner was started`
+      })
     }
     const acted = yield* withStore(args.location, (store) =>
       (done === undefined ? RunActions.retry(store, args.runId) : RunActions.markDone(store, args.runId, done.path, done.output)).pipe(
