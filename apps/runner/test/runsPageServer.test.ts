@@ -546,11 +546,9 @@ describe("the runs page's live stream in a burst", () => {
       expect(first).not.toContain("event: resync")
       expect(JSON.parse(/event: runs\ndata: (.*)\n\n/.exec(first)![1]!).runs.map((run: any) => run.id).sort()).toEqual(few.map(({ runId }) => runId).sort())
       // A burst of 250 in the next second: more than a look reads.
-      const seen = received.length
       yield* Effect.forEach(Array.from({ length: 250 }, (_, index) => `burst-${index}`), (event) => store.accept("w", { id: event, output: {} }), { discard: true })
       yield* TestClock.adjust("1 second")
       const burst = (yield* until((all) => all.length > first.length)).slice(first.length)
-      expect(received.length).toBeGreaterThan(seen)
       expect(burst).toBe("event: resync\ndata: {}\n\n")
     }).pipe(Effect.provide(freshStore())))
 })
