@@ -31,7 +31,7 @@ export interface Context<C = Readonly<Record<string, unknown>>> {
 /**
  * What an action does to the world: only reads; writes (creates or changes); or destroys
  * (deletes, archives for good, refunds, cancels: what cannot be taken back). `describe` shows
- * it, and an agent's client asks before a `destroy`.
+ * it; an agent's client would ask before a `destroy` (the MCP server is still to come).
  *
  * @since 0.9.0
  * @category models
@@ -41,8 +41,8 @@ export type Impact = "read" | "write" | "destroy"
 /**
  * What `Action.make` is told of an action's effect on the world: its `impact`, and, for a write
  * or a destroy, whether it is `idempotent` (only its author knows, so it must be said); a read
- * is idempotent, so it may leave it out. An MCP client asks before a destroy, and may repeat an
- * idempotent call; a wrong mark misleads them both.
+ * is idempotent, so it may leave it out. An MCP client would ask before a destroy, and may repeat
+ * an idempotent call; a wrong mark would mislead them both.
  *
  * @since 0.9.0
  * @category models
