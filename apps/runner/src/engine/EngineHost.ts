@@ -336,8 +336,9 @@ const keepRegistered = (options: {
       yield* options.reports.polling?.(hosted.name, "failed", `${lost}: registering it again`) ?? Effect.void
       state = yield* executor.enableTrigger(trigger, url)
       yield* triggers.enabled({ workflow: hosted.name, type, parameters, url, state })
-      yield* say(`✔ ${hosted.name}: the webhook is ${registration.value === "gone" ? "registered again" : "active again"}`)
+      // Reported before it is said: whoever reads the line may ask health at once.
       yield* options.reports.polling?.(hosted.name, "polling") ?? Effect.void
+      yield* say(`✔ ${hosted.name}: the webhook is ${registration.value === "gone" ? "registered again" : "active again"}`)
       yield* catchUp(startedAt, "while the webhook was off")
     }).pipe(Effect.catchAll((error) => say(`✘ ${hosted.name}: the webhook could not be checked or registered again (tried again in ${Duration.format(options.checkEvery)}): ${error.message}`)))
     yield* Effect.forkScoped(Effect.schedule(checkOnce, Schedule.spaced(options.checkEvery)))
