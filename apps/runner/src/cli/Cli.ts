@@ -8,6 +8,7 @@
 import { Command, HelpDoc } from "@effect/cli"
 import * as Connect from "./commands/connect.js"
 import * as Describe from "./commands/describe.js"
+import * as Mcp from "./commands/mcp.js"
 import * as Options from "./commands/options.js"
 import * as Run from "./commands/run.js"
 import * as Runs from "./commands/runs.js"
@@ -40,6 +41,7 @@ export const examples = {
   runs: Runs.examples,
   ui: Ui.examples,
   connect: Connect.examples,
+  mcp: Mcp.examples,
   schema: Schema.examples
 } as const satisfies Record<string, ReadonlyArray<string>>
 
@@ -54,7 +56,7 @@ const footer = HelpDoc.blocks([HelpDoc.h1("EXAMPLES"), ...Object.values(examples
 export const cli = Command.run(
   Command.make("x-runner").pipe(
     Command.withDescription("Runs workflow files on the connector packages. Exit codes: 0 ok, 1 a step failed, 2 invalid workflow or arguments."),
-    Command.withSubcommands([Run.command, Serve.command, Runs.command, Ui.command, Sample.command, Describe.command, Options.command, Connect.command, Schema.command])
+    Command.withSubcommands([Run.command, Serve.command, Runs.command, Ui.command, Sample.command, Describe.command, Options.command, Connect.command, Mcp.command, Schema.command])
   ),
   { name: "x-runner", version, footer }
 )

@@ -196,7 +196,7 @@ const calling = (source: Source, executor: Executor.Executor) =>
  */
 export const parse = (
   text: string,
-  given: ReadonlyMap<string, string>,
+  given: ReadonlyMap<string, unknown>,
   executor: Executor.Executor,
   source?: Source
 ): Either.Either<Workflow, ReadonlyArray<ConnectorError.Issue>> => {

@@ -23,7 +23,7 @@ import * as Workflow from "./Workflow.js"
  */
 export const loadWorkflow = (
   file: string,
-  given: ReadonlyMap<string, string>
+  given: ReadonlyMap<string, unknown>
 ): Effect.Effect<Workflow.Workflow, InvalidArguments | InvalidWorkflow, Components | FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem

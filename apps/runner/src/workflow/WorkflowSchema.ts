@@ -91,17 +91,31 @@ type Described = Property.PropertyDescription
 
 const sentence = (text: string) => /[.!?:)]$/.test(text) ? text : `${text}.`
 
+/**
+ * For whom a step's parameters are described: a workflow file (a value may be a `${…}` reference;
+ * options come from `x-runner options`), or a caller that gives plain values (an MCP tool's input).
+ */
+interface Audience {
+  /** Whether a value may be a reference decided at run time (a workflow file's). */
+  readonly references: boolean
+  /** Where a property's options (or a group's fields) are listed, given what they depend on. */
+  readonly optionsAt: (path: string, dependsOn: ReadonlyArray<string>) => string
+}
+
+const workflowFile = (stepType: string): Audience => ({
+  references: true,
+  optionsAt: (path, dependsOn) => `x-runner options ${stepType} ${path}${dependsOn.map((name) => ` --param ${name}=…`).join("")}`
+})
+
 /** The description of a property: its own, with where its options come from. */
-const describeProperty = (property: Described, stepType: string, path: string): string | undefined => {
+const describeProperty = (property: Described, audience: Audience, path: string): string | undefined => {
   const parts = property.description === undefined ? [] : [sentence(property.description)]
   const dependsOn = property.dynamicOptions?.dependsOn
-  if (dependsOn !== undefined) {
-    parts.push(`Its options: x-runner options ${stepType} ${path}${dependsOn.map((name) => ` --param ${name}=…`).join("")}`)
-  }
+  if (dependsOn !== undefined) parts.push(`Its options: ${audience.optionsAt(path, dependsOn)}`)
   if (property.kind === "FILE" && typeof property["maxBytes"] === "number") parts.push(`At most ${sizeOf(property["maxBytes"])}.`)
   if (property.kind === "GROUP") {
     const fieldsFrom = (property["dependsOn"] as ReadonlyArray<string> | undefined) ?? []
-    parts.push(`Its fields: x-runner options ${stepType} ${path}${fieldsFrom.map((name) => ` --param ${name}=…`).join("")}`)
+    parts.push(`Its fields: ${audience.optionsAt(path, fieldsFrom)}`)
   }
   return parts.length === 0 ? undefined : parts.join(" ")
 }
@@ -138,7 +152,7 @@ const fileSchema = (property: Described): JsonSchema => {
 }
 
 /** The JSON Schema of a property's value as written (a reference aside). */
-const valueSchema = (property: Described, stepType: string, path: string): JsonSchema => {
+const valueSchema = (property: Described, audience: Audience, path: string): JsonSchema => {
   switch (property.kind) {
     case "STRING":
       return { type: "string", ...choicesOf(property), ...constraintsOf(property, ["minLength", "maxLength", "pattern"]) }
@@ -152,13 +166,13 @@ const valueSchema = (property: Described, stepType: string, path: string): JsonS
       return { type: "string", pattern: isoDateTimePattern }
     case "OBJECT": {
       const properties = property["properties"] as Readonly<Record<string, Described>> | undefined
-      return properties === undefined ? { type: "object" } : objectOf(properties, stepType, path)
+      return properties === undefined ? { type: "object" } : objectOf(properties, audience, path)
     }
     case "ARRAY": {
       const items = property["items"] as Described | undefined
       return {
         type: "array",
-        ...(items === undefined ? {} : { items: parameterSchema(items, stepType, path) }),
+        ...(items === undefined ? {} : { items: parameterSchema(items, audience, path) }),
         ...constraintsOf(property, ["minItems", "maxItems"])
       }
     }
@@ -169,21 +183,21 @@ const valueSchema = (property: Described, stepType: string, path: string): JsonS
   }
 }
 
-/** A parameter: its value as written, or a value decided at run time; titled and described for the editor. */
-const parameterSchema = (property: Described, stepType: string, path: string): JsonSchema => ({
-  ...annotated(property.title, describeProperty(property, stepType, path)),
+/** A parameter: its value as written, or (in a workflow file) a value decided at run time; titled and described for the editor. */
+const parameterSchema = (property: Described, audience: Audience, path: string): JsonSchema => ({
+  ...annotated(property.title, describeProperty(property, audience, path)),
   ...(property.defaultValue !== undefined ? { default: property.defaultValue } : {}),
-  anyOf: [valueSchema(property, stepType, path), ref("reference")]
+  ...(audience.references ? { anyOf: [valueSchema(property, audience, path), ref("reference")] } : valueSchema(property, audience, path))
 })
 
 /** An object of parameters: each one's schema, the required ones (a default makes one optional), no other key. */
-const objectOf = (properties: Readonly<Record<string, Described>>, stepType: string, path?: string): JsonSchema => {
+const objectOf = (properties: Readonly<Record<string, Described>>, audience: Audience, path?: string): JsonSchema => {
   const entries = Object.entries(properties)
   const required = entries.filter(([, property]) => property.required && property.defaultValue === undefined).map(([key]) => key)
   return {
     type: "object",
     properties: Object.fromEntries(
-      entries.map(([key, property]) => [key, parameterSchema(property, stepType, path === undefined ? key : `${path}.${key}`)])
+      entries.map(([key, property]) => [key, parameterSchema(property, audience, path === undefined ? key : `${path}.${key}`)])
     ),
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false
@@ -238,12 +252,26 @@ const stepSchema = (
       then: {
         properties: {
           type: { ...annotated(step.title, [step.description, deprecation].filter((text) => text !== undefined).join(" ")), ...(deprecation === undefined ? {} : { deprecated: true }) },
-          parameters: objectOf(step.props, type)
+          parameters: objectOf(step.props, workflowFile(type))
         }
       }
     }
   })
 })
+
+/**
+ * An action's parameters as a caller gives them, plain values (no `${…}` reference): an MCP
+ * tool's `inputSchema`. Types, required keys, patterns, enums, defaults and descriptions as a
+ * workflow file's; where a property's options (or a group's fields) are listed is `optionsAt`'s
+ * to say.
+ *
+ * @since 0.12.0
+ * @category constructors
+ */
+export const actionInput = (
+  action: { readonly props: Readonly<Record<string, Property.PropertyDescription>> },
+  optionsAt: (path: string, dependsOn: ReadonlyArray<string>) => string
+): JsonSchema => objectOf(action.props, { references: false, optionsAt })
 
 /** The keys of a task of each kind, for the editor's completion before the kind is known. */
 const taskKeys: Readonly<Record<string, string>> = {

@@ -19,6 +19,7 @@ import { createHash, randomBytes } from "node:crypto"
 import { hostname } from "node:os"
 import { Components, layer as components } from "../../components/Components.js"
 import * as ConnectionSource from "../../components/ConnectionSource.js"
+import type * as ConnectionValues from "../../components/ConnectionValues.js"
 import * as FileAccess from "../../components/FileAccess.js"
 import type * as Interpreter from "../../engine/Interpreter.js"
 import * as Run from "../../engine/Run.js"
@@ -104,7 +105,7 @@ const progress = (say: (text: string) => Effect.Effect<void>): Interpreter.Repor
  */
 export const run = (args: {
   readonly workflow: string
-  readonly inputs: ReadonlyMap<string, string>
+  readonly inputs: ReadonlyMap<string, unknown>
   readonly source: ConnectionSource.ConnectionSource
   readonly json: boolean
   readonly serve?: Option.Option<string>
@@ -115,6 +116,16 @@ export const run = (args: {
   readonly history?: Where | undefined
   /** The id of a failed run `run` recorded, run again (`runs retry`): its tasks that succeeded are kept. */
   readonly retrying?: string | undefined
+  /**
+   * Connections already open, and their file policy (`x-runner mcp`'s, shared by its tools and
+   * their rate limiters): used instead of connecting from `source`, which then only says how
+   * the run was run.
+   */
+  readonly connected?: {
+    readonly connections: ConnectionValues.ConnectionValues
+    readonly opened: Context.Context<Connections.Connections>
+    readonly filePolicy: FilePolicy.Policy
+  } | undefined
 }): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
   Effect.gen(function*() {
     const output = yield* Output
@@ -126,16 +137,16 @@ export const run = (args: {
       return yield* new Errors.InvalidArguments({ message: "--serve-wait needs --serve: it is how long the run waits for the served trigger" })
     }
     const firedWithin = yield* serveWaitOf(args.serveWait)
-    const { connections, named } = yield* ConnectionSource.connect(args.source, [
+    const { connections, named } = args.connected !== undefined ? { connections: args.connected.connections, named: [] } : yield* ConnectionSource.connect(args.source, [
       ...Workflow.connectionsOf(workflow),
       ...(triggered === undefined ? [] : Workflow.connectionsOf(triggered))
     ])
     yield* checkWithConnections(args.workflow, workflow, connections)
     if (triggered !== undefined) yield* checkWithConnections(serveFile!, triggered, connections)
-    const filePolicy = yield* FileAccess.policy("run", args.files ?? noFlags, connections)
+    const filePolicy = args.connected?.filePolicy ?? (yield* FileAccess.policy("run", args.files ?? noFlags, connections))
     const pretty = (text: string) => args.json ? Effect.void : output.err(text)
     // One set of opened connections (one rate limiter per token) for the run and the trigger.
-    const opened = yield* Layer.build(Connections.layer(connections))
+    const opened = args.connected?.opened ?? (yield* Layer.build(Connections.layer(connections)))
     const served = triggered === undefined
       ? undefined
       : yield* Effect.flatMap(Effect.promise(() => import("../../serve/ServeAlongside.js")), (ServeAlongside) =>
@@ -266,7 +277,7 @@ const fileDigest = (file: string) =>
   )
 
 /** A salted digest of the `--input` values (the values themselves are never stored: they may be secret). */
-const inputsDigest = (salt: string, inputs: ReadonlyMap<string, string>) =>
+const inputsDigest = (salt: string, inputs: ReadonlyMap<string, unknown>) =>
   createHash("sha256").update(salt).update(JSON.stringify([...inputs].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))).digest("hex")
 
 /**
@@ -279,7 +290,7 @@ const inputsDigest = (salt: string, inputs: ReadonlyMap<string, string>) =>
 const recording = (
   where: Where,
   run: { readonly workflow: string; readonly file: string; readonly rerun: Omit<RunStore.Rerun, "inputsSalt" | "inputsDigest"> },
-  inputs: ReadonlyMap<string, string>,
+  inputs: ReadonlyMap<string, unknown>,
   retrying: string | undefined,
   say: (line: string) => Effect.Effect<void>
 ) =>

@@ -1,0 +1,272 @@
+/**
+ * `x-runner mcp`: every action of the catalog as a tool for AI agents, over MCP (stdio, or
+ * Streamable HTTP with `--port`), on the connections file or the sandbox; workflows as tools too.
+ *
+ * @since 0.12.0
+ */
+import { Command, Options } from "@effect/cli"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import { Connections, FilePolicy } from "@x/core"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import { Components, layer as components } from "../../components/Components.js"
+import * as ConnectionSource from "../../components/ConnectionSource.js"
+import * as ConnectionValues from "../../components/ConnectionValues.js"
+import * as FileAccess from "../../components/FileAccess.js"
+import * as Errors from "../../Errors.js"
+// The server (and the MCP library) is loaded only when the command runs: a type here.
+import type { Offered } from "../../mcp/McpServer.js"
+import * as McpTools from "../../mcp/McpTools.js"
+import * as WorkflowTools from "../../mcp/WorkflowTools.js"
+import { Output } from "../../Output.js"
+import {
+  allowPrivateNetworksOption,
+  connectionsOption,
+  databaseOption,
+  dataDirOption,
+  filesDirOption,
+  type Needs,
+  sandboxOption,
+  version,
+  withoutRateLimitsOption
+} from "../internal/shared.js"
+import * as Run from "./run.js"
+
+/**
+ * Its examples, in its help and the root's.
+ *
+ * @since 0.12.0
+ * @category constants
+ */
+export const examples = [
+  "$ x-runner mcp --sandbox",
+  "$ x-runner mcp --connections connections.json --components boardtool --tools 'boardtool_*Card*'",
+  "$ x-runner mcp --sandbox --workflows examples/ --allow-destructive --port 8791"
+] as const
+
+/** The environment variable of the HTTP transport's token (else `--token-file`). */
+const tokenVariable = "XRUNNER_MCP_TOKEN"
+
+/** A token shorter than this is refused: it could be guessed. */
+const tokenMinLength = 16
+
+/** The HTTP transport's token: `--token-file`'s first line, else `XRUNNER_MCP_TOKEN`; none when neither is given. */
+const readToken = (file: string | undefined) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const [given, from] = file === undefined ? [process.env[tokenVariable], tokenVariable] : [
+      (yield* Effect.mapError(fs.readFileString(file), () => new Errors.InvalidArguments({ message: `--token-file ${file}: cannot be read` })))
+        .split(/\r?\n/, 1)[0],
+      `--token-file ${file}`
+    ]
+    if (given === undefined || (file === undefined && given === "")) return undefined
+    const token = given.trim()
+    if (token.length < tokenMinLength) {
+      return yield* new Errors.InvalidArguments({ message: `${from}: the MCP server's token is at least ${tokenMinLength} characters (e.g. openssl rand -hex 24)` })
+    }
+    return Redacted.make(token)
+  })
+
+/**
+ * `mcp`'s arguments, parsed.
+ *
+ * @since 0.12.0
+ * @category models
+ */
+export interface Args {
+  readonly source: ConnectionSource.ConnectionSource
+  /** The components whose actions are offered (all that have a connection when empty). */
+  readonly components: ReadonlyArray<string>
+  /** Tool name patterns (`*` any run of characters): only the tools matching one (all when empty). */
+  readonly tools: ReadonlyArray<string>
+  readonly allowDestructive: boolean
+  readonly workflows: string | undefined
+  readonly files: FileAccess.Flags
+  /** Where the workflow tools' runs are recorded; none with `--no-history`. */
+  readonly history: { readonly dataDir: string; readonly database: string | undefined } | undefined
+  /** Streamable HTTP on this port (0: any free one); stdio when left out. */
+  readonly port: number | undefined
+  readonly host: string
+  readonly tokenFile: string | undefined
+}
+
+/**
+ * `mcp`: checks everything it is given (components, patterns, workflows, connections, the
+ * token beyond loopback) before it serves anything, says on stderr what it offers, then serves
+ * until stdin closes (stdio) or it is stopped (HTTP). Each call is logged on stderr.
+ *
+ * @since 0.12.0
+ * @category commands
+ */
+export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs | Path.Path> =>
+  Effect.gen(function*() {
+    const output = yield* Output
+    const { entries, executor } = yield* Components
+    const known = entries.map((entry) => entry.component.name)
+    const unknown = args.components.filter((name) => !known.includes(name))
+    if (unknown.length > 0) {
+      return yield* new Errors.InvalidArguments({ message: `--components ${unknown.join(", ")}: no such component (there are ${known.join(", ")})` })
+    }
+    const unmatched = McpTools.unmatched(entries, args.tools)
+    if (unmatched.length > 0) {
+      return yield* new Errors.InvalidArguments({ message: `--tools ${unmatched.join(", ")}: matches no tool (x-runner describe lists the actions; a tool is <component>_<action>)` })
+    }
+    if (args.port !== undefined && !(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65535)) {
+      return yield* new Errors.InvalidArguments({ message: `--port ${args.port}: a port from 0 (any free one) to 65535` })
+    }
+    if (args.port === undefined && (args.tokenFile !== undefined || args.host !== "127.0.0.1")) {
+      return yield* new Errors.InvalidArguments({ message: "--host and --token-file are for the HTTP transport: give --port too (without it the server speaks over stdio)" })
+    }
+    const { isLoopback } = yield* Effect.promise(() => import("../../mcp/McpServer.js"))
+    const token = args.port === undefined ? undefined : yield* readToken(args.tokenFile)
+    if (args.port !== undefined && token === undefined && !isLoopback(args.host)) {
+      return yield* new Errors.InvalidArguments({
+        message: `--host ${args.host}: beyond loopback the MCP server needs a bearer token: set ${tokenVariable} or --token-file <file> (at least ${tokenMinLength} characters)`
+      })
+    }
+    const workflows = args.workflows === undefined ? { tools: [], triggered: [], uses: [] } : yield* WorkflowTools.load(args.workflows)
+
+    // The components offered: those named, else (on the connections file) each one whose default connection is complete.
+    const wanted = entries.filter((entry) => args.components.length === 0 || args.components.includes(entry.component.name))
+    const fromFile = args.source.sandbox ? undefined : yield* ConnectionValues.load(entries.map((entry) => entry.component), args.source.file, process.env)
+    const offered = fromFile === undefined || args.components.length > 0
+      ? wanted
+      : wanted.filter((entry) => Either.isRight(ConnectionValues.check(fromFile, [entry.component])))
+    for (const entry of wanted.filter((entry) => !offered.includes(entry))) {
+      yield* output.err(`○ ${entry.component.name}: no connection (${ConnectionValues.envName(entry.component.name, "…")} or the connections file): its tools are not offered`)
+    }
+    const { connections, notes } = yield* ConnectionSource.connect(args.source, [...offered.map((entry) => entry.component), ...workflows.uses])
+    for (const note of notes) yield* output.err(`  sandbox: ${note}`)
+    // A component's named connections: the file's entries that say it is theirs.
+    const namedOf = (component: string) =>
+      args.source.sandbox ? [] : [...connections].filter(([name, values]) => name !== component && values["component"] === component).map(([name]) => name).sort()
+    const actions = McpTools.actionTools(offered, { components: [], patterns: args.tools, allowDestructive: args.allowDestructive }, namedOf)
+    // The runner's own components (schedule, http) have triggers only: named where a tool is theirs.
+    const serving = offered.filter((entry) => actions.some((tool) => tool.component === entry.component))
+    const filePolicy = yield* FileAccess.policy("serve", args.files, connections)
+    // One set of opened connections, one rate limiter per credential, for every call of every session.
+    const opened = yield* Layer.build(Connections.layer(connections))
+    const context = yield* Effect.context<Needs | Path.Path>()
+
+    const callWorkflow = (tool: WorkflowTools.WorkflowTool, given: Readonly<Record<string, unknown>>) =>
+      Effect.gen(function*() {
+        const inputs = WorkflowTools.checkInputs(tool, given)
+        if (Either.isLeft(inputs)) return inputs.left
+        let document: string | undefined
+        // `run --output json` prints one document: the result; its other lines go to the log.
+        const captured: Output = {
+          out: (text) => Effect.sync(() => void (document = text)),
+          err: (text) => output.err(`mcp   ${tool.name}: ${text}`)
+        }
+        const ran = yield* Effect.either(
+          Run.run({
+            workflow: tool.file,
+            inputs: inputs.right,
+            source: args.source,
+            json: true,
+            files: args.files,
+            history: args.history,
+            connected: { connections, opened, filePolicy }
+          }).pipe(Effect.provideService(Output, captured), Effect.provide(context))
+        )
+        return WorkflowTools.resultOf(document, Either.isLeft(ran) ? ran.left : undefined)
+      })
+
+    const McpServer = yield* Effect.promise(() => import("../../mcp/McpServer.js"))
+    const server: Offered = {
+      version,
+      actions,
+      workflows: workflows.tools,
+      callAction: (tool, given) => McpTools.callAction(executor, tool, given).pipe(Effect.provide(opened), Effect.provideService(FilePolicy.FilePolicy, filePolicy)),
+      callWorkflow,
+      options: (tool, property, values) => McpTools.optionsOf(executor, tool, property, values).pipe(Effect.provide(opened)),
+      log: (line) => output.err(line)
+    }
+    const count = (impact: string) => actions.filter((tool) => tool.action.impact === impact).length
+    const withheld = args.allowDestructive ? "" : " (destroying ones withheld: --allow-destructive offers them)"
+    yield* output.err(
+      `● mcp: ${actions.length} tools of ${serving.map((entry) => entry.component.name).join(", ") || "no component"}: ` +
+        `${count("read")} read, ${count("write")} write, ${count("destroy")} destroy${withheld}` +
+        (workflows.tools.length === 0 ? "" : `; ${workflows.tools.length} workflow${workflows.tools.length === 1 ? "" : "s"}`)
+    )
+    for (const file of workflows.triggered) yield* output.err(`○ ${file} has a trigger: not a tool (x-runner serve serves it)`)
+    if (args.port === undefined) {
+      yield* output.err("● mcp over stdio: waiting for a client on stdin")
+      return yield* McpServer.stdio(server)
+    }
+    return yield* McpServer.http(server, {
+      host: args.host,
+      port: args.port,
+      token: token === undefined ? undefined : Redacted.value(token),
+      listening: (port) => output.err(`● mcp at http://${args.host.includes(":") ? `[${args.host}]` : args.host}:${port}/mcp${token === undefined ? "" : " (bearer token required)"}`)
+    })
+  }).pipe(Effect.scoped)
+
+/** A repeatable option of comma-separated names. */
+const namesOption = (name: string, pseudo: string, description: string) =>
+  Options.text(name).pipe(
+    Options.withPseudoName(pseudo),
+    Options.withDescription(description),
+    Options.repeated,
+    Options.map((given) => given.flatMap((text) => text.split(",")).map((text) => text.trim()).filter((text) => text !== ""))
+  )
+
+/**
+ * The `mcp` command: its options, parsed, then the handler above.
+ *
+ * @since 0.12.0
+ * @category commands
+ */
+export const command = Command.make("mcp", {
+  connections: connectionsOption,
+  sandbox: sandboxOption,
+  withoutRateLimits: withoutRateLimitsOption,
+  components: namesOption("components", "NAME,…", "Offer only these components' actions (default: every component with a connection)"),
+  tools: namesOption("tools", "PATTERN,…", "Offer only the tools whose names match one of these patterns (* is any run of characters), e.g. 'boardtool_*Card*'"),
+  allowDestructive: Options.boolean("allow-destructive").pipe(
+    Options.withDescription("Offer the actions that delete or cannot be taken back too (a client that can ask its user is asked to confirm each call)")
+  ),
+  workflows: Options.directory("workflows").pipe(
+    Options.withPseudoName("DIR"),
+    Options.withDescription("Offer each workflow file of this directory without a trigger as a tool workflow_<name>, its inputs as its arguments; its runs are recorded"),
+    Options.optional
+  ),
+  filesDir: filesDirOption("none: a path input is refused"),
+  allowPrivateNetworks: allowPrivateNetworksOption,
+  noHistory: Options.boolean("no-history").pipe(Options.withDescription("Do not record the workflow tools' runs")),
+  dataDir: dataDirOption,
+  database: databaseOption,
+  port: Options.integer("port").pipe(
+    Options.withDescription("Serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (0: any free port, printed)"),
+    Options.optional
+  ),
+  host: Options.text("host").pipe(
+    Options.withDescription(`With --port: the address to listen on (default 127.0.0.1; beyond loopback a token is needed: ${tokenVariable} or --token-file)`),
+    Options.withDefault("127.0.0.1")
+  ),
+  tokenFile: Options.text("token-file").pipe(
+    Options.withPseudoName("FILE"),
+    Options.withDescription(`With --port: a file whose first line is the bearer token every request must carry (at least ${tokenMinLength} characters; also ${tokenVariable})`),
+    Options.optional
+  )
+}, (args) =>
+  mcp({
+    source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: args.withoutRateLimits },
+    components: args.components,
+    tools: args.tools,
+    allowDestructive: args.allowDestructive,
+    workflows: Option.getOrUndefined(args.workflows),
+    files: { filesDir: args.filesDir, allowPrivateNetworks: args.allowPrivateNetworks },
+    history: args.noHistory ? undefined : { dataDir: args.dataDir, database: Option.getOrUndefined(args.database) },
+    port: Option.getOrUndefined(args.port),
+    host: args.host,
+    tokenFile: Option.getOrUndefined(args.tokenFile)
+  }).pipe(Effect.provide(components({ rateLimits: !args.withoutRateLimits })))).pipe(
+  Command.withDescription(
+    "Serve every action as a tool for AI agents over MCP (stdio, or Streamable HTTP with --port): typed input and output schemas, safety annotations, options by completion, rate limits"
+  )
+)

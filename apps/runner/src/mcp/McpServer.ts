@@ -1,0 +1,428 @@
+/**
+ * The MCP server of `x-runner mcp`, on the official TypeScript SDK's low-level `Server` (the
+ * tools' JSON Schemas are ours, generated, not zod's): tools, completions (through one prompt
+ * per action whose properties have provider options: MCP completes prompt and resource
+ * arguments, not tool arguments), confirmation of destructive calls by elicitation; over stdio,
+ * or Streamable HTTP with a session per client. The only module that imports the SDK; the
+ * command loads it only when it runs.
+ *
+ * @since 0.12.0
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  isInitializeRequest,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  McpError
+} from "@modelcontextprotocol/sdk/types.js"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+import { randomUUID, timingSafeEqual } from "node:crypto"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { ServeProblem } from "../Errors.js"
+import * as McpTools from "./McpTools.js"
+import type * as WorkflowTools from "./WorkflowTools.js"
+
+/**
+ * What the server offers, its effects ready to run (their services provided by the command).
+ *
+ * @since 0.12.0
+ * @category models
+ */
+export interface Offered {
+  readonly version: string
+  readonly actions: ReadonlyArray<McpTools.ActionTool>
+  readonly workflows: ReadonlyArray<WorkflowTools.WorkflowTool>
+  readonly callAction: (tool: McpTools.ActionTool, args: Readonly<Record<string, unknown>>) => Effect.Effect<McpTools.CallResult>
+  readonly callWorkflow: (tool: WorkflowTools.WorkflowTool, args: Readonly<Record<string, unknown>>) => Effect.Effect<McpTools.CallResult>
+  readonly options: (
+    tool: McpTools.ActionTool,
+    property: string,
+    values: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<ReadonlyArray<{ readonly label: string; readonly value: string }>, { readonly _tag: string; readonly message: string }>
+  /** A line of the operator's log of calls (stderr). */
+  readonly log: (line: string) => Effect.Effect<void>
+}
+
+/** At most this many values in one completion (MCP's limit). */
+const maxCompletions = 100
+
+/** What a log line shows of a call's arguments: at most this many characters. */
+const maxLoggedArguments = 300
+
+const shortened = (text: string) => text.length <= maxLoggedArguments ? text : `${text.slice(0, maxLoggedArguments)}… (${text.length} characters)`
+
+/** The options tool: a property's options for clients without completions. */
+const optionsTool = (actions: ReadonlyArray<McpTools.ActionTool>) => {
+  const withOptions = actions.filter((tool) => tool.dynamicOptions.size > 0)
+  return {
+    name: McpTools.optionsToolName,
+    title: "List a property's options",
+    description: "The values a property of a tool takes, loaded from the provider (e.g. the lists of a board for boardtool_createCard's idList), " +
+      "given the values it depends on. For clients without argument completion.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        tool: { type: "string", enum: withOptions.map((tool) => tool.name), description: "The tool whose property it is." },
+        property: { type: "string", description: "The property, e.g. idList." },
+        values: { type: "object", description: "The values of the properties it depends on (the property's description names them), e.g. {\"idBoard\": \"…\"}." }
+      },
+      required: ["tool", "property"],
+      additionalProperties: false
+    },
+    outputSchema: {
+      type: "object",
+      properties: {
+        options: {
+          type: "array",
+          items: { type: "object", properties: { label: { type: "string" }, value: { type: "string" } }, required: ["label", "value"] }
+        }
+      },
+      required: ["options"]
+    },
+    annotations: { title: "List a property's options", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    withOptions
+  }
+}
+
+/**
+ * A new MCP server of what is offered: one per client session (the state of a session, its
+ * client's capabilities, is the SDK server's).
+ *
+ * @since 0.12.0
+ * @category constructors
+ */
+export const make = (offered: Offered): Server => {
+  const server = new Server(
+    { name: "x-runner", title: "x-runner: Trello, Webflow and Browser Use actions", version: offered.version },
+    {
+      capabilities: { tools: {}, prompts: {}, completions: {} },
+      instructions: "Each tool is one action of a provider (<component>_<action>) or a workflow (workflow_<name>). " +
+        "Ids a property takes can be completed (the prompt of the tool's name) or listed with list_options. " +
+        "A failure is a result with isError, its typed error's tag first."
+    }
+  )
+  const actions = new Map(offered.actions.map((tool) => [tool.name, tool]))
+  const workflows = new Map(offered.workflows.map((tool) => [tool.name, tool]))
+  const options = optionsTool(offered.actions)
+  const withOptions = new Map(options.withOptions.map((tool) => [tool.name, tool]))
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [
+      ...offered.actions.map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema as { type: "object" },
+        outputSchema: tool.outputSchema as { type: "object" },
+        annotations: tool.annotations,
+        _meta: {
+          "x-runner/type": tool.type,
+          ...(tool.dynamicOptions.size === 0 ? {} : { "x-runner/options": Object.fromEntries(tool.dynamicOptions) })
+        }
+      })),
+      ...offered.workflows.map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema as { type: "object" },
+        outputSchema: tool.outputSchema as { type: "object" },
+        annotations: tool.annotations,
+        _meta: { "x-runner/workflow": tool.file }
+      })),
+      ...(options.withOptions.length === 0 ? [] : [{
+        name: options.name,
+        title: options.title,
+        description: options.description,
+        inputSchema: options.inputSchema as { type: "object" },
+        outputSchema: options.outputSchema as { type: "object" },
+        annotations: options.annotations
+      }])
+    ]
+  }))
+
+  /** A destructive call, confirmed by the user where the client can ask (elicitation); else as the operator allowed it. */
+  const confirmed = async (name: string, annotations: McpTools.Annotations, args: unknown, requestId: string | number): Promise<boolean> => {
+    if (!annotations.destructiveHint || server.getClientCapabilities()?.elicitation === undefined) return true
+    const answer = await server.elicitInput({
+      mode: "form",
+      message: `${name} ${annotations.title.toLowerCase()}: it deletes, or does what cannot be taken back. Run it with ${shortened(JSON.stringify(args))}?`,
+      requestedSchema: {
+        type: "object",
+        properties: { confirm: { type: "boolean", title: `Run ${name}`, description: "Yes: run it now." } },
+        required: ["confirm"]
+      }
+    }, { relatedRequestId: requestId })
+    return answer.action === "accept" && answer.content?.["confirm"] === true
+  }
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>
+    const action = actions.get(name)
+    const workflow = action === undefined ? workflows.get(name) : undefined
+    if (action === undefined && workflow === undefined && name !== options.name) {
+      // A tool not offered (a destructive one without --allow-destructive, say) is the client's mistake: a protocol error.
+      throw new McpError(ErrorCode.InvalidParams, `no tool ${name} here (tools/list says what is offered)`)
+    }
+    const logged = action === undefined ? args : McpTools.redacted(action, args)
+    await Effect.runPromise(offered.log(`mcp ▸ ${name} ${shortened(JSON.stringify(logged))}`))
+    const started = Date.now()
+    let result: McpTools.CallResult
+    if (name === options.name) {
+      result = await Effect.runPromise(listOptions(args))
+    } else if (!(await confirmed(name, (action ?? workflow)!.annotations, logged, extra.requestId))) {
+      result = McpTools.failed("Declined", "the user did not confirm this call: nothing was sent")
+    } else {
+      result = await Effect.runPromise(action !== undefined ? offered.callAction(action, args) : offered.callWorkflow(workflow!, args))
+    }
+    const seconds = ((Date.now() - started) / 1000).toFixed(2)
+    await Effect.runPromise(offered.log(result.isError === true ? `mcp ✘ ${name} ${shortened(result.content[0]?.text ?? "")} (${seconds} s)` : `mcp ✔ ${name} (${seconds} s)`))
+    return result as { content: Array<{ type: "text"; text: string }> }
+  })
+
+  const listOptions = (args: Record<string, unknown>): Effect.Effect<McpTools.CallResult> => {
+    const tool = typeof args["tool"] === "string" ? withOptions.get(args["tool"]) : undefined
+    const property = args["property"]
+    const values = args["values"] ?? {}
+    if (tool === undefined) {
+      return Effect.succeed(McpTools.failed("InvalidInput", `tool: must be one of the tools with options (${[...withOptions.keys()].join(", ")})`))
+    }
+    if (typeof property !== "string" || !tool.dynamicOptions.has(property)) {
+      return Effect.succeed(McpTools.failed("InvalidInput", `property: ${tool.name}'s properties with options are ${[...tool.dynamicOptions.keys()].join(", ")}`))
+    }
+    if (typeof values !== "object" || values === null || Array.isArray(values)) {
+      return Effect.succeed(McpTools.failed("InvalidInput", "values: must be an object of the values it depends on"))
+    }
+    return offered.options(tool, property, values as Record<string, unknown>).pipe(
+      Effect.map((choices): McpTools.CallResult => ({
+        content: [{ type: "text", text: JSON.stringify({ options: choices }) }],
+        structuredContent: { options: choices.map(({ label, value }) => ({ label, value })) }
+      })),
+      Effect.catchAll((error) => Effect.succeed(McpTools.failed(error._tag, error.message)))
+    )
+  }
+
+  // One prompt per action with provider options, of the tool's name: what a client completes.
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: options.withOptions.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: `Fill in ${tool.name}'s arguments, its ids completed from the provider, and ask for the call.`,
+      arguments: Object.entries(tool.action.props as Record<string, { readonly required?: boolean; readonly title?: string }>).map(([key, property]) => ({
+        name: key,
+        description: property.title ?? key,
+        required: property.required === true
+      }))
+    }))
+  }))
+
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    const tool = withOptions.get(request.params.name)
+    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `no prompt ${request.params.name}`)
+    const args = Object.fromEntries(Object.entries(request.params.arguments ?? {}).filter(([, value]) => value !== ""))
+    return {
+      description: tool.description,
+      messages: [{ role: "user" as const, content: { type: "text" as const, text: `Call the tool ${tool.name} with these arguments: ${JSON.stringify(args)}` } }]
+    }
+  })
+
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { argument, context, ref } = request.params
+    const tool = ref.type === "ref/prompt" ? withOptions.get(ref.name) : undefined
+    if (tool === undefined || !tool.dynamicOptions.has(argument.name)) return { completion: { values: [] } }
+    const loaded = await Effect.runPromise(Effect.either(offered.options(tool, argument.name, context?.arguments ?? {})))
+    // Options that cannot be loaded yet (a value they depend on missing): nothing to offer, not an error.
+    if (loaded._tag === "Left") return { completion: { values: [] } }
+    const matching = McpTools.matching(loaded.right, argument.value)
+    return {
+      completion: { values: matching.slice(0, maxCompletions).map((choice) => choice.value), total: matching.length, hasMore: matching.length > maxCompletions }
+    }
+  })
+  return server
+}
+
+/**
+ * Serves over stdio (the process's stdin and stdout, which nothing else writes to) until the
+ * client closes stdin.
+ *
+ * @since 0.12.0
+ * @category constructors
+ */
+export const stdio = (offered: Offered): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const server = make(offered)
+    const transport = new StdioServerTransport()
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = resolve
+      process.stdin.once("end", resolve)
+    })
+    yield* Effect.acquireRelease(Effect.promise(() => server.connect(transport)), () => Effect.promise(() => server.close()))
+    yield* Effect.promise(() => closed)
+  })
+
+/**
+ * How the HTTP transport listens: where, and the bearer token a request must carry (required
+ * beyond loopback).
+ *
+ * @since 0.12.0
+ * @category models
+ */
+export interface HttpOptions {
+  readonly host: string
+  readonly port: number
+  readonly token: string | undefined
+  /** Told once it listens: the port (the one chosen for `--port 0`). */
+  readonly listening: (port: number) => Effect.Effect<void>
+}
+
+/** The path the transport answers at. */
+const mcpPath = "/mcp"
+
+/** At most this many sessions at once: a client that opens sessions without end is refused, not served out of memory. */
+const maxSessions = 64
+
+/** The largest request body read (a tool's arguments, a file's base64 included). */
+const maxBodyBytes = 16 * 1024 * 1024
+
+const loopbackHosts = new Set(["127.0.0.1", "localhost", "[::1]", "::1"])
+
+const hostName = (host: string) => host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!
+
+/**
+ * Whether a host is loopback (the server is then only reachable from this machine).
+ *
+ * @since 0.12.0
+ * @category utils
+ */
+export const isLoopback = (host: string): boolean => loopbackHosts.has(host) || /^127\./.test(host)
+
+const answer = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { "content-type": "application/json", ...headers })
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }))
+}
+
+const sameToken = (given: string, token: string) => {
+  const a = Buffer.from(given)
+  const b = Buffer.from(token)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+const readBody = (req: IncomingMessage): Promise<Buffer | "too large"> =>
+  new Promise((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length
+      if (size > maxBodyBytes) {
+        req.destroy()
+        resolve("too large")
+      } else chunks.push(chunk)
+    })
+    req.on("end", () => resolve(Buffer.concat(chunks)))
+    req.on("error", reject)
+  })
+
+/**
+ * Serves Streamable HTTP at `/mcp` until the scope closes: a session per client (its id in
+ * `Mcp-Session-Id`). Without a token, on loopback, only a loopback `Host` is answered (a web
+ * page's DNS rebinding), and a request from a web page of another origin is refused; with a
+ * token, every request must carry it (`Authorization: Bearer …`).
+ *
+ * @since 0.12.0
+ * @category constructors
+ */
+export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void, ServeProblem, Scope.Scope> =>
+  Effect.gen(function*() {
+    const sessions = new Map<string, { readonly server: Server; readonly transport: StreamableHTTPServerTransport }>()
+    const handle = async (req: IncomingMessage, res: ServerResponse) => {
+      const url = new URL(req.url ?? "/", "http://localhost")
+      if (url.pathname !== mcpPath) return answer(res, 404, `not found: the MCP endpoint is ${mcpPath}`)
+      if (options.token === undefined) {
+        if (!isLoopback(hostName(req.headers.host ?? ""))) return answer(res, 403, "this server answers only a loopback Host (set a token to serve others)")
+        const origin = req.headers.origin
+        if (origin !== undefined && origin !== "null") {
+          const from = (() => {
+            try {
+              return new URL(origin).hostname
+            } catch {
+              return ""
+            }
+          })()
+          if (!isLoopback(from) && !isLoopback(`[${from}]`)) return answer(res, 403, `requests from ${origin} are refused`)
+        }
+      } else {
+        const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1]
+        if (given === undefined || !sameToken(given, options.token)) {
+          return answer(res, 401, "a bearer token is required (Authorization: Bearer <the token>)", { "www-authenticate": "Bearer" })
+        }
+      }
+      const sessionId = req.headers["mcp-session-id"]
+      const id = Array.isArray(sessionId) ? sessionId[0] : sessionId
+      if (id !== undefined) {
+        const session = sessions.get(id)
+        if (session === undefined) return answer(res, 404, "no such session: initialize a new one")
+        if (req.method === "POST") {
+          const body = await readBody(req)
+          if (body === "too large") return answer(res, 413, `a request is at most ${maxBodyBytes} bytes`)
+          const parsed = parseJson(body)
+          if (parsed === undefined) return answer(res, 400, "the body is not JSON")
+          return session.transport.handleRequest(req, res, parsed.value)
+        }
+        return session.transport.handleRequest(req, res)
+      }
+      if (req.method !== "POST") return answer(res, 400, "no session: POST an initialize request first")
+      const body = await readBody(req)
+      if (body === "too large") return answer(res, 413, `a request is at most ${maxBodyBytes} bytes`)
+      const parsed = parseJson(body)
+      if (parsed === undefined) return answer(res, 400, "the body is not JSON")
+      if (!isInitializeRequest(parsed.value)) return answer(res, 400, "no session: the first request is initialize")
+      if (sessions.size >= maxSessions) return answer(res, 503, `${maxSessions} sessions are open: close one (DELETE) first`)
+      const server = make(offered)
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (opened) => void sessions.set(opened, { server, transport })
+      })
+      transport.onclose = () => {
+        if (transport.sessionId !== undefined) sessions.delete(transport.sessionId)
+      }
+      await server.connect(transport)
+      return transport.handleRequest(req, res, parsed.value)
+    }
+    const httpServer = createServer((req, res) => {
+      handle(req, res).catch((error) => {
+        if (!res.headersSent) answer(res, 500, `the request could not be handled: ${String((error as Error)?.message ?? error)}`)
+        else res.end()
+      })
+    })
+    yield* Effect.acquireRelease(
+      Effect.async<void, ServeProblem>((resume) => {
+        httpServer.once("error", (error: NodeJS.ErrnoException) =>
+          resume(Effect.fail(new ServeProblem({ message: error.code === "EADDRINUSE" ? `port ${options.port} is in use` : `the server could not start: ${error.message}` }))))
+        httpServer.listen(options.port, options.host, () => resume(Effect.void))
+      }),
+      () =>
+        Effect.promise(async () => {
+          for (const { server } of sessions.values()) await server.close().catch(() => undefined)
+          httpServer.closeAllConnections()
+          await new Promise<void>((resolve) => httpServer.close(() => resolve()))
+        })
+    )
+    yield* options.listening((httpServer.address() as AddressInfo).port)
+    yield* Effect.never
+  })
+
+const parseJson = (body: Buffer): { readonly value: unknown } | undefined => {
+  try {
+    return { value: JSON.parse(body.toString("utf8")) }
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * Workflows as tools (`x-runner mcp --workflows <dir>`): each workflow file of the directory
+ * without a trigger is a tool `workflow_<file name>` whose input schema is its inputs (each one
+ * optional, its declared value the default, typed as that value is). A call runs the workflow
+ * as `x-runner run` does, recorded in the run history, and answers its result.
+ *
+ * @since 0.12.0
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type { Components } from "../components/Components.js"
+import type * as ConnectionValues from "../components/ConnectionValues.js"
+import * as Errors from "../Errors.js"
+import * as JsonText from "../workflow/JsonText.js"
+import * as Workflow from "../workflow/Workflow.js"
+import * as WorkflowFiles from "../workflow/WorkflowFiles.js"
+import type * as WorkflowSchema from "../workflow/WorkflowSchema.js"
+import type { Annotations, CallResult } from "./McpTools.js"
+import { failed } from "./McpTools.js"
+
+/**
+ * One workflow offered as a tool.
+ *
+ * @since 0.12.0
+ * @category models
+ */
+export interface WorkflowTool {
+  readonly _tag: "WorkflowTool"
+  /** `workflow_<its file's name>`, e.g. `workflow_note-on-card`. */
+  readonly name: string
+  /** Its file, absolute. */
+  readonly file: string
+  readonly title: string
+  readonly description: string
+  readonly inputSchema: WorkflowSchema.JsonSchema
+  readonly outputSchema: WorkflowSchema.JsonSchema
+  readonly annotations: Annotations
+  /** The inputs it declares, with their declared values. */
+  readonly inputs: ReadonlyMap<string, unknown>
+}
+
+/** A JSON value's type, as JSON Schema names it (`integer` is a `number` here: a default of 3 takes 2.5 too). */
+const jsonType = (value: unknown): string | undefined =>
+  value === null ? undefined : Array.isArray(value) ? "array" : typeof value === "object" ? "object" : typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? typeof value : undefined
+
+/** What a workflow tool answers: the run's status, its id in the history, its steps (`run --output json`'s document). */
+const runOutput: WorkflowSchema.JsonSchema = {
+  type: "object",
+  properties: {
+    status: { enum: ["succeeded", "failed", "invalid"] },
+    runId: { type: "string", description: "The run in the history: x-runner runs show <runId>." },
+    steps: { type: "array", items: { type: "object" } },
+    failure: { type: "object" },
+    onFailure: { type: "array", items: { type: "object" } },
+    issues: { type: "array", items: { type: "object" } }
+  },
+  required: ["status"]
+}
+
+/** A tool's name from a file's: MCP's names take letters, digits, `_`, `-` and `.`, at most 128. */
+const nameOf = (fileName: string) => `workflow_${fileName.replace(/[^A-Za-z0-9_.-]/g, "_")}`.slice(0, 128)
+
+/**
+ * The workflow tools of a directory: its `.json` files, each checked as `run` checks it (a
+ * problem stops the server before it starts); those with a trigger are not tools (`serve`
+ * serves them), and are returned by name to be said.
+ *
+ * @since 0.12.0
+ * @category constructors
+ */
+export const load = (directory: string): Effect.Effect<
+  {
+    readonly tools: ReadonlyArray<WorkflowTool>
+    readonly triggered: ReadonlyArray<string>
+    /** The connections the tools' workflows use (the sandbox makes an account for each named one). */
+    readonly uses: ReadonlyArray<ConnectionValues.Use>
+  },
+  Errors.InvalidArguments | Errors.InvalidWorkflow,
+  Components | FileSystem.FileSystem | Path.Path
+> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const names = yield* Effect.mapError(fs.readDirectory(directory), () =>
+      new Errors.InvalidArguments({ message: `--workflows ${directory}: not a directory that can be read` }))
+    const tools: Array<WorkflowTool> = []
+    const triggered: Array<string> = []
+    const uses: Array<ConnectionValues.Use> = []
+    for (const fileName of names.filter((name) => name.endsWith(".json")).sort()) {
+      const file = path.resolve(directory, fileName)
+      const workflow = yield* WorkflowFiles.loadWorkflow(file, new Map())
+      if (workflow.trigger !== undefined) {
+        triggered.push(fileName)
+        continue
+      }
+      const declared = yield* declaredInputs(file)
+      uses.push(...Workflow.connectionsOf(workflow))
+      const actions = Workflow.actionTasks(workflow).map((task) => task.prepared.action)
+      tools.push({
+        _tag: "WorkflowTool",
+        name: nameOf(fileName.slice(0, -".json".length)),
+        file,
+        title: workflow.label,
+        description: [
+          declared.description ?? workflow.label,
+          `Runs the workflow ${fileName} (${actions.length} action${actions.length === 1 ? "" : "s"}), recorded in the run history.`
+        ].join(" "),
+        inputSchema: {
+          type: "object",
+          properties: Object.fromEntries([...declared.inputs].map(([name, value]) => {
+            const type = jsonType(value)
+            return [name, { ...(type === undefined ? {} : { type }), default: value, description: `The workflow's input ${name}.` }]
+          })),
+          additionalProperties: false
+        },
+        outputSchema: runOutput,
+        annotations: {
+          title: workflow.label,
+          readOnlyHint: actions.every((action) => action.impact === "read"),
+          destructiveHint: actions.some((action) => action.impact === "destroy"),
+          idempotentHint: actions.every((action) => action.impact === "read" || action.idempotent === true),
+          openWorldHint: true
+        },
+        inputs: declared.inputs
+      })
+    }
+    return { tools, triggered, uses }
+  })
+
+/** The inputs a workflow file declares, with their values, and its description. */
+const declaredInputs = (file: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* Effect.mapError(fs.readFileString(file), () => new Errors.InvalidArguments({ message: `the workflow ${file} cannot be read` }))
+    const json = Either.getOrElse(JsonText.parse(text), () => ({})) as { readonly inputs?: Record<string, unknown>; readonly description?: string }
+    return { inputs: new Map(Object.entries(json.inputs ?? {})), description: json.description }
+  })
+
+/**
+ * A workflow tool's arguments checked against its inputs (each a declared one, of its declared
+ * value's type), as the map `run` takes; or the result that says what is wrong.
+ *
+ * @since 0.12.0
+ * @category utils
+ */
+export const checkInputs = (tool: WorkflowTool, args: Readonly<Record<string, unknown>>): Either.Either<ReadonlyMap<string, unknown>, CallResult> => {
+  const issues: Array<{ readonly path: string; readonly message: string }> = []
+  for (const [name, value] of Object.entries(args)) {
+    if (!tool.inputs.has(name)) {
+      issues.push({ path: name, message: `the workflow declares no input "${name}" (it has ${[...tool.inputs.keys()].join(", ") || "none"})` })
+      continue
+    }
+    const type = jsonType(tool.inputs.get(name))
+    if (type !== undefined && jsonType(value) !== type) issues.push({ path: name, message: `must be a${/^[aeiou]/.test(type) ? "n" : ""} ${type}` })
+  }
+  if (issues.length > 0) {
+    return Either.left(failed("InvalidInput", issues.map((issue) => `${issue.path}: ${issue.message}`).join("; "), { issues }))
+  }
+  return Either.right(new Map(Object.entries(args)))
+}
+
+/**
+ * What a workflow run printed as `run --output json` does, as a tool's result: failed or
+ * refused (invalid) runs are errors; the document is the structured content either way.
+ *
+ * @since 0.12.0
+ * @category utils
+ */
+export const resultOf = (document: string | undefined, error: Errors.RunnerError | undefined): CallResult => {
+  const parsed = document === undefined ? undefined : Either.getOrUndefined(JsonText.parse(document))
+  if (parsed === undefined || typeof parsed !== "object" || parsed === null) {
+    return failed(error?._tag ?? "RunFailed", error === undefined ? "the run printed no result" : error.message || "the run failed")
+  }
+  const structured = parsed as Record<string, unknown>
+  const status = structured["status"]
+  return {
+    content: [{ type: "text", text: JSON.stringify(structured) }],
+    structuredContent: structured,
+    ...(status === "succeeded" ? {} : { isError: true })
+  }
+}
