@@ -286,7 +286,10 @@ export interface HttpOptions {
 /** The path the transport answers at. */
 const mcpPath = "/mcp"
 
-/** At most this many sessions at once: a client that opens sessions without end is refused, not served out of memory. */
+/**
+ * At most this many sessions at once: past it, the least recently used one is closed (a client
+ * that went away without closing its session leaves it behind; memory stays bounded).
+ */
 const maxSessions = 64
 
 /** The largest request body read (a tool's arguments, a file's base64 included). */
@@ -369,6 +372,9 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
       if (id !== undefined) {
         const session = sessions.get(id)
         if (session === undefined) return answer(res, 404, "no such session: initialize a new one")
+        // Most recently used last: the first is the one closed when a new session needs room.
+        sessions.delete(id)
+        sessions.set(id, session)
         if (req.method === "POST") {
           const body = await readBody(req)
           if (body === "too large") return answer(res, 413, `a request is at most ${maxBodyBytes} bytes`)
@@ -384,7 +390,11 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
       const parsed = parseJson(body)
       if (parsed === undefined) return answer(res, 400, "the body is not JSON")
       if (!isInitializeRequest(parsed.value)) return answer(res, 400, "no session: the first request is initialize")
-      if (sessions.size >= maxSessions) return answer(res, 503, `${maxSessions} sessions are open: close one (DELETE) first`)
+      if (sessions.size >= maxSessions) {
+        const [oldest, least] = sessions.entries().next().value!
+        sessions.delete(oldest)
+        await least.server.close().catch(() => undefined)
+      }
       const server = make(offered)
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

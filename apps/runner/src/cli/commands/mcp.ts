@@ -128,7 +128,9 @@ export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs |
         message: `--host ${args.host}: beyond loopback the MCP server needs a bearer token: set ${tokenVariable} or --token-file <file> (at least ${tokenMinLength} characters)`
       })
     }
-    const workflows = args.workflows === undefined ? { tools: [], triggered: [], uses: [] } : yield* WorkflowTools.load(args.workflows)
+    const loaded = args.workflows === undefined ? { tools: [], triggered: [], uses: [] } : yield* WorkflowTools.load(args.workflows)
+    // A workflow that destroys is withheld as a destroying action is, unless the operator allows it.
+    const workflows = { ...loaded, tools: loaded.tools.filter((tool) => args.allowDestructive || !tool.annotations.destructiveHint) }
 
     // The components offered: those named, else (on the connections file) each one whose default connection is complete.
     const wanted = entries.filter((entry) => args.components.length === 0 || args.components.includes(entry.component.name))
@@ -194,6 +196,9 @@ export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs |
         (workflows.tools.length === 0 ? "" : `; ${workflows.tools.length} workflow${workflows.tools.length === 1 ? "" : "s"}`)
     )
     for (const file of workflows.triggered) yield* output.err(`○ ${file} has a trigger: not a tool (x-runner serve serves it)`)
+    for (const tool of loaded.tools.filter((tool) => !workflows.tools.includes(tool))) {
+      yield* output.err(`○ ${tool.name} runs an action that destroys: not offered without --allow-destructive`)
+    }
     if (args.port === undefined) {
       yield* output.err("● mcp over stdio: waiting for a client on stdin")
       return yield* McpServer.stdio(server)

@@ -1,0 +1,119 @@
+/**
+ * The tools `x-runner mcp` makes of the catalog, in this process (no server): names, annotations
+ * from each action's impact, which are offered, the input schema a caller gives plain values to
+ * (no `${…}` reference; what an option depends on said), output schemas MCP takes (an object; no
+ * draft marker or repeated `$id`), arguments checked before anything is sent, and the options
+ * matched to what was typed.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import { Ajv2020 } from "ajv/dist/2020.js"
+import * as Catalog from "../src/components/Catalog.js"
+import * as Components from "../src/components/Components.js"
+import * as McpTools from "../src/mcp/McpTools.js"
+
+const all = McpTools.actionTools(Catalog.entries, { components: [], patterns: [], allowDestructive: true }, () => [])
+const byName = new Map(all.map((tool) => [tool.name, tool]))
+const tool = (name: string) => {
+  const found = byName.get(name)
+  if (found === undefined) throw new Error(`no tool ${name}`)
+  return found
+}
+const { executor } = Components.make(Catalog.entries, { rateLimits: true })
+
+describe("the MCP tools of the catalog", () => {
+  it("one per action of the three components, <component>_<action>, each name unique and as MCP takes it", () => {
+    const actions = Catalog.entries.flatMap((entry) => Object.values(entry.component.actions))
+    expect(all).toHaveLength(actions.length)
+    expect(new Set(all.map((t) => t.name)).size).toBe(all.length)
+    for (const t of all) expect(t.name).toMatch(/^[A-Za-z0-9_.-]{1,128}$/)
+    expect(tool("boardtool_createCard").type).toBe("boardtool/v1/createCard")
+    expect(tool("sitebuilder_getCollectionItem").type).toBe("sitebuilder/v1/getCollectionItem")
+  })
+
+  it("annotations say each action's impact: read-only, destructive, idempotent; every one reaches a provider", () => {
+    for (const t of all) {
+      expect(t.annotations, t.name).toEqual({
+        title: t.action.title,
+        readOnlyHint: t.action.impact === "read",
+        destructiveHint: t.action.impact === "destroy",
+        idempotentHint: t.action.impact === "read" || t.action.idempotent,
+        openWorldHint: true
+      })
+    }
+    expect(tool("boardtool_getCard").annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true })
+    expect(tool("boardtool_deleteCard").annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true })
+    expect(tool("boardtool_createCard").annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false })
+  })
+
+  it("withholds destroying actions unless allowed, and keeps to the components and patterns given", () => {
+    const safe = McpTools.actionTools(Catalog.entries, { components: [], patterns: [], allowDestructive: false }, () => [])
+    expect(safe.some((t) => t.action.impact === "destroy")).toBe(false)
+    expect(safe.length).toBe(all.filter((t) => t.action.impact !== "destroy").length)
+    const cards = McpTools.actionTools(Catalog.entries, { components: ["boardtool"], patterns: ["boardtool_*Card", "sitebuilder_*"], allowDestructive: false }, () => [])
+    expect(cards.map((t) => t.name).sort()).toEqual(
+      all.filter((t) => /^boardtool_.*Card$/.test(t.name) && t.action.impact !== "destroy").map((t) => t.name).sort()
+    )
+    expect(cards.map((t) => t.name)).toContain("boardtool_createCard")
+    // A pattern's other characters are themselves: a dot is a dot.
+    expect(McpTools.unmatched(Catalog.entries, ["boardtool_create.ard", "boardtool_createCard", "nothing*"])).toEqual(["boardtool_create.ard", "nothing*"])
+  })
+
+  it("input schemas take plain values (no reference), say where an option comes from, and compile as JSON Schema 2020-12", () => {
+    const ajv = new Ajv2020({ strict: true, allErrors: true, strictTypes: false, strictTuples: false })
+    for (const t of all) {
+      expect(ajv.validateSchema(t.inputSchema), `${t.name}: ${ajv.errorsText()}`).toBe(true)
+      expect(() => ajv.compile(t.inputSchema), t.name).not.toThrow()
+      expect(ajv.validateSchema(t.outputSchema), `${t.name} output: ${ajv.errorsText()}`).toBe(true)
+      expect(t.outputSchema["type"], t.name).toBe("object")
+      expect(JSON.stringify(t.inputSchema)).not.toContain("#/$defs/reference")
+      expect(JSON.stringify(t.outputSchema)).not.toMatch(/"\$(id|schema)":"/)
+    }
+    const createCard = tool("boardtool_createCard")
+    const properties = createCard.inputSchema["properties"] as Record<string, { description?: string; pattern?: string }>
+    expect(properties["idList"]!.pattern).toBe("^[0-9a-fA-F]{24}$")
+    expect(properties["idList"]!.description).toContain(`"property": "idList", "values": {"idBoard": …}`)
+    expect(createCard.dynamicOptions.get("idList")).toEqual(["idBoard"])
+    expect(createCard.inputSchema["required"]).toContain("idList")
+    const validate = ajv.compile(createCard.inputSchema)
+    expect(validate({ idList: "5eed00000000000000000003", name: "A card" })).toBe(true)
+    expect(validate({ idList: "${steps.list.id}", name: "A card" })).toBe(false)
+  })
+
+  it("an output that is not an object is carried under result", () => {
+    const wrapped = all.filter((t) => t.wrapsOutput)
+    for (const t of wrapped) expect(t.outputSchema["required"], t.name).toEqual(["result"])
+    const objects = all.filter((t) => !t.wrapsOutput)
+    expect(objects.length).toBeGreaterThan(wrapped.length)
+  })
+
+  it("checks arguments before anything is sent: a bad id names its input; an unknown connection is refused", () => {
+    const bad = McpTools.checkArguments(executor, tool("boardtool_getCard"), { id: "nope" })
+    expect(Either.isLeft(bad)).toBe(true)
+    const result = Either.getLeft(bad).pipe((left) => left._tag === "Some" ? left.value : undefined)!
+    expect(result.isError).toBe(true)
+    expect(result.content[0]!.text).toMatch(/^InvalidInput: .*\bid: must be a Trello id/)
+    expect(result.structuredContent).toBeUndefined()
+    expect(result._meta?.["x-runner/error"]).toMatchObject({ tag: "InvalidInput", issues: [{ path: "id" }] })
+    const named = McpTools.actionTool(tool("boardtool_getCard").component, tool("boardtool_getCard").action, ["work"])
+    expect((named.inputSchema["properties"] as Record<string, unknown>)[McpTools.connectionArgument]).toMatchObject({ enum: ["work"] })
+    expect(Either.isLeft(McpTools.checkArguments(executor, named, { id: "5eed0000000000000000000a", connection: "home" }))).toBe(true)
+    const ok = McpTools.checkArguments(executor, named, { id: "5eed0000000000000000000a", connection: "work" })
+    expect(Either.isRight(ok) && ok.right.step.connection).toBe("work")
+  })
+
+  it.effect("a call whose arguments are refused never reaches the connection", () =>
+    Effect.gen(function*() {
+      // No Connections provided: a call that got as far as sending would need them.
+      const result = yield* (McpTools.callAction(executor, tool("boardtool_createCard"), { name: "no list" }) as Effect.Effect<McpTools.CallResult>)
+      expect(result.isError).toBe(true)
+      expect(result.content[0]!.text).toContain("idList")
+    }))
+
+  it("options match what was typed, in value or label, any case, those starting with it first", () => {
+    const choices = [{ label: "Done", value: "c" }, { label: "To Do", value: "a" }, { label: "Doing", value: "b" }]
+    expect(McpTools.matching(choices, "do").map((c) => c.label)).toEqual(["Done", "Doing", "To Do"])
+    expect(McpTools.matching(choices, "").length).toBe(3)
+    expect(McpTools.matching(choices, "zz")).toEqual([])
+  })
+})
