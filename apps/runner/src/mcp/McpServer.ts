@@ -307,9 +307,12 @@ const hostName = (host: string) => host.startsWith("[") ? host.slice(0, host.ind
  */
 export const isLoopback = (host: string): boolean => loopbackHosts.has(host) || /^127\./.test(host)
 
-const answer = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
+/** JSON-RPC's code of a body that is not JSON. */
+const parseError = -32700
+
+const answer = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000) => {
   res.writeHead(status, { "content-type": "application/json", ...headers })
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }))
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }))
 }
 
 const sameToken = (given: string, token: string) => {
@@ -379,7 +382,7 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
           const body = await readBody(req)
           if (body === "too large") return answer(res, 413, `a request is at most ${maxBodyBytes} bytes`)
           const parsed = parseJson(body)
-          if (parsed === undefined) return answer(res, 400, "the body is not JSON")
+          if (parsed === undefined) return answer(res, 400, "the body is not JSON", {}, parseError)
           return session.transport.handleRequest(req, res, parsed.value)
         }
         return session.transport.handleRequest(req, res)
@@ -388,7 +391,7 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
       const body = await readBody(req)
       if (body === "too large") return answer(res, 413, `a request is at most ${maxBodyBytes} bytes`)
       const parsed = parseJson(body)
-      if (parsed === undefined) return answer(res, 400, "the body is not JSON")
+      if (parsed === undefined) return answer(res, 400, "the body is not JSON", {}, parseError)
       if (!isInitializeRequest(parsed.value)) return answer(res, 400, "no session: the first request is initialize")
       if (sessions.size >= maxSessions) {
         const [oldest, least] = sessions.entries().next().value!

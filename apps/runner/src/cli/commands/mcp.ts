@@ -188,6 +188,11 @@ export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs |
       options: (tool, property, values) => McpTools.optionsOf(executor, tool, property, values).pipe(Effect.provide(opened)),
       log: (line) => output.err(line)
     }
+    if (actions.length === 0 && workflows.tools.length === 0) {
+      return yield* new Errors.InvalidArguments({
+        message: "nothing to offer: no component has a connection (give --connections, set XRUNNER_<COMPONENT>_… variables, or use --sandbox), or --tools matches only withheld tools"
+      })
+    }
     const count = (impact: string) => actions.filter((tool) => tool.action.impact === impact).length
     const withheld = args.allowDestructive ? "" : " (destroying ones withheld: --allow-destructive offers them)"
     yield* output.err(
