@@ -75,8 +75,8 @@ export const renderMcpTools = (descriptions, mcpTools) => {
     `  completions calls \`${mcpTools.optionsToolName}\`.`,
     "",
     `Besides these: \`${mcpTools.optionsToolName}\` (read-only; offered when an offered tool has a completed argument), and`,
-    "with `--workflows DIR` a tool `workflow_<file>` per workflow file without a trigger. `--components` and `--tools`",
-    "narrow the list.",
+    "with `--workflows DIR` a tool `workflow_<file>` per workflow file without a trigger (one that runs a destroying",
+    "action only with `--allow-destructive`). `--components` and `--tools` narrow the list.",
     ""
   ]
   for (const c of components) {
