@@ -153,7 +153,7 @@ export const make = (offered: Offered): Server => {
     if (!annotations.destructiveHint || server.getClientCapabilities()?.elicitation === undefined) return true
     const answer = await server.elicitInput({
       mode: "form",
-      message: `${name} ${annotations.title.toLowerCase()}: it deletes, or does what cannot be taken back. Run it with ${shortened(JSON.stringify(args))}?`,
+      message: `Run ${name} (${annotations.title})? It deletes, or does what cannot be taken back. Its arguments: ${shortened(JSON.stringify(args))}`,
       requestedSchema: {
         type: "object",
         properties: { confirm: { type: "boolean", title: `Run ${name}`, description: "Yes: run it now." } },
@@ -216,11 +216,15 @@ export const make = (offered: Offered): Server => {
       name: tool.name,
       title: tool.title,
       description: `Fill in ${tool.name}'s arguments, its ids completed from the provider, and ask for the call.`,
-      arguments: Object.entries(tool.action.props as Record<string, { readonly required?: boolean; readonly title?: string }>).map(([key, property]) => ({
-        name: key,
-        description: property.title ?? key,
-        required: property.required === true
-      }))
+      arguments: [
+        ...Object.entries(tool.action.props as Record<string, { readonly required?: boolean; readonly title?: string }>).map(([key, property]) => ({
+          name: key,
+          description: property.title ?? key,
+          required: property.required === true
+        })),
+        // A named connection: the options are that account's.
+        ...(tool.connections.length === 0 ? [] : [{ name: McpTools.connectionArgument, description: "A named connection (the default when left out)", required: false }])
+      ]
     }))
   }))
 
@@ -237,6 +241,10 @@ export const make = (offered: Offered): Server => {
   server.setRequestHandler(CompleteRequestSchema, async (request) => {
     const { argument, context, ref } = request.params
     const tool = ref.type === "ref/prompt" ? withOptions.get(ref.name) : undefined
+    if (tool !== undefined && argument.name === McpTools.connectionArgument) {
+      const names = tool.connections.filter((name) => name.toLowerCase().startsWith(argument.value.toLowerCase()))
+      return { completion: { values: names, total: names.length, hasMore: false } }
+    }
     if (tool === undefined || !tool.dynamicOptions.has(argument.name)) return { completion: { values: [] } }
     const loaded = await Effect.runPromise(Effect.either(offered.options(tool, argument.name, context?.arguments ?? {})))
     // Options that cannot be loaded yet (a value they depend on missing): nothing to offer, not an error.

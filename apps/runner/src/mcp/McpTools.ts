@@ -374,12 +374,3 @@ export const matching = <C extends { readonly label: string; readonly value: str
   const holds = (choice: C) => choice.value.toLowerCase().includes(wanted) || choice.label.toLowerCase().includes(wanted)
   return [...choices.filter(starts), ...choices.filter((choice) => !starts(choice) && holds(choice))]
 }
-
-/**
- * The impact of an action in words, for the tool list of the README and the log.
- *
- * @since 0.12.0
- * @category utils
- */
-export const impactOf = (action: Action.Action): string =>
-  action.impact === "read" ? "read" : `${action.impact}${action.idempotent ? ", idempotent" : ""}`

@@ -201,6 +201,10 @@ export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs |
         (workflows.tools.length === 0 ? "" : `; ${workflows.tools.length} workflow${workflows.tools.length === 1 ? "" : "s"}`)
     )
     for (const file of workflows.triggered) yield* output.err(`○ ${file} has a trigger: not a tool (x-runner serve serves it)`)
+    // A client starts the server in a directory of its choosing: say where the runs go.
+    if (workflows.tools.length > 0 && args.history !== undefined) {
+      yield* output.err(`● workflow runs recorded in ${args.history.database !== undefined || process.env["XRUNNER_DATABASE"] !== undefined ? "the database given" : (yield* Path.Path).resolve(args.history.dataDir)}`)
+    }
     for (const tool of loaded.tools.filter((tool) => !workflows.tools.includes(tool))) {
       yield* output.err(`○ ${tool.name} runs an action that destroys: not offered without --allow-destructive`)
     }
@@ -235,8 +239,8 @@ export const command = Command.make("mcp", {
   connections: connectionsOption,
   sandbox: sandboxOption,
   withoutRateLimits: withoutRateLimitsOption,
-  components: namesOption("components", "NAME,…", "Offer only these components' actions (default: every component with a connection)"),
-  tools: namesOption("tools", "PATTERN,…", "Offer only the tools whose names match one of these patterns (* is any run of characters), e.g. 'boardtool_*Card*'"),
+  components: namesOption("components", "NAME[,NAME]", "Offer only these components' actions (default: every component with a connection)"),
+  tools: namesOption("tools", "PATTERN[,PATTERN]", "Offer only the tools whose names match one of these patterns (* is any run of characters), e.g. 'boardtool_*Card*'"),
   allowDestructive: Options.boolean("allow-destructive").pipe(
     Options.withDescription("Offer the actions that delete or cannot be taken back too (a client that can ask its user is asked to confirm each call)")
   ),
