@@ -14,7 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { type CallToolResult, ElicitRequestSchema, type ElicitRequest, type Tool } from "@modelcontextprotocol/sdk/types.js"
 import { Ajv2020 } from "ajv/dist/2020.js"
-import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -520,40 +520,71 @@ describe("x-runner mcp over Streamable HTTP", () => {
   })
 })
 
-describe("x-runner mcp over HTTP with a bearer token, and beyond loopback", () => {
+describe("x-runner mcp over HTTP with a bearer token, on a connections file with a named connection", () => {
   const token = "mcp-bearer-token-0123456789abcdef"
   let sim: TrelloSimulator.Simulator
+  let server: Served
+  let url: URL
+  let port: number
+  /** Alice's token: the named connection `work` is her account. */
+  let aliceToken: string
   beforeAll(async () => {
     sim = await TrelloSimulator.start({ key: "mcp-bearer-key-0123456789", token: "mcp-bearer-trello-token-0123456789ab" })
+    aliceToken = sim.memberTokens.get("alice")!
+    const file = join(mkdtempSync(join(tmpdir(), "x-runner-mcp-named-")), "connections.json")
+    writeFileSync(file, JSON.stringify({
+      boardtool: { key: sim.key, token: sim.token, baseUrl: sim.baseUrl },
+      work: { component: "boardtool", key: sim.key, token: aliceToken, baseUrl: sim.baseUrl }
+    }))
+    ;({ port, server, url } = await httpServer(["--connections", file, "--no-history"], { XRUNNER_MCP_TOKEN: token }))
   })
-  afterAll(() => sim?.close())
+  afterAll(async () => {
+    if (server !== undefined) await stop(server)
+    await sim?.close()
+  })
 
   it("with XRUNNER_MCP_TOKEN, a request without the token is refused (401) and one with it is served", async () => {
-    const { port, server, url } = await httpServer(["--no-history"], { ...Deliveries.environment(sim), XRUNNER_MCP_TOKEN: token })
+    expect(server.log()).toContain("(bearer token required)")
+    const without = await rawInitialize(port, {})
+    expect(without.status).toBe(401)
+    expect(without.headers["www-authenticate"]).toBe("Bearer")
+    const wrong = await rawInitialize(port, { authorization: `Bearer ${token.replace(/.$/, "x")}` })
+    expect(wrong.status).toBe(401)
+    // The SDK's client without it fails to connect.
+    await expect(httpClient(url)).rejects.toThrow()
+    const client = await httpClient(url, { headers: { authorization: `Bearer ${token}` } })
     try {
-      expect(server.log()).toContain("(bearer token required)")
-      const without = await rawInitialize(port, {})
-      expect(without.status).toBe(401)
-      expect(without.headers["www-authenticate"]).toBe("Bearer")
-      const wrong = await rawInitialize(port, { authorization: `Bearer ${token.replace(/.$/, "x")}` })
-      expect(wrong.status).toBe(401)
-      // The SDK's client without it fails to connect.
-      await expect(httpClient(url)).rejects.toThrow()
-      const client = await httpClient(url, { headers: { authorization: `Bearer ${token}` } })
-      try {
-        const { tools } = await client.listTools(undefined, { timeout: stallMs })
-        expect(tools.map((tool) => tool.name)).toContain("boardtool_getCard")
-        const result = await call(client, "boardtool_getCard", { id: cards.loginRedirect })
-        expect(result.isError, textOf(result)).toBeFalsy()
-        expect(result.structuredContent).toMatchObject({ id: cards.loginRedirect })
-      } finally {
-        await client.close()
-      }
-      expect(server.log()).not.toContain(token)
-      expect(server.log()).not.toContain(sim.token)
+      const { tools } = await client.listTools(undefined, { timeout: stallMs })
+      expect(tools.map((tool) => tool.name)).toContain("boardtool_getCard")
+      const result = await call(client, "boardtool_getCard", { id: cards.loginRedirect })
+      expect(result.isError, textOf(result)).toBeFalsy()
+      expect(result.structuredContent).toMatchObject({ id: cards.loginRedirect })
     } finally {
-      await stop(server)
+      await client.close()
     }
+  })
+
+  it("a tool takes a named connection: the call is made with that account; one not in the file is refused with nothing sent", async () => {
+    const client = await httpClient(url, { headers: { authorization: `Bearer ${token}` } })
+    try {
+      const { tools } = await client.listTools(undefined, { timeout: stallMs })
+      const getMe = tools.find((tool) => tool.name === "boardtool_getMe")!
+      expect(getMe.inputSchema.properties?.["connection"]).toMatchObject({ type: "string", enum: ["work"] })
+      const mine = await call(client, "boardtool_getMe", {})
+      expect(mine.isError, textOf(mine)).toBeFalsy()
+      expect(mine.structuredContent).toMatchObject({ username: sim.member.username })
+      const hers = await call(client, "boardtool_getMe", { connection: "work" })
+      expect(hers.isError, textOf(hers)).toBeFalsy()
+      expect(hers.structuredContent).toMatchObject({ username: "alice" })
+      const before = sim.stats.requests
+      const unknown = await call(client, "boardtool_getMe", { connection: "play" })
+      expect(unknown.isError).toBe(true)
+      expect(textOf(unknown)).toMatch(/^InvalidInput: connection: /)
+      expect(sim.stats.requests).toBe(before)
+    } finally {
+      await client.close()
+    }
+    for (const secret of [token, sim.token, aliceToken]) expect(server.log()).not.toContain(secret)
   })
 
   it("--host 0.0.0.0 without a token exits 2, naming the token to set", async () => {
