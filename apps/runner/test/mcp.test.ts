@@ -40,6 +40,15 @@ const environment = (extra: Record<string, string>): Record<string, string> => {
   return { ...env, ...extra }
 }
 
+/** Resolves once `check` holds, polled; rejects after `stallMs`. */
+const until = async (check: () => boolean) => {
+  const started = Date.now()
+  while (!check()) {
+    if (Date.now() - started > stallMs) throw new Error("timed out waiting")
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
 /** The bin's `mcp` over stdio, spawned by the SDK's transport (closing the client ends it); its stderr kept. */
 const stdioServer = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
   const client = new Client({ name: "mcp.test", version: "1.0.0" })
@@ -322,9 +331,11 @@ describe("x-runner mcp over stdio on a Trello simulator", () => {
     expect(rateLimited / requests).toBeLessThanOrEqual(0.02)
   })
 
-  it("logs each call on stderr (▸, then ✔ or ✘), with no secret", () => {
+  it("logs each call on stderr (▸, then ✔ or ✘), with no secret", async () => {
+    const lines = (prefix: string) => stderr().split("\n").filter((line) => line.startsWith(prefix))
+    // A call's line is written before its answer, but read here from another pipe: wait until every call that started has ended in the log.
+    await until(() => lines("mcp ✔ ").length + lines("mcp ✘ ").length === lines("mcp ▸ ").length)
     const log = stderr()
-    const lines = (prefix: string) => log.split("\n").filter((line) => line.startsWith(prefix))
     // The calls of this describe's tests: 201 creates, list_options, the bad id, the missing list, the unknown card.
     expect(lines("mcp ▸ boardtool_createCard ")).toHaveLength(202)
     expect(lines("mcp ✔ boardtool_createCard (")).toHaveLength(201)
@@ -337,8 +348,6 @@ describe("x-runner mcp over stdio on a Trello simulator", () => {
     expect(lines("mcp ▸ list_options ")).toHaveLength(1)
     expect(lines("mcp ✔ list_options (")).toHaveLength(1)
     expect(log).toContain(`mcp ▸ boardtool_createCard {"idList":"${lists.roadmapToDo}","name":"Written by an agent","desc":"over MCP"}`)
-    // Every call started ends in the log, one way or the other.
-    expect(lines("mcp ✔ ").length + lines("mcp ✘ ").length).toBe(lines("mcp ▸ ").length)
     for (const secret of [sim.token, sim.secret]) expect(log).not.toContain(secret)
   })
 })
@@ -362,6 +371,17 @@ describe("x-runner mcp over Streamable HTTP", () => {
     dataDir = join(dir, "data")
     ;({ port, server, url } = await httpServer(["--allow-destructive", "--workflows", workflows, "--data-dir", dataDir], env))
   })
+  let barriers = 0
+  /**
+   * Waits until the log holds the lines of every call answered so far: one more call's first
+   * line, written after theirs on the same pipe (a call's line is written before its answer,
+   * which comes here on another connection, maybe first).
+   */
+  const logSettled = async (client: Client) => {
+    const id = `barrier-${++barriers}`
+    await call(client, "boardtool_getCard", { id })
+    await server.waitFor(`{"id":"${id}"}`)
+  }
   afterAll(async () => {
     if (server !== undefined) await stop(server)
     await sim?.close()
@@ -435,7 +455,7 @@ describe("x-runner mcp over Streamable HTTP", () => {
       await accepting.close()
     }
     expect(elicited).toHaveLength(2)
-    expect(server.log()).toMatch(/mcp ✘ boardtool_deleteCard Declined: /)
+    await server.waitFor(/mcp ✘ boardtool_deleteCard Declined: /)
   })
 
   it("a confirmation that fails (the client's answer an error) deletes nothing, answers an isError result and logs the call's end", async () => {
@@ -456,11 +476,12 @@ describe("x-runner mcp over Streamable HTTP", () => {
       expect(sim.cards.has(kept)).toBe(true)
       expect(sim.stats.requests).toBe(before)
       expect(result).toMatchObject({ isError: true })
+      await logSettled(client)
     } finally {
       await client.close()
     }
-    const calls = server.log().split("\n").filter((line) => line.includes(`"id":"${kept}"`))
-    expect(calls).toHaveLength(1)
+    expect(server.log().split("\n").filter((line) => line.includes(`"id":"${kept}"`))).toHaveLength(1)
+    // Its end: the second ✘ of a delete (the declined one is the first).
     expect(server.log().split("\n").filter((line) => /^mcp ✘ boardtool_deleteCard /.test(line))).toHaveLength(2)
   })
 
@@ -471,6 +492,7 @@ describe("x-runner mcp over Streamable HTTP", () => {
     try {
       const result = await call(client, "boardtool_customAction", { method: "GET", path: "/members/me", headers: { "X-Trace": secretHeader } })
       expect(result.isError, textOf(result)).toBeFalsy()
+      await logSettled(client)
     } finally {
       await client.close()
     }
@@ -478,6 +500,20 @@ describe("x-runner mcp over Streamable HTTP", () => {
     expect(log.split("\n").filter((line) => line.startsWith("mcp ▸ boardtool_customAction "))).toHaveLength(1)
     expect(log.split("\n").filter((line) => line.startsWith("mcp ✔ boardtool_customAction ("))).toHaveLength(1)
     for (const secret of [secretHeader, sim.token, sim.secret]) expect(log).not.toContain(secret)
+  })
+
+  it("an agent's argument cannot forge a line of the log (a new line in a name it gives stays in its line)", async () => {
+    const client = await httpClient(url)
+    try {
+      const forged = "mcp ✔ workflow_forged (0.01 s)"
+      const result = await call(client, "boardtool_getCard", { id: cards.launchPost, [`x\n${forged}\nmcp ▸ y`]: 1 })
+      expect(result.isError).toBe(true)
+      expect(textOf(result)).toMatch(/^InvalidInput: /)
+      await logSettled(client)
+      expect(server.log().split("\n").filter((line) => line.startsWith("mcp ✔ workflow_forged"))).toEqual([])
+    } finally {
+      await client.close()
+    }
   })
 
   it("a workflow with inputs is a tool: its inputs its schema; a call runs it, recorded in the run history", async () => {
@@ -584,6 +620,8 @@ describe("x-runner mcp over HTTP with a bearer token, on a connections file with
     } finally {
       await client.close()
     }
+    // The last call's end in the log: every line before it read too.
+    await server.waitFor(/mcp ✘ boardtool_getMe InvalidInput: connection: /)
     for (const secret of [token, sim.token, aliceToken]) expect(server.log()).not.toContain(secret)
   })
 
