@@ -4,8 +4,9 @@
  * takes, annotations from the catalog's impact marks); over stdio on a Trello simulator in this
  * process (a card created, options by completion and by list_options, a bad id refused before
  * anything is sent, 200 parallel calls under the token's rate limit, the log of calls); and over
- * Streamable HTTP (the loopback Host check, the bearer token, confirmation of a destructive call
- * by elicitation, a workflow as a tool recorded in the run history).
+ * Streamable HTTP (the loopback Host and Origin checks, the bearer token, confirmation of a
+ * destructive call by elicitation, a log an agent cannot forge, a workflow as a tool recorded in
+ * the run history, a named connection of the connections file).
  */
 import * as TrelloSimulator from "@x/boardtool/testing"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
