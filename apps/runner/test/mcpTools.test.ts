@@ -22,6 +22,10 @@ const tool = (name: string) => {
 const { executor } = Components.make(Catalog.entries, { rateLimits: true })
 
 describe("the MCP tools of the catalog", () => {
+  it("oneLine escapes what could break a line of the log", () => {
+    expect(McpTools.oneLine("a\nmcp ✔ forged\r\u2028b")).toBe("a\\u000amcp ✔ forged\\u000d\\u2028b")
+  })
+
   it("one per action of the three components, <component>_<action>, each name unique and as MCP takes it", () => {
     const actions = Catalog.entries.flatMap((entry) => Object.values(entry.component.actions))
     expect(all).toHaveLength(actions.length)
@@ -115,5 +119,37 @@ describe("the MCP tools of the catalog", () => {
     expect(McpTools.matching(choices, "do").map((c) => c.label)).toEqual(["Done", "Doing", "To Do"])
     expect(McpTools.matching(choices, "").length).toBe(3)
     expect(McpTools.matching(choices, "zz")).toEqual([])
+  })
+})
+
+describe("the MCP server of these tools, in this process", () => {
+  it("list_options refuses a property whose options depend on a value not given, with nothing loaded", async () => {
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
+    const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js")
+    const McpServer = await import("../src/mcp/McpServer.js")
+    let loaded = 0
+    const lines: Array<string> = []
+    const server = McpServer.make({
+      version: "test",
+      actions: all,
+      workflows: [],
+      callAction: () => Effect.die("no call in this test"),
+      callWorkflow: () => Effect.die("no call in this test"),
+      options: () => Effect.sync(() => (loaded++, [{ label: "To Do", value: "5eed00000000000000000003" }])),
+      log: (line) => Effect.sync(() => void lines.push(line))
+    })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: "test", version: "1" })
+    await client.connect(clientSide)
+    const refused = await client.callTool({ name: McpTools.optionsToolName, arguments: { tool: "boardtool_createCard", property: "idList", values: { idboard: "x" } } })
+    expect(refused.isError).toBe(true)
+    expect((refused.content as Array<{ text: string }>)[0]!.text).toBe("InvalidInput: values: idList's options depend on idBoard: give it")
+    expect(loaded).toBe(0)
+    const listed = await client.callTool({ name: McpTools.optionsToolName, arguments: { tool: "boardtool_createCard", property: "idList", values: { idBoard: "5eed00000000000000000002" } } })
+    expect(listed.structuredContent).toEqual({ options: [{ label: "To Do", value: "5eed00000000000000000003" }] })
+    expect(loaded).toBe(1)
+    expect(lines.filter((line) => line.startsWith("mcp ✘ list_options InvalidInput: values: idList's options depend on idBoard"))).toHaveLength(1)
+    await client.close()
   })
 })

@@ -59,6 +59,7 @@ const maxLoggedArguments = 300
 
 const shortened = (text: string) => text.length <= maxLoggedArguments ? text : `${text.slice(0, maxLoggedArguments)}… (${text.length} characters)`
 
+
 /** The options tool: a property's options for clients without completions. */
 const optionsTool = (actions: ReadonlyArray<McpTools.ActionTool>) => {
   const withOptions = actions.filter((tool) => tool.dynamicOptions.size > 0)
@@ -162,6 +163,9 @@ export const make = (offered: Offered): Server => {
     }, { relatedRequestId: requestId })
     return answer.action === "accept" && answer.content?.["confirm"] === true
   }
+  /** Not confirmed when the client could not ask (it failed, or its user did not answer in time): nothing is sent. */
+  const confirmedOrNot = (name: string, annotations: McpTools.Annotations, args: unknown, requestId: string | number) =>
+    confirmed(name, annotations, args, requestId).catch(() => false)
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params
@@ -170,21 +174,22 @@ export const make = (offered: Offered): Server => {
     const workflow = action === undefined ? workflows.get(name) : undefined
     if (action === undefined && workflow === undefined && name !== options.name) {
       // A tool not offered (a destructive one without --allow-destructive, say) is the client's mistake: a protocol error.
+      await Effect.runPromise(offered.log(`mcp ✘ ${McpTools.oneLine(shortened(name))}: not offered here`))
       throw new McpError(ErrorCode.InvalidParams, `no tool ${name} here (tools/list says what is offered)`)
     }
     const logged = action === undefined ? args : McpTools.redacted(action, args)
-    await Effect.runPromise(offered.log(`mcp ▸ ${name} ${shortened(JSON.stringify(logged))}`))
+    await Effect.runPromise(offered.log(`mcp ▸ ${name} ${McpTools.oneLine(shortened(JSON.stringify(logged)))}`))
     const started = Date.now()
     let result: McpTools.CallResult
     if (name === options.name) {
       result = await Effect.runPromise(listOptions(args))
-    } else if (!(await confirmed(name, (action ?? workflow)!.annotations, logged, extra.requestId))) {
-      result = McpTools.failed("Declined", "the user did not confirm this call: nothing was sent")
+    } else if (!(await confirmedOrNot(name, (action ?? workflow)!.annotations, logged, extra.requestId))) {
+      result = McpTools.failed("Declined", "the call was not confirmed (declined, or the client could not ask its user): nothing was sent")
     } else {
       result = await Effect.runPromise(action !== undefined ? offered.callAction(action, args) : offered.callWorkflow(workflow!, args))
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(2)
-    await Effect.runPromise(offered.log(result.isError === true ? `mcp ✘ ${name} ${shortened(result.content[0]?.text ?? "")} (${seconds} s)` : `mcp ✔ ${name} (${seconds} s)`))
+    await Effect.runPromise(offered.log(result.isError === true ? `mcp ✘ ${name} ${McpTools.oneLine(shortened(result.content[0]?.text ?? ""))} (${seconds} s)` : `mcp ✔ ${name} (${seconds} s)`))
     return result as { content: Array<{ type: "text"; text: string }> }
   })
 
@@ -200,6 +205,13 @@ export const make = (offered: Offered): Server => {
     }
     if (typeof values !== "object" || values === null || Array.isArray(values)) {
       return Effect.succeed(McpTools.failed("InvalidInput", "values: must be an object of the values it depends on"))
+    }
+    // The options of a property that depends on others are theirs: without them there are none to list.
+    const missing = tool.dynamicOptions.get(property)!.filter((dependency) => (values as Record<string, unknown>)[dependency] === undefined)
+    if (missing.length > 0) {
+      return Effect.succeed(McpTools.failed("InvalidInput", `values: ${property}'s options depend on ${missing.join(", ")}: give ${missing.length === 1 ? "it" : "them"}`, {
+        issues: missing.map((dependency) => ({ path: `values.${dependency}`, message: "needed" }))
+      }))
     }
     return offered.options(tool, property, values as Record<string, unknown>).pipe(
       Effect.map((choices): McpTools.CallResult => ({
@@ -313,7 +325,7 @@ const hostName = (host: string) => host.startsWith("[") ? host.slice(0, host.ind
  * @since 0.12.0
  * @category utils
  */
-export const isLoopback = (host: string): boolean => loopbackHosts.has(host) || /^127\./.test(host)
+export const isLoopback = (host: string): boolean => loopbackHosts.has(host) || /^127(?:\.\d{1,3}){3}$/.test(host)
 
 /** JSON-RPC's code of a body that is not JSON. */
 const parseError = -32700

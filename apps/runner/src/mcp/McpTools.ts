@@ -374,3 +374,13 @@ export const matching = <C extends { readonly label: string; readonly value: str
   const holds = (choice: C) => choice.value.toLowerCase().includes(wanted) || choice.label.toLowerCase().includes(wanted)
   return [...choices.filter(starts), ...choices.filter((choice) => !starts(choice) && holds(choice))]
 }
+
+/**
+ * Text an agent chose (arguments, a message quoting them) as one line of the operator's log: line
+ * breaks and other control characters escaped, so that it cannot forge a line.
+ *
+ * @since 0.12.0
+ * @category utils
+ */
+export const oneLine = (text: string): string =>
+  text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`)

@@ -162,7 +162,7 @@ export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs |
         // `run --output json` prints one document: the result; its other lines go to the log.
         const captured: Output = {
           out: (text) => Effect.sync(() => void (document = text)),
-          err: (text) => output.err(`mcp   ${tool.name}: ${text}`)
+          err: (text) => output.err(`mcp   ${tool.name}: ${McpTools.oneLine(text)}`)
         }
         const ran = yield* Effect.either(
           Run.run({
