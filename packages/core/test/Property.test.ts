@@ -132,6 +132,17 @@ describe("Property", () => {
     expect(Either.isLeft(short) && short.left.message).not.toContain("s3cr3t")
   })
 
+  it("a secret given as something else than text is refused without quoting it, once", () => {
+    const props = { token: Property.secret({ title: "Token", required: true }) }
+    const decode = Property.decoder(props, "t")
+    for (const given of [{ v: "OBJ-SECRET-PASS" }, 777777777, true]) {
+      const result = decode({ token: given })
+      if (Either.isRight(result)) throw new Error("decoded")
+      expect(result.left.issues).toEqual([{ path: "token", message: "must be a string" }])
+      expect(result.left.message).not.toMatch(/OBJ-SECRET-PASS|777777777|true/)
+    }
+  })
+
   it("describes a component as JSON: kinds, required flags, options, dynamic options, output schema", () => {
     const description = JSON.parse(JSON.stringify(Component.describe(fixture)))
     expect(description).toMatchObject({

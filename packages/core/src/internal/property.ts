@@ -231,7 +231,11 @@ export const secret = <const R extends boolean = false>(
 ): Property<Redacted.Redacted<string>, R, string | Redacted.Redacted<string>> => {
   const rules = stringRules(config)
   // Either form becomes a Redacted first; the rules then check the text inside it.
-  const given = Schema.Union(Schema.RedactedFromSelf(Schema.String), Schema.String.annotations({ message: () => "must be a string" }))
+  // Each member says only "must be a string": the default message quotes the value given, which may be the secret itself.
+  const given = Schema.Union(
+    Schema.RedactedFromSelf(Schema.String).annotations({ message: () => "must be a string" }),
+    Schema.String.annotations({ message: () => "must be a string" })
+  )
   const schema = Schema.transform(given, Schema.RedactedFromSelf(stringSchema(rules)), {
     strict: true,
     decode: (value) => Redacted.isRedacted(value) ? value : Redacted.make(value),
@@ -444,8 +448,8 @@ export const struct = <P extends Properties>(properties: P): Schema.Schema<Param
   }) as any
 }
 
-export const issuesOf = (error: ParseResult.ParseError): ReadonlyArray<Issue> =>
-  ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
+export const issuesOf = (error: ParseResult.ParseError): ReadonlyArray<Issue> => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
     path: formatPath(issue.path),
     message: issue._tag === "Missing"
       ? "is required"
@@ -453,6 +457,13 @@ export const issuesOf = (error: ParseResult.ParseError): ReadonlyArray<Issue> =>
       ? "is not a known parameter"
       : issue.message
   }))
+  // The members of a union that all refuse a value for one reason say it once.
+  const seen = new Set<string>()
+  return issues.filter((issue) => {
+    const key = `${issue.path}\u0000${issue.message}`
+    return seen.has(key) ? false : (seen.add(key), true)
+  })
+}
 
 const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
   path.reduce<string>(
