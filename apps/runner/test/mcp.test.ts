@@ -344,14 +344,22 @@ describe("x-runner mcp over stdio on a Trello simulator", () => {
     expect(lines("mcp ▸ boardtool_createCard ")).toHaveLength(202)
     expect(lines("mcp ✔ boardtool_createCard (")).toHaveLength(201)
     expect(lines("mcp ✘ boardtool_createCard InvalidInput: ")).toHaveLength(1)
-    expect(lines("mcp ▸ boardtool_getCard ")).toEqual([`mcp ▸ boardtool_getCard {"id":"nope"}`, `mcp ▸ boardtool_getCard {"id":"${unknownCard}"}`])
-    expect(lines("mcp ✘ boardtool_getCard ")).toEqual([
-      expect.stringMatching(/^mcp ✘ boardtool_getCard InvalidInput: .*\bid\b.* \(\d+\.\d\d s\)$/),
-      expect.stringMatching(/^mcp ✘ boardtool_getCard [A-Z][A-Za-z]+: .* \(\d+\.\d\d s\)$/)
+    // Each line ends with its call's number, the start's and the end's the same.
+    const started = lines("mcp ▸ boardtool_getCard ")
+    expect(started).toEqual([
+      expect.stringMatching(/^mcp ▸ boardtool_getCard \{"id":"nope"\} \(call \d+\)$/),
+      `mcp ▸ boardtool_getCard {"id":"${unknownCard}"} (call ${/\(call (\d+)\)$/.exec(started[1] ?? "")?.[1]})`
     ])
+    const callOf = (line: string) => /call (\d+)\)$/.exec(line)?.[1]
+    const endedLines = lines("mcp ✘ boardtool_getCard ")
+    expect(endedLines).toEqual([
+      expect.stringMatching(/^mcp ✘ boardtool_getCard InvalidInput: .*\bid\b.* \(\d+\.\d\d s, call \d+\)$/),
+      expect.stringMatching(/^mcp ✘ boardtool_getCard [A-Z][A-Za-z]+: .* \(\d+\.\d\d s, call \d+\)$/)
+    ])
+    expect(endedLines.map(callOf)).toEqual(started.map(callOf))
     expect(lines("mcp ▸ list_options ")).toHaveLength(1)
     expect(lines("mcp ✔ list_options (")).toHaveLength(1)
-    expect(log).toContain(`mcp ▸ boardtool_createCard {"idList":"${lists.roadmapToDo}","name":"Written by an agent","desc":"over MCP"}`)
+    expect(log).toContain(`mcp ▸ boardtool_createCard {"idList":"${lists.roadmapToDo}","name":"Written by an agent","desc":"over MCP"} (call `)
     for (const secret of [sim.token, sim.secret]) expect(log).not.toContain(secret)
   })
 })

@@ -12,6 +12,15 @@ import * as Catalog from "../src/components/Catalog.js"
 import * as Components from "../src/components/Components.js"
 import * as McpTools from "../src/mcp/McpTools.js"
 
+/** Waits until the condition holds: a stall bound, not a speed expectation. */
+const until = async (condition: () => boolean) => {
+  const started = Date.now()
+  while (!condition()) {
+    if (Date.now() - started > 60_000) throw new Error("timed out waiting")
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
 const all = McpTools.actionTools(Catalog.entries, { components: [], patterns: [], allowDestructive: true }, () => [])
 const byName = new Map(all.map((tool) => [tool.name, tool]))
 const tool = (name: string) => {
@@ -122,26 +131,37 @@ describe("the MCP tools of the catalog", () => {
   })
 })
 
+/** A server of the catalog's tools in this process, its effects given by the test, and a client linked to it in memory. */
+const linked = async (given: Partial<import("../src/mcp/McpServer.js").Offered>, under?: import("../src/mcp/McpServer.js").Calls) => {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js")
+  const McpServer = await import("../src/mcp/McpServer.js")
+  const lines: Array<string> = []
+  const server = McpServer.make({
+    version: "test",
+    actions: all,
+    workflows: [],
+    check: () => undefined,
+    callAction: () => Effect.die("no call in this test"),
+    callWorkflow: () => Effect.die("no call in this test"),
+    options: () => Effect.die("no options in this test"),
+    fields: () => Effect.die("no fields in this test"),
+    log: (line) => Effect.sync(() => void lines.push(line)),
+    ...given
+  }, under)
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: "test", version: "1" })
+  await client.connect(clientSide)
+  return { client, lines, McpServer }
+}
+
 describe("the MCP server of these tools, in this process", () => {
   it("list_options refuses a property whose options depend on a value not given, with nothing loaded", async () => {
-    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
-    const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js")
-    const McpServer = await import("../src/mcp/McpServer.js")
     let loaded = 0
-    const lines: Array<string> = []
-    const server = McpServer.make({
-      version: "test",
-      actions: all,
-      workflows: [],
-      callAction: () => Effect.die("no call in this test"),
-      callWorkflow: () => Effect.die("no call in this test"),
-      options: () => Effect.sync(() => (loaded++, [{ label: "To Do", value: "5eed00000000000000000003" }])),
-      log: (line) => Effect.sync(() => void lines.push(line))
+    const { client, lines } = await linked({
+      options: () => Effect.sync(() => (loaded++, [{ label: "To Do", value: "5eed00000000000000000003" }]))
     })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await server.connect(serverSide)
-    const client = new Client({ name: "test", version: "1" })
-    await client.connect(clientSide)
     const refused = await client.callTool({ name: McpTools.optionsToolName, arguments: { tool: "boardtool_createCard", property: "idList", values: { idboard: "x" } } })
     expect(refused.isError).toBe(true)
     expect((refused.content as Array<{ text: string }>)[0]!.text).toBe("InvalidInput: values: idList's options depend on idBoard: give it")
@@ -151,5 +171,137 @@ describe("the MCP server of these tools, in this process", () => {
     expect(loaded).toBe(1)
     expect(lines.filter((line) => line.startsWith("mcp ✘ list_options InvalidInput: values: idList's options depend on idBoard"))).toHaveLength(1)
     await client.close()
+  })
+
+  it("list_options gives a property group's fields (a collection's), given what they depend on", async () => {
+    const given: Array<unknown> = []
+    const { client } = await linked({
+      fields: (tool, property, values) => Effect.sync(() => (given.push([tool.name, property, values]), { name: { kind: "STRING", required: true } }))
+    })
+    const listed = await client.callTool({
+      name: McpTools.optionsToolName,
+      arguments: { tool: "sitebuilder_createCollectionItem", property: "fieldData", values: { collectionId: "5eed00000000000000000003" } }
+    })
+    expect(listed.structuredContent).toEqual({ fields: { name: { kind: "STRING", required: true } } })
+    expect(given).toEqual([["sitebuilder_createCollectionItem", "fieldData", { collectionId: "5eed00000000000000000003" }]])
+    const description = (tool("sitebuilder_createCollectionItem").inputSchema["properties"] as Record<string, { description?: string }>)["fieldData"]!.description
+    expect(description).toContain(`call list_options with {"tool": "sitebuilder_createCollectionItem", "property": "fieldData", "values": {"collectionId": …}} to see them.`)
+    expect(description).not.toContain("complete it")
+    await client.close()
+  })
+
+  it("a read the client cancels stops, logged as cancelled; a write goes on to its answer, logged with the cancel", async () => {
+    let readsEnded = 0
+    let writesEnded = 0
+    const { client, lines } = await linked({
+      callAction: (t) =>
+        t.annotations.readOnlyHint
+          ? Effect.never.pipe(Effect.onInterrupt(() => Effect.sync(() => void readsEnded++)))
+          : Effect.sync(() => (writesEnded++, { content: [{ type: "text" as const, text: "{}" }], structuredContent: {} })).pipe(Effect.delay("50 millis"))
+    })
+    const cancel = new AbortController()
+    const read = client.callTool({ name: "boardtool_getCard", arguments: { id: "5eed0000000000000000000a" } }, undefined, { signal: cancel.signal })
+    const write = client.callTool({ name: "boardtool_createCard", arguments: { idList: "5eed00000000000000000003", name: "x" } }, undefined, { signal: cancel.signal })
+    await until(() => lines.filter((line) => line.startsWith("mcp ▸ ")).length === 2)
+    cancel.abort()
+    await expect(read).rejects.toThrow()
+    await expect(write).rejects.toThrow()
+    await until(() => lines.filter((line) => /^mcp [✔✘] /.test(line)).length === 2)
+    expect(readsEnded).toBe(1)
+    expect(writesEnded).toBe(1)
+    expect(lines).toContainEqual(expect.stringMatching(/^mcp ✘ boardtool_getCard cancelled by the client \(\d+\.\d\d s, call 1\)$/))
+    expect(lines).toContainEqual(expect.stringMatching(/^mcp ✔ boardtool_createCard \(\d+\.\d\d s, call 2, after the client cancelled\)$/))
+    await client.close()
+  })
+
+  it("a stopping server stops the reads under way and waits for the writes", async () => {
+    const { calls, drain } = await import("../src/mcp/McpServer.js")
+    const under = calls()
+    let writeDone = false
+    let readStopped = false
+    const { client, lines } = await linked({
+      callAction: (t) =>
+        t.annotations.readOnlyHint
+          ? Effect.never.pipe(Effect.onInterrupt(() => Effect.sync(() => void (readStopped = true))))
+          : Effect.sync(() => (writeDone = true, { content: [{ type: "text" as const, text: "{}" }], structuredContent: {} })).pipe(Effect.delay("50 millis"))
+    }, under)
+    void client.callTool({ name: "boardtool_getCard", arguments: { id: "5eed0000000000000000000a" } }).catch(() => undefined)
+    const write = client.callTool({ name: "boardtool_createCard", arguments: { idList: "5eed00000000000000000003", name: "x" } })
+    await until(() => under.inFlight.size === 2)
+    await drain(under)
+    expect(readStopped).toBe(true)
+    expect(writeDone).toBe(true)
+    expect((await write).isError).toBeUndefined()
+    expect(lines).toContainEqual(expect.stringMatching(/^mcp ✘ boardtool_getCard stopped with the server /))
+    await client.close()
+  })
+
+  it("the arguments are checked before the user is asked to confirm: a bad one asks nothing", async () => {
+    const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js")
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
+    const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js")
+    const McpServer = await import("../src/mcp/McpServer.js")
+    let called = 0
+    const server = McpServer.make({
+      version: "test",
+      actions: all,
+      workflows: [],
+      check: (t, args) => Either.getLeft(McpTools.checkArguments(executor, t as McpTools.ActionTool, args)).pipe((left) => left._tag === "Some" ? left.value : undefined),
+      callAction: () => Effect.sync(() => (called++, { content: [{ type: "text" as const, text: "{}" }], structuredContent: {} })),
+      callWorkflow: () => Effect.die("no call in this test"),
+      options: () => Effect.die("no options in this test"),
+      fields: () => Effect.die("no fields in this test"),
+      log: () => Effect.void
+    })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: "test", version: "1" }, { capabilities: { elicitation: {} } })
+    let asked = 0
+    client.setRequestHandler(ElicitRequestSchema, () => (asked++, { action: "accept" as const, content: { confirm: true } }))
+    await client.connect(clientSide)
+    const bad = await client.callTool({ name: "boardtool_deleteCard", arguments: { id: "nope" } })
+    expect(bad.isError).toBe(true)
+    expect([asked, called]).toEqual([0, 0])
+    const good = await client.callTool({ name: "boardtool_deleteCard", arguments: { id: "5eed0000000000000000000a" } })
+    expect(good.isError).toBeUndefined()
+    expect([asked, called]).toEqual([1, 1])
+    await client.close()
+  })
+
+  it("a client that asks only by URL (no form) is treated as one that cannot ask: the operator's choice holds", async () => {
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
+    const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js")
+    const McpServer = await import("../src/mcp/McpServer.js")
+    let called = 0
+    const server = McpServer.make({
+      version: "test",
+      actions: all,
+      workflows: [],
+      check: () => undefined,
+      callAction: () => Effect.sync(() => (called++, { content: [{ type: "text" as const, text: "{}" }], structuredContent: {} })),
+      callWorkflow: () => Effect.die("no call in this test"),
+      options: () => Effect.die("no options in this test"),
+      fields: () => Effect.die("no fields in this test"),
+      log: () => Effect.void
+    })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: "test", version: "1" }, { capabilities: { elicitation: { url: {} } } })
+    await client.connect(clientSide)
+    const result = await client.callTool({ name: "boardtool_deleteCard", arguments: { id: "5eed0000000000000000000a" } })
+    expect(result.isError).toBeUndefined()
+    expect(called).toBe(1)
+    await client.close()
+  })
+})
+
+describe("a component with named connections only", () => {
+  it("its tools require one of them: left out, the call is refused before anything is sent", () => {
+    const getMe = tool("boardtool_getMe")
+    const named = McpTools.actionTool(getMe.component, getMe.action, ["personal", "work"], false)
+    expect(named.inputSchema["required"]).toContain(McpTools.connectionArgument)
+    const missing = McpTools.checkArguments(executor, named, {})
+    expect(Either.isLeft(missing) && missing.left.content[0]!.text).toMatch(/^InvalidInput: connection: is required: boardtool has no default connection here \(one of personal, work\)$/)
+    expect(Either.isRight(McpTools.checkArguments(executor, named, { connection: "work" }))).toBe(true)
   })
 })

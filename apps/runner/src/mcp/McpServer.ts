@@ -42,11 +42,18 @@ export interface Offered {
   readonly workflows: ReadonlyArray<WorkflowTools.WorkflowTool>
   readonly callAction: (tool: McpTools.ActionTool, args: Readonly<Record<string, unknown>>) => Effect.Effect<McpTools.CallResult>
   readonly callWorkflow: (tool: WorkflowTools.WorkflowTool, args: Readonly<Record<string, unknown>>) => Effect.Effect<McpTools.CallResult>
+  /** A call's arguments checked before anything else (before its user is asked to confirm it): the result refusing them, if any. */
+  readonly check: (tool: McpTools.ActionTool | WorkflowTools.WorkflowTool, args: Readonly<Record<string, unknown>>) => McpTools.CallResult | undefined
   readonly options: (
     tool: McpTools.ActionTool,
     property: string,
     values: Readonly<Record<string, unknown>>
   ) => Effect.Effect<ReadonlyArray<{ readonly label: string; readonly value: string }>, { readonly _tag: string; readonly message: string }>
+  readonly fields: (
+    tool: McpTools.ActionTool,
+    property: string,
+    values: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<Readonly<Record<string, unknown>>, { readonly _tag: string; readonly message: string }>
   /** A line of the operator's log of calls (stderr). */
   readonly log: (line: string) => Effect.Effect<void>
 }
@@ -62,12 +69,13 @@ const shortened = (text: string) => text.length <= maxLoggedArguments ? text : `
 
 /** The options tool: a property's options for clients without completions. */
 const optionsTool = (actions: ReadonlyArray<McpTools.ActionTool>) => {
-  const withOptions = actions.filter((tool) => tool.dynamicOptions.size > 0)
+  const withOptions = actions.filter((tool) => tool.dynamicOptions.size > 0 || tool.fieldGroups.size > 0)
   return {
     name: McpTools.optionsToolName,
     title: "List a property's options",
     description: "The values a property of a tool takes, loaded from the provider (e.g. the lists of a board for boardtool_createCard's idList), " +
-      "given the values it depends on. For clients without argument completion.",
+      "given the values it depends on; for a property that holds fields (e.g. a collection item's fieldData), the fields it holds. " +
+      "For clients without argument completion.",
     inputSchema: {
       type: "object",
       properties: {
@@ -83,10 +91,11 @@ const optionsTool = (actions: ReadonlyArray<McpTools.ActionTool>) => {
       properties: {
         options: {
           type: "array",
+          description: "A property's options.",
           items: { type: "object", properties: { label: { type: "string" }, value: { type: "string" } }, required: ["label", "value"] }
-        }
-      },
-      required: ["options"]
+        },
+        fields: { type: "object", description: "A property group's fields, by key: what each one's value may hold." }
+      }
     },
     annotations: { title: "List a property's options", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     withOptions
@@ -94,13 +103,60 @@ const optionsTool = (actions: ReadonlyArray<McpTools.ActionTool>) => {
 }
 
 /**
- * A new MCP server of what is offered: one per client session (the state of a session, its
- * client's capabilities, is the SDK server's).
+ * The calls under way, across the sessions of one server: counted for the log's call numbers,
+ * and waited for (a write) or stopped (a read) when the server stops.
+ *
+ * @since 0.12.0
+ * @category models
+ */
+export interface Calls {
+  /** Aborted when the server stops: the reads under way stop with it. */
+  readonly stopping: AbortController
+  /** Aborted when the writes under way had their time to end (`drainGraceMillis`): what is left is cut short. */
+  readonly cutting: AbortController
+  readonly inFlight: Set<Promise<unknown>>
+  next: number
+}
+
+/** How long a stopping server waits for the writes under way (a workflow may wait hours: it is cut short after this). */
+const drainGraceMillis = 30_000
+
+/**
+ * No calls yet.
  *
  * @since 0.12.0
  * @category constructors
  */
-export const make = (offered: Offered): Server => {
+export const calls = (): Calls => ({ stopping: new AbortController(), cutting: new AbortController(), inFlight: new Set(), next: 1 })
+
+/**
+ * Stops the reads under way and waits for the writes: a write already sent ends as the
+ * provider answers it, before the connections and the sandbox close; what is still under way
+ * after `drainGraceMillis` (a workflow's long wait) is cut short.
+ *
+ * @since 0.12.0
+ * @category utils
+ */
+export const drain = async (under: Calls): Promise<void> => {
+  under.stopping.abort()
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([
+    Promise.allSettled([...under.inFlight]),
+    new Promise<void>((resolve) => void (timer = setTimeout(resolve, drainGraceMillis)))
+  ])
+  clearTimeout(timer)
+  under.cutting.abort()
+  await Promise.allSettled([...under.inFlight])
+}
+
+/**
+ * A new MCP server of what is offered: one per client session (the state of a session, its
+ * client's capabilities, is the SDK server's); the calls of all its sessions counted in `under`.
+ *
+ * @since 0.12.0
+ * @category constructors
+ */
+export const make = (offered: Offered, under: Calls = calls()): Server => {
   const server = new Server(
     { name: "x-runner", title: "x-runner: Trello, Webflow and Browser Use actions", version: offered.version },
     {
@@ -149,9 +205,14 @@ export const make = (offered: Offered): Server => {
     ]
   }))
 
-  /** A destructive call, confirmed by the user where the client can ask (elicitation); else as the operator allowed it. */
+  /**
+   * A destructive call, confirmed by the user where the client can ask with a form (elicitation;
+   * `{}` is form mode, as before modes); else as the operator allowed it.
+   */
   const confirmed = async (name: string, annotations: McpTools.Annotations, args: unknown, requestId: string | number): Promise<boolean> => {
-    if (!annotations.destructiveHint || server.getClientCapabilities()?.elicitation === undefined) return true
+    const elicitation = server.getClientCapabilities()?.elicitation as { readonly form?: unknown; readonly url?: unknown } | undefined
+    const asksWithForms = elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
+    if (!annotations.destructiveHint || !asksWithForms) return true
     const answer = await server.elicitInput({
       mode: "form",
       message: `Run ${name} (${annotations.title})? It deletes, or does what cannot be taken back. Its arguments: ${shortened(JSON.stringify(args))}`,
@@ -177,19 +238,45 @@ export const make = (offered: Offered): Server => {
       await Effect.runPromise(offered.log(`mcp ✘ ${McpTools.oneLine(shortened(name))}: not offered here`))
       throw new McpError(ErrorCode.InvalidParams, `no tool ${name} here (tools/list says what is offered)`)
     }
-    const logged = action === undefined ? args : McpTools.redacted(action, args)
-    await Effect.runPromise(offered.log(`mcp ▸ ${name} ${McpTools.oneLine(shortened(JSON.stringify(logged)))}`))
+    const tool = action ?? workflow
+    // A workflow's inputs may be secret (run keeps only their digest): the log names them, not their values.
+    const logged = action !== undefined ? McpTools.redacted(action, args) : workflow !== undefined ? Object.keys(args) : args
+    const call = under.next++
+    await Effect.runPromise(offered.log(`mcp ▸ ${name} ${McpTools.oneLine(shortened(JSON.stringify(logged)))} (call ${call})`))
     const started = Date.now()
-    let result: McpTools.CallResult
-    if (name === options.name) {
-      result = await Effect.runPromise(listOptions(args))
-    } else if (!(await confirmedOrNot(name, (action ?? workflow)!.annotations, logged, extra.requestId))) {
-      result = McpTools.failed("Declined", "the call was not confirmed (declined, or the client could not ask its user): nothing was sent")
-    } else {
-      result = await Effect.runPromise(action !== undefined ? offered.callAction(action, args) : offered.callWorkflow(workflow!, args))
+    // A read stops when its client cancels it or the server stops; a write already decided on goes
+    // on to the provider's answer (cut short, its outcome would be unknown), its end logged.
+    const reads = tool === undefined || tool.annotations.readOnlyHint
+    const signal = reads ? AbortSignal.any([extra.signal, under.stopping.signal]) : under.cutting.signal
+    const running = (async (): Promise<McpTools.CallResult> => {
+      if (tool === undefined) return Effect.runPromise(listOptions(args), { signal })
+      const refused = offered.check(tool, args)
+      if (refused !== undefined) return refused
+      if (!(await confirmedOrNot(name, tool.annotations, logged, extra.requestId))) {
+        return McpTools.failed("Declined", "the call was not confirmed (declined, or the client could not ask its user): nothing was sent")
+      }
+      const effect = action !== undefined ? offered.callAction(action, args) : offered.callWorkflow(workflow!, args)
+      return Effect.runPromise(effect, { signal })
+    })()
+    under.inFlight.add(running)
+    const settled = await running.then((result) => ({ result }), (error: unknown) => ({ error })).finally(() => under.inFlight.delete(running))
+    const ended = `${((Date.now() - started) / 1000).toFixed(2)} s, call ${call}`
+    if ("error" in settled) {
+      const why = extra.signal.aborted && reads
+        ? "cancelled by the client"
+        : under.stopping.signal.aborted
+        ? "stopped with the server"
+        : `failed: ${String(settled.error)}`
+      await Effect.runPromise(offered.log(`mcp ✘ ${name} ${McpTools.oneLine(why)} (${ended})`))
+      throw settled.error
     }
-    const seconds = ((Date.now() - started) / 1000).toFixed(2)
-    await Effect.runPromise(offered.log(result.isError === true ? `mcp ✘ ${name} ${McpTools.oneLine(shortened(result.content[0]?.text ?? ""))} (${seconds} s)` : `mcp ✔ ${name} (${seconds} s)`))
+    const { result } = settled
+    const cancelled = extra.signal.aborted ? ", after the client cancelled" : ""
+    await Effect.runPromise(offered.log(
+      result.isError === true
+        ? `mcp ✘ ${name} ${McpTools.oneLine(shortened(result.content[0]?.text ?? ""))} (${ended}${cancelled})`
+        : `mcp ✔ ${name} (${ended}${cancelled})`
+    ))
     return result as { content: Array<{ type: "text"; text: string }> }
   })
 
@@ -200,31 +287,34 @@ export const make = (offered: Offered): Server => {
     if (tool === undefined) {
       return Effect.succeed(McpTools.failed("InvalidInput", `tool: must be one of the tools with options (${[...withOptions.keys()].join(", ")})`))
     }
-    if (typeof property !== "string" || !tool.dynamicOptions.has(property)) {
-      return Effect.succeed(McpTools.failed("InvalidInput", `property: ${tool.name}'s properties with options are ${[...tool.dynamicOptions.keys()].join(", ")}`))
+    const dependsOn = typeof property === "string" ? tool.dynamicOptions.get(property) ?? tool.fieldGroups.get(property) : undefined
+    if (typeof property !== "string" || dependsOn === undefined) {
+      return Effect.succeed(McpTools.failed("InvalidInput", `property: ${tool.name}'s properties with options are ${[...tool.dynamicOptions.keys(), ...tool.fieldGroups.keys()].join(", ")}`))
     }
     if (typeof values !== "object" || values === null || Array.isArray(values)) {
       return Effect.succeed(McpTools.failed("InvalidInput", "values: must be an object of the values it depends on"))
     }
     // The options of a property that depends on others are theirs: without them there are none to list.
-    const missing = tool.dynamicOptions.get(property)!.filter((dependency) => (values as Record<string, unknown>)[dependency] === undefined)
+    const missing = dependsOn.filter((dependency) => (values as Record<string, unknown>)[dependency] === undefined)
     if (missing.length > 0) {
       return Effect.succeed(McpTools.failed("InvalidInput", `values: ${property}'s options depend on ${missing.join(", ")}: give ${missing.length === 1 ? "it" : "them"}`, {
         issues: missing.map((dependency) => ({ path: `values.${dependency}`, message: "needed" }))
       }))
     }
-    return offered.options(tool, property, values as Record<string, unknown>).pipe(
-      Effect.map((choices): McpTools.CallResult => ({
-        content: [{ type: "text", text: JSON.stringify({ options: choices }) }],
-        structuredContent: { options: choices.map(({ label, value }) => ({ label, value })) }
-      })),
+    const listed: Effect.Effect<Record<string, unknown>, { readonly _tag: string; readonly message: string }> = tool.fieldGroups.has(property)
+      ? Effect.map(offered.fields(tool, property, values as Record<string, unknown>), (fields) => ({ fields }))
+      : Effect.map(offered.options(tool, property, values as Record<string, unknown>), (choices) => ({
+        options: choices.map(({ label, value }) => ({ label, value }))
+      }))
+    return listed.pipe(
+      Effect.map((structured): McpTools.CallResult => ({ content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured })),
       Effect.catchAll((error) => Effect.succeed(McpTools.failed(error._tag, error.message)))
     )
   }
 
   // One prompt per action with provider options, of the tool's name: what a client completes.
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
-    prompts: options.withOptions.map((tool) => ({
+    prompts: options.withOptions.filter((tool) => tool.dynamicOptions.size > 0).map((tool) => ({
       name: tool.name,
       title: tool.title,
       description: `Fill in ${tool.name}'s arguments, its ids completed from the provider, and ask for the call.`,
@@ -242,7 +332,7 @@ export const make = (offered: Offered): Server => {
 
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
     const tool = withOptions.get(request.params.name)
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `no prompt ${request.params.name}`)
+    if (tool === undefined || tool.dynamicOptions.size === 0) throw new McpError(ErrorCode.InvalidParams, `no prompt ${request.params.name}`)
     const args = Object.fromEntries(Object.entries(request.params.arguments ?? {}).filter(([, value]) => value !== ""))
     return {
       description: tool.description,
@@ -278,13 +368,21 @@ export const make = (offered: Offered): Server => {
  */
 export const stdio = (offered: Offered): Effect.Effect<void, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const server = make(offered)
+    const under = calls()
+    const server = make(offered, under)
     const transport = new StdioServerTransport()
     const closed = new Promise<void>((resolve) => {
       transport.onclose = resolve
       process.stdin.once("end", resolve)
     })
-    yield* Effect.acquireRelease(Effect.promise(() => server.connect(transport)), () => Effect.promise(() => server.close()))
+    // Released before the connections and the sandbox (acquired earlier): the calls under way end first.
+    yield* Effect.acquireRelease(
+      Effect.promise(() => server.connect(transport)),
+      () => Effect.promise(async () => {
+        await drain(under)
+        await server.close()
+      })
+    )
     yield* Effect.promise(() => closed)
   })
 
@@ -341,20 +439,29 @@ const sameToken = (given: string, token: string) => {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
+/** A request's body, or "too large" past the limit (the rest is not read: the answer closes the connection, see `tooLarge`). */
 const readBody = (req: IncomingMessage): Promise<Buffer | "too large"> =>
   new Promise((resolve, reject) => {
     const chunks: Array<Buffer> = []
     let size = 0
-    req.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length
       if (size > maxBodyBytes) {
-        req.destroy()
+        req.off("data", onData)
+        req.pause()
         resolve("too large")
       } else chunks.push(chunk)
-    })
+    }
+    req.on("data", onData)
     req.on("end", () => resolve(Buffer.concat(chunks)))
     req.on("error", reject)
   })
+
+/** 413, delivered before the connection closes (destroying the request first would reset it, the answer lost). */
+const tooLarge = (req: IncomingMessage, res: ServerResponse) => {
+  res.once("finish", () => req.destroy())
+  answer(res, 413, `a request is at most ${maxBodyBytes} bytes`, { connection: "close" })
+}
 
 /**
  * Serves Streamable HTTP at `/mcp` until the scope closes: a session per client (its id in
@@ -368,6 +475,7 @@ const readBody = (req: IncomingMessage): Promise<Buffer | "too large"> =>
 export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void, ServeProblem, Scope.Scope> =>
   Effect.gen(function*() {
     const sessions = new Map<string, { readonly server: Server; readonly transport: StreamableHTTPServerTransport }>()
+    const under = calls()
     const handle = async (req: IncomingMessage, res: ServerResponse) => {
       const url = new URL(req.url ?? "/", "http://localhost")
       if (url.pathname !== mcpPath) return answer(res, 404, `not found: the MCP endpoint is ${mcpPath}`)
@@ -385,7 +493,8 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
           if (!isLoopback(from) && !isLoopback(`[${from}]`)) return answer(res, 403, `requests from ${origin} are refused`)
         }
       } else {
-        const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1]
+        // The scheme's name in any case, as HTTP has it.
+        const given = /^Bearer +(.+)$/i.exec(req.headers.authorization ?? "")?.[1]
         if (given === undefined || !sameToken(given, options.token)) {
           return answer(res, 401, "a bearer token is required (Authorization: Bearer <the token>)", { "www-authenticate": "Bearer" })
         }
@@ -400,7 +509,7 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
         sessions.set(id, session)
         if (req.method === "POST") {
           const body = await readBody(req)
-          if (body === "too large") return answer(res, 413, `a request is at most ${maxBodyBytes} bytes`)
+          if (body === "too large") return tooLarge(req, res)
           const parsed = parseJson(body)
           if (parsed === undefined) return answer(res, 400, "the body is not JSON", {}, parseError)
           return session.transport.handleRequest(req, res, parsed.value)
@@ -409,7 +518,7 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
       }
       if (req.method !== "POST") return answer(res, 400, "no session: POST an initialize request first")
       const body = await readBody(req)
-      if (body === "too large") return answer(res, 413, `a request is at most ${maxBodyBytes} bytes`)
+      if (body === "too large") return tooLarge(req, res)
       const parsed = parseJson(body)
       if (parsed === undefined) return answer(res, 400, "the body is not JSON", {}, parseError)
       if (!isInitializeRequest(parsed.value)) return answer(res, 400, "no session: the first request is initialize")
@@ -418,7 +527,7 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
         sessions.delete(oldest)
         await least.server.close().catch(() => undefined)
       }
-      const server = make(offered)
+      const server = make(offered, under)
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (opened) => void sessions.set(opened, { server, transport })
@@ -443,6 +552,8 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
       }),
       () =>
         Effect.promise(async () => {
+          // The calls under way end (reads stopped, writes to their answer) before the sessions close.
+          await drain(under)
           for (const { server } of sessions.values()) await server.close().catch(() => undefined)
           httpServer.closeAllConnections()
           await new Promise<void>((resolve) => httpServer.close(() => resolve()))

@@ -7,7 +7,7 @@
  *
  * @since 0.12.0
  */
-import { type Action, Component, Connections, type ConnectorError, type FilePolicy, Property } from "@x/core"
+import { type Action, Component, Connections, ConnectorError, type FilePolicy, Property } from "@x/core"
 import type * as Executor from "@x/core/Executor"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -53,8 +53,12 @@ export interface ActionTool {
   readonly annotations: Annotations
   /** Its properties whose options come from the provider, and the properties each depends on. */
   readonly dynamicOptions: ReadonlyMap<string, ReadonlyArray<string>>
-  /** The named connections of its component it may be called with (`connection`), besides the default. */
+  /** Its property groups, whose fields come from the provider (a collection's), and what each depends on. */
+  readonly fieldGroups: ReadonlyMap<string, ReadonlyArray<string>>
+  /** The named connections of its component it may be called with (`connection`). */
   readonly connections: ReadonlyArray<string>
+  /** Whether its component has a default connection here; without one, `connection` is required. */
+  readonly hasDefault: boolean
 }
 
 /**
@@ -150,13 +154,20 @@ const impactWords = {
  * @since 0.12.0
  * @category constructors
  */
-export const actionTool = (component: Component.Component, action: Action.Action, connections: ReadonlyArray<string>): ActionTool => {
+export const actionTool = (
+  component: Component.Component,
+  action: Action.Action,
+  connections: ReadonlyArray<string>,
+  hasDefault = true
+): ActionTool => {
   const name = toolName(component, action)
   const described = Component.describeAction(action)
-  const input = WorkflowSchema.actionInput(described, (path, dependsOn) =>
-    `complete it (the prompt ${name}) or call ${optionsToolName} with {"tool": "${name}", "property": "${path}"${
+  const input = WorkflowSchema.actionInput(described, (path, dependsOn, what) => {
+    const call = `${optionsToolName} with {"tool": "${name}", "property": "${path}"${
       dependsOn.length === 0 ? "" : `, "values": {${dependsOn.map((dependency) => `"${dependency}": …`).join(", ")}}`
-    }}.`)
+    }}`
+    return what === "options" ? `complete it (the prompt ${name}) or call ${call}.` : `call ${call} to see them.`
+  })
   const inputSchema = connections.length === 0 ? input : {
     ...input,
     properties: {
@@ -164,14 +175,22 @@ export const actionTool = (component: Component.Component, action: Action.Action
       [connectionArgument]: {
         type: "string",
         enum: connections,
-        description: `A named connection of ${component.name} to call it with (its default connection when left out).`
+        description: hasDefault
+          ? `A named connection of ${component.name} to call it with (its default connection when left out).`
+          : `The named connection of ${component.name} to call it with (there is no default connection here).`
       }
-    }
+    },
+    ...(hasDefault ? {} : { required: [...(input["required"] as ReadonlyArray<string> | undefined) ?? [], connectionArgument] })
   }
   const output = asOutputSchema(described.output)
   const dynamicOptions = new Map(
     Object.entries(described.props).flatMap(([key, property]) =>
       property.dynamicOptions === undefined ? [] : [[key, property.dynamicOptions.dependsOn] as const]
+    )
+  )
+  const fieldGroups = new Map(
+    Object.entries(described.props).flatMap(([key, property]) =>
+      property.kind === "GROUP" ? [[key, (property["dependsOn"] as ReadonlyArray<string> | undefined) ?? []] as const] : []
     )
   )
   const idempotence = action.impact === "read" ? "" : action.idempotent ? " Repeating it is harmless." : " Repeating it acts again."
@@ -192,7 +211,9 @@ export const actionTool = (component: Component.Component, action: Action.Action
     wrapsOutput: output.wraps,
     annotations: annotationsOf(action),
     dynamicOptions,
-    connections
+    fieldGroups,
+    connections,
+    hasDefault
   }
 }
 
@@ -224,7 +245,8 @@ const patternOf = (pattern: string): RegExp =>
 export const actionTools = (
   entries: ReadonlyArray<Catalog.Entry>,
   selection: Selection,
-  namedConnections: (component: string) => ReadonlyArray<string>
+  namedConnections: (component: string) => ReadonlyArray<string>,
+  hasDefault: (component: string) => boolean = () => true
 ): ReadonlyArray<ActionTool> => {
   const patterns = selection.patterns.map(patternOf)
   return entries
@@ -233,7 +255,7 @@ export const actionTools = (
       Object.values(entry.component.actions as Readonly<Record<string, Action.Action>>)
         .filter((action) => selection.allowDestructive || action.impact !== "destroy")
         .filter((action) => patterns.length === 0 || patterns.some((pattern) => pattern.test(toolName(entry.component, action))))
-        .map((action) => actionTool(entry.component, action, namedConnections(entry.component.name)))
+        .map((action) => actionTool(entry.component, action, namedConnections(entry.component.name), hasDefault(entry.component.name)))
     )
 }
 
@@ -285,13 +307,8 @@ export const checkArguments = (
   args: Readonly<Record<string, unknown>>
 ): Either.Either<Executor.Decoded, CallResult> => {
   const { [connectionArgument]: connection, ...parameters } = args
-  if (connection !== undefined && (typeof connection !== "string" || !tool.connections.includes(connection))) {
-    return Either.left(failed("InvalidInput", `${connectionArgument}: ${
-      tool.connections.length === 0
-        ? `${tool.component.name} has no named connection here`
-        : `must be one of ${tool.connections.join(", ")}`
-    }`, { issues: [{ path: connectionArgument, message: "not one of this tool's connections" }] }))
-  }
+  const refused = connectionProblem(tool, connection)
+  if (refused !== undefined) return Either.left(failed(refused._tag, refused.message, { issues: refused.issues }))
   const prepared = executor.prepare({
     label: tool.title,
     name: "tool",
@@ -303,6 +320,21 @@ export const checkArguments = (
   const params = tool.action.decode(parameters)
   if (Either.isLeft(params)) return Either.left(invalid(params.left))
   return Either.right({ ...prepared.right, params: params.right })
+}
+
+/** What is wrong with the connection a call names (or leaves out, where there is no default), if anything. */
+const connectionProblem = (tool: ActionTool, connection: unknown): ConnectorError.InvalidInput | undefined => {
+  if (connection === undefined) {
+    return tool.hasDefault ? undefined : ConnectorError.invalidInput([{
+      path: connectionArgument,
+      message: `is required: ${tool.component.name} has no default connection here (one of ${tool.connections.join(", ")})`
+    }])
+  }
+  if (typeof connection === "string" && tool.connections.includes(connection)) return undefined
+  return ConnectorError.invalidInput([{
+    path: connectionArgument,
+    message: tool.connections.length === 0 ? `${tool.component.name} has no named connection here` : `must be one of ${tool.connections.join(", ")}`
+  }])
 }
 
 /**
@@ -357,9 +389,28 @@ export const optionsOf = (
   values: Readonly<Record<string, unknown>>
 ): Effect.Effect<ReadonlyArray<{ readonly label: string; readonly value: string }>, ConnectorError.ConnectorError, Connections.Connections> => {
   const { [connectionArgument]: connection, ...params } = values
-  return executor.options(tool.type, property, params).pipe(
-    Connections.withConnection(typeof connection === "string" && tool.connections.includes(connection) ? connection : undefined)
-  )
+  const refused = connectionProblem(tool, connection)
+  if (refused !== undefined) return Effect.fail(refused)
+  return executor.options(tool.type, property, params).pipe(Connections.withConnection(connection as string | undefined))
+}
+
+/**
+ * The fields of one property group of an action tool (a collection's, say), given the values it
+ * depends on, described by key as `x-runner options` gives them.
+ *
+ * @since 0.12.0
+ * @category utils
+ */
+export const fieldsOf = (
+  executor: Executor.Executor,
+  tool: ActionTool,
+  property: string,
+  values: Readonly<Record<string, unknown>>
+): Effect.Effect<Readonly<Record<string, unknown>>, ConnectorError.ConnectorError, Connections.Connections> => {
+  const { [connectionArgument]: connection, ...params } = values
+  const refused = connectionProblem(tool, connection)
+  if (refused !== undefined) return Effect.fail(refused)
+  return executor.fields(tool.type, property, params).pipe(Connections.withConnection(connection as string | undefined))
 }
 
 /**

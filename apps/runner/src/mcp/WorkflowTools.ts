@@ -10,6 +10,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import { createHash } from "node:crypto"
 import type { Components } from "../components/Components.js"
 import type * as ConnectionValues from "../components/ConnectionValues.js"
 import * as Errors from "../Errors.js"
@@ -39,6 +40,8 @@ export interface WorkflowTool {
   readonly annotations: Annotations
   /** The inputs it declares, with their declared values. */
   readonly inputs: ReadonlyMap<string, unknown>
+  /** The SHA-256 of the file as it was checked (a call of a file changed since is refused). */
+  readonly digest: string
 }
 
 /** A JSON value's type, as JSON Schema names it (`integer` is a `number` here: a default of 3 takes 2.5 too). */
@@ -96,11 +99,18 @@ export const load = (directory: string): Effect.Effect<
         continue
       }
       const declared = yield* declaredInputs(file)
+      const name = nameOf(fileName.slice(0, -".json".length))
+      const same = tools.find((tool) => tool.name === name)
+      if (same !== undefined) {
+        return yield* new Errors.InvalidArguments({
+          message: `--workflows ${directory}: ${path.basename(same.file)} and ${fileName} would both be the tool ${name}: rename one`
+        })
+      }
       uses.push(...Workflow.connectionsOf(workflow))
       const actions = Workflow.actionTasks(workflow).map((task) => task.prepared.action)
       tools.push({
         _tag: "WorkflowTool",
-        name: nameOf(fileName.slice(0, -".json".length)),
+        name,
         file,
         title: workflow.label,
         description: [
@@ -123,7 +133,8 @@ export const load = (directory: string): Effect.Effect<
           idempotentHint: actions.every((action) => action.impact === "read" || action.idempotent === true),
           openWorldHint: true
         },
-        inputs: declared.inputs
+        inputs: declared.inputs,
+        digest: declared.digest
       })
     }
     return { tools, triggered, uses }
@@ -135,8 +146,26 @@ const declaredInputs = (file: string) =>
     const fs = yield* FileSystem.FileSystem
     const text = yield* Effect.mapError(fs.readFileString(file), () => new Errors.InvalidArguments({ message: `the workflow ${file} cannot be read` }))
     const json = Either.getOrElse(JsonText.parse(text), () => ({})) as { readonly inputs?: Record<string, unknown>; readonly description?: string }
-    return { inputs: new Map(Object.entries(json.inputs ?? {})), description: json.description }
+    return { inputs: new Map(Object.entries(json.inputs ?? {})), description: json.description, digest: digestOf(text) }
   })
+
+const digestOf = (text: string) => createHash("sha256").update(text).digest("hex")
+
+/**
+ * The result refusing a call of a workflow tool whose file changed since the server checked it
+ * (what it offered, its marks and inputs, were that file's); none when it is as it was.
+ *
+ * @since 0.12.0
+ * @category utils
+ */
+export const changedSince = (tool: WorkflowTool): Effect.Effect<CallResult | undefined, never, FileSystem.FileSystem> =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => Effect.option(fs.readFileString(tool.file))).pipe(
+    Effect.map((text) =>
+      text._tag === "Some" && digestOf(text.value) === tool.digest
+        ? undefined
+        : failed("WorkflowChanged", `${tool.file} changed since the server started (or cannot be read): restart x-runner mcp to offer it as it is now`)
+    )
+  )
 
 /**
  * A workflow tool's arguments checked against its inputs (each a declared one, of its declared

@@ -99,7 +99,7 @@ interface Audience {
   /** Whether a value may be a reference decided at run time (a workflow file's). */
   readonly references: boolean
   /** Where a property's options (or a group's fields) are listed, given what they depend on. */
-  readonly optionsAt: (path: string, dependsOn: ReadonlyArray<string>) => string
+  readonly optionsAt: (path: string, dependsOn: ReadonlyArray<string>, what: "options" | "fields") => string
 }
 
 const workflowFile = (stepType: string): Audience => ({
@@ -111,11 +111,11 @@ const workflowFile = (stepType: string): Audience => ({
 const describeProperty = (property: Described, audience: Audience, path: string): string | undefined => {
   const parts = property.description === undefined ? [] : [sentence(property.description)]
   const dependsOn = property.dynamicOptions?.dependsOn
-  if (dependsOn !== undefined) parts.push(`Its options: ${audience.optionsAt(path, dependsOn)}`)
+  if (dependsOn !== undefined) parts.push(`Its options: ${audience.optionsAt(path, dependsOn, "options")}`)
   if (property.kind === "FILE" && typeof property["maxBytes"] === "number") parts.push(`At most ${sizeOf(property["maxBytes"])}.`)
   if (property.kind === "GROUP") {
     const fieldsFrom = (property["dependsOn"] as ReadonlyArray<string> | undefined) ?? []
-    parts.push(`Its fields: ${audience.optionsAt(path, fieldsFrom)}`)
+    parts.push(`Its fields: ${audience.optionsAt(path, fieldsFrom, "fields")}`)
   }
   return parts.length === 0 ? undefined : parts.join(" ")
 }
@@ -270,7 +270,7 @@ const stepSchema = (
  */
 export const actionInput = (
   action: { readonly props: Readonly<Record<string, Property.PropertyDescription>> },
-  optionsAt: (path: string, dependsOn: ReadonlyArray<string>) => string
+  optionsAt: (path: string, dependsOn: ReadonlyArray<string>, what: "options" | "fields") => string
 ): JsonSchema => objectOf(action.props, { references: false, optionsAt })
 
 /** The keys of a task of each kind, for the editor's completion before the kind is known. */

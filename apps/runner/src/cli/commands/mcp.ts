@@ -132,21 +132,27 @@ export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs |
     // A workflow that destroys is withheld as a destroying action is, unless the operator allows it.
     const workflows = { ...loaded, tools: loaded.tools.filter((tool) => args.allowDestructive || !tool.annotations.destructiveHint) }
 
-    // The components offered: those named, else (on the connections file) each one whose default connection is complete.
+    // The components offered: those named, else (on the connections file) each one with a connection: its
+    // default, or named ones only (each call then names one).
     const wanted = entries.filter((entry) => args.components.length === 0 || args.components.includes(entry.component.name))
     const fromFile = args.source.sandbox ? undefined : yield* ConnectionValues.load(entries.map((entry) => entry.component), args.source.file, process.env)
-    const offered = fromFile === undefined || args.components.length > 0
-      ? wanted
-      : wanted.filter((entry) => Either.isRight(ConnectionValues.check(fromFile, [entry.component])))
+    // A component's named connections: the file's entries that say it is theirs.
+    const namedOf = (component: string) =>
+      fromFile === undefined ? [] : [...fromFile].filter(([name, values]) => name !== component && values["component"] === component).map(([name]) => name).sort()
+    const hasDefault = (component: string) =>
+      fromFile === undefined || Either.isRight(ConnectionValues.check(fromFile, [entries.find((entry) => entry.component.name === component)!.component]))
+    const offered = args.components.length > 0 ? wanted : wanted.filter((entry) => hasDefault(entry.component.name) || namedOf(entry.component.name).length > 0)
     for (const entry of wanted.filter((entry) => !offered.includes(entry))) {
       yield* output.err(`○ ${entry.component.name}: no connection (${ConnectionValues.envName(entry.component.name, "…")} or the connections file): its tools are not offered`)
     }
-    const { connections, notes } = yield* ConnectionSource.connect(args.source, [...offered.map((entry) => entry.component), ...workflows.uses])
+    // Each connection a tool may use, checked now: a default (where there is one, or where nothing else is), each named one.
+    const uses = offered.flatMap((entry): ReadonlyArray<ConnectionValues.Use> => {
+      const named = namedOf(entry.component.name).map((connection) => ({ component: entry.component, connection }))
+      return hasDefault(entry.component.name) || named.length === 0 ? [{ component: entry.component }, ...named] : named
+    })
+    const { connections, notes } = yield* ConnectionSource.connect(args.source, [...uses, ...workflows.uses])
     for (const note of notes) yield* output.err(`  sandbox: ${note}`)
-    // A component's named connections: the file's entries that say it is theirs.
-    const namedOf = (component: string) =>
-      args.source.sandbox ? [] : [...connections].filter(([name, values]) => name !== component && values["component"] === component).map(([name]) => name).sort()
-    const actions = McpTools.actionTools(offered, { components: [], patterns: args.tools, allowDestructive: args.allowDestructive }, namedOf)
+    const actions = McpTools.actionTools(offered, { components: [], patterns: args.tools, allowDestructive: args.allowDestructive }, namedOf, hasDefault)
     // The runner's own components (schedule, http) have triggers only: named where a tool is theirs.
     const serving = offered.filter((entry) => actions.some((tool) => tool.component === entry.component))
     const filePolicy = yield* FileAccess.policy("serve", args.files, connections)
@@ -158,6 +164,9 @@ export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs |
       Effect.gen(function*() {
         const inputs = WorkflowTools.checkInputs(tool, given)
         if (Either.isLeft(inputs)) return inputs.left
+        // What was offered is what was checked at the start (its marks, its inputs): a file changed since is not run.
+        const changed = yield* WorkflowTools.changedSince(tool).pipe(Effect.provide(context))
+        if (changed !== undefined) return changed
         let document: string | undefined
         // `run --output json` prints one document: the result; its other lines go to the log.
         const captured: Output = {
@@ -185,7 +194,12 @@ export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs |
       workflows: workflows.tools,
       callAction: (tool, given) => McpTools.callAction(executor, tool, given).pipe(Effect.provide(opened), Effect.provideService(FilePolicy.FilePolicy, filePolicy)),
       callWorkflow,
+      check: (tool, given) =>
+        tool._tag === "ActionTool"
+          ? Either.getLeft(McpTools.checkArguments(executor, tool, given)).pipe(Option.getOrUndefined)
+          : Either.getLeft(WorkflowTools.checkInputs(tool, given)).pipe(Option.getOrUndefined),
       options: (tool, property, values) => McpTools.optionsOf(executor, tool, property, values).pipe(Effect.provide(opened)),
+      fields: (tool, property, values) => McpTools.fieldsOf(executor, tool, property, values).pipe(Effect.provide(opened)),
       log: (line) => output.err(line)
     }
     if (actions.length === 0 && workflows.tools.length === 0) {
