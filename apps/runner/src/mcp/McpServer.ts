@@ -23,10 +23,11 @@ import {
 } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import { randomUUID, timingSafeEqual } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { ServeProblem } from "../Errors.js"
+import * as ListenerSecurity from "../internal/listenerSecurity.js"
 import * as McpTools from "./McpTools.js"
 import type * as WorkflowTools from "./WorkflowTools.js"
 
@@ -171,37 +172,31 @@ export const make = (offered: Offered, under: Calls = calls()): Server => {
   const options = optionsTool(offered.actions)
   const withOptions = new Map(options.withOptions.map((tool) => [tool.name, tool]))
 
+  /** A tool as tools/list gives it: the schemas are JSON Schema objects (MCP's type says only that they are objects). */
+  const listed = (
+    tool: Pick<McpTools.ActionTool, "name" | "title" | "description" | "inputSchema" | "outputSchema"> & { readonly annotations: unknown },
+    meta?: Readonly<Record<string, unknown>>
+  ) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema as { type: "object" },
+    outputSchema: tool.outputSchema as { type: "object" },
+    annotations: tool.annotations as McpTools.Annotations,
+    ...(meta === undefined ? {} : { _meta: meta })
+  })
+
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [
-      ...offered.actions.map((tool) => ({
-        name: tool.name,
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema as { type: "object" },
-        outputSchema: tool.outputSchema as { type: "object" },
-        annotations: tool.annotations,
-        _meta: {
+      ...offered.actions.map((tool) =>
+        listed(tool, {
           "x-runner/type": tool.type,
-          ...(tool.dynamicOptions.size === 0 ? {} : { "x-runner/options": Object.fromEntries(tool.dynamicOptions) })
-        }
-      })),
-      ...offered.workflows.map((tool) => ({
-        name: tool.name,
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema as { type: "object" },
-        outputSchema: tool.outputSchema as { type: "object" },
-        annotations: tool.annotations,
-        _meta: { "x-runner/workflow": tool.file }
-      })),
-      ...(options.withOptions.length === 0 ? [] : [{
-        name: options.name,
-        title: options.title,
-        description: options.description,
-        inputSchema: options.inputSchema as { type: "object" },
-        outputSchema: options.outputSchema as { type: "object" },
-        annotations: options.annotations
-      }])
+          ...(tool.dynamicOptions.size === 0 ? {} : { "x-runner/options": Object.fromEntries(tool.dynamicOptions) }),
+          ...(tool.fieldGroups.size === 0 ? {} : { "x-runner/fields": Object.fromEntries(tool.fieldGroups) })
+        })
+      ),
+      ...offered.workflows.map((tool) => listed(tool, { "x-runner/workflow": tool.file })),
+      ...(options.withOptions.length === 0 ? [] : [listed(options)])
     ]
   }))
 
@@ -413,30 +408,12 @@ const maxSessions = 64
 /** The largest request body read (a tool's arguments, a file's base64 included). */
 const maxBodyBytes = 16 * 1024 * 1024
 
-const loopbackHosts = new Set(["127.0.0.1", "localhost", "[::1]", "::1"])
-
-const hostName = (host: string) => host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!
-
-/**
- * Whether a host is loopback (the server is then only reachable from this machine).
- *
- * @since 0.12.0
- * @category utils
- */
-export const isLoopback = (host: string): boolean => loopbackHosts.has(host) || /^127(?:\.\d{1,3}){3}$/.test(host)
-
 /** JSON-RPC's code of a body that is not JSON. */
 const parseError = -32700
 
 const answer = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000) => {
   res.writeHead(status, { "content-type": "application/json", ...headers })
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }))
-}
-
-const sameToken = (given: string, token: string) => {
-  const a = Buffer.from(given)
-  const b = Buffer.from(token)
-  return a.length === b.length && timingSafeEqual(a, b)
 }
 
 /** A request's body, or "too large" past the limit (the rest is not read: the answer closes the connection, see `tooLarge`). */
@@ -480,7 +457,10 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
       const url = new URL(req.url ?? "/", "http://localhost")
       if (url.pathname !== mcpPath) return answer(res, 404, `not found: the MCP endpoint is ${mcpPath}`)
       if (options.token === undefined) {
-        if (!isLoopback(hostName(req.headers.host ?? ""))) return answer(res, 403, "this server answers only a loopback Host (set a token to serve others)")
+        if (!ListenerSecurity.isLoopbackHostHeader(req.headers.host)) return answer(res, 403, "this server answers only a loopback Host (set a token to serve others)")
+        // A proxy or tunnel in front: the request comes from elsewhere, which needs a token.
+        const proxied = ListenerSecurity.proxiedBy(req.headers)
+        if (proxied.length > 0) return answer(res, 403, `a request through a proxy (${proxied.join(", ")}) needs a token: set one`)
         const origin = req.headers.origin
         if (origin !== undefined && origin !== "null") {
           const from = (() => {
@@ -490,12 +470,12 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
               return ""
             }
           })()
-          if (!isLoopback(from) && !isLoopback(`[${from}]`)) return answer(res, 403, `requests from ${origin} are refused`)
+          if (!ListenerSecurity.isLoopbackAddress(from)) return answer(res, 403, `requests from ${origin} are refused`)
         }
       } else {
         // The scheme's name in any case, as HTTP has it.
         const given = /^Bearer +(.+)$/i.exec(req.headers.authorization ?? "")?.[1]
-        if (given === undefined || !sameToken(given, options.token)) {
+        if (given === undefined || !ListenerSecurity.sameSecret(given, options.token)) {
           return answer(res, 401, "a bearer token is required (Authorization: Bearer <the token>)", { "www-authenticate": "Bearer" })
         }
       }

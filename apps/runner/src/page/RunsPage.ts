@@ -45,6 +45,7 @@ import { assets } from "./internal/assets.js"
 import { loginPage } from "./internal/loginPage.js"
 import * as PageJson from "./internal/pageJson.js"
 import * as PageQuery from "./internal/pageQuery.js"
+import * as ListenerSecurity from "../internal/listenerSecurity.js"
 import * as PageSecurity from "./internal/pageSecurity.js"
 
 /**
@@ -105,9 +106,6 @@ export const needsTokenAt = (host: string): boolean => !PageSecurity.isLoopbackA
  */
 export const tokenVariable = "XRUNNER_UI_TOKEN"
 
-/** A shorter token is refused: the page may be reachable from anywhere. */
-const tokenMinLength = 16
-
 /**
  * The operator's token: the file's (`--ui-token-file`, its first line) or else the environment's;
  * none when neither is set. A token too short to keep a page on a public address safe is refused.
@@ -116,22 +114,7 @@ const tokenMinLength = 16
  * @category constructors
  */
 export const readToken = (file: string | undefined): Effect.Effect<Redacted.Redacted<string> | undefined, InvalidArguments, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const [given, from] = file === undefined
-      ? [process.env[tokenVariable], tokenVariable]
-      : [
-        (yield* Effect.mapError(fs.readFileString(file), () => new InvalidArguments({ message: `--ui-token-file ${file}: cannot be read` })))
-          .split(/\r?\n/, 1)[0],
-        `--ui-token-file ${file}`
-      ]
-    if (given === undefined || (file === undefined && given === "")) return undefined
-    const token = given.trim()
-    if (token.length < tokenMinLength) {
-      return yield* new InvalidArguments({ message: `${from}: the runs page's token is at least ${tokenMinLength} characters (e.g. openssl rand -hex 24)` })
-    }
-    return Redacted.make(token)
-  })
+  ListenerSecurity.readToken({ file, option: "--ui-token-file", variable: tokenVariable, whose: "the runs page's token" })
 
 /**
  * What the page says when it is beyond loopback without a token (serve's output too).

@@ -5,7 +5,6 @@
  * @since 0.12.0
  */
 import { Command, Options } from "@effect/cli"
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import { Connections, FilePolicy } from "@x/core"
 import * as Effect from "effect/Effect"
@@ -18,6 +17,7 @@ import * as ConnectionSource from "../../components/ConnectionSource.js"
 import * as ConnectionValues from "../../components/ConnectionValues.js"
 import * as FileAccess from "../../components/FileAccess.js"
 import * as Errors from "../../Errors.js"
+import * as ListenerSecurity from "../../internal/listenerSecurity.js"
 // The server (and the MCP library) is loaded only when the command runs: a type here.
 import type { Offered } from "../../mcp/McpServer.js"
 import * as McpTools from "../../mcp/McpTools.js"
@@ -50,26 +50,6 @@ export const examples = [
 
 /** The environment variable of the HTTP transport's token (else `--token-file`). */
 const tokenVariable = "XRUNNER_MCP_TOKEN"
-
-/** A token shorter than this is refused: it could be guessed. */
-const tokenMinLength = 16
-
-/** The HTTP transport's token: `--token-file`'s first line, else `XRUNNER_MCP_TOKEN`; none when neither is given. */
-const readToken = (file: string | undefined) =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const [given, from] = file === undefined ? [process.env[tokenVariable], tokenVariable] : [
-      (yield* Effect.mapError(fs.readFileString(file), () => new Errors.InvalidArguments({ message: `--token-file ${file}: cannot be read` })))
-        .split(/\r?\n/, 1)[0],
-      `--token-file ${file}`
-    ]
-    if (given === undefined || (file === undefined && given === "")) return undefined
-    const token = given.trim()
-    if (token.length < tokenMinLength) {
-      return yield* new Errors.InvalidArguments({ message: `${from}: the MCP server's token is at least ${tokenMinLength} characters (e.g. openssl rand -hex 24)` })
-    }
-    return Redacted.make(token)
-  })
 
 /**
  * `mcp`'s arguments, parsed.
@@ -121,11 +101,12 @@ export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs |
     if (args.port === undefined && (args.tokenFile !== undefined || args.host !== "127.0.0.1")) {
       return yield* new Errors.InvalidArguments({ message: "--host and --token-file are for the HTTP transport: give --port too (without it the server speaks over stdio)" })
     }
-    const { isLoopback } = yield* Effect.promise(() => import("../../mcp/McpServer.js"))
-    const token = args.port === undefined ? undefined : yield* readToken(args.tokenFile)
-    if (args.port !== undefined && token === undefined && !isLoopback(args.host)) {
+    const token = args.port === undefined
+      ? undefined
+      : yield* ListenerSecurity.readToken({ file: args.tokenFile, option: "--token-file", variable: tokenVariable, whose: "the MCP server's token" })
+    if (args.port !== undefined && token === undefined && !ListenerSecurity.isLoopbackAddress(args.host)) {
       return yield* new Errors.InvalidArguments({
-        message: `--host ${args.host}: beyond loopback the MCP server needs a bearer token: set ${tokenVariable} or --token-file <file> (at least ${tokenMinLength} characters)`
+        message: `--host ${args.host}: beyond loopback the MCP server needs a bearer token: set ${tokenVariable} or --token-file <file> (at least ${ListenerSecurity.tokenMinLength} characters)`
       })
     }
     const loaded = args.workflows === undefined ? { tools: [], triggered: [], uses: [] } : yield* WorkflowTools.load(args.workflows)
@@ -278,7 +259,7 @@ export const command = Command.make("mcp", {
   ),
   tokenFile: Options.text("token-file").pipe(
     Options.withPseudoName("FILE"),
-    Options.withDescription(`With --port: a file whose first line is the bearer token every request must carry (at least ${tokenMinLength} characters; also ${tokenVariable})`),
+    Options.withDescription(`With --port: a file whose first line is the bearer token every request must carry (at least ${ListenerSecurity.tokenMinLength} characters; also ${tokenVariable})`),
     Options.optional
   )
 }, (args) =>

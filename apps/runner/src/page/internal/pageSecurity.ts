@@ -1,15 +1,16 @@
 /**
  * The runs page's safety rules, each a small pure check: which addresses are loopback (the page
- * needs no token there, but its `Host` must be a loopback name, against DNS rebinding), the
- * operator's token compared in constant time, the login cookie (a week's issued-at and an HMAC of
+ * needs no token there, but its `Host` must be a loopback name, against DNS rebinding) and the
+ * operator's token compared in constant time (`internal/listenerSecurity`, shared with `x-runner
+ * mcp`), the login cookie (a week's issued-at and an HMAC of
  * it and the token, never the token), the proxy headers that refuse a loopback page without a
  * token, the CSRF value every POST carries, and the headers every answer has.
  *
  * @internal
  */
 import * as Redacted from "effect/Redacted"
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
-import { isIP } from "node:net"
+import { createHmac, randomBytes } from "node:crypto"
+import { sameSecret } from "../../internal/listenerSecurity.js"
 
 /** Every answer's: nothing but the page's own script and styles, no frames, no foreign forms. */
 export const contentSecurityPolicy =
@@ -28,33 +29,7 @@ export const safetyHeaders: Readonly<Record<string, string>> = {
 /** The login cookie's name. */
 export const cookieName = "x-runner-runs"
 
-/** Whether an address to listen on is this machine's only (127.0.0.0/8, ::1, localhost). */
-export const isLoopbackAddress = (address: string): boolean => {
-  const bare = address.replace(/^\[(.*)\]$/, "$1").toLowerCase()
-  if (bare === "localhost" || bare.endsWith(".localhost")) return true
-  if (isIP(bare) === 4) return bare.startsWith("127.")
-  if (isIP(bare) === 6) return bare === "::1" || /^::ffff:127\./.test(bare)
-  return false
-}
-
-/** Headers a proxy or tunnel adds: on loopback without a token, their presence means the page is reached from elsewhere. */
-const proxyHeaders = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip", "via"] as const
-
-/** The proxy headers a request carries (none when it came straight to this machine's loopback). */
-export const proxiedBy = (headers: Readonly<Record<string, string | undefined>>): ReadonlyArray<string> =>
-  proxyHeaders.filter((name) => headers[name] !== undefined)
-
-/** Whether a request's `Host` header (name, optional port) names this machine: a name a rebinding DNS points here is not one. */
-export const isLoopbackHostHeader = (host: string | undefined): boolean => {
-  if (host === undefined) return false
-  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.replace(/:\d*$/, "")
-  return isLoopbackAddress(name)
-}
-
-const digest = (text: string) => createHmac("sha256", "x-runner runs page: compare").update(text).digest()
-
-/** Whether a given secret equals the expected one, in time that does not depend on where they differ. */
-export const sameSecret = (given: string, expected: string): boolean => timingSafeEqual(digest(given), digest(expected))
+export { isLoopbackAddress, isLoopbackHostHeader, proxiedBy, sameSecret } from "../../internal/listenerSecurity.js"
 
 /** How long a sign-in lasts: the cookie's Max-Age, and how old an issued-at it takes. */
 export const sessionMillis = 7 * 24 * 3_600_000
