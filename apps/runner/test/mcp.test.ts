@@ -4,9 +4,12 @@
  * takes, annotations from the catalog's impact marks); over stdio on a Trello simulator in this
  * process (a card created, options by completion and by list_options, a bad id refused before
  * anything is sent, 200 parallel calls under the token's rate limit, the log of calls); and over
- * Streamable HTTP (the loopback Host and Origin checks, the bearer token, confirmation of a
- * destructive call by elicitation, a log an agent cannot forge, a workflow as a tool recorded in
- * the run history, a named connection of the connections file).
+ * Streamable HTTP (the loopback Host and Origin checks, the bearer token in any case, a body
+ * over the limit answered 413, confirmation of a destructive call by elicitation after its
+ * arguments are checked, the log's call numbers, a log an agent cannot forge, a workflow as a
+ * tool recorded in the run history with its inputs logged by name only, a workflow file changed
+ * since the start refused, a named connection of the connections file); and over stdio on a
+ * connections file with named connections only (each call names one).
  */
 import * as TrelloSimulator from "@x/boardtool/testing"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -34,10 +37,10 @@ const unknownCard = "5eed0000000000000000ffff"
  */
 const validator = () => new Ajv2020({ strict: true, allErrors: true })
 
-/** The environment a runner gets: this process's (for node's own), with these on top. */
-const environment = (extra: Record<string, string>): Record<string, string> => {
+/** The environment a runner gets: this process's (for node's own) but for the names of `without`, with these on top. */
+const environment = (extra: Record<string, string>, without?: RegExp): Record<string, string> => {
   const env: Record<string, string> = {}
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && without?.test(name) !== true) env[name] = value
   return { ...env, ...extra }
 }
 
@@ -51,9 +54,9 @@ const until = async (check: () => boolean) => {
 }
 
 /** The bin's `mcp` over stdio, spawned by the SDK's transport (closing the client ends it); its stderr kept. */
-const stdioServer = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+const stdioServer = async (args: ReadonlyArray<string>, env: Record<string, string> = {}, without?: RegExp) => {
   const client = new Client({ name: "mcp.test", version: "1.0.0" })
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", ...args], env: environment(env), stderr: "pipe" })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", ...args], env: environment(env, without), stderr: "pipe" })
   let stderr = ""
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
   await client.connect(transport, { timeout: stallMs })
@@ -109,6 +112,33 @@ const rawInitialize = (port: number, headers: Record<string, string>) =>
     })
     req.on("error", reject)
     req.end(body)
+  })
+
+/**
+ * A raw POST of `size` bytes to the MCP endpoint: its status and body once it answers (the rest
+ * of the body may then not be taken: the server closes the connection, so a failure to send the
+ * rest after the answer is no failure here).
+ */
+const rawPost = (port: number, size: number) =>
+  new Promise<{ readonly status: number; readonly body: string }>((resolve, reject) => {
+    let answered = false
+    const req = request({
+      host: "127.0.0.1",
+      port,
+      path: "/mcp",
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": size }
+    }, (res) => {
+      answered = true
+      let text = ""
+      res.on("data", (chunk: Buffer) => (text += chunk.toString()))
+      res.on("end", () => resolve({ status: res.statusCode!, body: text }))
+      res.on("error", reject)
+    })
+    req.on("error", (error) => {
+      if (!answered) reject(error)
+    })
+    req.end(Buffer.alloc(size, " "))
   })
 
 /** Creates a card on the simulator straight away (not through the runner): its id. */
@@ -368,6 +398,7 @@ describe("x-runner mcp over Streamable HTTP", () => {
   let sim: TrelloSimulator.Simulator
   let env: Record<string, string>
   let dir: string
+  let workflows: string
   let dataDir: string
   let server: Served
   let url: URL
@@ -377,9 +408,11 @@ describe("x-runner mcp over Streamable HTTP", () => {
     // No token from this process's environment: the loopback checks apply.
     env = { ...Deliveries.environment(sim), XRUNNER_MCP_TOKEN: "" }
     dir = mkdtempSync(join(tmpdir(), "x-runner-mcp-"))
-    const workflows = join(dir, "workflows")
+    workflows = join(dir, "workflows")
     mkdirSync(workflows)
     copyFileSync(fileURLToPath(new URL("../examples/note-on-card.json", import.meta.url)), join(workflows, "note-on-card.json"))
+    // A second workflow, the one a test rewrites while the server runs.
+    copyFileSync(fileURLToPath(new URL("../examples/note-on-card.json", import.meta.url)), join(workflows, "edit-me.json"))
     dataDir = join(dir, "data")
     ;({ port, server, url } = await httpServer(["--allow-destructive", "--workflows", workflows, "--data-dir", dataDir], env))
   })
@@ -413,6 +446,16 @@ describe("x-runner mcp over Streamable HTTP", () => {
     }
   })
 
+  it("a POST over 16 MiB is answered 413, naming the limit (not a reset connection)", async () => {
+    const limit = 16 * 1024 * 1024
+    const answered = await rawPost(port, limit + 1)
+    expect(answered.status).toBe(413)
+    expect(JSON.parse(answered.body)).toMatchObject({ error: { message: expect.stringContaining(`${limit} bytes`) } })
+    // The server serves on.
+    const fine = await rawInitialize(port, {})
+    expect(fine.status).toBe(200)
+  })
+
   it("without a token, a request with a Host or Origin beyond loopback is refused (403)", async () => {
     const evilHost = await rawInitialize(port, { host: "evil.example" })
     expect(evilHost.status).toBe(403)
@@ -443,6 +486,12 @@ describe("x-runner mcp over Streamable HTTP", () => {
     try {
       await declining.listTools(undefined, { timeout: stallMs })
       const before = sim.stats.requests
+      // Arguments that would be refused are refused first: the user is not asked about a call that cannot run.
+      const invalid = await call(declining, "boardtool_deleteCard", { id: "nope" })
+      expect(invalid.isError).toBe(true)
+      expect(textOf(invalid)).toMatch(/^InvalidInput: .*\bid\b/)
+      expect(elicited).toEqual([])
+      expect(sim.stats.requests).toBe(before)
       const declined = await call(declining, "boardtool_deleteCard", { id: kept })
       expect(declined.isError).toBe(true)
       expect(textOf(declined)).toMatch(/^Declined: /)
@@ -492,9 +541,15 @@ describe("x-runner mcp over Streamable HTTP", () => {
     } finally {
       await client.close()
     }
-    expect(server.log().split("\n").filter((line) => line.includes(`"id":"${kept}"`))).toHaveLength(1)
-    // Its end: the second ✘ of a delete (the declined one is the first).
-    expect(server.log().split("\n").filter((line) => /^mcp ✘ boardtool_deleteCard /.test(line))).toHaveLength(2)
+    const lines = server.log().split("\n")
+    const started = lines.filter((line) => line.includes(`"id":"${kept}"`))
+    expect(started).toEqual([expect.stringMatching(new RegExp(`^mcp ▸ boardtool_deleteCard \\{"id":"${kept}"\\} \\(call \\d+\\)$`))])
+    // Its end: the line of the same call's number (the calls of all sessions are numbered in one sequence, each once).
+    const number = /\(call (\d+)\)$/.exec(started[0]!)![1]
+    expect(lines.filter((line) => line.startsWith("mcp ▸ ") && line.endsWith(`(call ${number})`))).toHaveLength(1)
+    expect(lines.filter((line) => /^mcp [✔✘] /.test(line) && line.endsWith(`, call ${number})`))).toEqual([
+      expect.stringMatching(/^mcp ✘ boardtool_deleteCard Declined: .* \(\d+\.\d\d s, call \d+\)$/)
+    ])
   })
 
   it("the log shows a secret argument redacted, and never the connection's token", async () => {
@@ -528,6 +583,31 @@ describe("x-runner mcp over Streamable HTTP", () => {
     }
   })
 
+  it("a workflow file changed since the server started is refused (WorkflowChanged), nothing sent, nothing run", async () => {
+    const card = await cardOn(sim, "Not for a changed workflow")
+    const client = await httpClient(url)
+    try {
+      const { tools } = await client.listTools(undefined, { timeout: stallMs })
+      // Offered as it was checked: it writes, it does not delete.
+      expect(tools.find((t) => t.name === "workflow_edit-me")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false })
+      writeFileSync(join(workflows, "edit-me.json"), JSON.stringify({
+        label: "Delete the card",
+        inputs: { card: cards.launchPost, note: "" },
+        tasks: [{ label: "Delete it", name: "gone", type: "boardtool/v1/deleteCard", parameters: { id: "${inputs.card}" } }]
+      }))
+      const before = sim.stats.requests
+      const result = await call(client, "workflow_edit-me", { card })
+      expect(result.isError).toBe(true)
+      expect(textOf(result)).toMatch(/^WorkflowChanged: .*edit-me\.json/)
+      expect(result._meta?.["x-runner/error"]).toMatchObject({ tag: "WorkflowChanged" })
+      expect(sim.cards.has(card)).toBe(true)
+      expect(sim.stats.requests).toBe(before)
+    } finally {
+      await client.close()
+    }
+    // No run of it recorded: the next test finds its own two runs only.
+  })
+
   it("a workflow with inputs is a tool: its inputs its schema; a call runs it, recorded in the run history", async () => {
     const client = await httpClient(url)
     try {
@@ -540,14 +620,16 @@ describe("x-runner mcp over Streamable HTTP", () => {
       })
       const ajv = validator()
       expect(ajv.validateSchema(tool!.inputSchema), ajv.errorsText(ajv.errors)).toBe(true)
-      const result = await call(client, "workflow_note-on-card", { note: "Noted by an agent" })
+      // A distinctive note: an input may be secret, so the log names the inputs given, never their values.
+      const note = "Noted by an agent 3f9a1c7e"
+      const result = await call(client, "workflow_note-on-card", { card: cards.launchPost, note })
       expect(result.isError, textOf(result)).toBeFalsy()
       const ran = result.structuredContent as { status: string; runId: string; steps: Array<{ name: string; status: string }> }
       expect(ran.status).toBe("succeeded")
       expect(ran.runId).toEqual(expect.any(String))
       expect(ran.steps.map((step) => [step.name, step.status])).toEqual([["comment", "succeeded"], ["card", "succeeded"]])
       const comments = sim.actions.filter((action) => action.type === "commentCard" && (action.data["card"] as { id?: string } | undefined)?.id === cards.launchPost)
-      expect(comments.map((action) => action.data["text"])).toContain("Noted by an agent")
+      expect(comments.map((action) => action.data["text"])).toContain(note)
       // A wrong input is refused before the workflow runs.
       const wrong = await call(client, "workflow_note-on-card", { note: 3 })
       expect(wrong.isError).toBe(true)
@@ -562,6 +644,14 @@ describe("x-runner mcp over Streamable HTTP", () => {
         [failed.runId, expect.stringContaining("note-on-card"), "failed"],
         [ran.runId, expect.stringContaining("note-on-card"), "succeeded"]
       ])
+      await logSettled(client)
+      const log = server.log()
+      expect(log.split("\n").filter((line) => line.startsWith("mcp ▸ workflow_note-on-card "))).toEqual([
+        expect.stringMatching(/^mcp ▸ workflow_note-on-card \["card","note"\] \(call \d+\)$/),
+        expect.stringMatching(/^mcp ▸ workflow_note-on-card \["note"\] \(call \d+\)$/),
+        expect.stringMatching(/^mcp ▸ workflow_note-on-card \["card"\] \(call \d+\)$/)
+      ])
+      expect(log).not.toContain(note)
     } finally {
       await client.close()
     }
@@ -598,6 +688,10 @@ describe("x-runner mcp over HTTP with a bearer token, on a connections file with
     expect(without.headers["www-authenticate"]).toBe("Bearer")
     const wrong = await rawInitialize(port, { authorization: `Bearer ${token.replace(/.$/, "x")}` })
     expect(wrong.status).toBe(401)
+    // The scheme's name in any case, as HTTP has it.
+    const lowercase = await rawInitialize(port, { authorization: `bearer ${token}` })
+    expect(lowercase.status).toBe(200)
+    expect(lowercase.headers["mcp-session-id"]).toEqual(expect.any(String))
     // The SDK's client without it fails to connect.
     await expect(httpClient(url)).rejects.toThrow()
     const client = await httpClient(url, { headers: { authorization: `Bearer ${token}` } })
@@ -642,5 +736,56 @@ describe("x-runner mcp over HTTP with a bearer token, on a connections file with
     expect(code).toBe(2)
     expect(stderr).toContain("XRUNNER_MCP_TOKEN")
     expect(stderr).toContain("--token-file")
+  })
+})
+
+describe("x-runner mcp over stdio on a connections file with named connections only", () => {
+  let sim: TrelloSimulator.Simulator
+  let client: Client
+  let stderr: () => string
+  let tools: ReadonlyArray<Tool>
+  beforeAll(async () => {
+    sim = await TrelloSimulator.start({ key: "mcp-named-key-0123456789", token: "mcp-named-trello-token-0123456789abc" })
+    const file = join(mkdtempSync(join(tmpdir(), "x-runner-mcp-named-only-")), "connections.json")
+    // No `boardtool` entry: the component's default connection is nowhere (nor in the environment: left out below).
+    writeFileSync(file, JSON.stringify({
+      work: { component: "boardtool", key: sim.key, token: sim.memberTokens.get("alice")!, baseUrl: sim.baseUrl },
+      home: { component: "boardtool", key: sim.key, token: sim.token, baseUrl: sim.baseUrl }
+    }))
+    const started = await stdioServer(["--connections", file, "--no-history"], {}, /^XRUNNER_BOARDTOOL_/)
+    client = started.client
+    stderr = started.stderr
+    tools = (await client.listTools(undefined, { timeout: stallMs })).tools
+  })
+  afterAll(async () => {
+    await client?.close()
+    await sim?.close()
+  })
+
+  it("its tools are offered, each requiring a connection: without one nothing is sent; with one, that account answers", async () => {
+    expect(tools.filter((t) => t.name !== "list_options" && !t.name.startsWith("boardtool_")).map((t) => t.name)).toEqual([])
+    const getMe = tools.find((t) => t.name === "boardtool_getMe")
+    expect(getMe, tools.map((t) => t.name).join(", ")).toBeDefined()
+    expect(getMe!.inputSchema.required).toContain("connection")
+    expect(getMe!.inputSchema.properties?.["connection"]).toMatchObject({ type: "string", enum: ["home", "work"] })
+    const ajv = validator()
+    expect(ajv.validateSchema(getMe!.inputSchema), ajv.errorsText(ajv.errors)).toBe(true)
+
+    const before = sim.stats.requests
+    const without = await call(client, "boardtool_getMe", {})
+    expect(without.isError).toBe(true)
+    expect(textOf(without)).toMatch(/^InvalidInput: connection: /)
+    expect(without._meta?.["x-runner/error"]).toMatchObject({ tag: "InvalidInput", issues: [expect.objectContaining({ path: "connection" })] })
+    expect(sim.stats.requests).toBe(before)
+
+    const hers = await call(client, "boardtool_getMe", { connection: "work" })
+    expect(hers.isError, textOf(hers)).toBeFalsy()
+    expect(hers.structuredContent).toMatchObject({ username: "alice" })
+    const mine = await call(client, "boardtool_getMe", { connection: "home" })
+    expect(mine.isError, textOf(mine)).toBeFalsy()
+    expect(mine.structuredContent).toMatchObject({ username: sim.member.username })
+
+    await until(() => stderr().split("\n").filter((line) => /^mcp [✔✘] boardtool_getMe /.test(line)).length === 3)
+    for (const secret of [sim.token, sim.memberTokens.get("alice")!]) expect(stderr()).not.toContain(secret)
   })
 })
