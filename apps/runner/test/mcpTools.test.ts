@@ -305,3 +305,35 @@ describe("a component with named connections only", () => {
     expect(Either.isRight(McpTools.checkArguments(executor, named, { connection: "work" }))).toBe(true)
   })
 })
+
+describe("a workflow offered as a tool", () => {
+  it.effect("is refused once its file, or a file it calls, changed since it was checked", () =>
+    Effect.gen(function*() {
+      const { mkdtempSync, mkdirSync, writeFileSync } = yield* Effect.promise(() => import("node:fs"))
+      const { tmpdir } = yield* Effect.promise(() => import("node:os"))
+      const { join } = yield* Effect.promise(() => import("node:path"))
+      const NodeContext = yield* Effect.promise(() => import("@effect/platform-node/NodeContext"))
+      const WorkflowTools = yield* Effect.promise(() => import("../src/mcp/WorkflowTools.js"))
+      const dir = mkdtempSync(join(tmpdir(), "x-runner-mcp-tools-"))
+      mkdirSync(join(dir, "sub"))
+      const reader = (type: string, parameter: string) =>
+        JSON.stringify({
+          label: "Act on a card",
+          inputs: { card: "5eed0000000000000000000a" },
+          tasks: [{ label: "Act", name: "act", type, parameters: { [parameter]: "${inputs.card}" } }]
+        })
+      writeFileSync(join(dir, "sub", "reader.json"), reader("boardtool/v1/getCard", "id"))
+      writeFileSync(join(dir, "caller.json"), JSON.stringify({
+        label: "Read a card through another workflow",
+        tasks: [{ label: "Read it", name: "read", workflow: "sub/reader.json", inputs: { card: "5eed0000000000000000000a" } }]
+      }))
+      const { tools } = yield* WorkflowTools.load(dir).pipe(Effect.provide(Components.layer()), Effect.provide(NodeContext.layer))
+      expect(tools.map((t) => [t.name, t.annotations.readOnlyHint, t.files.length])).toEqual([["workflow_caller", true, 2]])
+      expect(WorkflowTools.changedSince(tools[0]!)).toBeUndefined()
+      // The called file now deletes: the tool offered as a read is refused, not run.
+      writeFileSync(join(dir, "sub", "reader.json"), reader("boardtool/v1/deleteCard", "idCard"))
+      expect(WorkflowTools.changedSince(tools[0]!)?.content[0]!.text).toMatch(/^WorkflowChanged: .*caller\.json or a workflow it calls changed/)
+      writeFileSync(join(dir, "sub", "reader.json"), reader("boardtool/v1/getCard", "id"))
+      expect(WorkflowTools.changedSince(tools[0]!)).toBeUndefined()
+    }))
+})

@@ -11,10 +11,13 @@ import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { createHash } from "node:crypto"
+import { readFileSync } from "node:fs"
+import * as NodePath from "node:path"
 import type { Components } from "../components/Components.js"
 import type * as ConnectionValues from "../components/ConnectionValues.js"
 import * as Errors from "../Errors.js"
 import * as JsonText from "../workflow/JsonText.js"
+import type { CheckedTask } from "../workflow/internal/checkTree.js"
 import * as Workflow from "../workflow/Workflow.js"
 import * as WorkflowFiles from "../workflow/WorkflowFiles.js"
 import type * as WorkflowSchema from "../workflow/WorkflowSchema.js"
@@ -40,7 +43,9 @@ export interface WorkflowTool {
   readonly annotations: Annotations
   /** The inputs it declares, with their declared values. */
   readonly inputs: ReadonlyMap<string, unknown>
-  /** The SHA-256 of the file as it was checked (a call of a file changed since is refused). */
+  /** Its file and those of the workflows it calls, at any depth: what was checked. */
+  readonly files: ReadonlyArray<string>
+  /** The SHA-256 of those files as they were checked (a call of a tool one of whose files changed since is refused). */
   readonly digest: string
 }
 
@@ -107,6 +112,7 @@ export const load = (directory: string): Effect.Effect<
         })
       }
       uses.push(...Workflow.connectionsOf(workflow))
+      const files = [file, ...calledFiles(file, workflow)]
       const actions = Workflow.actionTasks(workflow).map((task) => task.prepared.action)
       tools.push({
         _tag: "WorkflowTool",
@@ -134,7 +140,8 @@ export const load = (directory: string): Effect.Effect<
           openWorldHint: true
         },
         inputs: declared.inputs,
-        digest: declared.digest
+        files,
+        digest: digestOf(files)
       })
     }
     return { tools, triggered, uses }
@@ -146,10 +153,36 @@ const declaredInputs = (file: string) =>
     const fs = yield* FileSystem.FileSystem
     const text = yield* Effect.mapError(fs.readFileString(file), () => new Errors.InvalidArguments({ message: `the workflow ${file} cannot be read` }))
     const json = Either.getOrElse(JsonText.parse(text), () => ({})) as { readonly inputs?: Record<string, unknown>; readonly description?: string }
-    return { inputs: new Map(Object.entries(json.inputs ?? {})), description: json.description, digest: digestOf(text) }
+    return { inputs: new Map(Object.entries(json.inputs ?? {})), description: json.description }
   })
 
-const digestOf = (text: string) => createHash("sha256").update(text).digest("hex")
+/** The files a workflow calls, at any depth (each call's path is relative to its caller's file). */
+const calledFiles = (file: string, workflow: Workflow.Workflow): ReadonlyArray<string> => {
+  const inTasks = (tasks: ReadonlyArray<CheckedTask>): ReadonlyArray<string> =>
+    tasks.flatMap((task) => {
+      if (task.kind === "call") {
+        const called = NodePath.resolve(NodePath.dirname(file), task.file)
+        return [called, ...calledFiles(called, task.workflow)]
+      }
+      return task.kind === "group" || task.kind === "loop" ? inTasks(task.tasks) : []
+    })
+  return [...new Set(inTasks([...workflow.tasks, ...workflow.onFailure]))]
+}
+
+/** The digest of these files as they are now (one that cannot be read counts as changed). */
+const digestOf = (files: ReadonlyArray<string>): string => {
+  const hash = createHash("sha256")
+  for (const file of files) {
+    hash.update(file).update("\u0000")
+    try {
+      hash.update(readFileSync(file))
+    } catch {
+      hash.update("\u0000unreadable")
+    }
+    hash.update("\u0000")
+  }
+  return hash.digest("hex")
+}
 
 /**
  * The result refusing a call of a workflow tool whose file changed since the server checked it
@@ -158,13 +191,11 @@ const digestOf = (text: string) => createHash("sha256").update(text).digest("hex
  * @since 0.12.0
  * @category utils
  */
-export const changedSince = (tool: WorkflowTool): Effect.Effect<CallResult | undefined, never, FileSystem.FileSystem> =>
-  Effect.flatMap(FileSystem.FileSystem, (fs) => Effect.option(fs.readFileString(tool.file))).pipe(
-    Effect.map((text) =>
-      text._tag === "Some" && digestOf(text.value) === tool.digest
-        ? undefined
-        : failed("WorkflowChanged", `${tool.file} changed since the server started (or cannot be read): restart x-runner mcp to offer it as it is now`)
-    )
+export const changedSince = (tool: WorkflowTool): CallResult | undefined =>
+  digestOf(tool.files) === tool.digest ? undefined : failed(
+    "WorkflowChanged",
+    `${tool.files.length === 1 ? tool.file : `${tool.file} or a workflow it calls`} changed since the server started (or cannot be read): ` +
+      "restart x-runner mcp to offer it as it is now"
   )
 
 /**

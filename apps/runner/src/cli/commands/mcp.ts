@@ -146,7 +146,7 @@ export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs |
         const inputs = WorkflowTools.checkInputs(tool, given)
         if (Either.isLeft(inputs)) return inputs.left
         // What was offered is what was checked at the start (its marks, its inputs): a file changed since is not run.
-        const changed = yield* WorkflowTools.changedSince(tool).pipe(Effect.provide(context))
+        const changed = WorkflowTools.changedSince(tool)
         if (changed !== undefined) return changed
         let document: string | undefined
         // `run --output json` prints one document: the result; its other lines go to the log.
@@ -178,7 +178,7 @@ export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs |
       check: (tool, given) =>
         tool._tag === "ActionTool"
           ? Either.getLeft(McpTools.checkArguments(executor, tool, given)).pipe(Option.getOrUndefined)
-          : Either.getLeft(WorkflowTools.checkInputs(tool, given)).pipe(Option.getOrUndefined),
+          : Either.getLeft(WorkflowTools.checkInputs(tool, given)).pipe(Option.getOrUndefined) ?? WorkflowTools.changedSince(tool),
       options: (tool, property, values) => McpTools.optionsOf(executor, tool, property, values).pipe(Effect.provide(opened)),
       fields: (tool, property, values) => McpTools.fieldsOf(executor, tool, property, values).pipe(Effect.provide(opened)),
       log: (line) => output.err(line)
