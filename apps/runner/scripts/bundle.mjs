@@ -9,7 +9,7 @@ rmSync("dist/bundle", { recursive: true, force: true })
 
 await build({
   // The engine's thread of `serve` is an entry of its own: a worker loads it by its file name.
-  entryPoints: { "x-runner": "dist/main.js", EngineWorker: "dist/engine/EngineWorker.js" },
+  entryPoints: { "x-runner": "dist/bin.js", EngineWorker: "dist/engine/EngineWorker.js" },
   outdir: "dist/bundle",
   bundle: true,
   splitting: true,

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * x-runner: runs workflow files on the connector packages. `x-runner --help` lists the
  * commands. This is the one place where a command's end becomes the exit code: 0 every step

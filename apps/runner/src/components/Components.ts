@@ -7,8 +7,9 @@
  */
 import { Component, Executor } from "@x/core"
 import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Catalog from "./Catalog.js"
+import type * as Catalog from "./Catalog.js"
 
 /**
  * The components and their executor: one registry, the executor's (under
@@ -50,4 +51,6 @@ export const make = (entries: ReadonlyArray<Catalog.Entry>, options: { readonly 
  * @category layers
  */
 export const layer = (options: { readonly rateLimits: boolean } = { rateLimits: true }): Layer.Layer<Components> =>
-  Layer.sync(Components, () => make(Catalog.entries, options))
+  // Loaded when a command first needs the components: `--version`, `--help` and the commands that
+  // need none never load the three packages (a chunk of their own in the bundle).
+  Layer.effect(Components, Effect.map(Effect.promise(() => import("./Catalog.js")), (Catalog) => make(Catalog.entries, options)))
