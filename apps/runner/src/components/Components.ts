@@ -45,12 +45,39 @@ export const make = (entries: ReadonlyArray<Catalog.Entry>, options: { readonly 
 }
 
 /**
- * The catalog's components.
+ * The catalog's components, loaded when a command first needs them: `--version`, `--help` and
+ * the commands that need none never load the packages. With `only`, those components alone
+ * (each package a chunk of its own in the bundle): a command that names one type loads that
+ * package only.
  *
  * @since 0.2.0
  * @category layers
  */
-export const layer = (options: { readonly rateLimits: boolean } = { rateLimits: true }): Layer.Layer<Components> =>
-  // Loaded when a command first needs the components: `--version`, `--help` and the commands that
-  // need none never load the three packages (a chunk of their own in the bundle).
-  Layer.effect(Components, Effect.map(Effect.promise(() => import("./Catalog.js")), (Catalog) => make(Catalog.entries, options)))
+export const layer = (
+  options: { readonly rateLimits: boolean; readonly only?: ReadonlyArray<string> | undefined } = { rateLimits: true }
+): Layer.Layer<Components> =>
+  Layer.effect(
+    Components,
+    Effect.map(
+      Effect.promise(() => import("./catalog/index.js")).pipe(
+        Effect.flatMap((Index) => {
+          const only = options.only
+          return only !== undefined && only.length > 0 && only.every(Index.isName)
+            ? Effect.promise(() => Index.load(only.filter(Index.isName)))
+            : Effect.map(Effect.promise(() => import("./Catalog.js")), (Catalog) => Catalog.entries)
+        })
+      ),
+      (entries) => make(entries, options)
+    )
+  )
+
+/**
+ * The components a command about one step type or component needs (`boardtool/v1/createCard`,
+ * `boardtool/v1`, `boardtool`): that component alone when the catalog has it, else all (so that
+ * an unknown name is answered with every one there is).
+ *
+ * @since 0.12.0
+ * @category layers
+ */
+export const layerFor = (type: string | undefined, options: { readonly rateLimits: boolean } = { rateLimits: true }): Layer.Layer<Components> =>
+  layer({ ...options, only: type === undefined ? undefined : [type.split("/")[0]!] })

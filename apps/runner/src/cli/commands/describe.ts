@@ -8,7 +8,7 @@ import { type Action, Component, PropertyGroup } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { Components, layer as components } from "../../components/Components.js"
+import { Components, layer as components, layerFor } from "../../components/Components.js"
 import * as ConnectionSource from "../../components/ConnectionSource.js"
 import * as ConnectionValues from "../../components/ConnectionValues.js"
 import * as Errors from "../../Errors.js"
@@ -151,6 +151,9 @@ export const command = Command.make("describe", {
       onNone: () => undefined,
       onSome: (name) => ({ connection: name, source: { sandbox, file: connections, withoutRateLimits: false } })
     })
-  ).pipe(Effect.provide(components()))).pipe(
+  ).pipe(
+    // One type, without a connections file to check: its component's package alone is loaded.
+    Effect.provide(Option.isSome(connection) ? components() : layerFor(Option.getOrUndefined(type)))
+  )).pipe(
   Command.withDescription("Print the components' definitions (actions, triggers, properties) as JSON, or one action's or trigger's")
 )
