@@ -132,7 +132,15 @@ describe("the MCP tools of the catalog", () => {
 })
 
 /** A server of the catalog's tools in this process, its effects given by the test, and a client linked to it in memory. */
-const linked = async (given: Partial<import("../src/mcp/McpServer.js").Offered>, under?: import("../src/mcp/McpServer.js").Calls) => {
+const linked = async (
+  given: Partial<import("../src/mcp/McpServer.js").Offered>,
+  options: {
+    readonly under?: import("../src/mcp/McpServer.js").Calls
+    /** What the client declares it can do (elicitation), and its handlers, set before it connects. */
+    readonly capabilities?: import("@modelcontextprotocol/sdk/types.js").ClientCapabilities
+    readonly prepare?: (client: import("@modelcontextprotocol/sdk/client/index.js").Client) => void
+  } = {}
+) => {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
   const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js")
   const McpServer = await import("../src/mcp/McpServer.js")
@@ -148,10 +156,11 @@ const linked = async (given: Partial<import("../src/mcp/McpServer.js").Offered>,
     fields: () => Effect.die("no fields in this test"),
     log: (line) => Effect.sync(() => void lines.push(line)),
     ...given
-  }, under)
+  }, options.under)
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
-  const client = new Client({ name: "test", version: "1" })
+  const client = new Client({ name: "test", version: "1" }, { capabilities: options.capabilities ?? {} })
+  options.prepare?.(client)
   await client.connect(clientSide)
   return { client, lines, McpServer }
 }
@@ -224,7 +233,7 @@ describe("the MCP server of these tools, in this process", () => {
         t.annotations.readOnlyHint
           ? Effect.never.pipe(Effect.onInterrupt(() => Effect.sync(() => void (readStopped = true))))
           : Effect.sync(() => (writeDone = true, { content: [{ type: "text" as const, text: "{}" }], structuredContent: {} })).pipe(Effect.delay("50 millis"))
-    }, under)
+    }, { under })
     void client.callTool({ name: "boardtool_getCard", arguments: { id: "5eed0000000000000000000a" } }).catch(() => undefined)
     const write = client.callTool({ name: "boardtool_createCard", arguments: { idList: "5eed00000000000000000003", name: "x" } })
     await until(() => under.inFlight.size === 2)
@@ -238,27 +247,15 @@ describe("the MCP server of these tools, in this process", () => {
 
   it("the arguments are checked before the user is asked to confirm: a bad one asks nothing", async () => {
     const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js")
-    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
-    const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js")
-    const McpServer = await import("../src/mcp/McpServer.js")
     let called = 0
-    const server = McpServer.make({
-      version: "test",
-      actions: all,
-      workflows: [],
-      check: (t, args) => Either.getLeft(McpTools.checkArguments(executor, t as McpTools.ActionTool, args)).pipe((left) => left._tag === "Some" ? left.value : undefined),
-      callAction: () => Effect.sync(() => (called++, { content: [{ type: "text" as const, text: "{}" }], structuredContent: {} })),
-      callWorkflow: () => Effect.die("no call in this test"),
-      options: () => Effect.die("no options in this test"),
-      fields: () => Effect.die("no fields in this test"),
-      log: () => Effect.void
-    })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await server.connect(serverSide)
-    const client = new Client({ name: "test", version: "1" }, { capabilities: { elicitation: {} } })
     let asked = 0
-    client.setRequestHandler(ElicitRequestSchema, () => (asked++, { action: "accept" as const, content: { confirm: true } }))
-    await client.connect(clientSide)
+    const { client } = await linked({
+      check: (t, args) => Either.getLeft(McpTools.checkArguments(executor, t as McpTools.ActionTool, args)).pipe((left) => left._tag === "Some" ? left.value : undefined),
+      callAction: () => Effect.sync(() => (called++, { content: [{ type: "text" as const, text: "{}" }], structuredContent: {} }))
+    }, {
+      capabilities: { elicitation: {} },
+      prepare: (client) => client.setRequestHandler(ElicitRequestSchema, () => (asked++, { action: "accept" as const, content: { confirm: true } }))
+    })
     const bad = await client.callTool({ name: "boardtool_deleteCard", arguments: { id: "nope" } })
     expect(bad.isError).toBe(true)
     expect([asked, called]).toEqual([0, 0])
@@ -269,25 +266,10 @@ describe("the MCP server of these tools, in this process", () => {
   })
 
   it("a client that asks only by URL (no form) is treated as one that cannot ask: the operator's choice holds", async () => {
-    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
-    const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js")
-    const McpServer = await import("../src/mcp/McpServer.js")
     let called = 0
-    const server = McpServer.make({
-      version: "test",
-      actions: all,
-      workflows: [],
-      check: () => undefined,
-      callAction: () => Effect.sync(() => (called++, { content: [{ type: "text" as const, text: "{}" }], structuredContent: {} })),
-      callWorkflow: () => Effect.die("no call in this test"),
-      options: () => Effect.die("no options in this test"),
-      fields: () => Effect.die("no fields in this test"),
-      log: () => Effect.void
-    })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await server.connect(serverSide)
-    const client = new Client({ name: "test", version: "1" }, { capabilities: { elicitation: { url: {} } } })
-    await client.connect(clientSide)
+    const { client } = await linked({
+      callAction: () => Effect.sync(() => (called++, { content: [{ type: "text" as const, text: "{}" }], structuredContent: {} }))
+    }, { capabilities: { elicitation: { url: {} } } })
     const result = await client.callTool({ name: "boardtool_deleteCard", arguments: { id: "5eed0000000000000000000a" } })
     expect(result.isError).toBeUndefined()
     expect(called).toBe(1)

@@ -7,7 +7,7 @@
  *
  * @since 0.12.0
  */
-import { type Action, Component, Connections, ConnectorError, type FilePolicy, Property } from "@x/core"
+import { Action, Component, Connections, ConnectorError, type FilePolicy, Property, PropertyGroup } from "@x/core"
 import type * as Executor from "@x/core/Executor"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -188,11 +188,7 @@ export const actionTool = (
       property.dynamicOptions === undefined ? [] : [[key, property.dynamicOptions.dependsOn] as const]
     )
   )
-  const fieldGroups = new Map(
-    Object.entries(described.props).flatMap(([key, property]) =>
-      property.kind === "GROUP" ? [[key, (property["dependsOn"] as ReadonlyArray<string> | undefined) ?? []] as const] : []
-    )
-  )
+  const fieldGroups = new Map((PropertyGroup.groupsOf(action.props) ?? []).map(([key, group]) => [key, group.fields.dependsOn] as const))
   const idempotence = action.impact === "read" ? "" : action.idempotent ? " Repeating it is harmless." : " Repeating it acts again."
   return {
     _tag: "ActionTool",
@@ -204,7 +200,7 @@ export const actionTool = (
     description: [
       action.description === undefined || action.description === "" ? sentence(action.title) : sentence(action.description),
       `${impactWords[action.impact]}${idempotence}`,
-      action.deprecated === undefined ? undefined : `Deprecated since ${action.deprecated.since}: ${action.deprecated.reason}`
+      action.deprecated === undefined ? undefined : `It is ${Action.deprecationNote(action.deprecated)}.`
     ].filter((part) => part !== undefined).join(" "),
     inputSchema,
     outputSchema: output.schema,

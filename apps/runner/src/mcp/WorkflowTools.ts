@@ -22,7 +22,7 @@ import * as Workflow from "../workflow/Workflow.js"
 import * as WorkflowFiles from "../workflow/WorkflowFiles.js"
 import type * as WorkflowSchema from "../workflow/WorkflowSchema.js"
 import type { Annotations, CallResult } from "./McpTools.js"
-import { failed } from "./McpTools.js"
+import { annotationsOf, failed } from "./McpTools.js"
 
 /**
  * One workflow offered as a tool.
@@ -103,7 +103,6 @@ export const load = (directory: string): Effect.Effect<
         triggered.push(fileName)
         continue
       }
-      const declared = yield* declaredInputs(file)
       const name = nameOf(fileName.slice(0, -".json".length))
       const same = tools.find((tool) => tool.name === name)
       if (same !== undefined) {
@@ -114,18 +113,20 @@ export const load = (directory: string): Effect.Effect<
       uses.push(...Workflow.connectionsOf(workflow))
       const files = [file, ...calledFiles(file, workflow)]
       const actions = Workflow.actionTasks(workflow).map((task) => task.prepared.action)
+      // Its marks are its actions' (at any depth), each as its own tool's would be.
+      const marks = actions.map(annotationsOf)
       tools.push({
         _tag: "WorkflowTool",
         name,
         file,
         title: workflow.label,
         description: [
-          declared.description ?? workflow.label,
+          workflow.description ?? workflow.label,
           `Runs the workflow ${fileName} (${actions.length} action${actions.length === 1 ? "" : "s"}), recorded in the run history.`
         ].join(" "),
         inputSchema: {
           type: "object",
-          properties: Object.fromEntries([...declared.inputs].map(([name, value]) => {
+          properties: Object.fromEntries([...workflow.inputs].map(([name, value]) => {
             const type = jsonType(value)
             return [name, { ...(type === undefined ? {} : { type }), default: value, description: `The workflow's input ${name}.` }]
           })),
@@ -134,26 +135,18 @@ export const load = (directory: string): Effect.Effect<
         outputSchema: runOutput,
         annotations: {
           title: workflow.label,
-          readOnlyHint: actions.every((action) => action.impact === "read"),
-          destructiveHint: actions.some((action) => action.impact === "destroy"),
-          idempotentHint: actions.every((action) => action.impact === "read" || action.idempotent === true),
+          readOnlyHint: marks.every((mark) => mark.readOnlyHint),
+          destructiveHint: marks.some((mark) => mark.destructiveHint),
+          idempotentHint: marks.every((mark) => mark.idempotentHint),
           openWorldHint: true
         },
-        inputs: declared.inputs,
+        // The declared ones: no value was given at the check.
+        inputs: workflow.inputs,
         files,
         digest: digestOf(files)
       })
     }
     return { tools, triggered, uses }
-  })
-
-/** The inputs a workflow file declares, with their values, and its description. */
-const declaredInputs = (file: string) =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const text = yield* Effect.mapError(fs.readFileString(file), () => new Errors.InvalidArguments({ message: `the workflow ${file} cannot be read` }))
-    const json = Either.getOrElse(JsonText.parse(text), () => ({})) as { readonly inputs?: Record<string, unknown>; readonly description?: string }
-    return { inputs: new Map(Object.entries(json.inputs ?? {})), description: json.description }
   })
 
 /** The files a workflow calls, at any depth (each call's path is relative to its caller's file). */
