@@ -16,6 +16,7 @@ import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequ
 import { Webhook } from "@x/core"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type { IncomingMessage } from "node:http"
 
 /**
  * How long the rest of a refused body is read and dropped, at most: closing a connection whose
@@ -34,13 +35,20 @@ export const read = (
     Effect.promise(() => Webhook.readBody(incoming, maxBytes).catch(() => ({ _tag: "Body" as const, bytes: Buffer.alloc(0) }))),
     (body) => {
       if (body._tag === "Body") return Option.some(body.bytes)
-      // Read on and dropped (memory stays flat) until the client, answered, goes away.
-      incoming.on("data", () => {})
-      incoming.resume()
-      setTimeout(() => incoming.socket.destroy(), lingerMillis).unref()
+      dropRest(incoming)
       return Option.none()
     }
   )
+}
+
+/**
+ * The rest of a body refused over its cap, read on and dropped (memory stays flat) until the
+ * client, answered, goes away; its connection closed after `lingerMillis` at most.
+ */
+export const dropRest = (incoming: IncomingMessage): void => {
+  incoming.on("data", () => {})
+  incoming.resume()
+  setTimeout(() => incoming.socket.destroy(), lingerMillis).unref()
 }
 
 /** The answer to a body over the cap: 413 (the client closes; see `lingerMillis`). */

@@ -21,12 +21,14 @@ import {
   ListToolsRequestSchema,
   McpError
 } from "@modelcontextprotocol/sdk/types.js"
+import { Webhook } from "@x/core"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { ServeProblem } from "../Errors.js"
+import * as CappedBody from "../internal/cappedBody.js"
 import * as ListenerSecurity from "../internal/listenerSecurity.js"
 import * as McpTools from "./McpTools.js"
 import type * as WorkflowTools from "./WorkflowTools.js"
@@ -416,28 +418,26 @@ const answer = (res: ServerResponse, status: number, message: string, headers: R
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }))
 }
 
-/** A request's body, or "too large" past the limit (the rest is not read: the answer closes the connection, see `tooLarge`). */
-const readBody = (req: IncomingMessage): Promise<Buffer | "too large"> =>
-  new Promise((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    let size = 0
-    const onData = (chunk: Buffer) => {
-      size += chunk.length
-      if (size > maxBodyBytes) {
-        req.off("data", onData)
-        req.pause()
-        resolve("too large")
-      } else chunks.push(chunk)
-    }
-    req.on("data", onData)
-    req.on("end", () => resolve(Buffer.concat(chunks)))
-    req.on("error", reject)
-  })
-
-/** 413, delivered before the connection closes (destroying the request first would reset it, the answer lost). */
-const tooLarge = (req: IncomingMessage, res: ServerResponse) => {
-  res.once("finish", () => req.destroy())
-  answer(res, 413, `a request is at most ${maxBodyBytes} bytes`, { connection: "close" })
+/**
+ * A POST's body parsed, or the answer already given: 413 over the limit (core's reader stops at
+ * the cap; the rest is dropped as the runner's other servers drop it), 400 for a body that is not
+ * JSON; nothing when the client went away.
+ */
+const jsonBody = async (req: IncomingMessage, res: ServerResponse): Promise<{ readonly value: unknown } | undefined> => {
+  const body = await Webhook.readBody(req, maxBodyBytes).catch(() => undefined)
+  if (body === undefined) return undefined
+  if (body._tag === "TooLarge") {
+    // Not `Connection: close`: closing with the body unread would reset the connection, the 413 lost; the client closes it.
+    CappedBody.dropRest(req)
+    answer(res, 413, `a request is at most ${maxBodyBytes} bytes`)
+    return undefined
+  }
+  try {
+    return { value: JSON.parse(body.bytes.toString("utf8")) }
+  } catch {
+    answer(res, 400, "the body is not JSON", {}, parseError)
+    return undefined
+  }
 }
 
 /**
@@ -488,19 +488,14 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
         sessions.delete(id)
         sessions.set(id, session)
         if (req.method === "POST") {
-          const body = await readBody(req)
-          if (body === "too large") return tooLarge(req, res)
-          const parsed = parseJson(body)
-          if (parsed === undefined) return answer(res, 400, "the body is not JSON", {}, parseError)
-          return session.transport.handleRequest(req, res, parsed.value)
+          const parsed = await jsonBody(req, res)
+          return parsed === undefined ? undefined : session.transport.handleRequest(req, res, parsed.value)
         }
         return session.transport.handleRequest(req, res)
       }
       if (req.method !== "POST") return answer(res, 400, "no session: POST an initialize request first")
-      const body = await readBody(req)
-      if (body === "too large") return tooLarge(req, res)
-      const parsed = parseJson(body)
-      if (parsed === undefined) return answer(res, 400, "the body is not JSON", {}, parseError)
+      const parsed = await jsonBody(req, res)
+      if (parsed === undefined) return
       if (!isInitializeRequest(parsed.value)) return answer(res, 400, "no session: the first request is initialize")
       if (sessions.size >= maxSessions) {
         const [oldest, least] = sessions.entries().next().value!
@@ -542,11 +537,3 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
     yield* options.listening((httpServer.address() as AddressInfo).port)
     yield* Effect.never
   })
-
-const parseJson = (body: Buffer): { readonly value: unknown } | undefined => {
-  try {
-    return { value: JSON.parse(body.toString("utf8")) }
-  } catch {
-    return undefined
-  }
-}

@@ -117,11 +117,14 @@ export const mcp = (args: Args): Effect.Effect<void, Errors.RunnerError, Needs |
     // default, or named ones only (each call then names one).
     const wanted = entries.filter((entry) => args.components.length === 0 || args.components.includes(entry.component.name))
     const fromFile = args.source.sandbox ? undefined : yield* ConnectionValues.load(entries.map((entry) => entry.component), args.source.file, process.env)
-    // A component's named connections: the file's entries that say it is theirs.
-    const namedOf = (component: string) =>
-      fromFile === undefined ? [] : [...fromFile].filter(([name, values]) => name !== component && values["component"] === component).map(([name]) => name).sort()
-    const hasDefault = (component: string) =>
-      fromFile === undefined || Either.isRight(ConnectionValues.check(fromFile, [entries.find((entry) => entry.component.name === component)!.component]))
+    // Each component's named connections (the file's entries that say it is theirs), and whether its default is complete: once each.
+    const namedConnections = new Map(entries.map((entry) => [
+      entry.component.name,
+      fromFile === undefined ? [] : [...fromFile].filter(([name, values]) => name !== entry.component.name && values["component"] === entry.component.name).map(([name]) => name).sort()
+    ]))
+    const defaults = new Map(entries.map((entry) => [entry.component.name, fromFile === undefined || Either.isRight(ConnectionValues.check(fromFile, [entry.component]))]))
+    const namedOf = (component: string): ReadonlyArray<string> => namedConnections.get(component) ?? []
+    const hasDefault = (component: string): boolean => defaults.get(component) ?? false
     const offered = args.components.length > 0 ? wanted : wanted.filter((entry) => hasDefault(entry.component.name) || namedOf(entry.component.name).length > 0)
     for (const entry of wanted.filter((entry) => !offered.includes(entry))) {
       yield* output.err(`○ ${entry.component.name}: no connection (${ConnectionValues.envName(entry.component.name, "…")} or the connections file): its tools are not offered`)
