@@ -36,6 +36,10 @@ export const isLoopbackHostHeader = (host: string | undefined): boolean => {
   return isLoopbackAddress(name)
 }
 
+/** The token of an `Authorization: Bearer <token>` header (the scheme's name in any case, as HTTP has it); none without one. */
+export const bearerOf = (authorization: string | undefined): string | undefined =>
+  /^Bearer +(\S+)\s*$/i.exec(authorization ?? "")?.[1]
+
 const digest = (text: string) => createHmac("sha256", "x-runner: compare").update(text).digest()
 
 /** Whether a given secret equals the expected one, in time that does not depend on where they differ. */

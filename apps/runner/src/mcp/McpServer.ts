@@ -473,8 +473,7 @@ export const http = (offered: Offered, options: HttpOptions): Effect.Effect<void
           if (!ListenerSecurity.isLoopbackAddress(from)) return answer(res, 403, `requests from ${origin} are refused`)
         }
       } else {
-        // The scheme's name in any case, as HTTP has it.
-        const given = /^Bearer +(.+)$/i.exec(req.headers.authorization ?? "")?.[1]
+        const given = ListenerSecurity.bearerOf(req.headers.authorization)
         if (given === undefined || !ListenerSecurity.sameSecret(given, options.token)) {
           return answer(res, 401, "a bearer token is required (Authorization: Bearer <the token>)", { "www-authenticate": "Bearer" })
         }

@@ -246,7 +246,9 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
           for (const id of sent.keys()) if (!inWindow.has(id)) sent.delete(id)
           let events = overflow ? "event: resync\ndata: {}\n\n" : fresh.length === 0 ? "" : `event: runs\ndata: ${JSON.stringify({ runs: fresh })}\n\n`
           if (runId !== undefined && (!runDone || inWindow.has(runId))) {
-            const found = yield* view(runId)
+            // A read that fails here leaves the run for the next look; the list's changes, already
+            // marked sent, go out now (dropping them with it would lose them until they change again).
+            const found = yield* Effect.orElseSucceed(view(runId), () => Option.none())
             if (Option.isSome(found)) {
               const text = JSON.stringify(found.value)
               if (text !== runSent) events += `event: run\ndata: ${text}\n\n`
@@ -374,8 +376,8 @@ export const make = (options: Options): Effect.Effect<RunsPage, never, RunStore.
       }
       // The login form and the page's files hold no data: exactly those paths.
       if ((segments.length === 1 && segments[0] === "login") || (segments.length === 2 && segments[0] === "assets")) return undefined
-      const bearer = /^Bearer +(\S+)\s*$/i.exec(request.headers["authorization"] ?? "")
-      const byBearer = bearer !== null && PageSecurity.sameSecret(bearer[1]!, Redacted.value(options.token))
+      const bearer = PageSecurity.bearerOf(request.headers["authorization"])
+      const byBearer = bearer !== undefined && PageSecurity.sameSecret(bearer, Redacted.value(options.token))
       const cookie = PageSecurity.cookieIn(request.headers["cookie"])
       const byCookie = cookie !== undefined && PageSecurity.validCookie(cookie, options.token, now)
       if (byBearer || byCookie) return undefined

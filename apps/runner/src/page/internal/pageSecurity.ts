@@ -29,7 +29,7 @@ export const safetyHeaders: Readonly<Record<string, string>> = {
 /** The login cookie's name. */
 export const cookieName = "x-runner-runs"
 
-export { isLoopbackAddress, isLoopbackHostHeader, proxiedBy, sameSecret } from "../../internal/listenerSecurity.js"
+export { bearerOf, isLoopbackAddress, isLoopbackHostHeader, proxiedBy, sameSecret } from "../../internal/listenerSecurity.js"
 
 /** How long a sign-in lasts: the cookie's Max-Age, and how old an issued-at it takes. */
 export const sessionMillis = 7 * 24 * 3_600_000
