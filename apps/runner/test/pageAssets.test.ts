@@ -49,7 +49,9 @@ describe("The runs page's assets", () => {
     expect(addresses.filter((address) => !/^(\/runs(\/assets\/[\w.]+)?|#main|data:,)$/.test(address))).toEqual([])
 
     const script = body("page.js")
-    expect(script.match(/\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval|Function)\b\s*[(=]/g) ?? []).toEqual([])
+    // Named at all, not only assigned: `el("div", { innerHTML: x })` would set it through el's properties.
+    expect(script.match(/\b(innerHTML|outerHTML|insertAdjacentHTML|srcdoc)\b/g) ?? []).toEqual([])
+    expect(script.match(/\b(document\.write|eval|Function)\b\s*[(=]/g) ?? []).toEqual([])
     expect(script.match(/setAttribute\(\s*["']style/g) ?? []).toEqual([])
     expect(script.match(/https?:\/\//g) ?? []).toEqual([])
     expect(body("page.css").match(/@import|url\(/g) ?? []).toEqual([])

@@ -133,6 +133,21 @@ const listedKeys = [
 ]
 const stepKeys = ["attempts", "durationMs", "error", "input", "kind", "name", "output", "path", "rateLimitWaitMs", "startedAt", "status", "type", "writeAttempt", "writeSentAt"]
 
+/**
+ * What a stream has sent once `seen` holds, looked at between turns of the other fibers (the
+ * stream's among them): a bounded count of looks, so a stream that never sends it fails the test
+ * at once rather than spinning until the suite's timeout.
+ */
+const sentOnce = (received: ReadonlyArray<string>, seen: (all: string) => boolean) =>
+  Effect.gen(function*() {
+    for (let looks = 0; looks < 1_000_000; looks++) {
+      const all = received.join("")
+      if (seen(all)) return all
+      yield* Effect.yieldNow()
+    }
+    return yield* Effect.die(new Error(`the stream never sent what was awaited; it sent: ${received.join("").slice(-500)}`))
+  })
+
 describe("the runs page's server, in process", () => {
   it.scoped("beyond loopback without a token: every path answers 403 saying how to set one", () =>
     Effect.gen(function*() {
@@ -497,8 +512,7 @@ describe("the runs page's server, in process", () => {
       expect(response.body.contentType).toMatch(/^text\/event-stream/)
       const received: Array<string> = []
       const reading = yield* Effect.fork(Stream.runForEach(Stream.decodeText(response.body.stream), (text) => Effect.sync(() => received.push(text))))
-      const until = (seen: (all: string) => boolean) =>
-        Effect.repeat(Effect.sync(() => received.join("")), { until: seen }).pipe(Effect.zipRight(Effect.sync(() => received.join(""))))
+      const until = (seen: (all: string) => boolean) => sentOnce(received, seen)
       // The first look at once: the run changed just now, and its view.
       let all = yield* until((all) => all.includes("event: run\n"))
       expect(all.startsWith("retry: 3000\n\n")).toBe(true)
@@ -539,8 +553,7 @@ describe("the runs page's live stream in a burst", () => {
       if (response.body._tag !== "Stream") throw new Error("not a stream")
       const received: Array<string> = []
       yield* Effect.fork(Stream.runForEach(Stream.decodeText(response.body.stream), (text) => Effect.sync(() => received.push(text))))
-      const until = (seen: (all: string) => boolean) =>
-        Effect.repeat(Effect.sync(() => received.join("")), { until: seen }).pipe(Effect.zipRight(Effect.sync(() => received.join(""))))
+      const until = (seen: (all: string) => boolean) => sentOnce(received, seen)
       // A few: sent as they are.
       const first = yield* until((all) => all.includes("event: runs\n"))
       expect(first).not.toContain("event: resync")
