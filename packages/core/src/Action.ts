@@ -31,7 +31,7 @@ export interface Context<C = Readonly<Record<string, unknown>>> {
 /**
  * What an action does to the world: only reads; writes (creates or changes); or destroys
  * (deletes, archives for good, refunds, cancels: what cannot be taken back). `describe` shows
- * it; an agent's client would ask before a `destroy` (the MCP server is still to come).
+ * it; `x-runner mcp` makes it the tools' annotations, and withholds a `destroy` unless allowed.
  *
  * @since 0.9.0
  * @category models
@@ -91,7 +91,11 @@ export interface Action<P extends Property.Properties = any, A = any, N extends 
   readonly description: string
   /** What it does to the world: reads, writes, or destroys what cannot be taken back. @since 0.9.0 */
   readonly impact: Impact
-  /** Whether running it again with the same parameters changes nothing more (a read always is; a create is not; setting a field to a value is). @since 0.9.0 */
+  /**
+   * Whether running it again with the same parameters succeeds and changes nothing more (a read
+   * always is; a create is not; setting a field to a value is; a delete whose second call is
+   * refused as not found is not). @since 0.9.0
+   */
   readonly idempotent: boolean
   readonly props: P
   /** The Schema of the output; `undefined` when the action outputs nothing. */

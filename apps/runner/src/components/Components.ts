@@ -73,8 +73,9 @@ export const layer = (
 
 /**
  * The components a command about one step type or component needs (`boardtool/v1/createCard`,
- * `boardtool/v1`, `boardtool`): that component alone when the catalog has it, else all (so that
- * an unknown name is answered with every one there is).
+ * `boardtool/v1`, `boardtool`): that component alone when the catalog has one of that name, else
+ * all (so that an unknown component is answered with every one there is; an unknown version or
+ * action of a known one is answered with that component's).
  *
  * @since 0.12.0
  * @category layers

@@ -110,7 +110,8 @@ export const annotationsOf = (action: Action.Action): Annotations => ({
   title: action.title,
   readOnlyHint: action.impact === "read",
   destructiveHint: action.impact === "destroy",
-  idempotentHint: action.impact === "read" || action.idempotent === true,
+  // A read is idempotent by its mark (Action.checkMark).
+  idempotentHint: action.idempotent,
   openWorldHint: true
 })
 

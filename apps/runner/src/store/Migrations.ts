@@ -216,8 +216,9 @@ const runsHanded = Effect.gen(function*() {
  * changed (its runs of before: when they finished, started or were accepted), which the page
  * follows live; and indexes that give a page of runs newest first (`accepted_at` DESC, then
  * `id`), whole or of one workflow or status, by reading only its rows. They replace
- * `xr_runs_accepted` and `xr_runs_open`, which they cover (their leading columns), so that an
- * accepted event writes one more index than before, not three.
+ * `xr_runs_accepted` and `xr_runs_open`, which they cover (their leading columns): an accepted
+ * event writes four secondary indexes where it wrote two (not five), and a run's every change of
+ * status moves `changed_at` (RESULTS.md measures what that costs the writes).
  */
 const runsPage = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
