@@ -194,6 +194,40 @@ describe("the schedule keeper on the TestClock", () => {
       expect([...other.runs.keys()]).toEqual([iso("2026-06-01T12:00:06.000Z")])
     }))
 
+  it.effect("restarted alone before the first tick's cursor was stored: the newest tick accepted stands for the cursor, and missed applies", () =>
+    Effect.gen(function*() {
+      // This runner ran the first tick, 12:00:01, and was stopped before its cursor was stored
+      // (the embedded database: no other runner); it starts again at 12:00:04.500.
+      const started = (parameters: Record<string, unknown>, store: ReturnType<typeof memory>) =>
+        ScheduleTrigger.keep({ name: "tick", checked: checkedTrigger(parameters), accept: store.accept, lastAccepted: Effect.succeed(iso("2026-06-01T12:00:01Z")) })
+
+      yield* TestClock.setTime(new Date("2026-06-01T12:00:04.500Z").getTime())
+      const runLast = { cron: "*/1 * * * * *", missed: "runLast" }
+      const running = memory()
+      const first = yield* Effect.fork(Effect.provide(started(runLast, running), running.layer))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(first)
+      expect([...running.runs.keys()]).toEqual([4, 5].map((s) => iso(`2026-06-01T12:00:0${s}.000Z`)))
+      expect(running.lines.join("\n")).toContain("↻ 3 ticks came due while nothing served tick: the newest (2026-06-01T12:00:04.000Z) runs once")
+
+      yield* TestClock.setTime(new Date("2026-06-01T12:00:04.500Z").getTime())
+      const skipping = memory()
+      const second = yield* Effect.fork(Effect.provide(started({ cron: "*/1 * * * * *" }, skipping), skipping.layer))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(second)
+      expect([...skipping.runs.keys()]).toEqual([iso("2026-06-01T12:00:05.000Z")])
+      expect(skipping.lines.join("\n")).toContain("○ 3 ticks came due while nothing served tick: skipped")
+
+      // The stored state is of another schedule: the workflow's schedule changed, and starts afresh.
+      yield* TestClock.setTime(new Date("2026-06-01T12:00:04.500Z").getTime())
+      const changed = memory({ cursor: { lastTick: iso("2026-06-01T12:00:00Z") }, parameters: { cron: "0 * * * * *", missed: "runLast" } })
+      const third = yield* Effect.fork(Effect.provide(started(runLast, changed), changed.layer))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(third)
+      expect([...changed.runs.keys()]).toEqual([iso("2026-06-01T12:00:05.000Z")])
+      expect(changed.lines.join("\n")).not.toContain("came due")
+    }))
+
   it.effect("runLast after a long stop of a frequent schedule runs the newest tick, not the last one counted", () =>
     Effect.gen(function*() {
       const parameters = { cron: "* * * * * *", missed: "runLast" }

@@ -117,11 +117,9 @@ export const keep = (options: {
       Effect.retry(Schedule.spaced("2 seconds")),
       Effect.orDie
     )
-    const cursor = Option.flatMap(stored, (record) =>
-      record.type === type && JSON.stringify(record.parameters) === JSON.stringify(checked.parameters) && Option.isSome(record.cursor) &&
-        isCursor(record.cursor.value)
-        ? Option.some(new Date(record.cursor.value.lastTick))
-        : Option.none())
+    const ours = Option.filter(stored, (record) => record.type === type && JSON.stringify(record.parameters) === JSON.stringify(checked.parameters))
+    const cursor = Option.flatMap(ours, (record) =>
+      Option.isSome(record.cursor) && isCursor(record.cursor.value) ? Option.some(new Date(record.cursor.value.lastTick)) : Option.none())
 
     /** Accepts a tick (until the store takes it: a tick is not dropped for a storage fault), then stores it as the cursor. */
     const fire = (tick: Date) =>
@@ -144,9 +142,10 @@ export const keep = (options: {
     const now = new Date(yield* Clock.currentTimeMillis)
     let last = now
     const takenOver = yield* options.takenOver ?? Effect.succeed(false)
-    // Taken over with no cursor stored: the keeper before may have been stopped between its first
-    // tick's run and its cursor; that run says where the schedule is.
-    const accepted = Option.isNone(cursor) && takenOver
+    // No cursor stored: the keeper before (another runner's, or this one's before a restart) may
+    // have been stopped between its first tick's run and its cursor; that run says where the
+    // schedule is. Not when the stored state is of other parameters: a changed schedule starts afresh.
+    const accepted = Option.isNone(cursor) && (takenOver || Option.isNone(stored) || Option.isSome(ours))
       ? Option.filter(Option.fromNullable(yield* options.lastAccepted ?? Effect.succeed(undefined)), (id) => isTick(cron, id))
       : Option.none()
     const since = Option.orElse(cursor, () => Option.map(accepted, (id) => new Date(id)))
@@ -160,8 +159,8 @@ export const keep = (options: {
         yield* fire(tick)
         last = tick
       }
-    } else if (Option.isSome(cursor)) {
-      const due = dueBetween(cron, cursor.value, now)
+    } else if (Option.isSome(since)) {
+      const due = dueBetween(cron, since.value, now)
       if (due.newest !== undefined) {
         const ticks = `${due.count >= countedAtMost ? `${countedAtMost} or more` : due.count} tick${due.count === 1 ? "" : "s"}`
         if (missed === "runLast") {
@@ -170,7 +169,7 @@ export const keep = (options: {
         } else yield* say(`○ ${ticks} came due while nothing served ${name}: skipped (missed: "skip")`)
       }
       // The next tick after the stored one, unless that was missed: after now.
-      last = due.newest === undefined ? cursor.value : now
+      last = due.newest === undefined ? since.value : now
     }
     yield* say(`● ${type} ${name}: next tick ${tickAfter(cron, last).toISOString()}`)
     yield* report("polling")
