@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { startPostgres } from "../../../tooling/testing/postgres.mjs"
-import { freePort, runner, runsOf, served, type Served } from "./bin.js"
+import { freePort, runner, runsOf, served, type Served, stallMs } from "./bin.js"
 
 const dir = mkdtempSync(join(tmpdir(), "x-runner-schedule-"))
 /** Every second; each run reads the tick's time (a wait until it: already past, so at once). */
@@ -125,7 +125,9 @@ describe("x-runner serve, a schedule", () => {
       await Promise.all([a.waitFor("● runner"), b.waitFor("● runner")])
       // Six ticks run by whichever runner keeps the schedule (the cluster's singleton).
       const ran = () => startedIn(a.log()).length + startedIn(b.log()).length
-      while (ran() < 6) await new Promise((resolve) => setTimeout(resolve, 100))
+      for (const giveUp = Date.now() + stallMs; ran() < 6; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        if (Date.now() > giveUp) throw new Error(`${ran()} ticks ran in ${stallMs / 1000} s:\n${a.log()}\n${b.log()}`)
+      }
       a.child.kill("SIGTERM")
       b.child.kill("SIGTERM")
       await Promise.all([a.exited, b.exited])
