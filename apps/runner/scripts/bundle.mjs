@@ -4,6 +4,22 @@
 import { build } from "esbuild"
 import { rmSync } from "node:fs"
 
+// @effect/cli reads option files in YAML, TOML and INI (`Options.fileParse`, `ConfigFile`), and its
+// module of parsers imports the three parsers whole: some 400 kB that every command line
+// compiled and evaluated. No x-runner option is such a file (a test says so: cli.test.ts), so
+// the bundle gives that module parsers that say so instead.
+const noOptionFileParsers = {
+  name: "no-option-file-parsers",
+  setup(build) {
+    build.onResolve({ filter: /^(yaml|toml|ini)$/ }, (args) =>
+      /[\\/]@effect[\\/]cli[\\/]/.test(args.importer) ? { path: args.path, namespace: "no-option-file-parsers" } : undefined)
+    build.onLoad({ filter: /.*/, namespace: "no-option-file-parsers" }, (args) => ({
+      contents: `export const parse = () => { throw new Error("x-runner reads no ${args.path} option file") }`,
+      loader: "js"
+    }))
+  }
+}
+
 // Chunk names carry content hashes: start empty so that no stale chunk is left behind.
 rmSync("dist/bundle", { recursive: true, force: true })
 
@@ -17,6 +33,7 @@ await build({
   platform: "node",
   target: "node20",
   logLevel: "warning",
+  plugins: [noOptionFileParsers],
   // The embedded database's native addon cannot be bundled: it is the bin's one dependency.
   external: ["better-sqlite3"],
   // Some CommonJS dependencies call `require` for Node built-ins; ESM has none of its own.

@@ -7,7 +7,6 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { UndiciHttpClient } from "@x/http-undici"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -18,8 +17,8 @@ import * as CliConsole from "./cli/internal/cliConsole.js"
 import * as Stdio from "./internal/stdio.js"
 import * as Output from "./Output.js"
 
-/** The HttpClient the packages run on, without a tracer (nothing exports spans). */
-const http = Layer.merge(UndiciHttpClient.layer, Layer.setTracerEnabled(false))
+/** No tracer: nothing exports spans. (The HttpClient the packages run on is provided by the commands that run them: `cli/internal/layers`.) */
+const noTracer = Layer.setTracerEnabled(false)
 
 const command = Effect.suspend(() => cli(process.argv)).pipe(
   Effect.as(0),
@@ -42,7 +41,7 @@ const streamFailed = Effect.flatMap(Stdio.closed, (error) =>
 
 const main = Effect.raceFirst(command, streamFailed).pipe(
   Effect.withConsole(CliConsole.make({ name: "x-runner", commands: Object.keys(examples) })),
-  Effect.provide(Layer.mergeAll(NodeContext.layer, Output.layer, http))
+  Effect.provide(Layer.mergeAll(NodeContext.layer, Output.layer, noTracer))
 )
 
 Stdio.guard()

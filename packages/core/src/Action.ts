@@ -11,6 +11,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as Connection from "./Connection.js"
 import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
+import * as Lazy from "./internal/lazy.js"
 import * as PlainSchema from "./internal/plainSchema.js"
 import * as Property from "./Property.js"
 import type { ProviderClient } from "./ProviderClient.js"
@@ -105,9 +106,9 @@ export interface Action<P extends Property.Properties = any, A = any, N extends 
   /** The connection the action declares it runs with, if it declares one. */
   readonly connection?: Connection.Connection<any> | undefined
   readonly run: (params: Property.Params<P>, context: Context<any>) => Effect.Effect<A, ConnectorError>
-  /** Decodes a step's parameters, compiled once. */
+  /** Decodes a step's parameters, compiled once (Schema's decoder at the first input its fast path does not settle). */
   readonly decode: (params: unknown) => Either.Either<Property.Params<P>, InvalidInput>
-  /** Encodes an output as JSON data, keeping only its declared fields (`null` without output), compiled once. */
+  /** Encodes an output as JSON data, keeping only its declared fields (`null` without output), compiled once (at the first call). */
   readonly encode: (output: A) => Either.Either<unknown, ParseResult.ParseError>
   /** Its property groups by name, decoded against their loaded fields before it runs; `undefined` when it has none. */
   readonly groups?: ReadonlyArray<readonly [string, PropertyGroup.PropertyGroup]> | undefined
@@ -217,7 +218,8 @@ const encodeNothing = () => Either.right(null)
 /**
  * Defines an action. With `connection`, its context's `connection` is that connection's
  * decoded values, typed. Its `impact` is required, and `idempotent` with a write or a destroy
- * (see `Mark`): checked here, a missing or bad mark throws.
+ * (see `Mark`): checked here, a missing or bad mark throws. Its encoder and its parameters'
+ * Schemas are built at their first use, not here: importing a package defines every action of it.
  *
  * @since 0.1.0
  * @category constructors
@@ -256,19 +258,23 @@ export const make = <
    * sentence), `reason`. It still runs; the runner warns each run. Checked here: a bad date throws.
    */
   readonly deprecated?: Deprecation
-}): Action<P, A, N> => ({
-  name: config.name,
-  title: config.title,
-  description: config.description,
-  ...checkMark(config.name, config),
-  props: config.props,
-  output: config.output,
-  scopes: config.scopes ?? [],
-  connection: config.connection,
-  run: config.run,
-  decode: Property.decoder(config.props, config.name, config.validate),
-  encode: config.output === undefined ? encodeNothing : PlainSchema.encodeUnknownEither(config.output),
-  groups: PropertyGroup.groupsOf(config.props),
-  reconcile: config.reconcile,
-  deprecated: checkDeprecation(config.name, config.deprecated)
-})
+}): Action<P, A, N> => {
+  const output = config.output
+  const encoder = output === undefined ? undefined : Lazy.lazy(() => PlainSchema.encodeUnknownEither(output))
+  return {
+    name: config.name,
+    title: config.title,
+    description: config.description,
+    ...checkMark(config.name, config),
+    props: config.props,
+    output: config.output,
+    scopes: config.scopes ?? [],
+    connection: config.connection,
+    run: config.run,
+    decode: Property.decoder(config.props, config.name, config.validate),
+    encode: encoder === undefined ? encodeNothing : (value) => encoder()(value),
+    groups: PropertyGroup.groupsOf(config.props),
+    reconcile: config.reconcile,
+    deprecated: checkDeprecation(config.name, config.deprecated)
+  }
+}

@@ -255,6 +255,29 @@ export const decoder: <P extends Properties>(
 ) => (input: unknown) => Either.Either<Params<P>, InvalidInput> = internal.decoder
 
 /**
+ * The property with these fields added or replaced (its description, its dynamic options, its
+ * `required`), its Schema still built on its first use: a spread (`{ ...property, description }`)
+ * would build it, as it reads every field.
+ *
+ * @example
+ * ```ts
+ * import { Property } from "@x/core"
+ *
+ * const position = Property.string({ title: "Position", pattern: /^(top|bottom|\d+)$/ })
+ * const checklistPosition = Property.extend(position, { description: "Where the checklist goes on its card." })
+ * assert.strictEqual(checklistPosition.title, "Position")
+ * assert.strictEqual(checklistPosition.description, "Where the checklist goes on its card.")
+ * ```
+ *
+ * @since 0.10.0
+ * @category utils
+ */
+export const extend: <P extends Property<any, boolean, any>, const F extends Readonly<Record<string, unknown>>>(
+  property: P,
+  fields: F
+) => Omit<P, keyof F> & F = internal.extend
+
+/**
  * Parameters as they may be stored or shown: each secret value (a `secret` text, a secret OBJECT's
  * values, also inside declared fields and items) replaced by `"[secret]"`, an object's keys kept.
  *

@@ -66,3 +66,12 @@ export * as S3 from "./testing/S3.js"
  * @category testing
  */
 export * as Faults from "./testing/Faults.js"
+
+/**
+ * The count of the definitions' parts built on first use (decoders, encoders, properties'
+ * Schemas): a test reads it around an import to see that importing a package builds none.
+ *
+ * @since 0.10.0
+ * @category testing
+ */
+export * as Laziness from "./testing/Laziness.js"

@@ -1,7 +1,9 @@
 /**
  * The command line: the root command `x-runner` and its commands, one module each under
- * `commands/` (its arguments and options beside its handler), and the help they make
- * (`x-runner --help`, `x-runner <command> --help`).
+ * `commands/` (its arguments, options, examples and help), and the help they make
+ * (`x-runner --help`, `x-runner <command> --help`). A command's handler is a module of
+ * `handlers/`, loaded (a dynamic import, a chunk of the bundle) only when that command runs:
+ * parsing a command line and printing help load no engine, store, server or package.
  *
  * @since 0.2.0
  */

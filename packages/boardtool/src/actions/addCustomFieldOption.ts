@@ -13,7 +13,7 @@ export const addCustomFieldOption = Action.make({
     idCustomField: Props.trelloId({ title: "Custom field", required: true, dynamicOptions: MemberOptions.listCustomFields }),
     text: Property.string({ title: "Text", required: true, minLength: 1, maxLength: 16384 }),
     color: Property.string({ title: "Colour", choices: Choice.of(CustomFields.optionColors), defaultValue: "none" }),
-    pos: { ...Props.position, description: "top, bottom (the default), or a positive number (the field's options are ordered by it)." }
+    pos: Property.extend(Props.position, { description: "top, bottom (the default), or a positive number (the field's options are ordered by it)." })
   },
   output: CustomFields.FieldOption,
   run: ({ color, idCustomField, pos, text }, { client }) =>

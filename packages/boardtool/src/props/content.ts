@@ -30,6 +30,6 @@ export const colorOf = (value: string | undefined): Labels.Color | null | undefi
   value === undefined ? undefined : value === "none" ? null : (value as Labels.Color)
 
 /** Where a checklist goes on its card: the shared position, described for checklists (sent as `Props.positionValue`). */
-export const checklistPosition = { ...Props.position, description: "top, bottom, or a positive number (a card's checklists are ordered by it)." }
+export const checklistPosition = Property.extend(Props.position, { description: "top, bottom, or a positive number (a card's checklists are ordered by it)." })
 /** Where an item goes in its checklist: the shared position, described for items (sent as `Props.positionValue`). */
-export const checkItemPosition = { ...Props.position, description: "top, bottom, or a positive number (a checklist's items are ordered by it)." }
+export const checkItemPosition = Property.extend(Props.position, { description: "top, bottom, or a positive number (a checklist's items are ordered by it)." })

@@ -13,12 +13,12 @@ export const trelloIds = ({ dynamicOptions, ...config }: {
   readonly title: string
   readonly description?: string
   readonly dynamicOptions: DynamicOptions.DynamicOptions
-}) => ({ ...Property.array({ ...config, items: trelloId({ title: config.title }), maxItems: 100 }), dynamicOptions })
+}) => Property.extend(Property.array({ ...config, items: trelloId({ title: config.title }), maxItems: 100 }), { dynamicOptions })
 
 /**
  * Where a card goes in its list, or a list on its board: `top`, `bottom`, or a positive number
  * (Trello's `pos`). What orders something else (checklists, a field's options) is this property
- * with a description of its own: `{ ...position, description }`.
+ * with a description of its own: `Property.extend(position, { description })`.
  */
 export const position = Property.string({
   title: "Position",

@@ -10,6 +10,7 @@ import * as Schema from "effect/Schema"
 import type { Choice } from "../Choice.js"
 import { type Issue, invalidInput, type InvalidInput } from "../ConnectorError.js"
 import type { DynamicOptions } from "../DynamicOptions.js"
+import * as Lazy from "./lazy.js"
 
 // ---------------------------------------------------------------------------------------------
 // The model
@@ -109,22 +110,34 @@ export const make = <A, R extends boolean, I = A>(
     readonly dynamicOptions?: DynamicOptions
     readonly defaultValue?: A
   },
-  schema: Schema.Schema<A, any>,
+  schema: Schema.Schema<A, any> | (() => Schema.Schema<A, any>),
   constraints: Record<string, unknown> = {},
   accepts?: (value: unknown) => boolean
-): Property<A, R, I> => ({
-  kind,
-  title: config.title,
-  description: config.description,
-  required: (config.required ?? false) as R,
-  secret: config.secret ?? false,
-  choices: config.choices,
-  dynamicOptions: config.dynamicOptions,
-  defaultValue: config.defaultValue,
-  constraints,
-  schema,
-  accepts
-})
+): Property<A, R, I> => {
+  const property = {
+    kind,
+    title: config.title,
+    description: config.description,
+    required: (config.required ?? false) as R,
+    secret: config.secret ?? false,
+    choices: config.choices,
+    dynamicOptions: config.dynamicOptions,
+    defaultValue: config.defaultValue,
+    constraints,
+    schema: undefined as unknown as Schema.Schema<A, any>,
+    accepts
+  }
+  if (Schema.isSchema(schema)) return { ...property, schema: schema as Schema.Schema<A, any> }
+  // Built on first use (a decode that the fast path does not settle, a struct of it): a package
+  // defines hundreds of properties at import, a run decodes a few.
+  const built = Lazy.lazy(schema as () => Schema.Schema<A, any>)
+  return Object.defineProperty(property, "schema", { enumerable: true, get: built })
+}
+
+export const extend = <P extends Property<any, boolean, any>, const F extends Readonly<Record<string, unknown>>>(
+  property: P,
+  fields: F
+): Omit<P, keyof F> & F => Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(property)), fields) as any
 
 // ---------------------------------------------------------------------------------------------
 // Rules: each written once, its test driving both the Schema filter (which names the problem)
@@ -218,7 +231,7 @@ export const string = <const R extends boolean = false, const V extends string =
   // NoInfer: V comes from the choices (else string), never from the context the property is used in.
 ): Property<NoInfer<V>, R> => {
   const rules = stringRules(config)
-  return make("STRING", config, stringSchema(rules) as unknown as Schema.Schema<V>, constraintsOf(rules), passesAll(isString, rules))
+  return make("STRING", config, () => stringSchema(rules) as unknown as Schema.Schema<V>, constraintsOf(rules), passesAll(isString, rules))
 }
 
 export const patterned = (pattern: RegExp, patternMessage: string) =>
@@ -232,15 +245,17 @@ export const secret = <const R extends boolean = false>(
   const rules = stringRules(config)
   // Either form becomes a Redacted first; the rules then check the text inside it.
   // Each member says only "must be a string": the default message quotes the value given, which may be the secret itself.
-  const given = Schema.Union(
-    Schema.RedactedFromSelf(Schema.String).annotations({ message: () => "must be a string" }),
-    Schema.String.annotations({ message: () => "must be a string" })
-  )
-  const schema = Schema.transform(given, Schema.RedactedFromSelf(stringSchema(rules)), {
-    strict: true,
-    decode: (value) => Redacted.isRedacted(value) ? value : Redacted.make(value),
-    encode: (value) => value
-  })
+  const schema = () => {
+    const given = Schema.Union(
+      Schema.RedactedFromSelf(Schema.String).annotations({ message: () => "must be a string" }),
+      Schema.String.annotations({ message: () => "must be a string" })
+    )
+    return Schema.transform(given, Schema.RedactedFromSelf(stringSchema(rules)), {
+      strict: true,
+      decode: (value: string | Redacted.Redacted<string>) => Redacted.isRedacted(value) ? value : Redacted.make(value),
+      encode: (value: Redacted.Redacted<string>) => value
+    })
+  }
   return make("STRING", { ...config, secret: true }, schema, constraintsOf(rules))
 }
 
@@ -302,7 +317,7 @@ const numeric = (kind: Kind, like: Schema.Schema<number, unknown>, isType: (u: u
     ...when(config.maximum, (max) => ({ test: (n: number) => n <= max, message: `must be at most ${max}`, constraint: { maximum: max } })),
     ...oneOf<number>(config.choices?.map((choice) => choice.value), String)
   ]
-  return make(kind, config, refine(like, rules) as unknown as Schema.Schema<V, unknown>, constraintsOf(rules), passesAll(isType, rules))
+  return make(kind, config, () => refine(like, rules) as unknown as Schema.Schema<V, unknown>, constraintsOf(rules), passesAll(isType, rules))
 }
 
 export const integer = numeric("INTEGER", IntegerLike, isInteger)
@@ -332,7 +347,7 @@ export const dateTime = <const R extends boolean = false>(
   make(
     "DATE_TIME",
     config,
-    refine(Schema.String.annotations({ message: () => "must be an ISO 8601 date-time string" }), dateTimeRules),
+    () => refine(Schema.String.annotations({ message: () => "must be an ISO 8601 date-time string" }), dateTimeRules),
     constraintsOf(dateTimeRules),
     passesAll(isString, dateTimeRules)
   )
@@ -357,7 +372,7 @@ export const object = <const R extends boolean = false, P extends Properties = n
   make(
     "OBJECT",
     config,
-    (config.properties === undefined ? JsonObject : struct(config.properties)) as Schema.Schema<any, any>,
+    () => (config.properties === undefined ? JsonObject : struct(config.properties)) as Schema.Schema<any, any>,
     {
       ...(config.properties === undefined ? {} : { properties: describeAll(config.properties) }),
       ...(config.secret === true && config.publicKeys !== undefined ? { publicKeys: config.publicKeys.map((key) => key.toLowerCase()) } : {})
@@ -387,11 +402,12 @@ export const array = <const R extends boolean = false, A = unknown, I = A>(
       constraint: { maxItems: max }
     }))
   ]
-  const schema = refine(
-    Schema.Array(items === undefined ? (Schema.Unknown as Schema.Schema<A>) : items.schema)
-      .annotations({ message: () => "must be an array" }),
-    rules
-  )
+  const schema = () =>
+    refine(
+      Schema.Array(items === undefined ? (Schema.Unknown as Schema.Schema<A>) : items.schema)
+        .annotations({ message: () => "must be an array" }),
+      rules
+    )
   // Without a fast check of its items, an array goes through Schema.
   const itemAccepts = items === undefined ? () => true : items.accepts
   const isArrayOfItems = (u: unknown): u is ReadonlyArray<A> => Array.isArray(u) && u.every(itemAccepts!)
@@ -491,7 +507,8 @@ const decoderOfProperties = <P extends Properties>(
   properties: P,
   context: string
 ): (input: unknown) => Either.Either<Params<P>, InvalidInput> => {
-  const decode = Schema.decodeUnknownEither(struct(properties), parseOptions)
+  // Schema's decoder, built the first time the fast path cannot settle an input.
+  const decode = Lazy.lazy(() => Schema.decodeUnknownEither(struct(properties), parseOptions))
   const entries = Object.entries(properties)
   const required = entries.filter(([, p]) => p.required && p.defaultValue === undefined).map(([key]) => key)
   const defaults = entries.filter(([, p]) => p.defaultValue !== undefined)
@@ -518,7 +535,7 @@ const decoderOfProperties = <P extends Properties>(
     }
     const accepted = fast(input)
     if (accepted !== undefined) return Either.right(accepted)
-    return Either.mapLeft(decode(input), (error) => invalidInput(issuesOf(error), context))
+    return Either.mapLeft(decode()(input), (error) => invalidInput(issuesOf(error), context))
   }
 }
 

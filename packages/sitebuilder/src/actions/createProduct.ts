@@ -14,7 +14,7 @@ export const createProduct = Action.make({
   props: {
     siteId: Props.siteId(true),
     name: Property.string({ title: "Name", required: true, minLength: 1, maxLength: 256 }),
-    slug: { ...slug("Slug"), required: true as const },
+    slug: Property.extend(slug("Slug"), { required: true as const }),
     description: Property.string({ title: "Description" }),
     shippable: Property.boolean({ title: "Shippable", description: "A physical product to ship.", defaultValue: true }),
     price: Property.integer({ title: "Price", description: "In the currency's smallest unit (cents): 1999 is 19.99.", required: true, minimum: 0 }),

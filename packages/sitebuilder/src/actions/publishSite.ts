@@ -12,15 +12,15 @@ export const publishSite = Action.make({
     "Publishes the site (its pages and every staged CMS change) to custom domains and/or its Webflow subdomain. Webflow queues one publish a minute per site.",
   props: {
     siteId: Props.siteId(true),
-    customDomains: {
-      ...Property.array({
+    customDomains: Property.extend(
+      Property.array({
         title: "Custom domains",
         description: "The ids of the custom domains to publish to.",
         items: Props.webflowId({ title: "Custom domain" }),
         maxItems: 100
       }),
-      dynamicOptions: PageOptions.customDomains
-    },
+      { dynamicOptions: PageOptions.customDomains }
+    ),
     publishToWebflowSubdomain: Property.boolean({ title: "Publish to the Webflow subdomain", description: "<shortName>.webflow.io", defaultValue: false })
   },
   validate: ({ customDomains, publishToWebflowSubdomain }) =>

@@ -1,14 +1,13 @@
 /**
- * `x-runner connect`: the OAuth2 flow of a component, or the test of its connection (`connect/flow.ts`, loaded
- * only when it runs).
+ * `x-runner connect`: its arguments, options and help; the OAuth2 flow or the connection's test
+ * (`../handlers/connect.ts`) is loaded when the command runs.
  *
  * @since 0.2.0
  */
 import { Args, Command, Options } from "@effect/cli"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { layer as components } from "../../components/Components.js"
-import * as Errors from "../../Errors.js"
+import * as Layer from "effect/Layer"
+import * as Layers from "../internal/layers.js"
 
 /**
  * Its examples, in its help and the root's.
@@ -21,34 +20,6 @@ export const examples = [
   "$ x-runner connect boardtool --test --connections connections.json",
   "$ x-runner connect sitebuilder --connection staging --connections connections.json"
 ] as const
-
-/**
- * `connect`: the OAuth2 flow of a component, storing the token in the connections file, then
- * testing it; with `test`, the test of the connection as configured, writing nothing.
- *
- * @since 0.2.0
- * @category commands
- */
-export const connect = (args: {
-  readonly component: string
-  readonly connections: Option.Option<string>
-  readonly appUrl: string
-  readonly test?: boolean
-  readonly sandbox?: boolean
-  /** A named connection of the component: written under that name (with its `component`), or tested. */
-  readonly connection?: Option.Option<string> | undefined
-}) =>
-  args.sandbox === true && args.test !== true
-    ? Effect.fail(new Errors.InvalidArguments({ message: "connect --sandbox tests the simulators' connection: add --test (there is nothing to connect)" }))
-    : Effect.flatMap(Effect.promise(() => import("./connect/flow.js")), (Connect) =>
-      args.test === true
-        ? Connect.test(args.component, { sandbox: args.sandbox === true, file: args.connections }, Option.getOrUndefined(args.connection ?? Option.none()))
-        : Connect.connect(
-          args.component,
-          Option.getOrElse(args.connections, () => "connections.json"),
-          args.appUrl,
-          Option.getOrUndefined(args.connection ?? Option.none())
-        ))
 
 /**
  * The `connect` command: its arguments and options, parsed, then the handler above.
@@ -84,7 +55,10 @@ export const command = Command.make("connect", {
     Options.withDescription("Where this process serves {app-url}/callback: the app's redirect URI"),
     Options.withDefault("http://127.0.0.1:3000")
   )
-}, (args) => connect(args).pipe(Effect.provide(components()))).pipe(
+}, (args) =>
+  Effect.flatMap(Effect.promise(() => import("../handlers/connect.js")), (Handler) => Handler.connect(args)).pipe(
+    Effect.provide(Layer.merge(Layers.components(), Layers.http))
+  )).pipe(
   Command.withDescription(
     "Connect an OAuth2 component: authorize in the browser, store the token in the connections file, and test it; or, with --test, test any component's connection as configured"
   )

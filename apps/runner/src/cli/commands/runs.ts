@@ -29,22 +29,22 @@ export const examples = [
  * @since 0.3.0
  * @category commands
  */
-export const runsList = (args: Parameters<typeof import("./runs/history.js").list>[0]) =>
-  Effect.flatMap(Effect.promise(() => import("./runs/history.js")), (Runs) => Runs.list(args))
+export const runsList = (args: Parameters<typeof import("../handlers/runs/history.js").list>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("../handlers/runs/history.js")), (Runs) => Runs.list(args))
 
 /**
  * @since 0.3.0
  * @category commands
  */
-export const runsShow = (args: Parameters<typeof import("./runs/history.js").show>[0]) =>
-  Effect.flatMap(Effect.promise(() => import("./runs/history.js")), (Runs) => Runs.show(args))
+export const runsShow = (args: Parameters<typeof import("../handlers/runs/history.js").show>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("../handlers/runs/history.js")), (Runs) => Runs.show(args))
 
 /**
  * @since 0.3.0
  * @category commands
  */
-export const runsRetry = (args: Parameters<typeof import("./runs/history.js").retry>[0]) =>
-  Effect.flatMap(Effect.promise(() => import("./runs/history.js")), (Runs) => Runs.retry(args))
+export const runsRetry = (args: Parameters<typeof import("../handlers/runs/history.js").retry>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("../handlers/runs/history.js")), (Runs) => Runs.retry(args))
 
 const runIdArg = Args.text({ name: "run" }).pipe(Args.withDescription("The run's id, as x-runner runs lists it"))
 

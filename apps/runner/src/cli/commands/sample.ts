@@ -1,18 +1,14 @@
 /**
- * `x-runner sample`: sample events of a workflow's trigger, read now from the provider.
+ * `x-runner sample`: its arguments, options and help; loading the samples
+ * (`../handlers/sample.ts`) is loaded when the command runs.
  *
  * @since 0.2.0
  */
 import { Command } from "@effect/cli"
-import { Connections } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import { Components, layer as components } from "../../components/Components.js"
-import * as ConnectionSource from "../../components/ConnectionSource.js"
-import * as Errors from "../../Errors.js"
-import { Output } from "../../Output.js"
-import * as WorkflowFiles from "../../workflow/WorkflowFiles.js"
-import { connectionsOption, inputOption, type Needs, sandboxOption, workflowArg } from "../internal/shared.js"
+import * as Layer from "effect/Layer"
+import * as Layers from "../internal/layers.js"
+import { connectionsOption, inputOption, sandboxOption, workflowArg } from "../internal/shared.js"
 
 /**
  * Its examples, in its help and the root's.
@@ -21,35 +17,6 @@ import { connectionsOption, inputOption, type Needs, sandboxOption, workflowArg 
  * @category constants
  */
 export const examples = ["$ x-runner sample examples/card-due-soon.json --sandbox", "$ x-runner sample examples/weekly-schedule.json"] as const
-
-/**
- * `sample`: prints sample events of the workflow's trigger, read now from the provider (its
- * most recent matching records; a schedule's next five ticks), as a JSON array of `{id, output}`;
- * nothing is enabled or run.
- *
- * @since 0.2.0
- * @category commands
- */
-export const sample = (args: {
-  readonly workflow: string
-  readonly inputs: ReadonlyMap<string, string>
-  readonly source: ConnectionSource.ConnectionSource
-}): Effect.Effect<void, Errors.RunnerError, Needs> =>
-  Effect.gen(function*() {
-    const output = yield* Output
-    const workflow = yield* WorkflowFiles.loadWorkflow(args.workflow, args.inputs)
-    const trigger = workflow.trigger
-    if (trigger === undefined) return yield* new Errors.InvalidArguments({ message: `${args.workflow} has no trigger to sample` })
-    const { connections } = yield* ConnectionSource.connect(args.source, [{ component: trigger.component, connection: trigger.step.connection }])
-    const { executor } = yield* Components
-    const events = yield* Effect.either(executor.sample(trigger.prepared).pipe(Effect.provide(Connections.layer(connections))))
-    if (Either.isLeft(events)) {
-      const message = `${events.left._tag}: ${events.left.message}`
-      return yield* events.left._tag === "InvalidInput" ? new Errors.InvalidArguments({ message }) : new Errors.StepFailed({ message })
-    }
-    yield* output.err(`${events.right.length} sample event${events.right.length === 1 ? "" : "s"} of ${trigger.step.type}`)
-    yield* output.out(JSON.stringify(events.right, null, 2))
-  }).pipe(Effect.scoped)
 
 /**
  * The `sample` command: its arguments and options, parsed, then the handler above.
@@ -63,10 +30,11 @@ export const command = Command.make("sample", {
   sandbox: sandboxOption,
   input: inputOption
 }, (args) =>
-  sample({
+  Effect.flatMap(Effect.promise(() => import("../handlers/sample.js")), (Handler) =>
+  Handler.sample({
     workflow: args.workflow,
     inputs: args.input,
     source: { sandbox: args.sandbox, file: args.connections, withoutRateLimits: false }
-  }).pipe(Effect.provide(components()))).pipe(
+  }).pipe(Effect.provide(Layer.merge(Layers.components(), Layers.http))))).pipe(
   Command.withDescription("Print sample events of the workflow's trigger (the most recent matching records; a schedule's next five ticks) as JSON, without serving it")
 )

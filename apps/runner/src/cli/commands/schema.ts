@@ -1,18 +1,13 @@
 /**
- * `x-runner schema`: the JSON Schema of workflow files, with every action's and trigger's
- * parameters, for editors.
+ * `x-runner schema`: its arguments, options and help; printing the schema
+ * (`../handlers/schema.ts`) is loaded when the command runs.
  *
  * @since 0.2.0
  */
 import { Command, Options } from "@effect/cli"
-import * as FileSystem from "@effect/platform/FileSystem"
-import { Component } from "@x/core"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { Components, layer as components } from "../../components/Components.js"
-import * as Errors from "../../Errors.js"
-import { Output } from "../../Output.js"
-import * as WorkflowSchema from "../../workflow/WorkflowSchema.js"
+import * as Layer from "effect/Layer"
+import * as Layers from "../internal/layers.js"
 
 /**
  * Its examples, in its help and the root's.
@@ -21,33 +16,6 @@ import * as WorkflowSchema from "../../workflow/WorkflowSchema.js"
  * @category constants
  */
 export const examples = ["$ x-runner schema --output workflow.schema.json"] as const
-
-/**
- * The schema as the command prints it: pretty JSON, ending with a newline.
- *
- * @since 0.2.0
- * @category utils
- */
-export const text = (schema: WorkflowSchema.JsonSchema): string => `${JSON.stringify(schema, null, 2)}\n`
-
-/**
- * `schema`: prints the JSON Schema (draft 2020-12) of workflow files for this runner's catalog,
- * or writes it to a file.
- *
- * @since 0.2.0
- * @category commands
- */
-export const schema = (output: Option.Option<string>): Effect.Effect<void, Errors.InvalidArguments, Components | Output | FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const { entries } = yield* Components
-    const printed = text(WorkflowSchema.make(entries.map((entry) => Component.describe(entry.component))))
-    if (Option.isNone(output)) return yield* (yield* Output).out(printed)
-    const fs = yield* FileSystem.FileSystem
-    yield* fs.writeFileString(output.value, printed).pipe(
-      Effect.mapError((error) => new Errors.InvalidArguments({ message: `cannot write ${output.value}: ${error.message}` }))
-    )
-    yield* (yield* Output).err(`wrote ${output.value}: name it in a workflow file as "$schema"`)
-  })
 
 /**
  * The `schema` command: its options, parsed, then the handler above.
@@ -61,7 +29,8 @@ export const command = Command.make("schema", {
     Options.withDescription("Write the schema to this file instead of stdout"),
     Options.optional
   )
-}, ({ output }) => schema(output).pipe(Effect.provide(components()))).pipe(
+}, ({ output }) =>
+  Effect.flatMap(Effect.promise(() => import("../handlers/schema.js")), (Handler) => Handler.schema(output)).pipe(Effect.provide(Layer.merge(Layers.components(), Layers.httpOnFirstRequest)))).pipe(
   Command.withDescription(
     "Print the JSON Schema (2020-12) of workflow files, with every action's and trigger's parameters: an editor validates and completes a file that names it in \"$schema\""
   )

@@ -1,7 +1,7 @@
 /**
  * What several commands share: their common options (`--connections`, `--sandbox`,
- * `--sandbox-fault`, `--data-dir`, …), the check a workflow passes once the connections are known, and the
- * runner's version.
+ * `--sandbox-fault`, `--data-dir`, …) and the runner's version. Light: the commands' declarations
+ * import it, and parsing a command line must load no handler's machinery.
  *
  * @internal
  */
@@ -12,30 +12,20 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { Components } from "../../components/Components.js"
-import type { ConnectionValues } from "../../components/ConnectionValues.js"
-import type * as FileAccess from "../../components/FileAccess.js"
-import * as Errors from "../../Errors.js"
+import type { SandboxFault } from "../../components/ConnectionSource.js"
 import type { Output } from "../../Output.js"
-import * as Workflow from "../../workflow/Workflow.js"
 import * as NameValues from "./nameValues.js"
-import * as SandboxFaults from "./sandboxFaults.js"
 // esbuild inlines it in the bundle; from dist/ and src/ alike it is the runner's own package.json.
 import packageJson from "../../../package.json" with { type: "json" }
 
 /** The runner's version (its package.json's), printed by `--version` and atop every help. */
 export const version: string = packageJson.version
 
+/** The environment variable of `mcp`'s HTTP transport's token (else `--token-file`). */
+export const mcpTokenVariable = "XRUNNER_MCP_TOKEN"
+
 /** What the commands' handlers run with. */
 export type Needs = Components | Output | FileSystem.FileSystem | HttpClient.HttpClient
-
-/** A workflow that passed both checks (the second one needs the connections). */
-export const checkWithConnections = (file: string, workflow: Workflow.Workflow, connections: ConnectionValues) => {
-  const issues = Workflow.checkWithConnections(workflow, connections)
-  return issues.length === 0 ? Effect.void : Effect.fail(new Errors.InvalidWorkflow({ file, issues }))
-}
-
-/** `run`'s flags when a caller gives none: the current directory, private networks refused. */
-export const noFlags: FileAccess.Flags = { filesDir: Option.none(), allowPrivateNetworks: false }
 
 export const workflowArg = Args.text({ name: "workflow.json" }).pipe(
   Args.withDescription("The workflow file: {label, inputs?, triggers?, tasks} (see the README's \"Workflow files\")")
@@ -84,10 +74,14 @@ export const sandboxFaultOption = Options.text("sandbox-fault").pipe(
   Options.repeated,
   Options.optional,
   Options.mapEffect((given) =>
-    Either.match(SandboxFaults.parse(Option.getOrElse(given, () => [])), {
-      onLeft: (message) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message))),
-      onRight: Effect.succeed
-    })
+    // The parser (on `@x/core/testing`) is loaded only when a fault is given.
+    Option.isNone(given)
+      ? Effect.succeed<ReadonlyArray<SandboxFault>>([])
+      : Effect.flatMap(Effect.promise(() => import("./sandboxFaults.js")), (SandboxFaults) =>
+        Either.match(SandboxFaults.parse(given.value), {
+          onLeft: (message) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message))),
+          onRight: Effect.succeed
+        }))
   )
 )
 export const withoutRateLimitsOption = Options.boolean("without-rate-limits").pipe(

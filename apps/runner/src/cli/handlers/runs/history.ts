@@ -19,6 +19,7 @@ import { InvalidArguments, ServeProblem, StepFailed } from "../../../Errors.js"
 import { Output } from "../../../Output.js"
 import * as RunStore from "../../../store/RunStore.js"
 import * as RunActions from "../../../runs/RunActions.js"
+import * as Layers from "../../internal/layers.js"
 
 /**
  * The statuses `--status` takes.
@@ -157,7 +158,7 @@ const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
       json: false,
       history: args.where,
       retrying: run.id
-    }).pipe(Effect.provide(Components.layer({ rateLimits: !rerun.withoutRateLimits })))
+    }).pipe(Effect.provide(Layer.merge(Components.layer({ rateLimits: !rerun.withoutRateLimits }), Layers.http)))
   })
 
 /**
