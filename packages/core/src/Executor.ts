@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Option from "effect/Option"
@@ -16,6 +17,7 @@ import type { ConnectorError, InvalidInput } from "./ConnectorError.js"
 import { Connections } from "./Connections.js"
 import * as internalConnectionTest from "./internal/connectionTest.js"
 import * as internal from "./internal/executor.js"
+import { flatMapNow } from "./internal/flatMapNow.js"
 import { inStep } from "./internal/executor.js"
 import * as PropertyGroups from "./internal/propertyGroup.js"
 import type * as Property from "./Property.js"
@@ -221,8 +223,9 @@ export const make = (
 
   /** Runs a step with its decoded parameters (no object built for them on the way: a hot path). */
   const execute = ({ action, component, step }: Prepared, params: Readonly<Record<string, unknown>>) =>
-    Effect.flatMap(Connections, (connections) =>
-      Effect.flatMap(connections.get(component, step.connection), (opened) => internal.execute(opened, action, params, step.type, asScrubbed)))
+    Effect.contextWithEffect((context: Context.Context<Connections>) =>
+      flatMapNow(Context.get(context, Connections).get(component, step.connection), (opened) =>
+        internal.execute(opened, action, params, step.type, asScrubbed)))
 
   const runDecoded: Executor["runDecoded"] = (decoded) => execute(decoded, decoded.params)
 

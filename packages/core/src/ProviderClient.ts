@@ -122,6 +122,8 @@ export const makeWith = (
   const retries = Retrying.make(config.credentials, config.retry)
   const timeout = Duration.decode(config.timeout ?? "30 seconds")
   const take = limiters.take(config.rateLimits ?? [])
+  // Without limits there is no permit to hold or give back.
+  const limited = (config.rateLimits ?? []).length > 0
   // A deadline-aware client aborts at the watchdog's word (no fiber or timer per request);
   // any other is interrupted, which a client built with `HttpClient.make` turns into an abort.
   // A tick of a twentieth of the limit, at most 100 ms: limits hold within 5 %, and a process
@@ -159,23 +161,30 @@ export const makeWith = (
     // headers: the provider counted the request before it answered), then given back.
     const exchange = (answered: Effect.Effect<void>) =>
       Effect.flatMap(
-        Effect.zipLeft((ResponseReader.isStreaming(read) ? executeStreamed : execute)(httpRequest), answered),
-        (response): Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.ResponseError> =>
-          response.status >= 200 && response.status < 300
-            ? read(response, info)
-            : Attempt.fromResponse(config, response, info, idempotent)
+        (ResponseReader.isStreaming(read) ? executeStreamed : execute)(httpRequest),
+        (response) => {
+          const next: Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.ResponseError> =
+            response.status >= 200 && response.status < 300
+              ? read(response, info)
+              : Attempt.fromResponse(config, response, info, idempotent)
+          return Effect.zipRight(answered, next)
+        }
       )
+    const timed = (attempt: Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError>) =>
+      Duration.isFinite(attemptTimeout) ? limit(attemptTimeout, attempt, timedOut) : attempt
     // The wait for a start is outside the attempt's time limit; a failure or an interruption
-    // gives the tokens back too.
-    const once = Effect.uninterruptibleMask((restore) =>
-      Effect.flatMap(take, (permit) =>
-        restore(
-          Duration.isFinite(attemptTimeout)
-            ? limit(attemptTimeout, exchange(permit.release), timedOut)
-            : exchange(permit.release)
-        ).pipe(Effect.ensuring(permit.release)))
-    ).pipe(Effect.mapError((error) => Attempt.fromFailure(error, baseUrl, info, idempotent)))
-    const retried = Retrying.retrying(retries, once, info, idempotent)
+    // gives the tokens back too. A success has given them back already (at the answer), so
+    // only a failure is handled here, where the mask makes `ensuring`'s own needless.
+    const once = limited
+      ? Effect.uninterruptibleMask((restore) =>
+        Effect.flatMap(take, (permit) =>
+          Effect.catchAllCause(
+            restore(timed(exchange(permit.release))),
+            (cause) => Effect.zipRight(permit.release, Effect.failCause(cause))
+          ))
+      )
+      : timed(exchange(Effect.void))
+    const retried = Retrying.retrying(retries, once, (error) => Attempt.fromFailure(error, baseUrl, info, idempotent), info, idempotent)
     // A write is announced to the guard in context (a durable engine's) before its first
     // attempt; reads, and writes with no guard, pay nothing.
     const guarded = idempotent ? retried : Effect.flatMap(WriteGuard.WriteGuard, (guard) =>

@@ -28,9 +28,11 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as Schema from "effect/Schema"
 import { createHash, randomUUID } from "node:crypto"
+import { MemoryBucket } from "./internal/memoryBuckets.js"
 
 /**
  * A provider's published limit: at most `limit` requests per `interval`, per `scope`.
@@ -282,28 +284,57 @@ export const releaseAt = (state: BucketState, holder: string, answeredAt: number
 
 /**
  * A store in this process's memory (a JavaScript thread's: each take and release runs whole).
+ * It applies `takeAt` and `releaseAt`'s algorithm, giving the same starts, over buckets kept
+ * for it (`internal/memoryBuckets`): a call costs O(log limit), not a scan and a copy of every
+ * token, so a large limit costs no more per call than a small one.
  *
  * @since 0.5.0
  * @category constructors
  */
 export const memoryStore = (): RateLimiterStore => {
-  const buckets = new Map<string, ReadonlyArray<Token>>()
-  const stateOf = (bucket: Bucket): BucketState => ({ bucket, tokens: buckets.get(bucket.key) ?? [] })
-  return {
-    // Synchronous: each runs whole, so it is atomic.
-    take: (wanted, holder) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const taken = takeAt(wanted.map(stateOf), now, holder)
-        if (taken._tag === "Full") return taken
-        wanted.forEach((bucket, i) => buckets.set(bucket.key, taken.tokens[i]!))
-        return { _tag: "Taken", waitMillis: taken.start - now }
-      }),
-    release: (held, holder, sent) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        for (const bucket of held) buckets.set(bucket.key, releaseAt(stateOf(bucket), holder, sent ? now : undefined))
-      })
+  const buckets = new Map<string, MemoryBucket>()
+  const bucketFor = (bucket: Bucket): MemoryBucket => {
+    let kept = buckets.get(bucket.key)
+    if (kept === undefined) buckets.set(bucket.key, kept = new MemoryBucket(bucket.limit, bucket.intervalMillis))
+    return kept
   }
+  const sync: SynchronousStore = {
+    take: (wanted, holder, now) => {
+      const kept = wanted.map(bucketFor)
+      let start = now
+      let retryMillis = Number.POSITIVE_INFINITY
+      for (const bucket of kept) {
+        const earliest = bucket.earliest(now)
+        if (earliest === Number.POSITIVE_INFINITY) retryMillis = Math.min(retryMillis, bucket.retryMillis(now))
+        else start = Math.max(start, earliest)
+      }
+      if (retryMillis < Number.POSITIVE_INFINITY) return { _tag: "Full", retryMillis: Math.max(1, retryMillis) }
+      for (const bucket of kept) bucket.take(now, holder, start, start + holdLimitMillis + bucket.intervalMillis + marginMillis)
+      return { _tag: "Taken", waitMillis: start - now }
+    },
+    release: (held, holder, answeredAt) => {
+      for (const bucket of held) buckets.get(bucket.key)?.release(holder, answeredAt, marginMillis)
+    }
+  }
+  const store: RateLimiterStore = {
+    // Synchronous: each runs whole, so it is atomic.
+    take: (wanted, holder) => Effect.map(Clock.currentTimeMillis, (now) => sync.take(wanted, holder, now)),
+    release: (held, holder, sent) => Effect.map(Clock.currentTimeMillis, (now) => sync.release(held, holder, sent ? now : undefined))
+  }
+  synchronousStores.set(store, sync)
+  return store
 }
+
+/** A store whose calls need no effect: the memory store's, which a limiter on it calls directly. */
+interface SynchronousStore {
+  readonly take: (buckets: ReadonlyArray<Bucket>, holder: string, now: number) => Taken
+  readonly release: (buckets: ReadonlyArray<Bucket>, holder: string, answeredAt: number | undefined) => void
+}
+
+const synchronousStores = new WeakMap<RateLimiterStore, SynchronousStore>()
+
+const nowOf = (fiber: Fiber.RuntimeFiber<unknown, unknown>): number =>
+  Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
 
 /**
  * How long a request waited for its start: `millis` in all (its waits for a token held by a
@@ -352,36 +383,66 @@ const noPermit: Permit = { release: Effect.void }
  * @category constructors
  */
 export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
+  const sync = synchronousStores.get(store)
+  // A holder names one request's tokens: unique across processes (a shared store's tokens are
+  // every runner's), without a random UUID per request.
+  const prefix = randomUUID()
+  let taken = 0
   const take = (limits: ReadonlyArray<KeyedRateLimit>): Effect.Effect<Permit> => {
     if (limits.length === 0) return Effect.succeed(noPermit)
     // A store takes its buckets in one order, so that two takes never wait on each other in a cycle.
     const buckets = limits.map(bucketOf).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    // The store's calls run whole; only the waits can be interrupted, even where the caller
-    // made the permit's taking and its release uninterruptible (`withPermit`).
     const scopes = [...new Set(limits.map((limit) => limit.scope))]
-    return Effect.uninterruptible(Effect.suspend(() => {
-      const holder = randomUUID()
-      // `waited`: the time slept so far for a full bucket, reported with the last wait.
-      const attempt = (waited: number): Effect.Effect<Permit> => Effect.flatMap(store.take(buckets, holder), (taken) => {
-        if (taken._tag === "Full") {
-          return Effect.zipRight(Effect.interruptible(Effect.sleep(Duration.millis(taken.retryMillis))), attempt(waited + taken.retryMillis))
-        }
-        let released = false
-        const permit: Permit = {
-          release: Effect.suspend(() => {
+    const permitOf = (holder: string): Permit => {
+      let released = false
+      return {
+        release: sync === undefined
+          ? Effect.suspend(() => {
             if (released) return Effect.void
             released = true
             return store.release(buckets, holder, true)
           })
-        }
-        if (taken.waitMillis <= 0) return waited > 0 ? Effect.as(reportWait({ scopes, millis: waited }), permit) : Effect.succeed(permit)
-        return Effect.interruptible(Effect.sleep(Duration.millis(taken.waitMillis))).pipe(
-          Effect.onInterrupt(() => store.release(buckets, holder, false)),
-          Effect.zipRight(reportWait({ scopes, millis: waited + taken.waitMillis })),
-          Effect.as(permit)
+          : Effect.withFiberRuntime((fiber) => {
+            if (!released) {
+              released = true
+              sync.release(buckets, holder, nowOf(fiber))
+            }
+            return Effect.void
+          })
+      }
+    }
+    // What a store answered: the permit, or the wait for it. The store's calls run whole; only
+    // the waits can be interrupted, even where the caller made the permit's taking and its
+    // release uninterruptible (`withPermit`). `waited`: the time slept so far for a full
+    // bucket, reported with the last wait.
+    const answered = (holder: string, answer: Taken, waited: number): Effect.Effect<Permit> => {
+      if (answer._tag === "Full") {
+        return Effect.zipRight(
+          Effect.interruptible(Effect.sleep(Duration.millis(answer.retryMillis))),
+          Effect.flatMap(store.take(buckets, holder), (next) => answered(holder, next, waited + answer.retryMillis))
         )
+      }
+      const permit = permitOf(holder)
+      if (answer.waitMillis <= 0) return waited > 0 ? Effect.as(reportWait({ scopes, millis: waited }), permit) : Effect.succeed(permit)
+      return Effect.interruptible(Effect.sleep(Duration.millis(answer.waitMillis))).pipe(
+        Effect.onInterrupt(() => store.release(buckets, holder, false)),
+        Effect.zipRight(reportWait({ scopes, millis: waited + answer.waitMillis })),
+        Effect.as(permit)
+      )
+    }
+    // In memory, a token free now is taken in the fiber's step, with no effect around it.
+    if (sync !== undefined) {
+      return Effect.withFiberRuntime((fiber) => {
+        const holder = `${prefix}:${taken++}`
+        const answer = sync.take(buckets, holder, nowOf(fiber))
+        return answer._tag === "Taken" && answer.waitMillis <= 0
+          ? Effect.succeed(permitOf(holder))
+          : Effect.uninterruptible(answered(holder, answer, 0))
       })
-      return attempt(0)
+    }
+    return Effect.uninterruptible(Effect.suspend(() => {
+      const holder = `${prefix}:${taken++}`
+      return Effect.flatMap(store.take(buckets, holder), (answer) => answered(holder, answer, 0))
     }))
   }
   return {

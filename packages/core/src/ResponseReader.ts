@@ -14,6 +14,7 @@ import * as Schema from "effect/Schema"
 import * as Errors from "./ConnectorError.js"
 import { acceptedUnreadable, isWrite } from "./internal/accepted.js"
 import { describeMismatch, mismatchIssues, parseJson } from "./internal/json.js"
+import { flatMapNow } from "./internal/flatMapNow.js"
 import * as PlainSchema from "./internal/plainSchema.js"
 
 /**
@@ -50,7 +51,7 @@ const jsonReaders = new WeakMap<Schema.Schema<any, any>, ResponseReader<any>>()
 const makeJsonReader = <A, I>(schema: Schema.Schema<A, I>): ResponseReader<A> => {
   const decode = PlainSchema.decodeUnknownEither(schema, { errors: "all" })
   return (response, info) =>
-    Effect.flatMap(response.text, (text) => {
+    flatMapNow(response.text, (text) => {
       const body = parseJson(text)
       const empty = text.trim() === ""
       const result = decode(body === undefined && empty ? undefined : body)

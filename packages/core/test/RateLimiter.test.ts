@@ -225,6 +225,74 @@ describe("RateLimiter", () => {
       expect(most(inMemory, 10_000)).toBe(3)
     }))
 
+  it.effect("the memory store answers every take as takeAt and releaseAt over arrays do, large limits and gone holders included", () => {
+    // A clock moved by hand (TestClock's adjust yields to the scheduler: slow over thousands of steps).
+    let time = 0
+    const clock: Clock.Clock = {
+      [Clock.ClockTypeId]: Clock.ClockTypeId,
+      unsafeCurrentTimeMillis: () => time,
+      unsafeCurrentTimeNanos: () => BigInt(time) * 1_000_000n,
+      currentTimeMillis: Effect.sync(() => time),
+      currentTimeNanos: Effect.sync(() => BigInt(time) * 1_000_000n),
+      sleep: () => Effect.void
+    }
+    return Effect.gen(function*() {
+      // A seeded sequence of takes and releases (some never sent, some never released, so that
+      // holders pass their hold limit) against both stores, the clock moving between calls.
+      let seed = 7
+      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648
+      const limits = [token("t", 3, "10 seconds"), { scope: "key", credential: "k", limit: 5, interval: "4 seconds" }, token("big", 400, "1 second")]
+      // takeAt and releaseAt over plain arrays, as the memory store used to keep them.
+      const rows = new Map<string, ReadonlyArray<RateLimiter.Token>>()
+      const read = (bucket: RateLimiter.Bucket): RateLimiter.BucketState => ({ bucket, tokens: rows.get(bucket.key) ?? [] })
+      const arrays: RateLimiter.RateLimiterStore = {
+        take: (buckets, holder) =>
+          Effect.map(Clock.currentTimeMillis, (now) => {
+            const taken = RateLimiter.takeAt(buckets.map(read), now, holder)
+            if (taken._tag === "Full") return taken
+            buckets.forEach((bucket, i) => rows.set(bucket.key, taken.tokens[i]!))
+            return { _tag: "Taken", waitMillis: taken.start - now } as const
+          }),
+        release: (buckets, holder, sent) =>
+          Effect.map(Clock.currentTimeMillis, (now) => {
+            for (const bucket of buckets) rows.set(bucket.key, RateLimiter.releaseAt(read(bucket), holder, sent ? now : undefined))
+          })
+      }
+      const memory = RateLimiter.memoryStore()
+      const held: Array<{ readonly holder: string; readonly buckets: ReadonlyArray<RateLimiter.Bucket> }> = []
+      let full = 0
+      let waited = 0
+      for (let i = 0; i < 3_000; i++) {
+        const step = random()
+        time += step < 0.02 ? 20_000 : Math.floor(random() * (step < 0.12 ? 200 : 3))
+        if (random() < 0.55 || held.length === 0) {
+          const pick = random()
+          const buckets = (pick < 0.3 ? [limits[0]!, limits[1]!] : pick < 0.5 ? [limits[1]!] : [limits[2]!]).map(RateLimiter.bucketOf)
+            .sort((a, b) => (a.key < b.key ? -1 : 1))
+          const holder = `h${i}`
+          const expected = yield* arrays.take(buckets, holder)
+          expect(yield* memory.take(buckets, holder)).toEqual(expected)
+          if (expected._tag === "Full") full++
+          else {
+            held.push({ holder, buckets })
+            if (expected.waitMillis > 0) waited++
+          }
+        } else {
+          const [{ buckets, holder }] = held.splice(Math.floor(random() * held.length), 1)
+          // One in ten holders never gives its tokens back.
+          if (random() < 0.9) {
+            const sent = random() < 0.8
+            yield* arrays.release(buckets, holder, sent)
+            yield* memory.release(buckets, holder, sent)
+          }
+        }
+      }
+      // The sequence went through full buckets and waits, not only free tokens.
+      expect(full).toBeGreaterThan(50)
+      expect(waited).toBeGreaterThan(50)
+    }).pipe(Effect.withClock(clock))
+  })
+
   it("keys a bucket by its scope, a hash of its credential, its limit and interval: never the credential", () => {
     const bucket = RateLimiter.bucketOf(token("secret-token-value", 100, "10 seconds"))
     expect(bucket.key).toMatch(/^token:[A-Za-z0-9_-]{22}:100\/10000$/)

@@ -38,6 +38,7 @@ import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as UrlParams from "@effect/platform/UrlParams"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Inspectable from "effect/Inspectable"
 import * as Layer from "effect/Layer"
@@ -457,49 +458,50 @@ const build = (
   )
   const invalidUrl = (request: HttpClientRequest.HttpClientRequest, cause: unknown) =>
     Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause }))
-  const client = HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
-    (effect) =>
-      Effect.flatMap(effect, (request) =>
-        Effect.withFiberRuntime<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((fiber) => {
-          if (
-            fiber.getFiberRef(FiberRef.currentTracerEnabled) &&
-            !fiber.getFiberRef(HttpClient.currentTracerDisabledWhen)(request)
-          ) {
-            return traced.execute(request)
-          }
-          const deadline = RequestDeadline.take(fiber)
-          const match = absoluteUrl.exec(request.url)
-          if (match === null || dotSegment.test(match[2]!)) {
-            const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
-            return url._tag === "Left"
-              ? invalidUrl(request, url.left)
-              : dispatch(
-                dispatcherOf(fiber),
-                maxBytes,
-                request,
-                url.right.origin,
-                url.right.pathname + url.right.search,
-                undefined,
-                deadline,
-                fiber.getFiberRef(ResponseReader.streamRequested)
-              )
-          }
-          let path = match[2] === "" ? "/" : match[2]!
-          if (request.urlParams.length > 0) {
-            const query = new URLSearchParams(request.urlParams as Array<[string, string]>).toString()
-            path += (path.includes("?") ? "&" : "?") + query
-          }
-          return dispatch(
+  const send = (request: HttpClientRequest.HttpClientRequest) =>
+    Effect.withFiberRuntime<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((fiber) => {
+      if (
+        fiber.getFiberRef(FiberRef.currentTracerEnabled) &&
+        !fiber.getFiberRef(HttpClient.currentTracerDisabledWhen)(request)
+      ) {
+        return traced.execute(request)
+      }
+      const deadline = RequestDeadline.take(fiber)
+      const match = absoluteUrl.exec(request.url)
+      if (match === null || dotSegment.test(match[2]!)) {
+        const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
+        return url._tag === "Left"
+          ? invalidUrl(request, url.left)
+          : dispatch(
             dispatcherOf(fiber),
             maxBytes,
             request,
-            match[1]!,
-            path,
+            url.right.origin,
+            url.right.pathname + url.right.search,
             undefined,
             deadline,
             fiber.getFiberRef(ResponseReader.streamRequested)
           )
-        })),
+      }
+      let path = match[2] === "" ? "/" : match[2]!
+      if (request.urlParams.length > 0) {
+        const query = new URLSearchParams(request.urlParams as Array<[string, string]>).toString()
+        path += (path.includes("?") ? "&" : "?") + query
+      }
+      return dispatch(
+        dispatcherOf(fiber),
+        maxBytes,
+        request,
+        match[1]!,
+        path,
+        undefined,
+        deadline,
+        fiber.getFiberRef(ResponseReader.streamRequested)
+      )
+    })
+  const client = HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
+    // A request given as it is (`execute`, no `mapRequestEffect` in front) is sent at once.
+    (effect) => Exit.isExit(effect) && Exit.isSuccess(effect) ? send(effect.value as HttpClientRequest.HttpClientRequest) : Effect.flatMap(effect, send),
     Effect.succeed
   )
   return RequestDeadline.deadlineAware(client)

@@ -179,8 +179,7 @@ const isObjectLike = (ast: AST.AST) =>
 const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean): Check | undefined => {
   // A record of unknown values (`Schema.Record({ key: Schema.String, value: Schema.Unknown })`).
   if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 1) {
-    const [signature] = ast.indexSignatures
-    if (signature!.parameter._tag !== "StringKeyword" || signature!.type._tag !== "UnknownKeyword") return undefined
+    if (!isUnknownRecord(ast.indexSignatures[0]!)) return undefined
     return (u) => {
       if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
       const output: Record<string, unknown> = {}
@@ -188,7 +187,10 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean): Check | undefined
       return output
     }
   }
-  if (ast.indexSignatures.length !== 0) return undefined
+  // Fields and a record of unknown values for the rest (`Schema.Struct({ … }, Schema.Record(…))`):
+  // Schema's parser gives the fields, then every other own key's value as it is.
+  const rest = ast.indexSignatures.length === 0 ? false : ast.indexSignatures.length === 1 && isUnknownRecord(ast.indexSignatures[0]!)
+  if (ast.indexSignatures.length !== 0 && !rest) return undefined
   const names: Array<string> = []
   const optional: Array<boolean> = []
   const checks: Array<Check> = []
@@ -210,9 +212,16 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean): Check | undefined
       if (value === fail) return fail
       output[name] = value
     }
+    if (rest) {
+      // Every field present was written above (a missing optional one is missing here too).
+      for (const key of Object.keys(input)) if (!Object.prototype.hasOwnProperty.call(output, key)) output[key] = input[key]
+    }
     return output
   }
 }
+
+const isUnknownRecord = (signature: AST.IndexSignature) =>
+  signature.parameter._tag === "StringKeyword" && signature.type._tag === "UnknownKeyword"
 
 /** Whether a schema takes the fast path (for tests: the values are the same either way). */
 export const isPlain = (schema: Schema.Schema<any, any>): boolean =>

@@ -28,30 +28,36 @@ export const make = (credentials: Auth.Credentials, options: RetryPolicy.Setting
   }
 }
 
-/** @internal `once`, retried as the policy says, refreshed once on a 401; errors scrubbed. */
-export const retrying = <A>(
+/**
+ * @internal `once` (whose failures `toAttempt` reads), retried as the policy says, refreshed
+ * once on a 401; errors scrubbed. A success passes one failure handler and nothing else: the
+ * mapping, the retries, the refresh and the scrubbing are all entered from it.
+ */
+export const retrying = <A, E>(
   self: Retrying,
-  once: Effect.Effect<A, AttemptFailed>,
+  once: Effect.Effect<A, E>,
+  toAttempt: (error: E) => AttemptFailed,
   info: Errors.RequestInfo,
   idempotent: boolean
 ): Effect.Effect<A, Errors.ConnectorError> => {
   const { credentials, retryWhile, schedule } = self
-  // The retry machinery is entered only after a failure, so the success path pays nothing for it.
-  const withRetry = Effect.catchAll(once, (first): Effect.Effect<A, AttemptFailed> => {
+  // The retries after a first failure, as the policy allows them (built then: a success pays nothing for them).
+  const retry = (first: AttemptFailed): Effect.Effect<A, AttemptFailed> => {
     if (!retryWhile(first)) return Effect.fail(first)
+    const attempt = Effect.mapError(once, toAttempt)
     let replayed = false
-    let attempt = 1
+    let count = 1
     const again: Effect.Effect<A, AttemptFailed> = Effect.suspend(() => {
       if (!replayed) {
         replayed = true
         return Effect.fail(first)
       }
-      attempt++
+      count++
       return Effect.zipRight(
         Effect.logDebug(Auth.scrub(credentials.secrets, `retrying ${info.method} ${info.path}`)).pipe(
-          Effect.annotateLogs({ attempt })
+          Effect.annotateLogs({ attempt: count })
         ),
-        once
+        attempt
       )
     })
     return Effect.retry(
@@ -62,16 +68,19 @@ export const retrying = <A>(
         ))),
       { schedule, while: retryWhile }
     )
-  })
+  }
   const refresh = credentials.refresh
-  const withRefresh = refresh === undefined ? withRetry : Effect.catchAll(withRetry, (failure) =>
-    failure.error._tag !== "AuthenticationFailed"
-      ? Effect.fail(failure)
-      : Effect.flatMap(
-        Effect.mapError(refresh, (error) => new AttemptFailed(error, idempotent, false, false)),
-        (renewed) => renewed ? withRetry : Effect.fail(failure)
-      ))
+  const recover = (first: AttemptFailed): Effect.Effect<A, AttemptFailed> =>
+    refresh === undefined ? retry(first) : Effect.catchAll(retry(first), (failure) =>
+      failure.error._tag !== "AuthenticationFailed"
+        ? Effect.fail(failure)
+        : Effect.flatMap(
+          Effect.mapError(refresh, (error) => new AttemptFailed(error, idempotent, false, false)),
+          // The whole of it again from a first attempt.
+          (renewed) => renewed ? Effect.catchAll(Effect.mapError(once, toAttempt), retry) : Effect.fail(failure)
+        ))
   // Secrets are scrubbed once, here, from whatever reached the error: the provider's message
   // and body, the path (a token may be part of it), decoding details; then it is settled.
-  return Effect.mapError(withRefresh, (failure) => settle(scrubError(credentials.secrets, failure.error)))
+  const settled = (failure: AttemptFailed) => settle(scrubError(credentials.secrets, failure.error))
+  return Effect.catchAll(once, (error) => Effect.mapError(recover(toAttempt(error)), settled))
 }

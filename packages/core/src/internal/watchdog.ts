@@ -12,6 +12,7 @@
  * and a limit is enforced within one tick of its deadline.
  */
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { type Deadline, pending } from "./requestDeadline.js"
@@ -65,35 +66,33 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
 
   return {
     limit: <A, E, R, E2>(timeout: Duration.Duration, effect: Effect.Effect<A, E, R>, onExpired: () => E2) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Effect.withFiberRuntime<A, E | E2, R>((fiber): Effect.Effect<A, E | E2, R> => {
-          const watch: Watch = { deadline: now + Duration.toMillis(timeout), expired: false, abort: undefined }
-          watches.add(watch)
-          // A request made while this one is being prepared (an OAuth2 token refresh on the same
-          // fiber) registers its own watch; the outer one is put back when it is done.
-          const outer = pending.get(fiber)
-          pending.set(fiber, watch)
-          const done = () => {
-            watches.delete(watch)
-            if (outer !== undefined) pending.set(fiber, outer)
-            else pending.delete(fiber)
+      // One step of the fiber's: the Clock read from its services, no effect around the read.
+      Effect.withFiberRuntime<A, E | E2, R>((fiber): Effect.Effect<A, E | E2, R> => {
+        const now = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
+        const watch: Watch = { deadline: now + Duration.toMillis(timeout), expired: false, abort: undefined }
+        watches.add(watch)
+        // A request made while this one is being prepared (an OAuth2 token refresh on the same
+        // fiber) registers its own watch; the outer one is put back when it is done.
+        const outer = pending.get(fiber)
+        pending.set(fiber, watch)
+        const done = () => {
+          watches.delete(watch)
+          if (outer !== undefined) pending.set(fiber, outer)
+          else pending.delete(fiber)
+        }
+        const watched = Effect.matchCauseEffect(effect, {
+          onSuccess: (value) => {
+            done()
+            return Effect.succeed(value)
+          },
+          onFailure: (cause): Effect.Effect<never, E | E2> => {
+            done()
+            return watch.expired ? Effect.fail(onExpired()) : Effect.failCause(cause)
           }
-          const start = running ? Effect.void : Effect.asVoid(Effect.forkDaemon(loop))
-          running = true
-          return start.pipe(
-            Effect.zipRight(effect),
-            Effect.matchCauseEffect({
-              onSuccess: (value) => {
-                done()
-                return Effect.succeed(value)
-              },
-              onFailure: (cause): Effect.Effect<never, E | E2> => {
-                done()
-                return watch.expired ? Effect.fail(onExpired()) : Effect.failCause(cause)
-              }
-            })
-          )
         })
-      )
+        if (running) return watched
+        running = true
+        return Effect.zipRight(Effect.forkDaemon(loop), watched)
+      })
   }
 }

@@ -72,15 +72,34 @@ describe("internal/plainSchema", () => {
   it("leaves every other schema to Schema: transformations, filters, defaults, options", () => {
     const withTransformation = Schema.Struct({ n: Schema.NumberFromString, at: Schema.optionalWith(Schema.String, { default: () => "x" }) })
     const withFilter = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(2)) })
-    const withRest = Schema.Struct({ name: Schema.String }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+    const withRest = Schema.Struct({ name: Schema.String }, Schema.Record({ key: Schema.String, value: Schema.Number }))
     const withOptions = Schema.Struct({ id: Schema.String }).annotations({ parseOptions: { onExcessProperty: "error" } })
     same(withTransformation, [{ n: "1" }, { n: 1 }, { n: "1", at: "y" }])
     same(withFilter, [{ id: "ab" }, { id: "a" }])
-    same(withRest, [{ name: "n", other: 1 }, { other: 1 }])
+    same(withRest, [{ name: "n", other: 1 }, { other: 1 }, { name: "n", other: "x" }])
     same(withOptions, [{ id: "1" }, { id: "1", extra: 1 }])
     const exact = PlainSchema.decodeUnknownEither(Schema.Struct({ u: Schema.Unknown }), { exact: true })
     expect(Either.isLeft(exact({}))).toBe(true)
     expect([withTransformation, withFilter, withRest, withOptions].map(PlainSchema.isPlain)).toEqual([false, false, false, false])
+  })
+
+  it("takes a struct with a record of unknown values for its other keys: the fields, then the rest in the input's order", () => {
+    const Item = Schema.Struct({
+      id: Schema.String,
+      fieldData: Schema.Struct({ name: Schema.String, slug: Schema.optional(Schema.String) }, Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+      isDraft: Schema.optional(Schema.Boolean)
+    })
+    expect(PlainSchema.isPlain(Item)).toBe(true)
+    same(Item, [
+      { id: "1", fieldData: { price: 3, name: "n", slug: "s", tags: ["a"], nothing: null } },
+      { id: "1", fieldData: { name: "n", undef: undefined }, isDraft: true, extra: 1 },
+      { id: "1", fieldData: { name: "n" } },
+      { id: "1", fieldData: { slug: "s" } },
+      { id: "1", fieldData: { name: 1 } },
+      { id: "1", fieldData: [] },
+      { id: "1", fieldData: null },
+      JSON.parse(`{"id":"1","fieldData":{"name":"n","__proto__":{"a":1},"b":2}}`)
+    ])
   })
 
   it("takes fields with defaults, renamed fields and nested structs with defaults: the same values, defaults filled in", () => {
