@@ -1,6 +1,7 @@
 /**
  * Cold start, as ratios against yardsticks measured in the same run (issue 33): whole processes
- * of `x-runner --version` and `x-runner describe boardtool/v1` (the bundle users run) against a
+ * of `x-runner --version`, `x-runner --help` (the CLI with no component: its floor) and
+ * `x-runner describe boardtool/v1` (the bundle users run; `XRUNNER_BUNDLE` names a copy) against a
  * bare `node -e 0`, the three interleaved, median of several fresh processes each; `describe`
  * of every component bundled and unbundled; and importing each package in a fresh process
  * against importing `effect`'s and `@effect/platform`'s entry points there.
@@ -41,6 +42,8 @@ export interface ColdStartResult {
   /** A bare Node start (`node -e 0`): the yardstick of the processes below. */
   readonly nodeMs: number
   readonly versionMs: number
+  /** `x-runner --help`: the command line parsed and its help printed, no component loaded. */
+  readonly helpMs: number
   readonly describeBoardtoolMs: number
   /** `x-runner describe` of every component, the bin users run: the bundle. */
   readonly describeMs: number
@@ -52,10 +55,11 @@ export interface ColdStartResult {
 }
 
 export const coldStartBench = (runs = 7): ColdStartResult => {
-  const bin = "dist/bundle/x-runner.js"
+  const bin = process.env["XRUNNER_BUNDLE"] ?? "dist/bundle/x-runner.js"
   const processes = interleaved({
     node: ["-e", "0"],
     version: [bin, "--version"],
+    help: [bin, "--help"],
     describeBoardtool: [bin, "describe", "boardtool/v1"],
     describe: [bin, "describe"],
     describeUnbundled: ["dist/main.js", "describe"]
@@ -64,6 +68,7 @@ export const coldStartBench = (runs = 7): ColdStartResult => {
   return {
     nodeMs: processes["node"]!,
     versionMs: processes["version"]!,
+    helpMs: processes["help"]!,
     describeBoardtoolMs: processes["describeBoardtool"]!,
     describeMs: processes["describe"]!,
     describeUnbundledMs: processes["describeUnbundled"]!,

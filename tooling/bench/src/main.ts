@@ -327,6 +327,7 @@ if (runs("coldstart")) {
   const verdict = (value: number, target: number) => `${value.toFixed(2)}× (target ≤ ${target}×: ${value <= target ? "met" : "MISSED"})`
   console.log(`\nCold start, median of 7 fresh processes each, interleaved; node -e 0: ${c.nodeMs.toFixed(0)} ms`)
   console.log(`  x-runner --version: ${c.versionMs.toFixed(0)} ms, ${verdict(ratio(c.versionMs, c.nodeMs), 3)}`)
+  console.log(`  x-runner --help (no component): ${c.helpMs.toFixed(0)} ms, ${ratio(c.helpMs, c.nodeMs).toFixed(2)}×`)
   console.log(`  x-runner describe boardtool/v1: ${c.describeBoardtoolMs.toFixed(0)} ms, ${verdict(ratio(c.describeBoardtoolMs, c.nodeMs), 6)}`)
   console.log(`  x-runner describe (every component): ${c.describeMs.toFixed(0)} ms, ${ratio(c.describeMs, c.nodeMs).toFixed(2)}×; unbundled ${c.describeUnbundledMs.toFixed(0)} ms`)
   console.log(`Importing a package in a fresh process, against effect + @effect/platform's entry points (${c.effectImportMs.toFixed(1)} ms):`)
