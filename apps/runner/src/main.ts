@@ -5,7 +5,9 @@
  *
  * @since 0.2.0
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -39,9 +41,11 @@ const command = Effect.suspend(() => cli(process.argv)).pipe(
 const streamFailed = Effect.flatMap(Stdio.closed, (error) =>
   Stdio.isClosedPipe(error) ? Effect.succeed(0) : Effect.as(Output.err(`x-runner: ${error.message}`), 1))
 
+// The services the commands use: the file system, paths and the terminal (@effect/cli's), not all of
+// NodeContext (its command executor and workers would load child_process and more at every start).
 const main = Effect.raceFirst(command, streamFailed).pipe(
   Effect.withConsole(CliConsole.make({ name: "x-runner", commands: Object.keys(examples) })),
-  Effect.provide(Layer.mergeAll(NodeContext.layer, Output.layer, noTracer))
+  Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer, Output.layer, noTracer))
 )
 
 Stdio.guard()
