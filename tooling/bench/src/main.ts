@@ -3,7 +3,8 @@
  * 1. Overhead per call: boardtool getCard and createCard, sitebuilder getCollectionItem and
  *    browseragent getSession, each through a step of ours, the provider's official SDK, a bare
  *    `fetch` and a raw undici `Pool.request`, sequentially and at concurrency 32, against the
- *    packages' simulators in a process of their own.
+ *    packages' simulators in a process of their own; each client's time in interleaved slices
+ *    (BENCH_ROUNDS, default 4), so that the machine's load falls on every client alike.
  * 2. Rate-limit efficiency (ratelimit.ts). 3. The durable engine (engine.ts): ingestion on the
  *    embedded default; execution on it and on one and two runners on PostgreSQL; rate limits
  *    across two runners; a loop's iterations against as many one-task runs; one runner against two
@@ -19,7 +20,7 @@
 import { fork } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { FETCH, makeCalls, OURS, OURS_PROMISE, TYPED_PROMISE, UNDICI } from "./calls.js"
+import { type Client, FETCH, makeCalls, OURS, OURS_PROMISE, TYPED_PROMISE, UNDICI } from "./calls.js"
 import { coldStartBench } from "./coldstart.js"
 import {
   type ExecutionResult,
@@ -33,6 +34,7 @@ import {
   type TasksResult
 } from "./engine.js"
 import { type EnginesResult, enginesPart } from "./engines.js"
+import { combine, type Measurement } from "./measure.js"
 import { print as printProfile } from "./profile.js"
 import { type RateLimitResult, rateLimitBench, trelloJsRateLimitBench } from "./ratelimit.js"
 import { FIRST_PAGE, type RunsPageResult, runsPageBench, YARDSTICK } from "./runsPage.js"
@@ -41,6 +43,7 @@ import type { Providers } from "./simulators.js"
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 2)
 const warmupSeconds = Number(process.env["BENCH_WARMUP"] ?? 0.5)
 const concurrencyLevels = (process.env["BENCH_CONCURRENCY"] ?? "1,32").split(",").map(Number)
+const rounds = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 4))
 const only = process.env["BENCH_ONLY"]
 const runs = (part: string) => only === undefined || only === part
 
@@ -52,7 +55,9 @@ if (only === undefined || !partNames.includes(only)) {
   const simulators = fork(fileURLToPath(new URL("./simulators.js", import.meta.url)), { stdio: "inherit" })
   const providers = await new Promise<Providers>((resolve) => simulators.once("message", (m: Providers) => resolve(m)))
   const { calls, close } = makeCalls(providers)
-  console.log(`\nOverhead per call: the simulators on loopback in their own process, ${seconds}s per run after ${warmupSeconds}s warm-up, Node ${process.version}`)
+  console.log(
+    `\nOverhead per call: the simulators on loopback in their own process, ${seconds}s per client and concurrency in ${rounds} interleaved slices (BENCH_ROUNDS) after ${warmupSeconds}s warm-up, Node ${process.version}`
+  )
   const verdicts: Array<string> = []
   for (const call of calls) {
     const selected = call.clients.filter((c) => only === undefined || call.title.includes(only) || [OURS, FETCH, UNDICI].includes(c.name) || c.name.includes(only))
@@ -62,9 +67,20 @@ if (only === undefined || !partNames.includes(only)) {
     // warms up the component's code (its first sequential run read 10 % low without it).
     for (const client of selected) await client.run(1, warmupSeconds)
     for (const concurrency of concurrencyLevels) {
+      for (const client of selected) await client.run(concurrency, warmupSeconds)
+      // Each client's time in `rounds` slices, interleaved (the order turned each round): a
+      // load that comes and goes on the machine (two cores, shared) falls on every client
+      // alike, where one run after the other let it fall on one and move the ratios.
+      const slices = new Map<Client, Array<Measurement>>(selected.map((client) => [client, []]))
+      for (let round = 0; round < rounds; round++) {
+        for (let i = 0; i < selected.length; i++) {
+          const client = selected[(i + round) % selected.length]!
+          slices.get(client)!.push(await client.run(concurrency, seconds / rounds))
+        }
+      }
       for (const client of selected) {
-        await client.run(concurrency, warmupSeconds)
-        results.push({ name: client.name, concurrency, ...(await client.run(concurrency, seconds)) })
+        const { p50, p99, throughput } = combine(slices.get(client)!)
+        results.push({ name: client.name, concurrency, throughput, p50, p99 })
       }
     }
     const table = results.map((r) => {

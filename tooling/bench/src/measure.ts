@@ -7,13 +7,20 @@ export interface Measurement {
   readonly throughput: number
   readonly p50: number
   readonly p99: number
+  /** Each call's latency (ms, sorted) and the run's length, so that slices of a run can be combined. */
+  readonly latencies: ReadonlyArray<number>
+  readonly elapsedSeconds: number
 }
 
 export const summarize = (latencies: Array<number>, elapsedSeconds: number): Measurement => {
   latencies.sort((a, b) => a - b)
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!
-  return { calls: latencies.length, throughput: latencies.length / elapsedSeconds, p50: at(0.5), p99: at(0.99) }
+  return { calls: latencies.length, throughput: latencies.length / elapsedSeconds, p50: at(0.5), p99: at(0.99), latencies, elapsedSeconds }
 }
+
+/** Slices of one client's run as one measurement: every call over the slices' time together. */
+export const combine = (slices: ReadonlyArray<Measurement>): Measurement =>
+  summarize(slices.flatMap((slice) => slice.latencies), slices.reduce((sum, slice) => sum + slice.elapsedSeconds, 0))
 
 /** `call` from `concurrency` promise loops for `seconds`, each call's latency recorded. */
 export const measurePromises = async (call: () => Promise<unknown>, concurrency: number, seconds: number) => {
