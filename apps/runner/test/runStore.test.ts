@@ -5,6 +5,7 @@
  * PostgreSQL (clusterRunners.test.ts runs it there).
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
+import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -14,6 +15,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Database from "../src/store/Database.js"
 import * as RunStore from "../src/store/RunStore.js"
+import type * as WriteBatcher from "../src/store/internal/writeBatcher.js"
 import * as TriggerStore from "../src/store/TriggerStore.js"
 
 const stores = () =>
@@ -58,6 +60,42 @@ describe("RunStore", () => {
       expect(loaded.event).toEqual({ name: "Keyboards" })
       expect(loaded.run).toMatchObject({ workflow: "new-card", eventId: "a1", status: "succeeded", attempt: 0 })
     }).pipe(Effect.provide(stores())))
+
+  it.effect("events accepted at once are committed together, each its own run: the same event twice among them, or accepted before, is one run", () =>
+    Effect.gen(function*() {
+      const store = yield* RunStore.RunStore
+      const before = yield* store.accept("new-card", { id: "old", output: { n: 0 } })
+      const ids = ["e1", "e2", "e1", "old", "e3", "e2"]
+      const accepted = yield* Effect.all(ids.map((id, n) => store.accept("new-card", { id, output: { n } })), { concurrency: "unbounded" })
+      expect(accepted.map((a) => a.runId)).toEqual(ids.map((id) => RunStore.runIdOf("new-card", id)))
+      // The first of each new event is fresh; a repeat in the same commit and the event accepted before are not.
+      expect(accepted.map((a) => a.fresh)).toEqual([true, true, false, false, true, false])
+      expect(before.fresh).toBe(true)
+      expect((yield* store.toHand(10)).length).toBe(4)
+      // Each run keeps the event it was first accepted with.
+      expect(Option.getOrThrow(yield* store.load(accepted[0]!.runId)).event).toEqual({ n: 0 })
+      expect(Option.getOrThrow(yield* store.load(accepted[1]!.runId)).event).toEqual({ n: 1 })
+      expect(Option.getOrThrow(yield* store.load(before.runId)).event).toEqual({ n: 0 })
+      expect(Option.getOrThrow(yield* store.load(accepted[4]!.runId)).event).toEqual({ n: 4 })
+    }).pipe(Effect.provide(stores())))
+
+  it.effect("an accept whose write was refused before its INSERT ran (its transaction could not begin) leaves nothing behind: the next accept is written", () =>
+    Effect.gen(function*() {
+      const sql = yield* Database.RunsSql
+      let refusing = true
+      // The group commit refusing a write without running it, as when PostgreSQL is gone at BEGIN.
+      const batcher: WriteBatcher.WriteBatcher = {
+        write: (write) => refusing ? Effect.fail(new SqlError({ cause: new Error("gone"), message: "connection refused" })) : write
+      }
+      const store = yield* RunStore.make(sql, batcher)
+      expect((yield* Effect.either(store.accept("new-card", { id: "e1", output: {} })))._tag).toBe("Left")
+      refusing = false
+      expect(yield* store.accept("new-card", { id: "e2", output: {} })).toEqual({ runId: RunStore.runIdOf("new-card", "e2"), fresh: true })
+      expect(yield* store.accept("new-card", { id: "e1", output: {} })).toEqual({ runId: RunStore.runIdOf("new-card", "e1"), fresh: true })
+    }).pipe(
+      Effect.provide(Database.layer({ _tag: "Embedded", dataDir: mkdtempSync(join(tmpdir(), "x-runner-store-")) })),
+      Effect.provide(NodeContext.layer)
+    ))
 
   it.effect("a failed run goes back to the engine: its tasks that succeeded keep their outputs, the others are cleared to run again", () =>
     Effect.gen(function*() {

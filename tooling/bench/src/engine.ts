@@ -1,7 +1,8 @@
 /**
  * The runner's durable engine (`x-runner serve`, the bundle users run), measured:
- * 1. Ingestion on the embedded default: signed Trello deliveries from autocannon; acknowledged
- *    deliveries per second and their latency, then every accepted delivery's run awaited.
+ * 1. Ingestion on the embedded default: signed deliveries from autocannon; acknowledged
+ *    deliveries per second and their latency, against a bare `node:http` server answering 200
+ *    under the same load just before; then every accepted delivery's run awaited.
  * 2. Execution: one-step runs committed before the runners start, then runs per second from the
  *    first start to the last end: one runner on the embedded default, one runner on PostgreSQL,
  *    and two runners on one PostgreSQL (the engine's shards split over them).
@@ -19,7 +20,7 @@
 import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
 import { createHmac } from "node:crypto"
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { closeSync, cpSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -29,14 +30,14 @@ import * as TrelloSimulator from "@x/boardtool/testing"
 import { Webhook } from "@x/core"
 import * as Redacted from "effect/Redacted"
 import { startPostgres } from "../../testing/postgres.mjs"
-import { summarise, type ThreadProfile } from "./profile.js"
+import { nowMicros, summarise, type ThreadProfile, type Window } from "./profile.js"
 import type { RateLimitResult } from "./ratelimit.js"
 
 const require = createRequire(import.meta.url)
 /** The runner's bundle; `XRUNNER_BUNDLE` names a copy of it, to measure one build while others rebuild `dist/bundle`. */
 const cli = process.env["XRUNNER_BUNDLE"] ?? fileURLToPath(new URL("../../../apps/runner/dist/bundle/x-runner.js", import.meta.url))
-/** The same runner unbundled (tsc's output): a profile of it names each package its time goes to. */
-const unbundledCli = fileURLToPath(new URL("../../../apps/runner/dist/main.js", import.meta.url))
+/** The same runner unbundled (tsc's output; `XRUNNER_UNBUNDLED` names a copy of its main.js): a profile of it names each package its time goes to. */
+const unbundledCli = process.env["XRUNNER_UNBUNDLED"] ?? fileURLToPath(new URL("../../../apps/runner/dist/main.js", import.meta.url))
 const ingestWorkflow = fileURLToPath(new URL("../workflows/ingest.json", import.meta.url))
 const ingestStaticWorkflow = fileURLToPath(new URL("../workflows/ingest-static.json", import.meta.url))
 
@@ -198,14 +199,64 @@ const delivery = (trigger: IngestionTrigger, publicUrl: string) => {
   }
 }
 
+/**
+ * Deliveries signed before the load starts, so that signing them does not slow the load
+ * (autocannon runs on the bench's thread): as many as the fastest server measured here
+ * takes in a run; past them, each is signed as it is sent.
+ */
+const signedBefore = 30_000
+
+/** A source of signed deliveries, each a new event (`fresh`), or the first `signedBefore` over and over (`cycled`: for the yardstick, which keeps nothing). */
+const deliveries = (trigger: IngestionTrigger, publicUrl: string, mode: "fresh" | "cycled") => {
+  const signed = Array.from({ length: signedBefore }, () => delivery(trigger, publicUrl))
+  let sent = 0
+  return () => {
+    const n = sent++
+    return n < signed.length ? signed[n]! : mode === "cycled" ? signed[n % signed.length]! : delivery(trigger, publicUrl)
+  }
+}
+
 /** Signed deliveries from autocannon to one port (the public URL is what is signed). */
-const load = (trigger: IngestionTrigger, port: number, publicUrl: string, options: { readonly connections: number; readonly seconds: number }) =>
-  autocannon({
+const load = async (
+  trigger: IngestionTrigger,
+  port: number,
+  publicUrl: string,
+  options: { readonly connections: number; readonly seconds: number; readonly mode: "fresh" | "cycled" }
+) => {
+  const next = deliveries(trigger, publicUrl, options.mode)
+  const fromMicros = nowMicros()
+  const result = await autocannon({
     url: `http://127.0.0.1:${port}${new URL(publicUrl).pathname}`,
     connections: options.connections,
     duration: options.seconds,
-    requests: [{ method: "POST", setupRequest: (request) => ({ ...request, ...delivery(trigger, publicUrl) }) }]
+    requests: [{ method: "POST", setupRequest: (request) => ({ ...request, ...next() }) }]
   })
+  // When the load ran, as the profiles' samples are stamped.
+  return { result, window: { fromMicros, toMicros: nowMicros() } }
+}
+
+/**
+ * The yardstick of ingestion: a bare `node:http` server answering 200 once it has read the body,
+ * in a process of its own (it shares no event loop with the bench), loaded by autocannon with
+ * the same connections, seconds and signed deliveries as the runner: the requests per second
+ * that HTTP alone allows on this machine now.
+ */
+const bareHttpBench = async (trigger: IngestionTrigger, options: { readonly connections: number; readonly seconds: number }) => {
+  const child = spawn(process.execPath, ["-e", `const server = require("node:http").createServer((req, res) => {
+  req.on("data", () => {})
+  req.on("end", () => res.end("ok"))
+}).listen(0, "127.0.0.1", () => console.log(server.address().port))`], { stdio: ["ignore", "pipe", "inherit"] })
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout!.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())))
+      child.once("exit", (code) => reject(new Error(`the bare node:http server exited (${code})`)))
+    })
+    const { result } = await load(trigger, port, `http://127.0.0.1:${port}/hooks/ingest`, { ...options, mode: "cycled" })
+    return { perSecond: result["2xx"] / result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99 }
+  } finally {
+    child.kill("SIGKILL")
+  }
+}
 
 /** Waits until every accepted run has ended; the runs per second from the load's end to the last end. */
 const drain = async (counts: () => Promise<RunCounts>, loadEnded: number, timeoutMs: number) => {
@@ -219,6 +270,20 @@ const drain = async (counts: () => Promise<RunCounts>, loadEnded: number, timeou
   }
   const seconds = ((now.lastFinish ?? Date.now()) - loadEnded) / 1000
   return { counts: now, drainedAfterLoad: now.finished - atLoadEnd.finished, perSecond: (now.finished - atLoadEnd.finished) / Math.max(seconds, 0.001), seconds }
+}
+
+/**
+ * The profiles of a runner summarised (the samples within `window`: the load's), and kept in
+ * `BENCH_PROFILE_DIR/<name>` when that is set, to be read further (the bench's own directory
+ * is removed).
+ */
+const keptProfile = (dir: string, name: string, window: Window) => {
+  const keep = process.env["BENCH_PROFILE_DIR"]
+  if (keep !== undefined) {
+    cpSync(dir, join(keep, name), { recursive: true })
+    writeFileSync(join(keep, name, "window.json"), JSON.stringify(window))
+  }
+  return summarise(dir, 15, window)
 }
 
 export interface IngestionResult {
@@ -239,6 +304,12 @@ export interface IngestionResult {
   readonly drainSeconds: number
   /** One-step runs per second once the deliveries stopped (execution alone). */
   readonly executionPerSecond: number
+  /** The serving (main) thread's CPU while the load ran, per acknowledged delivery (from /proc, 10 ms ticks). */
+  readonly servingCpuUsPerDelivery: number
+  /** The serve process's (every thread's: the engine's runs too) over the same time, per acknowledged delivery. */
+  readonly processCpuUsPerDelivery: number
+  /** The yardstick measured just before, by the same load: a bare `node:http` server answering 200. */
+  readonly bareHttp: { readonly perSecond: number; readonly p50Ms: number; readonly p99Ms: number }
   /** With BENCH_PROFILE=1: where each thread of the serve process spent its time. */
   readonly profile?: ReadonlyArray<ThreadProfile> | undefined
 }
@@ -282,6 +353,7 @@ export const ingestionBench = async (
   connections = 16,
   profile = process.env["BENCH_PROFILE"] === "1"
 ): Promise<IngestionResult> => {
+  const bareHttp = await bareHttpBench(trigger, { connections, seconds })
   const dir = mkdtempSync(join(tmpdir(), "x-runner-ingest-"))
   const port = await freePort()
   const publicUrl = `http://127.0.0.1:${port}/hooks/ingest`
@@ -299,7 +371,9 @@ export const ingestionBench = async (
   })
   let stopped = false
   try {
-    const result = await load(trigger, port, publicUrl, { connections, seconds })
+    const cpuBefore = { serving: cpuMs(runner.pid, runner.pid), all: cpuMs(runner.pid) }
+    const { result, window } = await load(trigger, port, publicUrl, { connections, seconds, mode: "fresh" })
+    const cpu = { serving: cpuMs(runner.pid, runner.pid) - cpuBefore.serving, all: cpuMs(runner.pid) - cpuBefore.all }
     const ended = Date.now()
     const drained = await drain(embeddedCounts(join(dir, "data")), ended, 300_000)
     const rss = peakRssMb(runner.pid)
@@ -322,7 +396,10 @@ export const ingestionBench = async (
       runsSucceeded: drained.counts.succeeded,
       drainSeconds: drained.seconds,
       executionPerSecond: drained.perSecond,
-      profile: profile ? summarise(join(dir, "serve-profile")) : undefined
+      bareHttp,
+      servingCpuUsPerDelivery: cpu.serving * 1000 / Math.max(result["2xx"], 1),
+      processCpuUsPerDelivery: cpu.all * 1000 / Math.max(result["2xx"], 1),
+      profile: profile ? keptProfile(join(dir, "serve-profile"), `ingestion-${trigger}`, window) : undefined
     }
   } finally {
     if (!stopped) await stop(runner)
@@ -595,9 +672,9 @@ export interface TasksResult {
   readonly profile?: ReadonlyArray<ThreadProfile> | undefined
 }
 
-/** The CPU a process has used, in milliseconds (user and system, all its threads). */
-const cpuMs = (pid: number) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+/** The CPU a process has used, in milliseconds (user and system, all its threads; `thread`: that one alone, the main one's id being the process's). */
+const cpuMs = (pid: number, thread?: number) => {
+  const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, "utf8")
   // The fields after the command's name, which may hold spaces: utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   return (Number(fields[11]) + Number(fields[12])) * 10

@@ -29,15 +29,23 @@ const lingerMillis = 2_000
 export const read = (
   request: HttpServerRequest.HttpServerRequest,
   maxBytes: number
-): Effect.Effect<Option.Option<Uint8Array>> => {
-  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-  return Effect.map(
-    Effect.promise(() => Webhook.readBody(incoming, maxBytes).catch(() => ({ _tag: "Body" as const, bytes: Buffer.alloc(0) }))),
-    (body) => {
-      if (body._tag === "Body") return Option.some(body.bytes)
-      dropRest(incoming)
-      return Option.none()
-    }
+): Effect.Effect<Option.Option<Uint8Array>> => readIncoming(NodeHttpServerRequest.toIncomingMessage(request), maxBytes)
+
+/**
+ * `read` of a Node request: read when the effect first runs, and once (running it again gives
+ * the same body).
+ */
+export const readIncoming = (incoming: IncomingMessage, maxBytes: number): Effect.Effect<Option.Option<Uint8Array>> => {
+  let reading: Promise<Option.Option<Uint8Array>> | undefined
+  return Effect.promise(() =>
+    reading ??= Webhook.readBody(incoming, maxBytes).then(
+      (body) => {
+        if (body._tag === "Body") return Option.some<Uint8Array>(body.bytes)
+        dropRest(incoming)
+        return Option.none()
+      },
+      () => Option.some<Uint8Array>(Buffer.alloc(0))
+    )
   )
 }
 

@@ -1,8 +1,8 @@
 /**
  * `serve`: serves the triggers of one or more workflows and runs their tasks once per event on
  * the durable engine, until interrupted. This thread receives the deliveries: each workflow's
- * webhook at its own path, `GET /healthz`, and the runs page under `/runs` (`RunsPage`); a
- * delivery is acknowledged once its run is committed (`RunStore`). The engine (`EngineHost`)
+ * webhook at its own path (the lean path of `IngestionServer`), `GET /healthz`, and the runs
+ * page under `/runs` (`RunsPage`); a delivery is acknowledged once its run is committed (`RunStore`). The engine (`EngineHost`)
  * runs in a thread of its own (`EngineWorker`): it executes the runs, and keeps the triggers (a
  * dynamic webhook registered with the provider and removed by the last runner to stop; a
  * polling trigger polled). A static webhook (registered by hand in the provider's dashboard) is
@@ -12,11 +12,9 @@
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Path from "@effect/platform/Path"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { type Connections, FilePolicy, Webhook } from "@x/core"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -26,7 +24,6 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import { randomUUID } from "node:crypto"
-import { createServer } from "node:http"
 import { Components } from "../components/Components.js"
 import { isRequestTrigger } from "../components/HttpComponent.js"
 import * as Database from "../store/Database.js"
@@ -41,6 +38,7 @@ import { Output } from "../Output.js"
 import type * as Interpreter from "../engine/Interpreter.js"
 import * as RunsPage from "../page/RunsPage.js"
 import * as RunStore from "../store/RunStore.js"
+import * as IngestionServer from "./IngestionServer.js"
 import * as Signing from "./Signing.js"
 import * as TriggerStore from "../store/TriggerStore.js"
 import type * as Workflow from "../workflow/Workflow.js"
@@ -222,26 +220,27 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
       Effect.tap(store.accept(name, event), ({ fresh }) => fresh ? wake : Effect.void)
 
     const maxBytes = Webhook.defaultMaxBytes
-    const deliver = (served: Served) =>
-      Effect.gen(function*() {
-        const trigger = served.workflow.trigger!.prepared
-        const request = yield* HttpServerRequest.HttpServerRequest
+    // A webhook's deliveries (the lean path of `IngestionServer`): any method, since the
+    // provider's check of the URL (before the webhook and its state exist) goes to the trigger too.
+    const deliver = (served: Served): IngestionServer.Handler<Connections.Connections> => {
+      const trigger = served.workflow.trigger!.prepared
+      const url = served.publicUrl!.toString()
+      const allowUnsigned = { allowUnsigned: options.allowUnsignedDeliveries === true }
+      return (request) => Effect.gen(function*() {
         // Not acknowledged while its run could not be kept: the provider delivers it again later.
         const refusing = yield* storageFailing
         if (Option.isSome(refusing)) {
           yield* say(`✘ a delivery was refused (503): the runs' database refuses writes (${refusing.value})`)
           return HttpServerResponse.text("the runs' database refuses writes: deliver again later", { status: 503 })
         }
-        const body = yield* CappedBody.read(request, maxBytes)
+        const body = yield* request.body
         if (Option.isNone(body)) return CappedBody.tooLarge(maxBytes)
-        // Every request goes to the trigger, the provider's check of the URL (before the webhook
-        // and its state exist) too.
         const handled = yield* Effect.either(executor.handleDelivery(trigger, states.get(served.name) ?? {}, {
           method: request.method,
-          url: served.publicUrl!.toString(),
+          url,
           headers: request.headers,
           body: body.value
-        }, { allowUnsigned: options.allowUnsignedDeliveries === true }))
+        }, allowUnsigned))
         if (handled._tag === "Left") {
           yield* say(`✘ a delivery could not be handled: ${handled.left._tag}: ${handled.left.message}`)
           return HttpServerResponse.text("could not handle the delivery", { status: 500 })
@@ -260,6 +259,7 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
         }
         return HttpServerResponse.text(response.body ?? "", { status: response.status })
       })
+    }
     // The HTTP trigger's answer: the run's id at once, or (respond: whenDone) its outputs once it
     // ended, read from the store every 100 ms within the time limit (the run may be on another
     // runner, so the store is where its end is seen); still going by then, its id (202).
@@ -303,37 +303,31 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
         }, { status: status === "serving" ? 200 : 503 })
       })
     )
-    // Each webhook at its path, matched in one form (`WebhookPath`): the router's own matching
+    // Each webhook at its path, matched in one form (`WebhookPath`): a router's own matching
     // takes a path case-insensitively and a registered one percent-encoded (`my%20hook`) never.
-    const byPath = new Map(webhooks.map((served) => [WebhookPath.canonical(served.publicUrl!.pathname), served]))
-    // The health check too, in the same one form: `/healthz` exactly, by GET or HEAD; the runs
-    // page (once the server listens) everything under /runs.
+    // Its deliveries take the lean path (`IngestionServer`); every other request the app below.
+    const byPath = new Map(webhooks.map((served) => [WebhookPath.canonical(served.publicUrl!.pathname), deliver(served)]))
+    // The health check in the same one form: `/healthz` exactly, by GET or HEAD; the runs page
+    // (once the server listens) everything under /runs.
     let page: RunsPage.RunsPage | undefined
     const route = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const path = WebhookPath.canonical(request.url)
       if (path === healthPath && (request.method === "GET" || request.method === "HEAD")) return health
       if (page !== undefined && RunsPage.isPagePath(path)) return page.handle
-      const served = byPath.get(path)
-      return served === undefined ? Effect.succeed(CappedBody.notFound) : deliver(served)
+      return Effect.succeed(CappedBody.notFound)
     })
     const router: HttpRouter.HttpRouter<never, Connections.Connections> = HttpRouter.all(HttpRouter.empty, "*", route)
     const port = options.port ?? (webhooks.length > 0 ? defaultPort : undefined)
     const host = options.host ?? "127.0.0.1"
     if (port !== undefined) {
       // Built in serve's scope: it listens until serve stops (after the engine's thread).
-      const server = yield* Layer.build(NodeHttpServer.layer(() => createServer(), { port, host })).pipe(
-        Effect.catchTag("ServeError", (error) =>
-          new ServeProblem({
-            message: /EADDRINUSE/.test(String(error.cause)) ? `port ${port} is in use` : `the server could not start: ${String(error.cause)}`
-          }))
-      )
+      yield* IngestionServer.serve({ port, host, webhooks: byPath, maxBytes, app: router })
       // Made after the server: its live streams end first when serve stops, then the server closes.
       page = yield* Effect.provideService(
         RunsPage.make({ host, token: options.uiToken, wake: Effect.suspend(() => wake) }),
         RunStore.RunStore,
         store
       )
-      yield* Effect.provide(HttpServer.serveEffect()(router), server)
       if (webhooks.length === 0) yield* say(`● health at http://${host}:${port}/healthz`)
       yield* say(`● runs at http://${host.includes(":") ? `[${host}]` : host}:${port}/runs`)
       if (options.uiToken === undefined && RunsPage.needsTokenAt(host)) yield* say(`○ ${RunsPage.needsToken(host)} (until then it answers 403)`)

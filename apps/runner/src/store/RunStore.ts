@@ -19,6 +19,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -419,6 +420,24 @@ const Handoff = Schema.Struct({ runId: Schema.propertySignature(Schema.String).p
 
 const withoutEvent = ({ event: _, ...run }: typeof RunWithEvent.Type): Run => run
 
+/** The rows of one INSERT of accepted events, and its outcome: the ids it inserted (the others were accepted before). */
+interface AcceptGroup {
+  readonly rows: Array<{
+    readonly id: string
+    readonly workflow: string
+    readonly event_id: string
+    readonly event: string
+    readonly status: "accepted"
+    readonly accepted_at: number
+    readonly changed_at: number
+  }>
+  readonly runIds: Set<string>
+  readonly inserted: Deferred.Deferred<ReadonlySet<string>, StoreFailed>
+}
+
+/** The rows of one INSERT at most (7 parameters each: well under SQLite's and PostgreSQL's limits). */
+const maxAcceptGroup = 512
+
 /**
  * The store on a database client (its schema brought up to date: `Database.layer` does).
  *
@@ -555,17 +574,50 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
         if (retried.length > 0) yield* sql`DELETE FROM xr_steps WHERE run_id = ${runId} AND status <> 'succeeded'`
         return retried.length > 0
       })
+    // The events accepted while no commit took them yet: one multi-row INSERT, one write of the
+    // group commit, for all of them (a statement, a write and its wait per delivery cost more
+    // than the row). The group closes when its INSERT runs; an accept after that starts the next.
+    let group: AcceptGroup | undefined
+    const insertGroup = (forming: AcceptGroup) =>
+      Effect.suspend(() => {
+        if (group === forming) group = undefined
+        return sql<{ id: string }>`INSERT INTO xr_runs ${sql.insert(forming.rows)} ON CONFLICT (id) DO NOTHING RETURNING id`
+      })
     const store: RunStore = {
-      accept: (workflow, event) => {
-        const runId = runIdOf(workflow, event.id)
-        const now = Date.now()
-        return write(
-          "written",
-          sql<{ id: string }>`INSERT INTO xr_runs (id, workflow, event_id, event, status, accepted_at, changed_at)
-            VALUES (${runId}, ${workflow}, ${event.id}, ${JSON.stringify(event.output ?? null)}, 'accepted', ${now}, ${now})
-            ON CONFLICT (id) DO NOTHING RETURNING id`
-        ).pipe(Effect.map((rows) => ({ runId, fresh: rows.length > 0 })))
-      },
+      accept: (workflow, event) =>
+        Effect.suspend(() => {
+          const runId = runIdOf(workflow, event.id)
+          const now = Date.now()
+          const row = { id: runId, workflow, event_id: event.id, event: JSON.stringify(event.output ?? null), status: "accepted" as const, accepted_at: now, changed_at: now }
+          const joined = group !== undefined && group.rows.length < maxAcceptGroup ? group : undefined
+          if (joined !== undefined) {
+            // The same event twice in one group: the first one's run; the second is a redelivery.
+            const again = joined.runIds.has(runId)
+            if (!again) {
+              joined.rows.push(row)
+              joined.runIds.add(runId)
+            }
+            return Effect.map(Deferred.await(joined.inserted), (inserted) => ({ runId, fresh: !again && inserted.has(runId) }))
+          }
+          return Effect.flatMap(Deferred.make<ReadonlySet<string>, StoreFailed>(), (inserted) => {
+            const forming: AcceptGroup = { rows: [row], runIds: new Set([runId]), inserted }
+            group = forming
+            // Whoever started the group writes it and tells the others, even if it is interrupted
+            // meanwhile. A write refused before its INSERT ran (its transaction could not begin)
+            // closes the group too: an accept after it starts a new one, never joins a failed one.
+            return write("written", insertGroup(forming)).pipe(
+              Effect.map((rows) => new Set(rows.map((r) => r.id)) as ReadonlySet<string>),
+              Effect.exit,
+              Effect.tap((exit) => {
+                if (group === forming) group = undefined
+                return Deferred.done(inserted, exit)
+              }),
+              Effect.flatten,
+              Effect.uninterruptible,
+              Effect.map((ids) => ({ runId, fresh: ids.has(runId) }))
+            )
+          })
+        }),
       toHand: (max) => read("read", unhanded(max)),
       // COUNT(*) answers one row.
       inEngine: read("read", countInEngine(undefined).pipe(Effect.catchTag("NoSuchElementException", Effect.die), Effect.map((row) => row.n))),

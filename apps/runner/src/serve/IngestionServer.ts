@@ -1,0 +1,154 @@
+/**
+ * The HTTP side of `serve`: one `node:http` server on which a webhook's deliveries take a lean
+ * path and everything else (the health check, the runs page under `/runs`, a 404) is the
+ * `@effect/platform` app's (`NodeHttpServer.makeHandler`). `@effect/platform`'s server makes a
+ * fiber, a request object with its headers, a router match, middleware and a response
+ * conversion per request; a delivery needs none of it: its path is looked up in a map, its body
+ * read under the cap (`Webhook.readBody`), and its handler (an Effect: the signature checked,
+ * the event committed) runs in one fiber whose answer is written to the Node response as it is.
+ *
+ * What a delivery's handler is given and answers keeps `@effect/platform`'s shapes (its
+ * `Headers`, an `HttpServerResponse`), so that deliveries are answered as before, to the header.
+ *
+ * @since 0.12.0
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Headers from "@effect/platform/Headers"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
+import type * as Scope from "effect/Scope"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { ServeProblem } from "../Errors.js"
+import * as CappedBody from "../internal/cappedBody.js"
+import * as WebhookPath from "./internal/webhookPath.js"
+
+/**
+ * A delivery as its handler sees it: the method, the headers (lower-case names, repeated ones
+ * joined, as `@effect/platform` gives them) and the body, read whole under the cap.
+ *
+ * @since 0.12.0
+ * @category models
+ */
+export interface Delivery {
+  readonly method: string
+  readonly headers: Headers.Headers
+  /**
+   * The body, or none when it is over the cap (then answer `CappedBody.tooLarge`: the rest
+   * is dropped as it arrives); read when first asked for, so that a delivery refused before
+   * it is read is not read at all. Empty when the client went away before its end.
+   */
+  readonly body: Effect.Effect<Option.Option<Uint8Array>>
+}
+
+/**
+ * What handles the deliveries to one path.
+ *
+ * @since 0.12.0
+ * @category models
+ */
+export type Handler<R> = (delivery: Delivery) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
+
+/**
+ * What the server serves.
+ *
+ * @since 0.12.0
+ * @category models
+ */
+export interface Options<R> {
+  readonly port: number
+  readonly host: string
+  /** The webhooks' handlers by path (`WebhookPath.canonical`): the lean path. */
+  readonly webhooks: ReadonlyMap<string, Handler<R>>
+  /** A delivery's body cap (`CappedBody`). */
+  readonly maxBytes: number
+  /** Every other request's app. */
+  readonly app: HttpApp.Default<unknown, R>
+}
+
+/** What a request body may be read up to by the app, as `NodeHttpServer.make` sets it (10 MiB). */
+const appMaxBodySize = Option.some(FileSystem.Size(10 * 1024 * 1024))
+
+
+/** Writes an answer (a text or JSON body: what deliveries are answered with) to the Node response. */
+const write = (method: string, response: HttpServerResponse.HttpServerResponse, nodeResponse: ServerResponse) => {
+  if (nodeResponse.writableEnded) return
+  nodeResponse.writeHead(response.status, response.headers)
+  const body = response.body
+  if (method === "HEAD" || body._tag === "Empty") return void nodeResponse.end()
+  if (body._tag === "Uint8Array") return void nodeResponse.end(body.body)
+  if (body._tag === "Raw" && (typeof body.body === "string" || body.body instanceof Uint8Array)) return void nodeResponse.end(body.body)
+  // No delivery's answer is a stream or a form: one would be a mistake here, not a client's.
+  nodeResponse.end()
+}
+
+/**
+ * Listens on `port` until the scope closes (then the server stops taking connections and the
+ * scope waits for those open to end, as `NodeHttpServer` does); a port in use fails.
+ *
+ * @since 0.12.0
+ * @category constructors
+ */
+export const serve = <R>(options: Options<R>): Effect.Effect<Server, ServeProblem, R | Scope.Scope> =>
+  Effect.gen(function*() {
+    const runtime = yield* Effect.runtime<R>()
+    const runFork = Runtime.runFork(runtime)
+    // What `NodeHttpServer.layer` gives the app beside the server (the platform, ETags, Node's file system).
+    const platform = yield* Layer.build(NodeHttpServer.layerContext)
+    const app = yield* NodeHttpServer.makeHandler(options.app).pipe(
+      Effect.provide(platform),
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, appMaxBodySize)
+    )
+    const deliver = (handler: Handler<R>, request: IncomingMessage, nodeResponse: ServerResponse) => {
+      const method = request.method ?? "GET"
+      const body = CappedBody.readIncoming(request, options.maxBytes)
+      const fiber = runFork(handler({ method, headers: Headers.fromInput(request.headers), body }))
+      fiber.addObserver((exit) => {
+        if (Exit.isSuccess(exit)) return write(method, exit.value, nodeResponse)
+        if (Cause.isInterruptedOnly(exit.cause)) return
+        // A defect: answered as `@effect/platform` answers one.
+        if (!nodeResponse.headersSent) nodeResponse.writeHead(500)
+        nodeResponse.end()
+      })
+      // A client that goes away before its answer: what the handler does not protect stops.
+      nodeResponse.once("close", () => {
+        if (!nodeResponse.writableEnded) fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId)
+      })
+    }
+    const server = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        createServer((request, nodeResponse) => {
+          const handler = options.webhooks.size === 0 ? undefined : options.webhooks.get(WebhookPath.canonical(request.url ?? "/"))
+          if (handler === undefined) app(request, nodeResponse)
+          else deliver(handler, request, nodeResponse)
+        })
+      ),
+      (server) =>
+        Effect.async<void>((resume) => {
+          if (!server.listening) return resume(Effect.void)
+          server.close(() => resume(Effect.void))
+        })
+    )
+    yield* Effect.async<void, ServeProblem>((resume) => {
+      const failed = (error: Error) =>
+        resume(Effect.fail(
+          new ServeProblem({
+            message: /EADDRINUSE/.test(String(error)) ? `port ${options.port} is in use` : `the server could not start: ${String(error)}`
+          })
+        ))
+      server.once("error", failed)
+      server.listen({ port: options.port, host: options.host }, () => {
+        server.off("error", failed)
+        resume(Effect.void)
+      })
+    })
+    return server
+  })
