@@ -25,19 +25,18 @@ export const formId = webflowId({ title: "Form", required: true, dynamicOptions:
 /** An item of the collection. */
 export const itemId = webflowId({ title: "Item", required: true, dynamicOptions: CollectionOptions.items })
 
-/**
- * Several items of the collection, each item the id format. It has no dynamic options: written
- * `{ dynamicOptions: …, ...Property.array(…) }` before, the array's own `dynamicOptions: undefined`
- * came last and won, and describing it stays as it was.
- */
-export const itemIds = Property.array({
-  title: "Items",
-  required: true,
-  items: webflowId({ title: "Item" }),
-  minItems: 1,
-  // Webflow's bulk item endpoints take 100 items at most.
-  maxItems: 100
-})
+/** Several items of the collection (a multi-select): the array carries the options, each item the id format. */
+export const itemIds = Property.extend(
+  Property.array({
+    title: "Items",
+    required: true,
+    items: webflowId({ title: "Item" }),
+    minItems: 1,
+    // Webflow's bulk item endpoints take 100 items at most.
+    maxItems: 100
+  }),
+  { dynamicOptions: CollectionOptions.items }
+)
 
 /** New items, each its fields by slug (`name` and `slug` among them), up to Webflow's 100 a request. */
 export const newItems = Property.array({

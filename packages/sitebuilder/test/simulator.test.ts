@@ -121,6 +121,9 @@ describe("sitebuilder against the simulator", () => {
       const items = yield* options("getCollectionItem", "itemId", { collectionId: products().id })
       expect(items).toHaveLength(130)
       expect(items[129]!.label).toBe("Product 130")
+      // The bulk actions' item lists are multi-selects of the same items.
+      expect(yield* options("publishCollectionItems", "itemIds", { collectionId: products().id })).toEqual(items)
+      expect(yield* options("deleteCollectionItems", "itemIds", { collectionId: products().id })).toEqual(items)
       const item = yield* run("getCollectionItem", { collectionId: products().id, itemId: items[9]!.value }, values)
       expect(item).toEqual({
         id: items[9]!.value,
