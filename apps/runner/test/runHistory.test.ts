@@ -8,10 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { runner } from "./bin.js"
+
+/** better-sqlite3 (the runner's dependency, without types of its own). */
+const Sqlite = createRequire(import.meta.url)("better-sqlite3") as new(file: string) => { exec: (sql: string) => void; close: () => void }
 
 const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url))
 
@@ -39,6 +43,20 @@ describe("x-runner run, recorded", () => {
     expect(step("created").input).toEqual({ idList: "5eed00000000000000000003", name: "Write the release notes" })
     expect(step("noted.comment").input).toMatchObject({ idCard: step("created").output.id, text: "Created as Write the release notes in To Do" })
     expect(step("told").output.data.text).toContain(step("noted.comment").output.id)
+  })
+
+  it("a run whose finish is stamped before its start (two runners' clocks) lasted 0 ms, in the table and in JSON alike", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-"))
+    const ran = await runner(["run", example("call-a-workflow.json"), "--sandbox", "--data-dir", dataDir, "--output", "json"])
+    expect(ran.code, ran.stderr).toBe(0)
+    const db = new Sqlite(join(dataDir, "runs.db"))
+    db.exec("UPDATE xr_runs SET started_at = finished_at + 5000")
+    db.close()
+    const listed = await runner(["runs", "--data-dir", dataDir, "--output", "json"])
+    expect((JSON.parse(listed.stdout) as Array<{ durationMs: number }>).map((run) => run.durationMs)).toEqual([0])
+    const table = await runner(["runs", "--data-dir", dataDir])
+    expect(table.stdout).toContain(" 0 ms")
+    expect(table.stdout).not.toContain("-5000")
   })
 
   it("a failed run is recorded failed at its task, with its failure path; --no-history records nothing", async () => {

@@ -49,8 +49,13 @@ const withStore = <A, E, R>(location: Database.Location, use: (store: RunStore.R
 const where = (location: Database.Location) => location._tag === "Embedded" ? location.dataDir : "the database"
 
 const time = (millis: number | undefined) => millis === undefined ? "-" : new Date(millis).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z")
-const duration = (run: RunStore.Run) =>
-  run.startedAt === undefined || run.finishedAt === undefined ? "-" : `${Math.max(0, run.finishedAt - run.startedAt)} ms`
+/** How long the run ran; never negative (the runners' clocks may disagree a little). */
+const durationMs = (run: RunStore.Run) =>
+  run.startedAt === undefined || run.finishedAt === undefined ? undefined : Math.max(0, run.finishedAt - run.startedAt)
+const duration = (run: RunStore.Run) => {
+  const ms = durationMs(run)
+  return ms === undefined ? "-" : `${ms} ms`
+}
 
 /** A table of rows, each column as wide as its widest cell. */
 const table = (rows: ReadonlyArray<ReadonlyArray<string>>) => {
@@ -67,7 +72,7 @@ const asJson = (run: RunStore.Run) => ({
   acceptedAt: run.acceptedAt,
   startedAt: run.startedAt ?? null,
   finishedAt: run.finishedAt ?? null,
-  durationMs: run.startedAt === undefined || run.finishedAt === undefined ? null : run.finishedAt - run.startedAt,
+  durationMs: durationMs(run) ?? null,
   failedStep: run.failedStep ?? null,
   runner: run.runner ?? null,
   origin: run.origin,
