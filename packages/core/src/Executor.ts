@@ -223,9 +223,10 @@ export const make = (
 
   /** Runs a step with its decoded parameters (no object built for them on the way: a hot path). */
   const execute = ({ action, component, step }: Prepared, params: Readonly<Record<string, unknown>>) =>
-    Effect.contextWithEffect((context: Context.Context<Connections>) =>
-      flatMapNow(Context.get(context, Connections).get(component, step.connection), (opened) =>
-        internal.execute(opened, action, params, step.type, asScrubbed)))
+    // The service read in one step of the fiber's (`contextWithEffect` takes two).
+    Effect.withFiberRuntime((fiber) =>
+      flatMapNow(Context.get(fiber.currentContext as Context.Context<Connections>, Connections).get(component, step.connection), (opened) =>
+        internal.execute(opened, action, params, step.type, asScrubbed))) as Effect.Effect<unknown, ConnectorError, Connections>
 
   const runDecoded: Executor["runDecoded"] = (decoded) => execute(decoded, decoded.params)
 

@@ -130,21 +130,21 @@ export const makeWith = (
   // whose work is done waits at most that long for the watchdog's last sleep.
   const limit: Watchdog.Watchdog["limit"] = RequestDeadline.isDeadlineAware(http)
     ? Watchdog.make(Duration.millis(Math.min(Math.max(Duration.toMillis(timeout) / 20, 10), 100))).limit
-    : (duration, effect, onExpired) => Effect.timeoutFail(effect, { duration, onTimeout: onExpired })
+    : (duration, effect, onExpired, restore) => restore(Effect.timeoutFail(effect, { duration, onTimeout: onExpired }))
   const staticHeaders = config.credentials.staticHeaders
   const client = staticHeaders === undefined ? config.credentials.transform(http) : http
   const buildRequest = requestBuilder(baseUrl, staticHeaders)
   const tracing = config.tracing === true
-  // Spans are turned off per request only when the runtime has tracing on: `Effect.locally`
-  // costs time on every call, and a runtime with tracing off needs nothing.
-  const execute = (
+  // Spans are turned off per request only when the runtime has tracing on (`send` reads it
+  // once per request): `Effect.locally` costs time on every call, and a runtime with tracing
+  // off needs nothing.
+  const executeDirect = (
+    request: HttpClientRequest.HttpClientRequest
+  ): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError> => client.execute(request)
+  const executeUntraced = (
     request: HttpClientRequest.HttpClientRequest
   ): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError> =>
-    tracing ? client.execute(request) : Effect.withFiberRuntime((fiber) =>
-      fiber.getFiberRef(FiberRef.currentTracerEnabled)
-        ? Effect.locally(client.execute(request), HttpClient.currentTracerDisabledWhen, constTrue)
-        : client.execute(request)
-    )
+    Effect.locally(client.execute(request), HttpClient.currentTracerDisabledWhen, constTrue)
 
   const send = <A>(
     request: ProviderRequest.ProviderRequest,
@@ -157,11 +157,34 @@ export const makeWith = (
     const attemptTimeout = request.timeout === undefined ? timeout : Duration.decode(request.timeout)
     const timedOut = () =>
       new Errors.Timeout({ message: `no answer within ${Duration.format(attemptTimeout)}`, request: info })
+    const finite = Duration.isFinite(attemptTimeout)
+    const streaming = ResponseReader.isStreaming(read)
+    // Built on the fiber that runs it, in the step that reads what the fiber says (the paged
+    // walk to tell, the tracer on or off) once for every attempt.
+    return Effect.withFiberRuntime((fiber) => {
+      // A paged listing's walk is told which request gave each page (so that a loop names it).
+      const page = fiber.getFiberRef(Paging.pageRequest)
+      if (page !== undefined) page.request = info
+      const execute = tracing || !fiber.getFiberRef(FiberRef.currentTracerEnabled) ? executeDirect : executeUntraced
+      return attempts(httpRequest, read, info, idempotent, attemptTimeout, finite, timedOut, streaming ? executeStreamed(execute) : execute)
+    })
+  }
+
+  const attempts = <A>(
+    httpRequest: HttpClientRequest.HttpClientRequest,
+    read: ResponseReader.ResponseReader<A>,
+    info: Errors.RequestInfo,
+    idempotent: boolean,
+    attemptTimeout: Duration.Duration,
+    finite: boolean,
+    timedOut: () => Errors.Timeout,
+    execute: (request: HttpClientRequest.HttpClientRequest) => Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>
+  ): Effect.Effect<A, Errors.ConnectorError> => {
     // The rate limit's tokens are held from the start until the answer (its status and
     // headers: the provider counted the request before it answered), then given back.
     const exchange = (answered: Effect.Effect<void>) =>
       Effect.flatMap(
-        (ResponseReader.isStreaming(read) ? executeStreamed : execute)(httpRequest),
+        execute(httpRequest),
         (response) => {
           const next: Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.ResponseError> =
             response.status >= 200 && response.status < 300
@@ -170,8 +193,12 @@ export const makeWith = (
           return Effect.zipRight(answered, next)
         }
       )
-    const timed = (attempt: Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError>) =>
-      Duration.isFinite(attemptTimeout) ? limit(attemptTimeout, attempt, timedOut) : attempt
+    // The attempt under its time limit, in a region where interruption is masked (`restore`
+    // being the mask's): the limit's handler runs on an interruption too.
+    const timed = (
+      attempt: Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError>,
+      restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+    ) => limit(attemptTimeout, attempt, timedOut, restore)
     // The wait for a start is outside the attempt's time limit; a failure or an interruption
     // gives the tokens back too. A success has given them back already (at the answer), so
     // only a failure is handled here, where the mask makes `ensuring`'s own needless.
@@ -179,28 +206,26 @@ export const makeWith = (
       ? Effect.uninterruptibleMask((restore) =>
         Effect.flatMap(take, (permit) =>
           Effect.catchAllCause(
-            restore(timed(exchange(permit.release))),
+            finite ? timed(exchange(permit.release), restore) : restore(exchange(permit.release)),
             (cause) => Effect.zipRight(permit.release, Effect.failCause(cause))
           ))
       )
-      : timed(exchange(Effect.void))
+      : finite
+      ? Effect.uninterruptibleMask((restore) => timed(exchange(Effect.void), restore))
+      : exchange(Effect.void)
     const retried = Retrying.retrying(retries, once, (error) => Attempt.fromFailure(error, baseUrl, info, idempotent), info, idempotent)
     // A write is announced to the guard in context (a durable engine's) before its first
     // attempt; reads, and writes with no guard, pay nothing.
-    const guarded = idempotent ? retried : Effect.flatMap(WriteGuard.WriteGuard, (guard) =>
+    return idempotent ? retried : Effect.flatMap(WriteGuard.WriteGuard, (guard) =>
       guard === undefined ? retried : Effect.zipRight(guard.beforeWrite(info), retried))
-    // A paged listing's walk is told which request gave each page (so that a loop names it).
-    return Effect.withFiberRuntime((fiber) => {
-      const page = fiber.getFiberRef(Paging.pageRequest)
-      if (page !== undefined) page.request = info
-      return guarded
-    })
   }
 
   // A streaming reader's request is executed with `streamRequested`, so that the HttpClient
   // hands its body over as it arrives; the usual path does not pay for the FiberRef.
-  const executeStreamed = (request: HttpClientRequest.HttpClientRequest) =>
-    Effect.locally(execute(request), ResponseReader.streamRequested, true)
+  const executeStreamed = (
+    execute: (request: HttpClientRequest.HttpClientRequest) => Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>
+  ) =>
+  (request: HttpClientRequest.HttpClientRequest) => Effect.locally(execute(request), ResponseReader.streamRequested, true)
 
   let external: ProviderClient | undefined
   const rebased = new Map<string, ProviderClient>()

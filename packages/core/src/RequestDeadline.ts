@@ -40,7 +40,11 @@ export type TypeId = typeof TypeId
 export interface RequestDeadline {
   /** True once the deadline has passed: a client that takes the deadline late aborts at once. */
   readonly expired: boolean
-  /** Set by the HttpClient to abort the request it is sending; called when the deadline passes. */
+  /**
+   * Set by the HttpClient to abort the request it is sending; called when the deadline passes,
+   * and when the fiber sending the request is interrupted: a client that took
+   * the deadline needs no interruption handler of its own to abort the request.
+   */
   abort: (() => void) | undefined
 }
 

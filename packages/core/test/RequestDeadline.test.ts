@@ -76,3 +76,46 @@ describe("RequestDeadline", () => {
       expect(fake.seen[0]!.deadline).toBe(true)
     }))
 })
+
+describe("RequestDeadline, interruption", () => {
+  it.effect("an interrupted request is aborted through its deadline at once, and its watch is not kept until the deadline", () =>
+    Effect.gen(function*() {
+      const fake = fakeClient()
+      const client = providerOf(fake.client)
+      const fiber = yield* Effect.fork(client.void({ method: "GET", path: "/hang" }))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(fiber)
+      // The request on the wire is aborted by the interruption, not 9 seconds later by the watchdog.
+      expect(fake.aborts()).toBe(1)
+      // The watchdog, with nothing left to watch, stops at its next tick (100 ms) instead of
+      // sleeping until the interrupted request's deadline.
+      yield* TestClock.adjust("200 millis")
+      expect(yield* TestClock.sleeps()).toHaveLength(0)
+      yield* TestClock.adjust("1 minute")
+      expect(fake.aborts()).toBe(1)
+    }))
+
+  it.effect("an interrupted request of a client with rate limits is aborted at once and gives its token back", () =>
+    Effect.gen(function*() {
+      const fake = fakeClient()
+      const limiter = RateLimiter.make()
+      const client = ProviderClient.makeWith(fake.client, limiter, {
+        baseUrl: "https://api.example.test/v1",
+        credentials: Auth.query({ key: "key-0123456789" }),
+        timeout: "10 seconds",
+        retry: { maxRetries: 0 },
+        rateLimits: [{ scope: "key", credential: "key-0123456789", limit: 1, interval: "1 minute" }]
+      })
+      const fiber = yield* Effect.fork(client.void({ method: "GET", path: "/hang" }))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(fiber)
+      expect(fake.aborts()).toBe(1)
+      yield* TestClock.adjust("200 millis")
+      expect(yield* TestClock.sleeps()).toHaveLength(0)
+      // Its token was given back: the next request gets one within the limit's interval.
+      const next = yield* Effect.fork(client.void({ method: "GET", path: "/ok" }))
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(next)
+      expect(fake.seen.map((s) => s.path)).toEqual(["/v1/hang", "/v1/ok"])
+    }))
+})

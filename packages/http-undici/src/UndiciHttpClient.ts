@@ -379,7 +379,9 @@ const dispatch = (
     }
     const prepared = requestBody(request.body)
     start(prepared.body, prepared.contentType)
-    return Effect.sync(() => exchange.abort(new Error("the request was interrupted")))
+    // With a deadline, an interruption aborts the request through it (core's limit calls its
+    // abort then too), which spares the fiber the canceler's interruption handler.
+    return deadline === undefined ? Effect.sync(() => exchange.abort(new Error("the request was interrupted"))) : undefined
   })
 
 // An absolute http(s) URL whose path and query need no encoding or normalising (no spaces,

@@ -152,6 +152,25 @@ describe("UndiciHttpClient with @x/core's ProviderClient", () => {
           expect(aborted.length).toBe(before + 1)
         }).pipe(Effect.withTracerEnabled(tracing))
       ))
+
+    it.live(`interrupting a request under a time limit aborts it on the wire at once (tracer ${tracing ? "on" : "off"})`, () =>
+      withClient((http) =>
+        Effect.gen(function*() {
+          const before = hanging.length
+          const abortedBefore = aborted.filter((url) => url === "/v1/interrupted/hang").length
+          const client = ProviderClient.makeWith(http, RateLimiter.make(), {
+            baseUrl: `${origin}/v1`,
+            credentials: Auth.bearer(Redacted.make("secret-token")),
+            timeout: "1 minute",
+            retry: { maxRetries: 0 }
+          })
+          const fiber = yield* Effect.fork(client.json({ method: "GET", path: "/interrupted/hang" }, Thing))
+          yield* until(() => hanging.length > before)
+          yield* Fiber.interrupt(fiber)
+          // Long before the minute's limit: the interruption aborted it (through its deadline).
+          yield* until(() => aborted.filter((url) => url === "/v1/interrupted/hang").length > abortedBefore)
+        }).pipe(Effect.withTracerEnabled(tracing))
+      ))
   }
 
   it.live("a request within its time limit succeeds, and the connection is reused", () =>

@@ -14,7 +14,8 @@
  * Prints every figure and writes them to bench-results/bench.json.
  *
  * BENCH_ONLY=<part of a call title or client name>|ratelimit|ingestion|execution|loop|runners-ratelimit|latency|engines|runs-page|coldstart
- * runs one part (for profiling: BENCH_ONLY=getCard node --cpu-prof dist/main.js; BENCH_PROFILE=1
+ * runs one part; calls and clients may be several, separated by "|" (BENCH_ONLY="getCard|getSession")
+ * (for profiling: BENCH_ONLY=getCard node --cpu-prof dist/main.js; BENCH_PROFILE=1
  * with ingestion, execution, loop or latency profiles the runner and prints where each of its threads spent its time:
  * for ingestion, while the load ran; BENCH_PROFILE_DIR=<dir> keeps ingestion's .cpuprofile files there).
  * XRUNNER_BUNDLE names a copy of the runner's bundle to measure, XRUNNER_UNBUNDLED a copy of its
@@ -63,8 +64,11 @@ if (only === undefined || !partNames.includes(only)) {
   )
   const verdicts: Array<string> = []
   for (const call of calls) {
-    const selected = call.clients.filter((c) => only === undefined || call.title.includes(only) || [OURS, FETCH, UNDICI].includes(c.name) || c.name.includes(only))
-    if (only !== undefined && !call.title.includes(only) && !selected.some((c) => c.name.includes(only))) continue
+    // BENCH_ONLY may name several calls or clients, separated by "|".
+    const wanted = only?.split("|")
+    const matches = (text: string) => wanted === undefined || wanted.some((w) => text.includes(w))
+    const selected = call.clients.filter((c) => matches(call.title) || [OURS, FETCH, UNDICI].includes(c.name) || matches(c.name))
+    if (!matches(call.title) && !selected.some((c) => matches(c.name))) continue
     const results: Array<{ name: string; concurrency: number; throughput: number; p50: number; p99: number }> = []
     // A first pass over every client, so that the first one measured is not also the one that
     // warms up the component's code (its first sequential run read 10 % low without it).

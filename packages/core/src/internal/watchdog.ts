@@ -11,6 +11,7 @@
  * Clock until the next deadline, at most `tick`, so time limits run on `TestClock` in tests
  * and a limit is enforced within one tick of its deadline.
  */
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -26,12 +27,16 @@ interface Watch extends Deadline {
 export interface Watchdog {
   /**
    * Runs `effect` (which sends one request through a deadline-aware client) with a time
-   * limit: past it the request is aborted and its failure becomes `onExpired()`.
+   * limit: past it the request is aborted and its failure becomes `onExpired()`. Called where
+   * interruption is masked, `restore` being the mask's: `effect` runs interruptible, and the
+   * watch's handler runs when it is interrupted too, dropping the watch and aborting the
+   * request on the wire through its deadline (the client needs no canceler of its own).
    */
   readonly limit: <A, E, R, E2>(
     timeout: Duration.Duration,
     effect: Effect.Effect<A, E, R>,
-    onExpired: () => E2
+    onExpired: () => E2,
+    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
   ) => Effect.Effect<A, E | E2, R>
 }
 
@@ -65,7 +70,12 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
   })
 
   return {
-    limit: <A, E, R, E2>(timeout: Duration.Duration, effect: Effect.Effect<A, E, R>, onExpired: () => E2) =>
+    limit: <A, E, R, E2>(
+      timeout: Duration.Duration,
+      effect: Effect.Effect<A, E, R>,
+      onExpired: () => E2,
+      restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+    ) =>
       // One step of the fiber's: the Clock read from its services, no effect around the read.
       Effect.withFiberRuntime<A, E | E2, R>((fiber): Effect.Effect<A, E | E2, R> => {
         const now = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
@@ -80,19 +90,24 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
           if (outer !== undefined) pending.set(fiber, outer)
           else pending.delete(fiber)
         }
-        const watched = Effect.matchCauseEffect(effect, {
+        // The handler is outside `restore`: an interruption runs it too (an interruptible
+        // region's failure handlers are skipped by one), so the watch is never kept past its request.
+        const watched = Effect.matchCauseEffect(restore(effect), {
           onSuccess: (value) => {
             done()
             return Effect.succeed(value)
           },
           onFailure: (cause): Effect.Effect<never, E | E2> => {
             done()
+            // Interrupted while on the wire: aborted now (an exchange that ended ignores it).
+            if (!watch.expired && Cause.isInterrupted(cause)) watch.abort?.()
             return watch.expired ? Effect.fail(onExpired()) : Effect.failCause(cause)
           }
         })
         if (running) return watched
         running = true
-        return Effect.zipRight(Effect.forkDaemon(loop), watched)
+        // Forked interruptible, as the loop would be without the caller's mask.
+        return Effect.zipRight(restore(Effect.forkDaemon(loop)), watched)
       })
   }
 }
