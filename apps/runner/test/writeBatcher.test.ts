@@ -3,18 +3,25 @@
  * writes submitted while a commit is under way go together into the next transaction, in the
  * order they came; a write that fails for what it is fails alone; a transaction the database
  * refuses (its COMMIT, on a full disk) fails every write of it. Nothing here waits on a clock:
- * the first write holds its transaction open until the others are queued behind it.
+ * the first write holds its transaction open until the others are queued behind it. With
+ * `lockWait` (on a file, another connection holding its write lock), a write waits for the lock
+ * without blocking its thread: other fibers run meanwhile, and it commits once the lock is free.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { describe, expect, it } from "@effect/vitest"
+import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as FiberStatus from "effect/FiberStatus"
+import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import * as WriteBatcher from "../src/store/internal/writeBatcher.js"
 
 /** A batcher on a fresh database, counting its commits and the failures it was told of. */
@@ -130,4 +137,56 @@ describe("WriteBatcher", () => {
       expect(yield* batcher.write(note("again"))).toBeTypeOf("number")
       expect(yield* rows).toEqual(["again@1"])
     })))
+  it.live("with lockWait, a write waits for another connection's write lock without blocking the thread, then commits; the busy timeout is restored", () =>
+    Effect.gen(function*() {
+      const dir = yield* Effect.acquireRelease(
+        Effect.sync(() => mkdtempSync(join(tmpdir(), "write-batcher-"))),
+        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+      )
+      const file = join(dir, "runs.db")
+      // Another connection to the file (another thread's, in serve).
+      const other = Context.get(yield* Layer.build(SqliteClient.layer({ filename: file })), SqlClient.SqlClient)
+      yield* other`CREATE TABLE notes (writer TEXT NOT NULL)`
+      yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.unsafe("PRAGMA busy_timeout = 5000")
+        let tries = 0
+        const batcher = yield* WriteBatcher.make(sql, {
+          lockWait: {
+            noWait: Effect.asVoid(sql.unsafe("PRAGMA busy_timeout = 0")),
+            wait: Effect.asVoid(sql.unsafe("PRAGMA busy_timeout = 5000")),
+            isBusy: (error) => String((error.cause as { code?: unknown }).code).startsWith("SQLITE_BUSY"),
+            pause: () => {
+              tries++
+              return 1
+            },
+            limit: "1 minute"
+          }
+        })
+        // The other connection holds the write lock: the write is tried, and tried again.
+        const locked = yield* Deferred.make<void>()
+        const unlock = yield* Deferred.make<void>()
+        const holder = yield* Effect.fork(other.withTransaction(
+          other`INSERT INTO notes (writer) VALUES ('other')`.pipe(
+            Effect.zipRight(Deferred.succeed(locked, undefined)),
+            Effect.zipRight(Deferred.await(unlock))
+          )
+        ))
+        yield* Deferred.await(locked)
+        const write = yield* Effect.fork(batcher.write(sql`INSERT INTO notes (writer) VALUES ('batcher')`))
+        // This fiber keeps running while the write waits: three tries go by, the write not done.
+        for (let looks = 0; tries < 3; looks++) {
+          expect(looks).toBeLessThan(10_000)
+          yield* Effect.sleep("1 millis")
+        }
+        expect(FiberStatus.isDone(yield* Fiber.status(write))).toBe(false)
+        yield* Deferred.succeed(unlock, undefined)
+        yield* Fiber.join(holder)
+        yield* Fiber.join(write)
+        const rows = yield* sql<{ writer: string }>`SELECT writer FROM notes ORDER BY rowid`
+        expect(rows.map((row) => row.writer)).toEqual(["other", "batcher"])
+        const timeout = yield* sql.unsafe<{ timeout: number }>("PRAGMA busy_timeout")
+        expect(timeout[0]!.timeout).toBe(5000)
+      }).pipe(Effect.provide(SqliteClient.layer({ filename: file })))
+    }).pipe(Effect.scoped))
 })

@@ -186,7 +186,8 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     }
     // This thread's stores: the runs it accepts, the triggers' registrations it verifies with.
     const stores = yield* Layer.build(Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
-      Layer.provideMerge(Database.layer(location, { writeFault: options.writeFault })),
+      // The engine's thread, on the same file, checkpoints its WAL: not this one, which acknowledges.
+      Layer.provideMerge(Database.layer(location, { writeFault: options.writeFault, checkpointElsewhere: true })),
       Layer.mapError((error) => error._tag === "StoreFailed" ? new ServeProblem({ message: error.message }) : error)
     ))
     const store = Context.get(stores, RunStore.RunStore)

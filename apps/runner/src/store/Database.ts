@@ -156,7 +156,27 @@ const privateFile = (file: string) =>
     })
   ))
 
-const sqlite = (file: string) =>
+/** How long a SQLite statement waits for another connection's write lock before it fails (`SQLITE_BUSY`). */
+const busyTimeoutMs = 5000
+
+/**
+ * The runs' group commit on SQLite waits for another connection's write lock (the engine's
+ * thread's, `x-runner runs`') without sleeping its thread in SQLite's busy handler, whose sleeps
+ * (1, 2, 5, 10 ms… between looks) blocked the serving thread's event loop while deliveries
+ * waited: it tries, and tries again after a millisecond or a few (`WriteBatcher.LockWait`).
+ */
+const sqliteLockWait = (sql: SqlClient.SqlClient): WriteBatcher.LockWait => ({
+  noWait: Effect.asVoid(sql.unsafe("PRAGMA busy_timeout = 0")),
+  wait: Effect.asVoid(sql.unsafe(`PRAGMA busy_timeout = ${busyTimeoutMs}`)),
+  isBusy: (error) => {
+    const code = (error.cause as { readonly code?: unknown } | undefined)?.code
+    return typeof code === "string" && code.startsWith("SQLITE_BUSY")
+  },
+  pause: (attempt) => Math.min(1 + (attempt >> 1), 5),
+  limit: busyTimeoutMs
+})
+
+const sqlite = (file: string, checkpointElsewhere: boolean) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     yield* privateFile(file)
     return SqliteClient.layer({ filename: file }).pipe(
@@ -168,7 +188,11 @@ const sqlite = (file: string) =>
           if (verdict.join() !== "ok") return yield* Effect.fail(damagedSqlite(file, verdict.join("; ")))
           yield* sql.unsafe("PRAGMA synchronous = NORMAL")
           // A second process (x-runner runs) may write while serve does: wait for its lock.
-          yield* sql.unsafe("PRAGMA busy_timeout = 5000")
+          yield* sql.unsafe(`PRAGMA busy_timeout = ${busyTimeoutMs}`)
+          // The commit that finds the WAL past 1,000 pages copies it into the database and syncs
+          // both, in the thread that committed: up to 10 ms that the serving thread's deliveries
+          // waited. That thread leaves it to the engine's connection (and SQLite's last close).
+          if (checkpointElsewhere) yield* sql.unsafe("PRAGMA wal_autocheckpoint = 0")
         }).pipe(Effect.catchAll((error) => Effect.fail(error instanceof DamagedData ? error : openFailed(file, error))))
       ),
       // better-sqlite3 throws when a file that is not a database is opened in WAL mode.
@@ -282,7 +306,7 @@ export const errorText = (error: SqlError): string => {
 /** How often a refused database is tried again with a probe: soon at first, then every 2 seconds. */
 const probeEvery = Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("2 seconds")))
 
-const writesLayer = (fault: WriteFault | undefined) =>
+const writesLayer = (fault: WriteFault | undefined, embedded: boolean) =>
   Layer.scopedContext(Effect.gen(function*() {
     const durability = yield* RunsDurability
     const sql = yield* RunsSql
@@ -292,7 +316,8 @@ const writesLayer = (fault: WriteFault | undefined) =>
     const writes = yield* WriteBatcher.make(sql, {
       afterCommit: Effect.mapError(durability.flush, (problem) => new SqlError({ cause: problem, message: problem.message })),
       beforeCommit: fault === undefined ? undefined : diskFull(fault),
-      failed: (error) => wrongInItself(error) ? Effect.void : refused(errorText(error))
+      failed: (error) => wrongInItself(error) ? Effect.void : refused(errorText(error)),
+      lockWait: embedded ? sqliteLockWait(sql) : undefined
     })
     // A row that each probe changes, so that it is written to disk.
     const probe = Effect.suspend(() =>
@@ -319,14 +344,21 @@ const writesLayer = (fault: WriteFault | undefined) =>
 /**
  * The runs' client (`RunsSql`) at the location, its writes (`RunsWrites`), whether they succeed
  * (`RunsHealth`) and what makes them durable (`RunsDurability`). A test may inject a full disk
- * (`writeFault`).
+ * (`writeFault`). `serve`'s thread leaves checkpoints to its engine's (`checkpointElsewhere`).
  *
  * @since 0.3.0
  * @category layers
  */
 export const layer = (
   location: Location,
-  options: { readonly writeFault?: WriteFault | undefined } = {}
+  options: {
+    readonly writeFault?: WriteFault | undefined
+    /**
+     * On SQLite, whether another connection to the file (the engine thread's, in `serve`)
+     * checkpoints the WAL into the database for this one, whose commits then never do.
+     */
+    readonly checkpointElsewhere?: boolean | undefined
+  } = {}
 ): Layer.Layer<RunsSql | RunsDurability | RunsWrites | RunsHealth, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> => {
   const client: Layer.Layer<RunsSql | RunsDurability, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> = location._tag === "Postgres"
     ? Layer.map(postgresClient(location), (context) =>
@@ -335,11 +367,11 @@ export const layer = (
       yield* makeDataDir(location.dataDir)
       const file = (yield* Path.Path).join(location.dataDir, "runs.db")
       return Layer.merge(
-        sqlite(file).pipe(Layer.map((context) => Context.make(RunsSql, Context.get(context, SqlClient.SqlClient)))),
+        sqlite(file, options.checkpointElsewhere === true).pipe(Layer.map((context) => Context.make(RunsSql, Context.get(context, SqlClient.SqlClient)))),
         Layer.scoped(RunsDurability, walSync(`${file}-wal`))
       )
     }))
-  return Layer.provideMerge(writesLayer(options.writeFault), Layer.tap(client, (context) => migrate(Context.get(context, RunsSql))))
+  return Layer.provideMerge(writesLayer(options.writeFault, location._tag === "Embedded"), Layer.tap(client, (context) => migrate(Context.get(context, RunsSql))))
 }
 
 /** The schema brought up to date (`Migrations`) before anything reads or writes the database. */

@@ -5,6 +5,12 @@
  * write by write, so that one bad write fails alone; a transaction the database refused (its
  * COMMIT, on a full disk) fails every write of it, as a failure its writer can retry.
  *
+ * With `lockWait` (SQLite, whose statements run on the thread that calls them), a batch does not
+ * wait for another connection's write lock inside SQLite's busy handler, which sleeps the whole
+ * thread (1, 2, 5, 10 ms… between looks): its transaction is tried without waiting, and when the
+ * lock is taken it is rolled back and tried again after a short asynchronous sleep, the thread
+ * serving meanwhile. After `lockWait.limit` of that it waits in the busy handler as before.
+ *
  * @internal
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
@@ -13,6 +19,7 @@ import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Queue from "effect/Queue"
@@ -36,11 +43,33 @@ export interface Options {
   /** Told of each write that failed (the database refusing writes is told as it happens). */
   readonly failed?: ((error: SqlError) => Effect.Effect<void>) | undefined
   readonly maxBatch?: number | undefined
+  /** A batch's transaction tried without waiting in the database's busy handler (SQLite). */
+  readonly lockWait?: LockWait | undefined
+}
+
+/**
+ * How a batch tries its transaction without waiting for another connection's write lock.
+ */
+export interface LockWait {
+  /** Run first in the transaction: later statements do not wait for the lock (SQLite: `PRAGMA busy_timeout = 0`). */
+  readonly noWait: Effect.Effect<void, SqlError>
+  /** Run last in it, whatever its end: they wait again (SQLite: the usual `busy_timeout`). */
+  readonly wait: Effect.Effect<void, SqlError>
+  /** Whether a write failed because the lock was taken (SQLite: `SQLITE_BUSY`). */
+  readonly isBusy: (error: SqlError) => boolean
+  /** The sleep before each new try (growing), and the total after which a try waits in the busy handler. */
+  readonly pause: (attempt: number) => Duration.DurationInput
+  readonly limit: Duration.DurationInput
 }
 
 /** A batch fails as a whole when one of its writes failed: then each is written alone. */
 class BatchFailed {
   readonly _tag = "BatchFailed"
+}
+
+/** A batch whose transaction found the write lock taken (`lockWait`): rolled back, tried again. */
+class LockTaken {
+  readonly _tag = "LockTaken"
 }
 
 /**
@@ -64,19 +93,41 @@ export const make = (sql: SqlClient.SqlClient, options: Options = {}): Effect.Ef
         Exit.isFailure(exit) ? Option.match(Cause.failureOption(exit.cause), { onNone: () => Effect.void, onSome: failed }) : Effect.void,
         Deferred.done(pending.done, exit)
       )
+    const lockWait = options.lockWait
+    const limitMs = lockWait === undefined ? 0 : Duration.toMillis(lockWait.limit)
+    const busy = (exit: Exit.Exit<unknown, SqlError>) =>
+      lockWait !== undefined && Exit.isFailure(exit) && Option.exists(Cause.failureOption(exit.cause), lockWait.isBusy)
+    const together = (batch: ReadonlyArray<Pending>, waitInSqlite: boolean) =>
+      Effect.exit(refusedCommit(sql.withTransaction(Effect.gen(function*() {
+        const exits = yield* Effect.forEach(batch, (pending) => Effect.exit(pending.write))
+        if (!waitInSqlite && exits.some(busy)) return yield* Effect.fail(new LockTaken())
+        if (exits.some(Exit.isFailure)) return yield* Effect.fail(new BatchFailed())
+        yield* beforeCommit
+        return exits
+      }).pipe(
+        (body) => waitInSqlite || lockWait === undefined ? body : Effect.ensuring(Effect.zipRight(lockWait.noWait, body), Effect.ignore(lockWait.wait))
+      ))).pipe(
+        // Not given up to other fibers halfway: on SQLite the statements are synchronous, and
+        // the transaction holds the database's write lock (another thread waits on it) and
+        // the client (this thread's other queries wait on it) until its commit.
+        Effect.withMaxOpsBeforeYield(Number.MAX_SAFE_INTEGER)
+      ))
+    /** The batch's transaction, tried again after a pause while another connection holds the write lock. */
+    const tryTogether = (batch: ReadonlyArray<Pending>) =>
+      Effect.gen(function*() {
+        const started = Date.now()
+        for (let attempt = 0;; attempt++) {
+          const waitInSqlite = lockWait === undefined || Date.now() - started >= limitMs
+          const exit = yield* together(batch, waitInSqlite)
+          if (waitInSqlite || !(Exit.isFailure(exit) && Option.exists(Cause.failureOption(exit.cause), (e) => e instanceof LockTaken))) {
+            return exit as Exit.Exit<Array<Exit.Exit<unknown, SqlError>>, SqlError | BatchFailed>
+          }
+          yield* Effect.sleep(lockWait!.pause(attempt))
+        }
+      })
     const commit = (batch: ReadonlyArray<Pending>) =>
       Effect.gen(function*() {
-        const together = yield* Effect.exit(refusedCommit(sql.withTransaction(Effect.gen(function*() {
-          const exits = yield* Effect.forEach(batch, (pending) => Effect.exit(pending.write))
-          if (exits.some(Exit.isFailure)) return yield* Effect.fail(new BatchFailed())
-          yield* beforeCommit
-          return exits
-        }))).pipe(
-          // Not given up to other fibers halfway: on SQLite the statements are synchronous, and
-          // the transaction holds the database's write lock (another thread waits on it) and
-          // the client (this thread's other queries wait on it) until its commit.
-          Effect.withMaxOpsBeforeYield(Number.MAX_SAFE_INTEGER)
-        ))
+        const together = yield* tryTogether(batch)
         if (Exit.isSuccess(together)) {
           // Committed: the writers are told once it is durable, or that it may not be.
           const flushed = yield* Effect.exit(afterCommit)
