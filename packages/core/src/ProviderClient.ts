@@ -16,6 +16,7 @@ import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import { constTrue } from "effect/Function"
 import type * as Schema from "effect/Schema"
@@ -23,6 +24,7 @@ import * as Auth from "./Auth.js"
 import * as Errors from "./ConnectorError.js"
 import * as Attempt from "./internal/attempt.js"
 import * as ExternalGuard from "./internal/externalGuard.js"
+import * as Immediate from "./internal/immediatePermit.js"
 import * as Paging from "./internal/paging.js"
 import { requestBuilder } from "./internal/requestBuilder.js"
 import * as Retrying from "./internal/retrying.js"
@@ -122,6 +124,8 @@ export const makeWith = (
   const retries = Retrying.make(config.credentials, config.retry)
   const timeout = Duration.decode(config.timeout ?? "30 seconds")
   const take = limiters.take(config.rateLimits ?? [])
+  // The in-memory limiter's take in this client's own step (no effect around it), when it has one.
+  const takeNow = Immediate.of(take)
   // Without limits there is no permit to hold or give back.
   const limited = (config.rateLimits ?? []).length > 0
   // A deadline-aware client aborts at the watchdog's word (no fiber or timer per request);
@@ -166,11 +170,12 @@ export const makeWith = (
       const page = fiber.getFiberRef(Paging.pageRequest)
       if (page !== undefined) page.request = info
       const execute = tracing || !fiber.getFiberRef(FiberRef.currentTracerEnabled) ? executeDirect : executeUntraced
-      return attempts(httpRequest, read, info, idempotent, attemptTimeout, finite, timedOut, streaming ? executeStreamed(execute) : execute)
+      return attempts(fiber, httpRequest, read, info, idempotent, attemptTimeout, finite, timedOut, streaming ? executeStreamed(execute) : execute)
     })
   }
 
   const attempts = <A>(
+    fiber: Fiber.RuntimeFiber<any, any>,
     httpRequest: HttpClientRequest.HttpClientRequest,
     read: ResponseReader.ResponseReader<A>,
     info: Errors.RequestInfo,
@@ -182,7 +187,8 @@ export const makeWith = (
   ): Effect.Effect<A, Errors.ConnectorError> => {
     // The rate limit's tokens are held from the start until the answer (its status and
     // headers: the provider counted the request before it answered), then given back.
-    const exchange = (answered: Effect.Effect<void>) =>
+    // `answered` is an effect, or a permit given back in this step (the in-memory limiter's).
+    const exchange = (answered: Effect.Effect<void> | Immediate.ImmediatePermit | undefined) =>
       Effect.flatMap(
         execute(httpRequest),
         (response) => {
@@ -190,7 +196,10 @@ export const makeWith = (
             response.status >= 200 && response.status < 300
               ? read(response, info)
               : Attempt.fromResponse(config, response, info, idempotent)
-          return Effect.zipRight(answered, next)
+          if (answered === undefined) return next
+          if (Effect.isEffect(answered)) return Effect.zipRight(answered, next)
+          answered.releaseNow(fiber)
+          return next
         }
       )
     // The attempt under its time limit, in a region where interruption is masked (`restore`
@@ -202,17 +211,27 @@ export const makeWith = (
     // The wait for a start is outside the attempt's time limit; a failure or an interruption
     // gives the tokens back too. A success has given them back already (at the answer), so
     // only a failure is handled here, where the mask makes `ensuring`'s own needless.
-    const once = limited
-      ? Effect.uninterruptibleMask((restore) =>
-        Effect.flatMap(take, (permit) =>
-          Effect.catchAllCause(
-            finite ? timed(exchange(permit.release), restore) : restore(exchange(permit.release)),
-            (cause) => Effect.zipRight(permit.release, Effect.failCause(cause))
-          ))
+    const limitedBy = (
+      permit: Effect.Effect<void> | Immediate.ImmediatePermit,
+      restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+    ) =>
+      Effect.catchAllCause(
+        finite ? timed(exchange(permit), restore) : restore(exchange(permit)),
+        (cause) => {
+          if (Effect.isEffect(permit)) return Effect.zipRight(permit, Effect.failCause(cause))
+          permit.releaseNow(fiber)
+          return Effect.failCause(cause)
+        }
       )
-      : finite
-      ? Effect.uninterruptibleMask((restore) => timed(exchange(Effect.void), restore))
-      : exchange(Effect.void)
+    const once = !limited
+      ? finite ? Effect.uninterruptibleMask((restore) => timed(exchange(undefined), restore)) : exchange(undefined)
+      : takeNow === undefined
+      ? Effect.uninterruptibleMask((restore) => Effect.flatMap(take, (permit) => limitedBy(permit.release, restore)))
+      // In memory: a free token taken, and given back, in this fiber's steps.
+      : Effect.uninterruptibleMask((restore) => {
+        const taken = takeNow(fiber)
+        return taken._tag === "Now" ? limitedBy(taken, restore) : Effect.flatMap(taken.wait, (permit) => limitedBy(permit.release, restore))
+      })
     const retried = Retrying.retrying(retries, once, (error) => Attempt.fromFailure(error, baseUrl, info, idempotent), info, idempotent)
     // A write is announced to the guard in context (a durable engine's) before its first
     // attempt; reads, and writes with no guard, pay nothing.

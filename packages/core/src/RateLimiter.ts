@@ -32,6 +32,7 @@ import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as Schema from "effect/Schema"
 import { createHash, randomUUID } from "node:crypto"
+import * as Immediate from "./internal/immediatePermit.js"
 import { MemoryBucket } from "./internal/memoryBuckets.js"
 
 /**
@@ -396,19 +397,29 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
     const permitOf = (holder: string): Permit => {
       let released = false
       return {
-        release: sync === undefined
-          ? Effect.suspend(() => {
-            if (released) return Effect.void
-            released = true
-            return store.release(buckets, holder, true)
-          })
-          : Effect.withFiberRuntime((fiber) => {
-            if (!released) {
-              released = true
-              sync.release(buckets, holder, nowOf(fiber))
-            }
-            return Effect.void
-          })
+        release: Effect.suspend(() => {
+          if (released) return Effect.void
+          released = true
+          return store.release(buckets, holder, true)
+        })
+      }
+    }
+    // In memory: given back in the caller's step, or as an effect of one step.
+    const immediatePermitOf = (store: SynchronousStore, holder: string): Immediate.ImmediatePermit => {
+      let released = false
+      const releaseNow = (fiber: Fiber.RuntimeFiber<any, any>) => {
+        if (!released) {
+          released = true
+          store.release(buckets, holder, nowOf(fiber))
+        }
+      }
+      return {
+        _tag: "Now",
+        releaseNow,
+        release: Effect.withFiberRuntime((fiber) => {
+          releaseNow(fiber)
+          return Effect.void
+        })
       }
     }
     // What a store answered: the permit, or the wait for it. The store's calls run whole; only
@@ -430,15 +441,23 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
         Effect.as(permit)
       )
     }
-    // In memory, a token free now is taken in the fiber's step, with no effect around it.
+    // In memory, a token free now is taken in the fiber's step, with no effect around it
+    // (`ProviderClient` takes it in a step of its own: `internal/immediatePermit`).
     if (sync !== undefined) {
-      return Effect.withFiberRuntime((fiber) => {
+      const takeNow: Immediate.TakeNow = (fiber) => {
         const holder = `${prefix}:${taken++}`
         const answer = sync.take(buckets, holder, nowOf(fiber))
         return answer._tag === "Taken" && answer.waitMillis <= 0
-          ? Effect.succeed(permitOf(holder))
-          : Effect.uninterruptible(answered(holder, answer, 0))
-      })
+          ? immediatePermitOf(sync, holder)
+          : { _tag: "Later", wait: Effect.uninterruptible(answered(holder, answer, 0)) }
+      }
+      return Immediate.register(
+        Effect.withFiberRuntime<Permit>((fiber) => {
+          const result = takeNow(fiber)
+          return result._tag === "Now" ? Effect.succeed(result) : result.wait
+        }),
+        takeNow
+      )
     }
     return Effect.uninterruptible(Effect.suspend(() => {
       const holder = `${prefix}:${taken++}`
