@@ -221,7 +221,7 @@ const load = async (
   trigger: IngestionTrigger,
   port: number,
   publicUrl: string,
-  options: { readonly connections: number; readonly seconds: number; readonly mode: "fresh" | "cycled" }
+  options: { readonly connections: number; readonly seconds: number; readonly mode: "fresh" | "cycled"; readonly rate?: number | undefined }
 ) => {
   const next = deliveries(trigger, publicUrl, options.mode)
   const fromMicros = nowMicros()
@@ -229,6 +229,7 @@ const load = async (
     url: `http://127.0.0.1:${port}${new URL(publicUrl).pathname}`,
     connections: options.connections,
     duration: options.seconds,
+    ...(options.rate === undefined ? {} : { overallRate: options.rate }),
     requests: [{ method: "POST", setupRequest: (request) => ({ ...request, ...next() }) }]
   })
   // When the load ran, as the profiles' samples are stamped.
@@ -351,7 +352,11 @@ export const ingestionBench = async (
   trigger: IngestionTrigger,
   seconds = 3,
   connections = 16,
-  profile = process.env["BENCH_PROFILE"] === "1"
+  profile = process.env["BENCH_PROFILE"] === "1",
+  // BENCH_INGESTION_RATE=<deliveries/s>: the runner's load paced at that rate (the yardstick's
+  // is not), so that its latency is seen below saturation, where a stall shows in the p99
+  // instead of the queue of a thread that is never idle.
+  rate = Number(process.env["BENCH_INGESTION_RATE"] ?? "") || undefined
 ): Promise<IngestionResult> => {
   const bareHttp = await bareHttpBench(trigger, { connections, seconds })
   const dir = mkdtempSync(join(tmpdir(), "x-runner-ingest-"))
@@ -372,7 +377,7 @@ export const ingestionBench = async (
   let stopped = false
   try {
     const cpuBefore = { serving: cpuMs(runner.pid, runner.pid), all: cpuMs(runner.pid) }
-    const { result, window } = await load(trigger, port, publicUrl, { connections, seconds, mode: "fresh" })
+    const { result, window } = await load(trigger, port, publicUrl, { connections, seconds, mode: "fresh", rate })
     const cpu = { serving: cpuMs(runner.pid, runner.pid) - cpuBefore.serving, all: cpuMs(runner.pid) - cpuBefore.all }
     const ended = Date.now()
     const drained = await drain(embeddedCounts(join(dir, "data")), ended, 300_000)
