@@ -132,9 +132,12 @@ export const makeWith = (
   // any other is interrupted, which a client built with `HttpClient.make` turns into an abort.
   // A tick of a twentieth of the limit, at most 100 ms: limits hold within 5 %, and a process
   // whose work is done waits at most that long for the watchdog's last sleep.
-  const limit: Watchdog.Watchdog["limit"] = RequestDeadline.isDeadlineAware(http)
-    ? Watchdog.make(Duration.millis(Math.min(Math.max(Duration.toMillis(timeout) / 20, 10), 100))).limit
-    : (duration, effect, onExpired, restore) => restore(Effect.timeoutFail(effect, { duration, onTimeout: onExpired }))
+  const watchdog = RequestDeadline.isDeadlineAware(http)
+    ? Watchdog.make(Duration.millis(Math.min(Math.max(Duration.toMillis(timeout) / 20, 10), 100)))
+    : undefined
+  const limit: Watchdog.Watchdog["limit"] = watchdog !== undefined
+    ? watchdog.limit
+    : (_fiber, duration, effect, onExpired, restore) => restore(Effect.timeoutFail(effect, { duration, onTimeout: onExpired }))
   const staticHeaders = config.credentials.staticHeaders
   const client = staticHeaders === undefined ? config.credentials.transform(http) : http
   const buildRequest = requestBuilder(baseUrl, staticHeaders)
@@ -207,22 +210,25 @@ export const makeWith = (
     const timed = (
       attempt: Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError>,
       restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
-    ) => limit(attemptTimeout, attempt, timedOut, restore)
+    ) => limit(fiber, attemptTimeout, attempt, timedOut, restore)
     // The wait for a start is outside the attempt's time limit; a failure or an interruption
     // gives the tokens back too. A success has given them back already (at the answer), so
     // only a failure is handled here, where the mask makes `ensuring`'s own needless.
     const limitedBy = (
       permit: Effect.Effect<void> | Immediate.ImmediatePermit,
       restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
-    ) =>
-      Effect.catchAllCause(
-        finite ? timed(exchange(permit), restore) : restore(exchange(permit)),
-        (cause) => {
-          if (Effect.isEffect(permit)) return Effect.zipRight(permit, Effect.failCause(cause))
-          permit.releaseNow(fiber)
-          return Effect.failCause(cause)
-        }
-      )
+    ): Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError> =>
+      // The watchdog's failure handler gives an in-memory permit back: no handler of our own.
+      finite && watchdog !== undefined && !Effect.isEffect(permit)
+        ? watchdog.limit(fiber, attemptTimeout, exchange(permit), timedOut, restore, () => permit.releaseNow(fiber))
+        : Effect.catchAllCause(
+          finite ? timed(exchange(permit), restore) : restore(exchange(permit)),
+          (cause) => {
+            if (Effect.isEffect(permit)) return Effect.zipRight(permit, Effect.failCause(cause))
+            permit.releaseNow(fiber)
+            return Effect.failCause(cause)
+          }
+        )
     const once = !limited
       ? finite ? Effect.uninterruptibleMask((restore) => timed(exchange(undefined), restore)) : exchange(undefined)
       : takeNow === undefined

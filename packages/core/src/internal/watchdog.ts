@@ -16,6 +16,7 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
 import { type Deadline, pending } from "./requestDeadline.js"
 
 /** @internal The deadline of one request, as the watchdog tracks it. */
@@ -31,12 +32,17 @@ export interface Watchdog {
    * interruption is masked, `restore` being the mask's: `effect` runs interruptible, and the
    * watch's handler runs when it is interrupted too, dropping the watch and aborting the
    * request on the wire through its deadline (the client needs no canceler of its own).
+   * Called as the attempt runs, on `fiber` (the one that sends the request): the watch is
+   * registered then, in the caller's step; `onFailure`, if given, runs in the watch's failure
+   * handler (the caller's own clean-up, without a handler of its own).
    */
   readonly limit: <A, E, R, E2>(
+    fiber: Fiber.RuntimeFiber<any, any>,
     timeout: Duration.Duration,
     effect: Effect.Effect<A, E, R>,
     onExpired: () => E2,
-    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    onFailure?: () => void
   ) => Effect.Effect<A, E | E2, R>
 }
 
@@ -71,43 +77,45 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
 
   return {
     limit: <A, E, R, E2>(
+      fiber: Fiber.RuntimeFiber<any, any>,
       timeout: Duration.Duration,
       effect: Effect.Effect<A, E, R>,
       onExpired: () => E2,
-      restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
-    ) =>
-      // One step of the fiber's: the Clock read from its services, no effect around the read.
-      Effect.withFiberRuntime<A, E | E2, R>((fiber): Effect.Effect<A, E | E2, R> => {
-        const now = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
-        const watch: Watch = { deadline: now + Duration.toMillis(timeout), expired: false, abort: undefined }
-        watches.add(watch)
-        // A request made while this one is being prepared (an OAuth2 token refresh on the same
-        // fiber) registers its own watch; the outer one is put back when it is done.
-        const outer = pending.get(fiber)
-        pending.set(fiber, watch)
-        const done = () => {
-          watches.delete(watch)
-          if (outer !== undefined) pending.set(fiber, outer)
-          else pending.delete(fiber)
+      restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+      onFailure?: () => void
+    ): Effect.Effect<A, E | E2, R> => {
+      // In the caller's step: the Clock read from the fiber's services, no effect around the read.
+      const now = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
+      const watch: Watch = { deadline: now + Duration.toMillis(timeout), expired: false, abort: undefined }
+      watches.add(watch)
+      // A request made while this one is being prepared (an OAuth2 token refresh on the same
+      // fiber) registers its own watch; the outer one is put back when it is done.
+      const outer = pending.get(fiber)
+      pending.set(fiber, watch)
+      const done = () => {
+        watches.delete(watch)
+        if (outer !== undefined) pending.set(fiber, outer)
+        else pending.delete(fiber)
+      }
+      // The handler is outside `restore`: an interruption runs it too (an interruptible
+      // region's failure handlers are skipped by one), so the watch is never kept past its request.
+      const watched = Effect.matchCauseEffect(restore(effect), {
+        onSuccess: (value) => {
+          done()
+          return Effect.succeed(value)
+        },
+        onFailure: (cause): Effect.Effect<never, E | E2> => {
+          done()
+          onFailure?.()
+          // Interrupted while on the wire: aborted now (an exchange that ended ignores it).
+          if (!watch.expired && Cause.isInterrupted(cause)) watch.abort?.()
+          return watch.expired ? Effect.fail(onExpired()) : Effect.failCause(cause)
         }
-        // The handler is outside `restore`: an interruption runs it too (an interruptible
-        // region's failure handlers are skipped by one), so the watch is never kept past its request.
-        const watched = Effect.matchCauseEffect(restore(effect), {
-          onSuccess: (value) => {
-            done()
-            return Effect.succeed(value)
-          },
-          onFailure: (cause): Effect.Effect<never, E | E2> => {
-            done()
-            // Interrupted while on the wire: aborted now (an exchange that ended ignores it).
-            if (!watch.expired && Cause.isInterrupted(cause)) watch.abort?.()
-            return watch.expired ? Effect.fail(onExpired()) : Effect.failCause(cause)
-          }
-        })
-        if (running) return watched
-        running = true
-        // Forked interruptible, as the loop would be without the caller's mask.
-        return Effect.zipRight(restore(Effect.forkDaemon(loop)), watched)
       })
+      if (running) return watched
+      running = true
+      // Forked interruptible, as the loop would be without the caller's mask.
+      return Effect.zipRight(restore(Effect.forkDaemon(loop)), watched)
+    }
   }
 }
