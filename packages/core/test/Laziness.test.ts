@@ -68,4 +68,18 @@ describe("Laziness", () => {
     expect(described.schema).toBe(position.schema)
     expect(Laziness.built()).toBe(before + 1)
   })
+
+  it("Property.extend replaces a lazily built property's Schema, without building the one it replaces", () => {
+    const position = Property.string({ title: "Position", pattern: /^(top|bottom|\d+)$/ })
+    const top = Schema.Literal("top")
+    const before = Laziness.built()
+    const narrowed = Property.extend(position, { schema: top, description: "Only the top." })
+    expect(narrowed.schema).toBe(top)
+    expect(narrowed.description).toBe("Only the top.")
+    expect(narrowed.title).toBe("Position")
+    expect(Laziness.built()).toBe(before)
+    // The property extended keeps its own, built on its first use.
+    expect(Schema.decodeUnknownSync(position.schema)("12")).toBe("12")
+    expect(Laziness.built()).toBe(before + 1)
+  })
 })

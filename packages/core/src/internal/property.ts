@@ -137,7 +137,13 @@ export const make = <A, R extends boolean, I = A>(
 export const extend = <P extends Property<any, boolean, any>, const F extends Readonly<Record<string, unknown>>>(
   property: P,
   fields: F
-): Omit<P, keyof F> & F => Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(property)), fields) as any
+): Omit<P, keyof F> & F => {
+  const descriptors = Object.getOwnPropertyDescriptors(property)
+  // A field given replaces the property's own, its lazy `schema` getter included (assigning
+  // over a getter without a setter throws).
+  for (const key of Object.keys(fields)) delete descriptors[key]
+  return Object.assign(Object.defineProperties({}, descriptors), fields) as any
+}
 
 // ---------------------------------------------------------------------------------------------
 // Rules: each written once, its test driving both the Schema filter (which names the problem)
