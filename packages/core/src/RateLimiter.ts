@@ -134,7 +134,7 @@ export type Taken =
 
 /**
  * Where the tokens are kept. Each call applies the algorithm (`takeAt`, `releaseAt`) to the
- * given buckets at once, by the store's own clock; buckets come in key order. A store that
+ * given buckets at once, by the store's own clock; buckets come in key order, each once. A store that
  * cannot reach its tokens decides what to do (the runner's paces alone for a while): neither
  * call fails.
  *
@@ -301,7 +301,13 @@ export const memoryStore = (): RateLimiterStore => {
   }
   const sync: SynchronousStore = {
     take: (wanted, holder, now) => {
-      const kept = wanted.map(bucketFor)
+      // A bucket named twice gives one token (as `takeAt` over its array does): a limiter names
+      // each once, another caller may not.
+      const kept: Array<MemoryBucket> = []
+      for (const bucket of wanted) {
+        const memory = bucketFor(bucket)
+        if (!kept.includes(memory)) kept.push(memory)
+      }
       let start = now
       let retryMillis = Number.POSITIVE_INFINITY
       for (const bucket of kept) {
@@ -392,7 +398,9 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
   const take = (limits: ReadonlyArray<KeyedRateLimit>): Effect.Effect<Permit> => {
     if (limits.length === 0) return Effect.succeed(noPermit)
     // A store takes its buckets in one order, so that two takes never wait on each other in a cycle.
-    const buckets = limits.map(bucketOf).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    const sorted = limits.map(bucketOf).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    // A limit named twice (two identical limits of a connection) is one bucket: one token of it.
+    const buckets = sorted.filter((bucket, i) => i === 0 || bucket.key !== sorted[i - 1]!.key)
     const scopes = [...new Set(limits.map((limit) => limit.scope))]
     const permitOf = (holder: string): Permit => {
       let released = false

@@ -225,6 +225,28 @@ describe("Component.withRateLimits", () => {
         .toEqual([0, 10_005, 20_010])
     }))
 
+  it.effect("a limit given twice is one limit: a request takes one token of it, and no window sees more than `limit` start", () =>
+    Effect.gen(function*() {
+      const limit = { scope: "token", limit: 3, interval: "10 seconds" } as const
+      // The same credentials' bucket, named twice by one connection and once by another.
+      const twice = Executor.make([Component.withRateLimits(fixture, [limit, limit])])
+      const once = Executor.make([Component.withRateLimits(fixture, [limit])])
+      const http = fakeHttp(() => ({ status: 200, body: JSON.stringify({ id: "abc", name: "A", count: 1 }) }))
+      const readThing = step("fixture/v1/getThing", { id: "5f1e0c0d2b3a4c5d6e7f8091" })
+      const fiber = yield* Effect.fork(
+        Effect.forEach([twice, twice, once, once, once, once, once, once], (executor) => executor.run(readThing), { concurrency: "unbounded" }).pipe(
+          Effect.provide(connected({ fixture: connectionValues }, http.layer)),
+          Effect.provideService(RateLimiter.RateLimiters, RateLimiter.make())
+        )
+      )
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(fiber)
+      const times = http.sent.map((s) => s.at).sort((a, b) => a - b)
+      // Three at once, then three an interval (and the margin) after their answers, and so on.
+      expect(times).toEqual([0, 0, 0, 10_005, 10_005, 10_005, 20_010, 20_010])
+      for (const [i, at] of times.entries()) expect(times.filter((t) => t >= at && t < at + 10_000).length, `from the ${i}th`).toBeLessThanOrEqual(3)
+    }))
+
   it.effect("with none, there is no limiter", () =>
     Effect.gen(function*() {
       const tight = Component.withRateLimits(fixture, [{ scope: "token", limit: 1, interval: "10 seconds" }])

@@ -225,7 +225,7 @@ describe("RateLimiter", () => {
       expect(most(inMemory, 10_000)).toBe(3)
     }))
 
-  it.effect("the memory store answers every take as takeAt and releaseAt over arrays do, large limits and gone holders included", () => {
+  it.effect("the memory store answers every take as takeAt and releaseAt over arrays do, large limits, gone holders and buckets named twice included", () => {
     // A clock moved by hand (TestClock's adjust yields to the scheduler: slow over thousands of steps).
     let time = 0
     const clock: Clock.Clock = {
@@ -241,7 +241,7 @@ describe("RateLimiter", () => {
       // holders pass their hold limit) against both stores, the clock moving between calls.
       let seed = 7
       const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648
-      const limits = [token("t", 3, "10 seconds"), { scope: "key", credential: "k", limit: 5, interval: "4 seconds" }, token("big", 400, "1 second")]
+      const limits: ReadonlyArray<RateLimiter.KeyedRateLimit> = [token("t", 3, "10 seconds"), { scope: "key", credential: "k", limit: 5, interval: "4 seconds" }, token("big", 400, "1 second")]
       // takeAt and releaseAt over plain arrays, as the memory store used to keep them.
       const rows = new Map<string, ReadonlyArray<RateLimiter.Token>>()
       const read = (bucket: RateLimiter.Bucket): RateLimiter.BucketState => ({ bucket, tokens: rows.get(bucket.key) ?? [] })
@@ -267,7 +267,9 @@ describe("RateLimiter", () => {
         time += step < 0.02 ? 20_000 : Math.floor(random() * (step < 0.12 ? 200 : 3))
         if (random() < 0.55 || held.length === 0) {
           const pick = random()
-          const buckets = (pick < 0.3 ? [limits[0]!, limits[1]!] : pick < 0.5 ? [limits[1]!] : [limits[2]!]).map(RateLimiter.bucketOf)
+          // Some name a bucket twice (two identical limits): still one token of it.
+          const buckets = (pick < 0.25 ? [limits[0]!, limits[1]!] : pick < 0.3 ? [limits[1]!, limits[0]!, limits[1]!] : pick < 0.45 ? [limits[1]!] : pick < 0.5 ? [limits[0]!, limits[0]!] : [limits[2]!])
+            .map(RateLimiter.bucketOf)
             .sort((a, b) => (a.key < b.key ? -1 : 1))
           const holder = `h${i}`
           const expected = yield* arrays.take(buckets, holder)
@@ -292,6 +294,27 @@ describe("RateLimiter", () => {
       expect(waited).toBeGreaterThan(50)
     }).pipe(Effect.withClock(clock))
   })
+
+  it.effect("a limit named twice is one bucket to its store: each bucket once, in key order", () =>
+    Effect.gen(function*() {
+      const store = rowStore()
+      const given: Array<ReadonlyArray<string>> = []
+      const spy: RateLimiter.RateLimiterStore = {
+        take: (buckets, holder) => {
+          given.push(buckets.map((bucket) => bucket.key))
+          return store.take(buckets, holder)
+        },
+        release: (buckets, holder, sent) => {
+          given.push(buckets.map((bucket) => bucket.key))
+          return store.release(buckets, holder, sent)
+        }
+      }
+      const a = token("a", 2, "10 seconds")
+      const b = token("b", 2, "10 seconds")
+      yield* RateLimiter.make(spy).withPermit([b, a, b, a])(Effect.void)
+      const keys = [a, b].map((limit) => RateLimiter.bucketOf(limit).key).sort()
+      expect(given).toEqual([keys, keys])
+    }))
 
   it("keys a bucket by its scope, a hash of its credential, its limit and interval: never the credential", () => {
     const bucket = RateLimiter.bucketOf(token("secret-token-value", 100, "10 seconds"))

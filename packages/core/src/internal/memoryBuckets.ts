@@ -108,7 +108,10 @@ export class MemoryBucket {
     return Math.min(Math.max(held.start, now) + this.intervalMillis - now, held.latest - now)
   }
 
-  /** Takes the earliest token (as `earliest` found it, at `now`) for `holder` from `start`. */
+  /**
+   * Takes the earliest token (as `earliest` found it, at `now`) for `holder` from `start`: once
+   * per `earliest` that found one. With none back, a defect: holding one would make a token.
+   */
   take(now: number, holder: string, start: number, latest: number): void {
     if (this.untaken > 0) this.untaken--
     else {
@@ -116,7 +119,7 @@ export class MemoryBucket {
       const held = this.earliestHeld()
       // A gone holder's token before a free one of the same time (either gives the same start).
       if (held !== undefined && held.latest <= now && held.latest <= free) this.drop(held)
-      else this.free.pop()
+      else if (this.free.pop() === undefined) throw new Error(`a rate-limit bucket of ${this.limit} has no token to take`)
     }
     this.heldCount++
     const token: Held = { holder, start, latest, released: false }
