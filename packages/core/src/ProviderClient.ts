@@ -189,20 +189,23 @@ export const makeWith = (
     execute: (request: HttpClientRequest.HttpClientRequest) => Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>
   ): Effect.Effect<A, Errors.ConnectorError> => {
     // The rate limit's tokens are held from the start until the answer (its status and
-    // headers: the provider counted the request before it answered), then given back.
+    // headers: the provider counted the request before it answered), then given back, before
+    // the body is read: a buffered body is parsed and decoded as soon as `read` is called.
     // `answered` is an effect, or a permit given back in this step (the in-memory limiter's).
+    const next = (
+      response: HttpClientResponse.HttpClientResponse
+    ): Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.ResponseError> =>
+      response.status >= 200 && response.status < 300
+        ? read(response, info)
+        : Attempt.fromResponse(config, response, info, idempotent)
     const exchange = (answered: Effect.Effect<void> | Immediate.ImmediatePermit | undefined) =>
       Effect.flatMap(
         execute(httpRequest),
         (response) => {
-          const next: Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.ResponseError> =
-            response.status >= 200 && response.status < 300
-              ? read(response, info)
-              : Attempt.fromResponse(config, response, info, idempotent)
-          if (answered === undefined) return next
-          if (Effect.isEffect(answered)) return Effect.zipRight(answered, next)
+          if (answered === undefined) return next(response)
+          if (Effect.isEffect(answered)) return Effect.flatMap(answered, () => next(response))
           answered.releaseNow(fiber)
-          return next
+          return next(response)
         }
       )
     // The attempt under its time limit, in a region where interruption is masked (`restore`

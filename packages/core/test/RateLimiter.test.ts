@@ -1,4 +1,5 @@
 import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import * as Clock from "effect/Clock"
@@ -8,7 +9,7 @@ import * as Fiber from "effect/Fiber"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
-import { Auth, ProviderClient, RateLimiter } from "../src/index.js"
+import { Auth, ProviderClient, RateLimiter, RequestDeadline } from "../src/index.js"
 
 const token = (credential: string, limit: number, interval: Duration.DurationInput): RateLimiter.KeyedRateLimit => ({
   scope: "token",
@@ -323,6 +324,51 @@ describe("RateLimiter", () => {
     expect(RateLimiter.bucketOf(token("secret-token-value", 100, "10 seconds"))).toEqual(bucket)
     expect(RateLimiter.bucketOf(token("another", 100, "10 seconds")).key).not.toBe(bucket.key)
   })
+})
+
+describe("RateLimiter permits of a ProviderClient", () => {
+  // The limiter on the memory store (its permit taken and given back in the request's own
+  // steps), or on another store (through the limiter's effects); a client that takes its
+  // request's deadline (the watchdog's time limit), or not (Effect's).
+  const cases = [
+    ["in memory", true, false],
+    ["in memory, deadline-aware client", true, true],
+    ["on another store", false, false],
+    ["on another store, deadline-aware client", false, true]
+  ] as const
+  for (const [name, inMemory, deadlineAware] of cases) {
+    it.effect(`gives the token back at the answer, before its body is decoded (${name})`, () =>
+      Effect.gen(function*() {
+        const clock = yield* Effect.clock
+        const memory = RateLimiter.memoryStore()
+        const store: RateLimiter.RateLimiterStore = inMemory ? memory : { take: memory.take, release: memory.release }
+        const limit = token("a-token", 1, "10 seconds")
+        // What the bucket answers another holder while the body is decoded: its one token held
+        // ("Full") or back one interval (and the margin) after the answer.
+        const whileDecoding: Array<RateLimiter.Taken> = []
+        const probed = Schema.transform(Schema.Unknown, Schema.Unknown, {
+          strict: true,
+          decode: (body) => {
+            whileDecoding.push(Effect.runSync(Effect.withClock(memory.take([RateLimiter.bucketOf(limit)], "probe"), clock)))
+            return body
+          },
+          encode: (body) => body
+        })
+        // A body buffered before the answer is given (as @x/http-undici's is): read at once.
+        const http = HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>((requested) =>
+          Effect.map(requested, (request) => {
+            const response = HttpClientResponse.fromWeb(request, new Response(null, { status: 200 }))
+            return Object.defineProperty(response, "text", { value: Effect.succeed(JSON.stringify({ id: "abc" })) })
+          }), Effect.succeed)
+        const client = ProviderClient.makeWith(deadlineAware ? RequestDeadline.deadlineAware(http) : http, RateLimiter.make(store), {
+          baseUrl: "https://api.example.test",
+          credentials: Auth.bearer(Redacted.make("a-token")),
+          rateLimits: [limit]
+        })
+        expect(yield* client.json({ method: "GET", path: "/x" }, probed)).toEqual({ id: "abc" })
+        expect(whileDecoding).toEqual([{ _tag: "Taken", waitMillis: 10_000 + RateLimiter.marginMillis }])
+      }))
+  }
 })
 
 describe("RateLimiter waits", () => {
