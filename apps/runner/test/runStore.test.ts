@@ -8,6 +8,8 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { mkdtempSync } from "node:fs"
@@ -22,6 +24,26 @@ const stores = () =>
   Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
     Layer.provide(Database.layer({ _tag: "Embedded", dataDir: mkdtempSync(join(tmpdir(), "x-runner-store-")) })),
     Layer.provide(NodeContext.layer)
+  )
+
+/** The store on its own database, through a group commit that counts the writes it is given. */
+const countingStore = Effect.gen(function*() {
+  const sql = yield* Database.RunsSql
+  const writes = yield* Database.RunsWrites
+  const counted = { writes: 0 }
+  const batcher: WriteBatcher.WriteBatcher = {
+    write: (write) => {
+      counted.writes++
+      return writes.write(write)
+    }
+  }
+  return { store: yield* RunStore.make(sql, batcher), sql, counted }
+})
+
+const embedded = <A, E>(effect: Effect.Effect<A, E, Database.RunsSql | Database.RunsWrites>) =>
+  effect.pipe(
+    Effect.provide(Database.layer({ _tag: "Embedded", dataDir: mkdtempSync(join(tmpdir(), "x-runner-store-")) })),
+    Effect.provide(NodeContext.layer)
   )
 
 describe("RunStore", () => {
@@ -62,11 +84,14 @@ describe("RunStore", () => {
     }).pipe(Effect.provide(stores())))
 
   it.effect("events accepted at once are committed together, each its own run: the same event twice among them, or accepted before, is one run", () =>
-    Effect.gen(function*() {
-      const store = yield* RunStore.RunStore
+    embedded(Effect.gen(function*() {
+      const { counted, store } = yield* countingStore
       const before = yield* store.accept("new-card", { id: "old", output: { n: 0 } })
+      expect(counted.writes).toBe(1)
       const ids = ["e1", "e2", "e1", "old", "e3", "e2"]
       const accepted = yield* Effect.all(ids.map((id, n) => store.accept("new-card", { id, output: { n } })), { concurrency: "unbounded" })
+      // The six accepts were one write (one INSERT) of the group commit.
+      expect(counted.writes).toBe(2)
       expect(accepted.map((a) => a.runId)).toEqual(ids.map((id) => RunStore.runIdOf("new-card", id)))
       // The first of each new event is fresh; a repeat in the same commit and the event accepted before are not.
       expect(accepted.map((a) => a.fresh)).toEqual([true, true, false, false, true, false])
@@ -77,7 +102,52 @@ describe("RunStore", () => {
       expect(Option.getOrThrow(yield* store.load(accepted[1]!.runId)).event).toEqual({ n: 1 })
       expect(Option.getOrThrow(yield* store.load(before.runId)).event).toEqual({ n: 0 })
       expect(Option.getOrThrow(yield* store.load(accepted[4]!.runId)).event).toEqual({ n: 4 })
-    }).pipe(Effect.provide(stores())))
+    })))
+
+  it.effect("a row the database refuses fails its own accept only: the others written in the same group are accepted", () =>
+    embedded(Effect.gen(function*() {
+      const { counted, sql, store } = yield* countingStore
+      yield* sql.unsafe(`CREATE TRIGGER refuse_bad BEFORE INSERT ON xr_runs WHEN NEW.event_id = 'bad' BEGIN SELECT RAISE(ABORT, 'a bad row'); END`)
+      const ids = ["g1", "bad", "g2", "bad"]
+      const accepted = yield* Effect.all(ids.map((id) => Effect.either(store.accept("new-card", { id, output: {} }))), { concurrency: "unbounded" })
+      expect(accepted.map((a) => a._tag === "Right" ? a.right.fresh : a.left._tag)).toEqual([true, "StoreFailed", true, "StoreFailed"])
+      // The group's write, then its three rows one by one.
+      expect(counted.writes).toBe(4)
+      expect((yield* store.toHand(10)).map((run) => run.runId).sort()).toEqual(
+        [RunStore.runIdOf("new-card", "g1"), RunStore.runIdOf("new-card", "g2")].sort()
+      )
+      // The group is closed: the next accept is a group of its own and written.
+      expect(yield* store.accept("new-card", { id: "g3", output: {} })).toEqual({ runId: RunStore.runIdOf("new-card", "g3"), fresh: true })
+    })))
+
+  // Live: the bound on the later accepts is real time.
+  it.live("an accept interrupted as it forms its group still writes the group: the accepts after it are answered", () =>
+    embedded(Effect.gen(function*() {
+      const sql = yield* Database.RunsSql
+      const writes = yield* Database.RunsWrites
+      let interruptNext = true
+      // The first accept's fiber is interrupted while it starts its group's write (the earliest
+      // point after the group is formed that a test can reach).
+      const batcher: WriteBatcher.WriteBatcher = {
+        write: (write) => {
+          if (interruptNext) {
+            interruptNext = false
+            Option.getOrThrow(Fiber.getCurrentFiber()).unsafeInterruptAsFork(FiberId.none)
+          }
+          return writes.write(write)
+        }
+      }
+      const store = yield* RunStore.make(sql, batcher)
+      const first = yield* Effect.fork(store.accept("new-card", { id: "e1", output: {} }))
+      yield* Fiber.await(first)
+      expect(interruptNext).toBe(false)
+      const later = yield* Effect.all(["e2", "e3"].map((id) => store.accept("new-card", { id, output: {} })), { concurrency: "unbounded" }).pipe(
+        Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error("the accepts after the interrupted one never ended") })
+      )
+      expect(later.map((a) => a.fresh)).toEqual([true, true])
+      // The interrupted accept's event was written all the same.
+      expect((yield* store.toHand(10)).length).toBe(3)
+    })))
 
   it.effect("an accept whose write was refused before its INSERT ran (its transaction could not begin) leaves nothing behind: the next accept is written", () =>
     Effect.gen(function*() {

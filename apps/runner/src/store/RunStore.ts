@@ -420,7 +420,16 @@ const Handoff = Schema.Struct({ runId: Schema.propertySignature(Schema.String).p
 
 const withoutEvent = ({ event: _, ...run }: typeof RunWithEvent.Type): Run => run
 
-/** The rows of one INSERT of accepted events, and its outcome: the ids it inserted (the others were accepted before). */
+/**
+ * What a group's write did: the ids it inserted (the others were accepted before) and, when its
+ * INSERT failed and its rows were written one by one, each row refused and why.
+ */
+interface GroupOutcome {
+  readonly inserted: ReadonlySet<string>
+  readonly refused: ReadonlyMap<string, StoreFailed>
+}
+
+/** The rows of one INSERT of accepted events, and its outcome. */
 interface AcceptGroup {
   readonly rows: Array<{
     readonly id: string
@@ -432,7 +441,13 @@ interface AcceptGroup {
     readonly changed_at: number
   }>
   readonly runIds: Set<string>
-  readonly inserted: Deferred.Deferred<ReadonlySet<string>, StoreFailed>
+  readonly outcome: Deferred.Deferred<GroupOutcome, StoreFailed>
+}
+
+/** An accept's answer from its group's outcome (`first`: its event was not already in the group). */
+const acceptedFrom = (outcome: GroupOutcome, runId: string, first: boolean) => {
+  const refused = outcome.refused.get(runId)
+  return refused === undefined ? Effect.succeed({ runId, fresh: first && outcome.inserted.has(runId) }) : Effect.fail(refused)
 }
 
 /** The rows of one INSERT at most (7 parameters each: well under SQLite's and PostgreSQL's limits). */
@@ -578,11 +593,38 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
     // group commit, for all of them (a statement, a write and its wait per delivery cost more
     // than the row). The group closes when its INSERT runs; an accept after that starts the next.
     let group: AcceptGroup | undefined
+    const insertRows = (rows: AcceptGroup["rows"]) =>
+      sql<{ id: string }>`INSERT INTO xr_runs ${sql.insert(rows)} ON CONFLICT (id) DO NOTHING RETURNING id`
     const insertGroup = (forming: AcceptGroup) =>
       Effect.suspend(() => {
         if (group === forming) group = undefined
-        return sql<{ id: string }>`INSERT INTO xr_runs ${sql.insert(forming.rows)} ON CONFLICT (id) DO NOTHING RETURNING id`
+        return insertRows(forming.rows)
       })
+    // A group whose write failed is written again row by row, each its own write, so that a bad
+    // row is refused alone rather than with every delivery that happened to share its INSERT (a
+    // transaction the database refuses refuses each of them again, as it did the group).
+    const writeGroup = (forming: AcceptGroup): Effect.Effect<GroupOutcome, StoreFailed> =>
+      write("written", insertGroup(forming)).pipe(
+        Effect.map((rows): GroupOutcome => ({ inserted: new Set(rows.map((r) => r.id)), refused: new Map() })),
+        Effect.catchAll((error) =>
+          Effect.suspend(() => {
+            // Closed before its rows are read: an accept from now on starts a new group.
+            if (group === forming) group = undefined
+            if (forming.rows.length === 1) return Effect.fail(error)
+            return Effect.forEach(forming.rows, (row) => Effect.either(write("written", insertRows([row]))), { concurrency: "unbounded" }).pipe(
+              Effect.map((written): GroupOutcome => {
+                const inserted = new Set<string>()
+                const refused = new Map<string, StoreFailed>()
+                written.forEach((result, i) => {
+                  if (result._tag === "Left") refused.set(forming.rows[i]!.id, result.left)
+                  else for (const { id } of result.right) inserted.add(id)
+                })
+                return { inserted, refused }
+              })
+            )
+          })
+        )
+      )
     const store: RunStore = {
       accept: (workflow, event) =>
         Effect.suspend(() => {
@@ -597,26 +639,26 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
               joined.rows.push(row)
               joined.runIds.add(runId)
             }
-            return Effect.map(Deferred.await(joined.inserted), (inserted) => ({ runId, fresh: !again && inserted.has(runId) }))
+            return Effect.flatMap(Deferred.await(joined.outcome), (outcome) => acceptedFrom(outcome, runId, !again))
           }
-          return Effect.flatMap(Deferred.make<ReadonlySet<string>, StoreFailed>(), (inserted) => {
-            const forming: AcceptGroup = { rows: [row], runIds: new Set([runId]), inserted }
+          // Whoever starts the group writes it and tells the others, even if it is interrupted
+          // meanwhile: uninterruptible from before the group is formed, since a group formed and
+          // never written would leave every accept that joined it waiting. A write refused before
+          // its INSERT ran (its transaction could not begin) closes the group too: an accept after
+          // it starts a new one, never joins a failed one.
+          return Effect.uninterruptible(Effect.flatMap(Deferred.make<GroupOutcome, StoreFailed>(), (outcome) => {
+            const forming: AcceptGroup = { rows: [row], runIds: new Set([runId]), outcome }
             group = forming
-            // Whoever started the group writes it and tells the others, even if it is interrupted
-            // meanwhile. A write refused before its INSERT ran (its transaction could not begin)
-            // closes the group too: an accept after it starts a new one, never joins a failed one.
-            return write("written", insertGroup(forming)).pipe(
-              Effect.map((rows) => new Set(rows.map((r) => r.id)) as ReadonlySet<string>),
+            return writeGroup(forming).pipe(
               Effect.exit,
               Effect.tap((exit) => {
                 if (group === forming) group = undefined
-                return Deferred.done(inserted, exit)
+                return Deferred.done(outcome, exit)
               }),
               Effect.flatten,
-              Effect.uninterruptible,
-              Effect.map((ids) => ({ runId, fresh: ids.has(runId) }))
+              Effect.flatMap((written) => acceptedFrom(written, runId, true))
             )
-          })
+          }))
         }),
       toHand: (max) => read("read", unhanded(max)),
       // COUNT(*) answers one row.
