@@ -25,6 +25,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
+import * as RuntimeFlags from "effect/RuntimeFlags"
 import type * as Scope from "effect/Scope"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { ServeProblem } from "../Errors.js"
@@ -77,17 +78,56 @@ export interface Options<R> {
 /** What a request body may be read up to by the app, as `NodeHttpServer.make` sets it (10 MiB). */
 const appMaxBodySize = Option.some(FileSystem.Size(10 * 1024 * 1024))
 
+/**
+ * An answer's body as Node writes it: a text or bytes (what deliveries are answered with), or
+ * `undefined` for none. A stream or a form is no delivery's answer: one is a mistake here, not
+ * a client's, and answered as a defect.
+ */
+const contentOf = (body: HttpServerResponse.HttpServerResponse["body"]): string | Uint8Array | undefined | "defect" => {
+  switch (body._tag) {
+    case "Empty":
+      return undefined
+    case "Uint8Array":
+      return body.body
+    case "Raw":
+      return typeof body.body === "string" || body.body instanceof Uint8Array ? body.body : "defect"
+    default:
+      return "defect"
+  }
+}
 
-/** Writes an answer (a text or JSON body: what deliveries are answered with) to the Node response. */
+/**
+ * Ends the Node response with `status` and no body (a defect's 500, an interruption's 503, as
+ * `@effect/platform` answers them), or, once an answer was begun, cuts its connection: the
+ * client sees it unfinished rather than whole.
+ */
+const fail = (status: number, nodeResponse: ServerResponse) => {
+  if (nodeResponse.writableEnded) return
+  if (nodeResponse.headersSent) return void nodeResponse.destroy()
+  try {
+    nodeResponse.writeHead(status)
+    nodeResponse.end()
+  } catch {
+    nodeResponse.destroy()
+  }
+}
+
+/**
+ * Writes an answer to the Node response. It runs in the handler's fiber's observer, where a
+ * throw (Node refuses a status out of range or a header it cannot send) would end the process:
+ * such an answer is a defect's 500 instead.
+ */
 const write = (method: string, response: HttpServerResponse.HttpServerResponse, nodeResponse: ServerResponse) => {
   if (nodeResponse.writableEnded) return
-  nodeResponse.writeHead(response.status, response.headers)
-  const body = response.body
-  if (method === "HEAD" || body._tag === "Empty") return void nodeResponse.end()
-  if (body._tag === "Uint8Array") return void nodeResponse.end(body.body)
-  if (body._tag === "Raw" && (typeof body.body === "string" || body.body instanceof Uint8Array)) return void nodeResponse.end(body.body)
-  // No delivery's answer is a stream or a form: one would be a mistake here, not a client's.
-  nodeResponse.end()
+  const content = contentOf(response.body)
+  if (content === "defect") return fail(500, nodeResponse)
+  try {
+    nodeResponse.writeHead(response.status, response.headers)
+    if (method === "HEAD" || content === undefined) nodeResponse.end()
+    else nodeResponse.end(content)
+  } catch {
+    fail(500, nodeResponse)
+  }
 }
 
 /**
@@ -99,7 +139,9 @@ const write = (method: string, response: HttpServerResponse.HttpServerResponse, 
  */
 export const serve = <R>(options: Options<R>): Effect.Effect<Server, ServeProblem, R | Scope.Scope> =>
   Effect.gen(function*() {
-    const runtime = yield* Effect.runtime<R>()
+    // Handlers interruptible (their client's leaving stops them) however the server was started
+    // (a runtime taken in an uninterruptible region, such as a resource's acquisition, is not).
+    const runtime = Runtime.enableRuntimeFlag(yield* Effect.runtime<R>(), RuntimeFlags.Interruption)
     const runFork = Runtime.runFork(runtime)
     // What `NodeHttpServer.layer` gives the app beside the server (the platform, ETags, Node's file system).
     const platform = yield* Layer.build(NodeHttpServer.layerContext)
@@ -111,16 +153,20 @@ export const serve = <R>(options: Options<R>): Effect.Effect<Server, ServeProble
       const method = request.method ?? "GET"
       const body = CappedBody.readIncoming(request, options.maxBytes)
       const fiber = runFork(handler({ method, headers: Headers.fromInput(request.headers), body }))
+      let clientLeft = false
       fiber.addObserver((exit) => {
         if (Exit.isSuccess(exit)) return write(method, exit.value, nodeResponse)
-        if (Cause.isInterruptedOnly(exit.cause)) return
-        // A defect: answered as `@effect/platform` answers one.
-        if (!nodeResponse.headersSent) nodeResponse.writeHead(500)
-        nodeResponse.end()
+        // Interrupted by its client's leaving: nobody to answer. Otherwise an answer (503 for an
+        // interruption, 500 for a defect, as `@effect/platform` answers them), so that the
+        // connection does not stay open unanswered (the server's close would wait on it).
+        if (clientLeft) return
+        fail(Cause.isInterruptedOnly(exit.cause) ? 503 : 500, nodeResponse)
       })
       // A client that goes away before its answer: what the handler does not protect stops.
       nodeResponse.once("close", () => {
-        if (!nodeResponse.writableEnded) fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId)
+        if (nodeResponse.writableEnded) return
+        clientLeft = true
+        fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId)
       })
     }
     const server = yield* Effect.acquireRelease(
