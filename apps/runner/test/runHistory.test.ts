@@ -139,6 +139,31 @@ describe("x-runner run, recorded", () => {
       expect(again.stderr).toContain(`run ${runId} is succeeded: only a failed or unknown run is retried`)
     })
 
+    it("never reads the credentials or the files directory the store names: --connections and --files-dir are said again or refused", async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-given-"))
+      const file = join(dataDir, "read-missing.json")
+      writeFileSync(file, JSON.stringify({
+        label: "Read a card that does not exist",
+        tasks: [{ label: "Read it", name: "read", type: "boardtool/v1/getCard", parameters: { id: "5eed00000000000000000ffe" } }]
+      }))
+      const connections = join(dataDir, "connections.json")
+      writeFileSync(connections, JSON.stringify({ boardtool: { key: sim.key, token: sim.token, baseUrl: sim.baseUrl } }))
+      const files = mkdtempSync(join(tmpdir(), "x-runner-history-files-"))
+      const ran = await runner(["run", file, "--data-dir", dataDir, "--output", "json", "--connections", connections, "--files-dir", files])
+      expect(ran.code, ran.stderr).toBe(1)
+      const { runId } = JSON.parse(ran.stdout) as { readonly runId: string }
+      const unsaid = await runner(["runs", "retry", runId, "--data-dir", dataDir])
+      expect([unsaid.code, unsaid.stderr]).toEqual([2, expect.stringContaining(`run ${runId} was run with --connections, --files-dir: a retry does not take them from the store; give them again`)])
+      const half = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--connections", connections])
+      expect([half.code, half.stderr]).toEqual([2, expect.stringContaining(`run ${runId} was run with --files-dir: a retry does not take it from the store`)])
+      expect(JSON.parse((await runner(["runs", "show", runId, "--data-dir", dataDir, "--output", "json"])).stdout)).toMatchObject({ attempt: 0 })
+      // Both given again: it runs again here, on the credentials given (and fails again: the card is still missing).
+      const retried = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--connections", connections, "--files-dir", files])
+      expect(retried.code, retried.stderr).toBe(1)
+      expect(retried.stderr).toContain(`↻ run ${runId} runs again here (attempt 2)`)
+      expect(retried.stderr).toContain("NotFound")
+    })
+
     it("runs only the file that ran, and never turns private networks on from the store: both are said again or refused", async () => {
       const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-trust-"))
       const file = join(dataDir, "read-missing.json")

@@ -8,7 +8,16 @@ import { Args, Command, Options } from "@effect/cli"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { InvalidArguments } from "../../Errors.js"
-import { allowPrivateNetworksOption, databaseOption, dataDirOption, inputOption, jsonOutput, locationOf } from "../internal/shared.js"
+import {
+  allowPrivateNetworksOption,
+  connectionsOption,
+  databaseOption,
+  dataDirOption,
+  filesDirOption,
+  inputOption,
+  jsonOutput,
+  locationOf
+} from "../internal/shared.js"
 
 /**
  * Its examples, in its help and the root's.
@@ -72,7 +81,9 @@ const retryCommand = Command.make("retry", {
     Options.withDescription("With --done: the step's output, as the provider answered it (JSON; default null)"),
     Options.optional
   ),
-  allowPrivateNetworks: allowPrivateNetworksOption
+  allowPrivateNetworks: allowPrivateNetworksOption,
+  connections: connectionsOption,
+  filesDir: filesDirOption("the current directory; a run of x-runner run that had one needs it given again")
 }, (args) =>
   Effect.gen(function*() {
     if (Option.isNone(args.done) && Option.isSome(args.doneOutput)) {
@@ -85,12 +96,15 @@ const retryCommand = Command.make("retry", {
       where: { dataDir: args.dataDir, database: Option.getOrUndefined(args.database) },
       inputs: args.input,
       done: Option.match(args.done, { onNone: () => undefined, onSome: (path) => ({ path, output: Option.getOrUndefined(args.doneOutput) }) }),
-      allowPrivateNetworks: args.allowPrivateNetworks
+      allowPrivateNetworks: args.allowPrivateNetworks,
+      connections: Option.getOrUndefined(args.connections),
+      filesDir: Option.getOrUndefined(args.filesDir)
     })
   })).pipe(
     Command.withDescription(
       "Run a failed run again: its tasks that succeeded keep their outputs, the others (failed, unknown, skipped) run again; " +
-        "serve's on a serving runner, x-runner run's here as it was run (give its --input values again). " +
+        "serve's on a serving runner, x-runner run's here as it was run (give its --input values, and its --connections, --files-dir " +
+        "and --allow-private-networks, again: a retry takes none of them from the store). " +
         "--done marks a step whose outcome was unknown as done first"
     )
   )

@@ -147,19 +147,27 @@ const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
       return yield* new InvalidArguments({ message: `run ${run.id} was recorded before x-runner kept how it was run: run it again with x-runner run` })
     }
     const { rerun } = run
-    // What reaches internal addresses is the operator's to say each time: a row in a shared
-    // database must not turn it on.
-    if (rerun.allowPrivateNetworks && args.allowPrivateNetworks !== true) {
+    // What reaches internal addresses, which credentials are read and which directory files are
+    // read from and written to are the operator's to say each time: a row in a shared database
+    // must not choose them.
+    const unsaid = [
+      rerun.allowPrivateNetworks && args.allowPrivateNetworks !== true ? "--allow-private-networks" : undefined,
+      rerun.connections !== undefined && args.connections === undefined ? "--connections" : undefined,
+      rerun.filesDir !== undefined && args.filesDir === undefined ? "--files-dir" : undefined
+    ].filter((option) => option !== undefined)
+    if (unsaid.length > 0) {
       return yield* new InvalidArguments({
-        message: `run ${run.id} was run with --allow-private-networks: a retry does not take it from the store; give --allow-private-networks again`
+        message: `run ${run.id} was run with ${unsaid.join(", ")}: a retry does not take ${unsaid.length === 1 ? "it" : "them"} from the store; give ${
+          unsaid.length === 1 ? "it" : "them"
+        } again`
       })
     }
     const [Run, Components] = yield* Effect.promise(() => Promise.all([import("../run.js"), import("../../../components/Components.js")]))
     return yield* Run.run({
       workflow: run.file,
       inputs: args.inputs,
-      source: { sandbox: rerun.sandbox, file: Option.fromNullable(rerun.connections), withoutRateLimits: rerun.withoutRateLimits },
-      files: { filesDir: Option.fromNullable(rerun.filesDir), allowPrivateNetworks: args.allowPrivateNetworks === true },
+      source: { sandbox: rerun.sandbox, file: Option.fromNullable(args.connections), withoutRateLimits: rerun.withoutRateLimits },
+      files: { filesDir: Option.fromNullable(args.filesDir), allowPrivateNetworks: args.allowPrivateNetworks === true },
       json: false,
       history: args.where,
       retrying: run.id
@@ -185,6 +193,10 @@ export const retry = (args: {
   readonly done?: { readonly path: string; readonly output: string | undefined } | undefined
   /** `--allow-private-networks`, given again for a run of `x-runner run` that had it (never taken from the store). */
   readonly allowPrivateNetworks?: boolean | undefined
+  /** `--connections`, given again for a run of `x-runner run` that had it (never taken from the store). */
+  readonly connections?: string | undefined
+  /** `--files-dir`, given again for a run of `x-runner run` that had it (never taken from the store). */
+  readonly filesDir?: string | undefined
 }) =>
   Effect.gen(function*() {
     const output = yield* Output
@@ -206,13 +218,19 @@ export const retry = (args: {
             : Effect.fail(new InvalidArguments({ message: `run ${args.runId} is a run of x-runner run: --done is for a run of serve; x-runner runs retry ${args.runId} runs it again here` }))
       }
     }
-    // --input and --allow-private-networks are a run of `x-runner run`'s: which run it is, is read before anything is written.
-    if (args.inputs.size > 0 || args.allowPrivateNetworks === true) {
+    // --input, --allow-private-networks, --connections and --files-dir are a run of `x-runner run`'s: which run it is, is read before anything is written.
+    const runOptions = [
+      args.inputs.size > 0 ? "--input" : undefined,
+      args.allowPrivateNetworks === true ? "--allow-private-networks" : undefined,
+      args.connections !== undefined ? "--connections" : undefined,
+      args.filesDir !== undefined ? "--files-dir" : undefined
+    ].filter((option) => option !== undefined)
+    if (runOptions.length > 0) {
       const recorded = Option.flatten(yield* withStore(args.location, (store) => store.show(args.runId)))
       if (Option.isNone(recorded)) return yield* notFound(args.runId, args.location)
       if (recorded.value.run.origin === "run") return yield* runAgain(recorded.value.run, args)
       return yield* new InvalidArguments({
-        message: `${args.inputs.size > 0 ? "--input" : "--allow-private-networks"} is for a run of x-runner run: run ${args.runId} runs as its serving runner was started`
+        message: `${runOptions.join(", ")} ${runOptions.length === 1 ? "is" : "are"} for a run of x-runner run: run ${args.runId} runs as its serving runner was started`
       })
     }
     const acted = yield* withStore(args.location, (store) =>
