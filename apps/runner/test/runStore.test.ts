@@ -19,6 +19,7 @@ import * as Database from "../src/store/Database.js"
 import * as RunStore from "../src/store/RunStore.js"
 import type * as WriteBatcher from "../src/store/internal/writeBatcher.js"
 import * as TriggerStore from "../src/store/TriggerStore.js"
+import { stallMs } from "./bin.js"
 
 const stores = () =>
   Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
@@ -142,7 +143,8 @@ describe("RunStore", () => {
       yield* Fiber.await(first)
       expect(interruptNext).toBe(false)
       const later = yield* Effect.all(["e2", "e3"].map((id) => store.accept("new-card", { id, output: {} })), { concurrency: "unbounded" }).pipe(
-        Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error("the accepts after the interrupted one never ended") })
+        // A stall bound, not a speed: they end in milliseconds, or never.
+        Effect.timeoutFail({ duration: stallMs, onTimeout: () => new Error("the accepts after the interrupted one never ended") })
       )
       expect(later.map((a) => a.fresh)).toEqual([true, true])
       // The interrupted accept's event was written all the same.
