@@ -2,6 +2,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
@@ -93,6 +94,41 @@ describe("RequestDeadline, interruption", () => {
       expect(yield* TestClock.sleeps()).toHaveLength(0)
       yield* TestClock.adjust("1 minute")
       expect(fake.aborts()).toBe(1)
+    }))
+
+  it.effect("a request interrupted while it waits for its rate-limit token leaves the client's later requests timed out", () =>
+    Effect.gen(function*() {
+      const fake = fakeClient()
+      const memory = RateLimiter.memoryStore()
+      const taking = yield* Deferred.make<void>()
+      const gate = yield* Deferred.make<void>()
+      let takes = 0
+      // The first take waits (as a shared store's does): the interruption arrives meanwhile, held back by the mask.
+      const store: RateLimiter.RateLimiterStore = {
+        take: (buckets, holder) =>
+          takes++ === 0
+            ? Effect.zipRight(Effect.zipRight(Deferred.succeed(taking, undefined), Deferred.await(gate)), memory.take(buckets, holder))
+            : memory.take(buckets, holder),
+        release: memory.release
+      }
+      const client = ProviderClient.makeWith(fake.client, RateLimiter.make(store), {
+        baseUrl: "https://api.example.test/v1",
+        credentials: Auth.query({ key: "key-0123456789" }),
+        timeout: "10 seconds",
+        retry: { maxRetries: 0 },
+        rateLimits: [{ scope: "key", credential: "key-0123456789", limit: 100, interval: "1 minute" }]
+      })
+      const first = yield* Effect.fork(client.void({ method: "GET", path: "/hang" }))
+      yield* Deferred.await(taking)
+      yield* Fiber.interruptFork(first)
+      yield* Deferred.succeed(gate, undefined)
+      yield* Fiber.await(first)
+      // The next request on the same client is still aborted at its time limit.
+      const next = yield* Effect.fork(Effect.either(client.void({ method: "GET", path: "/hang" })))
+      yield* TestClock.adjust("1 minute")
+      const outcome = yield* Fiber.join(next)
+      expect(outcome._tag).toBe("Left")
+      expect(fake.aborts()).toBeGreaterThanOrEqual(1)
     }))
 
   it.effect("an interrupted request of a client with rate limits is aborted at once and gives its token back", () =>

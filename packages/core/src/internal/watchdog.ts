@@ -114,8 +114,10 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
       })
       if (running) return watched
       running = true
-      // Forked interruptible, as the loop would be without the caller's mask.
-      return Effect.zipRight(restore(Effect.forkDaemon(loop)), watched)
+      // Forked within the mask, so that an interruption held back by it cannot stop the fork
+      // (the loop unstarted, `running` left true: no later request would ever be timed out); the
+      // loop itself runs interruptible, as it would without the caller's mask.
+      return Effect.zipRight(Effect.forkDaemon(Effect.interruptible(loop)), watched)
     }
   }
 }
