@@ -255,9 +255,9 @@ export const decoder: <P extends Properties>(
 ) => (input: unknown) => Either.Either<Params<P>, InvalidInput> = internal.decoder
 
 /**
- * The property with these fields added or replaced (its description, its dynamic options, its
- * `required`), its Schema still built on its first use: a spread (`{ ...property, description }`)
- * would build it, as it reads every field.
+ * The property with these fields added or replaced (its title, description, dynamic options or
+ * `required`: not what it accepts, which its rules check), its Schema still built on its first use:
+ * a spread (`{ ...property, description }`) would build it, as it reads every field.
  *
  * @example
  * ```ts
@@ -272,7 +272,7 @@ export const decoder: <P extends Properties>(
  * @since 0.10.0
  * @category utils
  */
-export const extend: <P extends Property<any, boolean, any>, const F extends Readonly<Record<string, unknown>>>(
+export const extend: <P extends Property<any, boolean, any>, const F extends internal.ExtendedFields>(
   property: P,
   fields: F
 ) => Omit<P, keyof F> & F = internal.extend

@@ -134,13 +134,25 @@ export const make = <A, R extends boolean, I = A>(
   return Object.defineProperty(property, "schema", { enumerable: true, get: built })
 }
 
-export const extend = <P extends Property<any, boolean, any>, const F extends Readonly<Record<string, unknown>>>(
+/**
+ * What `extend` may replace: how a property is shown and whether it is required. Not what it
+ * accepts (its Schema, choices, rules): the decoder's fast check, built from the property's own
+ * rules, would go on accepting what a replaced Schema refuses.
+ */
+export interface ExtendedFields {
+  readonly title?: string
+  readonly description?: string
+  readonly required?: boolean
+  readonly dynamicOptions?: DynamicOptions
+}
+
+/** @internal */
+export const extend = <P extends Property<any, boolean, any>, const F extends ExtendedFields>(
   property: P,
   fields: F
 ): Omit<P, keyof F> & F => {
   const descriptors = Object.getOwnPropertyDescriptors(property)
-  // A field given replaces the property's own, its lazy `schema` getter included (assigning
-  // over a getter without a setter throws).
+  // A field given replaces the property's own (assigning over a getter without a setter throws).
   for (const key of Object.keys(fields)) delete descriptors[key]
   return Object.assign(Object.defineProperties({}, descriptors), fields) as any
 }
