@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -157,11 +157,36 @@ describe("x-runner run, recorded", () => {
       const half = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--connections", connections])
       expect([half.code, half.stderr]).toEqual([2, expect.stringContaining(`run ${runId} was run with --files-dir: a retry does not take it from the store`)])
       expect(JSON.parse((await runner(["runs", "show", runId, "--data-dir", dataDir, "--output", "json"])).stdout)).toMatchObject({ attempt: 0 })
-      // Both given again: it runs again here, on the credentials given (and fails again: the card is still missing).
-      const retried = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--connections", connections, "--files-dir", files])
+      // Both given again, elsewhere (the stored ones gone): it runs again here, on what was given (and fails again: the card is still missing).
+      const givenDir = mkdtempSync(join(tmpdir(), "x-runner-history-given-again-"))
+      const given = join(givenDir, "connections.json")
+      renameSync(connections, given)
+      rmSync(files, { recursive: true })
+      const retried = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--connections", given, "--files-dir", givenDir])
       expect(retried.code, retried.stderr).toBe(1)
       expect(retried.stderr).toContain(`↻ run ${runId} runs again here (attempt 2)`)
       expect(retried.stderr).toContain("NotFound")
+    })
+
+    it("runs on the sandbox or on real accounts as the command line says, never the store: --sandbox given again, or refused", async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-sandbox-"))
+      const file = join(dataDir, "read-missing.json")
+      writeFileSync(file, JSON.stringify({
+        label: "Read a card that does not exist",
+        tasks: [{ label: "Read it", name: "read", type: "boardtool/v1/getCard", parameters: { id: "5eed00000000000000000ffe" } }]
+      }))
+      const onSandbox = await runner(["run", file, "--sandbox", "--data-dir", dataDir, "--output", "json"])
+      expect(onSandbox.code, onSandbox.stderr).toBe(1)
+      const sandboxRun = (JSON.parse(onSandbox.stdout) as { readonly runId: string }).runId
+      const unsaid = await runner(["runs", "retry", sandboxRun, "--data-dir", dataDir], env)
+      expect([unsaid.code, unsaid.stderr]).toEqual([2, expect.stringContaining(`run ${sandboxRun} was run with --sandbox: a retry does not take it from the store`)])
+      const again = await runner(["runs", "retry", sandboxRun, "--data-dir", dataDir, "--sandbox"])
+      expect(again.code, again.stderr).toBe(1)
+      expect(again.stderr).toContain(`↻ run ${sandboxRun} runs again here (attempt 2)`)
+      const onAccounts = await runner(["run", file, "--data-dir", dataDir, "--output", "json"], env)
+      const realRun = (JSON.parse(onAccounts.stdout) as { readonly runId: string }).runId
+      const sandboxed = await runner(["runs", "retry", realRun, "--data-dir", dataDir, "--sandbox"])
+      expect([sandboxed.code, sandboxed.stderr]).toEqual([2, expect.stringContaining(`run ${realRun} ran on real connections, not the sandbox`)])
     })
 
     it("runs only the file that ran, and never turns private networks on from the store: both are said again or refused", async () => {

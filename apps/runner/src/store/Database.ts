@@ -191,8 +191,10 @@ const sqlite = (file: string, checkpointElsewhere: boolean) =>
           yield* sql.unsafe(`PRAGMA busy_timeout = ${busyTimeoutMs}`)
           // The commit that finds the WAL past 1,000 pages copies it into the database and syncs
           // both, in the thread that committed: up to 10 ms that the serving thread's deliveries
-          // waited. That thread leaves it to the engine's connection (and SQLite's last close).
-          if (checkpointElsewhere) yield* sql.unsafe("PRAGMA wal_autocheckpoint = 0")
+          // waited. That thread leaves it to the engine's connection (and SQLite's last close),
+          // unless the WAL reaches ten times that: an engine thread that writes nothing meanwhile
+          // must not let it grow without bound.
+          if (checkpointElsewhere) yield* sql.unsafe("PRAGMA wal_autocheckpoint = 10000")
         }).pipe(Effect.catchAll((error) => Effect.fail(error instanceof DamagedData ? error : openFailed(file, error))))
       ),
       // better-sqlite3 throws when a file that is not a database is opened in WAL mode.
@@ -284,8 +286,11 @@ const diskFull = (fault: WriteFault) =>
 /**
  * A write that fails for what it is (a constraint, a value of the wrong type: SQLite's codes, and
  * PostgreSQL's classes 22 and 23) fails alone; anything else is the storage refusing writes.
+ *
+ * @since 0.9.0
+ * @category utils
  */
-const wrongInItself = (error: SqlError): boolean => {
+export const wrongInItself = (error: SqlError): boolean => {
   const code = (error.cause as { readonly code?: unknown } | undefined)?.code
   return typeof code === "string" && (/^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/.test(code) || /^2[23][0-9A-Z]{3}$/.test(code))
 }

@@ -26,7 +26,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { createHash, randomUUID } from "node:crypto"
-import { errorText, RunsSql, RunsWrites } from "./Database.js"
+import { errorText, RunsSql, RunsWrites, wrongInItself } from "./Database.js"
 import type * as WriteBatcher from "./internal/writeBatcher.js"
 
 /**
@@ -311,6 +311,16 @@ export interface RunStore {
  * @category tags
  */
 export const RunStore = Context.GenericTag<RunStore>("x-runner/RunStore")
+
+/**
+ * How long a run ran, once it has started and finished; never negative (a run started by one
+ * runner and finished by another may be stamped by clocks that disagree a little).
+ *
+ * @since 0.9.0
+ * @category utils
+ */
+export const durationMs = (run: { readonly startedAt?: number | undefined; readonly finishedAt?: number | undefined }): number | undefined =>
+  run.startedAt === undefined || run.finishedAt === undefined ? undefined : Math.max(0, run.finishedAt - run.startedAt)
 
 /**
  * A run's id: the same for the same event of the same workflow (a redelivery is the same run).
@@ -604,13 +614,14 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
     // row is refused alone rather than with every delivery that happened to share its INSERT (a
     // transaction the database refuses refuses each of them again, as it did the group).
     const writeGroup = (forming: AcceptGroup): Effect.Effect<GroupOutcome, StoreFailed> =>
-      write("written", insertGroup(forming)).pipe(
+      batcher.write(insertGroup(forming)).pipe(
         Effect.map((rows): GroupOutcome => ({ inserted: new Set(rows.map((r) => r.id)), refused: new Map() })),
         Effect.catchAll((error) =>
           Effect.suspend(() => {
             // Closed before its rows are read: an accept from now on starts a new group.
             if (group === forming) group = undefined
-            if (forming.rows.length === 1) return Effect.fail(error)
+            // Only a row at fault is worth finding: storage that refuses writes refuses each alone too.
+            if (forming.rows.length === 1 || !wrongInItself(error)) return Effect.fail(failed("written")(error))
             return Effect.forEach(forming.rows, (row) => Effect.either(write("written", insertRows([row]))), { concurrency: "unbounded" }).pipe(
               Effect.map((written): GroupOutcome => {
                 const inserted = new Set<string>()

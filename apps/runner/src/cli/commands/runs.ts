@@ -16,7 +16,8 @@ import {
   filesDirOption,
   inputOption,
   jsonOutput,
-  locationOf
+  locationOf,
+  sandboxOption
 } from "../internal/shared.js"
 
 /**
@@ -83,7 +84,8 @@ const retryCommand = Command.make("retry", {
   ),
   allowPrivateNetworks: allowPrivateNetworksOption,
   connections: connectionsOption,
-  filesDir: filesDirOption("the current directory; a run of x-runner run that had one needs it given again")
+  filesDir: filesDirOption("the current directory; a run of x-runner run that had one needs it given again"),
+  sandbox: sandboxOption
 }, (args) =>
   Effect.gen(function*() {
     if (Option.isNone(args.done) && Option.isSome(args.doneOutput)) {
@@ -98,13 +100,14 @@ const retryCommand = Command.make("retry", {
       done: Option.match(args.done, { onNone: () => undefined, onSome: (path) => ({ path, output: Option.getOrUndefined(args.doneOutput) }) }),
       allowPrivateNetworks: args.allowPrivateNetworks,
       connections: Option.getOrUndefined(args.connections),
-      filesDir: Option.getOrUndefined(args.filesDir)
+      filesDir: Option.getOrUndefined(args.filesDir),
+      sandbox: args.sandbox
     })
   })).pipe(
     Command.withDescription(
       "Run a failed run again: its tasks that succeeded keep their outputs, the others (failed, unknown, skipped) run again; " +
-        "serve's on a serving runner, x-runner run's here as it was run (give its --input values, and its --connections, --files-dir " +
-        "and --allow-private-networks, again: a retry takes none of them from the store). " +
+        "serve's on a serving runner, x-runner run's here as it was run (give its --input values, and its --sandbox, --connections, " +
+        "--files-dir and --allow-private-networks, again: a retry takes none of them from the store). " +
         "--done marks a step whose outcome was unknown as done first"
     )
   )

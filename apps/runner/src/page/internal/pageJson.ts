@@ -7,7 +7,7 @@
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type * as RunActions from "../../runs/RunActions.js"
-import type * as RunStore from "../../store/RunStore.js"
+import * as RunStore from "../../store/RunStore.js"
 
 /** A run as the list shows it. */
 export const listedJson = (run: RunStore.ListedRun) => ({
@@ -21,7 +21,7 @@ export const listedJson = (run: RunStore.ListedRun) => ({
   acceptedAt: run.acceptedAt,
   startedAt: run.startedAt ?? null,
   finishedAt: run.finishedAt ?? null,
-  durationMs: run.startedAt === undefined || run.finishedAt === undefined ? null : Math.max(0, run.finishedAt - run.startedAt),
+  durationMs: RunStore.durationMs(run) ?? null,
   failedStep: run.failedStep ?? null,
   waitingUntil: run.waitingUntil ?? null,
   skipped: run.skipped,

@@ -5,7 +5,7 @@
  * write by write, so that one bad write fails alone; a transaction the database refused (its
  * COMMIT, on a full disk) fails every write of it, as a failure its writer can retry. A write is
  * whatever its writer gives: `RunStore.accept`'s group of accepts is one (one INSERT), which
- * RunStore writes again row by row when it fails, so that a bad row is refused alone there too.
+ * RunStore writes again row by row when a row is at fault, so that a bad row is refused alone there too.
  *
  * With `lockWait` (SQLite, whose statements run on the thread that calls them), a batch does not
  * wait for another connection's write lock inside SQLite's busy handler, which sleeps the whole

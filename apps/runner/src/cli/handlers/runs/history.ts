@@ -49,11 +49,8 @@ const withStore = <A, E, R>(location: Database.Location, use: (store: RunStore.R
 const where = (location: Database.Location) => location._tag === "Embedded" ? location.dataDir : "the database"
 
 const time = (millis: number | undefined) => millis === undefined ? "-" : new Date(millis).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z")
-/** How long the run ran; never negative (the runners' clocks may disagree a little). */
-const durationMs = (run: RunStore.Run) =>
-  run.startedAt === undefined || run.finishedAt === undefined ? undefined : Math.max(0, run.finishedAt - run.startedAt)
 const duration = (run: RunStore.Run) => {
-  const ms = durationMs(run)
+  const ms = RunStore.durationMs(run)
   return ms === undefined ? "-" : `${ms} ms`
 }
 
@@ -72,7 +69,7 @@ const asJson = (run: RunStore.Run) => ({
   acceptedAt: run.acceptedAt,
   startedAt: run.startedAt ?? null,
   finishedAt: run.finishedAt ?? null,
-  durationMs: durationMs(run) ?? null,
+  durationMs: RunStore.durationMs(run) ?? null,
   failedStep: run.failedStep ?? null,
   runner: run.runner ?? null,
   origin: run.origin,
@@ -147,10 +144,14 @@ const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
       return yield* new InvalidArguments({ message: `run ${run.id} was recorded before x-runner kept how it was run: run it again with x-runner run` })
     }
     const { rerun } = run
-    // What reaches internal addresses, which credentials are read and which directory files are
-    // read from and written to are the operator's to say each time: a row in a shared database
-    // must not choose them.
+    // Whether it runs on the simulators or on real accounts, what reaches internal addresses,
+    // which credentials are read and which directory files are read from and written to are the
+    // operator's to say each time: a row in a shared database must not choose them.
+    if (!rerun.sandbox && args.sandbox === true) {
+      return yield* new InvalidArguments({ message: `run ${run.id} ran on real connections, not the sandbox: --sandbox would not run it as it ran` })
+    }
     const unsaid = [
+      rerun.sandbox && args.sandbox !== true ? "--sandbox" : undefined,
       rerun.allowPrivateNetworks && args.allowPrivateNetworks !== true ? "--allow-private-networks" : undefined,
       rerun.connections !== undefined && args.connections === undefined ? "--connections" : undefined,
       rerun.filesDir !== undefined && args.filesDir === undefined ? "--files-dir" : undefined
@@ -166,7 +167,7 @@ const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
     return yield* Run.run({
       workflow: run.file,
       inputs: args.inputs,
-      source: { sandbox: rerun.sandbox, file: Option.fromNullable(args.connections), withoutRateLimits: rerun.withoutRateLimits },
+      source: { sandbox: args.sandbox === true, file: Option.fromNullable(args.connections), withoutRateLimits: rerun.withoutRateLimits },
       files: { filesDir: Option.fromNullable(args.filesDir), allowPrivateNetworks: args.allowPrivateNetworks === true },
       json: false,
       history: args.where,
@@ -197,6 +198,8 @@ export const retry = (args: {
   readonly connections?: string | undefined
   /** `--files-dir`, given again for a run of `x-runner run` that had it (never taken from the store). */
   readonly filesDir?: string | undefined
+  /** `--sandbox`, given again for a run of `x-runner run` that ran on it (never taken from the store). */
+  readonly sandbox?: boolean | undefined
 }) =>
   Effect.gen(function*() {
     const output = yield* Output
@@ -218,12 +221,13 @@ export const retry = (args: {
             : Effect.fail(new InvalidArguments({ message: `run ${args.runId} is a run of x-runner run: --done is for a run of serve; x-runner runs retry ${args.runId} runs it again here` }))
       }
     }
-    // --input, --allow-private-networks, --connections and --files-dir are a run of `x-runner run`'s: which run it is, is read before anything is written.
+    // --input, --allow-private-networks, --connections, --files-dir and --sandbox are a run of `x-runner run`'s: which run it is, is read before anything is written.
     const runOptions = [
       args.inputs.size > 0 ? "--input" : undefined,
       args.allowPrivateNetworks === true ? "--allow-private-networks" : undefined,
       args.connections !== undefined ? "--connections" : undefined,
-      args.filesDir !== undefined ? "--files-dir" : undefined
+      args.filesDir !== undefined ? "--files-dir" : undefined,
+      args.sandbox === true ? "--sandbox" : undefined
     ].filter((option) => option !== undefined)
     if (runOptions.length > 0) {
       const recorded = Option.flatten(yield* withStore(args.location, (store) => store.show(args.runId)))
