@@ -16,10 +16,16 @@ let origin = ""
 /** Requests to `/hang` the server has (it never answers them), and those it saw aborted. */
 const hanging: Array<string> = []
 const aborted: Array<string> = []
-/** Resolves once `done` holds (checked every 10 ms): a wait for what the server saw, however busy the machine. */
+/**
+ * Resolves once `done` holds (checked every 10 ms): a wait for what the server saw, however busy
+ * the machine; after 18,000 looks (three minutes at the least) it fails, saying what it waited for.
+ */
 const until = (done: () => boolean) =>
   Effect.promise(async () => {
-    while (!done()) await new Promise((resolve) => setTimeout(resolve, 10))
+    for (let looks = 0; !done(); looks++) {
+      if (looks >= 18_000) throw new Error(`never seen: ${done.toString()}`)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
   })
 const sockets = new Map<object, number>()
 
