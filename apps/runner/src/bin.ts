@@ -8,9 +8,16 @@
  */
 // esbuild inlines it in the bundle; from dist/ and src/ alike it is the runner's own package.json.
 import packageJson from "../package.json" with { type: "json" }
+import { setFlagsFromString } from "node:v8"
 
 if (process.argv.length === 3 && process.argv[2] === "--version") {
   process.stdout.write(`${packageJson.version}\n`)
 } else {
+  // V8 allocates an object straight into the old generation when its allocation site's objects
+  // were seen to survive ("pretenuring"); the steps' request objects came from such sites, and
+  // whatever young object they pointed to then survived every scavenge until a full GC: a fifth
+  // of what a step allocated was promoted (2.2 MB a scavenge, 0.15 MB without it, measured with
+  // `--trace-gc-nvp`), the step's CPU 10-25 % higher. Process-wide, the engine's thread included.
+  setFlagsFromString("--no-allocation-site-pretenuring")
   await import("./main.js")
 }

@@ -169,6 +169,12 @@ abstract class AbortableExchange implements UndiciDispatcher.DispatchHandler {
 
   protected end(): void {
     this.ended = true
+    // undici's controller reaches the whole request (its abort closure's scope). An exchange
+    // can sit in V8's old generation (promoted while in flight, or pretenured), and whatever it
+    // references then outlives the young generation's collections until a full one: holding the
+    // controller past the end promoted a fifth of all a request allocated (measured by
+    // `--trace-gc-nvp`, 2.2 MB a scavenge, 1.3 without it).
+    this.controller = undefined
     this.signal?.removeEventListener("abort", this.onSignal)
   }
 

@@ -16,6 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import { TrelloClient } from "trello.js"
+import { setFlagsFromString } from "node:v8"
 import { Pool } from "undici"
 import { WebflowClient } from "webflow-api"
 import { type Measurement, measureFibers, measurePromises } from "./measure.js"
@@ -49,6 +50,9 @@ const expect = (what: string, ok: boolean, got: unknown) => {
 }
 
 export const makeCalls = (p: Providers) => {
+  // The process as x-runner's bin sets it up for its steps (apps/runner/src/bin.ts), for every
+  // client alike.
+  setFlagsFromString("--no-allocation-site-pretenuring")
   const executor = Executor.make([boardtool, sitebuilder, browseragent].map((c) => Component.withRateLimits(c, unlimited)))
   const connections = {
     boardtool: { key: p.trello.key, token: p.trello.token, baseUrl: p.trello.baseUrl },
