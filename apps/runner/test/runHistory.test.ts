@@ -112,11 +112,11 @@ describe("x-runner run, recorded", () => {
       expect(sim.faultsFired().map(({ fired }) => fired)).toEqual([1])
 
       // Inputs other than the run's (it was given none) are refused, nothing run.
-      const other = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--input", "toDo=5eed00000000000000000004"], env)
+      const other = await runner(["runs", "retry", runId, example("call-a-workflow.json"), "--data-dir", dataDir, "--input", "toDo=5eed00000000000000000004"], env)
       expect(other.code).toBe(2)
       expect(other.stderr).toContain(`run ${runId} was given no --input: give the same values again (x-runner keeps no input's value)`)
 
-      const retried = await runner(["runs", "retry", runId, "--data-dir", dataDir], env)
+      const retried = await runner(["runs", "retry", runId, example("call-a-workflow.json"), "--data-dir", dataDir], env)
       expect(retried.code, retried.stderr + retried.stdout).toBe(0)
       expect(retried.stderr).toContain(`↻ run ${runId} runs again here (attempt 2), as x-runner run ran ${example("call-a-workflow.json")}`)
       const [card] = await cardsNamed("Write the release notes")
@@ -134,7 +134,7 @@ describe("x-runner run, recorded", () => {
       expect(shown.steps.find((step: { path: string }) => step.path === "created").output.id).toBe(card!.id)
       expect(shown.steps.find((step: { path: string }) => step.path === "noted.card").output.id).toBe(card!.id)
       // A run that succeeded is not retried.
-      const again = await runner(["runs", "retry", runId, "--data-dir", dataDir], env)
+      const again = await runner(["runs", "retry", runId, example("call-a-workflow.json"), "--data-dir", dataDir], env)
       expect(again.code).toBe(1)
       expect(again.stderr).toContain(`run ${runId} is succeeded: only a failed or unknown run is retried`)
     })
@@ -152,9 +152,9 @@ describe("x-runner run, recorded", () => {
       const ran = await runner(["run", file, "--data-dir", dataDir, "--output", "json", "--connections", connections, "--files-dir", files])
       expect(ran.code, ran.stderr).toBe(1)
       const { runId } = JSON.parse(ran.stdout) as { readonly runId: string }
-      const unsaid = await runner(["runs", "retry", runId, "--data-dir", dataDir])
+      const unsaid = await runner(["runs", "retry", runId, file, "--data-dir", dataDir])
       expect([unsaid.code, unsaid.stderr]).toEqual([2, expect.stringContaining(`run ${runId} was run with --connections, --files-dir: a retry does not take them from the store; give them again`)])
-      const half = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--connections", connections])
+      const half = await runner(["runs", "retry", runId, file, "--data-dir", dataDir, "--connections", connections])
       expect([half.code, half.stderr]).toEqual([2, expect.stringContaining(`run ${runId} was run with --files-dir: a retry does not take it from the store`)])
       expect(JSON.parse((await runner(["runs", "show", runId, "--data-dir", dataDir, "--output", "json"])).stdout)).toMatchObject({ attempt: 0 })
       // Both given again, elsewhere (the stored ones gone): it runs again here, on what was given (and fails again: the card is still missing).
@@ -162,7 +162,7 @@ describe("x-runner run, recorded", () => {
       const given = join(givenDir, "connections.json")
       renameSync(connections, given)
       rmSync(files, { recursive: true })
-      const retried = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--connections", given, "--files-dir", givenDir])
+      const retried = await runner(["runs", "retry", runId, file, "--data-dir", dataDir, "--connections", given, "--files-dir", givenDir])
       expect(retried.code, retried.stderr).toBe(1)
       expect(retried.stderr).toContain(`↻ run ${runId} runs again here (attempt 2)`)
       expect(retried.stderr).toContain("NotFound")
@@ -178,14 +178,14 @@ describe("x-runner run, recorded", () => {
       const onSandbox = await runner(["run", file, "--sandbox", "--data-dir", dataDir, "--output", "json"])
       expect(onSandbox.code, onSandbox.stderr).toBe(1)
       const sandboxRun = (JSON.parse(onSandbox.stdout) as { readonly runId: string }).runId
-      const unsaid = await runner(["runs", "retry", sandboxRun, "--data-dir", dataDir], env)
+      const unsaid = await runner(["runs", "retry", sandboxRun, file, "--data-dir", dataDir], env)
       expect([unsaid.code, unsaid.stderr]).toEqual([2, expect.stringContaining(`run ${sandboxRun} was run with --sandbox: a retry does not take it from the store`)])
-      const again = await runner(["runs", "retry", sandboxRun, "--data-dir", dataDir, "--sandbox"])
+      const again = await runner(["runs", "retry", sandboxRun, file, "--data-dir", dataDir, "--sandbox"])
       expect(again.code, again.stderr).toBe(1)
       expect(again.stderr).toContain(`↻ run ${sandboxRun} runs again here (attempt 2)`)
       const onAccounts = await runner(["run", file, "--data-dir", dataDir, "--output", "json"], env)
       const realRun = (JSON.parse(onAccounts.stdout) as { readonly runId: string }).runId
-      const sandboxed = await runner(["runs", "retry", realRun, "--data-dir", dataDir, "--sandbox"])
+      const sandboxed = await runner(["runs", "retry", realRun, file, "--data-dir", dataDir, "--sandbox"])
       expect([sandboxed.code, sandboxed.stderr]).toEqual([2, expect.stringContaining(`run ${realRun} ran on real connections, not the sandbox`)])
     })
 
@@ -201,18 +201,52 @@ describe("x-runner run, recorded", () => {
       expect(ran.code, ran.stderr).toBe(1)
       const { runId } = JSON.parse(ran.stdout) as { readonly runId: string }
       // The store says it ran with private networks allowed: a retry does not take that from it.
-      const unsaid = await runner(["runs", "retry", runId, "--data-dir", dataDir], env)
+      const unsaid = await runner(["runs", "retry", runId, file, "--data-dir", dataDir], env)
       expect([unsaid.code, unsaid.stderr]).toEqual([2, expect.stringContaining(`run ${runId} was run with --allow-private-networks: a retry does not take it from the store`)])
       // The file changed since: not the run's workflow, nothing run.
       writeFileSync(file, workflow.replace("Read it", "Read it, changed"))
-      const changed = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--allow-private-networks"], env)
+      const changed = await runner(["runs", "retry", runId, file, "--data-dir", dataDir, "--allow-private-networks"], env)
       expect([changed.code, changed.stderr]).toEqual([2, expect.stringContaining(`${file} is not the workflow run ${runId} ran (it changed since, or cannot be read)`)])
       expect(JSON.parse((await runner(["runs", "show", runId, "--data-dir", dataDir, "--output", "json"])).stdout)).toMatchObject({ attempt: 0 })
       // The same file, the flag given again: it runs again here (and fails again: the card is still missing).
       writeFileSync(file, workflow)
-      const retried = await runner(["runs", "retry", runId, "--data-dir", dataDir, "--allow-private-networks"], env)
+      const retried = await runner(["runs", "retry", runId, file, "--data-dir", dataDir, "--allow-private-networks"], env)
       expect(retried.code, retried.stderr).toBe(1)
       expect(retried.stderr).toContain(`↻ run ${runId} runs again here (attempt 2)`)
+    })
+    it("runs the workflow file given again, never the one the store names: none given is refused, another workflow is refused, the same one moved runs", async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-file-"))
+      const file = join(dataDir, "read-missing.json")
+      const workflow = JSON.stringify({
+        label: "Read a card that does not exist",
+        tasks: [{ label: "Read it", name: "read", type: "boardtool/v1/getCard", parameters: { id: "5eed00000000000000000ffe" } }]
+      })
+      writeFileSync(file, workflow)
+      const ran = await runner(["run", file, "--data-dir", dataDir, "--output", "json"], env)
+      expect(ran.code, ran.stderr).toBe(1)
+      const { runId } = JSON.parse(ran.stdout) as { readonly runId: string }
+      // The stored path is not run, even though the file is still there.
+      const unsaid = await runner(["runs", "retry", runId, "--data-dir", dataDir], env)
+      expect([unsaid.code, unsaid.stderr]).toEqual([2, expect.stringContaining(`run ${runId} is a run of x-runner run: give its workflow file again`)])
+      // Another workflow (a write, which would create a card): refused by the run's digest, nothing sent.
+      const other = join(dataDir, "create.json")
+      writeFileSync(other, JSON.stringify({
+        label: "Create a card",
+        tasks: [{ label: "Create it", name: "create", type: "boardtool/v1/createCard", parameters: { idList: TrelloSimulator.seed.lists.roadmapToDo, name: "Not this run's" } }]
+      }))
+      const elsewhere = await runner(["runs", "retry", runId, other, "--data-dir", dataDir], env)
+      expect([elsewhere.code, elsewhere.stderr]).toEqual([2, expect.stringContaining(`${other} is not the workflow run ${runId} ran`)])
+      expect(await cardsNamed("Not this run's")).toHaveLength(0)
+      // --done is for a run of serve, given a file or not.
+      const done = await runner(["runs", "retry", runId, file, "--data-dir", dataDir, "--done", "read"], env)
+      expect([done.code, done.stderr]).toEqual([2, expect.stringContaining(`run ${runId} is a run of x-runner run: --done is for a run of serve`)])
+      expect(JSON.parse((await runner(["runs", "show", runId, "--data-dir", dataDir, "--output", "json"])).stdout)).toMatchObject({ attempt: 0 })
+      // The same workflow, moved: it is the file given that runs (and fails again: the card is still missing).
+      const moved = join(mkdtempSync(join(tmpdir(), "x-runner-history-moved-")), "moved.json")
+      renameSync(file, moved)
+      const retried = await runner(["runs", "retry", runId, moved, "--data-dir", dataDir], env)
+      expect(retried.code, retried.stderr).toBe(1)
+      expect(retried.stderr).toContain(`↻ run ${runId} runs again here (attempt 2), as x-runner run ran ${moved}`)
     })
   })
 })

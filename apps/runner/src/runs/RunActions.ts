@@ -41,14 +41,15 @@ export class NotRetryable extends Data.TaggedError("NotRetryable")<{
 
 /**
  * A run of `x-runner run`: no serving runner runs it, `x-runner runs retry` runs it again in its
- * own process with the `--input` values it was given (which only that command line has).
+ * own process with its workflow file and the `--input` values it was given (which only that
+ * command line has).
  *
  * @since 0.11.0
  * @category errors
  */
 export class RetryHere extends Data.TaggedError("RetryHere")<{ readonly run: RunStore.Run }> {
   override get message() {
-    return `run ${this.run.id} is a run of x-runner run: \`x-runner runs retry ${this.run.id}\` runs it again in its own process, given its --input values again`
+    return `run ${this.run.id} is a run of x-runner run: \`x-runner runs retry ${this.run.id} <workflow file>\` runs it again in its own process, given its file and its --input values again`
   }
 }
 
@@ -126,7 +127,7 @@ const whyNot = (status: RunStore.RunStatus): string | undefined => {
 export const possible = (run: RunStore.Run, steps: ReadonlyArray<RunStore.Step>): Possible => {
   const refused = refusal(run)
   if (refused?._tag === "RetryHere") {
-    return { retry: false, done: [], why: `a run of x-runner run: \`x-runner runs retry ${run.id}\` runs it again in its own process, with its --input values` }
+    return { retry: false, done: [], why: `a run of x-runner run: \`x-runner runs retry ${run.id} <workflow file>\` runs it again in its own process, with its --input values` }
   }
   if (refused?._tag === "NotRetryable") return { retry: false, done: [], why: `${run.status}: ${refused.why}` }
   return { retry: true, done: steps.filter((step) => step.status === "unknown").map((step) => step.path), why: undefined }

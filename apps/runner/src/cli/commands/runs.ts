@@ -30,6 +30,7 @@ export const examples = [
   "$ x-runner runs --status failed",
   "$ x-runner runs show 3f2a9c41d0e8b7a6",
   "$ x-runner runs retry 3f2a9c41d0e8b7a6",
+  "$ x-runner runs retry 5b0e1d7c2a9f8e34 workflows/triage.json --input card=5eed00000000000000000004",
   "$ x-runner runs retry 3f2a9c41d0e8b7a6 --done research --done-output '{\"id\":\"s-41\"}'"
 ] as const
 
@@ -66,6 +67,12 @@ const showCommand = Command.make("show", { run: runIdArg, dataDir: dataDirOption
 
 const retryCommand = Command.make("retry", {
   run: runIdArg,
+  workflow: Args.text({ name: "workflow" }).pipe(
+    Args.withDescription(
+      "A run of x-runner run: its workflow file, given again (the one that ran: its SHA-256 is checked; a retry never reads the file the store names)"
+    ),
+    Args.optional
+  ),
   dataDir: dataDirOption,
   database: databaseOption,
   input: inputOption,
@@ -95,6 +102,7 @@ const retryCommand = Command.make("retry", {
     return yield* runsRetry({
       location,
       runId: args.run,
+      workflow: Option.getOrUndefined(args.workflow),
       where: { dataDir: args.dataDir, database: Option.getOrUndefined(args.database) },
       inputs: args.input,
       done: Option.match(args.done, { onNone: () => undefined, onSome: (path) => ({ path, output: Option.getOrUndefined(args.doneOutput) }) }),
@@ -106,8 +114,8 @@ const retryCommand = Command.make("retry", {
   })).pipe(
     Command.withDescription(
       "Run a failed run again: its tasks that succeeded keep their outputs, the others (failed, unknown, skipped) run again; " +
-        "serve's on a serving runner, x-runner run's here as it was run (give its --input values, and its --sandbox, --connections, " +
-        "--files-dir and --allow-private-networks, again: a retry takes none of them from the store). " +
+        "serve's on a serving runner, x-runner run's here as it was run (give its workflow file, its --input values, and its --sandbox, " +
+        "--connections, --files-dir and --allow-private-networks, again: a retry takes none of them from the store). " +
         "--done marks a step whose outcome was unknown as done first"
     )
   )

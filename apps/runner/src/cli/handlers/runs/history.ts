@@ -144,9 +144,16 @@ const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
       return yield* new InvalidArguments({ message: `run ${run.id} was recorded before x-runner kept how it was run: run it again with x-runner run` })
     }
     const { rerun } = run
-    // Whether it runs on the simulators or on real accounts, what reaches internal addresses,
-    // which credentials are read and which directory files are read from and written to are the
-    // operator's to say each time: a row in a shared database must not choose them.
+    // Which workflow runs, whether on the simulators or on real accounts, what reaches internal
+    // addresses, which credentials are read and which directory files are read from and written
+    // to are the operator's to say each time: a row in a shared database must not choose them.
+    // (The file given is checked against the run's digest when the run is taken up.)
+    if (args.workflow === undefined) {
+      return yield* new InvalidArguments({
+        message: `run ${run.id} is a run of x-runner run: give its workflow file again (x-runner runs retry ${run.id} <workflow file>; ` +
+          `x-runner runs show ${run.id} names it): a retry does not take it from the store`
+      })
+    }
     if (!rerun.sandbox && args.sandbox === true) {
       return yield* new InvalidArguments({ message: `run ${run.id} ran on real connections, not the sandbox: --sandbox would not run it as it ran` })
     }
@@ -165,7 +172,7 @@ const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
     }
     const [Run, Components] = yield* Effect.promise(() => Promise.all([import("../run.js"), import("../../../components/Components.js")]))
     return yield* Run.run({
-      workflow: run.file,
+      workflow: args.workflow,
       inputs: args.inputs,
       source: { sandbox: args.sandbox === true, file: Option.fromNullable(args.connections), withoutRateLimits: rerun.withoutRateLimits },
       files: { filesDir: Option.fromNullable(args.filesDir), allowPrivateNetworks: args.allowPrivateNetworks === true },
@@ -186,6 +193,8 @@ const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
 export const retry = (args: {
   readonly location: Database.Location
   readonly runId: string
+  /** The workflow file a run of `x-runner run` ran, given again (never taken from the store). */
+  readonly workflow?: string | undefined
   /** Where the store is, as given (a run of `x-runner run` is run again here, and recorded there). */
   readonly where: { readonly dataDir: string; readonly database: string | undefined }
   /** The `--input` values a run of `x-runner run` was given, given again. */
@@ -218,11 +227,12 @@ export const retry = (args: {
         case "RetryHere":
           return done === undefined
             ? runAgain(error.run, args)
-            : Effect.fail(new InvalidArguments({ message: `run ${args.runId} is a run of x-runner run: --done is for a run of serve; x-runner runs retry ${args.runId} runs it again here` }))
+            : Effect.fail(new InvalidArguments({ message: `run ${args.runId} is a run of x-runner run: --done is for a run of serve; x-runner runs retry ${args.runId} <workflow file> runs it again here` }))
       }
     }
-    // --input, --allow-private-networks, --connections, --files-dir and --sandbox are a run of `x-runner run`'s: which run it is, is read before anything is written.
+    // A workflow file, --input, --allow-private-networks, --connections, --files-dir and --sandbox are a run of `x-runner run`'s: which run it is, is read before anything is written.
     const runOptions = [
+      args.workflow !== undefined ? "a workflow file" : undefined,
       args.inputs.size > 0 ? "--input" : undefined,
       args.allowPrivateNetworks === true ? "--allow-private-networks" : undefined,
       args.connections !== undefined ? "--connections" : undefined,
@@ -232,7 +242,11 @@ export const retry = (args: {
     if (runOptions.length > 0) {
       const recorded = Option.flatten(yield* withStore(args.location, (store) => store.show(args.runId)))
       if (Option.isNone(recorded)) return yield* notFound(args.runId, args.location)
-      if (recorded.value.run.origin === "run") return yield* runAgain(recorded.value.run, args)
+      if (recorded.value.run.origin === "run") {
+        return yield* done === undefined
+          ? runAgain(recorded.value.run, args)
+          : new InvalidArguments({ message: `run ${args.runId} is a run of x-runner run: --done is for a run of serve; x-runner runs retry ${args.runId} <workflow file> runs it again here` })
+      }
       return yield* new InvalidArguments({
         message: `${runOptions.join(", ")} ${runOptions.length === 1 ? "is" : "are"} for a run of x-runner run: run ${args.runId} runs as its serving runner was started`
       })
