@@ -149,12 +149,16 @@ export const serve = <R>(options: Options<R>): Effect.Effect<Server, ServeProble
       Effect.provide(platform),
       Effect.provideService(HttpIncomingMessage.MaxBodySize, appMaxBodySize)
     )
+    // Once the server is closing, an answer ends its connection (`Connection: close`): a client's
+    // idle keep-alive connection would hold the close until its timeout (5 s).
+    let closing = false
     const deliver = (handler: Handler<R>, request: IncomingMessage, nodeResponse: ServerResponse) => {
       const method = request.method ?? "GET"
       const body = CappedBody.readIncoming(request, options.maxBytes)
       const fiber = runFork(handler({ method, headers: Headers.fromInput(request.headers), body }))
       let clientLeft = false
       fiber.addObserver((exit) => {
+        if (closing) nodeResponse.shouldKeepAlive = false
         if (Exit.isSuccess(exit)) return write(method, exit.value, nodeResponse)
         // Interrupted by its client's leaving: nobody to answer. Otherwise an answer (503 for an
         // interruption, 500 for a defect, as `@effect/platform` answers them), so that the
@@ -172,6 +176,7 @@ export const serve = <R>(options: Options<R>): Effect.Effect<Server, ServeProble
     const server = yield* Effect.acquireRelease(
       Effect.sync(() =>
         createServer((request, nodeResponse) => {
+          if (closing) nodeResponse.shouldKeepAlive = false
           const handler = options.webhooks.size === 0 ? undefined : options.webhooks.get(WebhookPath.canonical(request.url ?? "/"))
           if (handler === undefined) app(request, nodeResponse)
           else deliver(handler, request, nodeResponse)
@@ -180,6 +185,8 @@ export const serve = <R>(options: Options<R>): Effect.Effect<Server, ServeProble
       (server) =>
         Effect.async<void>((resume) => {
           if (!server.listening) return resume(Effect.void)
+          closing = true
+          // Node closes the idle connections; those with a request in flight end at its answer.
           server.close(() => resume(Effect.void))
         })
     )
