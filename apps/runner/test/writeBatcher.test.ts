@@ -20,9 +20,13 @@ import * as FiberStatus from "effect/FiberStatus"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { mkdtempSync, rmSync } from "node:fs"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as WriteBatcher from "../src/store/internal/writeBatcher.js"
+
+/** SQLite's driver itself, for a connection outside @effect/sql (which would run its statements in the batcher's transaction). */
+const Sqlite = createRequire(import.meta.url)("better-sqlite3") as new(file: string) => { exec(sql: string): void; close(): void }
 
 /** A batcher on a fresh database, counting its commits and the failures it was told of. */
 const setup = (options: { readonly maxBatch?: number } = {}) =>
@@ -185,6 +189,70 @@ describe("WriteBatcher", () => {
         yield* Fiber.join(write)
         const rows = yield* sql<{ writer: string }>`SELECT writer FROM notes ORDER BY rowid`
         expect(rows.map((row) => row.writer)).toEqual(["other", "batcher"])
+        const timeout = yield* sql.unsafe<{ timeout: number }>("PRAGMA busy_timeout")
+        expect(timeout[0]!.timeout).toBe(5000)
+      }).pipe(Effect.provide(SqliteClient.layer({ filename: file })))
+    }).pipe(Effect.scoped))
+  it.live("with lockWait, a failed batch's writes, written again alone, wait for another connection's lock without blocking the thread too", () =>
+    Effect.gen(function*() {
+      const dir = yield* Effect.acquireRelease(
+        Effect.sync(() => mkdtempSync(join(tmpdir(), "write-batcher-alone-"))),
+        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+      )
+      const file = join(dir, "runs.db")
+      // Another connection to the file (another thread's, in serve).
+      const locker = yield* Effect.acquireRelease(Effect.sync(() => new Sqlite(file)), (db) => Effect.sync(() => db.close()))
+      locker.exec("CREATE TABLE notes (writer TEXT NOT NULL)")
+      yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.unsafe("PRAGMA busy_timeout = 5000")
+        let tries = 0
+        const batcher = yield* WriteBatcher.make(sql, {
+          lockWait: {
+            noWait: Effect.asVoid(sql.unsafe("PRAGMA busy_timeout = 0")),
+            wait: Effect.asVoid(sql.unsafe("PRAGMA busy_timeout = 5000")),
+            isBusy: (error) => String((error.cause as { code?: unknown }).code).startsWith("SQLITE_BUSY"),
+            pause: () => {
+              tries++
+              return 1
+            },
+            limit: "1 minute"
+          }
+        })
+        // Each alone is the good write's second run: before its INSERT, the other connection takes
+        // the write lock (its transaction begun, nothing of ours written yet, so nothing waits).
+        let runs = 0
+        const good = Effect.suspend(() => {
+          runs++
+          const lock = runs === 2 ? Effect.sync(() => void locker.exec("BEGIN IMMEDIATE")) : Effect.void
+          return Effect.zipRight(lock, sql`INSERT INTO notes (writer) VALUES ('good')`)
+        })
+        const bad = sql`INSERT INTO notes (writer) VALUES (NULL)`
+        // Both in one batch: queued while a write holds the transaction before theirs open.
+        const inside = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const holding = yield* Effect.fork(batcher.write(Deferred.succeed(inside, undefined).pipe(Effect.zipRight(Deferred.await(release)))))
+        yield* Deferred.await(inside)
+        const writes = yield* Effect.forEach([good, bad], (write) =>
+          Effect.gen(function*() {
+            const fiber = yield* Effect.fork(Effect.exit(batcher.write(write)))
+            yield* Effect.repeat(Effect.zipRight(Effect.yieldNow(), Fiber.status(fiber)), { until: (status) => FiberStatus.isSuspended(status) })
+            return fiber
+          }))
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(holding)
+        // This fiber keeps running while the good write waits for the lock: three tries go by.
+        for (let looks = 0; tries < 3; looks++) {
+          expect(looks).toBeLessThan(10_000)
+          yield* Effect.sleep("1 millis")
+        }
+        expect(FiberStatus.isDone(yield* Fiber.status(writes[0]!))).toBe(false)
+        locker.exec("COMMIT")
+        const [goodExit, badExit] = yield* Effect.forEach(writes, Fiber.join)
+        expect(Exit.isSuccess(goodExit!)).toBe(true)
+        expect(Exit.isFailure(badExit!)).toBe(true)
+        const rows = yield* sql<{ writer: string }>`SELECT writer FROM notes ORDER BY rowid`
+        expect(rows.map((row) => row.writer)).toEqual(["good"])
         const timeout = yield* sql.unsafe<{ timeout: number }>("PRAGMA busy_timeout")
         expect(timeout[0]!.timeout).toBe(5000)
       }).pipe(Effect.provide(SqliteClient.layer({ filename: file })))

@@ -7,8 +7,9 @@
  * whatever its writer gives: `RunStore.accept`'s group of accepts is one (one INSERT), which
  * RunStore writes again row by row when a row is at fault, so that a bad row is refused alone there too.
  *
- * With `lockWait` (SQLite, whose statements run on the thread that calls them), a batch does not
- * wait for another connection's write lock inside SQLite's busy handler, which sleeps the whole
+ * With `lockWait` (SQLite, whose statements run on the thread that calls them), a batch (and each
+ * write of a failed one, written again alone) does not wait for another connection's write lock
+ * inside SQLite's busy handler, which sleeps the whole
  * thread (1, 2, 5, 10 ms… between looks): its transaction is tried without waiting, and when the
  * lock is taken it is rolled back and tried again after a short asynchronous sleep, the thread
  * serving meanwhile. After `lockWait.limit` of that it waits in the busy handler as before.
@@ -99,10 +100,12 @@ export const make = (sql: SqlClient.SqlClient, options: Options = {}): Effect.Ef
     const limitMs = lockWait === undefined ? 0 : Duration.toMillis(lockWait.limit)
     const busy = (exit: Exit.Exit<unknown, SqlError>) =>
       lockWait !== undefined && Exit.isFailure(exit) && Option.exists(Cause.failureOption(exit.cause), lockWait.isBusy)
-    const together = (batch: ReadonlyArray<Pending>, waitInSqlite: boolean) =>
+    // `alone`: a batch of one write, whose failure is its own (not a `BatchFailed` to write it again).
+    const together = (batch: ReadonlyArray<Pending>, waitInSqlite: boolean, alone: boolean) =>
       Effect.exit(refusedCommit(sql.withTransaction(Effect.gen(function*() {
         const exits = yield* Effect.forEach(batch, (pending) => Effect.exit(pending.write))
         if (!waitInSqlite && exits.some(busy)) return yield* Effect.fail(new LockTaken())
+        if (alone && Exit.isFailure(exits[0]!)) return yield* exits[0]!
         if (exits.some(Exit.isFailure)) return yield* Effect.fail(new BatchFailed())
         yield* beforeCommit
         return exits
@@ -115,12 +118,12 @@ export const make = (sql: SqlClient.SqlClient, options: Options = {}): Effect.Ef
         Effect.withMaxOpsBeforeYield(Number.MAX_SAFE_INTEGER)
       ))
     /** The batch's transaction, tried again after a pause while another connection holds the write lock. */
-    const tryTogether = (batch: ReadonlyArray<Pending>) =>
+    const tryTogether = (batch: ReadonlyArray<Pending>, alone = false) =>
       Effect.gen(function*() {
         const started = Date.now()
         for (let attempt = 0;; attempt++) {
           const waitInSqlite = lockWait === undefined || Date.now() - started >= limitMs
-          const exit = yield* together(batch, waitInSqlite)
+          const exit = yield* together(batch, waitInSqlite, alone)
           if (waitInSqlite || !(Exit.isFailure(exit) && Option.exists(Cause.failureOption(exit.cause), (e) => e instanceof LockTaken))) {
             return exit as Exit.Exit<Array<Exit.Exit<unknown, SqlError>>, SqlError | BatchFailed>
           }
@@ -146,12 +149,16 @@ export const make = (sql: SqlClient.SqlClient, options: Options = {}): Effect.Ef
           const error = Exit.fail(refused.value)
           return yield* Effect.forEach(batch, (pending) => tell(pending, error), { discard: true })
         }
-        // Each alone, in a transaction of its own (a write may read, then write what it read).
+        // Each alone, in a transaction of its own (a write may read, then write what it read),
+        // waiting for another connection's lock as a batch does.
         for (const pending of batch) {
-          yield* tell(
-            pending,
-            yield* Effect.exit(Effect.zipLeft(refusedCommit(sql.withTransaction(Effect.zipLeft(pending.write, beforeCommit))), afterCommit))
-          )
+          const alone = yield* tryTogether([pending], true)
+          if (Exit.isFailure(alone)) {
+            yield* tell(pending, alone as Exit.Exit<never, SqlError>)
+            continue
+          }
+          const flushed = yield* Effect.exit(afterCommit)
+          yield* tell(pending, Exit.isFailure(flushed) ? flushed : alone.value[0]!)
         }
       })
     yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.takeBetween(queue, 1, options.maxBatch ?? 1024), (chunk) => commit([...chunk]))))
