@@ -49,10 +49,15 @@ const expect = (what: string, ok: boolean, got: unknown) => {
   return got
 }
 
+/**
+ * The V8 flag x-runner's bin sets where steps run (apps/runner/src/bin.ts), set for the bench's
+ * whole process at its start: every client and part in it runs under it alike (a library user's
+ * process keeps V8's default).
+ */
+export const RUNNER_V8_FLAG = "--no-allocation-site-pretenuring"
+export const asTheRunnersProcess = () => setFlagsFromString(RUNNER_V8_FLAG)
+
 export const makeCalls = (p: Providers) => {
-  // The process as x-runner's bin sets it up for its steps (apps/runner/src/bin.ts), for every
-  // client alike.
-  setFlagsFromString("--no-allocation-site-pretenuring")
   const executor = Executor.make([boardtool, sitebuilder, browseragent].map((c) => Component.withRateLimits(c, unlimited)))
   const connections = {
     boardtool: { key: p.trello.key, token: p.trello.token, baseUrl: p.trello.baseUrl },

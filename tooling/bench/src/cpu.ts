@@ -11,9 +11,10 @@
  */
 import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { makeCalls, OURS, UNDICI } from "./calls.js"
+import { asTheRunnersProcess, makeCalls, OURS, UNDICI } from "./calls.js"
 import type { Providers } from "./simulators.js"
 
+asTheRunnersProcess()
 const runs = Number(process.env["BENCH_CPU_RUNS"] ?? 16)
 const seconds = Number(process.env["BENCH_CPU_SECONDS"] ?? 0.25)
 const only = process.argv[2]

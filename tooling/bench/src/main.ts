@@ -24,7 +24,7 @@
 import { fork } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { type Client, FETCH, makeCalls, OURS, OURS_PROMISE, TYPED_PROMISE, UNDICI } from "./calls.js"
+import { asTheRunnersProcess, type Client, FETCH, makeCalls, OURS, OURS_PROMISE, RUNNER_V8_FLAG, TYPED_PROMISE, UNDICI } from "./calls.js"
 import { coldStartBench } from "./coldstart.js"
 import {
   type ExecutionResult,
@@ -44,6 +44,7 @@ import { type RateLimitResult, rateLimitBench, trelloJsRateLimitBench } from "./
 import { FIRST_PAGE, type RunsPageResult, runsPageBench, YARDSTICK } from "./runsPage.js"
 import type { Providers } from "./simulators.js"
 
+asTheRunnersProcess()
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 2)
 const warmupSeconds = Number(process.env["BENCH_WARMUP"] ?? 0.5)
 const concurrencyLevels = (process.env["BENCH_CONCURRENCY"] ?? "1,32").split(",").map(Number)
@@ -60,7 +61,7 @@ if (only === undefined || !partNames.includes(only)) {
   const providers = await new Promise<Providers>((resolve) => simulators.once("message", (m: Providers) => resolve(m)))
   const { calls, close } = makeCalls(providers)
   console.log(
-    `\nOverhead per call: the simulators on loopback in their own process, ${seconds}s per client and concurrency in ${rounds} interleaved slices (BENCH_ROUNDS) after ${warmupSeconds}s warm-up, Node ${process.version}`
+    `\nOverhead per call: the simulators on loopback in their own process, ${seconds}s per client and concurrency in ${rounds} interleaved slices (BENCH_ROUNDS) after ${warmupSeconds}s warm-up, Node ${process.version}, every client with ${RUNNER_V8_FLAG} (as x-runner's process runs steps)`
   )
   const verdicts: Array<string> = []
   for (const call of calls) {
@@ -378,6 +379,6 @@ const outDir = fileURLToPath(new URL("../../../bench-results/", import.meta.url)
 mkdirSync(outDir, { recursive: true })
 writeFileSync(
   `${outDir}bench.json`,
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, perCall, rateLimit, ingestion, execution, loop, runnersRateLimit, latency, engines, runsPage, coldStart }, null, 2)
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, v8Flags: [RUNNER_V8_FLAG], seconds, perCall, rateLimit, ingestion, execution, loop, runnersRateLimit, latency, engines, runsPage, coldStart }, null, 2)
 )
 console.log(`\nwritten to bench-results/bench.json`)
