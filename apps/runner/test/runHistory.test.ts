@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
-import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -15,7 +16,11 @@ import { fileURLToPath } from "node:url"
 import { runner } from "./bin.js"
 
 /** better-sqlite3 (the runner's dependency, without types of its own). */
-const Sqlite = createRequire(import.meta.url)("better-sqlite3") as new(file: string) => { exec: (sql: string) => void; close: () => void }
+const Sqlite = createRequire(import.meta.url)("better-sqlite3") as new(file: string) => {
+  exec: (sql: string) => void
+  prepare: (sql: string) => { get: (...values: ReadonlyArray<unknown>) => unknown; run: (...values: ReadonlyArray<unknown>) => unknown }
+  close: () => void
+}
 
 const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url))
 
@@ -237,6 +242,22 @@ describe("x-runner run, recorded", () => {
       const elsewhere = await runner(["runs", "retry", runId, other, "--data-dir", dataDir], env)
       expect([elsewhere.code, elsewhere.stderr]).toEqual([2, expect.stringContaining(`${other} is not the workflow run ${runId} ran`)])
       expect(await cardsNamed("Not this run's")).toHaveLength(0)
+      // A writer of the database points the run's record at that other workflow (its path and its
+      // digest): what runs is still the operator's to name. Asked for no file, the record's is
+      // not run; given the run's own, it is refused against the record; nothing is sent.
+      const runsDb = new Sqlite(join(dataDir, "runs.db"))
+      const row = runsDb.prepare("SELECT rerun FROM xr_runs WHERE id = ?").get(runId) as { rerun: string }
+      const forged = { ...JSON.parse(row.rerun), fileDigest: createHash("sha256").update(readFileSync(other)).digest("hex") }
+      runsDb.prepare("UPDATE xr_runs SET file = ?, rerun = ? WHERE id = ?").run(other, JSON.stringify(forged), runId)
+      runsDb.close()
+      const pointed = await runner(["runs", "retry", runId, "--data-dir", dataDir], env)
+      expect([pointed.code, pointed.stderr]).toEqual([2, expect.stringContaining(`run ${runId} is a run of x-runner run: give its workflow file again`)])
+      const own = await runner(["runs", "retry", runId, file, "--data-dir", dataDir], env)
+      expect([own.code, own.stderr]).toEqual([2, expect.stringContaining(`${file} is not the workflow run ${runId} ran`)])
+      expect(await cardsNamed("Not this run's")).toHaveLength(0)
+      const restored = new Sqlite(join(dataDir, "runs.db"))
+      restored.prepare("UPDATE xr_runs SET file = ?, rerun = ? WHERE id = ?").run(file, row.rerun, runId)
+      restored.close()
       // --done is for a run of serve, given a file or not.
       const done = await runner(["runs", "retry", runId, file, "--data-dir", dataDir, "--done", "read"], env)
       expect([done.code, done.stderr]).toEqual([2, expect.stringContaining(`run ${runId} is a run of x-runner run: --done is for a run of serve`)])

@@ -244,8 +244,13 @@ interface Where {
   readonly database: string | undefined
 }
 
-/** The workflow file's SHA-256 (a retry runs the file that ran, not one changed since); none when it cannot be read again. */
-const fileDigest = (file: string) =>
+/**
+ * The workflow file's SHA-256 (a retry runs the file that ran, not one changed since); none when it cannot be read again.
+ *
+ * @since 0.13.0
+ * @category utils
+ */
+export const fileDigest = (file: string) =>
   Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFile(file)).pipe(
     Effect.map((bytes) => createHash("sha256").update(bytes).digest("hex")),
     Effect.orElseSucceed(() => undefined)

@@ -140,18 +140,20 @@ export const show = (args: { readonly location: Database.Location; readonly runI
  */
 const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
   Effect.gen(function*() {
-    if (run.file === undefined || run.rerun === undefined) {
+    if (run.file === undefined || run.rerun === undefined || run.rerun.fileDigest === undefined) {
       return yield* new InvalidArguments({ message: `run ${run.id} was recorded before x-runner kept how it was run: run it again with x-runner run` })
     }
     const { rerun } = run
+    if (run.status !== "failed" && run.status !== "unknown") {
+      return yield* new StepFailed({ message: `run ${run.id} is ${run.status}: only a failed or unknown run is retried` })
+    }
     // Which workflow runs, whether on the simulators or on real accounts, what reaches internal
     // addresses, which credentials are read and which directory files are read from and written
     // to are the operator's to say each time: a row in a shared database must not choose them.
-    // (The file given is checked against the run's digest when the run is taken up.)
     if (args.workflow === undefined) {
       return yield* new InvalidArguments({
         message: `run ${run.id} is a run of x-runner run: give its workflow file again (x-runner runs retry ${run.id} <workflow file>; ` +
-          `x-runner runs show ${run.id} names it): a retry does not take it from the store`
+          `x-runner runs show ${run.id} --output json gives it): a retry does not take it from the store`
       })
     }
     if (!rerun.sandbox && args.sandbox === true) {
@@ -171,6 +173,13 @@ const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
       })
     }
     const [Run, Components] = yield* Effect.promise(() => Promise.all([import("../run.js"), import("../../../components/Components.js")]))
+    // Another workflow (or this one changed) is refused before it is read, connected or served;
+    // the run's record checks it again as the run is taken up.
+    if ((yield* Run.fileDigest(args.workflow)) !== rerun.fileDigest) {
+      return yield* new InvalidArguments({
+        message: `${args.workflow} is not the workflow run ${run.id} ran (it changed since, or cannot be read): run it anew with x-runner run`
+      })
+    }
     return yield* Run.run({
       workflow: args.workflow,
       inputs: args.inputs,
