@@ -133,11 +133,11 @@ export const possible = (run: RunStore.Run, steps: ReadonlyArray<RunStore.Step>)
   return { retry: true, done: steps.filter((step) => step.status === "unknown").map((step) => step.path), why: undefined }
 }
 
-/** Why this run is not one to retry now, if it is not. */
+/** Why this run is not one to retry now, if it is not: its status first (a run of `x-runner run` still running is not one to run again either). */
 const refusal = (run: RunStore.Run): Refused | undefined => {
-  if (run.origin === "run") return new RetryHere({ run })
   const why = whyNot(run.status)
-  return why === undefined ? undefined : new NotRetryable({ runId: run.id, status: run.status, why })
+  if (why !== undefined) return new NotRetryable({ runId: run.id, status: run.status, why })
+  return run.origin === "run" ? new RetryHere({ run }) : undefined
 }
 
 /**
