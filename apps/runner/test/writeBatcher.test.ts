@@ -4,25 +4,25 @@
  * order they came; a write that fails for what it is fails alone; a transaction the database
  * refuses (its COMMIT, on a full disk) fails every write of it. Nothing here waits on a clock:
  * the first write holds its transaction open until the others are queued behind it. With
- * `lockWait` (on a file, another connection holding its write lock), a write waits for the lock
- * without blocking its thread: other fibers run meanwhile, and it commits once the lock is free.
+ * `lockWait` (the runner's own, on a file, another connection holding its write lock), a write,
+ * and a failed batch's write written again alone, waits for the lock without blocking its thread:
+ * other fibers run meanwhile, and it commits once the lock is free.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { describe, expect, it } from "@effect/vitest"
-import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as FiberStatus from "effect/FiberStatus"
-import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as Database from "../src/store/Database.js"
 import * as WriteBatcher from "../src/store/internal/writeBatcher.js"
 
 /** SQLite's driver itself, for a connection outside @effect/sql (which would run its statements in the batcher's transaction). */
@@ -80,6 +80,58 @@ const setup = (options: { readonly maxBatch?: number } = {}) =>
 /** A test on a fresh in-memory database: the batcher's scope closes before the database does. */
 const withDatabase = <A, E>(test: Effect.Effect<A, E, SqlClient.SqlClient | Scope.Scope>) =>
   Effect.scoped(test).pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
+
+/**
+ * A batcher on a file with the runner's own lock wait (`Database.sqliteLockWait`, its pauses
+ * counted), beside another connection to the file (another thread's, in serve) that the test
+ * makes take the write lock. `triesBeyond(n)` waits, this fiber running all along (the thread is
+ * not blocked), until the batcher has paused for the lock `n` times.
+ */
+const withLockedFile = <A, E>(
+  test: (file: {
+    readonly sql: SqlClient.SqlClient
+    readonly batcher: WriteBatcher.WriteBatcher
+    readonly locker: InstanceType<typeof Sqlite>
+    readonly rows: Effect.Effect<ReadonlyArray<string>, SqlError>
+    readonly busyTimeout: Effect.Effect<number, SqlError>
+    readonly triesBeyond: (n: number) => Effect.Effect<void>
+  }) => Effect.Effect<A, E, Scope.Scope>
+) =>
+  Effect.gen(function*() {
+    const dir = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "write-batcher-"))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    )
+    const file = join(dir, "runs.db")
+    const locker = yield* Effect.acquireRelease(Effect.sync(() => new Sqlite(file)), (db) => Effect.sync(() => db.close()))
+    locker.exec("CREATE TABLE notes (writer TEXT NOT NULL)")
+    return yield* Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const runners = Database.sqliteLockWait(sql)
+      // The connection's usual busy timeout, as the runner opens it.
+      yield* runners.wait
+      let tries = 0
+      const batcher = yield* WriteBatcher.make(sql, {
+        lockWait: {
+          ...runners,
+          pause: (attempt) => {
+            tries++
+            return runners.pause(attempt)
+          }
+        }
+      })
+      const triesBeyond = (n: number) =>
+        Effect.gen(function*() {
+          for (let looks = 0; tries < n; looks++) {
+            expect(looks).toBeLessThan(10_000)
+            yield* Effect.sleep("1 millis")
+          }
+        })
+      const rows = Effect.map(sql<{ writer: string }>`SELECT writer FROM notes ORDER BY rowid`, (rows) => rows.map((row) => row.writer))
+      const busyTimeout = Effect.map(sql.unsafe<{ timeout: number }>("PRAGMA busy_timeout"), (rows) => rows[0]!.timeout)
+      return yield* test({ sql, batcher, locker, rows, busyTimeout, triesBeyond })
+    }).pipe(Effect.provide(SqliteClient.layer({ filename: file })))
+  }).pipe(Effect.scoped)
 
 describe("WriteBatcher", () => {
   it.effect("writes queued during a commit go together into the next transaction, in order; each writer gets its own write's result", () =>
@@ -142,83 +194,23 @@ describe("WriteBatcher", () => {
       expect(yield* rows).toEqual(["again@1"])
     })))
   it.live("with lockWait, a write waits for another connection's write lock without blocking the thread, then commits; the busy timeout is restored", () =>
-    Effect.gen(function*() {
-      const dir = yield* Effect.acquireRelease(
-        Effect.sync(() => mkdtempSync(join(tmpdir(), "write-batcher-"))),
-        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-      )
-      const file = join(dir, "runs.db")
-      // Another connection to the file (another thread's, in serve).
-      const other = Context.get(yield* Layer.build(SqliteClient.layer({ filename: file })), SqlClient.SqlClient)
-      yield* other`CREATE TABLE notes (writer TEXT NOT NULL)`
-      yield* Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        yield* sql.unsafe("PRAGMA busy_timeout = 5000")
-        let tries = 0
-        const batcher = yield* WriteBatcher.make(sql, {
-          lockWait: {
-            noWait: Effect.asVoid(sql.unsafe("PRAGMA busy_timeout = 0")),
-            wait: Effect.asVoid(sql.unsafe("PRAGMA busy_timeout = 5000")),
-            isBusy: (error) => String((error.cause as { code?: unknown }).code).startsWith("SQLITE_BUSY"),
-            pause: () => {
-              tries++
-              return 1
-            },
-            limit: "1 minute"
-          }
-        })
+    withLockedFile(({ batcher, busyTimeout, locker, rows, sql, triesBeyond }) =>
+      Effect.gen(function*() {
         // The other connection holds the write lock: the write is tried, and tried again.
-        const locked = yield* Deferred.make<void>()
-        const unlock = yield* Deferred.make<void>()
-        const holder = yield* Effect.fork(other.withTransaction(
-          other`INSERT INTO notes (writer) VALUES ('other')`.pipe(
-            Effect.zipRight(Deferred.succeed(locked, undefined)),
-            Effect.zipRight(Deferred.await(unlock))
-          )
-        ))
-        yield* Deferred.await(locked)
+        locker.exec("BEGIN IMMEDIATE")
+        locker.exec("INSERT INTO notes (writer) VALUES ('other')")
         const write = yield* Effect.fork(batcher.write(sql`INSERT INTO notes (writer) VALUES ('batcher')`))
-        // This fiber keeps running while the write waits: three tries go by, the write not done.
-        for (let looks = 0; tries < 3; looks++) {
-          expect(looks).toBeLessThan(10_000)
-          yield* Effect.sleep("1 millis")
-        }
+        yield* triesBeyond(3)
         expect(FiberStatus.isDone(yield* Fiber.status(write))).toBe(false)
-        yield* Deferred.succeed(unlock, undefined)
-        yield* Fiber.join(holder)
+        locker.exec("COMMIT")
         yield* Fiber.join(write)
-        const rows = yield* sql<{ writer: string }>`SELECT writer FROM notes ORDER BY rowid`
-        expect(rows.map((row) => row.writer)).toEqual(["other", "batcher"])
-        const timeout = yield* sql.unsafe<{ timeout: number }>("PRAGMA busy_timeout")
-        expect(timeout[0]!.timeout).toBe(5000)
-      }).pipe(Effect.provide(SqliteClient.layer({ filename: file })))
-    }).pipe(Effect.scoped))
+        expect(yield* rows).toEqual(["other", "batcher"])
+        expect(yield* busyTimeout).toBe(5000)
+      })))
+
   it.live("with lockWait, a failed batch's writes, written again alone, wait for another connection's lock without blocking the thread too", () =>
-    Effect.gen(function*() {
-      const dir = yield* Effect.acquireRelease(
-        Effect.sync(() => mkdtempSync(join(tmpdir(), "write-batcher-alone-"))),
-        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-      )
-      const file = join(dir, "runs.db")
-      // Another connection to the file (another thread's, in serve).
-      const locker = yield* Effect.acquireRelease(Effect.sync(() => new Sqlite(file)), (db) => Effect.sync(() => db.close()))
-      locker.exec("CREATE TABLE notes (writer TEXT NOT NULL)")
-      yield* Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        yield* sql.unsafe("PRAGMA busy_timeout = 5000")
-        let tries = 0
-        const batcher = yield* WriteBatcher.make(sql, {
-          lockWait: {
-            noWait: Effect.asVoid(sql.unsafe("PRAGMA busy_timeout = 0")),
-            wait: Effect.asVoid(sql.unsafe("PRAGMA busy_timeout = 5000")),
-            isBusy: (error) => String((error.cause as { code?: unknown }).code).startsWith("SQLITE_BUSY"),
-            pause: () => {
-              tries++
-              return 1
-            },
-            limit: "1 minute"
-          }
-        })
+    withLockedFile(({ batcher, busyTimeout, locker, rows, sql, triesBeyond }) =>
+      Effect.gen(function*() {
         // Each alone is the good write's second run: before its INSERT, the other connection takes
         // the write lock (its transaction begun, nothing of ours written yet, so nothing waits).
         let runs = 0
@@ -241,20 +233,13 @@ describe("WriteBatcher", () => {
           }))
         yield* Deferred.succeed(release, undefined)
         yield* Fiber.join(holding)
-        // This fiber keeps running while the good write waits for the lock: three tries go by.
-        for (let looks = 0; tries < 3; looks++) {
-          expect(looks).toBeLessThan(10_000)
-          yield* Effect.sleep("1 millis")
-        }
+        yield* triesBeyond(3)
         expect(FiberStatus.isDone(yield* Fiber.status(writes[0]!))).toBe(false)
         locker.exec("COMMIT")
         const [goodExit, badExit] = yield* Effect.forEach(writes, Fiber.join)
         expect(Exit.isSuccess(goodExit!)).toBe(true)
         expect(Exit.isFailure(badExit!)).toBe(true)
-        const rows = yield* sql<{ writer: string }>`SELECT writer FROM notes ORDER BY rowid`
-        expect(rows.map((row) => row.writer)).toEqual(["good"])
-        const timeout = yield* sql.unsafe<{ timeout: number }>("PRAGMA busy_timeout")
-        expect(timeout[0]!.timeout).toBe(5000)
-      }).pipe(Effect.provide(SqliteClient.layer({ filename: file })))
-    }).pipe(Effect.scoped))
+        expect(yield* rows).toEqual(["good"])
+        expect(yield* busyTimeout).toBe(5000)
+      })))
 })

@@ -165,7 +165,8 @@ const busyTimeoutMs = 5000
  * (1, 2, 5, 10 ms… between looks) blocked the serving thread's event loop while deliveries
  * waited: it tries, and tries again after a millisecond or a few (`WriteBatcher.LockWait`).
  */
-const sqliteLockWait = (sql: SqlClient.SqlClient): WriteBatcher.LockWait => ({
+/** @internal */
+export const sqliteLockWait = (sql: SqlClient.SqlClient): WriteBatcher.LockWait => ({
   noWait: Effect.asVoid(sql.unsafe("PRAGMA busy_timeout = 0")),
   wait: Effect.asVoid(sql.unsafe(`PRAGMA busy_timeout = ${busyTimeoutMs}`)),
   isBusy: (error) => {
