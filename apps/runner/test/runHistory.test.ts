@@ -24,6 +24,16 @@ const Sqlite = createRequire(import.meta.url)("better-sqlite3") as new(file: str
 
 const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url))
 
+/** A workflow that fails at its one read (a card that does not exist), written in `dir`; its path. */
+const readMissing = (dir: string) => {
+  const file = join(dir, "read-missing.json")
+  writeFileSync(file, JSON.stringify({
+    label: "Read a card that does not exist",
+    tasks: [{ label: "Read it", name: "read", type: "boardtool/v1/getCard", parameters: { id: "5eed00000000000000000ffe" } }]
+  }))
+  return file
+}
+
 describe("x-runner run, recorded", () => {
   it("a run's record: runs lists it, runs show gives each task by its path with its input and output", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-"))
@@ -146,11 +156,7 @@ describe("x-runner run, recorded", () => {
 
     it("never reads the credentials or the files directory the store names: --connections and --files-dir are said again or refused", async () => {
       const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-given-"))
-      const file = join(dataDir, "read-missing.json")
-      writeFileSync(file, JSON.stringify({
-        label: "Read a card that does not exist",
-        tasks: [{ label: "Read it", name: "read", type: "boardtool/v1/getCard", parameters: { id: "5eed00000000000000000ffe" } }]
-      }))
+      const file = readMissing(dataDir)
       const connections = join(dataDir, "connections.json")
       writeFileSync(connections, JSON.stringify({ boardtool: { key: sim.key, token: sim.token, baseUrl: sim.baseUrl } }))
       const files = mkdtempSync(join(tmpdir(), "x-runner-history-files-"))
@@ -175,11 +181,7 @@ describe("x-runner run, recorded", () => {
 
     it("runs on the sandbox or on real accounts as the command line says, never the store: --sandbox given again, or refused", async () => {
       const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-sandbox-"))
-      const file = join(dataDir, "read-missing.json")
-      writeFileSync(file, JSON.stringify({
-        label: "Read a card that does not exist",
-        tasks: [{ label: "Read it", name: "read", type: "boardtool/v1/getCard", parameters: { id: "5eed00000000000000000ffe" } }]
-      }))
+      const file = readMissing(dataDir)
       const onSandbox = await runner(["run", file, "--sandbox", "--data-dir", dataDir, "--output", "json"])
       expect(onSandbox.code, onSandbox.stderr).toBe(1)
       const sandboxRun = (JSON.parse(onSandbox.stdout) as { readonly runId: string }).runId
@@ -196,12 +198,8 @@ describe("x-runner run, recorded", () => {
 
     it("runs only the file that ran, and never turns private networks on from the store: both are said again or refused", async () => {
       const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-trust-"))
-      const file = join(dataDir, "read-missing.json")
-      const workflow = JSON.stringify({
-        label: "Read a card that does not exist",
-        tasks: [{ label: "Read it", name: "read", type: "boardtool/v1/getCard", parameters: { id: "5eed00000000000000000ffe" } }]
-      })
-      writeFileSync(file, workflow)
+      const file = readMissing(dataDir)
+      const workflow = readFileSync(file, "utf8")
       const ran = await runner(["run", file, "--data-dir", dataDir, "--output", "json", "--allow-private-networks"], env)
       expect(ran.code, ran.stderr).toBe(1)
       const { runId } = JSON.parse(ran.stdout) as { readonly runId: string }
@@ -221,12 +219,7 @@ describe("x-runner run, recorded", () => {
     })
     it("runs the workflow file given again, never the one the store names: none given is refused, another workflow is refused, the same one moved runs", async () => {
       const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-file-"))
-      const file = join(dataDir, "read-missing.json")
-      const workflow = JSON.stringify({
-        label: "Read a card that does not exist",
-        tasks: [{ label: "Read it", name: "read", type: "boardtool/v1/getCard", parameters: { id: "5eed00000000000000000ffe" } }]
-      })
-      writeFileSync(file, workflow)
+      const file = readMissing(dataDir)
       const ran = await runner(["run", file, "--data-dir", dataDir, "--output", "json"], env)
       expect(ran.code, ran.stderr).toBe(1)
       const { runId } = JSON.parse(ran.stdout) as { readonly runId: string }
