@@ -637,6 +637,8 @@ describe("the runs page's commands", () => {
     expect([open.code, open.stderr]).toEqual([2, expect.stringContaining("set XRUNNER_UI_TOKEN or --ui-token-file")])
     const short = await runner(["ui", "--data-dir", dataDir, "--port", String(port)], { XRUNNER_UI_TOKEN: "short" })
     expect([short.code, short.stderr]).toEqual([2, expect.stringContaining("XRUNNER_UI_TOKEN: the runs page's token is at least 16 characters")])
+    const spaced = await runner(["ui", "--data-dir", dataDir, "--port", String(port)], { XRUNNER_UI_TOKEN: "two words of a token" })
+    expect([spaced.code, spaced.stderr]).toEqual([2, expect.stringContaining("XRUNNER_UI_TOKEN: the runs page's token has no spaces inside it")])
   })
 
   // That the page wakes the engine is asserted in process (the retry test's count): through serve the

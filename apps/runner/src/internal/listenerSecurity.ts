@@ -75,5 +75,9 @@ export const readToken = (options: {
     if (token.length < tokenMinLength) {
       return yield* new InvalidArguments({ message: `${from}: ${options.whose} is at least ${tokenMinLength} characters (e.g. openssl rand -hex 24)` })
     }
+    // A bearer token is one word (`bearerOf`): one with a space inside could never be presented.
+    if (/\s/.test(token)) {
+      return yield* new InvalidArguments({ message: `${from}: ${options.whose} has no spaces inside it (e.g. openssl rand -hex 24)` })
+    }
     return Redacted.make(token)
   })
