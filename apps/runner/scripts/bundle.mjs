@@ -6,7 +6,7 @@ import { rmSync } from "node:fs"
 
 // @effect/cli reads option files in YAML, TOML and INI (`Options.fileParse`, `ConfigFile`), and its
 // module of parsers imports the three parsers whole: some 400 kB that every command line
-// compiled and evaluated. No x-runner option is such a file (a test says so: cli.test.ts), so
+// compiled and evaluated. No x-runner option is such a file (a test says so: bundleChunks.test.ts), so
 // the bundle gives that module parsers that say so instead.
 const noOptionFileParsers = {
   name: "no-option-file-parsers",

@@ -10,10 +10,10 @@
 import packageJson from "../package.json" with { type: "json" }
 import { setFlagsFromString } from "node:v8"
 
-/** The commands that run workflows' steps, for as long as they take (not a description or a listing). */
+/** The commands that may run workflows' steps (`runs retry` runs a run of `x-runner run` here), not a description or a listing. */
 const runsSteps = (argv: ReadonlyArray<string>): boolean => {
   const command = argv.slice(2).find((arg) => !arg.startsWith("-"))
-  return command === "run" || command === "serve" || command === "mcp" || command === "ui" || (command === "runs" && argv.includes("retry"))
+  return command === "run" || command === "serve" || command === "mcp" || (command === "runs" && argv.includes("retry"))
 }
 
 if (process.argv.length === 3 && process.argv[2] === "--version") {
@@ -23,7 +23,8 @@ if (process.argv.length === 3 && process.argv[2] === "--version") {
   // were seen to survive ("pretenuring"); the steps' request objects came from such sites, and
   // whatever young object they pointed to then survived every scavenge until a full GC: a fifth
   // of what a step allocated was promoted (2.2 MB a scavenge, 0.14 MB without it, measured with
-  // `--trace-gc-nvp`), the step's CPU 10-25 % higher. Process-wide, the engine's thread included.
+  // `--trace-gc-nvp`); without it a step takes 10–25 % less CPU (tooling/bench/RESULTS.md).
+  // Process-wide, the engine's thread included.
   // Only where steps run: a changed V8 flag makes Node compile its built-in modules afresh (their
   // code cache no longer matches), about 10 ms at every start.
   if (runsSteps(process.argv)) setFlagsFromString("--no-allocation-site-pretenuring")

@@ -49,7 +49,7 @@ export class NotRetryable extends Data.TaggedError("NotRetryable")<{
  */
 export class RetryHere extends Data.TaggedError("RetryHere")<{ readonly run: RunStore.Run }> {
   override get message() {
-    return `run ${this.run.id} is a run of x-runner run: \`x-runner runs retry ${this.run.id} <workflow file>\` runs it again in its own process, given its file and its --input values again`
+    return `run ${this.run.id} is a run of x-runner run: \`x-runner runs retry ${this.run.id} <workflow file>\` runs it again in its own process, given its file, its --input values and the --sandbox, --connections, --files-dir or --allow-private-networks it had again`
   }
 }
 
@@ -127,7 +127,12 @@ const whyNot = (status: RunStore.RunStatus): string | undefined => {
 export const possible = (run: RunStore.Run, steps: ReadonlyArray<RunStore.Step>): Possible => {
   const refused = refusal(run)
   if (refused?._tag === "RetryHere") {
-    return { retry: false, done: [], why: `a run of x-runner run: \`x-runner runs retry ${run.id} <workflow file>\` runs it again in its own process, with its --input values` }
+    return {
+      retry: false,
+      done: [],
+      why: `a run of x-runner run: \`x-runner runs retry ${run.id} <workflow file>\` runs it again in its own process, given its file, ` +
+        "its --input values and the --sandbox, --connections, --files-dir or --allow-private-networks it had again"
+    }
   }
   if (refused?._tag === "NotRetryable") return { retry: false, done: [], why: `${run.status}: ${refused.why}` }
   return { retry: true, done: steps.filter((step) => step.status === "unknown").map((step) => step.path), why: undefined }

@@ -22,7 +22,7 @@ export const examples = [
 ] as const
 
 /**
- * The `connect` command: its arguments and options, parsed, then the handler above.
+ * The `connect` command: its arguments and options, parsed, then its handler (`../handlers/connect.ts`, loaded when it runs).
  *
  * @since 0.2.0
  * @category commands

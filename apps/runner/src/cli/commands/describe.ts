@@ -24,7 +24,7 @@ export const examples = [
 ] as const
 
 /**
- * The `describe` command: its arguments and options, parsed, then the handler above.
+ * The `describe` command: its arguments and options, parsed, then its handler (`../handlers/describe.ts`, loaded when it runs).
  *
  * @since 0.2.0
  * @category commands

@@ -2,7 +2,7 @@
  * `x-runner mcp`: its arguments, options and help; the MCP server
  * (`../handlers/mcp.ts`) is loaded when the command runs.
  *
- * @since 0.2.0
+ * @since 0.12.0
  */
 import { Command, Options } from "@effect/cli"
 import * as Effect from "effect/Effect"
@@ -43,7 +43,7 @@ const namesOption = (name: string, pseudo: string, description: string) =>
   )
 
 /**
- * The `mcp` command: its options, parsed, then the handler above.
+ * The `mcp` command: its options, parsed, then its handler (`../handlers/mcp.ts`, loaded when it runs).
  *
  * @since 0.12.0
  * @category commands

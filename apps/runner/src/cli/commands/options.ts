@@ -24,7 +24,7 @@ export const examples = [
 ] as const
 
 /**
- * The `options` command: its arguments and options, parsed, then the handler above.
+ * The `options` command: its arguments and options, parsed, then its handler (`../handlers/options.ts`, loaded when it runs).
  *
  * @since 0.2.0
  * @category commands

@@ -36,7 +36,7 @@ export const examples = [
 ] as const
 
 /**
- * The `run` command: its arguments and options, parsed, then the handler above.
+ * The `run` command: its arguments and options, parsed, then its handler (`../handlers/run.ts`, loaded when it runs).
  *
  * @since 0.2.0
  * @category commands

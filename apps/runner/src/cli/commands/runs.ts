@@ -1,5 +1,5 @@
 /**
- * `x-runner runs`, `runs show`, `runs retry`: the history `serve` keeps (`runs/history.ts`,
+ * `x-runner runs`, `runs show`, `runs retry`: the history `serve` keeps (`../handlers/runs/history.ts`,
  * loaded with the database only when it runs).
  *
  * @since 0.2.0
@@ -121,7 +121,7 @@ const retryCommand = Command.make("retry", {
   )
 
 /**
- * The `runs` command: its arguments and options, parsed, then the handler above.
+ * The `runs` command: its arguments and options, parsed, then its handler (`../handlers/runs/history.ts`, loaded when it runs).
  *
  * @since 0.2.0
  * @category commands

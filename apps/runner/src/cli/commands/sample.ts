@@ -19,7 +19,7 @@ import { connectionsOption, inputOption, sandboxOption, workflowArg } from "../i
 export const examples = ["$ x-runner sample examples/card-due-soon.json --sandbox", "$ x-runner sample examples/weekly-schedule.json"] as const
 
 /**
- * The `sample` command: its arguments and options, parsed, then the handler above.
+ * The `sample` command: its arguments and options, parsed, then its handler (`../handlers/sample.ts`, loaded when it runs).
  *
  * @since 0.2.0
  * @category commands

@@ -18,7 +18,7 @@ import * as Layers from "../internal/layers.js"
 export const examples = ["$ x-runner schema --output workflow.schema.json"] as const
 
 /**
- * The `schema` command: its options, parsed, then the handler above.
+ * The `schema` command: its options, parsed, then its handler (`../handlers/schema.ts`, loaded when it runs).
  *
  * @since 0.2.0
  * @category commands

@@ -37,7 +37,7 @@ export const examples = [
 ] as const
 
 /**
- * The `serve` command: its arguments and options, parsed, then the handler above.
+ * The `serve` command: its arguments and options, parsed, then its handler (`../handlers/serve.ts`, loaded when it runs).
  *
  * @since 0.2.0
  * @category commands

@@ -2,7 +2,7 @@
  * `x-runner ui`: its arguments, options and help; serving the runs page
  * (`../handlers/ui.ts`) is loaded when the command runs.
  *
- * @since 0.2.0
+ * @since 0.11.0
  */
 import { Command, Options } from "@effect/cli"
 import * as Effect from "effect/Effect"
@@ -18,7 +18,7 @@ import { databaseOption, dataDirOption, uiTokenFileOption } from "../internal/sh
 export const examples = ["$ x-runner ui --data-dir .x-runner --port 8790"] as const
 
 /**
- * The `ui` command: its options, parsed, then the handler above.
+ * The `ui` command: its options, parsed, then its handler (`../handlers/ui.ts`, loaded when it runs).
  *
  * @since 0.11.0
  * @category commands
