@@ -34,6 +34,7 @@ import * as Schema from "effect/Schema"
 import { createHash, randomUUID } from "node:crypto"
 import * as Immediate from "./internal/immediatePermit.js"
 import { MemoryBucket } from "./internal/memoryBuckets.js"
+import { nowOf } from "./internal/fiberNow.js"
 
 /**
  * A provider's published limit: at most `limit` requests per `interval`, per `scope`.
@@ -339,9 +340,6 @@ interface SynchronousStore {
 }
 
 const synchronousStores = new WeakMap<RateLimiterStore, SynchronousStore>()
-
-const nowOf = (fiber: Fiber.RuntimeFiber<unknown, unknown>): number =>
-  Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
 
 /**
  * How long a request waited for its start: `millis` in all (its waits for a token held by a

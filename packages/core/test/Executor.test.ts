@@ -243,8 +243,8 @@ describe("Component.withRateLimits", () => {
       yield* Fiber.join(fiber)
       const times = http.sent.map((s) => s.at).sort((a, b) => a - b)
       // Three at once, then three an interval (and the margin) after their answers, and so on.
+      // (So no window of 10 s holds more than three.)
       expect(times).toEqual([0, 0, 0, 10_005, 10_005, 10_005, 20_010, 20_010])
-      for (const [i, at] of times.entries()) expect(times.filter((t) => t >= at && t < at + 10_000).length, `from the ${i}th`).toBeLessThanOrEqual(3)
     }))
 
   it.effect("with none, there is no limiter", () =>

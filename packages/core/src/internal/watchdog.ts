@@ -13,10 +13,10 @@
  */
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
-import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Fiber from "effect/Fiber"
+import { nowOf } from "./fiberNow.js"
 import { type Deadline, pending } from "./requestDeadline.js"
 
 /** @internal The deadline of one request, as the watchdog tracks it. */
@@ -85,7 +85,7 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
       onFailure?: () => void
     ): Effect.Effect<A, E | E2, R> => {
       // In the caller's step: the Clock read from the fiber's services, no effect around the read.
-      const now = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
+      const now = nowOf(fiber)
       const watch: Watch = { deadline: now + Duration.toMillis(timeout), expired: false, abort: undefined }
       watches.add(watch)
       // A request made while this one is being prepared (an OAuth2 token refresh on the same

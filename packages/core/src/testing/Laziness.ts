@@ -1,7 +1,7 @@
 /**
  * Whether importing or defining something built what it should build on first use: the count of
- * the definitions' parts built so far (actions' and triggers' decoders and encoders, properties'
- * Schemas), read before and after.
+ * the definitions' parts built so far (actions' parameter decoders and output encoders, triggers'
+ * parameter decoders, properties' Schemas), read before and after.
  *
  * @since 0.10.0
  */
