@@ -83,7 +83,7 @@ const withDatabase = <A, E>(test: Effect.Effect<A, E, SqlClient.SqlClient | Scop
 
 /**
  * A batcher on a file with the runner's own lock wait (`Database.sqliteLockWait`, its pauses
- * counted), beside another connection to the file (another thread's, in serve) that the test
+ * counted, its limit a minute), beside another connection to the file (another thread's, in serve) that the test
  * makes take the write lock. `triesBeyond(n)` waits, this fiber running all along (the thread is
  * not blocked), until the batcher has paused for the lock `n` times.
  */
@@ -114,6 +114,9 @@ const withLockedFile = <A, E>(
       const batcher = yield* WriteBatcher.make(sql, {
         lockWait: {
           ...runners,
+          // However slow the machine, the batcher keeps trying without blocking the thread until the
+          // test lets the lock go (past the runner's 5 s it would wait in SQLite's busy handler).
+          limit: "1 minute",
           pause: (attempt) => {
             tries++
             return runners.pause(attempt)

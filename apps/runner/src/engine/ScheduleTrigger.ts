@@ -144,7 +144,8 @@ export const keep = (options: {
     const takenOver = yield* options.takenOver ?? Effect.succeed(false)
     // No cursor stored: the keeper before (another runner's, or this one's before a restart) may
     // have been stopped between its first tick's run and its cursor; that run says where the
-    // schedule is. Not when the stored state is of other parameters: a changed schedule starts afresh.
+    // schedule is. A restarted keeper whose stored state is of other parameters starts afresh (the
+    // schedule changed); one that took over from another keeper still goes by that keeper's run.
     const accepted = Option.isNone(cursor) && (takenOver || Option.isNone(stored) || Option.isSome(ours))
       ? Option.filter(Option.fromNullable(yield* options.lastAccepted ?? Effect.succeed(undefined)), (id) => isTick(cron, id))
       : Option.none()

@@ -164,8 +164,9 @@ const busyTimeoutMs = 5000
  * thread's, `x-runner runs`') without sleeping its thread in SQLite's busy handler, whose sleeps
  * (1, 2, 5, 10 ms… between looks) blocked the serving thread's event loop while deliveries
  * waited: it tries, and tries again after a millisecond or a few (`WriteBatcher.LockWait`).
+ *
+ * @internal
  */
-/** @internal */
 export const sqliteLockWait = (sql: SqlClient.SqlClient): WriteBatcher.LockWait => ({
   noWait: Effect.asVoid(sql.unsafe("PRAGMA busy_timeout = 0")),
   wait: Effect.asVoid(sql.unsafe(`PRAGMA busy_timeout = ${busyTimeoutMs}`)),
@@ -191,8 +192,8 @@ const sqlite = (file: string, checkpointElsewhere: boolean) =>
           // A second process (x-runner runs) may write while serve does: wait for its lock.
           yield* sql.unsafe(`PRAGMA busy_timeout = ${busyTimeoutMs}`)
           // The commit that finds the WAL past 1,000 pages copies it into the database and syncs
-          // both, in the thread that committed: up to 10 ms that the serving thread's deliveries
-          // waited. That thread leaves it to the engine's connection (and SQLite's last close),
+          // both, in the thread that committed, while the serving thread's deliveries wait. That
+          // thread leaves it to the engine's connection (and SQLite's last close),
           // unless the WAL reaches ten times that: an engine thread that writes nothing meanwhile
           // must not let it grow without bound.
           if (checkpointElsewhere) yield* sql.unsafe("PRAGMA wal_autocheckpoint = 10000")
