@@ -13,10 +13,12 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Deferred from "effect/Deferred"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as FiberStatus from "effect/FiberStatus"
+import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -95,7 +97,9 @@ const withLockedFile = <A, E>(
     readonly rows: Effect.Effect<ReadonlyArray<string>, SqlError>
     readonly busyTimeout: Effect.Effect<number, SqlError>
     readonly triesBeyond: (n: number) => Effect.Effect<void>
-  }) => Effect.Effect<A, E, Scope.Scope>
+    readonly tries: () => number
+  }) => Effect.Effect<A, E, Scope.Scope>,
+  overrides: (sql: SqlClient.SqlClient) => Partial<WriteBatcher.LockWait> = () => ({})
 ) =>
   Effect.gen(function*() {
     const dir = yield* Effect.acquireRelease(
@@ -108,21 +112,21 @@ const withLockedFile = <A, E>(
     return yield* Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const runners = Database.sqliteLockWait(sql)
-      // The connection's usual busy timeout, as the runner opens it.
-      yield* runners.wait
       let tries = 0
-      const batcher = yield* WriteBatcher.make(sql, {
-        lockWait: {
-          ...runners,
-          // However slow the machine, the batcher keeps trying without blocking the thread until the
-          // test lets the lock go (past the runner's 5 s it would wait in SQLite's busy handler).
-          limit: "1 minute",
-          pause: (attempt) => {
-            tries++
-            return runners.pause(attempt)
-          }
-        }
-      })
+      const lockWait: WriteBatcher.LockWait = {
+        ...runners,
+        // However slow the machine, the batcher keeps trying without blocking the thread until the
+        // test lets the lock go (past the runner's 5 s it would wait in SQLite's busy handler).
+        limit: "1 minute",
+        pause: (attempt) => {
+          tries++
+          return runners.pause(attempt)
+        },
+        ...overrides(sql)
+      }
+      // The connection's usual busy timeout, as the runner opens it.
+      yield* lockWait.wait
+      const batcher = yield* WriteBatcher.make(sql, { lockWait })
       const triesBeyond = (n: number) =>
         Effect.gen(function*() {
           for (let looks = 0; tries < n; looks++) {
@@ -132,9 +136,30 @@ const withLockedFile = <A, E>(
         })
       const rows = Effect.map(sql<{ writer: string }>`SELECT writer FROM notes ORDER BY rowid`, (rows) => rows.map((row) => row.writer))
       const busyTimeout = Effect.map(sql.unsafe<{ timeout: number }>("PRAGMA busy_timeout"), (rows) => rows[0]!.timeout)
-      return yield* test({ sql, batcher, locker, rows, busyTimeout, triesBeyond })
+      return yield* test({ sql, batcher, locker, rows, busyTimeout, triesBeyond, tries: () => tries })
     }).pipe(Effect.provide(SqliteClient.layer({ filename: file })))
   }).pipe(Effect.scoped)
+
+/**
+ * Submits `writes` so that they go into one transaction: queued while a write holds the one
+ * before theirs open, then that one let go. Their fibers, each ending in its write's exit.
+ */
+const inOneBatch = (batcher: WriteBatcher.WriteBatcher, writes: ReadonlyArray<Effect.Effect<unknown, SqlError>>) =>
+  Effect.gen(function*() {
+    const inside = yield* Deferred.make<void>()
+    const release = yield* Deferred.make<void>()
+    const holding = yield* Effect.fork(batcher.write(Deferred.succeed(inside, undefined).pipe(Effect.zipRight(Deferred.await(release)))))
+    yield* Deferred.await(inside)
+    const fibers = yield* Effect.forEach(writes, (write) =>
+      Effect.gen(function*() {
+        const fiber = yield* Effect.fork(Effect.exit(batcher.write(write)))
+        yield* Effect.repeat(Effect.zipRight(Effect.yieldNow(), Fiber.status(fiber)), { until: (status) => FiberStatus.isSuspended(status) })
+        return fiber
+      }))
+    yield* Deferred.succeed(release, undefined)
+    yield* Fiber.join(holding)
+    return fibers
+  })
 
 describe("WriteBatcher", () => {
   it.effect("writes queued during a commit go together into the next transaction, in order; each writer gets its own write's result", () =>
@@ -223,19 +248,7 @@ describe("WriteBatcher", () => {
           return Effect.zipRight(lock, sql`INSERT INTO notes (writer) VALUES ('good')`)
         })
         const bad = sql`INSERT INTO notes (writer) VALUES (NULL)`
-        // Both in one batch: queued while a write holds the transaction before theirs open.
-        const inside = yield* Deferred.make<void>()
-        const release = yield* Deferred.make<void>()
-        const holding = yield* Effect.fork(batcher.write(Deferred.succeed(inside, undefined).pipe(Effect.zipRight(Deferred.await(release)))))
-        yield* Deferred.await(inside)
-        const writes = yield* Effect.forEach([good, bad], (write) =>
-          Effect.gen(function*() {
-            const fiber = yield* Effect.fork(Effect.exit(batcher.write(write)))
-            yield* Effect.repeat(Effect.zipRight(Effect.yieldNow(), Fiber.status(fiber)), { until: (status) => FiberStatus.isSuspended(status) })
-            return fiber
-          }))
-        yield* Deferred.succeed(release, undefined)
-        yield* Fiber.join(holding)
+        const writes = yield* inOneBatch(batcher, [good, bad])
         yield* triesBeyond(3)
         expect(FiberStatus.isDone(yield* Fiber.status(writes[0]!))).toBe(false)
         locker.exec("COMMIT")
@@ -244,5 +257,29 @@ describe("WriteBatcher", () => {
         expect(Exit.isFailure(badExit!)).toBe(true)
         expect(yield* rows).toEqual(["good"])
         expect(yield* busyTimeout).toBe(5000)
+      })))
+  it.live("with lockWait, a batch that still finds the lock taken past the wait's limit tells all its writers at once: no write after the first runs, none again alone", () =>
+    withLockedFile(({ batcher, locker, sql, tries }) =>
+      Effect.gen(function*() {
+        locker.exec("BEGIN IMMEDIATE")
+        const runs = { first: 0, second: 0 }
+        const counted = (name: keyof typeof runs) =>
+          Effect.suspend(() => {
+            runs[name]++
+            return sql`INSERT INTO notes (writer) VALUES (${name})`
+          })
+        const writes = yield* inOneBatch(batcher, [counted("first"), counted("second")])
+        const exits = yield* Effect.forEach(writes, Fiber.join)
+        const codes = exits.map((exit) =>
+          Exit.isFailure(exit) ? Option.map(Cause.failureOption(exit.cause), (error) => (error as SqlError).cause) : Option.none()
+        ).map((cause) => Option.match(cause, { onNone: () => "none", onSome: (c) => String((c as { code?: unknown }).code) }))
+        expect(codes).toEqual(["SQLITE_BUSY", "SQLITE_BUSY"])
+        // Each try of the batch stopped at its first write: one run a try (the last one waited in SQLite).
+        expect(runs).toEqual({ first: tries() + 1, second: 0 })
+        locker.exec("ROLLBACK")
+      }), (sql) => ({
+        // The limit passes at once, and SQLite's own wait is short: the test need not wait 5 s.
+        limit: 0,
+        wait: Effect.asVoid(sql.unsafe("PRAGMA busy_timeout = 20"))
       })))
 })

@@ -12,7 +12,8 @@
  * inside SQLite's busy handler, which sleeps the whole
  * thread (1, 2, 5, 10 ms… between looks): its transaction is tried without waiting, and when the
  * lock is taken it is rolled back and tried again after a short asynchronous sleep, the thread
- * serving meanwhile. After `lockWait.limit` of that it waits in the busy handler as before.
+ * serving meanwhile. After `lockWait.limit` of that it waits in the busy handler as before, and
+ * a lock still taken then fails the batch's writes together.
  *
  * @internal
  */
@@ -103,8 +104,14 @@ export const make = (sql: SqlClient.SqlClient, options: Options = {}): Effect.Ef
     // `alone`: a batch of one write, whose failure is its own (not a `BatchFailed` to write it again).
     const together = (batch: ReadonlyArray<Pending>, waitInSqlite: boolean, alone: boolean) =>
       Effect.exit(refusedCommit(sql.withTransaction(Effect.gen(function*() {
-        const exits = yield* Effect.forEach(batch, (pending) => Effect.exit(pending.write))
-        if (!waitInSqlite && exits.some(busy)) return yield* Effect.fail(new LockTaken())
+        const exits: Array<Exit.Exit<unknown, SqlError>> = []
+        for (const pending of batch) {
+          const exit = yield* Effect.exit(pending.write)
+          // The lock is taken: the writes after this one would find it so too. Tried again later;
+          // past the wait's limit, the batch's writers are told (each alone would wait again).
+          if (busy(exit)) return yield* (waitInSqlite ? exit : Effect.fail(new LockTaken()))
+          exits.push(exit)
+        }
         if (alone && Exit.isFailure(exits[0]!)) return yield* exits[0]!
         if (exits.some(Exit.isFailure)) return yield* Effect.fail(new BatchFailed())
         yield* beforeCommit
@@ -145,7 +152,8 @@ export const make = (sql: SqlClient.SqlClient, options: Options = {}): Effect.Ef
         }
         const refused = Cause.failureOption(together.cause)
         if (Option.isSome(refused) && !(refused.value instanceof BatchFailed)) {
-          // The transaction itself was refused (its BEGIN or COMMIT): so would each write alone be.
+          // The transaction itself was refused (its BEGIN or COMMIT), or the lock stayed taken past
+          // the wait's limit: so would each write alone be.
           const error = Exit.fail(refused.value)
           return yield* Effect.forEach(batch, (pending) => tell(pending, error), { discard: true })
         }
