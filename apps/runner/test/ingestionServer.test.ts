@@ -26,13 +26,22 @@ const maxBytes = 64
 const stallMs = 20_000
 
 /** The server on a free port with `webhooks`; its scope, to close it, and its base URL. */
-const started = (webhooks: ReadonlyMap<string, IngestionServer.Handler<never>>) =>
+const started = (
+  webhooks: ReadonlyMap<string, IngestionServer.Handler<never>>,
+  app: IngestionServer.Options<never>["app"] = Effect.map(HttpServerRequest.HttpServerRequest, (request) => HttpServerResponse.text(`the app: ${request.url}`))
+) =>
   Effect.gen(function*() {
     const scope = yield* Scope.make()
-    const app = Effect.map(HttpServerRequest.HttpServerRequest, (request) => HttpServerResponse.text(`the app: ${request.url}`))
     const server = yield* IngestionServer.serve({ port: 0, host: "127.0.0.1", webhooks, maxBytes, app }).pipe(Scope.extend(scope))
     const { port } = server.address() as AddressInfo
-    return { scope, url: `http://127.0.0.1:${port}` }
+    // The close begun: the server takes no new connection (`server.close` was called).
+    const closeBegun = Effect.gen(function*() {
+      for (let looks = 0; server.listening; looks++) {
+        expect(looks).toBeLessThan(100_000)
+        yield* Effect.sleep("1 millis")
+      }
+    })
+    return { scope, url: `http://127.0.0.1:${port}`, closeBegun }
   })
 
 /** Runs `use` with the server, closed after it. */
@@ -146,10 +155,11 @@ describe("IngestionServer", () => {
       const release = yield* Deferred.make<void>()
       const waits: IngestionServer.Handler<never> = () =>
         Deferred.succeed(handling, undefined).pipe(Effect.zipRight(Deferred.await(release)), Effect.as(HttpServerResponse.text("answered")))
-      const { scope, url } = yield* started(new Map([["/hooks/a", waits]]))
+      const { closeBegun, scope, url } = yield* started(new Map([["/hooks/a", waits]]))
       const answer = yield* Effect.fork(call(`${url}/hooks/a`, { method: "POST", body: "hello" }))
       yield* Deferred.await(handling).pipe(Effect.timeout(stallMs), Effect.orDie)
       const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+      yield* closeBegun
       yield* Deferred.succeed(release, undefined)
       // The answer ends its connection, so that the close does not wait on it idle.
       const answered = yield* Fiber.join(answer)
@@ -158,5 +168,21 @@ describe("IngestionServer", () => {
       // Closed: no new connection is taken.
       const refused = yield* Effect.either(Effect.tryPromise(() => fetch(`${url}/hooks/a`, { method: "POST" })))
       expect(refused._tag).toBe("Left")
+    }))
+
+  it.live("the server closes once an app's request in flight is answered, its connection ended too", () =>
+    Effect.gen(function*() {
+      const handling = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<void>()
+      const app = Deferred.succeed(handling, undefined).pipe(Effect.zipRight(Deferred.await(release)), Effect.as(HttpServerResponse.text("the page")))
+      const { closeBegun, scope, url } = yield* started(new Map(), app)
+      const answer = yield* Effect.fork(call(`${url}/runs`))
+      yield* Deferred.await(handling).pipe(Effect.timeout(stallMs), Effect.orDie)
+      const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+      yield* closeBegun
+      yield* Deferred.succeed(release, undefined)
+      const answered = yield* Fiber.join(answer)
+      expect([answered.status, answered.text, answered.headers.get("connection")]).toEqual([200, "the page", "close"])
+      yield* Fiber.join(closing).pipe(Effect.timeout(stallMs), Effect.orDie)
     }))
 })

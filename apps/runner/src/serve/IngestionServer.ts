@@ -150,8 +150,10 @@ export const serve = <R>(options: Options<R>): Effect.Effect<Server, ServeProble
       Effect.provideService(HttpIncomingMessage.MaxBodySize, appMaxBodySize)
     )
     // Once the server is closing, an answer ends its connection (`Connection: close`): a client's
-    // idle keep-alive connection would hold the close until its timeout (5 s).
+    // idle keep-alive connection would hold the close until its timeout (5 s). The app's requests
+    // in flight are kept to be told so at the close (the app writes their answers itself).
     let closing = false
+    const appAnswering = new Set<ServerResponse>()
     const deliver = (handler: Handler<R>, request: IncomingMessage, nodeResponse: ServerResponse) => {
       const method = request.method ?? "GET"
       const body = CappedBody.readIncoming(request, options.maxBytes)
@@ -178,15 +180,19 @@ export const serve = <R>(options: Options<R>): Effect.Effect<Server, ServeProble
         createServer((request, nodeResponse) => {
           if (closing) nodeResponse.shouldKeepAlive = false
           const handler = options.webhooks.size === 0 ? undefined : options.webhooks.get(WebhookPath.canonical(request.url ?? "/"))
-          if (handler === undefined) app(request, nodeResponse)
-          else deliver(handler, request, nodeResponse)
+          if (handler !== undefined) return deliver(handler, request, nodeResponse)
+          appAnswering.add(nodeResponse)
+          nodeResponse.once("close", () => appAnswering.delete(nodeResponse))
+          app(request, nodeResponse)
         })
       ),
       (server) =>
         Effect.async<void>((resume) => {
           if (!server.listening) return resume(Effect.void)
           closing = true
-          // Node closes the idle connections; those with a request in flight end at its answer.
+          for (const answering of appAnswering) answering.shouldKeepAlive = false
+          // Node closes the idle connections; those with a request in flight end at its answer
+          // (one whose answer was begun, such as the page's live stream, ends with it).
           server.close(() => resume(Effect.void))
         })
     )
