@@ -128,8 +128,9 @@ export const runsOf = async (where: { readonly dataDir?: string; readonly databa
 }
 
 /** The runs' database of a data directory, opened as `serve` keeps it (better-sqlite3 is the runner's dependency). */
-const runsDatabase = (dataDir: string) => {
+export const runsDatabase = (dataDir: string) => {
   const Database = createRequire(import.meta.url)("better-sqlite3") as new(file: string) => {
+    exec: (sql: string) => void
     prepare: (sql: string) => { get: (...values: Array<unknown>) => unknown; all: (...values: Array<unknown>) => Array<unknown>; run: (...values: Array<unknown>) => unknown }
     pragma: (text: string) => unknown
     close: () => void

@@ -9,18 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as TrelloSimulator from "@x/boardtool/testing"
 import { createHash } from "node:crypto"
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { runner } from "./bin.js"
-
-/** better-sqlite3 (the runner's dependency, without types of its own). */
-const Sqlite = createRequire(import.meta.url)("better-sqlite3") as new(file: string) => {
-  exec: (sql: string) => void
-  prepare: (sql: string) => { get: (...values: ReadonlyArray<unknown>) => unknown; run: (...values: ReadonlyArray<unknown>) => unknown }
-  close: () => void
-}
+import { runner, runsDatabase } from "./bin.js"
 
 const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url))
 
@@ -64,7 +56,7 @@ describe("x-runner run, recorded", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "x-runner-history-"))
     const ran = await runner(["run", example("call-a-workflow.json"), "--sandbox", "--data-dir", dataDir, "--output", "json"])
     expect(ran.code, ran.stderr).toBe(0)
-    const db = new Sqlite(join(dataDir, "runs.db"))
+    const db = runsDatabase(dataDir)
     db.exec("UPDATE xr_runs SET started_at = finished_at + 5000")
     db.close()
     const listed = await runner(["runs", "--data-dir", dataDir, "--output", "json"])
@@ -238,7 +230,7 @@ describe("x-runner run, recorded", () => {
       // A writer of the database points the run's record at that other workflow (its path and its
       // digest): what runs is still the operator's to name. Asked for no file, the record's is
       // not run; given the run's own, it is refused against the record; nothing is sent.
-      const runsDb = new Sqlite(join(dataDir, "runs.db"))
+      const runsDb = runsDatabase(dataDir)
       const row = runsDb.prepare("SELECT rerun FROM xr_runs WHERE id = ?").get(runId) as { rerun: string }
       const forged = { ...JSON.parse(row.rerun), fileDigest: createHash("sha256").update(readFileSync(other)).digest("hex") }
       runsDb.prepare("UPDATE xr_runs SET file = ?, rerun = ? WHERE id = ?").run(other, JSON.stringify(forged), runId)
@@ -248,7 +240,7 @@ describe("x-runner run, recorded", () => {
       const own = await runner(["runs", "retry", runId, file, "--data-dir", dataDir], env)
       expect([own.code, own.stderr]).toEqual([2, expect.stringContaining(`${file} is not the workflow run ${runId} ran`)])
       expect(await cardsNamed("Not this run's")).toHaveLength(0)
-      const restored = new Sqlite(join(dataDir, "runs.db"))
+      const restored = runsDatabase(dataDir)
       restored.prepare("UPDATE xr_runs SET file = ?, rerun = ? WHERE id = ?").run(file, row.rerun, runId)
       restored.close()
       // --done is for a run of serve, given a file or not.
