@@ -33,13 +33,18 @@ const fakeClient = () => {
   return { client, seen, aborts: () => aborts }
 }
 
-const providerOf = (http: HttpClient.HttpClient) =>
-  ProviderClient.makeWith(http, RateLimiter.make(), {
+/** A client of `http` with a 10 s limit, no retries, and, with `limit`, a rate limit on its key in `store`. */
+const providerOf = (http: HttpClient.HttpClient, options: { readonly limit?: number; readonly store?: RateLimiter.RateLimiterStore } = {}) =>
+  ProviderClient.makeWith(http, RateLimiter.make(options.store), {
     baseUrl: "https://api.example.test/v1",
     credentials: Auth.query({ key: "key-0123456789" }),
     timeout: "10 seconds",
-    retry: { maxRetries: 0 }
+    retry: { maxRetries: 0 },
+    ...(options.limit === undefined ? {} : { rateLimits: [{ scope: "key", credential: "key-0123456789", limit: options.limit, interval: "1 minute" }] })
   })
+
+/** The in-memory store seen as any other (its take and release effects, no permit taken in the caller's step). */
+const asOtherStore = (memory: RateLimiter.RateLimiterStore): RateLimiter.RateLimiterStore => ({ take: memory.take, release: memory.release })
 
 describe("RequestDeadline", () => {
   it("a client is deadline-aware only when it says so", () => {
@@ -79,22 +84,33 @@ describe("RequestDeadline", () => {
 })
 
 describe("RequestDeadline, interruption", () => {
-  it.effect("an interrupted request is aborted through its deadline at once, and its watch is not kept until the deadline", () =>
-    Effect.gen(function*() {
-      const fake = fakeClient()
-      const client = providerOf(fake.client)
-      const fiber = yield* Effect.fork(client.void({ method: "GET", path: "/hang" }))
-      yield* TestClock.adjust("1 second")
-      yield* Fiber.interrupt(fiber)
-      // The request on the wire is aborted by the interruption, not 9 seconds later by the watchdog.
-      expect(fake.aborts()).toBe(1)
-      // The watchdog, with nothing left to watch, stops at its next tick (100 ms) instead of
-      // sleeping until the interrupted request's deadline.
-      yield* TestClock.adjust("200 millis")
-      expect(yield* TestClock.sleeps()).toHaveLength(0)
-      yield* TestClock.adjust("1 minute")
-      expect(fake.aborts()).toBe(1)
-    }))
+  const interrupted = [
+    { clients: "without rate limits", options: {} },
+    { clients: "with rate limits in memory", options: { limit: 1 } },
+    { clients: "with rate limits in another store (its permit an effect)", options: { limit: 1, store: asOtherStore(RateLimiter.memoryStore()) } }
+  ] as const
+  for (const { clients, options } of interrupted) {
+    it.effect(`an interrupted request is aborted through its deadline at once, its watch not kept until the deadline, its token given back (${clients})`, () =>
+      Effect.gen(function*() {
+        const fake = fakeClient()
+        const client = providerOf(fake.client, options)
+        const fiber = yield* Effect.fork(client.void({ method: "GET", path: "/hang" }))
+        yield* TestClock.adjust("1 second")
+        yield* Fiber.interrupt(fiber)
+        // The request on the wire is aborted by the interruption, not 9 seconds later by the watchdog.
+        expect(fake.aborts()).toBe(1)
+        // The watchdog, with nothing left to watch, stops at its next tick (100 ms) instead of
+        // sleeping until the interrupted request's deadline.
+        yield* TestClock.adjust("200 millis")
+        expect(yield* TestClock.sleeps()).toHaveLength(0)
+        // With a limit of one a minute, its token was given back: the next request gets one at once.
+        const next = yield* Effect.fork(client.void({ method: "GET", path: "/ok" }))
+        yield* TestClock.adjust("1 minute")
+        yield* Fiber.join(next)
+        expect(fake.seen.map((s) => s.path)).toEqual(["/v1/hang", "/v1/ok"])
+        expect(fake.aborts()).toBe(1)
+      }))
+  }
 
   it.effect("a request interrupted while it waits for its rate-limit token leaves the client's later requests timed out", () =>
     Effect.gen(function*() {
@@ -111,13 +127,7 @@ describe("RequestDeadline, interruption", () => {
             : memory.take(buckets, holder),
         release: memory.release
       }
-      const client = ProviderClient.makeWith(fake.client, RateLimiter.make(store), {
-        baseUrl: "https://api.example.test/v1",
-        credentials: Auth.query({ key: "key-0123456789" }),
-        timeout: "10 seconds",
-        retry: { maxRetries: 0 },
-        rateLimits: [{ scope: "key", credential: "key-0123456789", limit: 100, interval: "1 minute" }]
-      })
+      const client = providerOf(fake.client, { limit: 100, store })
       const first = yield* Effect.fork(client.void({ method: "GET", path: "/hang" }))
       yield* Deferred.await(taking)
       yield* Fiber.interruptFork(first)
@@ -129,29 +139,5 @@ describe("RequestDeadline, interruption", () => {
       const outcome = yield* Fiber.join(next)
       expect(outcome._tag).toBe("Left")
       expect(fake.aborts()).toBeGreaterThanOrEqual(1)
-    }))
-
-  it.effect("an interrupted request of a client with rate limits is aborted at once and gives its token back", () =>
-    Effect.gen(function*() {
-      const fake = fakeClient()
-      const limiter = RateLimiter.make()
-      const client = ProviderClient.makeWith(fake.client, limiter, {
-        baseUrl: "https://api.example.test/v1",
-        credentials: Auth.query({ key: "key-0123456789" }),
-        timeout: "10 seconds",
-        retry: { maxRetries: 0 },
-        rateLimits: [{ scope: "key", credential: "key-0123456789", limit: 1, interval: "1 minute" }]
-      })
-      const fiber = yield* Effect.fork(client.void({ method: "GET", path: "/hang" }))
-      yield* TestClock.adjust("1 second")
-      yield* Fiber.interrupt(fiber)
-      expect(fake.aborts()).toBe(1)
-      yield* TestClock.adjust("200 millis")
-      expect(yield* TestClock.sleeps()).toHaveLength(0)
-      // Its token was given back: the next request gets one within the limit's interval.
-      const next = yield* Effect.fork(client.void({ method: "GET", path: "/ok" }))
-      yield* TestClock.adjust("1 minute")
-      yield* Fiber.join(next)
-      expect(fake.seen.map((s) => s.path)).toEqual(["/v1/hang", "/v1/ok"])
     }))
 })
