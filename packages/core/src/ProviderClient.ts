@@ -212,14 +212,14 @@ export const makeWith = (
     // being the mask's): the limit's handler runs on an interruption too.
     const timed = (
       attempt: Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError>,
-      restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+      restore: Watchdog.Restore
     ) => limit(fiber, attemptTimeout, attempt, timedOut, restore)
     // The wait for a start is outside the attempt's time limit; a failure or an interruption
     // gives the tokens back too. A success has given them back already (at the answer), so
     // only a failure is handled here, where the mask makes `ensuring`'s own needless.
     const limitedBy = (
       permit: Effect.Effect<void> | Immediate.ImmediatePermit,
-      restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+      restore: Watchdog.Restore
     ): Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError> =>
       // The watchdog's failure handler gives an in-memory permit back: no handler of our own.
       finite && watchdog !== undefined && !Effect.isEffect(permit)

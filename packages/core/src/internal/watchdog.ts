@@ -24,6 +24,9 @@ interface Watch extends Deadline {
   readonly deadline: number
 }
 
+/** @internal An uninterruptible mask's `restore`: what it is given runs interruptible again. */
+export type Restore = <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+
 /** @internal */
 export interface Watchdog {
   /**
@@ -41,7 +44,7 @@ export interface Watchdog {
     timeout: Duration.Duration,
     effect: Effect.Effect<A, E, R>,
     onExpired: () => E2,
-    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    restore: Restore,
     onFailure?: () => void
   ) => Effect.Effect<A, E | E2, R>
 }
@@ -81,7 +84,7 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
       timeout: Duration.Duration,
       effect: Effect.Effect<A, E, R>,
       onExpired: () => E2,
-      restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+      restore: Restore,
       onFailure?: () => void
     ): Effect.Effect<A, E | E2, R> => {
       // In the caller's step: the Clock read from the fiber's services, no effect around the read.
