@@ -55,6 +55,7 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { RunsHealth, RunsSql } from "../store/Database.js"
 import { ServeProblem } from "../Errors.js"
+import type { AcknowledgingFirst } from "./AcknowledgingFirst.js"
 import { atMost } from "./internal/atMost.js"
 import { persistently, retried } from "../store/internal/persistently.js"
 import * as Interpreter from "./Interpreter.js"
@@ -587,6 +588,9 @@ const clusterTablesCreated: Layer.Layer<never, unknown, SqlClient.SqlClient> = L
  */
 export const stopGrace = Duration.seconds(3)
 
+/** How often a held handoff looks again whether deliveries still come first. */
+const holdLooks = Duration.millis(20)
+
 /**
  * The handoff: gives each committed run's attempt to the engine once, oldest first, and marks
  * it handed (`xr_runs.handed_attempt`). It wakes when `wake` is offered (an event accepted here)
@@ -602,6 +606,9 @@ export const stopGrace = Duration.seconds(3)
  * as `runners` counts; an execution is a stored message to the runner that owns its shard:
  * handing it is done once the message is stored, and a runner that dies leaves it for the next
  * owner.
+ *
+ * With `acknowledgingFirst` (the embedded engine, in the thread beside the one that receives
+ * deliveries) it hands no new run while that thread is busy, looking again every 20 ms.
  *
  * A failure of its own (the database's) is not its end: it goes on a second later. At its
  * scope's end the local runs in the engine get `stopGrace` to finish their step.
@@ -619,6 +626,8 @@ export const handOff = (options: {
   /** The runs that wait: they do not count against the backlog. */
   readonly waiting: Waiting
   readonly pollInterval?: Duration.DurationInput
+  /** With `local`: no new run is handed while the thread that receives deliveries is busy. */
+  readonly acknowledgingFirst?: AcknowledgingFirst | undefined
 }): Effect.Effect<void, never, Scope.Scope | RunStore.RunStore | RunsHealth | WorkflowEngine.WorkflowEngine> =>
   Effect.gen(function*() {
     const store = yield* RunStore.RunStore
@@ -657,8 +666,11 @@ export const handOff = (options: {
         Effect.ensuring(done(runId)),
         FiberSet.run(executions)
       )
+    const holds = options.local && options.acknowledgingFirst !== undefined ? options.acknowledgingFirst.holds : Effect.succeed(false)
     const once = Effect.gen(function*() {
       if (Option.isSome(yield* health.failing)) yield* health.writable
+      // The runs in the engine go on meanwhile; a new one waits until the deliveries are acknowledged.
+      if (yield* holds) return yield* Effect.sleep(holdLooks)
       const room = options.local
         ? options.backlog - (inFlight.size - options.waiting.size())
         : options.backlog * Math.max(1, yield* options.runners ?? Effect.succeed(1)) - (yield* store.inEngine) - inFlight.size

@@ -27,6 +27,7 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { Components } from "../components/Components.js"
 import * as Database from "../store/Database.js"
+import type * as AcknowledgingFirst from "./AcknowledgingFirst.js"
 import * as Engine from "./Engine.js"
 import { type DamagedData, ServeProblem } from "../Errors.js"
 import { Output } from "../Output.js"
@@ -106,6 +107,8 @@ export const host = (options: {
   readonly pollInterval?: Duration.Duration | undefined
   /** Offered when a run was accepted elsewhere in this process. */
   readonly wake: Queue.Queue<void>
+  /** Told by the thread that receives deliveries when it is busy (the embedded engine's handoff waits then). */
+  readonly acknowledgingFirst?: AcknowledgingFirst.AcknowledgingFirst | undefined
   readonly reports: Reports
   /** A test's full disk (`Database.WriteFault`). */
   readonly writeFault?: Database.WriteFault | undefined
@@ -174,7 +177,8 @@ export const host = (options: {
       runners: cluster === undefined ? undefined : yield* Effect.cachedWithTTL(Effect.map(othersAlive, (others) => others + 1), "2 seconds"),
       wake,
       say,
-      waiting
+      waiting,
+      acknowledgingFirst: options.acknowledgingFirst
     }).pipe(Effect.provide(engine))
     yield* Effect.addFinalizer(() => Effect.sync(() => void (stopping = true)))
     const accept = (name: string, event: { readonly id: string; readonly output: unknown }) =>

@@ -31,6 +31,7 @@ import { setPriority } from "node:os"
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads"
 import { layer as componentsLayer } from "../components/Components.js"
 import * as Database from "../store/Database.js"
+import * as AcknowledgingFirst from "./AcknowledgingFirst.js"
 import * as EngineGates from "./EngineGates.js"
 import type * as Engine from "./Engine.js"
 import * as EngineHost from "./EngineHost.js"
@@ -70,6 +71,7 @@ export interface Spec {
 
 type ToWorker =
   | { readonly _tag: "wake" }
+  | { readonly _tag: "busy" }
   | { readonly _tag: "stop" }
   | { readonly _tag: "rateLimit"; readonly request: EngineGates.Request }
 type FromWorker =
@@ -180,6 +182,10 @@ export const start = (
       gates?.disconnect()
       fork(Deferred.succeed(stopped, undefined))
     })
+    // The embedded engine's handoff holds new runs while this thread is busy acknowledging.
+    if (spec.location._tag === "Embedded") {
+      yield* Effect.forkScoped(AcknowledgingFirst.watch(Effect.sync(() => worker.postMessage({ _tag: "busy" } satisfies ToWorker))))
+    }
     return {
       // One wake-up per turn of the event loop, however many runs were accepted in it.
       wake: Effect.sync(() => {
@@ -197,7 +203,13 @@ export const start = (
   })
 
 /** The worker's program: the engine hosted until the serving thread says stop. */
-const hostInWorker = (spec: Spec, post: (message: FromWorker) => void, stop: Deferred.Deferred<void>, wake: Queue.Queue<void>) =>
+const hostInWorker = (
+  spec: Spec,
+  post: (message: FromWorker) => void,
+  stop: Deferred.Deferred<void>,
+  wake: Queue.Queue<void>,
+  acknowledgingFirst: AcknowledgingFirst.AcknowledgingFirst
+) =>
   Effect.gen(function*() {
     const inputs = new Map(spec.inputs)
     const workflows: Array<EngineHost.Hosted> = []
@@ -214,6 +226,7 @@ const hostInWorker = (spec: Spec, post: (message: FromWorker) => void, stop: Def
       concurrency: spec.concurrency,
       pollInterval: spec.pollIntervalMillis === undefined ? undefined : Duration.millis(spec.pollIntervalMillis),
       wake,
+      acknowledgingFirst,
       writeFault: spec.writeFault === undefined ? undefined : Database.writeFault(spec.writeFault),
       reports: {
         ready: Effect.sync(() => post({ _tag: "ready" })),
@@ -266,10 +279,13 @@ if (!isMainThread && parentPort !== null && (workerData as Spec | undefined)?.ru
   /** The embedded database's rate limits: this thread's store, for both threads' requests. */
   const rateLimits = RateLimiter.memoryStore()
   const wake = Effect.runSync(Queue.sliding<void>(1))
+  const acknowledgingFirst = AcknowledgingFirst.make()
   port.on("message", (message: ToWorker) => {
     switch (message._tag) {
       case "wake":
         return void Effect.runFork(Queue.offer(wake, undefined))
+      case "busy":
+        return void Effect.runSync(acknowledgingFirst.busy)
       case "rateLimit":
         // The serving thread's requests take and give back their tokens here, with the runs' steps'.
         return void Effect.runFork(EngineGates.serve(rateLimits, message.request, (id, taken) => post({ _tag: "taken", id, taken })))
@@ -288,7 +304,7 @@ if (!isMainThread && parentPort !== null && (workerData as Spec | undefined)?.ru
       SharedRateLimiter.layer(Redacted.make((spec.location as { readonly url: string }).url), say)))
     : Layer.succeed(RateLimiter.RateLimiters, RateLimiter.make(rateLimits))
   const program = Effect.flatMap(tracing, (tracer) =>
-    hostInWorker(spec, post, stop, wake).pipe(
+    hostInWorker(spec, post, stop, wake, acknowledgingFirst).pipe(
       // The engine's own logs (a runner listening, shards moving, no runner while one stops) are
       // not the runner's output; its errors are.
       Logger.withMinimumLogLevel(LogLevel.Error),
