@@ -14,7 +14,9 @@ import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Deferred from "effect/Deferred"
 import * as Cause from "effect/Cause"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as TestClock from "effect/TestClock"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as FiberStatus from "effect/FiberStatus"
@@ -31,13 +33,14 @@ import * as WriteBatcher from "../src/store/internal/writeBatcher.js"
 const Sqlite = createRequire(import.meta.url)("better-sqlite3") as new(file: string) => { exec(sql: string): void; close(): void }
 
 /** A batcher on a fresh database, counting its commits and the failures it was told of. */
-const setup = (options: { readonly maxBatch?: number } = {}) =>
+const setup = (options: { readonly maxBatch?: number; readonly commitDelay?: Duration.DurationInput } = {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql`CREATE TABLE notes (seq INTEGER PRIMARY KEY AUTOINCREMENT, writer TEXT NOT NULL UNIQUE, transaction_no INTEGER NOT NULL)`
     const state = { commits: 0, diskFull: false, refusedCommits: 0, failed: [] as Array<SqlError> }
     const batcher = yield* WriteBatcher.make(sql, {
       maxBatch: options.maxBatch,
+      commitDelay: options.commitDelay,
       afterCommit: Effect.sync(() => void state.commits++),
       // As the runner's injected full disk: SQLite refusing the COMMIT reaches here as a defect.
       beforeCommit: Effect.suspend(() => {
@@ -184,6 +187,19 @@ describe("WriteBatcher", () => {
       yield* Effect.forEach([first.fiber, ...writers], Fiber.join)
       expect(yield* rows).toEqual(["first@1", "a@2", "b@2", "c@3", "d@3", "e@4"])
       expect(state.commits).toBe(4)
+    })))
+
+  it.effect("with commitDelay, a batch waits that long after its first write: the writes arriving meanwhile go into its transaction", () =>
+    withDatabase(Effect.gen(function*() {
+      const { note, queue, rows, state } = yield* setup({ commitDelay: "1 millis" })
+      // "a" is taken first; "b" and "c" arrive while its batch waits.
+      const writers = yield* queue(["a", "b", "c"].map(note))
+      const whileWaiting = state.commits
+      yield* TestClock.adjust("1 millis")
+      yield* Effect.forEach(writers, Fiber.join)
+      expect(whileWaiting).toBe(0)
+      expect(yield* rows).toEqual(["a@1", "b@1", "c@1"])
+      expect(state.commits).toBe(1)
     })))
 
   it.effect("a write that fails for what it is fails alone: the others of its batch are written, each in a transaction of its own, in order", () =>

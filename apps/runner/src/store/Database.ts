@@ -25,6 +25,7 @@ import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -313,7 +314,7 @@ export const errorText = (error: SqlError): string => {
 /** How often a refused database is tried again with a probe: soon at first, then every 2 seconds. */
 const probeEvery = Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("2 seconds")))
 
-const writesLayer = (fault: WriteFault | undefined, embedded: boolean) =>
+const writesLayer = (fault: WriteFault | undefined, embedded: boolean, commitDelay: Duration.DurationInput | undefined) =>
   Layer.scopedContext(Effect.gen(function*() {
     const durability = yield* RunsDurability
     const sql = yield* RunsSql
@@ -324,7 +325,8 @@ const writesLayer = (fault: WriteFault | undefined, embedded: boolean) =>
       afterCommit: Effect.mapError(durability.flush, (problem) => new SqlError({ cause: problem, message: problem.message })),
       beforeCommit: fault === undefined ? undefined : diskFull(fault),
       failed: (error) => wrongInItself(error) ? Effect.void : refused(errorText(error)),
-      lockWait: embedded ? sqliteLockWait(sql) : undefined
+      lockWait: embedded ? sqliteLockWait(sql) : undefined,
+      commitDelay
     })
     // A row that each probe changes, so that it is written to disk.
     const probe = Effect.suspend(() =>
@@ -349,6 +351,16 @@ const writesLayer = (fault: WriteFault | undefined, embedded: boolean) =>
   }))
 
 /**
+ * How long the group commit of the thread that acknowledges deliveries waits for more after its
+ * first write: 1 ms, the most deliveries a second of 1, 2 and 3 ms (RESULTS.md, "acknowledging
+ * first"), a millisecond more before a lone delivery's answer.
+ *
+ * @since 0.13.0
+ * @category constants
+ */
+export const receivingCommitDelay = Duration.millis(1)
+
+/**
  * The runs' client (`RunsSql`) at the location, its writes (`RunsWrites`), whether they succeed
  * (`RunsHealth`) and what makes them durable (`RunsDurability`). A test may inject a full disk
  * (`writeFault`). `serve`'s thread leaves checkpoints to its engine's (`checkpointElsewhere`).
@@ -365,6 +377,8 @@ export const layer = (
      * checkpoints the WAL into the database for this one, whose commits then never do.
      */
     readonly checkpointElsewhere?: boolean | undefined
+    /** How long a group commit waits for more writes after its first (`receivingCommitDelay` for the thread that acknowledges deliveries). */
+    readonly commitDelay?: Duration.DurationInput | undefined
   } = {}
 ): Layer.Layer<RunsSql | RunsDurability | RunsWrites | RunsHealth, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> => {
   const client: Layer.Layer<RunsSql | RunsDurability, DamagedData | ServeProblem, FileSystem.FileSystem | Path.Path> = location._tag === "Postgres"
@@ -378,7 +392,7 @@ export const layer = (
         Layer.scoped(RunsDurability, walSync(`${file}-wal`))
       )
     }))
-  return Layer.provideMerge(writesLayer(options.writeFault, location._tag === "Embedded"), Layer.tap(client, (context) => migrate(Context.get(context, RunsSql))))
+  return Layer.provideMerge(writesLayer(options.writeFault, location._tag === "Embedded", options.commitDelay), Layer.tap(client, (context) => migrate(Context.get(context, RunsSql))))
 }
 
 /** The schema brought up to date (`Migrations`) before anything reads or writes the database. */

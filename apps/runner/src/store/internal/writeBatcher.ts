@@ -20,6 +20,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Cause from "effect/Cause"
+import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -47,6 +48,13 @@ export interface Options {
   /** Told of each write that failed (the database refusing writes is told as it happens). */
   readonly failed?: ((error: SqlError) => Effect.Effect<void>) | undefined
   readonly maxBatch?: number | undefined
+  /**
+   * After a batch's first write is taken, how long the batch waits for others before its
+   * transaction (PostgreSQL's `commit_delay`): without it, a batch taken as soon as the last one
+   * ended often held one write (the first delivery answered, each with a flush of its own) while
+   * the others arriving a moment later waited for the next.
+   */
+  readonly commitDelay?: Duration.DurationInput | undefined
   /** A batch's transaction tried without waiting in the database's busy handler (SQLite). */
   readonly lockWait?: LockWait | undefined
 }
@@ -169,7 +177,14 @@ export const make = (sql: SqlClient.SqlClient, options: Options = {}): Effect.Ef
           yield* tell(pending, Exit.isFailure(flushed) ? flushed : alone.value[0]!)
         }
       })
-    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.takeBetween(queue, 1, options.maxBatch ?? 1024), (chunk) => commit([...chunk]))))
+    const maxBatch = options.maxBatch ?? 1024
+    const commitDelay = options.commitDelay
+    const take = Queue.takeBetween(queue, 1, maxBatch)
+    const batch = commitDelay === undefined ? take : Effect.flatMap(take, (first) =>
+      first.length >= maxBatch
+        ? Effect.succeed(first)
+        : Effect.zipRight(Effect.sleep(commitDelay), Effect.map(Queue.takeUpTo(queue, maxBatch - first.length), (more) => Chunk.appendAll(first, more))))
+    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(batch, (chunk) => commit([...chunk]))))
     return {
       write: <A>(write: Effect.Effect<A, SqlError>) =>
         Effect.flatMap(Deferred.make<unknown, SqlError>(), (done) =>
