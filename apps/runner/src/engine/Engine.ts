@@ -589,7 +589,7 @@ const clusterTablesCreated: Layer.Layer<never, unknown, SqlClient.SqlClient> = L
 export const stopGrace = Duration.seconds(3)
 
 /** How often a held handoff looks again whether deliveries still come first. */
-const holdLooks = Duration.millis(20)
+const heldLookEvery = Duration.millis(20)
 
 /**
  * The handoff: gives each committed run's attempt to the engine once, oldest first, and marks
@@ -670,7 +670,7 @@ export const handOff = (options: {
     const once = Effect.gen(function*() {
       if (Option.isSome(yield* health.failing)) yield* health.writable
       // The runs in the engine go on meanwhile; a new one waits until the deliveries are acknowledged.
-      if (yield* holds) return yield* Effect.sleep(holdLooks)
+      if (yield* holds) return yield* Effect.sleep(heldLookEvery)
       const room = options.local
         ? options.backlog - (inFlight.size - options.waiting.size())
         : options.backlog * Math.max(1, yield* options.runners ?? Effect.succeed(1)) - (yield* store.inEngine) - inFlight.size

@@ -183,12 +183,19 @@ export const start = (
       fork(Deferred.succeed(stopped, undefined))
     })
     // The embedded engine's handoff holds new runs while this thread is busy acknowledging.
+    let accepted = false
     if (spec.location._tag === "Embedded") {
-      yield* Effect.forkScoped(AcknowledgingFirst.watch(Effect.sync(() => worker.postMessage({ _tag: "busy" } satisfies ToWorker))))
+      const acceptedSinceAsked = () => {
+        const was = accepted
+        accepted = false
+        return was
+      }
+      yield* Effect.forkScoped(AcknowledgingFirst.watch(Effect.sync(() => worker.postMessage({ _tag: "busy" } satisfies ToWorker)), acceptedSinceAsked))
     }
     return {
       // One wake-up per turn of the event loop, however many runs were accepted in it.
       wake: Effect.sync(() => {
+        accepted = true
         if (wakePending) return
         wakePending = true
         setImmediate(() => {

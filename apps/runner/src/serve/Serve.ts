@@ -187,8 +187,12 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     // This thread's stores: the runs it accepts, the triggers' registrations it verifies with.
     const stores = yield* Layer.build(Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
       // The engine's thread, on the same file, checkpoints its WAL: not this one, which acknowledges.
-      // Its group commit waits a moment for the deliveries arriving together (`receivingCommitDelay`).
-      Layer.provideMerge(Database.layer(location, { writeFault: options.writeFault, checkpointElsewhere: true, commitDelay: Database.receivingCommitDelay })),
+      // On SQLite its group commit waits a moment for the deliveries arriving together (`receivingCommitDelay`).
+      Layer.provideMerge(Database.layer(location, {
+        writeFault: options.writeFault,
+        checkpointElsewhere: true,
+        commitDelay: location._tag === "Embedded" ? Database.receivingCommitDelay : undefined
+      })),
       Layer.mapError((error) => error._tag === "StoreFailed" ? new ServeProblem({ message: error.message }) : error)
     ))
     const store = Context.get(stores, RunStore.RunStore)

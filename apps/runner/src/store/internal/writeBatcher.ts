@@ -183,7 +183,10 @@ export const make = (sql: SqlClient.SqlClient, options: Options = {}): Effect.Ef
     const batch = commitDelay === undefined ? take : Effect.flatMap(take, (first) =>
       first.length >= maxBatch
         ? Effect.succeed(first)
-        : Effect.zipRight(Effect.sleep(commitDelay), Effect.map(Queue.takeUpTo(queue, maxBatch - first.length), (more) => Chunk.appendAll(first, more))))
+        : Effect.zipRight(Effect.sleep(commitDelay), Effect.map(Queue.takeUpTo(queue, maxBatch - first.length), (more) => Chunk.appendAll(first, more))).pipe(
+          // Taken from the queue: interrupted while it waits (the scope closing), its writers are told so, not left waiting.
+          Effect.onInterrupt(() => Effect.forEach(first, (pending) => Deferred.interrupt(pending.done), { discard: true }))
+        ))
     yield* Effect.forkScoped(Effect.forever(Effect.flatMap(batch, (chunk) => commit([...chunk]))))
     return {
       write: <A>(write: Effect.Effect<A, SqlError>) =>
