@@ -23,14 +23,12 @@ import * as FiberStatus from "effect/FiberStatus"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Database from "../src/store/Database.js"
 import * as WriteBatcher from "../src/store/internal/writeBatcher.js"
+import { runsDatabase } from "./bin.js"
 
-/** SQLite's driver itself, for a connection outside @effect/sql (which would run its statements in the batcher's transaction). */
-const Sqlite = createRequire(import.meta.url)("better-sqlite3") as new(file: string) => { exec(sql: string): void; close(): void }
 
 /** A batcher on a fresh database, counting its commits and the failures it was told of. */
 const setup = (options: { readonly maxBatch?: number; readonly commitDelay?: Duration.DurationInput } = {}) =>
@@ -96,7 +94,8 @@ const withLockedFile = <A, E>(
   test: (file: {
     readonly sql: SqlClient.SqlClient
     readonly batcher: WriteBatcher.WriteBatcher
-    readonly locker: InstanceType<typeof Sqlite>
+    /** A connection outside @effect/sql (which would run its statements in the batcher's transaction). */
+    readonly locker: ReturnType<typeof runsDatabase>
     readonly rows: Effect.Effect<ReadonlyArray<string>, SqlError>
     readonly busyTimeout: Effect.Effect<number, SqlError>
     readonly triesBeyond: (n: number) => Effect.Effect<void>
@@ -110,7 +109,7 @@ const withLockedFile = <A, E>(
       (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
     )
     const file = join(dir, "runs.db")
-    const locker = yield* Effect.acquireRelease(Effect.sync(() => new Sqlite(file)), (db) => Effect.sync(() => db.close()))
+    const locker = yield* Effect.acquireRelease(Effect.sync(() => runsDatabase(dir)), (db) => Effect.sync(() => db.close()))
     locker.exec("CREATE TABLE notes (writer TEXT NOT NULL)")
     return yield* Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -192,7 +191,7 @@ describe("WriteBatcher", () => {
   it.effect("with commitDelay, a batch waits that long after its first write: the writes arriving meanwhile go into its transaction", () =>
     withDatabase(Effect.gen(function*() {
       const { note, queue, rows, state } = yield* setup({ commitDelay: "1 millis" })
-      // "a" is taken first; "b" and "c" arrive while its batch waits.
+      // The batch waits 1 ms (on the TestClock) after its first write: the others arrive meanwhile.
       const writers = yield* queue(["a", "b", "c"].map(note))
       const whileWaiting = state.commits
       yield* TestClock.adjust("1 millis")

@@ -186,7 +186,8 @@ export const serve = (options: ServeOptions): Effect.Effect<never, ServeProblem 
     }
     // This thread's stores: the runs it accepts, the triggers' registrations it verifies with.
     const stores = yield* Layer.build(Layer.mergeAll(RunStore.layer, TriggerStore.layer).pipe(
-      // The engine's thread, on the same file, checkpoints its WAL: not this one, which acknowledges.
+      // The engine's thread, on the same file, checkpoints its WAL: not this one, which acknowledges
+      // (unless its WAL passes 10,000 pages).
       // On SQLite its group commit waits a moment for the deliveries arriving together (`receivingCommitDelay`).
       Layer.provideMerge(Database.layer(location, {
         writeFault: options.writeFault,

@@ -290,7 +290,7 @@ const diskFull = (fault: WriteFault) =>
  * A write that fails for what it is (a constraint, a value of the wrong type: SQLite's codes, and
  * PostgreSQL's classes 22 and 23) fails alone; anything else is the storage refusing writes.
  *
- * @since 0.9.0
+ * @since 0.13.0
  * @category utils
  */
 export const wrongInItself = (error: SqlError): boolean => {
@@ -363,7 +363,8 @@ export const receivingCommitDelay = Duration.millis(1)
 /**
  * The runs' client (`RunsSql`) at the location, its writes (`RunsWrites`), whether they succeed
  * (`RunsHealth`) and what makes them durable (`RunsDurability`). A test may inject a full disk
- * (`writeFault`). `serve`'s thread leaves checkpoints to its engine's (`checkpointElsewhere`).
+ * (`writeFault`). `serve`'s thread leaves checkpoints to its engine's (`checkpointElsewhere`),
+ * unless its WAL passes 10,000 pages.
  *
  * @since 0.3.0
  * @category layers
@@ -374,7 +375,8 @@ export const layer = (
     readonly writeFault?: WriteFault | undefined
     /**
      * On SQLite, whether another connection to the file (the engine thread's, in `serve`)
-     * checkpoints the WAL into the database for this one, whose commits then never do.
+     * checkpoints the WAL into the database for this one, whose commits then do only once the WAL
+     * passes 10,000 pages (an engine that writes nothing must not let it grow without bound).
      */
     readonly checkpointElsewhere?: boolean | undefined
     /** How long a group commit waits for more writes after its first (`receivingCommitDelay` for the thread that acknowledges deliveries). */

@@ -316,7 +316,7 @@ export const RunStore = Context.GenericTag<RunStore>("x-runner/RunStore")
  * How long a run ran, once it has started and finished; never negative (a run started by one
  * runner and finished by another may be stamped by clocks that disagree a little).
  *
- * @since 0.9.0
+ * @since 0.13.0
  * @category utils
  */
 export const durationMs = (run: { readonly startedAt?: number | undefined; readonly finishedAt?: number | undefined }): number | undefined =>

@@ -69,7 +69,7 @@ const retryCommand = Command.make("retry", {
   run: runIdArg,
   workflow: Args.text({ name: "workflow" }).pipe(
     Args.withDescription(
-      "A run of x-runner run: its workflow file, given again (the one that ran: its SHA-256 is checked; a retry never reads the file the store names)"
+      "A run of x-runner run: its workflow file, given again (the one that ran: its SHA-256 is checked, the workflows it calls are not; a retry never reads the file the store names)"
     ),
     Args.optional
   ),

@@ -134,9 +134,12 @@ export const show = (args: { readonly location: Database.Location; readonly runI
   })
 
 /**
- * A failed run of `x-runner run`, run again in this process as it was run (its file, its
- * connection source and file settings, the same `--input` values given again), recorded as
- * its next attempt: the tasks that succeeded are kept, the others run.
+ * A failed run of `x-runner run`, run again in this process on what the command line gives again
+ * (its workflow file, `--sandbox`, `--connections`, `--files-dir`, `--allow-private-networks`,
+ * `--input`), each checked against what the record says it ran with, and recorded as its next
+ * attempt: the tasks that succeeded are kept, the others run. Only `withoutRateLimits` is the
+ * record's (a row can only make a retry fail with it: a connection source refuses it off the
+ * sandbox and loopback).
  */
 const runAgain = (run: RunStore.Run, args: Parameters<typeof retry>[0]) =>
   Effect.gen(function*() {
