@@ -23,7 +23,7 @@ if (process.argv.length === 3 && process.argv[2] === "--version") {
   // were seen to survive ("pretenuring"); the steps' request objects came from such sites, and
   // whatever young object they pointed to then survived every scavenge until a full GC: a fifth
   // of what a step allocated was promoted (2.2 MB a scavenge, 0.14 MB without it, measured with
-  // `--trace-gc-nvp`); without it a step takes 10–25 % less CPU (tooling/bench/RESULTS.md).
+  // `--trace-gc-nvp`); without it a step took 23–25 % less CPU (getCollectionItem at concurrency 32, tooling/bench/RESULTS.md).
   // Process-wide, the engine's thread included.
   // Only where steps run: a changed V8 flag makes Node compile its built-in modules afresh (their
   // code cache no longer matches), about 10 ms at every start.

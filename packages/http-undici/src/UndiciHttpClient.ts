@@ -173,7 +173,7 @@ abstract class AbortableExchange implements UndiciDispatcher.DispatchHandler {
     // can sit in V8's old generation (promoted while in flight, or pretenured), and whatever it
     // references then outlives the young generation's collections until a full one: holding the
     // controller past the end took the promotion from 1.3 to 2.2 MB a scavenge (`--trace-gc-nvp`,
-    // 13,000 requests/s; the rest was V8's pretenuring, which x-runner turns off).
+    // getCard at concurrency 32; the rest was V8's pretenuring, which x-runner turns off).
     this.controller = undefined
     this.signal?.removeEventListener("abort", this.onSignal)
   }
