@@ -272,10 +272,19 @@ export const decoder: <P extends Properties>(
  * @since 0.10.0
  * @category utils
  */
-export const extend: <P extends Property<any, boolean, any>, const F extends internal.ExtendedFields>(
+export const extend: <P extends Property<any, boolean, any>, const F extends ExtendedFields>(
   property: P,
   fields: F
 ) => Omit<P, keyof F> & F = internal.extend
+
+/**
+ * The fields `extend` may change: how a property is shown (`title`, `description`,
+ * `dynamicOptions`) and whether it is required.
+ *
+ * @since 0.13.0
+ * @category models
+ */
+export type ExtendedFields = internal.ExtendedFields
 
 /**
  * Parameters as they may be stored or shown: each secret value (a `secret` text, a secret OBJECT's
