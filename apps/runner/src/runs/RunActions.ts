@@ -49,9 +49,14 @@ export class NotRetryable extends Data.TaggedError("NotRetryable")<{
  */
 export class RetryHere extends Data.TaggedError("RetryHere")<{ readonly run: RunStore.Run }> {
   override get message() {
-    return `run ${this.run.id} is a run of x-runner run: \`x-runner runs retry ${this.run.id} <workflow file>\` runs it again in its own process, given its file, its --input values and the --sandbox, --connections, --files-dir or --allow-private-networks it had again`
+    return `run ${this.run.id} is ${retryHereWhy(this.run.id)}`
   }
 }
+
+/** How a run of `x-runner run` is retried: the page's reason and `RetryHere`'s message say it alike. */
+const retryHereWhy = (runId: string) =>
+  `a run of x-runner run: \`x-runner runs retry ${runId} <workflow file>\` runs it again in its own process, given its file, ` +
+  "its --input values and the --sandbox, --connections, --files-dir or --allow-private-networks it had again"
 
 /**
  * The step to mark done is not an `unknown` step of the run (none at that path, or another status).
@@ -130,8 +135,7 @@ export const possible = (run: RunStore.Run, steps: ReadonlyArray<RunStore.Step>)
     return {
       retry: false,
       done: [],
-      why: `a run of x-runner run: \`x-runner runs retry ${run.id} <workflow file>\` runs it again in its own process, given its file, ` +
-        "its --input values and the --sandbox, --connections, --files-dir or --allow-private-networks it had again"
+      why: retryHereWhy(run.id)
     }
   }
   if (refused?._tag === "NotRetryable") return { retry: false, done: [], why: `${run.status}: ${refused.why}` }

@@ -29,6 +29,7 @@ import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
+import { performance } from "node:perf_hooks"
 
 interface Pending {
   readonly write: Effect.Effect<unknown, SqlError>
@@ -135,9 +136,9 @@ export const make = (sql: SqlClient.SqlClient, options: Options = {}): Effect.Ef
     /** The batch's transaction, tried again after a pause while another connection holds the write lock. */
     const tryTogether = (batch: ReadonlyArray<Pending>, alone = false) =>
       Effect.gen(function*() {
-        const started = Date.now()
+        const started = performance.now()
         for (let attempt = 0;; attempt++) {
-          const waitInSqlite = lockWait === undefined || Date.now() - started >= limitMs
+          const waitInSqlite = lockWait === undefined || performance.now() - started >= limitMs
           const exit = yield* together(batch, waitInSqlite, alone)
           if (waitInSqlite || !(Exit.isFailure(exit) && Option.exists(Cause.failureOption(exit.cause), (e) => e instanceof LockTaken))) {
             return exit as Exit.Exit<Array<Exit.Exit<unknown, SqlError>>, SqlError | BatchFailed>

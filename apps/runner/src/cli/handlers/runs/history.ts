@@ -239,7 +239,7 @@ export const retry = (args: {
         case "RetryHere":
           return done === undefined
             ? runAgain(error.run, args)
-            : Effect.fail(new InvalidArguments({ message: `run ${args.runId} is a run of x-runner run: --done is for a run of serve; x-runner runs retry ${args.runId} <workflow file> runs it again here` }))
+            : Effect.fail(doneForServe(args.runId))
       }
     }
     // A workflow file, --input, --allow-private-networks, --connections, --files-dir and --sandbox are a run of `x-runner run`'s: which run it is, is read before anything is written.
@@ -257,7 +257,7 @@ export const retry = (args: {
       if (recorded.value.run.origin === "run") {
         return yield* done === undefined
           ? runAgain(recorded.value.run, args)
-          : new InvalidArguments({ message: `run ${args.runId} is a run of x-runner run: --done is for a run of serve; x-runner runs retry ${args.runId} <workflow file> runs it again here` })
+          : doneForServe(args.runId)
       }
       return yield* new InvalidArguments({
         message: `${runOptions.join(", ")} ${runOptions.length === 1 ? "is" : "are"} for a run of x-runner run: run ${args.runId} runs as its serving runner was started`
@@ -277,6 +277,10 @@ export const retry = (args: {
         `a serving runner picks it up, or the next one started`
     )
   })
+
+/** `--done` given for a run of `x-runner run`. */
+const doneForServe = (runId: string) =>
+  new InvalidArguments({ message: `run ${runId} is a run of x-runner run: --done is for a run of serve; x-runner runs retry ${runId} <workflow file> runs it again here` })
 
 /** `--done-output`'s JSON (null when left out: the step's output is not known). */
 const doneOutput = (text: string | undefined) =>
