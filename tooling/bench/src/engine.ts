@@ -1,8 +1,9 @@
 /**
  * The runner's durable engine (`x-runner serve`, the bundle users run), measured:
  * 1. Ingestion on the embedded default: signed deliveries from autocannon; acknowledged
- *    deliveries per second and their latency, against a bare `node:http` server answering 200
- *    under the same load just before; then every accepted delivery's run awaited.
+ *    deliveries per second and their latency once the runner is warm (a first load, reported
+ *    too, and its runs ended), against a bare `node:http` server answering 200 under the same
+ *    load just before, warmed the same way; then every accepted delivery's run awaited.
  * 2. Execution: one-step runs committed before the runners start, then runs per second from the
  *    first start to the last end: one runner on the embedded default, one runner on PostgreSQL,
  *    and two runners on one PostgreSQL (the engine's shards split over them).
@@ -242,8 +243,9 @@ const load = async (
 /**
  * The yardstick of ingestion: a bare `node:http` server answering 200 once it has read the body,
  * in a process of its own (it shares no event loop with the bench), loaded by autocannon with
- * the same connections, seconds and signed deliveries as the runner: the requests per second
- * that HTTP alone allows on this machine now.
+ * the same connections, seconds and signed deliveries as the runner, once to warm it as the
+ * runner is warmed and once measured: the requests per second that HTTP alone allows on this
+ * machine now.
  */
 const bareHttpBench = async (trigger: IngestionTrigger, options: { readonly connections: number; readonly seconds: number }) => {
   const child = spawn(process.execPath, ["-e", `const server = require("node:http").createServer((req, res) => {
@@ -255,6 +257,7 @@ const bareHttpBench = async (trigger: IngestionTrigger, options: { readonly conn
       child.stdout!.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())))
       child.once("exit", (code) => reject(new Error(`the bare node:http server exited (${code})`)))
     })
+    await load(trigger, port, `http://127.0.0.1:${port}/hooks/ingest`, { ...options, mode: "cycled" })
     const { result } = await load(trigger, port, `http://127.0.0.1:${port}/hooks/ingest`, { ...options, mode: "cycled" })
     return { perSecond: result["2xx"] / result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99 }
   } finally {
@@ -294,15 +297,20 @@ export interface IngestionResult {
   readonly trigger: IngestionTrigger
   readonly seconds: number
   readonly connections: number
+  /** Sent in both loads, and of those not answered 2xx, or not answered. */
   readonly sent: number
-  readonly acknowledged: number
   readonly refused: number
   readonly errors: number
+  /** The measured load's. */
+  readonly acknowledged: number
   readonly perSecond: number
   readonly p50Ms: number
   readonly p99Ms: number
   readonly peakRssMb: number
+  /** Accepted by the runner in both loads. */
   readonly accepted: number
+  /** Acknowledged in both loads (`acknowledged` is the measured one's). */
+  readonly acknowledgedInAll: number
   readonly runs: number
   readonly runsSucceeded: number
   readonly drainSeconds: number
@@ -314,8 +322,23 @@ export interface IngestionResult {
   readonly processCpuUsPerDelivery: number
   /** The yardstick measured just before, by the same load: a bare `node:http` server answering 200. */
   readonly bareHttp: { readonly perSecond: number; readonly p50Ms: number; readonly p99Ms: number }
-  /** With BENCH_PROFILE=1: where each thread of the serve process spent its time. */
+  /**
+   * The first load, on the runner just started (the figures above are the second's, once the
+   * first's runs have ended): V8 compiles the hot path meanwhile, on threads beside the serving one.
+   */
+  readonly cold: LoadFigures
+  /** With BENCH_PROFILE=1: where each thread of the serve process spent its time (the measured load's). */
   readonly profile?: ReadonlyArray<ThreadProfile> | undefined
+}
+
+/** One load's figures. */
+export interface LoadFigures {
+  readonly perSecond: number
+  readonly p50Ms: number
+  readonly p99Ms: number
+  readonly acknowledged: number
+  readonly servingCpuUsPerDelivery: number
+  readonly processCpuUsPerDelivery: number
 }
 
 /**
@@ -347,9 +370,13 @@ console.log(JSON.stringify({ key: sim.key, token: sim.token, secret: sim.secret,
 }
 
 /**
- * Parts 1 and 2 (embedded): deliveries for `seconds`, then the drain. The runner serves the
- * sandbox's credentials and seed, but the Trello simulator runs in a process of its own (a
- * provider is elsewhere; in `--sandbox` it would be served by the thread that acknowledges).
+ * Parts 1 and 2 (embedded): deliveries for `seconds` on the runner just started, the drain of
+ * their runs, then deliveries for `seconds` again, measured, and their drain. The first load
+ * warms the runner as hours of serving would (V8 compiles the hot path on threads of its own
+ * meanwhile: RESULTS.md, "warm"), and is reported too (`cold`); the yardstick is warmed the same
+ * way. The runner serves the sandbox's credentials and seed, but the Trello simulator runs in a
+ * process of its own (a provider is elsewhere; in `--sandbox` it would be served by the thread
+ * that acknowledges).
  */
 export const ingestionBench = async (
   trigger: IngestionTrigger,
@@ -379,11 +406,25 @@ export const ingestionBench = async (
   })
   let stopped = false
   try {
-    const cpuBefore = { serving: cpuMs(runner.pid, runner.pid), all: cpuMs(runner.pid) }
-    const { result, window } = await load(trigger, port, publicUrl, { connections, seconds, mode: "fresh", rate })
-    const cpu = { serving: cpuMs(runner.pid, runner.pid) - cpuBefore.serving, all: cpuMs(runner.pid) - cpuBefore.all }
-    const ended = Date.now()
-    const drained = await drain(embeddedCounts(join(dir, "data")), ended, 300_000)
+    const counts = embeddedCounts(join(dir, "data"))
+    const measured = async () => {
+      const cpuBefore = { serving: cpuMs(runner.pid, runner.pid), all: cpuMs(runner.pid) }
+      const { result, window } = await load(trigger, port, publicUrl, { connections, seconds, mode: "fresh", rate })
+      const cpu = { serving: cpuMs(runner.pid, runner.pid) - cpuBefore.serving, all: cpuMs(runner.pid) - cpuBefore.all }
+      const acknowledged = result["2xx"]
+      const figures: LoadFigures = {
+        perSecond: acknowledged / result.duration,
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        acknowledged,
+        servingCpuUsPerDelivery: cpu.serving * 1000 / Math.max(acknowledged, 1),
+        processCpuUsPerDelivery: cpu.all * 1000 / Math.max(acknowledged, 1)
+      }
+      const drained = await drain(counts, Date.now(), 300_000)
+      return { result, window, figures, drained }
+    }
+    const cold = await measured()
+    const warm = await measured()
     const rss = peakRssMb(runner.pid)
     await stop(runner)
     stopped = true
@@ -391,23 +432,26 @@ export const ingestionBench = async (
       trigger,
       seconds,
       connections,
-      sent: result.requests.sent,
-      acknowledged: result["2xx"],
-      refused: result.non2xx,
-      errors: result.errors + result.timeouts,
-      perSecond: result["2xx"] / result.duration,
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
+      sent: cold.result.requests.sent + warm.result.requests.sent,
+      acknowledged: warm.figures.acknowledged,
+      refused: cold.result.non2xx + warm.result.non2xx,
+      errors: cold.result.errors + cold.result.timeouts + warm.result.errors + warm.result.timeouts,
+      perSecond: warm.figures.perSecond,
+      p50Ms: warm.figures.p50Ms,
+      p99Ms: warm.figures.p99Ms,
       peakRssMb: rss,
-      accepted: drained.counts.accepted,
-      runs: drained.counts.finished,
-      runsSucceeded: drained.counts.succeeded,
-      drainSeconds: drained.seconds,
-      executionPerSecond: drained.perSecond,
+      // Both loads' runs: every delivery either acknowledged is run once.
+      accepted: warm.drained.counts.accepted,
+      acknowledgedInAll: cold.figures.acknowledged + warm.figures.acknowledged,
+      runs: warm.drained.counts.finished,
+      runsSucceeded: warm.drained.counts.succeeded,
+      drainSeconds: warm.drained.seconds,
+      executionPerSecond: warm.drained.perSecond,
       bareHttp,
-      servingCpuUsPerDelivery: cpu.serving * 1000 / Math.max(result["2xx"], 1),
-      processCpuUsPerDelivery: cpu.all * 1000 / Math.max(result["2xx"], 1),
-      profile: profile ? keptProfile(join(dir, "serve-profile"), `ingestion-${trigger}`, window) : undefined
+      servingCpuUsPerDelivery: warm.figures.servingCpuUsPerDelivery,
+      processCpuUsPerDelivery: warm.figures.processCpuUsPerDelivery,
+      cold: cold.figures,
+      profile: profile ? keptProfile(join(dir, "serve-profile"), `ingestion-${trigger}`, warm.window) : undefined
     }
   } finally {
     if (!stopped) await stop(runner)
