@@ -112,7 +112,7 @@ describe("Migrations on the embedded database", () => {
       }, { migration_id: 5, name: "runs_origin" }, { migration_id: 6, name: "runs_rerun" }, { migration_id: 7, name: "runs_handed" }, {
         migration_id: 8,
         name: "runs_page"
-      }])
+      }, { migration_id: 9, name: "runs_page_ascending" }])
       // Runs are handed to the engine, not leased: the unfinished ones (the retried one included) are to hand over.
       expect(columnsOf(dataDir, "xr_runs")).toContain("handed_attempt")
       expect(columnsOf(dataDir, "xr_runs")).not.toContain("lease_owner")
@@ -192,7 +192,7 @@ describe("Migrations on PostgreSQL", () => {
       yield* sql.unsafe("ALTER TABLE xr_runs DROP COLUMN runner")
       const [a, b] = yield* Effect.all([pool(), pool()])
       const ran = yield* Effect.all([Migrations.run(a), Migrations.run(b)], { concurrency: 2 })
-      expect(ran.flat().map(([id]) => id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+      expect(ran.flat().map(([id]) => id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
       const columns = yield* sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns WHERE table_name = 'xr_runs'`
       expect(columns.map((row) => row.column_name)).toContain("runner")
       const runs = yield* sql<{ id: string }>`SELECT id FROM xr_runs ORDER BY accepted_at`

@@ -124,7 +124,7 @@ const suite = (dialect: "sqlite" | "pg", stores: () => Stores) => {
         yield* setRow(runId, { accepted_at: at })
         accepted.push({ id: runId, at })
       }
-      const expected = [...accepted].sort((a, b) => b.at - a.at || (a.id < b.id ? -1 : 1)).map((run) => run.id)
+      const expected = [...accepted].sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : -1)).map((run) => run.id)
       for (const limit of [1, 2, 3, 4, 11]) {
         const seen: Array<string> = []
         let after: RunStore.Cursor | undefined
@@ -360,7 +360,8 @@ const suite = (dialect: "sqlite" | "pg", stores: () => Stores) => {
       }
       // What the first pages hold.
       const whole = yield* reads.whole
-      expect(ids(whole.runs)).toEqual(Array.from({ length: 50 }, (_, i) => `r${9900 + i}`).sort())
+      // Those of the last second, by id from the last.
+      expect(ids(whole.runs)).toEqual(Array.from({ length: 50 }, (_, i) => `r${9950 + i}`).sort().reverse())
       const next = yield* reads.next
       expect(next.runs[0]?.acceptedAt).toBe(1764000000000 + 99 * 1000)
       expect((yield* reads.workflow).runs.every((run) => run.workflow === "w3")).toBe(true)

@@ -147,7 +147,7 @@ export interface ListedRun extends Run {
 
 /**
  * Where a page of runs ends: the next page starts after it (newest first: `accepted_at` DESC,
- * then `id`, so that runs accepted in the same millisecond are neither repeated nor skipped).
+ * then `id` DESC, so that runs accepted in the same millisecond are neither repeated nor skipped).
  *
  * @since 0.9.0
  * @category models
@@ -520,7 +520,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
             ...(workflow === undefined ? [] : [sql`workflow = ${workflow}`]),
             ...(origin === undefined ? [] : [origin === "run" ? sql`origin = 'run'` : sql`origin IS NULL`])
           ])
-        } ORDER BY accepted_at DESC, id LIMIT ${limit}`
+        } ORDER BY accepted_at DESC, id DESC LIMIT ${limit}`
     })
     // A run as the page lists it; the skipped tasks are counted on the run's own rows (the key's prefix).
     const listedColumns = sql`r.id, r.workflow, r.event_id, r.status, r.attempt, r.accepted_at, r.started_at, r.finished_at,
@@ -552,11 +552,11 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
             // The bound on accepted_at alone lets the index seek to the cursor instead of scanning to it.
             ...(after === undefined ? [] : [
               sql`r.accepted_at <= ${after.acceptedAt}`,
-              sql`(r.accepted_at < ${after.acceptedAt} OR r.id > ${after.id})`
+              sql`(r.accepted_at < ${after.acceptedAt} OR r.id < ${after.id})`
             ]),
             ...(search === undefined || search === "" ? [] : [matches(search)])
           ])
-        } ORDER BY r.accepted_at DESC, r.id LIMIT ${limit}`,
+        } ORDER BY r.accepted_at DESC, r.id DESC LIMIT ${limit}`,
         decodeListed
       )
     const listedById = SqlSchema.findOne({
@@ -567,7 +567,7 @@ export const make = (sql: SqlClient.SqlClient, batcher: WriteBatcher.WriteBatche
     const changed = SqlSchema.findAll({
       Request: Schema.Struct({ since: Schema.Number, limit: Schema.Number }),
       Result: ListedRunRow,
-      execute: ({ limit, since }) => sql`SELECT ${listedColumns} FROM xr_runs r WHERE r.changed_at >= ${since} ORDER BY r.changed_at DESC, r.id LIMIT ${limit}`
+      execute: ({ limit, since }) => sql`SELECT ${listedColumns} FROM xr_runs r WHERE r.changed_at >= ${since} ORDER BY r.changed_at DESC, r.id DESC LIMIT ${limit}`
     })
     const countedPerMinute = SqlSchema.findAll({
       Request: Schema.Struct({ since: Schema.Number, until: Schema.Number }),
