@@ -50,7 +50,9 @@ const opener = (dataDir: string, eventId: string) => {
 describe("opening the runs' embedded database", () => {
   it("two processes opening a fresh data directory at the same moment both succeed; its migrations run once", async () => {
     const known = (await Effect.runPromise(Migrations.loader)).map(([id, name]) => ({ migration_id: id, name }))
-    for (let round = 0; round < 2; round++) {
+    // Six rounds: turning WAL on found the other's lock taken in about one round of five before
+    // the opening was tried again (SQLITE_BUSY at once, without the busy handler).
+    for (let round = 0; round < 6; round++) {
       // Not there yet: both create it, the database file and its schema.
       const dataDir = join(mkdtempSync(join(tmpdir(), "x-runner-opening-")), "data")
       const both = [opener(dataDir, "a"), opener(dataDir, "b")]

@@ -25,6 +25,7 @@ import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -117,17 +118,34 @@ export class RunsDurability extends Context.Tag("x-runner/RunsDurability")<RunsD
   readonly flush: Effect.Effect<void, ServeProblem>
 }>() {}
 
+/** How long a SQLite statement waits for another connection's write lock before it fails (`SQLITE_BUSY`). */
+const busyTimeoutMs = 5000
+
 /** SQLite's codes for a file that is not a database, or a damaged one. */
 const damageCodes = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"])
 
-/** A failure to open or check a SQLite file: damage when SQLite says so, else a problem of its own. */
-const openFailed = (file: string, cause: unknown): DamagedData | ServeProblem => {
+/**
+ * The file's lock taken while it is opened: another process opening it at the same moment (a
+ * `serve` and an `x-runner runs` started together) switches it to WAL or migrates it. SQLite
+ * answers `SQLITE_BUSY` at once, without its busy handler, where waiting could deadlock (both
+ * holding a shared lock, both asking for the exclusive one that turns on WAL): opened again.
+ */
+class OpenBusy extends Data.TaggedError("OpenBusy")<{ readonly problem: ServeProblem }> {}
+
+/** A failure to open or check a SQLite file: damage when SQLite says so, the lock taken by another opening, else a problem of its own. */
+const openFailed = (file: string, cause: unknown): DamagedData | ServeProblem | OpenBusy => {
   const error = (cause as { cause?: unknown })?.cause ?? cause
   const code = (error as { code?: unknown })?.code
-  return typeof code === "string" && damageCodes.has(code)
-    ? damagedSqlite(file, error)
-    : new ServeProblem({ message: `the embedded database ${file} cannot be opened: ${String(error)}` })
+  if (typeof code === "string" && damageCodes.has(code)) return damagedSqlite(file, error)
+  const problem = new ServeProblem({ message: `the embedded database ${file} cannot be opened: ${String(error)}` })
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY") ? new OpenBusy({ problem }) : problem
 }
+
+/** How a SQLite file whose lock another opening holds is opened again: soon, for as long as a statement waits for a lock. */
+const openAgain = Schedule.spaced("50 millis").pipe(
+  Schedule.whileInput((error: DamagedData | ServeProblem | OpenBusy) => error._tag === "OpenBusy"),
+  Schedule.upTo(Duration.millis(busyTimeoutMs))
+)
 
 /** What a damaged SQLite file says when it is opened or checked. */
 const damagedSqlite = (file: string, cause: unknown) =>
@@ -157,8 +175,6 @@ const privateFile = (file: string) =>
     })
   ))
 
-/** How long a SQLite statement waits for another connection's write lock before it fails (`SQLITE_BUSY`). */
-const busyTimeoutMs = 5000
 
 /**
  * The runs' group commit on SQLite waits for another connection's write lock (the engine's
@@ -200,14 +216,17 @@ const sqlite = (file: string, checkpointElsewhere: boolean) =>
           if (checkpointElsewhere) yield* sql.unsafe("PRAGMA wal_autocheckpoint = 10000")
         }).pipe(Effect.catchAll((error) => Effect.fail(error instanceof DamagedData ? error : openFailed(file, error))))
       ),
-      // better-sqlite3 throws when a file that is not a database is opened in WAL mode.
+      // better-sqlite3 throws when a file that is not a database is opened in WAL mode, or when
+      // turning WAL on finds the lock taken.
       Layer.catchAllCause((cause) =>
         Layer.fail(
-          cause._tag === "Fail" && (cause.error instanceof DamagedData || cause.error instanceof ServeProblem)
+          cause._tag === "Fail" && (cause.error instanceof DamagedData || cause.error instanceof ServeProblem || cause.error instanceof OpenBusy)
             ? cause.error
             : openFailed(file, cause._tag === "Fail" ? cause.error : cause._tag === "Die" ? cause.defect : cause)
         )
       ),
+      Layer.retry(openAgain),
+      Layer.mapError((error) => error._tag === "OpenBusy" ? error.problem : error),
       Layer.map((context) => Context.make(SqlClient.SqlClient, Context.get(context, SqlClient.SqlClient)))
     )
   }))
