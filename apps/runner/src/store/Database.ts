@@ -28,6 +28,7 @@ import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -141,6 +142,21 @@ const openFailed = (file: string, cause: unknown): DamagedData | ServeProblem | 
   return typeof code === "string" && code.startsWith("SQLITE_BUSY") ? new OpenBusy({ problem }) : problem
 }
 
+/**
+ * A layer built in a scope of its own, closed as soon as its building fails: a failed opening's
+ * connection is closed before the next is tried (a layer's resources otherwise stay open until
+ * the scope it was built in closes), else when the layer's scope closes.
+ */
+const closedWhenFailed = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
+  Layer.scopedContext(Effect.uninterruptibleMask((restore) =>
+    Effect.gen(function*() {
+      const own = yield* Scope.make()
+      const context = yield* Effect.onError(restore(Layer.buildWithScope(layer, own)), (cause) => Scope.close(own, Exit.failCause(cause)))
+      yield* Effect.addFinalizer((exit) => Scope.close(own, exit))
+      return context
+    })
+  ))
+
 /** How a SQLite file whose lock another opening holds is opened again: soon, for as long as a statement waits for a lock. */
 const openAgain = Schedule.spaced("50 millis").pipe(
   Schedule.whileInput((error: DamagedData | ServeProblem | OpenBusy) => error._tag === "OpenBusy"),
@@ -225,6 +241,7 @@ const sqlite = (file: string, checkpointElsewhere: boolean) =>
             : openFailed(file, cause._tag === "Fail" ? cause.error : cause._tag === "Die" ? cause.defect : cause)
         )
       ),
+      closedWhenFailed,
       Layer.retry(openAgain),
       Layer.mapError((error) => error._tag === "OpenBusy" ? error.problem : error),
       Layer.map((context) => Context.make(SqlClient.SqlClient, Context.get(context, SqlClient.SqlClient)))
