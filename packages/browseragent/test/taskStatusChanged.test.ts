@@ -29,8 +29,8 @@ const signed = (value: unknown, key = secret, at = now) => {
   }
 }
 const trigger = (statuses?: ReadonlyArray<string>) => step("taskStatusChanged", statuses === undefined ? {} : { statuses })
-const deliver = (request: Trigger.WebhookRequest, statuses?: ReadonlyArray<string>, values: unknown = withSecret) =>
-  withFetch(executor.handleDelivery(trigger(statuses), undefined, request), values)
+const deliver = (request: Trigger.WebhookRequest, statuses?: ReadonlyArray<string>, values: unknown = withSecret, allowUnsigned = false) =>
+  withFetch(executor.handleDelivery(trigger(statuses), undefined, request, { allowUnsigned }), values)
 
 describe("taskStatusChanged (static webhook)", () => {
   it.effect("a signed status update becomes one typed event, its id the same for a resend", () =>
@@ -77,6 +77,17 @@ describe("taskStatusChanged (static webhook)", () => {
       // No secret in the connection: nothing can be verified, so nothing runs.
       const noSecret = yield* deliver(signed(update("idle")), undefined, connection)
       expect(noSecret).toEqual({ response: { status: 401, body: "the connection has no webhookSecret to verify deliveries with" }, events: [] })
+    }))
+
+  it.effect("a signed body that is not JSON is a 400; unsigned deliveries, once allowed, are read as they come", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(now * 1000)
+      const garbled = { ...signed(update("idle")), body: new TextEncoder().encode("{\"type\": ") }
+      expect(yield* deliver(garbled)).toEqual({ response: { status: 400, body: "the delivery is not JSON" }, events: [] })
+      // The operator's --allow-unsigned-deliveries, no secret in the connection: parsed here, not verified.
+      const unsigned = { ...signed(update("idle")), headers: {} }
+      expect((yield* deliver(unsigned, undefined, connection, true)).events.map((e) => e.id)).toEqual(["task-1/idle/2026-01-01T00:00:00Z"])
+      expect(yield* deliver(garbled, undefined, connection, true)).toEqual({ response: { status: 400, body: "not a Browser Use delivery" }, events: [] })
     }))
 })
 

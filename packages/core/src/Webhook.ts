@@ -12,7 +12,7 @@ import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import type { IncomingMessage } from "node:http"
-import { asciiOnly, sortedJson, sortedJsonText } from "./internal/sortedJson.js"
+import { asciiOnly, parsedAndSorted, sortedJson } from "./internal/sortedJson.js"
 
 /**
  * Why a delivery was rejected; `status` is what to answer (401 bad signature, 413 too large, ...).
@@ -187,26 +187,29 @@ export const hmacSha256SortedJsonHex = (secret: Redacted.Redacted<string>, times
  * writes what `json.loads` reads from it (the service is in Python): integers with every digit,
  * floats as Python writes them (`1.0`, `1e-06`). Both escapings of characters outside ASCII are
  * accepted (Python's, which the service writes, and JavaScript's). A body that is not JSON is a 400.
+ * Succeeds with the body's JSON as `JSON.parse` reads it: the delivery parsed once, for its
+ * signature and its decoding.
  *
  * @since 0.2.0
  * @category utils
  */
-export const verifyHmacSha256SortedJsonHex = (options: TimestampedDelivery): Effect.Effect<void, DeliveryRejected> =>
+export const verifyHmacSha256SortedJsonHex = (options: TimestampedDelivery): Effect.Effect<unknown, DeliveryRejected> =>
   Effect.flatMap(Clock.currentTimeMillis, (now) => {
     const checked = checkTimestamp(now, options, 1000, /^\d{1,15}$/)
     if (Either.isLeft(checked)) return Effect.fail(new DeliveryRejected({ status: 401, message: checked.left }))
     const { signature, timestamp } = checked.right
-    let json: string
+    let parsed: ReturnType<typeof parsedAndSorted>
     try {
-      json = sortedJsonText(toBuffer(options.body).toString("utf8"))
+      parsed = parsedAndSorted(toBuffer(options.body).toString("utf8"))
     } catch {
       return Effect.fail(new DeliveryRejected({ status: 400, message: "the delivery is not JSON" }))
     }
+    const json = parsed.sorted
     const sign = (text: string) => createHmac("sha256", Redacted.value(options.secret)).update(`${timestamp}.${text}`, "utf8").digest("hex")
     const given = signature.trim().toLowerCase()
     const ascii = asciiOnly(json)
     return safeEqual(sign(ascii), given) || (ascii !== json && safeEqual(sign(json), given))
-      ? Effect.void
+      ? Effect.succeed(parsed.value)
       : Effect.fail(new DeliveryRejected({ status: 401, message: "the delivery's signature does not match" }))
   })
 

@@ -33,12 +33,15 @@ describe("Webhook.verifyHmacSha256SortedJsonHex (Browser Use)", () => {
     expect(Webhook.hmacSha256SortedJsonHex(secret, timestamp, JSON.parse(reordered))).toBe(pythonSignature)
   })
 
-  it.effect("accepts a valid signature whatever the body's key order and spacing, in either escaping", () =>
+  it.effect("accepts a valid signature whatever the body's key order and spacing, in either escaping, giving the body's JSON", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(Number(timestamp) * 1000 + 1000)
-      yield* verify(bytes(JSON.stringify(event)), pythonSignature)
-      yield* verify(bytes(reordered), pythonSignature)
-      yield* verify(bytes(reordered), unescapedSignature.toUpperCase())
+      // What was verified, parsed once: the delivery as JSON.parse reads it (its own key order).
+      expect(yield* verify(bytes(JSON.stringify(event)), pythonSignature)).toStrictEqual(event)
+      const parsed = yield* verify(bytes(reordered), pythonSignature)
+      expect(parsed).toStrictEqual(JSON.parse(reordered))
+      expect(Object.keys(parsed as object)).toEqual(["payload", "type", "timestamp"])
+      expect(yield* verify(bytes(reordered), unescapedSignature.toUpperCase())).toStrictEqual(event)
     }))
 
   it.effect("rejects a wrong, missing or differently-keyed signature with 401", () =>

@@ -5,7 +5,9 @@ import * as Schema from "effect/Schema"
 import * as Webhooks from "../api/webhooks.js"
 import { connection } from "../connection.js"
 
-const readDelivery = Schema.decodeUnknownEither(Schema.parseJson(Webhooks.WebhookDelivery))
+const readDelivery = Schema.decodeUnknownEither(Webhooks.WebhookDelivery)
+/** An unsigned delivery's JSON (a signed one's is the verification's). */
+const parsed = (body: Uint8Array): Either.Either<unknown, unknown> => Either.try(() => JSON.parse(new TextDecoder().decode(body)))
 const readStatus = Schema.decodeUnknownEither(Webhooks.WireTaskStatus)
 
 export const taskStatusChanged = Trigger.staticWebhook({
@@ -28,16 +30,19 @@ export const taskStatusChanged = Trigger.staticWebhook({
   handle: ({ connection, params, request }) =>
     Effect.gen(function*() {
       // Without the secret (`signedWith`) the executor refuses every delivery, unless the
-      // operator chose to accept unsigned ones: then there is nothing to verify with.
-      if (connection.webhookSecret !== undefined) {
-        yield* Webhook.verifyHmacSha256SortedJsonHex({
-          secret: connection.webhookSecret,
-          body: request.body,
-          timestamp: request.headers["x-browser-use-timestamp"],
-          signature: request.headers["x-browser-use-signature"]
-        })
-      }
-      const delivery = readDelivery(new TextDecoder().decode(request.body))
+      // operator chose to accept unsigned ones: then there is nothing to verify with. The
+      // verification gives the body's JSON: the delivery is parsed once.
+      const body = connection.webhookSecret !== undefined
+        ? Either.right(
+          yield* Webhook.verifyHmacSha256SortedJsonHex({
+            secret: connection.webhookSecret,
+            body: request.body,
+            timestamp: request.headers["x-browser-use-timestamp"],
+            signature: request.headers["x-browser-use-signature"]
+          })
+        )
+        : parsed(request.body)
+      const delivery = Either.flatMap(body, readDelivery)
       if (Either.isLeft(delivery)) return { response: { status: 400, body: "not a Browser Use delivery" }, events: [] }
       const ignored = { response: { status: 200 }, events: [] }
       if (delivery.right.type !== "agent.task.status_update") return ignored

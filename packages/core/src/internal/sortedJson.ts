@@ -140,10 +140,16 @@ const rewrite = (text: string): string => {
  * numbers as Python writes them, characters outside ASCII as they are (JSON.stringify's escapes
  * otherwise). Throws a `SyntaxError` when the text is not JSON.
  */
-export const sortedJsonText = (text: string): string => {
+export const sortedJsonText = (text: string): string => parsedAndSorted(text).sorted
+
+/**
+ * The JSON text as `JSON.parse` reads it, and written again as `sortedJsonText` writes it: one
+ * parse for a delivery's signature and its decoding. Throws a `SyntaxError` when the text is not JSON.
+ */
+export const parsedAndSorted = (text: string): { readonly value: unknown; readonly sorted: string } => {
   // JSON.parse is the judge of what is JSON; the walk then reads only well-formed text.
-  JSON.parse(text)
-  return rewrite(text)
+  const value: unknown = JSON.parse(text)
+  return { value, sorted: rewrite(text) }
 }
 
 /** A value as JSON with sorted keys, as Python writes the JSON text JavaScript makes of it. */
