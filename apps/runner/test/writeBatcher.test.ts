@@ -29,7 +29,6 @@ import * as Database from "../src/store/Database.js"
 import * as WriteBatcher from "../src/store/internal/writeBatcher.js"
 import { runsDatabase } from "./bin.js"
 
-
 /** A batcher on a fresh database, counting its commits and the failures it was told of. */
 const setup = (options: { readonly maxBatch?: number; readonly commitDelay?: Duration.DurationInput } = {}) =>
   Effect.gen(function*() {

@@ -191,7 +191,6 @@ const privateFile = (file: string) =>
     })
   ))
 
-
 /**
  * The runs' group commit on SQLite waits for another connection's write lock (the engine's
  * thread's, `x-runner runs`') without sleeping its thread in SQLite's busy handler, whose sleeps

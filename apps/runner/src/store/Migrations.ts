@@ -234,8 +234,8 @@ const runsPage = Effect.gen(function*() {
 
 /**
  * The page's four indexes ascending, read backwards for a page newest first (`accepted_at DESC,
- * id DESC`): a new run's entries go at the right end of `xr_runs_newest`, `xr_runs_changed` and (one
- * workflow) `xr_runs_workflow_newest`, where SQLite appends to the last page, where in a
+ * id DESC`). A new run's entries now go at the right end of `xr_runs_newest`, `xr_runs_changed`
+ * and (one workflow) `xr_runs_workflow_newest`, where SQLite appends to the last page; in a
  * descending index they went at the left end, splitting its first page in two again and again
  * (a group of 12 accepted on 50,000 runs: INSERT 180 µs against 218, COMMIT 256 against 276).
  */

@@ -5,9 +5,9 @@ import * as Schema from "effect/Schema"
 import * as Webhooks from "../api/webhooks.js"
 import { connection } from "../connection.js"
 
+/** A signed delivery's JSON, as its verification parsed it; an unsigned one's text. */
 const readDelivery = Schema.decodeUnknownEither(Webhooks.WebhookDelivery)
-/** An unsigned delivery's JSON (a signed one's is the verification's). */
-const parsed = (body: Uint8Array): Either.Either<unknown, unknown> => Either.try(() => JSON.parse(new TextDecoder().decode(body)))
+const readUnsignedDelivery = Schema.decodeUnknownEither(Schema.parseJson(Webhooks.WebhookDelivery))
 const readStatus = Schema.decodeUnknownEither(Webhooks.WireTaskStatus)
 
 export const taskStatusChanged = Trigger.staticWebhook({
@@ -32,8 +32,8 @@ export const taskStatusChanged = Trigger.staticWebhook({
       // Without the secret (`signedWith`) the executor refuses every delivery, unless the
       // operator chose to accept unsigned ones: then there is nothing to verify with. The
       // verification gives the body's JSON: the delivery is parsed once.
-      const body = connection.webhookSecret !== undefined
-        ? Either.right(
+      const delivery = connection.webhookSecret !== undefined
+        ? readDelivery(
           yield* Webhook.verifyHmacSha256SortedJsonHex({
             secret: connection.webhookSecret,
             body: request.body,
@@ -41,8 +41,7 @@ export const taskStatusChanged = Trigger.staticWebhook({
             signature: request.headers["x-browser-use-signature"]
           })
         )
-        : parsed(request.body)
-      const delivery = Either.flatMap(body, readDelivery)
+        : readUnsignedDelivery(new TextDecoder().decode(request.body))
       if (Either.isLeft(delivery)) return { response: { status: 400, body: "not a Browser Use delivery" }, events: [] }
       const ignored = { response: { status: 200 }, events: [] }
       if (delivery.right.type !== "agent.task.status_update") return ignored

@@ -21,6 +21,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
+import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -29,7 +30,6 @@ import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
-import { performance } from "node:perf_hooks"
 
 interface Pending {
   readonly write: Effect.Effect<unknown, SqlError>
@@ -108,6 +108,8 @@ export const make = (sql: SqlClient.SqlClient, options: Options = {}): Effect.Ef
       )
     const lockWait = options.lockWait
     const limitMs = lockWait === undefined ? 0 : Duration.toMillis(lockWait.limit)
+    // The Clock's monotonic time, as the pauses' sleeps: a wall clock set back does not stretch the wait.
+    const nowMs = Effect.map(Clock.currentTimeNanos, (nanos) => Number(nanos / 1_000_000n))
     const busy = (exit: Exit.Exit<unknown, SqlError>) =>
       lockWait !== undefined && Exit.isFailure(exit) && Option.exists(Cause.failureOption(exit.cause), lockWait.isBusy)
     // `alone`: a batch of one write, whose failure is its own (not a `BatchFailed` to write it again).
@@ -136,9 +138,9 @@ export const make = (sql: SqlClient.SqlClient, options: Options = {}): Effect.Ef
     /** The batch's transaction, tried again after a pause while another connection holds the write lock. */
     const tryTogether = (batch: ReadonlyArray<Pending>, alone = false) =>
       Effect.gen(function*() {
-        const started = performance.now()
+        const started = yield* nowMs
         for (let attempt = 0;; attempt++) {
-          const waitInSqlite = lockWait === undefined || performance.now() - started >= limitMs
+          const waitInSqlite = lockWait === undefined || (yield* nowMs) - started >= limitMs
           const exit = yield* together(batch, waitInSqlite, alone)
           if (waitInSqlite || !(Exit.isFailure(exit) && Option.exists(Cause.failureOption(exit.cause), (e) => e instanceof LockTaken))) {
             return exit as Exit.Exit<Array<Exit.Exit<unknown, SqlError>>, SqlError | BatchFailed>
