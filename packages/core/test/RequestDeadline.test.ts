@@ -81,6 +81,28 @@ describe("RequestDeadline", () => {
       expect(fake.seen).toHaveLength(1)
       expect(fake.seen[0]!.deadline).toBe(true)
     }))
+
+  it.effect("requests in flight with different limits each end at their own, whatever finishes between them", () =>
+    Effect.gen(function*() {
+      const fake = fakeClient()
+      const client = providerOf(fake.client)
+      // Limits given out of order, answered requests in between: the watchdog's list loses
+      // entries from its middle and its end, at sweeps and at answers.
+      const limits = [6, 2, 10, 4, 8]
+      const hanging = yield* Effect.forEach(limits, (seconds) =>
+        Effect.zipLeft(
+          Effect.fork(Effect.flip(client.void({ method: "GET", path: "/hang", timeout: `${seconds} seconds` }))),
+          client.void({ method: "GET", path: "/ok" })
+        ))
+      for (let second = 1; second <= 11; second++) {
+        yield* TestClock.adjust("1 second")
+        // The watchdog sleeps until the next deadline: each request ends at its own, none before.
+        hanging.forEach((fiber, i) => expect(fiber.unsafePoll() !== null, `${limits[i]} s limit at ${second} s`).toBe(limits[i]! <= second))
+      }
+      const errors = yield* Effect.forEach(hanging, Fiber.join)
+      expect(errors.map((error) => error._tag)).toEqual(limits.map(() => "Timeout"))
+      expect(fake.aborts()).toBe(limits.length)
+    }))
 })
 
 describe("RequestDeadline, interruption", () => {

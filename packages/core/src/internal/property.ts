@@ -528,26 +528,27 @@ const decoderOfProperties = <P extends Properties>(
   // Schema's decoder, built the first time the fast path cannot settle an input.
   const decode = Lazy.lazy(() => Schema.decodeUnknownEither(struct(properties), parseOptions))
   const entries = Object.entries(properties)
+  // Each property's fast check, read once: a property object is in V8's dictionary mode (its
+  // lazy Schema is a getter), where every read of `accepts` was a slow lookup.
+  const accepts = new Map(entries.map(([key, p]) => [key, p.accepts]))
   const required = entries.filter(([, p]) => p.required && p.defaultValue === undefined).map(([key]) => key)
-  const defaults = entries.filter(([, p]) => p.defaultValue !== undefined)
+  const defaultKeys = entries.filter(([, p]) => p.defaultValue !== undefined).map(([key]) => key)
+  const defaults: Record<string, unknown> = Object.fromEntries(defaultKeys.map((key) => [key, properties[key]!.defaultValue]))
   // Well-formed input is checked property by property and returned as it is; anything else
   // goes through Schema, which names every problem.
   const fast = (input: Record<string, unknown>): Params<P> | undefined => {
     for (const key in input) {
-      const property = Object.hasOwn(properties, key) ? properties[key] : undefined
-      if (property?.accepts === undefined || !property.accepts(input[key])) return undefined
+      const accept = accepts.get(key)
+      if (accept === undefined || !accept(input[key])) return undefined
     }
-    for (let i = 0; i < required.length; i++) if (!(required[i]! in input)) return undefined
-    let output = input
     // Indexed loops: no iterator allocated per call on this hot path.
-    for (let i = 0; i < defaults.length; i++) {
-      const key = defaults[i]![0]
-      if (!(key in input)) {
-        if (output === input) output = { ...input }
-        output[key] = defaults[i]![1].defaultValue
-      }
+    for (let i = 0; i < required.length; i++) if (!Object.hasOwn(input, required[i]!)) return undefined
+    for (let i = 0; i < defaultKeys.length; i++) {
+      // The defaults under what was given (every key of which is a property's, checked above).
+      // Object.assign: a spread that then gains a key took V8 ten times as long (0.5 µs).
+      if (!Object.hasOwn(input, defaultKeys[i]!)) return Object.assign({}, defaults, input) as Params<P>
     }
-    return output as Params<P>
+    return input as Params<P>
   }
   return (input) => {
     if (!isPlainObject(input)) {
