@@ -33,7 +33,7 @@ import * as FiberRef from "effect/FiberRef"
 import * as Schema from "effect/Schema"
 import { createHash, randomUUID } from "node:crypto"
 import * as Immediate from "./internal/immediatePermit.js"
-import { MemoryBucket } from "./internal/memoryBuckets.js"
+import { type Held, MemoryBucket } from "./internal/memoryBuckets.js"
 import { nowOf } from "./internal/fiberNow.js"
 
 /**
@@ -300,15 +300,19 @@ export const memoryStore = (): RateLimiterStore => {
     if (kept === undefined) buckets.set(bucket.key, kept = new MemoryBucket(bucket.limit, bucket.intervalMillis))
     return kept
   }
+  // The buckets of one request's limits, each once (a bucket named twice gives one token, as
+  // `takeAt` over its array does: a limiter names each once, another caller may not).
+  const keptOf = (wanted: ReadonlyArray<Bucket>): Array<MemoryBucket> => {
+    const kept: Array<MemoryBucket> = []
+    for (const bucket of wanted) {
+      const memory = bucketFor(bucket)
+      if (!kept.includes(memory)) kept.push(memory)
+    }
+    return kept
+  }
   const sync: SynchronousStore = {
     take: (wanted, holder, now) => {
-      // A bucket named twice gives one token (as `takeAt` over its array does): a limiter names
-      // each once, another caller may not.
-      const kept: Array<MemoryBucket> = []
-      for (const bucket of wanted) {
-        const memory = bucketFor(bucket)
-        if (!kept.includes(memory)) kept.push(memory)
-      }
+      const kept = keptOf(wanted)
       let start = now
       let retryMillis = Number.POSITIVE_INFINITY
       for (const bucket of kept) {
@@ -320,8 +324,18 @@ export const memoryStore = (): RateLimiterStore => {
       for (const bucket of kept) bucket.take(now, holder, start, start + holdLimitMillis + bucket.intervalMillis + marginMillis)
       return { _tag: "Taken", waitMillis: start - now }
     },
+    takeFree: (wanted, now) => {
+      const kept = keptOf(wanted)
+      for (const bucket of kept) if (bucket.earliest(now) > now) return undefined
+      const tokens: Array<FreeToken> = []
+      for (const bucket of kept) tokens.push({ bucket, token: bucket.take(now, undefined, now, now + holdLimitMillis + bucket.intervalMillis + marginMillis) })
+      return tokens
+    },
     release: (held, holder, answeredAt) => {
       for (const bucket of held) buckets.get(bucket.key)?.release(holder, answeredAt, marginMillis)
+    },
+    releaseFree: (tokens, answeredAt) => {
+      for (const { bucket, token } of tokens) bucket.releaseToken(token, answeredAt, marginMillis)
     }
   }
   const store: RateLimiterStore = {
@@ -333,10 +347,23 @@ export const memoryStore = (): RateLimiterStore => {
   return store
 }
 
+/** A token of one bucket taken for no holder: given back through itself. */
+interface FreeToken {
+  readonly bucket: MemoryBucket
+  readonly token: Held
+}
+
 /** A store whose calls need no effect: the memory store's, which a limiter on it calls directly. */
 interface SynchronousStore {
   readonly take: (buckets: ReadonlyArray<Bucket>, holder: string, now: number) => Taken
+  /**
+   * Takes a token of each bucket when every one has a token back at `now` (no wait), for no
+   * holder: the caller gives them back with `releaseFree`, and no holder's name is made or
+   * looked up. Otherwise takes nothing.
+   */
+  readonly takeFree: (buckets: ReadonlyArray<Bucket>, now: number) => ReadonlyArray<FreeToken> | undefined
   readonly release: (buckets: ReadonlyArray<Bucket>, holder: string, answeredAt: number | undefined) => void
+  readonly releaseFree: (tokens: ReadonlyArray<FreeToken>, answeredAt: number | undefined) => void
 }
 
 const synchronousStores = new WeakMap<RateLimiterStore, SynchronousStore>()
@@ -411,12 +438,12 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
       }
     }
     // In memory: given back in the caller's step, or as an effect of one step.
-    const immediatePermitOf = (store: SynchronousStore, holder: string): Immediate.ImmediatePermit => {
+    const immediatePermitOf = (giveBack: (answeredAt: number) => void): Immediate.ImmediatePermit => {
       let released = false
       const releaseNow = (fiber: Fiber.RuntimeFiber<any, any>) => {
         if (!released) {
           released = true
-          store.release(buckets, holder, nowOf(fiber))
+          giveBack(nowOf(fiber))
         }
       }
       return {
@@ -451,10 +478,14 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
     // (`ProviderClient` takes it in a step of its own: `internal/immediatePermit`).
     if (sync !== undefined) {
       const takeNow: Immediate.TakeNow = (fiber) => {
+        const now = nowOf(fiber)
+        // A token of each bucket back now: taken for no holder, given back through the tokens.
+        const free = sync.takeFree(buckets, now)
+        if (free !== undefined) return immediatePermitOf((answeredAt) => sync.releaseFree(free, answeredAt))
         const holder = `${prefix}:${taken++}`
-        const answer = sync.take(buckets, holder, nowOf(fiber))
+        const answer = sync.take(buckets, holder, now)
         return answer._tag === "Taken" && answer.waitMillis <= 0
-          ? immediatePermitOf(sync, holder)
+          ? immediatePermitOf((answeredAt) => sync.release(buckets, holder, answeredAt))
           : { _tag: "Later", wait: Effect.uninterruptible(answered(holder, answer, 0)) }
       }
       return Immediate.register(

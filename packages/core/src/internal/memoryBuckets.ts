@@ -1,19 +1,21 @@
 /**
  * The memory store's buckets: `RateLimiter.takeAt` and `releaseAt`'s algorithm over a shape
- * that costs O(log n) a call instead of O(limit). The arrays those functions read (every
- * token of a bucket, copied on each take and release) are what a database row holds; in
- * memory a bucket of 50,000 tokens a second made every call scan and copy 50,000 of them.
+ * that costs O(1) a call where times come in order (as a clock gives them), O(log n) otherwise,
+ * instead of O(limit). The arrays those functions read (every token of a bucket, copied on each
+ * take and release) are what a database row holds; in memory a bucket of 50,000 tokens a second
+ * made every call scan and copy 50,000 of them.
  *
- * A bucket here is: the count of tokens never taken, a min-heap of the free tokens' times, and
- * the held tokens by holder, with a min-heap of them by `latest` (entries of released tokens
- * are dropped when they reach the top). The starts it gives are the algorithm's: a bucket's
- * earliest token back is one never taken, else the earliest of the free tokens and of the held
- * ones whose holder is presumed gone (`latest` passed); when every token is held, the retry is
- * the earliest held token's.
+ * A bucket here is: the count of tokens never taken, the free tokens' times, and the held
+ * tokens, by holder where a holder names them (a permit taken in the caller's step keeps its
+ * tokens itself), ordered by `latest` (entries of released tokens are dropped when they come
+ * first). The starts it gives are the algorithm's: a bucket's earliest token back is one never
+ * taken, else the earliest of the free tokens and of the held ones whose holder is presumed gone
+ * (`latest` passed); when every token is held, the retry is the earliest held token's.
  */
 
-interface Held {
-  readonly holder: string
+/** A token taken, until it is given back. */
+export interface Held {
+  readonly holder: string | undefined
   readonly start: number
   readonly latest: number
   released: boolean
@@ -63,15 +65,75 @@ class Heap<A> {
     items[i] = last
     return top
   }
+
+  values(): ReadonlyArray<A> {
+    return this.items
+  }
+}
+
+/**
+ * A min-queue of items keyed by a time, for times that mostly come in order: an item no earlier
+ * than the last one queued in order joins a list kept in order (O(1)), any other a heap. The
+ * least is the first of either. The list's slots are cleared as items leave (`clears`), so that
+ * a list that outlived a young-generation collection keeps no item it gave up alive.
+ */
+class TimeQueue<A> {
+  private ordered: Array<A> = []
+  private first = 0
+  private readonly heap: Heap<A>
+
+  constructor(private readonly key: (item: A) => number, private readonly clears: boolean) {
+    this.heap = new Heap((a, b) => key(a) < key(b))
+  }
+
+  get size(): number {
+    return this.ordered.length - this.first + this.heap.size
+  }
+
+  push(item: A): void {
+    const ordered = this.ordered
+    if (ordered.length === this.first || this.key(item) >= this.key(ordered[ordered.length - 1]!)) ordered.push(item)
+    else this.heap.push(item)
+  }
+
+  peek(): A | undefined {
+    const inOrder = this.first < this.ordered.length ? this.ordered[this.first] : undefined
+    const top = this.heap.peek()
+    if (inOrder === undefined) return top
+    return top !== undefined && this.key(top) < this.key(inOrder) ? top : inOrder
+  }
+
+  pop(): A | undefined {
+    const least = this.peek()
+    if (least === undefined) return undefined
+    if (least === this.heap.peek()) return this.heap.pop()
+    if (this.clears) (this.ordered as Array<A | undefined>)[this.first] = undefined
+    this.first++
+    if (this.first === this.ordered.length) {
+      this.ordered.length = 0
+      this.first = 0
+    } else if (this.first >= 1024 && this.first * 2 >= this.ordered.length) {
+      // The part given up, dropped in place: the array keeps its backing store.
+      this.ordered.copyWithin(0, this.first)
+      this.ordered.length -= this.first
+      this.first = 0
+    }
+    return least
+  }
+
+  /** The items, in no particular order. */
+  values(): Array<A> {
+    return this.ordered.slice(this.first).concat(this.heap.values())
+  }
 }
 
 /** One bucket's tokens. */
 export class MemoryBucket {
   private untaken: number
-  private readonly free = new Heap<number>((a, b) => a < b)
+  private readonly free = new TimeQueue<number>((time) => time, false)
   private readonly held = new Map<string, Array<Held>>()
   private heldCount = 0
-  private byLatest = new Heap<Held>((a, b) => a.latest < b.latest)
+  private byLatest = new TimeQueue<Held>(latestOf, true)
 
   constructor(readonly limit: number, readonly intervalMillis: number) {
     this.untaken = limit
@@ -109,10 +171,11 @@ export class MemoryBucket {
   }
 
   /**
-   * Takes the earliest token (as `earliest` found it, at `now`) for `holder` from `start`: once
-   * per `earliest` that found one. With none back, a defect: holding one would make a token.
+   * Takes the earliest token (as `earliest` found it, at `now`) from `start`, for `holder`
+   * (released by it), or for no one (released through the token returned): once per `earliest`
+   * that found one. With none back, a defect: holding one would make a token.
    */
-  take(now: number, holder: string, start: number, latest: number): void {
+  take(now: number, holder: string | undefined, start: number, latest: number): Held {
     if (this.untaken > 0) this.untaken--
     else {
       const free = this.free.peek() ?? Number.POSITIVE_INFINITY
@@ -123,15 +186,19 @@ export class MemoryBucket {
     }
     this.heldCount++
     const token: Held = { holder, start, latest, released: false }
-    const tokens = this.held.get(holder)
-    if (tokens === undefined) this.held.set(holder, [token])
-    else tokens.push(token)
+    if (holder !== undefined) {
+      const tokens = this.held.get(holder)
+      if (tokens === undefined) this.held.set(holder, [token])
+      else tokens.push(token)
+    }
     this.byLatest.push(token)
+    return token
   }
 
   private drop(token: Held): void {
     token.released = true
     this.heldCount--
+    if (token.holder === undefined) return
     const tokens = this.held.get(token.holder)!
     if (tokens.length === 1) this.held.delete(token.holder)
     else tokens.splice(tokens.indexOf(token), 1)
@@ -142,17 +209,31 @@ export class MemoryBucket {
     const tokens = this.held.get(holder)
     if (tokens === undefined) return
     this.held.delete(holder)
-    for (const token of tokens) {
-      token.released = true
-      this.heldCount--
-      this.free.push(answeredAt === undefined ? token.start : answeredAt + this.intervalMillis + marginMillis)
-    }
-    // Released tokens leave the heap when they reach its top; behind a long-held one they would
-    // pile up, so the heap is rebuilt from the held tokens once it is mostly released ones.
-    if (this.byLatest.size > 2 * this.heldCount + 16) {
-      const rebuilt = new Heap<Held>((a, b) => a.latest < b.latest)
-      for (const held of this.held.values()) for (const token of held) rebuilt.push(token)
-      this.byLatest = rebuilt
-    }
+    for (const token of tokens) this.freed(token, answeredAt, marginMillis)
+    this.compact()
+  }
+
+  /** Gives a token taken for no one back, as `release` does (a token already back, or reclaimed from a gone holder, stays as it is). */
+  releaseToken(token: Held, answeredAt: number | undefined, marginMillis: number): void {
+    if (token.released) return
+    this.freed(token, answeredAt, marginMillis)
+    this.compact()
+  }
+
+  private freed(token: Held, answeredAt: number | undefined, marginMillis: number): void {
+    token.released = true
+    this.heldCount--
+    this.free.push(answeredAt === undefined ? token.start : answeredAt + this.intervalMillis + marginMillis)
+  }
+
+  // Released tokens leave the queue when they come first; behind a long-held one they would
+  // pile up, so the queue is rebuilt from the held tokens once it is mostly released ones.
+  private compact(): void {
+    if (this.byLatest.size <= 2 * this.heldCount + 16) return
+    const rebuilt = new TimeQueue<Held>(latestOf, true)
+    for (const token of this.byLatest.values().filter((token) => !token.released).sort((a, b) => a.latest - b.latest)) rebuilt.push(token)
+    this.byLatest = rebuilt
   }
 }
+
+const latestOf = (token: Held) => token.latest
