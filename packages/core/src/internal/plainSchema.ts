@@ -6,6 +6,11 @@
  * schema it builds what Schema's own parser builds (declared fields only, in the schema's
  * order, defaults filled in); the fast path returns that on success and gives up otherwise,
  * so that Schema runs and reports the problem as before. Any other schema goes to Schema whole.
+ *
+ * A plain object or array that already is what Schema would build (a struct's fields exactly,
+ * in its order, each value as it is) is returned as it is, not copied: an action's output built
+ * in its schema's order is encoded without a copy, and what a copy would have been equal to
+ * (keys and their order included) is what is returned.
  */
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -35,8 +40,12 @@ const leaf = (ast: AST.AST): ((input: unknown) => boolean) | undefined => {
   return undefined
 }
 
-/** `decoding`: the direction, which matters only across a struct's field transformations. */
-const compile = (ast: AST.AST, decoding: boolean): Check | undefined => {
+/**
+ * `decoding`: the direction, which matters only across a struct's field transformations.
+ * `fresh`: a struct's check builds a new object even when the input would do (its caller
+ * changes what it gets).
+ */
+const compile = (ast: AST.AST, decoding: boolean, fresh = false): Check | undefined => {
   // An annotation that changes how a value is parsed: Schema's parser handles it.
   if (hasParseAnnotation(ast)) return undefined
   const test = leaf(ast)
@@ -68,13 +77,22 @@ const compile = (ast: AST.AST, decoding: boolean): Check | undefined => {
       if (item === undefined) return undefined
       return (u) => {
         if (!Array.isArray(u)) return fail
-        const output = new Array(u.length)
-        for (let i = 0; i < u.length; i++) if ((output[i] = item(u[i])) === fail) return fail
-        return output
+        // The array as it is until an item changes (a plain array: a subclass's is copied).
+        let output: Array<unknown> | undefined = Object.getPrototypeOf(u) === Array.prototype ? undefined : []
+        for (let i = 0; i < u.length; i++) {
+          const value = item(u[i])
+          if (value === fail) return fail
+          if (output !== undefined) output.push(value)
+          else if (value !== u[i]) {
+            output = u.slice(0, i)
+            output.push(value)
+          }
+        }
+        return output ?? u
       }
     }
     case "TypeLiteral":
-      return typeLiteral(ast, decoding)
+      return typeLiteral(ast, decoding, fresh)
     case "Transformation":
       return fieldTransformations(ast, decoding)
   }
@@ -89,7 +107,7 @@ const compile = (ast: AST.AST, decoding: boolean): Check | undefined => {
  */
 const fieldTransformations = (ast: AST.Transformation, decoding: boolean): Check | undefined => {
   if (ast.transformation._tag !== "TypeLiteralTransformation" || !isStruct(ast.from) || !isStruct(ast.to)) return undefined
-  const first = compile(decoding ? ast.from : ast.to, decoding)
+  const first = compile(decoding ? ast.from : ast.to, decoding, true)
   const second = compile(decoding ? ast.to : ast.from, decoding)
   if (first === undefined || second === undefined) return undefined
   const steps = ast.transformation.propertySignatureTransformations.map((field) =>
@@ -176,7 +194,7 @@ const isUnknown = (ast: AST.AST) => ast._tag === "UnknownKeyword" || ast._tag ==
 const isObjectLike = (ast: AST.AST) =>
   ast._tag === "TypeLiteral" || ast._tag === "TupleType" || (ast._tag === "Transformation" && isStruct(ast.from) && isStruct(ast.to))
 
-const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean): Check | undefined => {
+const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): Check | undefined => {
   // A record of unknown values (`Schema.Record({ key: Schema.String, value: Schema.Unknown })`).
   if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 1) {
     if (!isUnknownRecord(ast.indexSignatures[0]!)) return undefined
@@ -201,9 +219,36 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean): Check | undefined
     optional.push(ps.isOptional)
     checks.push(check)
   }
+  // The input as it is when it is what the copy below would build: a plain object whose own
+  // keys are the fields present, in the schema's order (those left out optional), each value
+  // unchanged by its check. `undefined`: not so, copy; `fail`: a value fails its check.
+  const asItIs = (input: Record<string, unknown>): unknown => {
+    if (Object.getPrototypeOf(input) !== Object.prototype) return undefined
+    let i = 0
+    for (const key in input) {
+      while (i < names.length && names[i] !== key) {
+        // A required field missing here: Schema's parser would write it (as undefined).
+        if (!optional[i]) return undefined
+        i++
+      }
+      // A key not declared, or out of the schema's order.
+      if (i === names.length) return undefined
+      const value = input[key]
+      const checked = checks[i]!(value)
+      if (checked === fail) return fail
+      if (checked !== value) return undefined
+      i++
+    }
+    for (; i < names.length; i++) if (!optional[i]) return undefined
+    return input
+  }
   return (u) => {
     if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
     const input = u as Record<string, unknown>
+    if (!rest && !fresh) {
+      const same = asItIs(input)
+      if (same !== undefined) return same
+    }
     const output: Record<string, unknown> = {}
     for (let i = 0; i < names.length; i++) {
       const name = names[i]!

@@ -11,6 +11,8 @@ const same = (schema: Schema.Schema<any, any>, inputs: ReadonlyArray<unknown>) =
   const schemaDecode = Schema.decodeUnknownEither(schema, { errors: "all" })
   const schemaEncode = Schema.encodeUnknownEither(schema)
   for (const input of inputs) {
+    // What the fast path returns may be the input itself: it never changes it.
+    const before = structuredClone(input)
     for (const [ours, theirs] of [[decode, schemaDecode], [encode, schemaEncode]] as const) {
       const a = ours(input)
       const b = theirs(input)
@@ -22,6 +24,7 @@ const same = (schema: Schema.Schema<any, any>, inputs: ReadonlyArray<unknown>) =
         expect(a.left.message).toBe(b.left.message)
       }
     }
+    expect(input).toStrictEqual(before)
   }
 }
 
@@ -149,5 +152,44 @@ describe("internal/plainSchema", () => {
     const decode = PlainSchema.decodeUnknownEither(Card)
     const [a, b] = [decode(valid), decode(valid)].map((result) => Either.getOrThrow(result))
     expect(a!.labels).not.toBe(b!.labels)
+  })
+
+  it("returns a value that already is what Schema builds as it is, and a copy of any other", () => {
+    const Item = Schema.Struct({
+      id: Schema.String,
+      note: Schema.optional(Schema.String),
+      tags: Schema.Array(Schema.String),
+      nested: Schema.Struct({ a: Schema.String })
+    })
+    const decode = PlainSchema.decodeUnknownEither(Item, { errors: "all" })
+    const encode = PlainSchema.encodeUnknownEither(Item)
+    const right = (result: Either.Either<unknown, unknown>) => Either.getOrThrow(result)
+    // The fields exactly, in the schema's order (an optional one left out): the value itself, and its parts.
+    const exact = { id: "1", tags: ["a"], nested: { a: "x" } }
+    for (const run of [decode, encode]) {
+      expect(right(run(exact))).toBe(exact)
+      expect((right(run({ ...exact, nested: { a: "y" } })) as typeof exact).tags).toBe(exact.tags)
+    }
+    // Anything else is a copy, equal to Schema's: another order, a key more, a class's instance.
+    const others: ReadonlyArray<unknown> = [
+      { tags: ["a"], id: "1", nested: { a: "x" } },
+      { ...exact, extra: 1 },
+      { ...exact, note: undefined, id: "1" },
+      Object.assign(Object.create({ inherited: true }), exact)
+    ]
+    for (const other of others) {
+      const decoded = right(decode(other))
+      expect(decoded).not.toBe(other)
+      expect(JSON.stringify(decoded)).toBe(JSON.stringify(right(Schema.decodeUnknownEither(Item)(other))))
+    }
+    // An array is itself until an item changes; its items that are themselves stay so in the copy.
+    const Items = Schema.Array(Item)
+    const list = [exact, { ...exact, extra: 1 }]
+    const decoded = right(PlainSchema.decodeUnknownEither(Items)(list)) as Array<unknown>
+    expect(decoded).not.toBe(list)
+    expect(decoded[0]).toBe(exact)
+    expect(right(PlainSchema.decodeUnknownEither(Items)([exact]))).toEqual([exact])
+    const same = [exact, exact]
+    expect(right(PlainSchema.decodeUnknownEither(Items)(same))).toBe(same)
   })
 })
