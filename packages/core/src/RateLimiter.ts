@@ -302,12 +302,17 @@ export const memoryStore = (): RateLimiterStore => {
   }
   // The buckets of one request's limits, each once (a bucket named twice gives one token, as
   // `takeAt` over its array does: a limiter names each once, another caller may not).
-  const keptOf = (wanted: ReadonlyArray<Bucket>): Array<MemoryBucket> => {
-    const kept: Array<MemoryBucket> = []
+  // A limiter passes the same array of buckets on every take of a client: found once.
+  const keptFor = new WeakMap<ReadonlyArray<Bucket>, ReadonlyArray<MemoryBucket>>()
+  const keptOf = (wanted: ReadonlyArray<Bucket>): ReadonlyArray<MemoryBucket> => {
+    let kept = keptFor.get(wanted)
+    if (kept !== undefined) return kept
+    const found: Array<MemoryBucket> = []
     for (const bucket of wanted) {
       const memory = bucketFor(bucket)
-      if (!kept.includes(memory)) kept.push(memory)
+      if (!found.includes(memory)) found.push(memory)
     }
+    keptFor.set(wanted, kept = found)
     return kept
   }
   const sync: SynchronousStore = {
@@ -326,16 +331,19 @@ export const memoryStore = (): RateLimiterStore => {
     },
     takeFree: (wanted, now) => {
       const kept = keptOf(wanted)
-      for (const bucket of kept) if (bucket.earliest(now) > now) return undefined
-      const tokens: Array<FreeToken> = []
-      for (const bucket of kept) tokens.push({ bucket, token: bucket.take(now, undefined, now, now + holdLimitMillis + bucket.intervalMillis + marginMillis) })
+      for (let i = 0; i < kept.length; i++) if (kept[i]!.earliest(now) > now) return undefined
+      const tokens: Array<Held> = new Array(kept.length)
+      for (let i = 0; i < kept.length; i++) {
+        const bucket = kept[i]!
+        tokens[i] = bucket.take(now, undefined, now, now + holdLimitMillis + bucket.intervalMillis + marginMillis)
+      }
       return tokens
     },
     release: (held, holder, answeredAt) => {
       for (const bucket of held) buckets.get(bucket.key)?.release(holder, answeredAt, marginMillis)
     },
     releaseFree: (tokens, answeredAt) => {
-      for (const { bucket, token } of tokens) bucket.releaseToken(token, answeredAt, marginMillis)
+      for (let i = 0; i < tokens.length; i++) tokens[i]!.bucket.releaseToken(tokens[i]!, answeredAt, marginMillis)
     }
   }
   const store: RateLimiterStore = {
@@ -347,12 +355,6 @@ export const memoryStore = (): RateLimiterStore => {
   return store
 }
 
-/** A token of one bucket taken for no holder: given back through itself. */
-interface FreeToken {
-  readonly bucket: MemoryBucket
-  readonly token: Held
-}
-
 /** A store whose calls need no effect: the memory store's, which a limiter on it calls directly. */
 interface SynchronousStore {
   readonly take: (buckets: ReadonlyArray<Bucket>, holder: string, now: number) => Taken
@@ -361,9 +363,9 @@ interface SynchronousStore {
    * holder: the caller gives them back with `releaseFree`, and no holder's name is made or
    * looked up. Otherwise takes nothing.
    */
-  readonly takeFree: (buckets: ReadonlyArray<Bucket>, now: number) => ReadonlyArray<FreeToken> | undefined
+  readonly takeFree: (buckets: ReadonlyArray<Bucket>, now: number) => ReadonlyArray<Held> | undefined
   readonly release: (buckets: ReadonlyArray<Bucket>, holder: string, answeredAt: number | undefined) => void
-  readonly releaseFree: (tokens: ReadonlyArray<FreeToken>, answeredAt: number | undefined) => void
+  readonly releaseFree: (tokens: ReadonlyArray<Held>, answeredAt: number | undefined) => void
 }
 
 const synchronousStores = new WeakMap<RateLimiterStore, SynchronousStore>()
@@ -449,10 +451,13 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
       return {
         _tag: "Now",
         releaseNow,
-        release: Effect.withFiberRuntime((fiber) => {
-          releaseNow(fiber)
-          return Effect.void
-        })
+        // As an effect only where a caller asks for one (`ProviderClient` gives it back in its step).
+        get release() {
+          return Effect.withFiberRuntime<void>((fiber) => {
+            releaseNow(fiber)
+            return Effect.void
+          })
+        }
       }
     }
     // What a store answered: the permit, or the wait for it. The store's calls run whole; only

@@ -15,6 +15,7 @@
 
 /** A token taken, until it is given back. */
 export interface Held {
+  readonly bucket: MemoryBucket
   readonly holder: string | undefined
   readonly start: number
   readonly latest: number
@@ -185,7 +186,7 @@ export class MemoryBucket {
       else if (this.free.pop() === undefined) throw new Error(`a rate-limit bucket of ${this.limit} has no token to take`)
     }
     this.heldCount++
-    const token: Held = { holder, start, latest, released: false }
+    const token: Held = { bucket: this, holder, start, latest, released: false }
     if (holder !== undefined) {
       const tokens = this.held.get(holder)
       if (tokens === undefined) this.held.set(holder, [token])
