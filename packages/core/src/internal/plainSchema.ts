@@ -219,19 +219,36 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
     optional.push(ps.isOptional)
     checks.push(check)
   }
+  const declared = new Set(names)
   // The input as it is when it is what the copy below would build: a plain object whose own
   // keys are the fields present, in the schema's order (those left out optional), each value
-  // unchanged by its check. `undefined`: not so, copy; `fail`: a value fails its check.
+  // unchanged by its check, then (with a record for the rest) keys of no field. `undefined`:
+  // not so, copy; `fail`: a value fails its check.
   const asItIs = (input: Record<string, unknown>): unknown => {
     if (Object.getPrototypeOf(input) !== Object.prototype) return undefined
     let i = 0
+    let inRest = false
     for (const key in input) {
+      // Written by a copy's assignment, that key would set the prototype: left to the copy.
+      if (key === "__proto__") return undefined
+      if (inRest) {
+        // A field after the rest's keys is out of the schema's order.
+        if (declared.has(key)) return undefined
+        continue
+      }
+      if (!declared.has(key)) {
+        if (!rest) return undefined
+        // The rest begins: every field not seen must be optional (and come no later).
+        for (; i < names.length; i++) if (!optional[i]) return undefined
+        inRest = true
+        continue
+      }
       while (i < names.length && names[i] !== key) {
         // A required field missing here: Schema's parser would write it (as undefined).
         if (!optional[i]) return undefined
         i++
       }
-      // A key not declared, or out of the schema's order.
+      // A field out of the schema's order.
       if (i === names.length) return undefined
       const value = input[key]
       const checked = checks[i]!(value)
@@ -245,7 +262,7 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
   return (u) => {
     if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
     const input = u as Record<string, unknown>
-    if (!rest && !fresh) {
+    if (!fresh) {
       const same = asItIs(input)
       if (same !== undefined) return same
     }

@@ -191,5 +191,15 @@ describe("internal/plainSchema", () => {
     expect(right(PlainSchema.decodeUnknownEither(Items)([exact]))).toEqual([exact])
     const same = [exact, exact]
     expect(right(PlainSchema.decodeUnknownEither(Items)(same))).toBe(same)
+    // With a record for the rest: the fields in order, then keys of no field, is the value itself.
+    const Fields = Schema.Struct({ name: Schema.String, slug: Schema.optional(Schema.String) }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+    const fields = { name: "n", slug: "s", color: "red", size: 2 }
+    expect(right(PlainSchema.decodeUnknownEither(Fields)(fields))).toBe(fields)
+    expect(right(PlainSchema.decodeUnknownEither(Fields)({ name: "n", color: "red" }))).toEqual({ name: "n", color: "red" })
+    for (const other of [{ slug: "s", name: "n", color: "red" }, { color: "red", name: "n" }, { name: "n", color: "red", slug: "s" }, JSON.parse(`{"name":"n","__proto__":{"a":1}}`)]) {
+      const decoded = right(PlainSchema.decodeUnknownEither(Fields)(other))
+      expect(decoded).not.toBe(other)
+      expect(JSON.stringify(decoded)).toBe(JSON.stringify(right(Schema.decodeUnknownEither(Fields)(other))))
+    }
   })
 })
