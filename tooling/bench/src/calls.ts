@@ -173,6 +173,8 @@ export const makeCalls = (p: Providers) => {
       title: "sitebuilder getCollectionItem: GET /v2/collections/{id}/items/{id}",
       clients: [
         fibers(step("sitebuilder/v1/getCollectionItem", { collectionId: p.webflow.collectionId, itemId: p.webflow.itemId }, isItem)),
+        { name: "HttpClient alone (@x/http-undici)", run: (c, s) => measureFibers(lean, Effect.flatMap(HttpClient.HttpClient, (http) =>
+    Effect.flatMap(http.get(itemUrl, { headers: { authorization: `Bearer ${p.webflow.accessToken}`, accept: "application/json" } }), (r) => r.json)), c, s) },
         sdk("webflow-api (official SDK)", async () => {
           const item = await webflow.collections.items.getItem(p.webflow.collectionId, p.webflow.itemId)
           return expect("webflow-api", isItem(item), item)

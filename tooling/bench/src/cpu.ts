@@ -6,7 +6,8 @@
  * depends on and swings far less. Short runs of each client alternate; the figures are the
  * 10th percentile and the median over the runs, and the median of ours ÷ undici per pair.
  *
- * BENCH_CPU_RUNS (default 16) and BENCH_CPU_SECONDS (default 0.25) set the runs per client;
+ * BENCH_CPU_RUNS (default 16) and BENCH_CPU_SECONDS (default 0.25) set the runs per client,
+ * BENCH_CPU_CONCURRENCY (default 1) the calls each run keeps in flight;
  * BENCH_CPU_PAIR ("<client>|<client>", default ours|raw undici) the two clients compared.
  */
 import { fork } from "node:child_process"
@@ -17,6 +18,7 @@ import type { Providers } from "./simulators.js"
 asTheRunnersProcess()
 const runs = Number(process.env["BENCH_CPU_RUNS"] ?? 16)
 const seconds = Number(process.env["BENCH_CPU_SECONDS"] ?? 0.25)
+const concurrency = Number(process.env["BENCH_CPU_CONCURRENCY"] ?? 1)
 const only = process.argv[2]
 const names = process.env["BENCH_CPU_PAIR"]?.split("|") ?? [OURS, UNDICI]
 
@@ -33,12 +35,12 @@ for (const call of calls) {
   if (only !== undefined && !call.title.includes(only)) continue
   const pair = names.map((name) => call.clients.find((c) => c.name === name)!)
   if (pair.some((client) => client === undefined)) continue
-  for (const client of pair) await client.run(1, 1)
+  for (const client of pair) await client.run(concurrency, 1)
   const perCall: [Array<number>, Array<number>] = [[], []]
   for (let run = 0; run < runs; run++) {
     for (const i of run % 2 === 0 ? [0, 1] : [1, 0]) {
       const before = process.cpuUsage()
-      const { calls: n } = await pair[i]!.run(1, seconds)
+      const { calls: n } = await pair[i]!.run(concurrency, seconds)
       const used = process.cpuUsage(before)
       perCall[i as 0 | 1].push((used.user + used.system) / n)
     }
@@ -53,7 +55,7 @@ for (const call of calls) {
     ratio: Number(quantile(ours.map((o, i) => o / undici[i]!), 0.5).toFixed(2))
   })
 }
-console.log(`\nClient CPU per call in sequence, ${runs} alternating runs of ${seconds}s per client`)
+console.log(`\nClient CPU per call, ${concurrency} at once, ${runs} alternating runs of ${seconds}s per client`)
 console.table(rows)
 await close()
 simulators.disconnect()

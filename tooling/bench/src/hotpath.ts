@@ -1,0 +1,124 @@
+/**
+ * `node tooling/bench/dist/hotpath.js [part of a call title]`: the CPU a step of ours costs
+ * beyond its HTTP client, with the network taken out: every request is answered from memory
+ * (the simulator's own answer, recorded once) by a dispatcher that calls undici's handler as
+ * undici would. Without the network's noise, a change of a microsecond to the step's path
+ * shows, and so does its profile (`node --cpu-prof`). Each client alternates with the other in
+ * short runs, `BENCH_HOTPATH_CONCURRENCY` calls in flight (default 32); `BENCH_HOTPATH_STEP_ONLY=1`
+ * runs the step alone (for its profile).
+ */
+import { boardtool } from "@x/boardtool"
+import { browseragent } from "@x/browseragent"
+import { Component, Connections, Executor, type RateLimiter } from "@x/core"
+import { UndiciHttpClient } from "@x/http-undici"
+import { sitebuilder } from "@x/sitebuilder"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import { fork } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { request as undiciRequest, type Dispatcher } from "undici"
+import { asTheRunnersProcess } from "./calls.js"
+import { measureFibers } from "./measure.js"
+import type { Providers } from "./simulators.js"
+
+asTheRunnersProcess()
+const only = process.argv[2]
+const concurrency = Number(process.env["BENCH_HOTPATH_CONCURRENCY"] ?? 32)
+const runs = Number(process.env["BENCH_HOTPATH_RUNS"] ?? 10)
+const seconds = Number(process.env["BENCH_HOTPATH_SECONDS"] ?? 0.5)
+
+const simulators = fork(fileURLToPath(new URL("./simulators.js", import.meta.url)), { stdio: "inherit" })
+const p = await new Promise<Providers>((resolve) => simulators.once("message", (m: Providers) => resolve(m)))
+
+interface Recorded {
+  readonly status: number
+  readonly headers: Record<string, string | Array<string>>
+  readonly body: Buffer
+}
+const record = async (url: string, headers: Record<string, string>): Promise<Recorded> => {
+  const response = await undiciRequest(url, { headers })
+  const body = Buffer.from(await response.body.arrayBuffer())
+  return { status: response.statusCode, headers: response.headers as Recorded["headers"], body }
+}
+
+/** Answers every request with `answer`, on the next turn of the event loop, through undici's handler API. */
+const replaying = (answer: Recorded): Dispatcher => {
+  const controller = { abort: () => {}, pause: () => {}, resume: () => {}, aborted: false, paused: false, reason: null }
+  const dispatch = (_options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => {
+    handler.onRequestStart?.(controller as never, {})
+    setImmediate(() => {
+      handler.onResponseStart?.(controller as never, answer.status, answer.headers as never, "OK")
+      handler.onResponseData?.(controller as never, answer.body)
+      handler.onResponseEnd?.(controller as never, {})
+    })
+    return true
+  }
+  return { dispatch, close: async () => {}, destroy: async () => {} } as unknown as Dispatcher
+}
+
+// Sized so that it is consulted on every call without ever making one wait (as calls.ts).
+const unlimited: ReadonlyArray<RateLimiter.RateLimit> = [
+  { scope: "token", limit: 50_000, interval: "1 second" },
+  { scope: "key", limit: 50_000, interval: "1 second" }
+]
+const executor = Executor.make([boardtool, sitebuilder, browseragent].map((c) => Component.withRateLimits(c, unlimited)))
+const connections = {
+  boardtool: { key: p.trello.key, token: p.trello.token, baseUrl: p.trello.baseUrl },
+  sitebuilder: { clientId: p.webflow.clientId, clientSecret: p.webflow.clientSecret, accessToken: p.webflow.accessToken, baseUrl: p.webflow.baseUrl },
+  browseragent: { value: p.browserUse.apiKey, baseUrl: p.browserUse.baseUrl }
+}
+const trelloAuth = `OAuth oauth_consumer_key="${p.trello.key}", oauth_token="${p.trello.token}"`
+const calls = [
+  {
+    title: "boardtool getCard",
+    url: `${p.trello.baseUrl}/cards/${p.trello.cardId}`,
+    headers: { authorization: trelloAuth },
+    step: { type: "boardtool/v1/getCard", parameters: { id: p.trello.cardId } }
+  },
+  {
+    title: "sitebuilder getCollectionItem",
+    url: `${p.webflow.baseUrl}/collections/${p.webflow.collectionId}/items/${p.webflow.itemId}`,
+    headers: { authorization: `Bearer ${p.webflow.accessToken}` },
+    step: { type: "sitebuilder/v1/getCollectionItem", parameters: { collectionId: p.webflow.collectionId, itemId: p.webflow.itemId } }
+  },
+  {
+    title: "browseragent getSession",
+    url: `${p.browserUse.baseUrl}/sessions/${p.browserUse.sessionId}`,
+    headers: { "x-browser-use-api-key": p.browserUse.apiKey },
+    step: { type: "browseragent/v1/getSession", parameters: { sessionId: p.browserUse.sessionId } }
+  }
+]
+
+const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!
+const rows: Array<Record<string, unknown>> = []
+for (const call of calls) {
+  if (only !== undefined && !call.title.includes(only)) continue
+  const answer = await record(call.url, { ...call.headers, accept: "application/json" })
+  const http = Layer.succeed(HttpClient.HttpClient, UndiciHttpClient.make(replaying(answer)))
+  const runtime = ManagedRuntime.make(
+    Layer.merge(Connections.layer(connections).pipe(Layer.provideMerge(http)), Layer.setTracerEnabled(false))
+  )
+  const step = executor.run({ label: call.step.type, name: "step", ...call.step })
+  const alone = Effect.flatMap(HttpClient.HttpClient, (client) =>
+    Effect.flatMap(client.get(call.url, { headers: call.headers }), (response) => response.json))
+  const stepOnly = process.env["BENCH_HOTPATH_STEP_ONLY"] === "1"
+  const clients = [{ name: "step", effect: step }, { name: "HttpClient alone", effect: stepOnly ? step : alone }] as const
+  const perCall: [Array<number>, Array<number>] = [[], []]
+  for (const client of clients) await measureFibers(runtime, client.effect as Effect.Effect<unknown, unknown, never>, concurrency, 1)
+  for (let run = 0; run < runs; run++) {
+    for (const i of run % 2 === 0 ? [0, 1] : [1, 0]) {
+      const before = process.cpuUsage()
+      const { calls: n } = await measureFibers(runtime, clients[i]!.effect as Effect.Effect<unknown, unknown, never>, concurrency, seconds)
+      const used = process.cpuUsage(before)
+      perCall[i as 0 | 1].push((used.user + used.system) / n)
+    }
+  }
+  await runtime.dispose()
+  const [ours, alonePerCall] = perCall.map(median) as [number, number]
+  rows.push({ call: call.title, "step µs": Number(ours.toFixed(2)), "HttpClient alone µs": Number(alonePerCall.toFixed(2)), "step beyond it µs": Number((ours - alonePerCall).toFixed(2)) })
+}
+console.log(`\nCPU per call, the network replayed from memory, ${concurrency} at once, medians of ${runs} alternating runs of ${seconds}s`)
+console.table(rows)
+simulators.disconnect()
