@@ -410,6 +410,53 @@ const reportWait = (wait: Wait): Effect.Effect<void> =>
 const noPermit: Permit = { release: Effect.void }
 
 /**
+ * A permit of the memory store, given back in the caller's step (`releaseNow`), or as an effect
+ * of one step where a caller asks for one. Classes, not object literals: a literal with a getter
+ * is built by V8's runtime, slowly, on every request.
+ */
+abstract class ImmediatePermitBase implements Immediate.ImmediatePermit {
+  readonly _tag = "Now"
+  private released = false
+
+  protected abstract giveBack(answeredAt: number): void
+
+  releaseNow(fiber: Fiber.RuntimeFiber<any, any>): void {
+    if (this.released) return
+    this.released = true
+    this.giveBack(nowOf(fiber))
+  }
+
+  get release(): Effect.Effect<void> {
+    return Effect.withFiberRuntime<void>((fiber) => {
+      this.releaseNow(fiber)
+      return Effect.void
+    })
+  }
+}
+
+/** The tokens of a take for no holder, given back through themselves. */
+class FreePermit extends ImmediatePermitBase {
+  constructor(private readonly store: SynchronousStore, private readonly tokens: ReadonlyArray<Held>) {
+    super()
+  }
+
+  protected giveBack(answeredAt: number): void {
+    this.store.releaseFree(this.tokens, answeredAt)
+  }
+}
+
+/** A holder's tokens, given back by its name. */
+class HolderPermit extends ImmediatePermitBase {
+  constructor(private readonly store: SynchronousStore, private readonly buckets: ReadonlyArray<Bucket>, private readonly holder: string) {
+    super()
+  }
+
+  protected giveBack(answeredAt: number): void {
+    this.store.release(this.buckets, this.holder, answeredAt)
+  }
+}
+
+/**
  * A limiter on a store (by default one of its own in memory). Buckets are created on first use
  * of a credential.
  *
@@ -439,27 +486,6 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
         })
       }
     }
-    // In memory: given back in the caller's step, or as an effect of one step.
-    const immediatePermitOf = (giveBack: (answeredAt: number) => void): Immediate.ImmediatePermit => {
-      let released = false
-      const releaseNow = (fiber: Fiber.RuntimeFiber<any, any>) => {
-        if (!released) {
-          released = true
-          giveBack(nowOf(fiber))
-        }
-      }
-      return {
-        _tag: "Now",
-        releaseNow,
-        // As an effect only where a caller asks for one (`ProviderClient` gives it back in its step).
-        get release() {
-          return Effect.withFiberRuntime<void>((fiber) => {
-            releaseNow(fiber)
-            return Effect.void
-          })
-        }
-      }
-    }
     // What a store answered: the permit, or the wait for it. The store's calls run whole; only
     // the waits can be interrupted, even where the caller made the permit's taking and its
     // release uninterruptible (`withPermit`). `waited`: the time slept so far for a full
@@ -486,11 +512,11 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
         const now = nowOf(fiber)
         // A token of each bucket back now: taken for no holder, given back through the tokens.
         const free = sync.takeFree(buckets, now)
-        if (free !== undefined) return immediatePermitOf((answeredAt) => sync.releaseFree(free, answeredAt))
+        if (free !== undefined) return new FreePermit(sync, free)
         const holder = `${prefix}:${taken++}`
         const answer = sync.take(buckets, holder, now)
         return answer._tag === "Taken" && answer.waitMillis <= 0
-          ? immediatePermitOf((answeredAt) => sync.release(buckets, holder, answeredAt))
+          ? new HolderPermit(sync, buckets, holder)
           : { _tag: "Later", wait: Effect.uninterruptible(answered(holder, answer, 0)) }
       }
       return Immediate.register(
