@@ -287,8 +287,9 @@ export const releaseAt = (state: BucketState, holder: string, answeredAt: number
 /**
  * A store in this process's memory (a JavaScript thread's: each take and release runs whole).
  * It applies `takeAt` and `releaseAt`'s algorithm, giving the same starts, over buckets kept
- * for it (`internal/memoryBuckets`): a call costs O(log limit), not a scan and a copy of every
- * token, so a large limit costs no more per call than a small one.
+ * for it (`internal/memoryBuckets`): a call costs O(1) where times come in order (as the clock
+ * gives them; O(log limit) for those that do not), not a scan and a copy of every token, so a
+ * large limit costs no more per call than a small one.
  *
  * @since 0.5.0
  * @category constructors
