@@ -303,17 +303,14 @@ export const memoryStore = (): RateLimiterStore => {
   }
   // The buckets of one request's limits, each once (a bucket named twice gives one token, as
   // `takeAt` over its array does: a limiter names each once, another caller may not).
-  // A limiter passes the same array of buckets on every take of a client: found once.
-  const keptFor = new WeakMap<ReadonlyArray<Bucket>, ReadonlyArray<MemoryBucket>>()
-  const keptOf = (wanted: ReadonlyArray<Bucket>): ReadonlyArray<MemoryBucket> => {
-    let kept = keptFor.get(wanted)
-    if (kept !== undefined) return kept
-    const found: Array<MemoryBucket> = []
+  // The buckets of one request's limits, each once (a bucket named twice gives one token, as
+  // `takeAt` over its array does: a limiter names each once, another caller may not).
+  const keptOf = (wanted: ReadonlyArray<Bucket>): Array<MemoryBucket> => {
+    const kept: Array<MemoryBucket> = []
     for (const bucket of wanted) {
       const memory = bucketFor(bucket)
-      if (!found.includes(memory)) found.push(memory)
+      if (!kept.includes(memory)) kept.push(memory)
     }
-    keptFor.set(wanted, kept = found)
     return kept
   }
   const sync: SynchronousStore = {
@@ -330,8 +327,8 @@ export const memoryStore = (): RateLimiterStore => {
       for (const bucket of kept) bucket.take(now, holder, start, start + holdLimitMillis + bucket.intervalMillis + marginMillis)
       return { _tag: "Taken", waitMillis: start - now }
     },
-    takeFree: (wanted, now) => {
-      const kept = keptOf(wanted)
+    bucketsOf: keptOf,
+    takeFree: (kept, now) => {
       for (let i = 0; i < kept.length; i++) if (kept[i]!.earliest(now) > now) return undefined
       const tokens: Array<Held> = new Array(kept.length)
       for (let i = 0; i < kept.length; i++) {
@@ -359,12 +356,14 @@ export const memoryStore = (): RateLimiterStore => {
 /** A store whose calls need no effect: the memory store's, which a limiter on it calls directly. */
 interface SynchronousStore {
   readonly take: (buckets: ReadonlyArray<Bucket>, holder: string, now: number) => Taken
+  /** The store's buckets of these, each once: what `takeFree` takes from (a limiter finds them once). */
+  readonly bucketsOf: (buckets: ReadonlyArray<Bucket>) => ReadonlyArray<MemoryBucket>
   /**
    * Takes a token of each bucket when every one has a token back at `now` (no wait), for no
    * holder: the caller gives them back with `releaseFree`, and no holder's name is made or
    * looked up. Otherwise takes nothing.
    */
-  readonly takeFree: (buckets: ReadonlyArray<Bucket>, now: number) => ReadonlyArray<Held> | undefined
+  readonly takeFree: (buckets: ReadonlyArray<MemoryBucket>, now: number) => ReadonlyArray<Held> | undefined
   readonly release: (buckets: ReadonlyArray<Bucket>, holder: string, answeredAt: number | undefined) => void
   readonly releaseFree: (tokens: ReadonlyArray<Held>, answeredAt: number | undefined) => void
 }
@@ -509,10 +508,12 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
     // In memory, a token free now is taken in the fiber's step, with no effect around it
     // (`ProviderClient` takes it in a step of its own: `internal/immediatePermit`).
     if (sync !== undefined) {
+      // This client's buckets in the store, found at its first take.
+      let memoryBuckets: ReadonlyArray<MemoryBucket> | undefined
       const takeNow: Immediate.TakeNow = (fiber) => {
         const now = nowOf(fiber)
         // A token of each bucket back now: taken for no holder, given back through the tokens.
-        const free = sync.takeFree(buckets, now)
+        const free = sync.takeFree(memoryBuckets ??= sync.bucketsOf(buckets), now)
         if (free !== undefined) return new FreePermit(sync, free)
         const holder = `${prefix}:${taken++}`
         const answer = sync.take(buckets, holder, now)

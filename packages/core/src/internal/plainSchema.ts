@@ -220,51 +220,64 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
     checks.push(check)
   }
   const declared = new Set(names)
-  // The input as it is when it is what the copy below would build: a plain object whose own
-  // keys are the fields present, in the schema's order (those left out optional), each value
-  // unchanged by its check, then (with a record for the rest) keys of no field. `undefined`:
-  // not so, copy; `fail`: a value fails its check.
-  const asItIs = (input: Record<string, unknown>): unknown => {
-    if (Object.getPrototypeOf(input) !== Object.prototype) return undefined
+  // Whether the input's own keys are what a copy would have, in its order: the fields present
+  // in the schema's order (those left out optional), then, with a record for the rest, keys of
+  // no field. Keys only: no field's check is run twice.
+  const inOrder = (input: Record<string, unknown>): boolean => {
+    if (Object.getPrototypeOf(input) !== Object.prototype) return false
     let i = 0
     let inRest = false
     for (const key in input) {
       // Written by a copy's assignment, that key would set the prototype: left to the copy.
-      if (key === "__proto__") return undefined
+      if (key === "__proto__") return false
       if (inRest) {
         // A field after the rest's keys is out of the schema's order.
-        if (declared.has(key)) return undefined
+        if (declared.has(key)) return false
         continue
       }
       if (!declared.has(key)) {
-        if (!rest) return undefined
+        if (!rest) return false
         // The rest begins: every field not seen must be optional (and come no later).
-        for (; i < names.length; i++) if (!optional[i]) return undefined
+        for (; i < names.length; i++) if (!optional[i]) return false
         inRest = true
         continue
       }
       while (i < names.length && names[i] !== key) {
         // A required field missing here: Schema's parser would write it (as undefined).
-        if (!optional[i]) return undefined
+        if (!optional[i]) return false
         i++
       }
       // A field out of the schema's order.
-      if (i === names.length) return undefined
-      const value = input[key]
-      const checked = checks[i]!(value)
-      if (checked === fail) return fail
-      if (checked !== value) return undefined
+      if (i === names.length) return false
       i++
     }
-    for (; i < names.length; i++) if (!optional[i]) return undefined
-    return input
+    for (; i < names.length; i++) if (!optional[i]) return false
+    return true
   }
+  const hasOwn = (input: Record<string, unknown>, key: string) => Object.prototype.hasOwnProperty.call(input, key)
   return (u) => {
     if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
     const input = u as Record<string, unknown>
-    if (!fresh) {
-      const same = asItIs(input)
-      if (same !== undefined) return same
+    if (!fresh && inOrder(input)) {
+      // The input as it is while every value is unchanged by its check; at the first that is
+      // not, the copy begins with the fields before it (each checked once).
+      let output: Record<string, unknown> | undefined
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i]!
+        if (!hasOwn(input, name)) continue
+        const value = input[name]
+        const checked = checks[i]!(value)
+        if (checked === fail) return fail
+        if (output === undefined) {
+          if (checked === value) continue
+          output = {}
+          for (let j = 0; j < i; j++) if (hasOwn(input, names[j]!)) output[names[j]!] = input[names[j]!]
+        }
+        output[name] = checked
+      }
+      if (output === undefined) return input
+      if (rest) for (const key of Object.keys(input)) if (!hasOwn(output, key)) output[key] = input[key]
+      return output
     }
     const output: Record<string, unknown> = {}
     for (let i = 0; i < names.length; i++) {

@@ -79,7 +79,9 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
     let next = now + maxSleep
     // From the end: a removal moves only watches already looked at.
     for (let i = watches.length - 1; i >= 0; i--) {
-      const watch = watches[i]!
+      const watch = watches[i]
+      // An abort that ended other requests at once would have shortened the list under us.
+      if (watch === undefined) continue
       if (watch.deadline <= now) {
         watch.expired = true
         remove(watch)

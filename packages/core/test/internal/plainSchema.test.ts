@@ -191,6 +191,24 @@ describe("internal/plainSchema", () => {
     expect(right(PlainSchema.decodeUnknownEither(Items)([exact]))).toEqual([exact])
     const same = [exact, exact]
     expect(right(PlainSchema.decodeUnknownEither(Items)(same))).toBe(same)
+    // A copy made deep down is made once: each level's value is checked once, not once more for the copy.
+    let Nested: Schema.Schema<any, any> = Schema.Struct({ a: Schema.String })
+    for (let depth = 0; depth < 8; depth++) Nested = Schema.Struct({ id: Schema.String, child: Nested })
+    let reads = 0
+    const deepest = Object.defineProperty({ extra: 1 } as Record<string, unknown>, "a", {
+      enumerable: true,
+      get: () => {
+        reads++
+        return "x"
+      }
+    })
+    let value: Record<string, unknown> = deepest
+    for (let depth = 0; depth < 8; depth++) value = { id: String(depth), child: value }
+    const nestedCopy = right(PlainSchema.decodeUnknownEither(Nested)(value)) as Record<string, unknown>
+    // Read before `expect` looks at the values (its comparison reads them too).
+    const readsOfDecoding = reads
+    expect(readsOfDecoding).toBe(1)
+    expect(nestedCopy === value).toBe(false)
     // With a record for the rest: the fields in order, then keys of no field, is the value itself.
     const Fields = Schema.Struct({ name: Schema.String, slug: Schema.optional(Schema.String) }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
     const fields = { name: "n", slug: "s", color: "red", size: 2 }
