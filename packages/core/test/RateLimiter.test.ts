@@ -10,6 +10,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
 import { Auth, ProviderClient, RateLimiter, RequestDeadline } from "../src/index.js"
+import * as Immediate from "../src/internal/immediatePermit.js"
 
 const token = (credential: string, limit: number, interval: Duration.DurationInput): RateLimiter.KeyedRateLimit => ({
   scope: "token",
@@ -293,6 +294,65 @@ describe("RateLimiter", () => {
       // The sequence went through full buckets and waits, not only free tokens.
       expect(full).toBeGreaterThan(50)
       expect(waited).toBeGreaterThan(50)
+    }).pipe(Effect.withClock(clock))
+  })
+
+  it.effect("a limiter's permits taken in its own step (tokens for no holder) give what takeAt and releaseAt over arrays give", () => {
+    let time = 0
+    const clock: Clock.Clock = {
+      [Clock.ClockTypeId]: Clock.ClockTypeId,
+      unsafeCurrentTimeMillis: () => time,
+      unsafeCurrentTimeNanos: () => BigInt(time) * 1_000_000n,
+      currentTimeMillis: Effect.sync(() => time),
+      currentTimeNanos: Effect.sync(() => BigInt(time) * 1_000_000n),
+      sleep: () => Effect.void
+    }
+    return Effect.gen(function*() {
+      let seed = 11
+      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648
+      const sets: ReadonlyArray<ReadonlyArray<RateLimiter.KeyedRateLimit>> = [
+        [token("t", 3, "10 seconds"), { scope: "key", credential: "k", limit: 5, interval: "4 seconds" }],
+        [{ scope: "key", credential: "k", limit: 5, interval: "4 seconds" }],
+        [token("big", 400, "1 second")]
+      ]
+      const rows = new Map<string, ReadonlyArray<RateLimiter.Token>>()
+      const read = (bucket: RateLimiter.Bucket): RateLimiter.BucketState => ({ bucket, tokens: rows.get(bucket.key) ?? [] })
+      const limiter = RateLimiter.make(RateLimiter.memoryStore())
+      const clients = sets.map((limits) => ({
+        buckets: limits.map(RateLimiter.bucketOf).sort((a, b) => (a.key < b.key ? -1 : 1)),
+        takeNow: Immediate.of(limiter.take(limits))!
+      }))
+      const held: Array<{ readonly holder: string; readonly buckets: ReadonlyArray<RateLimiter.Bucket>; readonly permit: Immediate.ImmediatePermit }> = []
+      let now = 0
+      let later = 0
+      for (let i = 0; i < 3_000; i++) {
+        const step = random()
+        time += step < 0.02 ? 20_000 : Math.floor(random() * (step < 0.12 ? 200 : 3))
+        if (random() < 0.55 || held.length === 0) {
+          const { buckets, takeNow } = clients[Math.floor(random() * clients.length)]!
+          const holder = `h${i}`
+          const expected = RateLimiter.takeAt(buckets.map(read), time, holder)
+          const taken = yield* Effect.withFiberRuntime((fiber) => Effect.succeed(takeNow(fiber)))
+          const free = expected._tag === "Taken" && expected.start <= time
+          expect(taken._tag).toBe(free ? "Now" : "Later")
+          // Both take the tokens, free now or for a later start (that wait is not run here: its
+          // tokens are never given back, as a holder gone); a full bucket is taken from by neither.
+          if (expected._tag === "Taken") buckets.forEach((bucket, b) => rows.set(bucket.key, expected.tokens[b]!))
+          if (taken._tag === "Now") {
+            now++
+            held.push({ holder, buckets, permit: taken })
+          } else later++
+        } else {
+          const [{ buckets, holder, permit }] = held.splice(Math.floor(random() * held.length), 1)
+          // One in ten holders never gives its tokens back (they come back past the hold limit).
+          if (random() < 0.9) {
+            for (const bucket of buckets) rows.set(bucket.key, RateLimiter.releaseAt(read(bucket), holder, time))
+            yield* Effect.withFiberRuntime((fiber) => Effect.sync(() => permit.releaseNow(fiber)))
+          }
+        }
+      }
+      expect(now).toBeGreaterThan(500)
+      expect(later).toBeGreaterThan(50)
     }).pipe(Effect.withClock(clock))
   })
 
