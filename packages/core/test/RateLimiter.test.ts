@@ -332,7 +332,7 @@ describe("RateLimiter", () => {
           const { buckets, takeNow } = clients[Math.floor(random() * clients.length)]!
           const holder = `h${i}`
           const expected = RateLimiter.takeAt(buckets.map(read), time, holder)
-          const taken = yield* Effect.withFiberRuntime((fiber) => Effect.succeed(takeNow(fiber)))
+          const taken = yield* Effect.withFiberRuntime<Immediate.Taken>((fiber) => Effect.succeed(takeNow(fiber)))
           const free = expected._tag === "Taken" && expected.start <= time
           expect(taken._tag).toBe(free ? "Now" : "Later")
           // Both take the tokens, free now or for a later start (that wait is not run here: its
