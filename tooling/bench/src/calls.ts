@@ -57,24 +57,38 @@ const expect = (what: string, ok: boolean, got: unknown) => {
 export const RUNNER_V8_FLAG = "--no-allocation-site-pretenuring"
 export const asTheRunnersProcess = () => setFlagsFromString(RUNNER_V8_FLAG)
 
+/** The executor of the three components, each with the limits above. */
+export const benchExecutor = () =>
+  Executor.make([boardtool, sitebuilder, browseragent].map((c) => Component.withRateLimits(c, unlimited)))
+
+/** The three components' connections to the simulators. */
+export const connectionsOf = (p: Providers) => ({
+  boardtool: { key: p.trello.key, token: p.trello.token, baseUrl: p.trello.baseUrl },
+  sitebuilder: {
+    clientId: p.webflow.clientId,
+    clientSecret: p.webflow.clientSecret,
+    accessToken: p.webflow.accessToken,
+    baseUrl: p.webflow.baseUrl
+  },
+  browseragent: { value: p.browserUse.apiKey, baseUrl: p.browserUse.baseUrl }
+})
+
+/**
+ * The runner's runtime: an HttpClient implementation, the opened connections over it, and no
+ * tracer (nothing exports spans).
+ */
+export const runtimeOf = (p: Providers, http: Layer.Layer<HttpClient.HttpClient>) =>
+  ManagedRuntime.make(Layer.merge(Connections.layer(connectionsOf(p)).pipe(Layer.provideMerge(http)), Layer.setTracerEnabled(false)))
+
+/** The HttpClient in context alone: a GET of `url` and its JSON. */
+export const httpAlone = (url: string, headers: Record<string, string>) =>
+  Effect.flatMap(HttpClient.HttpClient, (http) => Effect.flatMap(http.get(url, { headers }), (response) => response.json))
+
 export const makeCalls = (p: Providers) => {
-  const executor = Executor.make([boardtool, sitebuilder, browseragent].map((c) => Component.withRateLimits(c, unlimited)))
-  const connections = {
-    boardtool: { key: p.trello.key, token: p.trello.token, baseUrl: p.trello.baseUrl },
-    sitebuilder: {
-      clientId: p.webflow.clientId,
-      clientSecret: p.webflow.clientSecret,
-      accessToken: p.webflow.accessToken,
-      baseUrl: p.webflow.baseUrl
-    },
-    browseragent: { value: p.browserUse.apiKey, baseUrl: p.browserUse.baseUrl }
-  }
-  // The runner's runtime: an HttpClient implementation, the opened connections over it, and no
-  // tracer (nothing exports spans).
-  const runtimeOf = (http: Layer.Layer<HttpClient.HttpClient>) =>
-    ManagedRuntime.make(Layer.merge(Connections.layer(connections).pipe(Layer.provideMerge(http)), Layer.setTracerEnabled(false)))
-  const lean = runtimeOf(UndiciHttpClient.layer)
-  const platform = runtimeOf(NodeHttpClient.layerUndici)
+  const executor = benchExecutor()
+  const connections = connectionsOf(p)
+  const lean = runtimeOf(p, UndiciHttpClient.layer)
+  const platform = runtimeOf(p, NodeHttpClient.layerUndici)
   const step = (type: string, parameters: Record<string, unknown>, check: (out: any) => boolean) =>
     Effect.map(executor.run({ label: type, name: "step", type, parameters }), (out) => expect(type, check(out), out))
 
@@ -126,8 +140,6 @@ export const makeCalls = (p: Providers) => {
     const card = await trello.getCard({ id: p.trello.cardId })
     return expect(TYPED_PROMISE, isCard(card), card)
   }
-  const httpAlone = Effect.flatMap(HttpClient.HttpClient, (http) =>
-    Effect.flatMap(http.get(`${p.trello.baseUrl}/cards/${p.trello.cardId}`, { headers: { authorization: trelloAuth } }), (r) => r.json))
 
   // --- Webflow ------------------------------------------------------------------------------
   const webflow = new WebflowClient({ accessToken: p.webflow.accessToken, baseUrl: p.webflow.baseUrl })
@@ -146,7 +158,7 @@ export const makeCalls = (p: Providers) => {
         { name: OURS_PROMISE, run: (c, s) => measurePromises(() => lean.runPromise(getCard), c, s) },
         { name: TYPED_PROMISE, run: (c, s) => measurePromises(typedGetCard, c, s) },
         { name: "@x/core step, fibers, platform-node layerUndici", run: (c, s) => measureFibers(platform, getCard, c, s) },
-        { name: "HttpClient alone (@x/http-undici)", run: (c, s) => measureFibers(lean, httpAlone, c, s) },
+        { name: "HttpClient alone (@x/http-undici)", run: (c, s) => measureFibers(lean, httpAlone(`${p.trello.baseUrl}/cards/${p.trello.cardId}`, { authorization: trelloAuth }), c, s) },
         sdk("trello.js (official SDK)", async () => {
           const card = await trelloJs.cards.getCard({ id: p.trello.cardId })
           return expect("trello.js", isCard(card), card)
@@ -173,8 +185,7 @@ export const makeCalls = (p: Providers) => {
       title: "sitebuilder getCollectionItem: GET /v2/collections/{id}/items/{id}",
       clients: [
         fibers(step("sitebuilder/v1/getCollectionItem", { collectionId: p.webflow.collectionId, itemId: p.webflow.itemId }, isItem)),
-        { name: "HttpClient alone (@x/http-undici)", run: (c, s) => measureFibers(lean, Effect.flatMap(HttpClient.HttpClient, (http) =>
-    Effect.flatMap(http.get(itemUrl, { headers: { authorization: `Bearer ${p.webflow.accessToken}`, accept: "application/json" } }), (r) => r.json)), c, s) },
+        { name: "HttpClient alone (@x/http-undici)", run: (c, s) => measureFibers(lean, httpAlone(itemUrl, { authorization: `Bearer ${p.webflow.accessToken}`, accept: "application/json" }), c, s) },
         sdk("webflow-api (official SDK)", async () => {
           const item = await webflow.collections.items.getItem(p.webflow.collectionId, p.webflow.itemId)
           return expect("webflow-api", isItem(item), item)

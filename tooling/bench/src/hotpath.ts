@@ -7,19 +7,14 @@
  * short runs, `BENCH_HOTPATH_CONCURRENCY` calls in flight (default 32); `BENCH_HOTPATH_STEP_ONLY=1`
  * runs the step alone (for its profile).
  */
-import { boardtool } from "@x/boardtool"
-import { browseragent } from "@x/browseragent"
-import { Component, Connections, Executor, type RateLimiter } from "@x/core"
 import { UndiciHttpClient } from "@x/http-undici"
-import { sitebuilder } from "@x/sitebuilder"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as ManagedRuntime from "effect/ManagedRuntime"
 import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { request as undiciRequest, type Dispatcher } from "undici"
-import { asTheRunnersProcess } from "./calls.js"
+import { asTheRunnersProcess, benchExecutor, httpAlone, runtimeOf } from "./calls.js"
 import { measureFibers } from "./measure.js"
 import type { Providers } from "./simulators.js"
 
@@ -58,17 +53,7 @@ const replaying = (answer: Recorded): Dispatcher => {
   return { dispatch, close: async () => {}, destroy: async () => {} } as unknown as Dispatcher
 }
 
-// Sized so that it is consulted on every call without ever making one wait (as calls.ts).
-const unlimited: ReadonlyArray<RateLimiter.RateLimit> = [
-  { scope: "token", limit: 50_000, interval: "1 second" },
-  { scope: "key", limit: 50_000, interval: "1 second" }
-]
-const executor = Executor.make([boardtool, sitebuilder, browseragent].map((c) => Component.withRateLimits(c, unlimited)))
-const connections = {
-  boardtool: { key: p.trello.key, token: p.trello.token, baseUrl: p.trello.baseUrl },
-  sitebuilder: { clientId: p.webflow.clientId, clientSecret: p.webflow.clientSecret, accessToken: p.webflow.accessToken, baseUrl: p.webflow.baseUrl },
-  browseragent: { value: p.browserUse.apiKey, baseUrl: p.browserUse.baseUrl }
-}
+const executor = benchExecutor()
 const trelloAuth = `OAuth oauth_consumer_key="${p.trello.key}", oauth_token="${p.trello.token}"`
 const calls = [
   {
@@ -96,13 +81,9 @@ const rows: Array<Record<string, unknown>> = []
 for (const call of calls) {
   if (only !== undefined && !call.title.includes(only)) continue
   const answer = await record(call.url, { ...call.headers, accept: "application/json" })
-  const http = Layer.succeed(HttpClient.HttpClient, UndiciHttpClient.make(replaying(answer)))
-  const runtime = ManagedRuntime.make(
-    Layer.merge(Connections.layer(connections).pipe(Layer.provideMerge(http)), Layer.setTracerEnabled(false))
-  )
+  const runtime = runtimeOf(p, Layer.succeed(HttpClient.HttpClient, UndiciHttpClient.make(replaying(answer))))
   const step = executor.run({ label: call.step.type, name: "step", ...call.step })
-  const alone = Effect.flatMap(HttpClient.HttpClient, (client) =>
-    Effect.flatMap(client.get(call.url, { headers: call.headers }), (response) => response.json))
+  const alone = httpAlone(call.url, call.headers)
   const stepOnly = process.env["BENCH_HOTPATH_STEP_ONLY"] === "1"
   const clients = [{ name: "step", effect: step }, { name: "HttpClient alone", effect: stepOnly ? step : alone }] as const
   const perCall: [Array<number>, Array<number>] = [[], []]
