@@ -303,8 +303,6 @@ export const memoryStore = (): RateLimiterStore => {
   }
   // The buckets of one request's limits, each once (a bucket named twice gives one token, as
   // `takeAt` over its array does: a limiter names each once, another caller may not).
-  // The buckets of one request's limits, each once (a bucket named twice gives one token, as
-  // `takeAt` over its array does: a limiter names each once, another caller may not).
   const keptOf = (wanted: ReadonlyArray<Bucket>): Array<MemoryBucket> => {
     const kept: Array<MemoryBucket> = []
     for (const bucket of wanted) {
@@ -410,20 +408,21 @@ const reportWait = (wait: Wait): Effect.Effect<void> =>
 const noPermit: Permit = { release: Effect.void }
 
 /**
- * A permit of the memory store, given back in the caller's step (`releaseNow`), or as an effect
- * of one step where a caller asks for one. Classes, not object literals: a literal with a getter
- * is built by V8's runtime, slowly, on every request.
+ * A permit of the memory store's tokens taken for no holder: given back through the tokens in
+ * the caller's step (`releaseNow`), or as an effect of one step where a caller asks for one. A
+ * class, not an object literal: a literal with a getter is built by V8's runtime, slowly, on
+ * every request.
  */
-abstract class ImmediatePermitBase implements Immediate.ImmediatePermit {
+class FreePermit implements Immediate.ImmediatePermit {
   readonly _tag = "Now"
   private released = false
 
-  protected abstract giveBack(answeredAt: number): void
+  constructor(private readonly store: SynchronousStore, private readonly tokens: ReadonlyArray<Held>) {}
 
   releaseNow(fiber: Fiber.RuntimeFiber<any, any>): void {
     if (this.released) return
     this.released = true
-    this.giveBack(nowOf(fiber))
+    this.store.releaseFree(this.tokens, nowOf(fiber))
   }
 
   get release(): Effect.Effect<void> {
@@ -431,28 +430,6 @@ abstract class ImmediatePermitBase implements Immediate.ImmediatePermit {
       this.releaseNow(fiber)
       return Effect.void
     })
-  }
-}
-
-/** The tokens of a take for no holder, given back through themselves. */
-class FreePermit extends ImmediatePermitBase {
-  constructor(private readonly store: SynchronousStore, private readonly tokens: ReadonlyArray<Held>) {
-    super()
-  }
-
-  protected giveBack(answeredAt: number): void {
-    this.store.releaseFree(this.tokens, answeredAt)
-  }
-}
-
-/** A holder's tokens, given back by its name. */
-class HolderPermit extends ImmediatePermitBase {
-  constructor(private readonly store: SynchronousStore, private readonly buckets: ReadonlyArray<Bucket>, private readonly holder: string) {
-    super()
-  }
-
-  protected giveBack(answeredAt: number): void {
-    this.store.release(this.buckets, this.holder, answeredAt)
   }
 }
 
@@ -515,11 +492,9 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
         // A token of each bucket back now: taken for no holder, given back through the tokens.
         const free = sync.takeFree(memoryBuckets ??= sync.bucketsOf(buckets), now)
         if (free !== undefined) return new FreePermit(sync, free)
+        // Otherwise a wait (a token back later, or none while every one is held), for a holder.
         const holder = `${prefix}:${taken++}`
-        const answer = sync.take(buckets, holder, now)
-        return answer._tag === "Taken" && answer.waitMillis <= 0
-          ? new HolderPermit(sync, buckets, holder)
-          : { _tag: "Later", wait: Effect.uninterruptible(answered(holder, answer, 0)) }
+        return { _tag: "Later", wait: Effect.uninterruptible(answered(holder, sync.take(buckets, holder, now), 0)) }
       }
       return Immediate.register(
         Effect.withFiberRuntime<Permit>((fiber) => {

@@ -83,6 +83,46 @@ const rowStore = (): RateLimiter.RateLimiterStore => {
   }
 }
 
+/**
+ * A seeded sequence on a clock moved by hand (TestClock's adjust yields to the scheduler: slow
+ * over thousands of steps), and a store of `takeAt` and `releaseAt` over plain arrays, as the
+ * memory store used to keep them, to compare a store with.
+ */
+const byHand = (seed: number) => {
+  let time = 0
+  let state = seed
+  const random = () => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648
+  const clock: Clock.Clock = {
+    [Clock.ClockTypeId]: Clock.ClockTypeId,
+    unsafeCurrentTimeMillis: () => time,
+    unsafeCurrentTimeNanos: () => BigInt(time) * 1_000_000n,
+    currentTimeMillis: Effect.sync(() => time),
+    currentTimeNanos: Effect.sync(() => BigInt(time) * 1_000_000n),
+    sleep: () => Effect.void
+  }
+  // Mostly a few milliseconds, sometimes up to 200, now and then 20 s (holders pass their hold limit).
+  const advance = () => {
+    const step = random()
+    time += step < 0.02 ? 20_000 : Math.floor(random() * (step < 0.12 ? 200 : 3))
+  }
+  const rows = new Map<string, ReadonlyArray<RateLimiter.Token>>()
+  const read = (bucket: RateLimiter.Bucket): RateLimiter.BucketState => ({ bucket, tokens: rows.get(bucket.key) ?? [] })
+  const arrays: RateLimiter.RateLimiterStore = {
+    take: (buckets, holder) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const taken = RateLimiter.takeAt(buckets.map(read), now, holder)
+        if (taken._tag === "Full") return taken
+        buckets.forEach((bucket, i) => rows.set(bucket.key, taken.tokens[i]!))
+        return { _tag: "Taken", waitMillis: taken.start - now } as const
+      }),
+    release: (buckets, holder, sent) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        for (const bucket of buckets) rows.set(bucket.key, RateLimiter.releaseAt(read(bucket), holder, sent ? now : undefined))
+      })
+  }
+  return { clock, random, advance, arrays }
+}
+
 describe("RateLimiter", () => {
   it.effect("lets `limit` requests start at once, and each next one when a token comes back an interval after its answer", () =>
     Effect.gen(function*() {
@@ -228,45 +268,17 @@ describe("RateLimiter", () => {
     }))
 
   it.effect("the memory store answers every take as takeAt and releaseAt over arrays do, large limits, gone holders and buckets named twice included", () => {
-    // A clock moved by hand (TestClock's adjust yields to the scheduler: slow over thousands of steps).
-    let time = 0
-    const clock: Clock.Clock = {
-      [Clock.ClockTypeId]: Clock.ClockTypeId,
-      unsafeCurrentTimeMillis: () => time,
-      unsafeCurrentTimeNanos: () => BigInt(time) * 1_000_000n,
-      currentTimeMillis: Effect.sync(() => time),
-      currentTimeNanos: Effect.sync(() => BigInt(time) * 1_000_000n),
-      sleep: () => Effect.void
-    }
+    // A seeded sequence of takes and releases (some never sent, some never released, so that
+    // holders pass their hold limit) against both stores, the clock moving between calls.
+    const { advance, arrays, clock, random } = byHand(7)
     return Effect.gen(function*() {
-      // A seeded sequence of takes and releases (some never sent, some never released, so that
-      // holders pass their hold limit) against both stores, the clock moving between calls.
-      let seed = 7
-      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648
       const limits: ReadonlyArray<RateLimiter.KeyedRateLimit> = [token("t", 3, "10 seconds"), { scope: "key", credential: "k", limit: 5, interval: "4 seconds" }, token("big", 400, "1 second")]
-      // takeAt and releaseAt over plain arrays, as the memory store used to keep them.
-      const rows = new Map<string, ReadonlyArray<RateLimiter.Token>>()
-      const read = (bucket: RateLimiter.Bucket): RateLimiter.BucketState => ({ bucket, tokens: rows.get(bucket.key) ?? [] })
-      const arrays: RateLimiter.RateLimiterStore = {
-        take: (buckets, holder) =>
-          Effect.map(Clock.currentTimeMillis, (now) => {
-            const taken = RateLimiter.takeAt(buckets.map(read), now, holder)
-            if (taken._tag === "Full") return taken
-            buckets.forEach((bucket, i) => rows.set(bucket.key, taken.tokens[i]!))
-            return { _tag: "Taken", waitMillis: taken.start - now } as const
-          }),
-        release: (buckets, holder, sent) =>
-          Effect.map(Clock.currentTimeMillis, (now) => {
-            for (const bucket of buckets) rows.set(bucket.key, RateLimiter.releaseAt(read(bucket), holder, sent ? now : undefined))
-          })
-      }
       const memory = RateLimiter.memoryStore()
       const held: Array<{ readonly holder: string; readonly buckets: ReadonlyArray<RateLimiter.Bucket> }> = []
       let full = 0
       let waited = 0
       for (let i = 0; i < 3_000; i++) {
-        const step = random()
-        time += step < 0.02 ? 20_000 : Math.floor(random() * (step < 0.12 ? 200 : 3))
+        advance()
         if (random() < 0.55 || held.length === 0) {
           const pick = random()
           // Some name a bucket twice (two identical limits): still one token of it.
@@ -298,25 +310,13 @@ describe("RateLimiter", () => {
   })
 
   it.effect("a limiter's permits taken in its own step (tokens for no holder) give what takeAt and releaseAt over arrays give", () => {
-    let time = 0
-    const clock: Clock.Clock = {
-      [Clock.ClockTypeId]: Clock.ClockTypeId,
-      unsafeCurrentTimeMillis: () => time,
-      unsafeCurrentTimeNanos: () => BigInt(time) * 1_000_000n,
-      currentTimeMillis: Effect.sync(() => time),
-      currentTimeNanos: Effect.sync(() => BigInt(time) * 1_000_000n),
-      sleep: () => Effect.void
-    }
+    const { advance, arrays, clock, random } = byHand(11)
     return Effect.gen(function*() {
-      let seed = 11
-      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648
       const sets: ReadonlyArray<ReadonlyArray<RateLimiter.KeyedRateLimit>> = [
         [token("t", 3, "10 seconds"), { scope: "key", credential: "k", limit: 5, interval: "4 seconds" }],
         [{ scope: "key", credential: "k", limit: 5, interval: "4 seconds" }],
         [token("big", 400, "1 second")]
       ]
-      const rows = new Map<string, ReadonlyArray<RateLimiter.Token>>()
-      const read = (bucket: RateLimiter.Bucket): RateLimiter.BucketState => ({ bucket, tokens: rows.get(bucket.key) ?? [] })
       const limiter = RateLimiter.make(RateLimiter.memoryStore())
       const clients = sets.map((limits) => ({
         buckets: limits.map(RateLimiter.bucketOf).sort((a, b) => (a.key < b.key ? -1 : 1)),
@@ -326,18 +326,15 @@ describe("RateLimiter", () => {
       let now = 0
       let later = 0
       for (let i = 0; i < 3_000; i++) {
-        const step = random()
-        time += step < 0.02 ? 20_000 : Math.floor(random() * (step < 0.12 ? 200 : 3))
+        advance()
         if (random() < 0.55 || held.length === 0) {
           const { buckets, takeNow } = clients[Math.floor(random() * clients.length)]!
           const holder = `h${i}`
-          const expected = RateLimiter.takeAt(buckets.map(read), time, holder)
-          const taken = yield* Effect.withFiberRuntime<Immediate.Taken>((fiber) => Effect.succeed(takeNow(fiber)))
-          const free = expected._tag === "Taken" && expected.start <= time
-          expect(taken._tag).toBe(free ? "Now" : "Later")
           // Both take the tokens, free now or for a later start (that wait is not run here: its
           // tokens are never given back, as a holder gone); a full bucket is taken from by neither.
-          if (expected._tag === "Taken") buckets.forEach((bucket, b) => rows.set(bucket.key, expected.tokens[b]!))
+          const expected = yield* arrays.take(buckets, holder)
+          const taken = yield* Effect.withFiberRuntime<Immediate.Taken>((fiber) => Effect.succeed(takeNow(fiber)))
+          expect(taken._tag).toBe(expected._tag === "Taken" && expected.waitMillis <= 0 ? "Now" : "Later")
           if (taken._tag === "Now") {
             now++
             held.push({ holder, buckets, permit: taken })
@@ -346,7 +343,7 @@ describe("RateLimiter", () => {
           const [{ buckets, holder, permit }] = held.splice(Math.floor(random() * held.length), 1)
           // One in ten holders never gives its tokens back (they come back past the hold limit).
           if (random() < 0.9) {
-            for (const bucket of buckets) rows.set(bucket.key, RateLimiter.releaseAt(read(bucket), holder, time))
+            yield* arrays.release(buckets, holder, true)
             yield* Effect.withFiberRuntime((fiber) => Effect.sync(() => permit.releaseNow(fiber)))
           }
         }
