@@ -61,18 +61,18 @@ describe("browseragent actions: the wire", () => {
       }
     }))
 
-  it.effect("getSession: GET /api/v3/sessions/{id}: the full Session, agentmailEmail as mailboxEmail, nulls kept", () =>
+  it.effect("getSession: GET /api/v3/sessions/{id}: the full Session, agentmailEmail as mailboxEmail, the integrations used, nulls kept", () =>
     Effect.gen(function*() {
       browserUse().get(`/api/v3/sessions/${SESSION}`).reply(200, wireSession({
         status: "stopped",
         output: { name: "MX Master 3S", price: 99.99 },
         outputSchema: JSON.parse(schema),
         isTaskSuccessful: true,
-        recordingUrls: ["https://recordings.example/1.mp4"]
+        recordingUrls: ["https://recordings.example/1.mp4"],
+        integrationsUsed: ["gmail", "agentmail"]
       }))
-      const expected = { ...wireSession(), status: "stopped", output: { name: "MX Master 3S", price: 99.99 }, outputSchema: JSON.parse(schema), isTaskSuccessful: true, recordingUrls: ["https://recordings.example/1.mp4"], model: "modelfamilyA-sonnet-4.6", mailboxEmail: "agent-1a2b@agentmail.to" } as Record<string, unknown>
+      const expected = { ...wireSession(), status: "stopped", output: { name: "MX Master 3S", price: 99.99 }, outputSchema: JSON.parse(schema), isTaskSuccessful: true, recordingUrls: ["https://recordings.example/1.mp4"], model: "modelfamilyA-sonnet-4.6", mailboxEmail: "agent-1a2b@agentmail.to", integrationsUsed: ["gmail", "agentmail"] } as Record<string, unknown>
       delete expected["agentmailEmail"]
-      delete expected["integrationsUsed"]
       expect(yield* run("getSession", { sessionId: SESSION })).toEqual(expected)
     }))
 
@@ -82,7 +82,7 @@ describe("browseragent actions: the wire", () => {
         id: SESSION, status: "created", model: "bu-mini", createdAt: "2026-11-21T10:00:00Z", updatedAt: "2026-11-21T10:00:00Z"
       })
       expect(yield* run("getSession", { sessionId: SESSION })).toMatchObject({
-        model: "bu-mini", title: null, output: null, mailboxEmail: null, liveUrl: null, stepCount: 0, recordingUrls: [], totalCostUsd: "0"
+        model: "bu-mini", title: null, output: null, mailboxEmail: null, liveUrl: null, stepCount: 0, recordingUrls: [], totalCostUsd: "0", integrationsUsed: []
       })
     }))
 

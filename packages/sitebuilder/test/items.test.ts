@@ -82,6 +82,7 @@ describe("createCollectionItem / updateCollectionItem: the wire", () => {
       const output = yield* run("createCollectionItem", { collectionId: COLLECTION, isDraft: true, fieldData: { ...everyField, price: "19.5" } })
       expect(output).toEqual({
         id: ITEM,
+        cmsLocaleId: webflowItem.cmsLocaleId,
         isDraft: true,
         isArchived: false,
         fieldData: everyField,

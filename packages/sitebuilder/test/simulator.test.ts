@@ -127,6 +127,8 @@ describe("sitebuilder against the simulator", () => {
       const item = yield* run("getCollectionItem", { collectionId: products().id, itemId: items[9]!.value }, values)
       expect(item).toEqual({
         id: items[9]!.value,
+        // The locale's CMS id, as Webflow gives it with every item.
+        cmsLocaleId: expect.stringMatching(/^[0-9a-f]{24}$/),
         fieldData: { name: "Product 10", slug: "product-10", price: 1000, featured: true },
         isDraft: false,
         isArchived: false,

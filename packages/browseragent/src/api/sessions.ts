@@ -36,13 +36,14 @@ export const taskEnded = (session: { status: string; isTaskSuccessful: boolean |
 // (which renames and maps fields anyway): the wire Schema stays exactly the wire's.
 const optional = Schema.optional
 
-/** The session as the wire has it (SessionResponse): absent nullable fields are null, never invented. */
+/**
+ * The session as the wire has it (SessionResponse): absent nullable fields are null, never
+ * invented. Its fields in the wire's order, so that an answer is read without a copy.
+ */
 export const WireSession = Schema.Struct({
   id: Schema.String,
   status: Schema.String,
   model: Schema.String,
-  createdAt: Schema.String,
-  updatedAt: Schema.String,
   title: nullable(Schema.String),
   output: optional(Schema.Unknown),
   outputSchema: nullable(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
@@ -63,7 +64,10 @@ export const WireSession = Schema.Struct({
   browserCostUsd: optional(Schema.String),
   totalCostUsd: optional(Schema.String),
   screenshotUrl: nullable(Schema.String),
-  agentmailEmail: nullable(Schema.String)
+  agentmailEmail: nullable(Schema.String),
+  integrationsUsed: optional(Schema.Array(Schema.String)),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
 })
 
 /** The Session the actions output: the wire's fields, `mailboxEmail` for `agentmailEmail`, the neutral model. */
@@ -93,7 +97,9 @@ export const Session = Schema.Struct({
   browserCostUsd: Schema.String,
   totalCostUsd: Schema.String,
   screenshotUrl: Schema.NullOr(Schema.String),
-  mailboxEmail: Schema.NullOr(Schema.String)
+  mailboxEmail: Schema.NullOr(Schema.String),
+  /** The integration providers the session used (e.g. "gmail", "slack"). */
+  integrationsUsed: Schema.Array(Schema.String)
 })
 export type Session = typeof Session.Type
 
@@ -125,7 +131,8 @@ export const toSession = (wire: typeof WireSession.Type): Session => ({
   browserCostUsd: wire.browserCostUsd ?? "0",
   totalCostUsd: wire.totalCostUsd ?? "0",
   screenshotUrl: wire.screenshotUrl ?? null,
-  mailboxEmail: wire.agentmailEmail ?? null
+  mailboxEmail: wire.agentmailEmail ?? null,
+  integrationsUsed: wire.integrationsUsed ?? []
 })
 
 export const getSession = (client: ProviderClient.ProviderClient, sessionId: string) =>

@@ -14,19 +14,22 @@ const { path } = ProviderRequest
 
 /**
  * A CMS item: `fieldData` keeps every field of the collection, `name` and `slug` always among
- * them; its dates and flags as Webflow gives them (`lastPublished` null: never published).
+ * them; its locale (`cmsLocaleId`: which locale's version this is), dates and flags as Webflow
+ * gives them (`lastPublished` null: never published). Its fields in Webflow's order, so that
+ * an answer as Webflow sends it is read without a copy.
  */
 export const Item = Schema.Struct({
   id: Schema.String,
+  cmsLocaleId: Schema.optional(Schema.NullOr(Schema.String)),
+  lastPublished: Schema.optional(Schema.NullOr(Schema.String)),
+  lastUpdated: Schema.optional(Schema.String),
+  createdOn: Schema.optional(Schema.String),
+  isArchived: Schema.optional(Schema.Boolean),
+  isDraft: Schema.optional(Schema.Boolean),
   fieldData: Schema.Struct(
     { name: Schema.String, slug: Schema.String },
     Schema.Record({ key: Schema.String, value: Schema.Unknown })
-  ),
-  isDraft: Schema.optional(Schema.Boolean),
-  isArchived: Schema.optional(Schema.Boolean),
-  lastPublished: Schema.optional(Schema.NullOr(Schema.String)),
-  lastUpdated: Schema.optional(Schema.String),
-  createdOn: Schema.optional(Schema.String)
+  )
 })
 export type Item = typeof Item.Type
 
