@@ -14,8 +14,14 @@ const segment = (text: string) => {
   }
 }
 
+/**
+ * A path of characters that `encodeURIComponent` keeps and no `%`, `?` or `#`: each segment is
+ * already in the one form (every delivery's path, as providers send it), so it is not split.
+ */
+const inOneForm = /^[A-Za-z0-9\-_.!~*'()/]*$/
+
 /** A URL's pathname (a public URL's, or a request's target without its query) in the one form. */
 export const canonical = (pathname: string): string => {
-  const path = pathname.split(/[?#]/, 1)[0]!.split("/").map(segment).join("/")
+  const path = inOneForm.test(pathname) ? pathname : pathname.split(/[?#]/, 1)[0]!.split("/").map(segment).join("/")
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path
 }
