@@ -34,7 +34,7 @@ export const webflowOrder = {
 
 export const webflowItem = {
   id: ITEM,
-  cmsLocaleId: null,
+  cmsLocaleId: "653ad57de882f528b32e810e",
   lastPublished: "2026-11-01T12:00:00.000Z",
   lastUpdated: "2026-11-01T12:00:00.000Z",
   createdOn: "2026-11-01T12:00:00.000Z",

@@ -16,7 +16,7 @@ const segment = (text: string) => {
 
 /**
  * A path of characters that `encodeURIComponent` keeps and no `%`, `?` or `#`: each segment is
- * already in the one form (every delivery's path, as providers send it), so it is not split.
+ * already in the one form (as a webhook's path usually comes), so it is not split.
  */
 const inOneForm = /^[A-Za-z0-9\-_.!~*'()/]*$/
 
