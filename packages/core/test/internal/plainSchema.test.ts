@@ -220,4 +220,20 @@ describe("internal/plainSchema", () => {
       expect(JSON.stringify(decoded)).toBe(JSON.stringify(right(Schema.decodeUnknownEither(Fields)(other))))
     }
   })
+
+  it("a field named after one of Object.prototype's own (toString, constructor) is absent when the input has no such key", () => {
+    const Odd = Schema.Struct({
+      id: Schema.String,
+      nested: Schema.Struct({ a: Schema.String }),
+      toString: Schema.optional(Schema.Unknown),
+      constructor: Schema.optional(Schema.Unknown)
+    })
+    // In the schema's order, the nested value a copy (its key more): the output is a copy, the
+    // fields after it written to it, with no inherited value among them.
+    const input = { id: "1", nested: { a: "x", extra: 1 } }
+    const decoded = Either.getOrThrow(PlainSchema.decodeUnknownEither(Odd)(input)) as Record<string, unknown>
+    expect(Object.keys(decoded)).toEqual(["id", "nested"])
+    expect(decoded).toStrictEqual({ id: "1", nested: { a: "x" } })
+    same(Odd, [input, { id: "1", nested: { a: "x" } }, { id: "1", nested: { a: "x" }, toString: 1, constructor: "c" }])
+  })
 })
