@@ -4,7 +4,8 @@
  *    browseragent getSession, each through a step of ours, the provider's official SDK, a bare
  *    `fetch` and a raw undici `Pool.request`, sequentially and at concurrency 32, against the
  *    packages' simulators in a process of their own; each client's time in interleaved slices
- *    (BENCH_ROUNDS, default 4), so that the machine's load falls on every client alike.
+ *    (BENCH_ROUNDS, default 4, made even), the order reversed every other round, so that the
+ *    machine's load and a drift over the part fall on every client alike.
  * 2. Rate-limit efficiency (ratelimit.ts). 3. The durable engine (engine.ts): ingestion on the
  *    embedded default; execution on it and on one and two runners on PostgreSQL; rate limits
  *    across two runners; a loop's iterations against as many one-task runs; one runner against two
@@ -48,7 +49,8 @@ asTheRunnersProcess()
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 2)
 const warmupSeconds = Number(process.env["BENCH_WARMUP"] ?? 0.5)
 const concurrencyLevels = (process.env["BENCH_CONCURRENCY"] ?? "1,32").split(",").map(Number)
-const rounds = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 4))
+// Even, so that the order reversed every other round balances (see the per-call part).
+const rounds = Math.max(2, 2 * Math.round(Number(process.env["BENCH_ROUNDS"] ?? 4) / 2))
 const only = process.env["BENCH_ONLY"]
 const runs = (part: string) => only === undefined || only === part
 
@@ -76,13 +78,17 @@ if (only === undefined || !partNames.includes(only)) {
     for (const client of selected) await client.run(1, warmupSeconds)
     for (const concurrency of concurrencyLevels) {
       for (const client of selected) await client.run(concurrency, warmupSeconds)
-      // Each client's time in `rounds` slices, interleaved (the order turned each round): a
-      // load that comes and goes on the machine (two cores, shared) falls on every client
-      // alike, where one run after the other let it fall on one and move the ratios.
+      // Each client's time in `rounds` slices, interleaved: a load that comes and goes on the
+      // machine (two cores, shared) falls on every client alike, where one run after the other
+      // let it fall on one and move the ratios. The order is reversed every other round, so
+      // that a drift over the part falls on every client alike too: the Trello simulator's
+      // create scans its list, which grows by a card a call (createCard at concurrency 1: 0.62
+      // ms an answer at the part's start, 1.1 ms a few thousand cards later), and an order
+      // turned by one each round left raw undici measured earlier on average than ours.
       const slices = new Map<Client, Array<Measurement>>(selected.map((client) => [client, []]))
       for (let round = 0; round < rounds; round++) {
         for (let i = 0; i < selected.length; i++) {
-          const client = selected[(i + round) % selected.length]!
+          const client = selected[round % 2 === 0 ? i : selected.length - 1 - i]!
           slices.get(client)!.push(await client.run(concurrency, seconds / rounds))
         }
       }
