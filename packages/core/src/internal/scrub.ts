@@ -23,6 +23,8 @@ export const formsOf = (secrets: ReadonlyArray<Redacted.Redacted<string>>): Read
 }
 
 const holdsAny = (text: string, forms: ReadonlyArray<string>) => {
+  // Shorter than the shortest form (the last): most keys and values of an output, at no search.
+  if (forms.length === 0 || text.length < forms[forms.length - 1]!.length) return false
   for (let i = 0; i < forms.length; i++) if (text.includes(forms[i]!)) return true
   return false
 }
@@ -38,7 +40,10 @@ export const replaceIn = (text: string, forms: ReadonlyArray<string>): string =>
 const set = (target: Record<string, unknown>, key: string, value: unknown) =>
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
 
-/** Every string and key of a JSON value scrubbed; the value itself when it holds no secret. */
+/**
+ * Every string and key of a JSON value scrubbed; the value itself when it holds no secret.
+ * `forms` as `formsOf` gives them (longest first).
+ */
 export const walk = (value: unknown, forms: ReadonlyArray<string>): unknown => {
   if (typeof value === "string") return holdsAny(value, forms) ? replaceIn(value, forms) : value
   if (typeof value !== "object" || value === null) return value

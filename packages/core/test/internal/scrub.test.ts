@@ -20,6 +20,13 @@ describe("internal/scrub", () => {
     expect(value.list[0]).toBe("s3cret/value")
   })
 
+  it("a text as long as the shortest form is searched; a shorter one cannot hold any and is kept as it is", () => {
+    // "s3cret/value" (12), its encoded form "s3cret%2Fvalue" (14); "abc" (3) is under the minimum length and no form.
+    const short = { "s3cret/valu": "s3cret/valu", ab: "3cret/value" }
+    expect(scrub(short)).toBe(short)
+    expect(scrub({ "s3cret/value": "s3cret/value", x: "s3cret%2Fvalue" })).toEqual({ "[redacted]": "[redacted]", x: "[redacted]" })
+  })
+
   it("keeps a key named __proto__ as data", () => {
     const value = JSON.parse(`{"__proto__": "s3cret/value"}`)
     const scrubbed = scrub(value)
