@@ -81,10 +81,11 @@ if (only === undefined || !partNames.includes(only)) {
       // Each client's time in `rounds` slices, interleaved: a load that comes and goes on the
       // machine (two cores, shared) falls on every client alike, where one run after the other
       // let it fall on one and move the ratios. The order is reversed every other round, so
-      // that a drift over the part falls on every client alike too: the Trello simulator's
-      // create scans its list, which grows by a card a call (createCard at concurrency 1: 0.62
-      // ms an answer at the part's start, 1.1 ms a few thousand cards later), and an order
-      // turned by one each round left raw undici measured earlier on average than ours.
+      // that every client's slices sit at the same mean place in the part, whatever the number
+      // of clients, and a drift over the part (the Trello simulator's create scans its list,
+      // which grows a card a call) falls on every client alike too; an order turned by one a
+      // round does so only when the rounds are a multiple of the clients (not four rounds over
+      // getCard's eight clients).
       const slices = new Map<Client, Array<Measurement>>(selected.map((client) => [client, []]))
       for (let round = 0; round < rounds; round++) {
         for (let i = 0; i < selected.length; i++) {

@@ -220,7 +220,6 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
     checks.push(check)
   }
   const declared = new Set(names)
-  const inherited = names.map((name) => name in Object.prototype)
   // Whether the input's own keys are what a copy would have, in its order: the fields present
   // in the schema's order (those left out optional), then, with a record for the rest, keys of
   // no field. Keys only: no field's check is run twice.
@@ -270,10 +269,9 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
       let output: Record<string, unknown> | undefined
       for (let i = 0; i < names.length; i++) {
         const name = names[i]!
+        // Own keys only: Object.prototype may have gained a key of this name since (a polyfill, or worse).
+        if (!hasOwn(input, name)) continue
         const value = input[name]
-        // A value that is not undefined is an own key's (the prototype is Object's), unless
-        // the name is one of Object.prototype's own (`toString`, `constructor`).
-        if ((value === undefined || inherited[i]) && !hasOwn(input, name)) continue
         const checked = checks[i]!(value)
         if (checked === fail) return fail
         if (output === undefined) {

@@ -235,5 +235,19 @@ describe("internal/plainSchema", () => {
     expect(Object.keys(decoded)).toEqual(["id", "nested"])
     expect(decoded).toStrictEqual({ id: "1", nested: { a: "x" } })
     same(Odd, [input, { id: "1", nested: { a: "x" } }, { id: "1", nested: { a: "x" }, toString: 1, constructor: "c" }])
+    // A name Object.prototype gains after the schema was compiled (a polyfill, or a polluted
+    // prototype): never read as the input's own.
+    const Later = Schema.Struct({ id: Schema.String, meta: Schema.optional(Schema.Struct({ a: Schema.String })), note: Schema.optional(Schema.Unknown) })
+    const decodeLater = PlainSchema.decodeUnknownEither(Later)
+    Object.defineProperty(Object.prototype, "meta", { value: { a: "x", b: 1 }, configurable: true, writable: true })
+    Object.defineProperty(Object.prototype, "note", { value: "polluted", configurable: true, writable: true })
+    try {
+      expect(Either.getOrThrow(decodeLater({ id: "1" }))).toStrictEqual({ id: "1" })
+      expect(Object.keys(Either.getOrThrow(decodeLater({ id: "1", meta: { a: "y", c: 2 } })) as object)).toEqual(["id", "meta"])
+      same(Later, [{ id: "1" }, { id: "1", meta: { a: "y", c: 2 } }])
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)["meta"]
+      delete (Object.prototype as Record<string, unknown>)["note"]
+    }
   })
 })
