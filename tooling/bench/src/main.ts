@@ -50,7 +50,8 @@ const seconds = Number(process.env["BENCH_SECONDS"] ?? 2)
 const warmupSeconds = Number(process.env["BENCH_WARMUP"] ?? 0.5)
 const concurrencyLevels = (process.env["BENCH_CONCURRENCY"] ?? "1,32").split(",").map(Number)
 // Even, so that the order reversed every other round balances (see the per-call part).
-const rounds = Math.max(2, 2 * Math.round(Number(process.env["BENCH_ROUNDS"] ?? 4) / 2))
+const roundsAsked = Number(process.env["BENCH_ROUNDS"] ?? 4)
+const rounds = Math.max(2, 2 * Math.round((Number.isFinite(roundsAsked) ? roundsAsked : 4) / 2))
 const only = process.env["BENCH_ONLY"]
 const runs = (part: string) => only === undefined || only === part
 
