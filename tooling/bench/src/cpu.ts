@@ -13,6 +13,7 @@
 import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { asTheRunnersProcess, makeCalls, OURS, UNDICI } from "./calls.js"
+import { alternatingCpuPerCall, quantile } from "./measure.js"
 import type { Providers } from "./simulators.js"
 
 asTheRunnersProcess()
@@ -26,26 +27,16 @@ const simulators = fork(fileURLToPath(new URL("./simulators.js", import.meta.url
 const providers = await new Promise<Providers>((resolve) => simulators.once("message", (m: Providers) => resolve(m)))
 const { calls, close } = makeCalls(providers)
 
-const quantile = (values: ReadonlyArray<number>, q: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(q * (sorted.length - 1))]!
-}
 const rows: Array<Record<string, unknown>> = []
 for (const call of calls) {
   if (only !== undefined && !call.title.includes(only)) continue
   const pair = names.map((name) => call.clients.find((c) => c.name === name)!)
   if (pair.some((client) => client === undefined)) continue
-  for (const client of pair) await client.run(concurrency, 1)
-  const perCall: [Array<number>, Array<number>] = [[], []]
-  for (let run = 0; run < runs; run++) {
-    for (const i of run % 2 === 0 ? [0, 1] : [1, 0]) {
-      const before = process.cpuUsage()
-      const { calls: n } = await pair[i]!.run(concurrency, seconds)
-      const used = process.cpuUsage(before)
-      perCall[i as 0 | 1].push((used.user + used.system) / n)
-    }
-  }
-  const [ours, undici] = perCall
+  const [ours, undici] = await alternatingCpuPerCall(
+    [(s) => pair[0]!.run(concurrency, s), (s) => pair[1]!.run(concurrency, s)],
+    runs,
+    seconds
+  )
   rows.push({
     call: call.title.split(":")[0],
     [`${names[0]} µs p10`]: Number(quantile(ours, 0.1).toFixed(1)),

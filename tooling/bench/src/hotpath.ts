@@ -15,7 +15,7 @@ import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { request as undiciRequest, type Dispatcher } from "undici"
 import { asTheRunnersProcess, benchExecutor, httpAlone, runtimeOf } from "./calls.js"
-import { measureFibers } from "./measure.js"
+import { alternatingCpuPerCall, measureFibers, quantile } from "./measure.js"
 import type { Providers } from "./simulators.js"
 
 asTheRunnersProcess()
@@ -76,7 +76,6 @@ const calls = [
   }
 ]
 
-const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!
 const rows: Array<Record<string, unknown>> = []
 for (const call of calls) {
   if (only !== undefined && !call.title.includes(only)) continue
@@ -86,18 +85,14 @@ for (const call of calls) {
   const alone = httpAlone(call.url, call.headers)
   const stepOnly = process.env["BENCH_HOTPATH_STEP_ONLY"] === "1"
   const clients = [{ name: "step", effect: step }, { name: "HttpClient alone", effect: stepOnly ? step : alone }] as const
-  const perCall: [Array<number>, Array<number>] = [[], []]
-  for (const client of clients) await measureFibers(runtime, client.effect as Effect.Effect<unknown, unknown, never>, concurrency, 1)
-  for (let run = 0; run < runs; run++) {
-    for (const i of run % 2 === 0 ? [0, 1] : [1, 0]) {
-      const before = process.cpuUsage()
-      const { calls: n } = await measureFibers(runtime, clients[i]!.effect as Effect.Effect<unknown, unknown, never>, concurrency, seconds)
-      const used = process.cpuUsage(before)
-      perCall[i as 0 | 1].push((used.user + used.system) / n)
-    }
-  }
+  const measured = (effect: Effect.Effect<unknown, unknown, never>) => (s: number) => measureFibers(runtime, effect, concurrency, s)
+  const perCall = await alternatingCpuPerCall(
+    [measured(clients[0].effect as Effect.Effect<unknown, unknown, never>), measured(clients[1].effect as Effect.Effect<unknown, unknown, never>)],
+    runs,
+    seconds
+  )
   await runtime.dispose()
-  const [ours, alonePerCall] = perCall.map(median) as [number, number]
+  const [ours, alonePerCall] = perCall.map((values) => quantile(values, 0.5)) as [number, number]
   rows.push({ call: call.title, "step µs": Number(ours.toFixed(2)), "HttpClient alone µs": Number(alonePerCall.toFixed(2)), "step beyond it µs": Number((ours - alonePerCall).toFixed(2)) })
 }
 console.log(`\nCPU per call, the network replayed from memory, ${concurrency} at once, medians of ${runs} alternating runs of ${seconds}s`)

@@ -58,3 +58,32 @@ export const measureFibers = <E, R>(
       Effect.map(() => summarize(latencies, (performance.now() - start) / 1000))
     )
   }))
+
+/** The value at quantile `q` of `values` (the lower one between two: 0.5 of an even count is its lower middle). */
+export const quantile = (values: ReadonlyArray<number>, q: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(q * (sorted.length - 1))]!
+}
+
+/**
+ * The CPU this process spends per call of each of two clients, over `runs` short runs of each
+ * that alternate (the order turned every run), after a warm-up of each: for A/B comparisons
+ * that a machine's load would tilt if one client ran after the other.
+ */
+export const alternatingCpuPerCall = async (
+  pair: readonly [(seconds: number) => Promise<Measurement>, (seconds: number) => Promise<Measurement>],
+  runs: number,
+  seconds: number
+): Promise<[Array<number>, Array<number>]> => {
+  for (const run of pair) await run(1)
+  const perCall: [Array<number>, Array<number>] = [[], []]
+  for (let run = 0; run < runs; run++) {
+    for (const i of run % 2 === 0 ? [0, 1] as const : [1, 0] as const) {
+      const before = process.cpuUsage()
+      const { calls } = await pair[i](seconds)
+      const used = process.cpuUsage(before)
+      perCall[i].push((used.user + used.system) / calls)
+    }
+  }
+  return perCall
+}
