@@ -18,6 +18,9 @@ import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 
+/** Whether `key` is the object's own (never one its prototype has). */
+const hasOwn = (object: object, key: PropertyKey): boolean => Object.prototype.hasOwnProperty.call(object, key)
+
 /** What a check returns when the value does not pass (or the case is not covered). */
 const fail: unique symbol = Symbol("fail")
 type Check = (input: unknown) => unknown
@@ -121,7 +124,7 @@ const fieldTransformations = (ast: AST.Transformation, decoding: boolean): Check
     if (value === fail) return fail
     const record = value as Record<PropertyKey, unknown>
     for (const { f, from, to } of steps) {
-      const result = f(Object.prototype.hasOwnProperty.call(record, from) ? Option.some(record[from]) : Option.none())
+      const result = f(hasOwn(record, from) ? Option.some(record[from]) : Option.none())
       // A field kept under its own key is overwritten, not deleted first: a deletion would
       // turn the object into a slow dictionary.
       if (Option.isNone(result) || from !== to) delete record[from]
@@ -159,7 +162,7 @@ const onePass = (source: AST.AST, target: AST.AST, steps: ReadonlyArray<Step>, d
     const output: Record<string, unknown> = {}
     for (const { check, f, name, optional, required, then } of fields) {
       // As Schema reads a struct (not `exact`): a required field that is missing is read as undefined.
-      const read = Object.prototype.hasOwnProperty.call(input, name) || !optional
+      const read = hasOwn(input, name) || !optional
       if (!read && f === undefined) continue
       const value = read ? check(input[name]) : undefined
       if (value === fail) return fail
@@ -259,7 +262,6 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
     for (; i < names.length; i++) if (!optional[i]) return false
     return true
   }
-  const hasOwn = (input: Record<string, unknown>, key: string) => Object.prototype.hasOwnProperty.call(input, key)
   return (u) => {
     if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
     const input = u as Record<string, unknown>
@@ -288,14 +290,14 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
     const output: Record<string, unknown> = {}
     for (let i = 0; i < names.length; i++) {
       const name = names[i]!
-      if (!Object.prototype.hasOwnProperty.call(input, name) && optional[i]) continue
+      if (!hasOwn(input, name) && optional[i]) continue
       const value = checks[i]!(input[name])
       if (value === fail) return fail
       output[name] = value
     }
     if (rest) {
       // Every field present was written above (a missing optional one is missing here too).
-      for (const key of Object.keys(input)) if (!Object.prototype.hasOwnProperty.call(output, key)) output[key] = input[key]
+      for (const key of Object.keys(input)) if (!hasOwn(output, key)) output[key] = input[key]
     }
     return output
   }
