@@ -16,11 +16,13 @@ import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import { constTrue } from "effect/Function"
 import type * as Schema from "effect/Schema"
 import * as Auth from "./Auth.js"
+import * as BufferedSend from "./BufferedSend.js"
 import * as Errors from "./ConnectorError.js"
 import * as Attempt from "./internal/attempt.js"
 import * as ExternalGuard from "./internal/externalGuard.js"
@@ -140,6 +142,10 @@ export const makeWith = (
     : (_fiber, duration, effect, onExpired, restore) => restore(Effect.timeoutFail(effect, { duration, onTimeout: onExpired }))
   const staticHeaders = config.credentials.staticHeaders
   const client = staticHeaders === undefined ? config.credentials.transform(http) : http
+  // An attempt in one asynchronous step where the client calls back and the watchdog times it
+  // (`BufferedSend`); a client wrapped by the credentials is not one (its wrapper would be skipped).
+  const bufferedSend = watchdog !== undefined && BufferedSend.isBufferedSend(client) ? client[BufferedSend.TypeId] : undefined
+  const takeFree = Immediate.freeOf(take)
   const buildRequest = requestBuilder(baseUrl, staticHeaders)
   const tracing = config.tracing === true
   // Spans are turned off per request only when the runtime has tracing on (`send` reads it
@@ -172,8 +178,13 @@ export const makeWith = (
       // A paged listing's walk is told which request gave each page (so that a loop names it).
       const page = fiber.getFiberRef(Paging.pageRequest)
       if (page !== undefined) page.request = info
-      const execute = tracing || !fiber.getFiberRef(FiberRef.currentTracerEnabled) ? executeDirect : executeUntraced
-      return attempts(fiber, httpRequest, read, info, idempotent, attemptTimeout, finite, timedOut, streaming ? executeStreamed(execute) : execute)
+      const traced = fiber.getFiberRef(FiberRef.currentTracerEnabled)
+      const execute = tracing || !traced ? executeDirect : executeUntraced
+      // Only where nothing asks for more than the callback does: no span, a body read whole.
+      const sendNow = bufferedSend !== undefined && finite && !(tracing && traced) && !streaming && BufferedSend.takes(httpRequest)
+        ? bufferedSend
+        : undefined
+      return attempts(fiber, httpRequest, read, info, idempotent, attemptTimeout, finite, timedOut, streaming ? executeStreamed(execute) : execute, sendNow)
     })
   }
 
@@ -186,7 +197,8 @@ export const makeWith = (
     attemptTimeout: Duration.Duration,
     finite: boolean,
     timedOut: () => Errors.Timeout,
-    execute: (request: HttpClientRequest.HttpClientRequest) => Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>
+    execute: (request: HttpClientRequest.HttpClientRequest) => Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>,
+    sendNow: BufferedSend.Send | undefined
   ): Effect.Effect<A, Errors.ConnectorError> => {
     // The rate limit's tokens are held from the start until the answer (its status and
     // headers: the provider counted the request before it answered), then given back, before
@@ -241,7 +253,42 @@ export const makeWith = (
         const taken = takeNow(fiber)
         return taken._tag === "Now" ? limitedBy(taken, restore) : Effect.flatMap(taken.wait, (permit) => limitedBy(permit.release, restore))
       })
-    const retried = Retrying.retrying(retries, once, (error) => Attempt.fromFailure(error, baseUrl, info, idempotent), info, idempotent)
+    // The same attempt in one asynchronous step, when its token is free now (none is reserved
+    // by asking) and the watchdog runs; otherwise (a wait for a token, the watchdog to start)
+    // it is `once`. Given back at the answer, as `exchange` does; an interruption gives the
+    // token back, stops the watch and aborts the request, as the watchdog's handler does.
+    const sent = sendNow === undefined || (limited && takeFree === undefined)
+      ? once
+      : Effect.async<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError>((resume) => {
+        if (!watchdog!.active()) return resume(once)
+        const permit = limited ? takeFree!(fiber) : undefined
+        if (limited && permit === undefined) return resume(once)
+        const watch = watchdog!.watch(fiber, attemptTimeout)
+        let ended = false
+        const end = () => {
+          ended = true
+          watchdog!.unwatch(watch)
+          permit?.releaseNow(fiber)
+        }
+        const abort = sendNow(httpRequest, fiber, (result) => {
+          if (ended) return
+          end()
+          resume(
+            watch.expired
+              ? Effect.fail(timedOut())
+              : Either.isRight(result)
+              ? next(result.right)
+              : Effect.fail(result.left)
+          )
+        })
+        watch.abort = abort
+        return Effect.sync(() => {
+          if (ended) return
+          end()
+          abort()
+        })
+      })
+    const retried = Retrying.retrying(retries, sent, (error) => Attempt.fromFailure(error, baseUrl, info, idempotent), info, idempotent)
     // A write is announced to the guard in context (a durable engine's) before its first
     // attempt; reads, and writes with no guard, pay nothing.
     return idempotent ? retried : Effect.flatMap(WriteGuard.WriteGuard, (guard) =>

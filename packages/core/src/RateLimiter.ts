@@ -487,11 +487,15 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
     if (sync !== undefined) {
       // This client's buckets in the store, found at its first take.
       let memoryBuckets: ReadonlyArray<MemoryBucket> | undefined
+      // A token of each bucket back now: taken for no holder, given back through the tokens.
+      const takeFree: Immediate.TakeFree = (fiber) => {
+        const free = sync.takeFree(memoryBuckets ??= sync.bucketsOf(buckets), nowOf(fiber))
+        return free === undefined ? undefined : new FreePermit(sync, free)
+      }
       const takeNow: Immediate.TakeNow = (fiber) => {
+        const free = takeFree(fiber)
+        if (free !== undefined) return free
         const now = nowOf(fiber)
-        // A token of each bucket back now: taken for no holder, given back through the tokens.
-        const free = sync.takeFree(memoryBuckets ??= sync.bucketsOf(buckets), now)
-        if (free !== undefined) return new FreePermit(sync, free)
         // Otherwise a wait (a token back later, or none while every one is held), for a holder.
         const holder = `${prefix}:${taken++}`
         return { _tag: "Later", wait: Effect.uninterruptible(answered(holder, sync.take(buckets, holder, now), 0)) }
@@ -501,7 +505,8 @@ export const make = (store: RateLimiterStore = memoryStore()): RateLimiter => {
           const result = takeNow(fiber)
           return result._tag === "Now" ? Effect.succeed(result) : result.wait
         }),
-        takeNow
+        takeNow,
+        takeFree
       )
     }
     return Effect.uninterruptible(Effect.suspend(() => {

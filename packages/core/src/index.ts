@@ -28,6 +28,13 @@ export * as Choice from "./Choice.js"
  */
 export * as Auth from "./Auth.js"
 /**
+ * The callback contract of an HttpClient that sends a request and calls back with its response
+ * whole: a provider client's usual attempt in one asynchronous step.
+ *
+ * @since 0.13.0
+ */
+export * as BufferedSend from "./BufferedSend.js"
+/**
  * Typed clients: a component's actions as typed methods, as Effects or Promises.
  *
  * @since 0.2.0

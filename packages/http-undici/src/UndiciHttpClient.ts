@@ -11,7 +11,9 @@
  *
  * The client is `RequestDeadline.DeadlineAware` (see `@x/core`): a `ProviderClient`'s time
  * limit reaches it as the deadline of the fiber's request, which it fills with its abort, so a
- * time limit costs no AbortController, fiber or timer.
+ * time limit costs no AbortController, fiber or timer. It is also a `BufferedSend` (see
+ * `@x/core`): a provider client's usual attempt hands it the request and gets the response whole
+ * in a callback, without an effect of its own around the exchange.
  *
  * Bodies are buffered (API responses are small): a response over `maxResponseBytes` fails;
  * except where the fiber asks for a stream (`ResponseReader.streamRequested`, a download):
@@ -38,15 +40,17 @@ import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as UrlParams from "@effect/platform/UrlParams"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
+import { constVoid } from "effect/Function"
 import * as Inspectable from "effect/Inspectable"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { IncomingHttpHeaders } from "node:http"
 import { Readable } from "node:stream"
-import { FilePolicy, RequestDeadline, ResponseReader } from "@x/core"
+import { BufferedSend, FilePolicy, RequestDeadline, ResponseReader } from "@x/core"
 import { isIP, type Socket } from "node:net"
 import { Agent, buildConnector, type Dispatcher as UndiciDispatcher } from "undici"
 
@@ -140,7 +144,8 @@ class BufferedResponse extends Inspectable.Class implements HttpClientResponse.H
   }
 }
 
-type Resume = (effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>) => void
+/** How an exchange ends: called once, with the response or the request's failure. */
+type Done = (result: Either.Either<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>) => void
 
 /**
  * What both kinds of exchange share: aborting (before undici hands over its controller, the
@@ -153,7 +158,7 @@ abstract class AbortableExchange implements UndiciDispatcher.DispatchHandler {
 
   constructor(
     protected readonly request: HttpClientRequest.HttpClientRequest,
-    protected readonly resume: Resume,
+    protected readonly done: Done,
     protected readonly maxBytes: number,
     private readonly signal: AbortSignal | undefined
   ) {}
@@ -189,19 +194,21 @@ abstract class AbortableExchange implements UndiciDispatcher.DispatchHandler {
     this.controller = controller
     if (this.pendingAbort !== undefined) controller.abort(this.pendingAbort)
   }
+
+  abstract onResponseError(controller: UndiciDispatcher.DispatchController, cause: Error): void
 }
 
-/** One request on the wire: collects the response and resumes the waiting fiber once. */
+/** One request on the wire: collects the response and ends once. */
 class Exchange extends AbortableExchange {
   private status = 0
   private headers: IncomingHttpHeaders = {}
   private readonly chunks: Array<Buffer> = []
   private size = 0
 
-  private finish(effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>) {
+  private finish(result: Either.Either<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>) {
     if (this.ended) return
     this.end()
-    this.resume(effect)
+    this.done(result)
   }
 
   onResponseStart(_: UndiciDispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
@@ -220,11 +227,11 @@ class Exchange extends AbortableExchange {
 
   onResponseEnd(): void {
     const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size)
-    this.finish(Effect.succeed(new BufferedResponse(this.request, this.status, this.headers, body)))
+    this.finish(Either.right(new BufferedResponse(this.request, this.status, this.headers, body)))
   }
 
   onResponseError(_: UndiciDispatcher.DispatchController, cause: Error): void {
-    this.finish(Effect.fail(this.requestError(cause)))
+    this.finish(Either.left(this.requestError(cause)))
   }
 }
 
@@ -307,7 +314,7 @@ class StreamingExchange extends AbortableExchange {
     })
     this.body = body
     this.resumed = true
-    this.resume(Effect.succeed(new StreamedResponse(this.request, statusCode, headers, body, this.maxBytes)))
+    this.done(Either.right(new StreamedResponse(this.request, statusCode, headers, body, this.maxBytes)))
   }
 
   onResponseData(controller: UndiciDispatcher.DispatchController, chunk: Buffer): void {
@@ -322,7 +329,7 @@ class StreamingExchange extends AbortableExchange {
   onResponseError(_: UndiciDispatcher.DispatchController, cause: Error): void {
     this.end()
     if (this.resumed) return void this.body!.destroy(cause)
-    this.resume(Effect.fail(this.requestError(cause)))
+    this.done(Either.left(this.requestError(cause)))
   }
 }
 
@@ -354,6 +361,23 @@ const requestBody = (
   }
 }
 
+/** Hands an exchange's request to undici (a request undici refuses ends the exchange at once). */
+const sendOn = (
+  dispatcher: UndiciDispatcher,
+  exchange: AbortableExchange,
+  request: HttpClientRequest.HttpClientRequest,
+  origin: string,
+  path: string
+): void => {
+  const prepared = requestBody(request.body)
+  const headers = prepared.contentType === undefined ? request.headers : { ...request.headers, "content-type": prepared.contentType }
+  try {
+    dispatcher.dispatch({ origin, path, method: request.method, headers, body: prepared.body }, exchange)
+  } catch (cause) {
+    exchange.onResponseError(undefined as never, cause instanceof Error ? cause : new Error(String(cause)))
+  }
+}
+
 const dispatch = (
   dispatcher: UndiciDispatcher,
   maxBytes: number,
@@ -376,16 +400,7 @@ const dispatch = (
       if (signal.aborted) exchange.abort(signal.reason)
       else signal.addEventListener("abort", exchange.onSignal, { once: true })
     }
-    const start = (body: Body, contentType?: string) => {
-      const headers = contentType === undefined ? request.headers : { ...request.headers, "content-type": contentType }
-      try {
-        dispatcher.dispatch({ origin, path, method: request.method, headers, body }, exchange)
-      } catch (cause) {
-        exchange.onResponseError(undefined as never, cause instanceof Error ? cause : new Error(String(cause)))
-      }
-    }
-    const prepared = requestBody(request.body)
-    start(prepared.body, prepared.contentType)
+    sendOn(dispatcher, exchange, request, origin, path)
     // With a deadline, an interruption aborts the request through it (core's limit calls its
     // abort then too), which spares the fiber the canceler's interruption handler.
     return deadline === undefined ? Effect.sync(() => exchange.abort(new Error("the request was interrupted"))) : undefined
@@ -395,6 +410,29 @@ const dispatch = (
 // non-ASCII or dot segments): the fast path sends it as it is; anything else goes through URL.
 const absoluteUrl = /^(https?:\/\/[^/?#\s]+)((?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@%]*)*(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?)$/
 const dotSegment = /(^|\/)\.{1,2}(\/|\?|$)/
+
+/** Where a request goes: its origin, and its path with its query. */
+interface Target {
+  readonly origin: string
+  readonly path: string
+}
+
+/** A request's target, or the failure of a URL that is not one. */
+const targetOf = (request: HttpClientRequest.HttpClientRequest): Target | HttpClientError.RequestError => {
+  const match = absoluteUrl.exec(request.url)
+  if (match === null || dotSegment.test(match[2]!)) {
+    const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
+    return url._tag === "Left"
+      ? new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause: url.left })
+      : { origin: url.right.origin, path: url.right.pathname + url.right.search }
+  }
+  let path = match[2] === "" ? "/" : match[2]!
+  if (request.urlParams.length > 0) {
+    const query = new URLSearchParams(request.urlParams as Array<[string, string]>).toString()
+    path += (path.includes("?") ? "&" : "?") + query
+  }
+  return { origin: match[1]!, path }
+}
 
 /**
  * An undici connector that keeps to a file policy: an IP address is checked before connecting,
@@ -465,8 +503,6 @@ const build = (
       fiber.getFiberRef(ResponseReader.streamRequested)
     )
   )
-  const invalidUrl = (request: HttpClientRequest.HttpClientRequest, cause: unknown) =>
-    Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause }))
   const send = (request: HttpClientRequest.HttpClientRequest) =>
     Effect.withFiberRuntime<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((fiber) => {
       if (
@@ -476,44 +512,35 @@ const build = (
         return traced.execute(request)
       }
       const deadline = RequestDeadline.take(fiber)
-      const match = absoluteUrl.exec(request.url)
-      if (match === null || dotSegment.test(match[2]!)) {
-        const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
-        return url._tag === "Left"
-          ? invalidUrl(request, url.left)
-          : dispatch(
-            dispatcherOf(fiber),
-            maxBytes,
-            request,
-            url.right.origin,
-            url.right.pathname + url.right.search,
-            undefined,
-            deadline,
-            fiber.getFiberRef(ResponseReader.streamRequested)
-          )
-      }
-      let path = match[2] === "" ? "/" : match[2]!
-      if (request.urlParams.length > 0) {
-        const query = new URLSearchParams(request.urlParams as Array<[string, string]>).toString()
-        path += (path.includes("?") ? "&" : "?") + query
-      }
-      return dispatch(
+      const target = targetOf(request)
+      return target instanceof HttpClientError.RequestError ? Effect.fail(target) : dispatch(
         dispatcherOf(fiber),
         maxBytes,
         request,
-        match[1]!,
-        path,
+        target.origin,
+        target.path,
         undefined,
         deadline,
         fiber.getFiberRef(ResponseReader.streamRequested)
       )
     })
+  // The same request in callback form (`BufferedSend`), for a provider client's usual attempt.
+  const sendBuffered: BufferedSend.Send = (request, fiber, done) => {
+    const target = targetOf(request)
+    if (target instanceof HttpClientError.RequestError) {
+      done(Either.left(target))
+      return constVoid
+    }
+    const exchange = new Exchange(request, done, maxBytes, undefined)
+    sendOn(dispatcherOf(fiber), exchange, request, target.origin, target.path)
+    return exchange.abort
+  }
   const client = HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
     // A request given as it is (`execute`, no `mapRequestEffect` in front) is sent at once.
     (effect) => Exit.isExit(effect) && Exit.isSuccess(effect) ? send(effect.value as HttpClientRequest.HttpClientRequest) : Effect.flatMap(effect, send),
     Effect.succeed
   )
-  return RequestDeadline.deadlineAware(client)
+  return BufferedSend.bufferedSend(RequestDeadline.deadlineAware(client), sendBuffered)
 }
 
 /**

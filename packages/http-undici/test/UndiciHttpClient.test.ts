@@ -6,7 +6,11 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
 import { createServer, type IncomingMessage, type Server } from "node:http"
-import { Auth, ProviderClient, RateLimiter } from "@x/core"
+import { Auth, BufferedSend, ProviderClient, RateLimiter } from "@x/core"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Either from "effect/Either"
+import { Agent } from "undici"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { UndiciHttpClient } from "../src/index.js"
@@ -137,6 +141,74 @@ describe("UndiciHttpClient", () => {
     ))
 })
 
+describe("UndiciHttpClient's BufferedSend", () => {
+  type Result = Either.Either<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>
+  /** The request sent through the client's callback on the current fiber: its result, each time `done` was called, and its abort. */
+  const viaCallback = (client: HttpClient.HttpClient, request: HttpClientRequest.HttpClientRequest) =>
+    Effect.withFiberRuntime<{ readonly results: Array<Result>; readonly abort: () => void }>((fiber) => {
+      if (!BufferedSend.isBufferedSend(client)) throw new Error("not a BufferedSend")
+      const results: Array<Result> = []
+      const abort = client[BufferedSend.TypeId](request, fiber, (result) => results.push(result))
+      return Effect.succeed({ results, abort })
+    })
+  const answered = (sent: { readonly results: Array<Result> }) => until(() => sent.results.length > 0).pipe(Effect.as(sent.results))
+
+  it.live("sends what execute sends, and calls back once with the same response, read whole", () =>
+    Effect.gen(function*() {
+      const client = UndiciHttpClient.make(new Agent())
+      const requests = [
+        HttpClientRequest.post(`${origin}/things`, { urlParams: { q: "a b" }, headers: { authorization: "Bearer t" } }).pipe(
+          HttpClientRequest.bodyUnsafeJson({ n: 1 })
+        ),
+        // Through URL: a path to encode and normalise.
+        HttpClientRequest.get(`${origin}/v1/a b/é/../x?q=1`)
+      ]
+      for (const request of requests) {
+        const executed = yield* client.execute(request)
+        const results = yield* answered(yield* viaCallback(client, request))
+        expect(results).toHaveLength(1)
+        const called = Either.getOrThrow(results[0]!)
+        expect(called.status).toBe(executed.status)
+        expect(called.headers["x-custom"]).toBe("yes")
+        const [fromExecute, fromCallback] = [yield* executed.json, yield* called.json] as Array<Record<string, unknown>>
+        expect({ ...fromCallback, socket: 0 }).toEqual({ ...fromExecute, socket: 0 })
+      }
+    }))
+
+  it.live("a URL that is not one fails at once with InvalidUrl; a refused connection with Transport", () =>
+    Effect.gen(function*() {
+      const client = UndiciHttpClient.make(new Agent())
+      const invalid = yield* viaCallback(client, HttpClientRequest.get("not a url"))
+      expect(invalid.results).toHaveLength(1)
+      expect(Either.isLeft(invalid.results[0]!) && invalid.results[0].left.reason).toBe("InvalidUrl")
+      const port = yield* Effect.promise(() =>
+        new Promise<number>((resolve) => {
+          const probe = createServer().listen(0, "127.0.0.1", () => {
+            const { port } = probe.address() as { port: number }
+            probe.close(() => resolve(port))
+          })
+        })
+      )
+      const refused = yield* answered(yield* viaCallback(client, HttpClientRequest.get(`http://127.0.0.1:${port}/x`)))
+      expect(Either.isLeft(refused[0]!) && refused[0].left.reason).toBe("Transport")
+    }))
+
+  it.live("its abort ends the request on the wire, and the callback is called once, with a failure", () =>
+    Effect.gen(function*() {
+      const client = UndiciHttpClient.make(new Agent())
+      const before = hanging.length
+      const abortedBefore = aborted.filter((url) => url === "/callback/hang").length
+      const sent = yield* viaCallback(client, HttpClientRequest.get(`${origin}/callback/hang`))
+      yield* until(() => hanging.length > before)
+      sent.abort()
+      sent.abort()
+      yield* until(() => aborted.filter((url) => url === "/callback/hang").length > abortedBefore)
+      const results = yield* answered(sent)
+      expect(results).toHaveLength(1)
+      expect(Either.isLeft(results[0]!) && results[0].left.reason).toBe("Transport")
+    }))
+})
+
 describe("UndiciHttpClient with @x/core's ProviderClient", () => {
   const Thing = Schema.Struct({ method: Schema.String, url: Schema.String, socket: Schema.Number })
   const clientOf = (http: HttpClient.HttpClient) =>
@@ -180,6 +252,23 @@ describe("UndiciHttpClient with @x/core's ProviderClient", () => {
         }).pipe(Effect.withTracerEnabled(tracing))
       ))
   }
+
+  it.live("after a first request (its watchdog running), a time limit and an interruption abort a request sent through the callback", () =>
+    withClient((http) =>
+      Effect.gen(function*() {
+        const client = clientOf(http)
+        yield* client.json({ method: "GET", path: "/warm" }, Thing)
+        const before = aborted.length
+        const error = yield* Effect.flip(client.json({ method: "GET", path: "/limited/hang" }, Thing))
+        expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 300ms" })
+        yield* until(() => aborted.length >= before + 1)
+        const hangingBefore = hanging.length
+        const fiber = yield* Effect.fork(client.json({ method: "GET", path: "/interrupted-callback/hang" }, Thing))
+        yield* until(() => hanging.length > hangingBefore)
+        yield* Fiber.interrupt(fiber)
+        yield* until(() => aborted.includes("/v1/interrupted-callback/hang"))
+      }).pipe(Effect.withTracerEnabled(false))
+    ))
 
   it.live("a request within its time limit succeeds, and the connection is reused", () =>
     withClient((http) =>

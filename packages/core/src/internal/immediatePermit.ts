@@ -20,13 +20,28 @@ export type Taken = ImmediatePermit | { readonly _tag: "Later"; readonly wait: E
 /** @internal Takes on the fiber's step. */
 export type TakeNow = (fiber: Fiber.RuntimeFiber<any, any>) => Taken
 
-const takers = new WeakMap<object, TakeNow>()
+/**
+ * @internal Takes a token free now on the fiber's step, or none: nothing is reserved when none
+ * is free (where `TakeNow` reserves one for its wait), so a caller that cannot wait here leaves
+ * no trace by asking.
+ */
+export type TakeFree = (fiber: Fiber.RuntimeFiber<any, any>) => ImmediatePermit | undefined
 
-/** @internal Declares the immediate form of a limiter's take effect. */
-export const register = <T extends object>(take: T, now: TakeNow): T => {
-  takers.set(take, now)
+interface Takers {
+  readonly now: TakeNow
+  readonly free: TakeFree
+}
+
+const takers = new WeakMap<object, Takers>()
+
+/** @internal Declares the immediate forms of a limiter's take effect. */
+export const register = <T extends object>(take: T, now: TakeNow, free: TakeFree): T => {
+  takers.set(take, { now, free })
   return take
 }
 
 /** @internal The immediate form of a take effect, when its store has one. */
-export const of = (take: object): TakeNow | undefined => takers.get(take)
+export const of = (take: object): TakeNow | undefined => takers.get(take)?.now
+
+/** @internal The free-token-only form of a take effect, when its store has one. */
+export const freeOf = (take: object): TakeFree | undefined => takers.get(take)?.free

@@ -20,7 +20,7 @@ import { nowOf } from "./fiberNow.js"
 import { type Deadline, pending } from "./requestDeadline.js"
 
 /** @internal The deadline of one request, as the watchdog tracks it. */
-interface Watch extends Deadline {
+export interface Watch extends Deadline {
   readonly deadline: number
   /** Where it is in the watchdog's list (-1 once removed). */
   index: number
@@ -49,6 +49,19 @@ export interface Watchdog {
     restore: Restore,
     onFailure?: () => void
   ) => Effect.Effect<A, E | E2, R>
+  /**
+   * Whether the watchdog's fiber runs now: only then may a request be watched without an
+   * effect (`watch`); the first one after it stopped goes through `limit`, which starts it.
+   */
+  readonly active: () => boolean
+  /**
+   * Watches a request from the caller's step, for a sender that calls back (no effect around
+   * the exchange): its `abort` is the sender's to set; `expired` says, once it has ended,
+   * whether the deadline ended it. Only while `active`.
+   */
+  readonly watch: (fiber: Fiber.RuntimeFiber<any, any>, timeout: Duration.Duration) => Watch
+  /** Stops watching a request (it ended, or its fiber was interrupted); once is enough, twice is harmless. */
+  readonly unwatch: (watch: Watch) => void
 }
 
 /** @internal */
@@ -73,6 +86,12 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
     }
   }
   let running = false
+  // In the caller's step: the Clock read from the fiber's services, no effect around the read.
+  const watchFrom = (fiber: Fiber.RuntimeFiber<any, any>, timeout: Duration.Duration): Watch => {
+    const watch: Watch = { deadline: nowOf(fiber) + Duration.toMillis(timeout), expired: false, abort: undefined, index: watches.length }
+    watches.push(watch)
+    return watch
+  }
 
   // Aborts what has expired; returns how long to sleep: until the next deadline, at most a tick.
   const sweep = Effect.map(Clock.currentTimeMillis, (now) => {
@@ -110,10 +129,7 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
       restore: Restore,
       onFailure?: () => void
     ): Effect.Effect<A, E | E2, R> => {
-      // In the caller's step: the Clock read from the fiber's services, no effect around the read.
-      const now = nowOf(fiber)
-      const watch: Watch = { deadline: now + Duration.toMillis(timeout), expired: false, abort: undefined, index: watches.length }
-      watches.push(watch)
+      const watch = watchFrom(fiber, timeout)
       // A request made while this one is being prepared (an OAuth2 token refresh on the same
       // fiber) registers its own watch; the outer one is put back when it is done.
       const outer = pending.get(fiber)
@@ -144,6 +160,9 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
       // (the loop unstarted, `running` left true: no later request would ever be timed out); the
       // loop itself runs interruptible, as it would without the caller's mask.
       return Effect.zipRight(Effect.forkDaemon(Effect.interruptible(loop)), watched)
-    }
+    },
+    active: () => running,
+    watch: watchFrom,
+    unwatch: remove
   }
 }

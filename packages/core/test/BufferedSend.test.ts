@@ -1,0 +1,173 @@
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Fiber from "effect/Fiber"
+import * as Schema from "effect/Schema"
+import * as TestClock from "effect/TestClock"
+import { Auth, BufferedSend, ProviderClient, ProviderRequest, RateLimiter, RequestDeadline, ResponseReader } from "../src/index.js"
+
+/**
+ * A client that is both deadline-aware (`execute`) and a `BufferedSend` (the callback), on
+ * TestClock: `/ok` answers `{"ok":true}` at once, `/missing` 404, `/hang` only its abort. It
+ * records which way each request went.
+ */
+const fakeClient = () => {
+  const seen: Array<{ readonly path: string; readonly via: "execute" | "callback" }> = []
+  let aborts = 0
+  const answer = (request: HttpClientRequest.HttpClientRequest, path: string) =>
+    path.endsWith("/missing")
+      ? HttpClientResponse.fromWeb(request, new Response(JSON.stringify({ message: "no such card" }), { status: 404 }))
+      : HttpClientResponse.fromWeb(request, new Response(JSON.stringify({ ok: true }), { status: 200 }))
+  const aborted = (request: HttpClientRequest.HttpClientRequest) =>
+    new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error("aborted") })
+  const execute = RequestDeadline.deadlineAware(HttpClient.make((request, url, _signal, fiber) => {
+    const deadline = RequestDeadline.take(fiber)
+    seen.push({ path: url.pathname, via: "execute" })
+    if (!url.pathname.endsWith("/hang")) return Effect.succeed(answer(request, url.pathname))
+    return Effect.async<never, HttpClientError.RequestError>((resume) => {
+      if (deadline === undefined) return
+      deadline.abort = () => {
+        aborts++
+        resume(Effect.fail(aborted(request)))
+      }
+    })
+  }))
+  const client = BufferedSend.bufferedSend(execute, (request, _fiber, done) => {
+    const path = new URL(request.url).pathname
+    seen.push({ path, via: "callback" })
+    if (!path.endsWith("/hang")) {
+      done(Either.right(answer(request, path)))
+      return () => {}
+    }
+    let ended = false
+    return () => {
+      if (ended) return
+      ended = true
+      aborts++
+      done(Either.left(aborted(request)))
+    }
+  })
+  return { client, seen, vias: () => seen.map((s) => s.via), aborts: () => aborts }
+}
+
+/**
+ * A client of `http` with a 10 s limit, no retries, and, with `limit`, a rate limit of `limit` a
+ * minute on its key (the test runtime's tracer is on: the client's own `tracing` says whether a
+ * request gets a span).
+ */
+const providerOf = (http: HttpClient.HttpClient, options: { readonly limit?: number; readonly tracing?: boolean } = {}) =>
+  ProviderClient.makeWith(http, RateLimiter.make(), {
+    tracing: options.tracing,
+    baseUrl: "https://api.example.test/v1",
+    // Headers set once on every request: no wrapper around the client (one would be skipped by the callback).
+    credentials: Auth.headers({ "x-api-key": "key-0123456789" }),
+    timeout: "10 seconds",
+    retry: { maxRetries: 0 },
+    ...(options.limit === undefined ? {} : { rateLimits: [{ scope: "key", credential: "key-0123456789", limit: options.limit, interval: "1 minute" }] })
+  })
+
+const Ok = Schema.Struct({ ok: Schema.Boolean })
+
+describe("BufferedSend", () => {
+  it("a client offers a BufferedSend only when it says so", () => {
+    expect(BufferedSend.isBufferedSend(fakeClient().client)).toBe(true)
+    expect(BufferedSend.isBufferedSend(HttpClient.make(() => Effect.never))).toBe(false)
+    expect(BufferedSend.isBufferedSend(null)).toBe(false)
+  })
+
+  it.effect("an attempt goes through the callback once the watchdog runs, and reads and fails as through execute", () =>
+    Effect.gen(function*() {
+      const fake = fakeClient()
+      const client = providerOf(fake.client, { limit: 100 })
+      // The first request starts the watchdog (through execute); the next ones are callbacks.
+      const first = yield* client.json({ method: "GET", path: "/ok" }, Ok)
+      const second = yield* client.json({ method: "GET", path: "/ok" }, Ok)
+      expect(second).toEqual(first)
+      expect(second).toEqual({ ok: true })
+      const written = yield* client.json({ method: "POST", path: "/ok", body: ProviderRequest.jsonBody({ name: "Load" }) }, Ok)
+      expect(written).toEqual({ ok: true })
+      const missing = yield* Effect.flip(client.void({ method: "GET", path: "/missing" }))
+      expect(missing).toMatchObject({ _tag: "NotFound", message: "no such card", status: 404 })
+      expect(fake.vias()).toEqual(["execute", "callback", "callback", "callback"])
+      // The same error as through execute: a client whose watchdog has not started yet.
+      const fresh = fakeClient()
+      const throughExecute = yield* Effect.flip(providerOf(fresh.client, { limit: 100 }).void({ method: "GET", path: "/missing" }))
+      expect(fresh.vias()).toEqual(["execute"])
+      expect(throughExecute).toEqual(missing)
+    }))
+
+  it.effect("goes through execute where the callback cannot do what it does", () =>
+    Effect.gen(function*() {
+      const fake = fakeClient()
+      const client = providerOf(fake.client, { limit: 3 })
+      yield* client.void({ method: "GET", path: "/ok" })
+      // Traced: the platform's span around the request, from a client that asks for spans.
+      const tracing = providerOf(fake.client, { tracing: true })
+      yield* tracing.void({ method: "GET", path: "/ok" })
+      yield* tracing.void({ method: "GET", path: "/ok" })
+      // A runtime that traces nothing: a client that asks for spans gets none, so the callback.
+      yield* Effect.withTracerEnabled(tracing.void({ method: "GET", path: "/ok" }), false)
+      // A body that is streamed, and a response read as a stream.
+      yield* client.void({ method: "POST", path: "/ok", body: ProviderRequest.multipartBody({ fields: { name: "a" }, files: {} }) })
+      const streamed = yield* client.send({ method: "GET", path: "/ok" }, ResponseReader.streaming(ResponseReader.text))
+      expect(streamed).toBe('{"ok":true}')
+      expect(fake.vias()).toEqual(["execute", "execute", "execute", "callback", "execute", "execute"])
+      // The limit's three tokens are taken (each back a minute after its answer): the next request
+      // waits for one, through execute, and no token is held for it by asking.
+      const waiting = yield* Effect.fork(client.void({ method: "GET", path: "/ok" }))
+      yield* TestClock.adjust("61 seconds")
+      yield* Fiber.join(waiting)
+      expect(fake.vias()).toHaveLength(7)
+      expect(fake.vias()[6]).toBe("execute")
+      // The watchdog stops with nothing to watch: the next request starts it again, through execute.
+      yield* TestClock.adjust("1 second")
+      expect(yield* TestClock.sleeps()).toHaveLength(0)
+      yield* TestClock.adjust("2 minutes")
+      yield* client.void({ method: "GET", path: "/ok" })
+      yield* client.void({ method: "GET", path: "/ok" })
+      expect(fake.vias().slice(7)).toEqual(["execute", "callback"])
+    }))
+
+  it.effect("a request through the callback is aborted at its time limit by the watchdog, on TestClock", () =>
+    Effect.gen(function*() {
+      const fake = fakeClient()
+      const client = providerOf(fake.client, { limit: 100 })
+      yield* client.void({ method: "GET", path: "/ok" })
+      const fiber = yield* Effect.fork(Effect.flip(client.void({ method: "GET", path: "/hang" })))
+      yield* TestClock.adjust("9 seconds")
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("1100 millis")
+      const error = yield* Fiber.join(fiber)
+      expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 10s" })
+      expect(fake.aborts()).toBe(1)
+      expect(fake.vias()).toEqual(["execute", "callback"])
+    }))
+
+  for (const { clients, options } of [{ clients: "without rate limits", options: {} }, { clients: "with rate limits in memory", options: { limit: 2 } }] as const) {
+    it.effect(`a request through the callback, interrupted, is aborted at once, its watch dropped and its token given back (${clients})`, () =>
+      Effect.gen(function*() {
+        const fake = fakeClient()
+        const client = providerOf(fake.client, options)
+        yield* client.void({ method: "GET", path: "/ok" })
+        const fiber = yield* Effect.fork(client.void({ method: "GET", path: "/hang" }))
+        yield* TestClock.adjust("1 second")
+        yield* Fiber.interrupt(fiber)
+        expect(fake.aborts()).toBe(1)
+        // Nothing left to watch: the watchdog stops at its next tick, not at the deadline.
+        yield* TestClock.adjust("200 millis")
+        expect(yield* TestClock.sleeps()).toHaveLength(0)
+        // With two tokens a minute, both back within the minute: the interrupted request's was
+        // given back (one kept would hold the second request until its holder is presumed gone).
+        const next = yield* Effect.fork(Effect.all([client.void({ method: "GET", path: "/ok" }), client.void({ method: "GET", path: "/ok" })]))
+        yield* TestClock.adjust("1 minute")
+        yield* Fiber.join(next)
+        expect(fake.vias().slice(0, 2)).toEqual(["execute", "callback"])
+        expect(fake.seen.map((s) => s.path)).toEqual(["/v1/ok", "/v1/hang", "/v1/ok", "/v1/ok"])
+        expect(fake.aborts()).toBe(1)
+      }))
+  }
+})
