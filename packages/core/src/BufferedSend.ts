@@ -4,12 +4,16 @@
  *
  * Going through `HttpClient.execute`, an attempt is a chain of effects: the rate limit's
  * token, the time limit, the client's own wrapper, the request's effect, each a step of the
- * fiber and code of its own to run. With a client that offers a `BufferedSend`, and
- * when nothing asks for more (no span for the request, the response read whole, the
- * limit's token is free now and the time limit's watchdog is running), the attempt is one
+ * fiber and code of its own to run. With a client that offers a `BufferedSend`, not wrapped by
+ * the credentials (static headers: not an OAuth2 token that is refreshed, not a key in the
+ * query), and when nothing asks for more (no span for the request, a body in memory, the
+ * response read whole, a finite time limit whose watchdog is running, a rate limiter in memory
+ * or none, with a token free now), the attempt is one
  * asynchronous step: the token and the time limit taken, the request sent, and, in the
  * callback, both given back and the response read. Any other attempt goes through `execute`
- * as before; what an attempt does and how it fails is the same either way.
+ * as before. Either way an attempt sends the same request and fails with the same errors, its
+ * retries, time limit and interruption the same (the time limit ends at the answer, whose body
+ * is whole by then).
  *
  * @since 0.13.0
  */
@@ -36,7 +40,8 @@ export const TypeId: unique symbol = Symbol("@x/core/BufferedSend")
 export type TypeId = typeof TypeId
 
 /**
- * Sends `request` now, for `fiber` (whose FiberRefs it reads as `execute` would), and calls
+ * Sends `request` now, for `fiber` (whose FiberRefs choose its connection as for `execute`: a
+ * file policy's guarded connection, say), and calls
  * `done` once with the response, its body already read whole, or with the request's failure
  * (possibly before it returns). Returns the request's abort: once called, the request ends
  * with a failure, unless it had ended already. For requests whose body is in memory (empty

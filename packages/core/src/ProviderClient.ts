@@ -144,7 +144,7 @@ export const makeWith = (
   const client = staticHeaders === undefined ? config.credentials.transform(http) : http
   // An attempt in one asynchronous step where the client calls back and the watchdog times it
   // (`BufferedSend`); a client wrapped by the credentials is not one (its wrapper would be skipped).
-  const bufferedSend = watchdog !== undefined && BufferedSend.isBufferedSend(client) ? client[BufferedSend.TypeId] : undefined
+  const bufferedSend = watchdog !== undefined && client === http && BufferedSend.isBufferedSend(http) ? http[BufferedSend.TypeId] : undefined
   const takeFree = Immediate.freeOf(take)
   const buildRequest = requestBuilder(baseUrl, staticHeaders)
   const tracing = config.tracing === true
@@ -181,7 +181,8 @@ export const makeWith = (
       const traced = fiber.getFiberRef(FiberRef.currentTracerEnabled)
       const execute = tracing || !traced ? executeDirect : executeUntraced
       // Only where nothing asks for more than the callback does: no span, a body read whole.
-      const sendNow = bufferedSend !== undefined && finite && !(tracing && traced) && !streaming && BufferedSend.takes(httpRequest)
+      const sendNow = bufferedSend !== undefined && finite && !(tracing && traced) && !streaming &&
+          !fiber.getFiberRef(ResponseReader.streamRequested) && BufferedSend.takes(httpRequest)
         ? bufferedSend
         : undefined
       return attempts(fiber, httpRequest, read, info, idempotent, attemptTimeout, finite, timedOut, streaming ? executeStreamed(execute) : execute, sendNow)
@@ -270,17 +271,29 @@ export const makeWith = (
           watchdog!.unwatch(watch)
           permit?.releaseNow(fiber)
         }
-        const abort = sendNow(httpRequest, fiber, (result) => {
+        let abort: () => void
+        try {
+          abort = sendNow(httpRequest, fiber, (result) => {
+            if (ended) return
+            end()
+            if (watch.expired) return resume(Effect.fail(timedOut()))
+            if (Either.isLeft(result)) return resume(Effect.fail(result.left))
+            // Read here, in the client's callback: what a reader throws is the fiber's defect, as
+            // it is where the reader runs on the fiber (thrown into the client, it would be lost).
+            let read: Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.ResponseError>
+            try {
+              read = next(result.right)
+            } catch (defect) {
+              read = Effect.die(defect)
+            }
+            resume(read)
+          })
+        } catch (defect) {
+          // A client that throws after calling back has given its answer already.
           if (ended) return
           end()
-          resume(
-            watch.expired
-              ? Effect.fail(timedOut())
-              : Either.isRight(result)
-              ? next(result.right)
-              : Effect.fail(result.left)
-          )
-        })
+          return resume(Effect.die(defect))
+        }
         watch.abort = abort
         return Effect.sync(() => {
           if (ended) return

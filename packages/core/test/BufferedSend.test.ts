@@ -3,6 +3,7 @@ import * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Fiber from "effect/Fiber"
@@ -18,9 +19,12 @@ import { Auth, BufferedSend, ProviderClient, ProviderRequest, RateLimiter, Reque
 const fakeClient = () => {
   const seen: Array<{ readonly path: string; readonly via: "execute" | "callback" }> = []
   let aborts = 0
+  let flaky = 0
   const answer = (request: HttpClientRequest.HttpClientRequest, path: string) =>
     path.endsWith("/missing")
       ? HttpClientResponse.fromWeb(request, new Response(JSON.stringify({ message: "no such card" }), { status: 404 }))
+      : path.endsWith("/flaky") && flaky++ === 0
+      ? HttpClientResponse.fromWeb(request, new Response(JSON.stringify({ message: "try again" }), { status: 503 }))
       : HttpClientResponse.fromWeb(request, new Response(JSON.stringify({ ok: true }), { status: 200 }))
   const aborted = (request: HttpClientRequest.HttpClientRequest) =>
     new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error("aborted") })
@@ -59,14 +63,17 @@ const fakeClient = () => {
  * minute on its key (the test runtime's tracer is on: the client's own `tracing` says whether a
  * request gets a span).
  */
-const providerOf = (http: HttpClient.HttpClient, options: { readonly limit?: number; readonly tracing?: boolean } = {}) =>
+const providerOf = (
+  http: HttpClient.HttpClient,
+  options: { readonly limit?: number; readonly tracing?: boolean; readonly retries?: number } = {}
+) =>
   ProviderClient.makeWith(http, RateLimiter.make(), {
     tracing: options.tracing,
     baseUrl: "https://api.example.test/v1",
     // Headers set once on every request: no wrapper around the client (one would be skipped by the callback).
     credentials: Auth.headers({ "x-api-key": "key-0123456789" }),
     timeout: "10 seconds",
-    retry: { maxRetries: 0 },
+    retry: { maxRetries: options.retries ?? 0 },
     ...(options.limit === undefined ? {} : { rateLimits: [{ scope: "key", credential: "key-0123456789", limit: options.limit, interval: "1 minute" }] })
   })
 
@@ -117,7 +124,7 @@ describe("BufferedSend", () => {
       expect(streamed).toBe('{"ok":true}')
       expect(fake.vias()).toEqual(["execute", "execute", "execute", "callback", "execute", "execute"])
       // The limit's three tokens are taken (each back a minute after its answer): the next request
-      // waits for one, through execute, and no token is held for it by asking.
+      // waits for one, through execute.
       const waiting = yield* Effect.fork(client.void({ method: "GET", path: "/ok" }))
       yield* TestClock.adjust("61 seconds")
       yield* Fiber.join(waiting)
@@ -130,6 +137,33 @@ describe("BufferedSend", () => {
       yield* client.void({ method: "GET", path: "/ok" })
       yield* client.void({ method: "GET", path: "/ok" })
       expect(fake.vias().slice(7)).toEqual(["execute", "callback"])
+    }))
+
+  it.effect("a failure through the callback is retried as the policy says, each attempt a callback", () =>
+    Effect.gen(function*() {
+      const fake = fakeClient()
+      const client = providerOf(fake.client, { limit: 100, retries: 1 })
+      yield* client.void({ method: "GET", path: "/ok" })
+      // A request in flight keeps the watchdog running through the retry's backoff (250 ms and jitter).
+      const hanging = yield* Effect.fork(client.void({ method: "GET", path: "/hang" }))
+      const fiber = yield* Effect.fork(client.json({ method: "GET", path: "/flaky" }, Ok))
+      yield* TestClock.adjust("2 seconds")
+      expect(yield* Fiber.join(fiber)).toEqual({ ok: true })
+      yield* Fiber.interrupt(hanging)
+      expect(fake.seen.map((s) => `${s.path} ${s.via}`)).toEqual(["/v1/ok execute", "/v1/hang callback", "/v1/flaky callback", "/v1/flaky callback"])
+    }))
+
+  it.effect("a reader that throws in the callback is the fiber's defect, as on the fiber", () =>
+    Effect.gen(function*() {
+      const fake = fakeClient()
+      const client = providerOf(fake.client)
+      yield* client.void({ method: "GET", path: "/ok" })
+      const fiber = yield* Effect.fork(client.send({ method: "GET", path: "/ok" }, () => {
+        throw new Error("a reader's bug")
+      }))
+      const exit = yield* Fiber.await(fiber)
+      expect(exit._tag === "Failure" && Cause.isDie(exit.cause) && String(Cause.squash(exit.cause))).toBe("Error: a reader's bug")
+      expect(fake.vias()).toEqual(["execute", "callback"])
     }))
 
   it.effect("a request through the callback is aborted at its time limit by the watchdog, on TestClock", () =>

@@ -477,13 +477,13 @@ const guardedAgents = () => {
 export const make = (
   dispatcher: UndiciDispatcher,
   settings: Settings = {}
-): HttpClient.HttpClient & RequestDeadline.DeadlineAware => build(dispatcher, settings, guardedAgents())
+): HttpClient.HttpClient & RequestDeadline.DeadlineAware & BufferedSend.BufferedSend => build(dispatcher, settings, guardedAgents())
 
 const build = (
   defaultDispatcher: UndiciDispatcher,
   settings: Settings,
   guarded: ReturnType<typeof guardedAgents>
-): HttpClient.HttpClient & RequestDeadline.DeadlineAware => {
+): HttpClient.HttpClient & RequestDeadline.DeadlineAware & BufferedSend.BufferedSend => {
   const maxBytes = settings.maxResponseBytes ?? 64 * 1024 * 1024
   // A request under a policy that guards its connection goes through that policy's Agent.
   const dispatcherOf = (fiber: { getFiberRef: <A>(ref: FiberRef.FiberRef<A>) => A }) => {

@@ -155,7 +155,8 @@ describe("UndiciHttpClient's BufferedSend", () => {
 
   it.live("sends what execute sends, and calls back once with the same response, read whole", () =>
     Effect.gen(function*() {
-      const client = UndiciHttpClient.make(new Agent())
+      const agent = new Agent()
+      const client = UndiciHttpClient.make(agent)
       const requests = [
         HttpClientRequest.post(`${origin}/things`, { urlParams: { q: "a b" }, headers: { authorization: "Bearer t" } }).pipe(
           HttpClientRequest.bodyUnsafeJson({ n: 1 })
@@ -173,11 +174,13 @@ describe("UndiciHttpClient's BufferedSend", () => {
         const [fromExecute, fromCallback] = [yield* executed.json, yield* called.json] as Array<Record<string, unknown>>
         expect({ ...fromCallback, socket: 0 }).toEqual({ ...fromExecute, socket: 0 })
       }
+      yield* Effect.promise(() => agent.close())
     }))
 
   it.live("a URL that is not one fails at once with InvalidUrl; a refused connection with Transport", () =>
     Effect.gen(function*() {
-      const client = UndiciHttpClient.make(new Agent())
+      const agent = new Agent()
+      const client = UndiciHttpClient.make(agent)
       const invalid = yield* viaCallback(client, HttpClientRequest.get("not a url"))
       expect(invalid.results).toHaveLength(1)
       expect(Either.isLeft(invalid.results[0]!) && invalid.results[0].left.reason).toBe("InvalidUrl")
@@ -191,11 +194,13 @@ describe("UndiciHttpClient's BufferedSend", () => {
       )
       const refused = yield* answered(yield* viaCallback(client, HttpClientRequest.get(`http://127.0.0.1:${port}/x`)))
       expect(Either.isLeft(refused[0]!) && refused[0].left.reason).toBe("Transport")
+      yield* Effect.promise(() => agent.close())
     }))
 
   it.live("its abort ends the request on the wire, and the callback is called once, with a failure", () =>
     Effect.gen(function*() {
-      const client = UndiciHttpClient.make(new Agent())
+      const agent = new Agent()
+      const client = UndiciHttpClient.make(agent)
       const before = hanging.length
       const abortedBefore = aborted.filter((url) => url === "/callback/hang").length
       const sent = yield* viaCallback(client, HttpClientRequest.get(`${origin}/callback/hang`))
@@ -206,6 +211,7 @@ describe("UndiciHttpClient's BufferedSend", () => {
       const results = yield* answered(sent)
       expect(results).toHaveLength(1)
       expect(Either.isLeft(results[0]!) && results[0].left.reason).toBe("Transport")
+      yield* Effect.promise(() => agent.close())
     }))
 })
 
@@ -254,21 +260,39 @@ describe("UndiciHttpClient with @x/core's ProviderClient", () => {
   }
 
   it.live("after a first request (its watchdog running), a time limit and an interruption abort a request sent through the callback", () =>
-    withClient((http) =>
-      Effect.gen(function*() {
-        const client = clientOf(http)
-        yield* client.json({ method: "GET", path: "/warm" }, Thing)
-        const before = aborted.length
-        const error = yield* Effect.flip(client.json({ method: "GET", path: "/limited/hang" }, Thing))
-        expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 300ms" })
-        yield* until(() => aborted.length >= before + 1)
-        const hangingBefore = hanging.length
-        const fiber = yield* Effect.fork(client.json({ method: "GET", path: "/interrupted-callback/hang" }, Thing))
-        yield* until(() => hanging.length > hangingBefore)
-        yield* Fiber.interrupt(fiber)
-        yield* until(() => aborted.includes("/v1/interrupted-callback/hang"))
-      }).pipe(Effect.withTracerEnabled(false))
-    ))
+    Effect.gen(function*() {
+      const agent = new Agent()
+      const http = UndiciHttpClient.make(agent)
+      // Each request sent through the callback, counted.
+      const send = http[BufferedSend.TypeId]
+      let callbacks = 0
+      BufferedSend.bufferedSend(http, (request, fiber, done) => {
+        callbacks++
+        return send(request, fiber, done)
+      })
+      const limited = clientOf(http)
+      yield* limited.json({ method: "GET", path: "/warm" }, Thing)
+      const before = aborted.length
+      const error = yield* Effect.flip(limited.json({ method: "GET", path: "/limited/hang" }, Thing))
+      expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 300ms" })
+      yield* until(() => aborted.length >= before + 1)
+      expect(callbacks).toBe(1)
+      // Far beyond the test's own timeout: only the interruption can abort it.
+      const patient = ProviderClient.makeWith(http, RateLimiter.make(), {
+        baseUrl: `${origin}/v1`,
+        credentials: Auth.bearer(Redacted.make("secret-token")),
+        timeout: "1 hour",
+        retry: { maxRetries: 0 }
+      })
+      yield* patient.json({ method: "GET", path: "/warm" }, Thing)
+      const hangingBefore = hanging.length
+      const fiber = yield* Effect.fork(patient.json({ method: "GET", path: "/interrupted-callback/hang" }, Thing))
+      yield* until(() => hanging.length > hangingBefore)
+      expect(callbacks).toBe(2)
+      yield* Fiber.interrupt(fiber)
+      yield* until(() => aborted.includes("/v1/interrupted-callback/hang"))
+      yield* Effect.promise(() => agent.close())
+    }).pipe(Effect.withTracerEnabled(false)))
 
   it.live("a request within its time limit succeeds, and the connection is reused", () =>
     withClient((http) =>
