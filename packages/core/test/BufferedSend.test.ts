@@ -43,6 +43,11 @@ const fakeClient = () => {
   const client = BufferedSend.bufferedSend(execute, (request, _fiber, done) => {
     const path = new URL(request.url).pathname
     seen.push({ path, via: "callback" })
+    if (path.endsWith("/later")) {
+      // Called back later, from outside the fiber's step (as undici's callback is).
+      queueMicrotask(() => done(Either.right(answer(request, path))))
+      return () => {}
+    }
     if (!path.endsWith("/hang")) {
       done(Either.right(answer(request, path)))
       return () => {}
@@ -118,25 +123,45 @@ describe("BufferedSend", () => {
       yield* tracing.void({ method: "GET", path: "/ok" })
       // A runtime that traces nothing: a client that asks for spans gets none, so the callback.
       yield* Effect.withTracerEnabled(tracing.void({ method: "GET", path: "/ok" }), false)
+      // Credentials that wrap the client (a key in the query): the wrapper is not skipped.
+      const keyed = ProviderClient.makeWith(fake.client, RateLimiter.make(), {
+        baseUrl: "https://api.example.test/v1",
+        credentials: Auth.query({ key: "key-0123456789" }),
+        timeout: "10 seconds"
+      })
+      yield* keyed.void({ method: "GET", path: "/ok" })
+      yield* keyed.void({ method: "GET", path: "/ok" })
+      expect(fake.vias().slice(-2)).toEqual(["execute", "execute"])
       // A body that is streamed, and a response read as a stream.
       yield* client.void({ method: "POST", path: "/ok", body: ProviderRequest.multipartBody({ fields: { name: "a" }, files: {} }) })
       const streamed = yield* client.send({ method: "GET", path: "/ok" }, ResponseReader.streaming(ResponseReader.text))
       expect(streamed).toBe('{"ok":true}')
-      expect(fake.vias()).toEqual(["execute", "execute", "execute", "callback", "execute", "execute"])
+      const seenBefore = fake.vias().length
+      const asked = ProviderClient.makeWith(fake.client, RateLimiter.make(), {
+        baseUrl: "https://api.example.test/v1",
+        credentials: Auth.headers({ "x-api-key": "key-0123456789" }),
+        timeout: "10 seconds"
+      })
+      yield* asked.void({ method: "GET", path: "/ok" })
+      yield* Effect.locally(asked.void({ method: "GET", path: "/ok" }), ResponseReader.streamRequested, true)
+      yield* asked.void({ method: "GET", path: "/ok" })
+      // A stream asked for by the caller (the FiberRef set around the call).
+      expect(fake.vias().slice(seenBefore)).toEqual(["execute", "execute", "callback"])
+      expect(fake.vias().slice(0, 8)).toEqual(["execute", "execute", "execute", "callback", "execute", "execute", "execute", "execute"])
       // The limit's three tokens are taken (each back a minute after its answer): the next request
       // waits for one, through execute.
       const waiting = yield* Effect.fork(client.void({ method: "GET", path: "/ok" }))
       yield* TestClock.adjust("61 seconds")
       yield* Fiber.join(waiting)
-      expect(fake.vias()).toHaveLength(7)
-      expect(fake.vias()[6]).toBe("execute")
+      expect(fake.vias()).toHaveLength(12)
+      expect(fake.vias()[11]).toBe("execute")
       // The watchdog stops with nothing to watch: the next request starts it again, through execute.
       yield* TestClock.adjust("1 second")
       expect(yield* TestClock.sleeps()).toHaveLength(0)
       yield* TestClock.adjust("2 minutes")
       yield* client.void({ method: "GET", path: "/ok" })
       yield* client.void({ method: "GET", path: "/ok" })
-      expect(fake.vias().slice(7)).toEqual(["execute", "callback"])
+      expect(fake.vias().slice(12)).toEqual(["execute", "callback"])
     }))
 
   it.effect("a failure through the callback is retried as the policy says, each attempt a callback", () =>
@@ -158,11 +183,13 @@ describe("BufferedSend", () => {
       const fake = fakeClient()
       const client = providerOf(fake.client)
       yield* client.void({ method: "GET", path: "/ok" })
-      const fiber = yield* Effect.fork(client.send({ method: "GET", path: "/ok" }, () => {
+      const fiber = yield* Effect.fork(client.send({ method: "GET", path: "/later" }, () => {
         throw new Error("a reader's bug")
       }))
-      const exit = yield* Fiber.await(fiber)
-      expect(exit._tag === "Failure" && Cause.isDie(exit.cause) && String(Cause.squash(exit.cause))).toBe("Error: a reader's bug")
+      // Once the answer has come (a turn of the event loop later), the fiber has ended.
+      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+      const exit = fiber.unsafePoll()
+      expect(exit !== null && exit._tag === "Failure" && Cause.isDie(exit.cause) && String(Cause.squash(exit.cause))).toBe("Error: a reader's bug")
       expect(fake.vias()).toEqual(["execute", "callback"])
     }))
 
