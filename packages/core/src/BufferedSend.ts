@@ -7,7 +7,7 @@
  * fiber and code of its own to run. With a client that offers a `BufferedSend`, not wrapped by
  * the credentials (static headers, or none: not an OAuth2 token that is refreshed, not a key in
  * the query), and when nothing asks for more (no span for the request, a body in memory, the
- * response read whole: no streaming reader, no `streamRequested` from the caller; a finite time limit whose watchdog is running, a rate limiter in memory
+ * response read whole: no streaming reader, no `streamRequested` from the caller; a finite time limit (its watchdog started first when it has stopped), a rate limiter in memory
  * or none, with a token free now), the attempt is one
  * asynchronous step: the token and the time limit taken, the request sent, and, in the
  * callback, both given back and the response read. Any other attempt goes through `execute`

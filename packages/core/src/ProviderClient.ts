@@ -255,13 +255,16 @@ export const makeWith = (
         return taken._tag === "Now" ? limitedBy(taken, restore) : Effect.flatMap(taken.wait, (permit) => limitedBy(permit.release, restore))
       })
     // The same attempt in one asynchronous step, when its token is free now (none is reserved
-    // by asking) and the watchdog runs; otherwise (a wait for a token, the watchdog to start)
-    // it is `once`. Given back at the answer, as `exchange` does; an interruption gives the
-    // token back, stops the watch and aborts the request, as the watchdog's handler does.
-    const sent = sendNow === undefined || (limited && takeFree === undefined)
-      ? once
-      : Effect.async<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError>((resume) => {
-        if (!watchdog!.active()) return resume(once)
+    // by asking) and the watchdog runs (started first if it stopped); otherwise (a wait for a
+    // token, a watchdog stopped again at once) it is `once`. Given back at the answer, as
+    // `exchange` does; an interruption gives the token back, stops the watch and aborts the
+    // request, as the watchdog's handler does.
+    const direct = (
+      send: BufferedSend.Send,
+      stopped: () => Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError>
+    ) =>
+      Effect.async<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError>((resume) => {
+        if (!watchdog!.active()) return resume(stopped())
         const permit = limited ? takeFree!(fiber) : undefined
         if (limited && permit === undefined) return resume(once)
         const watch = watchdog!.watch(fiber, attemptTimeout)
@@ -273,7 +276,7 @@ export const makeWith = (
         }
         let abort: () => void
         try {
-          abort = sendNow(httpRequest, fiber, (result) => {
+          abort = send(httpRequest, fiber, (result) => {
             if (ended) return
             end()
             if (watch.expired) return resume(Effect.fail(timedOut()))
@@ -301,6 +304,9 @@ export const makeWith = (
           abort()
         })
       })
+    const sent = sendNow === undefined || (limited && takeFree === undefined)
+      ? once
+      : direct(sendNow, () => Effect.zipRight(watchdog!.start, direct(sendNow, () => once)))
     const retried = Retrying.retrying(retries, sent, (error) => Attempt.fromFailure(error, baseUrl, info, idempotent), info, idempotent)
     // A write is announced to the guard in context (a durable engine's) before its first
     // attempt; reads, and writes with no guard, pay nothing.

@@ -91,11 +91,11 @@ describe("BufferedSend", () => {
     expect(BufferedSend.isBufferedSend(null)).toBe(false)
   })
 
-  it.effect("an attempt goes through the callback once the watchdog runs, and reads and fails as through execute", () =>
+  it.effect("an attempt goes through the callback (its watchdog started first), and reads and fails as through execute", () =>
     Effect.gen(function*() {
       const fake = fakeClient()
       const client = providerOf(fake.client, { limit: 100 })
-      // The first request starts the watchdog (through execute); the next ones are callbacks.
+      // The first request starts the watchdog, then goes through the callback, as the next ones do.
       const first = yield* client.json({ method: "GET", path: "/ok" }, Ok)
       const second = yield* client.json({ method: "GET", path: "/ok" }, Ok)
       expect(second).toEqual(first)
@@ -104,10 +104,10 @@ describe("BufferedSend", () => {
       expect(written).toEqual({ ok: true })
       const missing = yield* Effect.flip(client.void({ method: "GET", path: "/missing" }))
       expect(missing).toMatchObject({ _tag: "NotFound", message: "no such card", status: 404 })
-      expect(fake.vias()).toEqual(["execute", "callback", "callback", "callback"])
-      // The same error as through execute: a client whose watchdog has not started yet.
+      expect(fake.vias()).toEqual(["callback", "callback", "callback", "callback"])
+      // The same error as through execute: a client that asks for spans (the test runtime traces).
       const fresh = fakeClient()
-      const throughExecute = yield* Effect.flip(providerOf(fresh.client, { limit: 100 }).void({ method: "GET", path: "/missing" }))
+      const throughExecute = yield* Effect.flip(providerOf(fresh.client, { limit: 100, tracing: true }).void({ method: "GET", path: "/missing" }))
       expect(fresh.vias()).toEqual(["execute"])
       expect(throughExecute).toEqual(missing)
     }))
@@ -146,8 +146,8 @@ describe("BufferedSend", () => {
       yield* Effect.locally(asked.void({ method: "GET", path: "/ok" }), ResponseReader.streamRequested, true)
       yield* asked.void({ method: "GET", path: "/ok" })
       // A stream asked for by the caller (the FiberRef set around the call).
-      expect(fake.vias().slice(seenBefore)).toEqual(["execute", "execute", "callback"])
-      expect(fake.vias().slice(0, 8)).toEqual(["execute", "execute", "execute", "callback", "execute", "execute", "execute", "execute"])
+      expect(fake.vias().slice(seenBefore)).toEqual(["callback", "execute", "callback"])
+      expect(fake.vias().slice(0, 8)).toEqual(["callback", "execute", "execute", "callback", "execute", "execute", "execute", "execute"])
       // The limit's three tokens are taken (each back a minute after its answer): the next request
       // waits for one, through execute.
       const waiting = yield* Effect.fork(client.void({ method: "GET", path: "/ok" }))
@@ -155,13 +155,13 @@ describe("BufferedSend", () => {
       yield* Fiber.join(waiting)
       expect(fake.vias()).toHaveLength(12)
       expect(fake.vias()[11]).toBe("execute")
-      // The watchdog stops with nothing to watch: the next request starts it again, through execute.
+      // The watchdog stops with nothing to watch: the next request starts it again, and goes through the callback.
       yield* TestClock.adjust("1 second")
       expect(yield* TestClock.sleeps()).toHaveLength(0)
       yield* TestClock.adjust("2 minutes")
       yield* client.void({ method: "GET", path: "/ok" })
       yield* client.void({ method: "GET", path: "/ok" })
-      expect(fake.vias().slice(12)).toEqual(["execute", "callback"])
+      expect(fake.vias().slice(12)).toEqual(["callback", "callback"])
     }))
 
   it.effect("a failure through the callback is retried as the policy says, each attempt a callback", () =>
@@ -175,7 +175,7 @@ describe("BufferedSend", () => {
       yield* TestClock.adjust("2 seconds")
       expect(yield* Fiber.join(fiber)).toEqual({ ok: true })
       yield* Fiber.interrupt(hanging)
-      expect(fake.seen.map((s) => `${s.path} ${s.via}`)).toEqual(["/v1/ok execute", "/v1/hang callback", "/v1/flaky callback", "/v1/flaky callback"])
+      expect(fake.seen.map((s) => `${s.path} ${s.via}`)).toEqual(["/v1/ok callback", "/v1/hang callback", "/v1/flaky callback", "/v1/flaky callback"])
     }))
 
   it.effect("a reader that throws in the callback is the fiber's defect, as on the fiber", () =>
@@ -190,7 +190,7 @@ describe("BufferedSend", () => {
       yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
       const exit = fiber.unsafePoll()
       expect(exit !== null && exit._tag === "Failure" && Cause.isDie(exit.cause) && String(Cause.squash(exit.cause))).toBe("Error: a reader's bug")
-      expect(fake.vias()).toEqual(["execute", "callback"])
+      expect(fake.vias()).toEqual(["callback", "callback"])
     }))
 
   it.effect("a request through the callback is aborted at its time limit by the watchdog, on TestClock", () =>
@@ -205,7 +205,7 @@ describe("BufferedSend", () => {
       const error = yield* Fiber.join(fiber)
       expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 10s" })
       expect(fake.aborts()).toBe(1)
-      expect(fake.vias()).toEqual(["execute", "callback"])
+      expect(fake.vias()).toEqual(["callback", "callback"])
     }))
 
   for (const { clients, options } of [{ clients: "without rate limits", options: {} }, { clients: "with rate limits in memory", options: { limit: 2 } }] as const) {
@@ -226,7 +226,7 @@ describe("BufferedSend", () => {
         const next = yield* Effect.fork(Effect.all([client.void({ method: "GET", path: "/ok" }), client.void({ method: "GET", path: "/ok" })]))
         yield* TestClock.adjust("1 minute")
         yield* Fiber.join(next)
-        expect(fake.vias().slice(0, 2)).toEqual(["execute", "callback"])
+        expect(fake.vias().slice(0, 2)).toEqual(["callback", "callback"])
         expect(fake.seen.map((s) => s.path)).toEqual(["/v1/ok", "/v1/hang", "/v1/ok", "/v1/ok"])
         expect(fake.aborts()).toBe(1)
       }))

@@ -51,9 +51,11 @@ export interface Watchdog {
   ) => Effect.Effect<A, E | E2, R>
   /**
    * Whether the watchdog's fiber runs now: only then may a request be watched without an
-   * effect (`watch`); the first one after it stopped goes through `limit`, which starts it.
+   * effect (`watch`); after it stopped, `start` (or `limit`) starts it again.
    */
   readonly active: () => boolean
+  /** Starts the watchdog's fiber unless it runs, in one uninterruptible step (never marked running without it). */
+  readonly start: Effect.Effect<void>
   /**
    * Watches a request from the caller's step, for a sender that calls back (no effect around
    * the exchange): its `abort` is the sender's to set; `expired` says, once it has ended,
@@ -162,6 +164,11 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
       return Effect.zipRight(Effect.forkDaemon(Effect.interruptible(loop)), watched)
     },
     active: () => running,
+    start: Effect.uninterruptible(Effect.suspend(() => {
+      if (running) return Effect.void
+      running = true
+      return Effect.asVoid(Effect.forkDaemon(Effect.interruptible(loop)))
+    })),
     watch: watchFrom,
     unwatch: remove
   }
