@@ -136,6 +136,7 @@ describe("BufferedSend", () => {
       yield* client.void({ method: "POST", path: "/ok", body: ProviderRequest.multipartBody({ fields: { name: "a" }, files: {} }) })
       const streamed = yield* client.send({ method: "GET", path: "/ok" }, ResponseReader.streaming(ResponseReader.text))
       expect(streamed).toBe('{"ok":true}')
+      // A stream asked for by the caller (the FiberRef set around the call), on a client like the first.
       const seenBefore = fake.vias().length
       const asked = ProviderClient.makeWith(fake.client, RateLimiter.make(), {
         baseUrl: "https://api.example.test/v1",
@@ -145,7 +146,6 @@ describe("BufferedSend", () => {
       yield* asked.void({ method: "GET", path: "/ok" })
       yield* Effect.locally(asked.void({ method: "GET", path: "/ok" }), ResponseReader.streamRequested, true)
       yield* asked.void({ method: "GET", path: "/ok" })
-      // A stream asked for by the caller (the FiberRef set around the call).
       expect(fake.vias().slice(seenBefore)).toEqual(["callback", "execute", "callback"])
       expect(fake.vias().slice(0, 8)).toEqual(["callback", "execute", "execute", "callback", "execute", "execute", "execute", "execute"])
       // The limit's three tokens are taken (each back a minute after its answer): the next request
