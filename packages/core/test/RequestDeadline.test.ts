@@ -1,47 +1,27 @@
 import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
-import { Auth, ProviderClient, RateLimiter, RequestDeadline } from "../src/index.js"
+import { RateLimiter, RequestDeadline } from "../src/index.js"
+import { timedFake, timedProvider } from "./support.js"
+
+/** The time-limited fake of `support.ts`, deadline-aware only (every request through `execute`). */
+const fakeClient = () => timedFake()
+
+/** A client of `http` with a 10 s limit, no retries, its key in the query (a wrapper around `http`), and, with `limit`, a rate limit. */
+const providerOf = (http: HttpClient.HttpClient, options: { readonly limit?: number; readonly store?: RateLimiter.RateLimiterStore } = {}) =>
+  timedProvider(http, { ...options, query: true })
 
 /**
- * A deadline-aware client on TestClock: it takes each request's deadline and answers `/ok`
- * at once; `/hang` waits until the deadline's abort. It records what it saw.
+ * The two ways an attempt goes: through `execute` (the deadline taken by the client), and
+ * through a `BufferedSend`'s callback (the provider client's own watch).
  */
-const fakeClient = () => {
-  const seen: Array<{ path: string; deadline: boolean; signalAborted: () => boolean }> = []
-  let aborts = 0
-  const client = RequestDeadline.deadlineAware(HttpClient.make((request, url, signal, fiber) => {
-    const deadline = RequestDeadline.take(fiber)
-    seen.push({ path: url.pathname, deadline: deadline !== undefined, signalAborted: () => signal.aborted })
-    if (url.pathname.endsWith("/ok")) {
-      if (deadline !== undefined) deadline.abort = () => aborts++
-      return Effect.succeed(HttpClientResponse.fromWeb(request, new Response("{}", { status: 200 })))
-    }
-    return Effect.async<never, HttpClientError.RequestError>((resume) => {
-      if (deadline === undefined) return
-      deadline.abort = () => {
-        aborts++
-        resume(Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error("aborted") })))
-      }
-    })
-  }))
-  return { client, seen, aborts: () => aborts }
-}
-
-/** A client of `http` with a 10 s limit, no retries, and, with `limit`, a rate limit on its key in `store`. */
-const providerOf = (http: HttpClient.HttpClient, options: { readonly limit?: number; readonly store?: RateLimiter.RateLimiterStore } = {}) =>
-  ProviderClient.makeWith(http, RateLimiter.make(options.store), {
-    baseUrl: "https://api.example.test/v1",
-    credentials: Auth.query({ key: "key-0123456789" }),
-    timeout: "10 seconds",
-    retry: { maxRetries: 0 },
-    ...(options.limit === undefined ? {} : { rateLimits: [{ scope: "key", credential: "key-0123456789", limit: options.limit, interval: "1 minute" }] })
-  })
+const ways = [
+  { way: "execute", fake: fakeClient, provider: providerOf },
+  { way: "callback", fake: () => timedFake({ buffered: true }), provider: timedProvider }
+] as const
 
 /** The in-memory store seen as any other (its take and release effects, no permit taken in the caller's step). */
 const asOtherStore = (memory: RateLimiter.RateLimiterStore): RateLimiter.RateLimiterStore => ({ take: memory.take, release: memory.release })
@@ -53,21 +33,23 @@ describe("RequestDeadline", () => {
     expect(RequestDeadline.isDeadlineAware(null)).toBe(false)
   })
 
-  it.effect("a deadline-aware client gets each request's deadline and is aborted through it, on TestClock", () =>
-    Effect.gen(function*() {
-      const fake = fakeClient()
-      const client = providerOf(fake.client)
-      const fiber = yield* Effect.fork(Effect.flip(client.void({ method: "GET", path: "/hang" })))
-      yield* TestClock.adjust("9 seconds")
-      expect(fiber.unsafePoll()).toBeNull()
-      yield* TestClock.adjust("1100 millis")
-      const error = yield* Fiber.join(fiber)
-      expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 10s" })
-      expect(fake.aborts()).toBe(1)
-      // Aborted through the deadline, not by the platform's interruption of the request.
-      expect(fake.seen[0]).toMatchObject({ path: "/v1/hang", deadline: true })
-      expect(fake.seen[0]!.signalAborted()).toBe(false)
-    }))
+  for (const { fake: makeFake, provider, way } of ways) {
+    it.effect(`a request is aborted at its time limit by the watchdog, on TestClock (through ${way})`, () =>
+      Effect.gen(function*() {
+        const fake = makeFake()
+        const client = provider(fake.client)
+        const fiber = yield* Effect.fork(Effect.flip(client.void({ method: "GET", path: "/hang" })))
+        yield* TestClock.adjust("9 seconds")
+        expect(fiber.unsafePoll()).toBeNull()
+        yield* TestClock.adjust("1100 millis")
+        const error = yield* Fiber.join(fiber)
+        expect(error).toMatchObject({ _tag: "Timeout", message: "no answer within 10s" })
+        expect(fake.aborts()).toBe(1)
+        // Aborted through the deadline (or the watch's abort), not by the platform's interruption of the request.
+        expect(fake.seen[0]).toMatchObject({ path: "/v1/hang", via: way, deadline: way === "execute" })
+        expect(fake.seen[0]!.signalAborted()).toBe(false)
+      }))
+  }
 
   it.effect("a request that completes is never aborted, and its deadline is not left for the next request", () =>
     Effect.gen(function*() {
@@ -107,32 +89,37 @@ describe("RequestDeadline", () => {
 
 describe("RequestDeadline, interruption", () => {
   const interrupted = [
-    { clients: "without rate limits", options: {} },
-    { clients: "with rate limits in memory", options: { limit: 1 } },
-    { clients: "with rate limits in another store (its permit an effect)", options: { limit: 1, store: asOtherStore(RateLimiter.memoryStore()) } }
+    { clients: "without rate limits", options: () => ({}) },
+    { clients: "with rate limits in memory", options: () => ({ limit: 1 }) },
+    // A store of each test's own: a token one test holds is not another's.
+    { clients: "with rate limits in another store (its permit an effect)", options: () => ({ limit: 1, store: asOtherStore(RateLimiter.memoryStore()) }) }
   ] as const
   for (const { clients, options } of interrupted) {
-    it.effect(`an interrupted request is aborted through its deadline at once, its watch not kept until the deadline, its token given back (${clients})`, () =>
-      Effect.gen(function*() {
-        const fake = fakeClient()
-        const client = providerOf(fake.client, options)
-        const fiber = yield* Effect.fork(client.void({ method: "GET", path: "/hang" }))
-        yield* TestClock.adjust("1 second")
-        yield* Fiber.interrupt(fiber)
-        // The request on the wire is aborted by the interruption, not 9 seconds later by the watchdog.
-        expect(fake.aborts()).toBe(1)
-        // The watchdog, with nothing left to watch, stops at its next tick (100 ms) instead of
-        // sleeping until the interrupted request's deadline.
-        yield* TestClock.adjust("200 millis")
-        expect(yield* TestClock.sleeps()).toHaveLength(0)
-        // With a limit of one a minute, its token was given back: the next request is served within the
-        // minute (a token kept would hold it past the minute's window).
-        const next = yield* Effect.fork(client.void({ method: "GET", path: "/ok" }))
-        yield* TestClock.adjust("1 minute")
-        yield* Fiber.join(next)
-        expect(fake.seen.map((s) => s.path)).toEqual(["/v1/hang", "/v1/ok"])
-        expect(fake.aborts()).toBe(1)
-      }))
+    for (const { fake: makeFake, provider, way } of ways) {
+      it.effect(`an interrupted request is aborted at once, its watch not kept until the deadline, its token given back (${clients}, through ${way})`, () =>
+        Effect.gen(function*() {
+          const fake = makeFake()
+          const client = provider(fake.client, options())
+          const fiber = yield* Effect.fork(client.void({ method: "GET", path: "/hang" }))
+          yield* TestClock.adjust("1 second")
+          yield* Fiber.interrupt(fiber)
+          // The request on the wire is aborted by the interruption, not 9 seconds later by the watchdog.
+          expect(fake.aborts()).toBe(1)
+          // The watchdog, with nothing left to watch, stops at its next tick (100 ms) instead of
+          // sleeping until the interrupted request's deadline.
+          yield* TestClock.adjust("200 millis")
+          expect(yield* TestClock.sleeps()).toHaveLength(0)
+          // With a limit of one a minute, its token was given back: the next request is served within the
+          // minute (a token kept would hold it past the minute's window).
+          const next = yield* Effect.fork(client.void({ method: "GET", path: "/ok" }))
+          yield* TestClock.adjust("1 minute")
+          yield* Fiber.join(next)
+          expect(fake.seen.map((s) => s.path)).toEqual(["/v1/hang", "/v1/ok"])
+          // Another store's permit is an effect: only the in-memory limiter's, or none, takes the callback.
+          expect(fake.seen[0]!.via).toBe(way === "callback" && !("store" in options()) ? "callback" : "execute")
+          expect(fake.aborts()).toBe(1)
+        }))
+    }
   }
 
   it.effect("a request interrupted while it waits for its rate-limit token leaves the client's later requests timed out", () =>

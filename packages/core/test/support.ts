@@ -3,12 +3,33 @@
  * property kind.
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { Action, Auth, Choice, Component, Connection, Connections, DynamicOptions, type OAuth2, Property, ProviderRequest, Trigger, Webhook } from "../src/index.js"
+import {
+  Action,
+  Auth,
+  BufferedSend,
+  Choice,
+  Component,
+  Connection,
+  Connections,
+  DynamicOptions,
+  type OAuth2,
+  Property,
+  ProviderClient,
+  ProviderRequest,
+  RateLimiter,
+  RequestDeadline,
+  Trigger,
+  Webhook
+} from "../src/index.js"
 import { TestHttpClient } from "../src/testing.js"
 
 /** The opened connections of these values (by component name), over this HttpClient: what a runner provides. */
@@ -212,3 +233,97 @@ export const oauthComponent = (oauth2: OAuth2.Settings, client: Connection.Clien
 
 /** The step that runs `oauthy/v1/me`. */
 export const meStep = { label: "Me", name: "me", type: "oauthy/v1/me", parameters: {} }
+
+// ---------------------------------------------------------------------------------------------
+// A provider's client on TestClock, for time limits: the requests it sees and the aborts.
+// ---------------------------------------------------------------------------------------------
+
+/** One request the time-limited fake saw: which way it came, and whether it got a deadline (`execute`). */
+export interface SeenRequest {
+  readonly path: string
+  readonly via: "execute" | "callback"
+  readonly deadline: boolean
+  readonly signalAborted: () => boolean
+}
+
+/**
+ * A deadline-aware client on TestClock (`execute` takes each request's deadline), with
+ * `buffered` a `BufferedSend` too (the callback): `/ok` answers `{"ok":true}` at once (an abort
+ * of it afterwards is counted too: none may come), `/later` the same a moment later (callback),
+ * `/missing` 404, `/flaky` 503 the first time, `/hang` only its abort.
+ */
+export const timedFake = (options: { readonly buffered?: boolean } = {}) => {
+  const seen: Array<SeenRequest> = []
+  let aborts = 0
+  let flaky = 0
+  const answer = (request: HttpClientRequest.HttpClientRequest, path: string) =>
+    path.endsWith("/missing")
+      ? HttpClientResponse.fromWeb(request, new Response(JSON.stringify({ message: "no such card" }), { status: 404 }))
+      : path.endsWith("/flaky") && flaky++ === 0
+      ? HttpClientResponse.fromWeb(request, new Response(JSON.stringify({ message: "try again" }), { status: 503 }))
+      : HttpClientResponse.fromWeb(request, new Response(JSON.stringify({ ok: true }), { status: 200 }))
+  const aborted = (request: HttpClientRequest.HttpClientRequest) =>
+    new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error("aborted") })
+  const execute = RequestDeadline.deadlineAware(HttpClient.make((request, url, signal, fiber) => {
+    const deadline = RequestDeadline.take(fiber)
+    seen.push({ path: url.pathname, via: "execute", deadline: deadline !== undefined, signalAborted: () => signal.aborted })
+    if (!url.pathname.endsWith("/hang")) {
+      if (deadline !== undefined) deadline.abort = () => aborts++
+      return Effect.succeed(answer(request, url.pathname))
+    }
+    return Effect.async<never, HttpClientError.RequestError>((resume) => {
+      if (deadline === undefined) return
+      deadline.abort = () => {
+        aborts++
+        resume(Effect.fail(aborted(request)))
+      }
+    })
+  }))
+  const client: HttpClient.HttpClient = options.buffered !== true ? execute : BufferedSend.bufferedSend(execute, (request, _fiber, done) => {
+    const path = new URL(request.url).pathname
+    seen.push({ path, via: "callback", deadline: false, signalAborted: () => false })
+    if (path.endsWith("/later")) {
+      // Called back later, from outside the fiber's step (as undici's callback is).
+      queueMicrotask(() => done(Either.right(answer(request, path))))
+      return () => {}
+    }
+    if (!path.endsWith("/hang")) {
+      done(Either.right(answer(request, path)))
+      return () => {}
+    }
+    let ended = false
+    return () => {
+      if (ended) return
+      ended = true
+      aborts++
+      done(Either.left(aborted(request)))
+    }
+  })
+  return { client, seen, vias: () => seen.map((s) => s.via), aborts: () => aborts }
+}
+
+/**
+ * A provider client of `http` with a 10 s limit, no retries unless asked, and, with `limit`, a
+ * rate limit of `limit` a minute on its key (in `store`, else in memory). Its credentials are
+ * headers set once (no wrapper around the client), or, with `query`, a key in the query (a
+ * wrapper). The test runtime's tracer is on: the client's own `tracing` says whether a request
+ * gets a span.
+ */
+export const timedProvider = (
+  http: HttpClient.HttpClient,
+  options: {
+    readonly limit?: number
+    readonly store?: RateLimiter.RateLimiterStore
+    readonly query?: boolean
+    readonly tracing?: boolean
+    readonly retries?: number
+  } = {}
+) =>
+  ProviderClient.makeWith(http, RateLimiter.make(options.store), {
+    tracing: options.tracing,
+    baseUrl: "https://api.example.test/v1",
+    credentials: options.query === true ? Auth.query({ key: "key-0123456789" }) : Auth.headers({ "x-api-key": "key-0123456789" }),
+    timeout: "10 seconds",
+    retry: { maxRetries: options.retries ?? 0 },
+    ...(options.limit === undefined ? {} : { rateLimits: [{ scope: "key", credential: "key-0123456789", limit: options.limit, interval: "1 minute" }] })
+  })
