@@ -44,6 +44,156 @@ const leaf = (ast: AST.AST): ((input: unknown) => boolean) | undefined => {
 }
 
 /**
+ * A leaf's test (or a union of leaves' test) as a JavaScript expression over `v`, for
+ * `written`: the same tests as `leaf`'s, a literal read from `literals` (the code names
+ * no value of the schema's, only positions).
+ */
+const leafSource = (ast: AST.AST, literals: Array<unknown>): string | undefined => {
+  switch (ast._tag) {
+    case "StringKeyword":
+      return `typeof v === "string"`
+    case "NumberKeyword":
+      return `typeof v === "number"`
+    case "BooleanKeyword":
+      return `typeof v === "boolean"`
+    case "UndefinedKeyword":
+      return `v === undefined`
+    case "Literal":
+      literals.push(ast.literal)
+      return `v === l[${literals.length - 1}]`
+    case "Union": {
+      if (hasParseAnnotation(ast)) return undefined
+      const tests: Array<string> = []
+      for (const member of membersOf(ast)) {
+        const test = leaf(member) === undefined ? undefined : leafSource(member, literals)
+        if (test === undefined) return undefined
+        tests.push(test)
+      }
+      return `(${tests.join(" || ")})`
+    }
+  }
+  return undefined
+}
+
+let writing = true
+
+/** Whether structs' checks are written as code (tests run both ways; on by default). */
+export const writeChecks = (on: boolean): void => {
+  writing = on
+}
+
+/**
+ * What a written in-order check returns when a field's check changed its value (a copy is
+ * due), the field's position and its checked value left on the check, read at once.
+ */
+const changed: unique symbol = Symbol("changed")
+
+interface InOrderCheck {
+  (input: Record<string, unknown>): unknown
+  changedAt: number
+  changedTo: unknown
+}
+
+/** Checks built on written code (for tests: code that would not compile falls back to the closures, unseen otherwise). */
+const writtenChecks = new WeakSet<Check>()
+
+/** Code made of positions and kinds (`n`, `c`, `l`, …: arrays the function is given), or undefined where a runtime forbids it. */
+const written = <F>(parameters: Record<string, unknown>, body: string): F | undefined => {
+  if (!writing) return undefined
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    return new Function(...Object.keys(parameters), `"use strict"; ${body}`)(...Object.values(parameters)) as F
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A struct's check of an input already in its order, written for the struct: leaf fields
+ * tested inline, any other field's check called; the input as it is, or `changed` at the first
+ * value a check changes (the copy begins there: no value is checked twice). What the closures
+ * do field by field in a loop, without a call or a lookup per field.
+ */
+const writtenInOrder = (
+  names: ReadonlyArray<string>,
+  optional: ReadonlyArray<boolean>,
+  types: ReadonlyArray<AST.AST>,
+  checks: ReadonlyArray<Check>
+): InOrderCheck | undefined => {
+  const literals: Array<unknown> = []
+  const lines = types.map((type, i) => {
+    const read = `v = input[n[${i}]];`
+    const own = `hasOwn(input, n[${i}])`
+    const test = leafSource(type, literals)
+    // A field left out is skipped (an optional one: the order check saw every required one).
+    if (test !== undefined) return `${read} if (!(${test})${optional[i] ? ` && ${own}` : ""}) return fail;`
+    const changes = `r = c[${i}](v); if (r !== v) { if (r === fail) return fail; check.changedAt = ${i}; check.changedTo = r; return changed }`
+    return optional[i] ? `if (${own}) { ${read} ${changes} }` : `${read} ${changes}`
+  })
+  return written({ fail, changed, hasOwn, n: names, c: checks, l: literals }, `
+    const check = function (input) { let v, r; ${lines.join(" ")} return input };
+    check.changedAt = 0;
+    check.changedTo = undefined;
+    return check`)
+}
+
+/**
+ * A field of a struct's copy: read when the input has it, or always when required (Schema
+ * reads a missing one as undefined); checked, then, with a transformation, transformed from
+ * its presence and value and the result checked on the other side.
+ */
+interface CopiedField {
+  readonly name: string
+  readonly optional: boolean
+  readonly type: AST.AST
+  readonly check: Check
+  readonly transform?: {
+    readonly f: Step["f"]
+    readonly type: AST.AST
+    readonly check: Check
+    /** Whether the other side requires the field (a transformation that gives none fails). */
+    readonly required: boolean
+  }
+}
+
+/**
+ * A struct's copy written for the struct: the declared fields, each checked (and transformed),
+ * in the struct's order; `fail` at the first that does not pass. The rest of a record is left
+ * to the caller.
+ */
+const writtenCopy = (
+  fields: ReadonlyArray<CopiedField>
+): ((input: Record<string, unknown>) => Record<string, unknown> | typeof fail) | undefined => {
+  const literals: Array<unknown> = []
+  const checked = (type: AST.AST, check: string) => {
+    const test = leafSource(type, literals)
+    return test !== undefined ? `if (!(${test})) return fail;` : `v = ${check}(v); if (v === fail) return fail;`
+  }
+  const lines = fields.map(({ optional, transform, type }, i) => {
+    const read = `v = input[n[${i}]]; ${checked(type, `c[${i}]`)}`
+    const own = `hasOwn(input, n[${i}])`
+    if (transform === undefined) {
+      const copied = `${read} output[n[${i}]] = v;`
+      return optional ? `if (${own}) { ${copied} }` : copied
+    }
+    const given = optional ? `if (${own}) { ${read} o = some(v) } else o = none;` : `${read} o = some(v);`
+    const then = `if (r._tag === "Some") { v = r.value; ${checked(transform.type, `t[${i}]`)} output[n[${i}]] = v }${transform.required ? " else return fail;" : ""}`
+    return `${given} r = f[${i}](o); ${then}`
+  })
+  return written({
+    fail,
+    hasOwn,
+    some: Option.some,
+    none: Option.none(),
+    n: fields.map((field) => field.name),
+    c: fields.map((field) => field.check),
+    f: fields.map((field) => field.transform?.f),
+    t: fields.map((field) => field.transform?.check),
+    l: literals
+  }, `return function (input) { const output = {}; let v, r, o; ${lines.join(" ")} return output }`)
+}
+
+/**
  * `decoding`: the direction, which matters only across a struct's field transformations.
  * `fresh`: a struct's check builds a new object even when the input would do (its caller
  * changes what it gets).
@@ -144,38 +294,54 @@ type Step = { readonly from: PropertyKey; readonly to: PropertyKey; readonly f: 
  */
 const onePass = (source: AST.AST, target: AST.AST, steps: ReadonlyArray<Step>, decoding: boolean): Check | undefined => {
   if (source._tag !== "TypeLiteral" || target._tag !== "TypeLiteral") return undefined
-  const [read, written] = [source.propertySignatures, target.propertySignatures]
-  if (read.length !== written.length || steps.some((step) => step.from !== step.to)) return undefined
-  const fields: Array<{ name: string; optional: boolean; check: Check; f?: Step["f"]; then?: Check; required?: boolean }> = []
-  for (let i = 0; i < read.length; i++) {
-    const name = read[i]!.name
-    const check = compile(read[i]!.type, decoding)
-    if (typeof name !== "string" || name !== written[i]!.name || check === undefined) return undefined
+  const [from, to] = [source.propertySignatures, target.propertySignatures]
+  if (from.length !== to.length || steps.some((step) => step.from !== step.to)) return undefined
+  const fields: Array<CopiedField> = []
+  for (let i = 0; i < from.length; i++) {
+    const name = from[i]!.name
+    const check = compile(from[i]!.type, decoding)
+    if (typeof name !== "string" || name !== to[i]!.name || check === undefined) return undefined
     const step = steps.find((s) => s.to === name)
-    const then = step === undefined ? check : compile(written[i]!.type, decoding)
+    if (step === undefined) {
+      fields.push({ name, optional: from[i]!.isOptional, type: from[i]!.type, check })
+      continue
+    }
+    const then = compile(to[i]!.type, decoding)
     if (then === undefined) return undefined
-    fields.push({ name, optional: read[i]!.isOptional, check, ...(step === undefined ? {} : { f: step.f, then, required: !written[i]!.isOptional }) })
+    fields.push({
+      name,
+      optional: from[i]!.isOptional,
+      type: from[i]!.type,
+      check,
+      transform: { f: step.f, type: to[i]!.type, check: then, required: !to[i]!.isOptional }
+    })
+  }
+  const copy = writtenCopy(fields)
+  if (copy !== undefined) {
+    const check: Check = (u) => typeof u !== "object" || u === null || Array.isArray(u) ? fail : copy(u as Record<string, unknown>)
+    writtenChecks.add(check)
+    return check
   }
   return (u) => {
     if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
     const input = u as Record<string, unknown>
     const output: Record<string, unknown> = {}
-    for (const { check, f, name, optional, required, then } of fields) {
+    for (const { check, name, optional, transform } of fields) {
       // As Schema reads a struct (not `exact`): a required field that is missing is read as undefined.
       const read = hasOwn(input, name) || !optional
-      if (!read && f === undefined) continue
+      if (!read && transform === undefined) continue
       const value = read ? check(input[name]) : undefined
       if (value === fail) return fail
-      if (f === undefined) {
+      if (transform === undefined) {
         output[name] = value
         continue
       }
-      const result = f(read ? Option.some(value) : Option.none())
+      const result = transform.f(read ? Option.some(value) : Option.none())
       if (Option.isNone(result)) {
-        if (required) return fail
+        if (transform.required) return fail
         continue
       }
-      const made = then!(result.value)
+      const made = transform.check(result.value)
       if (made === fail) return fail
       output[name] = made
     }
@@ -214,12 +380,14 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
   if (ast.indexSignatures.length !== 0 && !rest) return undefined
   const names: Array<string> = []
   const optional: Array<boolean> = []
+  const types: Array<AST.AST> = []
   const checks: Array<Check> = []
   for (const ps of ast.propertySignatures) {
     const check = compile(ps.type, decoding)
     if (typeof ps.name !== "string" || check === undefined) return undefined
     names.push(ps.name)
     optional.push(ps.isOptional)
+    types.push(ps.type)
     checks.push(check)
   }
   const declared = new Set(names)
@@ -262,14 +430,39 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
     for (; i < names.length; i++) if (!optional[i]) return false
     return true
   }
-  return (u) => {
+  // The declared fields copied, each checked, in the schema's order.
+  const copyOf = (input: Record<string, unknown>): Record<string, unknown> | typeof fail => {
+    const output: Record<string, unknown> = {}
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!
+      if (!hasOwn(input, name) && optional[i]) continue
+      const value = checks[i]!(input[name])
+      if (value === fail) return fail
+      output[name] = value
+    }
+    return output
+  }
+  const checkInOrder = fresh ? undefined : writtenInOrder(names, optional, types, checks)
+  const writtenCopied = writtenCopy(names.map((name, i) => ({ name, optional: optional[i]!, type: types[i]!, check: checks[i]! })))
+  const check: Check = (u) => {
     if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
     const input = u as Record<string, unknown>
     if (!fresh && inOrder(input)) {
       // The input as it is while every value is unchanged by its check; at the first that is
       // not, the copy begins with the fields before it (each checked once).
       let output: Record<string, unknown> | undefined
-      for (let i = 0; i < names.length; i++) {
+      let from = 0
+      if (checkInOrder !== undefined) {
+        const checked = checkInOrder(input)
+        if (checked !== changed) return checked
+        // The written check stopped at the first value its check changed: the copy starts there.
+        const at = checkInOrder.changedAt
+        output = {}
+        for (let j = 0; j < at; j++) if (hasOwn(input, names[j]!)) output[names[j]!] = input[names[j]!]
+        output[names[at]!] = checkInOrder.changedTo
+        from = at + 1
+      }
+      for (let i = from; i < names.length; i++) {
         const name = names[i]!
         // Own keys only: Object.prototype may have gained a key of this name since (a polyfill, or worse).
         if (!hasOwn(input, name)) continue
@@ -287,24 +480,29 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
       if (rest) for (const key of Object.keys(input)) if (!hasOwn(output, key)) output[key] = input[key]
       return output
     }
-    const output: Record<string, unknown> = {}
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i]!
-      if (!hasOwn(input, name) && optional[i]) continue
-      const value = checks[i]!(input[name])
-      if (value === fail) return fail
-      output[name] = value
-    }
+    const output = writtenCopied === undefined ? copyOf(input) : writtenCopied(input)
+    if (output === fail) return fail
     if (rest) {
-      // Every field present was written above (a missing optional one is missing here too).
+      // Every field present was written by the copy (a missing optional one is missing here too).
       for (const key of Object.keys(input)) if (!hasOwn(output, key)) output[key] = input[key]
     }
     return output
   }
+  if (writtenCopied !== undefined && (fresh || checkInOrder !== undefined)) writtenChecks.add(check)
+  return check
 }
 
 const isUnknownRecord = (signature: AST.IndexSignature) =>
   signature.parameter._tag === "StringKeyword" && signature.type._tag === "UnknownKeyword"
+
+/**
+ * Whether a struct's checks are written as code (for tests: code that would not compile
+ * falls back to the closures, unseen otherwise).
+ */
+export const writesChecks = (schema: Schema.Schema<any, any>): boolean => {
+  const check = compile(schema.ast, true)
+  return check !== undefined && writtenChecks.has(check)
+}
 
 /** Whether a schema takes the fast path (for tests: the values are the same either way). */
 export const isPlain = (schema: Schema.Schema<any, any>): boolean =>

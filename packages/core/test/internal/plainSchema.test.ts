@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as PlainSchema from "../../src/internal/plainSchema.js"
@@ -42,7 +42,33 @@ const Session = Schema.Struct({
   nested: Schema.optional(Schema.Struct({ a: Schema.String }))
 })
 
-describe("internal/plainSchema", () => {
+// Every test runs with the structs' checks written as code and with the closures alone
+// (a runtime that forbids code from strings): the same results both ways.
+describe.each([["written checks", true], ["closures alone", false]] as const)("internal/plainSchema (%s)", (_, written) => {
+  beforeAll(() => PlainSchema.writeChecks(written))
+  afterAll(() => PlainSchema.writeChecks(true))
+
+  it("writes a struct's checks as code only when asked to", () => {
+    expect(PlainSchema.writesChecks(Session)).toBe(written)
+    // A struct whose fields have defaults: its copy, transformations included.
+    const Defaults = Schema.Struct({
+      id: Schema.String,
+      name: Schema.optionalWith(Schema.String, { default: () => "" }),
+      tags: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
+      due: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+    })
+    expect(PlainSchema.writesChecks(Defaults)).toBe(written)
+    same(Defaults, [{ id: "1" }, { id: "1", name: "n", tags: ["t"], due: "d" }, { id: "1", due: null, extra: 1 }, { id: "1", name: 2 }, { id: "1", tags: [2] }, { name: "n" }])
+    const decode = PlainSchema.decodeUnknownEither(Session)
+    const input = { id: "1", count: 2, done: null, status: "idle", output: { x: 1 }, schema: null, urls: ["u"], title: null, nested: { a: "b" } }
+    expect(Either.getOrThrow(decode(input))).toBe(input)
+    // A nested value copied (its key more): the copy begins at its field, the fields after it checked once.
+    const copied = Either.getOrThrow(decode({ ...input, nested: { a: "b", c: 1 } })) as Record<string, unknown>
+    expect(copied).toStrictEqual(input)
+    expect(copied).not.toBe(input)
+    same(Session, [input, { ...input, count: "2" }, { ...input, status: "gone" }, { ...input, title: 1 }, { ...input, urls: [1] }, { ...input, schema: { a: 1 } }])
+  })
+
   it("gives what Schema gives on a plain struct: declared fields only, in the schema's order", () => {
     const valid = { urls: ["u"], status: "idle", id: "1", count: 2, done: null, output: { x: [1] }, schema: null, extra: 1 }
     same(Session, [
@@ -237,17 +263,26 @@ describe("internal/plainSchema", () => {
     same(Odd, [input, { id: "1", nested: { a: "x" } }, { id: "1", nested: { a: "x" }, toString: 1, constructor: "c" }])
     // A name Object.prototype gains after the schema was compiled (a polyfill, or a polluted
     // prototype): never read as the input's own.
-    const Later = Schema.Struct({ id: Schema.String, meta: Schema.optional(Schema.Struct({ a: Schema.String })), note: Schema.optional(Schema.Unknown) })
+    const Later = Schema.Struct({
+      id: Schema.String,
+      meta: Schema.optional(Schema.Struct({ a: Schema.String })),
+      note: Schema.optional(Schema.Unknown),
+      label: Schema.optional(Schema.String)
+    })
     const decodeLater = PlainSchema.decodeUnknownEither(Later)
     Object.defineProperty(Object.prototype, "meta", { value: { a: "x", b: 1 }, configurable: true, writable: true })
     Object.defineProperty(Object.prototype, "note", { value: "polluted", configurable: true, writable: true })
+    Object.defineProperty(Object.prototype, "label", { value: 1, configurable: true, writable: true })
     try {
       expect(Either.getOrThrow(decodeLater({ id: "1" }))).toStrictEqual({ id: "1" })
       expect(Object.keys(Either.getOrThrow(decodeLater({ id: "1", meta: { a: "y", c: 2 } })) as object)).toEqual(["id", "meta"])
-      same(Later, [{ id: "1" }, { id: "1", meta: { a: "y", c: 2 } }])
+      same(Later, [{ id: "1" }, { id: "1", meta: { a: "y", c: 2 } }, { id: "1", label: "l" }, { id: "1", label: 2 }])
+      const alone = { id: "1" }
+      expect(Either.getOrThrow(decodeLater(alone))).toBe(alone)
     } finally {
       delete (Object.prototype as Record<string, unknown>)["meta"]
       delete (Object.prototype as Record<string, unknown>)["note"]
+      delete (Object.prototype as Record<string, unknown>)["label"]
     }
   })
 })
