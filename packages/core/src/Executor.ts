@@ -8,6 +8,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import type * as Fiber from "effect/Fiber"
 import type * as Option from "effect/Option"
 import type * as Action from "./Action.js"
 import type * as Choice from "./Choice.js"
@@ -221,12 +222,18 @@ export const make = (
       (params) => ({ ...prepared, params })
     )
 
-  /** Runs a step with its decoded parameters (no object built for them on the way: a hot path). */
-  const execute = ({ action, component, step }: Prepared, params: Readonly<Record<string, unknown>>) =>
-    // The service read in one step of the fiber's (`contextWithEffect` takes two).
-    Effect.withFiberRuntime((fiber) =>
-      flatMapNow(Context.get(fiber.currentContext as Context.Context<Connections>, Connections).get(component, step.connection), (opened) =>
-        internal.execute(opened, action, params, step.type, asScrubbed))) as Effect.Effect<unknown, ConnectorError, Connections>
+  /** Runs a step with its decoded parameters on the fiber that runs it (no object built for them on the way: a hot path). */
+  const executeOn = (
+    fiber: Fiber.RuntimeFiber<unknown, unknown>,
+    { action, component, step }: Prepared,
+    params: Readonly<Record<string, unknown>>
+  ): Effect.Effect<unknown, ConnectorError> =>
+    flatMapNow(Context.get(fiber.currentContext as Context.Context<Connections>, Connections).get(component, step.connection), (opened) =>
+      internal.execute(opened, action, params, step.type, asScrubbed))
+
+  // The service read in one step of the fiber's (`contextWithEffect` takes two).
+  const execute = (prepared: Prepared, params: Readonly<Record<string, unknown>>) =>
+    Effect.withFiberRuntime((fiber) => executeOn(fiber, prepared, params)) as Effect.Effect<unknown, ConnectorError, Connections>
 
   const runDecoded: Executor["runDecoded"] = (decoded) => execute(decoded, decoded.params)
 
@@ -243,11 +250,14 @@ export const make = (
         internal.reconcile(opened, prepared.action, params.right, prepared.step.type, { since }, asScrubbed)))
   }
 
+  // Checked and run in one step of the fiber's.
   const run: Executor["run"] = (input) =>
-    Effect.suspend(() => {
+    Effect.withFiberRuntime((fiber) => {
       const prepared = prepare(input)
-      return Either.isLeft(prepared) ? Effect.fail(prepared.left) : runPrepared(prepared.right, prepared.right.step.parameters)
-    })
+      if (Either.isLeft(prepared)) return Effect.fail(prepared.left)
+      const params = prepared.right.action.decode(prepared.right.step.parameters)
+      return Either.isLeft(params) ? Effect.fail(inStep(prepared.right.step, params.left)) : executeOn(fiber, prepared.right, params.right)
+    }) as Effect.Effect<unknown, ConnectorError, Connections>
 
   const options: Executor["options"] = (type, property, params) => internal.options(registry, type, property, params)
 

@@ -14,9 +14,11 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import { constTrue } from "effect/Function"
@@ -245,7 +247,8 @@ export const makeWith = (
             return Effect.failCause(cause)
           }
         )
-    const once = !limited
+    // Built when taken: the usual attempt goes through `direct` and never needs it.
+    const once = () => !limited
       ? finite ? Effect.uninterruptibleMask((restore) => timed(exchange(undefined), restore)) : exchange(undefined)
       : takeNow === undefined
       ? Effect.uninterruptibleMask((restore) => Effect.flatMap(take, (permit) => limitedBy(permit.release, restore)))
@@ -258,15 +261,21 @@ export const makeWith = (
     // by asking) and the watchdog runs (started first if it stopped); otherwise (a wait for a
     // token, a watchdog stopped again at once) it is `once`. Given back at the answer, as
     // `exchange` does; an interruption gives the token back, stops the watch and aborts the
-    // request, as the watchdog's handler does.
+    // request, as the watchdog's handler does. With `recover`, its failure is handed to the
+    // retries from the callback (no handler's frame around the attempt).
+    type Failure = Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError
     const direct = (
       send: BufferedSend.Send,
-      stopped: () => Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError>
+      stopped: () => Effect.Effect<A, Failure>,
+      recover?: (error: Failure) => Effect.Effect<A, Errors.ConnectorError>
     ) =>
-      Effect.async<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.HttpClientError>((resume) => {
+      Effect.async<A, Failure>((resume) => {
+        const failed = (error: Failure) => recover === undefined ? Effect.fail(error) : recover(error)
+        const handedOver = (effect: Effect.Effect<A, Failure>) =>
+          recover === undefined || (Exit.isExit(effect) && Exit.isSuccess(effect)) ? effect : Effect.catchAll(effect, recover)
         if (!watchdog!.active()) return resume(stopped())
         const permit = limited ? takeFree!(fiber) : undefined
-        if (limited && permit === undefined) return resume(once)
+        if (limited && permit === undefined) return resume(handedOver(once()))
         const watch = watchdog!.watch(fiber, attemptTimeout)
         let ended = false
         const end = () => {
@@ -279,8 +288,8 @@ export const makeWith = (
           abort = send(httpRequest, fiber, (result) => {
             if (ended) return
             end()
-            if (watch.expired) return resume(Effect.fail(timedOut()))
-            if (Either.isLeft(result)) return resume(Effect.fail(result.left))
+            if (watch.expired) return resume(failed(timedOut()))
+            if (Either.isLeft(result)) return resume(failed(result.left))
             // Read here, in the client's callback: what a reader throws is the fiber's defect, as
             // it is where the reader runs on the fiber (thrown into the client, it would be lost).
             let read: Effect.Effect<A, Attempt.AttemptFailed | Errors.ConnectorError | HttpClientError.ResponseError>
@@ -289,7 +298,7 @@ export const makeWith = (
             } catch (defect) {
               read = Effect.die(defect)
             }
-            resume(read)
+            resume(handedOver(read))
           })
         } catch (defect) {
           // A client that throws after calling back has given its answer already.
@@ -304,14 +313,22 @@ export const makeWith = (
           abort()
         })
       })
-    const sent = sendNow === undefined || (limited && takeFree === undefined)
-      ? once
-      : direct(sendNow, () => Effect.zipRight(watchdog!.start, direct(sendNow, () => once)))
-    const retried = Retrying.retrying(retries, sent, (error) => Attempt.fromFailure(error, baseUrl, info, idempotent), info, idempotent)
+    // Every retry is the attempt as it fails; the first hands its failure to them itself.
+    const directRetried = (send: BufferedSend.Send, toAttempt: (error: Failure) => Attempt.AttemptFailed) => {
+      const again = direct(send, () => Effect.zipRight(watchdog!.start, direct(send, once)))
+      const recover = Retrying.recovery(retries, again, toAttempt, info, idempotent)
+      // Every failure of it goes through `recover`, which settles it as a ConnectorError.
+      return direct(send, () => Effect.zipRight(watchdog!.start, direct(send, once, recover)), recover) as Effect.Effect<A, Errors.ConnectorError>
+    }
+    const toAttempt = (error: Failure) => Attempt.fromFailure(error, baseUrl, info, idempotent)
+    const retried = sendNow === undefined || (limited && takeFree === undefined)
+      ? Retrying.retrying(retries, once(), toAttempt, info, idempotent)
+      : directRetried(sendNow, toAttempt)
     // A write is announced to the guard in context (a durable engine's) before its first
     // attempt; reads, and writes with no guard, pay nothing.
-    return idempotent ? retried : Effect.flatMap(WriteGuard.WriteGuard, (guard) =>
-      guard === undefined ? retried : Effect.zipRight(guard.beforeWrite(info), retried))
+    if (idempotent) return retried
+    const guard = Context.get(fiber.currentContext, WriteGuard.WriteGuard)
+    return guard === undefined ? retried : Effect.zipRight(guard.beforeWrite(info), retried)
   }
 
   // A streaming reader's request is executed with `streamRequested`, so that the HttpClient

@@ -53,8 +53,9 @@ const makeJsonReader = <A, I>(schema: Schema.Schema<A, I>): ResponseReader<A> =>
   return (response, info) =>
     flatMapNow(response.text, (text) => {
       const body = parseJson(text)
-      const empty = text.trim() === ""
-      const result = decode(body === undefined && empty ? undefined : body)
+      // Only an answer that is not JSON is looked at again: an empty one is read as no value.
+      const empty = body === undefined && text.trim() === ""
+      const result = decode(empty ? undefined : body)
       if (Either.isRight(result)) return Effect.succeed(result.right)
       return Effect.fail(
         isWrite(info.method)

@@ -42,7 +42,8 @@ export const createCard = Action.make({
       ? [{ path: "keepFromSource", message: "applies only to a copy: give idCardSource" }]
       : [],
   output: Cards.CardDetails,
-  run: ({ idBoard: _board, pos, ...card }, { client }) => Cards.createCard(client, { ...card, pos: Props.positionValue(pos) }),
+  // The board only narrows the choice of list: createCard sends the card's own fields.
+  run: (card, { client }) => Cards.createCard(client, { ...card, pos: Props.positionValue(card.pos) }),
   // A create cut short: the card of that name in that list created since the attempt began.
   reconcile: ({ idList, name }, { client }, { since }) => Cards.findCreatedCard(client, { idList, name }, since)
 })

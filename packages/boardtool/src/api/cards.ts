@@ -152,10 +152,19 @@ export const createCard = (client: ProviderClient.ProviderClient, card: NewCard)
   client.json({
     method: "POST",
     path: "/cards",
+    // Each field named: a spread that then gains keys cost several microseconds a call on a cold path.
     body: ProviderRequest.formBody({
-      ...card,
+      idList: card.idList,
+      name: card.name,
+      desc: card.desc,
+      pos: card.pos,
+      start: card.start,
+      due: card.due,
+      dueComplete: card.dueComplete,
       idMembers: commaList(card.idMembers),
       idLabels: commaList(card.idLabels),
+      urlSource: card.urlSource,
+      idCardSource: card.idCardSource,
       keepFromSource: commaList(card.keepFromSource)
     })
   }, CardDetails)

@@ -6,9 +6,10 @@ import * as Record from "effect/Record"
  * (a model without one, a newer one, as the provider names it).
  */
 export const neutralNames = <const Models extends Readonly<Record<string, string>>>(models: Models) => {
-  const neutralOf: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(models).map(([neutral, wire]) => [wire, neutral]))
+  // A Map: a wire name is looked up in it, never on an object's prototype.
+  const neutralOf = new Map(Object.entries(models).map(([neutral, wire]) => [wire, neutral]))
   return {
     names: Record.keys(models) as ReadonlyArray<keyof Models & string>,
-    neutralOf: (wire: string): string => neutralOf[wire] ?? wire
+    neutralOf: (wire: string): string => neutralOf.get(wire) ?? wire
   }
 }

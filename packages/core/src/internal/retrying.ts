@@ -39,7 +39,20 @@ export const retrying = <A, E>(
   toAttempt: (error: E) => AttemptFailed,
   info: Errors.RequestInfo,
   idempotent: boolean
-): Effect.Effect<A, Errors.ConnectorError> => {
+): Effect.Effect<A, Errors.ConnectorError> => Effect.catchAll(once, recovery(self, once, toAttempt, info, idempotent))
+
+/**
+ * @internal What follows a first attempt's failure: `retrying`'s failure handler, for an
+ * attempt that hands its failure over itself (one step of the fiber's fewer than the handler's
+ * frame); `once` is then each retry.
+ */
+export const recovery = <A, E>(
+  self: Retrying,
+  once: Effect.Effect<A, E>,
+  toAttempt: (error: E) => AttemptFailed,
+  info: Errors.RequestInfo,
+  idempotent: boolean
+): (error: E) => Effect.Effect<A, Errors.ConnectorError> => {
   const { credentials, retryWhile, schedule } = self
   // The retries after a first failure, as the policy allows them (built then: a success pays nothing for them).
   const retry = (first: AttemptFailed): Effect.Effect<A, AttemptFailed> => {
@@ -82,5 +95,5 @@ export const retrying = <A, E>(
   // Secrets are scrubbed once, here, from whatever reached the error: the provider's message
   // and body, the path (a token may be part of it), decoding details; then it is settled.
   const settled = (failure: AttemptFailed) => settle(scrubError(credentials.secrets, failure.error))
-  return Effect.catchAll(once, (error) => Effect.mapError(recover(toAttempt(error)), settled))
+  return (error) => Effect.mapError(recover(toAttempt(error)), settled)
 }
