@@ -270,7 +270,8 @@ export const makeWith = (
       recover?: (error: Failure) => Effect.Effect<A, Errors.ConnectorError>
     ) =>
       Effect.async<A, Failure>((resume) => {
-        const failed = (error: Failure) => recover === undefined ? Effect.fail(error) : recover(error)
+        // Run on the fiber: what the retries' handler throws is the fiber's defect, not the client's.
+        const failed = (error: Failure) => recover === undefined ? Effect.fail(error) : Effect.suspend(() => recover(error))
         const handedOver = (effect: Effect.Effect<A, Failure>) =>
           recover === undefined || (Exit.isExit(effect) && Exit.isSuccess(effect)) ? effect : Effect.catchAll(effect, recover)
         if (!watchdog!.active()) return resume(stopped())
@@ -318,7 +319,12 @@ export const makeWith = (
       const again = direct(send, () => Effect.zipRight(watchdog!.start, direct(send, once)))
       const recover = Retrying.recovery(retries, again, toAttempt, info, idempotent)
       // Every failure of it goes through `recover`, which settles it as a ConnectorError.
-      return direct(send, () => Effect.zipRight(watchdog!.start, direct(send, once, recover)), recover) as Effect.Effect<A, Errors.ConnectorError>
+      return direct(
+        send,
+        // The watchdog stopped again at once: `execute`'s attempt, its failure handed over too.
+        () => Effect.zipRight(watchdog!.start, direct(send, () => Effect.catchAll(once(), recover), recover)),
+        recover
+      ) as Effect.Effect<A, Errors.ConnectorError>
     }
     const toAttempt = (error: Failure) => Attempt.fromFailure(error, baseUrl, info, idempotent)
     const retried = sendNow === undefined || (limited && takeFree === undefined)

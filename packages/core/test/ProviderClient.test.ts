@@ -491,17 +491,32 @@ describe("ProviderClient headers", () => {
       yield* client.send({ method: "GET", path: "/things/1", query: { fields: "name" } }, ResponseReader.json(Thing))
       yield* client.send({ method: "GET", path: "/things/2" }, ResponseReader.json(Thing))
       yield* client.send({ method: "POST", path: "/things", body: ProviderRequest.formBody({ name: "b" }) }, ResponseReader.json(Thing))
-      yield* client.send({ method: "GET", path: "/things/3" }, ResponseReader.json(Thing))
+      // A query whose values are all left out adds nothing; a form body: arrays repeat, nothing left out is sent.
+      yield* client.send({ method: "GET", path: "/things/3", query: { a: undefined, b: null } }, ResponseReader.json(Thing))
+      yield* client.send({
+        method: "POST",
+        path: "/things",
+        body: ProviderRequest.formBody({ name: "a b&c=d é", tags: ["x", "y"], pos: 2, done: false, gone: undefined, none: null })
+      }, ResponseReader.json(Thing))
       expect(http.sent.map((s) => `${s.method} ${s.url}`)).toEqual([
         "GET https://a.test/v2/things/1?fields=name",
         "GET https://a.test/v2/things/2",
         "POST https://a.test/v2/things",
-        "GET https://a.test/v2/things/3"
+        "GET https://a.test/v2/things/3",
+        "POST https://a.test/v2/things"
       ])
       expect(http.sent.map((s) => [s.headers["authorization"], s.headers["accept"]])).toEqual(
-        Array.from({ length: 4 }, () => ["Bearer t-123456", "application/json"])
+        Array.from({ length: 5 }, () => ["Bearer t-123456", "application/json"])
       )
-      expect(http.sent.map((s) => s.body)).toEqual([undefined, undefined, "name=b", undefined])
+      expect(http.sent.map((s) => s.body)).toEqual([
+        undefined,
+        undefined,
+        "name=b",
+        undefined,
+        "name=a+b%26c%3Dd+%C3%A9&tags=x&tags=y&pos=2&done=false"
+      ])
+      expect(http.sent[4]!.headers["content-type"]).toBe("application/x-www-form-urlencoded")
+      expect(http.sent[4]!.headers["content-length"]).toBe("54")
     }))
 
   it.effect("asks for JSON by default; a request's own Accept wins", () =>

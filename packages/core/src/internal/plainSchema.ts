@@ -395,7 +395,8 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
   // in the schema's order (those left out optional), then, with a record for the rest, keys of
   // no field. Keys only: no field's check is run twice.
   const inOrder = (input: Record<string, unknown>): boolean => {
-    if (Object.getPrototypeOf(input) !== Object.prototype) return false
+    // `for…in` lists Object.prototype's enumerable keys too (a polluted prototype): left to the copy.
+    if (Object.getPrototypeOf(input) !== Object.prototype || prototypeEnumerates()) return false
     let i = 0
     let inRest = false
     for (const key in input) {
@@ -460,6 +461,8 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
         output = {}
         for (let j = 0; j < at; j++) if (hasOwn(input, names[j]!)) output[names[j]!] = input[names[j]!]
         output[names[at]!] = checkInOrder.changedTo
+        // Not kept alive by the check until its next copy.
+        checkInOrder.changedTo = undefined
         from = at + 1
       }
       for (let i = from; i < names.length; i++) {
@@ -490,6 +493,12 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
   }
   if (writtenCopied !== undefined && (fresh || checkInOrder !== undefined)) writtenChecks.add(check)
   return check
+}
+
+/** Whether Object.prototype has an enumerable key (it has none unless something added one). */
+const prototypeEnumerates = (): boolean => {
+  for (const _ in Object.prototype) return true
+  return false
 }
 
 const isUnknownRecord = (signature: AST.IndexSignature) =>

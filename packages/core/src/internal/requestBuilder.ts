@@ -31,7 +31,11 @@ export const requestBuilder = (baseUrl: string, credentials: Readonly<Record<str
       : HttpClientRequest.make(request.method)(baseUrl + request.path, {
         headers: { ...acceptJson, ...request.headers, ...credentials }
       })
-    if (request.query !== undefined) req = HttpClientRequest.setUrlParams(req, queryParams(request.query))
+    if (request.query !== undefined) {
+      // A query whose values are all left out adds nothing (the platform's merge costs a pass).
+      const params = queryParams(request.query)
+      if (params.length > 0) req = HttpClientRequest.setUrlParams(req, params)
+    }
     const body = request.body
     if (body !== undefined) {
       switch (body._tag) {
@@ -39,7 +43,8 @@ export const requestBuilder = (baseUrl: string, credentials: Readonly<Record<str
           req = HttpClientRequest.bodyUnsafeJson(req, body.value)
           break
         case "form":
-          req = HttpClientRequest.bodyUrlParams(req, queryParams(body.value))
+          // `bodyUrlParams`'s text, from pairs already flat (the platform's own pass over them to flatten is not needed).
+          req = HttpClientRequest.bodyText(req, new URLSearchParams(queryParams(body.value)).toString(), "application/x-www-form-urlencoded")
           break
         case "text":
           req = HttpClientRequest.bodyText(req, body.value, body.contentType)

@@ -284,5 +284,19 @@ describe.each([["written checks", true], ["closures alone", false]] as const)("i
       delete (Object.prototype as Record<string, unknown>)["note"]
       delete (Object.prototype as Record<string, unknown>)["label"]
     }
+    // Enumerable keys on the prototype (an assignment, as pollution makes them): the input is
+    // not taken as it is, and what comes back is what Schema gives, both ways.
+    const Required = Schema.Struct({ id: Schema.String, meta: Schema.Struct({ a: Schema.String }) })
+    const Id = Schema.Struct({ id: Schema.String })
+    const prototype = Object.prototype as Record<string, unknown>
+    prototype["meta"] = { a: "x", b: 1 }
+    try {
+      same(Required, [{ id: "1" }, { id: "1", meta: { a: "y" } }])
+      prototype["id"] = 5
+      same(Id, [{}, { id: "1" }])
+    } finally {
+      delete prototype["meta"]
+      delete prototype["id"]
+    }
   })
 })
