@@ -316,8 +316,18 @@ export const makeWith = (
       })
     // Every retry is the attempt as it fails; the first hands its failure to them itself.
     const directRetried = (send: BufferedSend.Send, toAttempt: (error: Failure) => Attempt.AttemptFailed) => {
-      const again = direct(send, () => Effect.zipRight(watchdog!.start, direct(send, once)))
-      const recover = Retrying.recovery(retries, again, toAttempt, info, idempotent)
+      // The retries are built at the first failure: a success pays for none of them.
+      let retry: ((error: Failure) => Effect.Effect<A, Errors.ConnectorError>) | undefined
+      const recover = (error: Failure) => {
+        retry ??= Retrying.recovery(
+          retries,
+          direct(send, () => Effect.zipRight(watchdog!.start, direct(send, once))),
+          toAttempt,
+          info,
+          idempotent
+        )
+        return retry(error)
+      }
       // Every failure of it goes through `recover`, which settles it as a ConnectorError.
       return direct(
         send,
