@@ -237,26 +237,31 @@ export const make = (
 
   const runDecoded: Executor["runDecoded"] = (decoded) => execute(decoded, decoded.params)
 
-  const runPrepared: Executor["runPrepared"] = (prepared, parameters) => {
+  /** The step's parameters decoded and given to `f`, or their failure in the step's name. */
+  const decoded = <A, R>(
+    prepared: Prepared,
+    parameters: unknown,
+    f: (params: Readonly<Record<string, unknown>>) => Effect.Effect<A, ConnectorError, R>
+  ): Effect.Effect<A, ConnectorError, R> => {
     const params = prepared.action.decode(parameters)
-    return Either.isLeft(params) ? Effect.fail(inStep(prepared.step, params.left)) : execute(prepared, params.right)
+    return Either.isLeft(params) ? Effect.fail(inStep(prepared.step, params.left)) : f(params.right)
   }
 
-  const reconcilePrepared: Executor["reconcilePrepared"] = (prepared, parameters, since) => {
-    const params = prepared.action.decode(parameters)
-    if (Either.isLeft(params)) return Effect.fail(inStep(prepared.step, params.left))
-    return Effect.flatMap(Connections, (connections) =>
-      Effect.flatMap(connections.get(prepared.component, prepared.step.connection), (opened) =>
-        internal.reconcile(opened, prepared.action, params.right, prepared.step.type, { since }, asScrubbed)))
-  }
+  const runPrepared: Executor["runPrepared"] = (prepared, parameters) =>
+    decoded(prepared, parameters, (params) => execute(prepared, params))
+
+  const reconcilePrepared: Executor["reconcilePrepared"] = (prepared, parameters, since) =>
+    decoded(prepared, parameters, (params) =>
+      Effect.flatMap(Connections, (connections) =>
+        Effect.flatMap(connections.get(prepared.component, prepared.step.connection), (opened) =>
+          internal.reconcile(opened, prepared.action, params, prepared.step.type, { since }, asScrubbed))))
 
   // Checked and run in one step of the fiber's.
   const run: Executor["run"] = (input) =>
     Effect.withFiberRuntime((fiber) => {
       const prepared = prepare(input)
       if (Either.isLeft(prepared)) return Effect.fail(prepared.left)
-      const params = prepared.right.action.decode(prepared.right.step.parameters)
-      return Either.isLeft(params) ? Effect.fail(inStep(prepared.right.step, params.left)) : executeOn(fiber, prepared.right, params.right)
+      return decoded(prepared.right, prepared.right.step.parameters, (params) => executeOn(fiber, prepared.right, params))
     }) as Effect.Effect<unknown, ConnectorError, Connections>
 
   const options: Executor["options"] = (type, property, params) => internal.options(registry, type, property, params)
