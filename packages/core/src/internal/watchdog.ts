@@ -122,6 +122,13 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
     return Effect.zipRight(Effect.sleep(Duration.millis(sleep)), loop)
   })
 
+  // Marked running and forked in one step; the loop itself runs interruptible, as it would
+  // without a caller's mask.
+  const launch = () => {
+    running = true
+    return Effect.forkDaemon(Effect.interruptible(loop))
+  }
+
   return {
     limit: <A, E, R, E2>(
       fiber: Fiber.RuntimeFiber<any, any>,
@@ -157,18 +164,12 @@ export const make = (tick: Duration.DurationInput): Watchdog => {
         }
       })
       if (running) return watched
-      running = true
       // Forked within the mask, so that an interruption held back by it cannot stop the fork
-      // (the loop unstarted, `running` left true: no later request would ever be timed out); the
-      // loop itself runs interruptible, as it would without the caller's mask.
-      return Effect.zipRight(Effect.forkDaemon(Effect.interruptible(loop)), watched)
+      // (the loop unstarted, `running` left true: no later request would ever be timed out).
+      return Effect.zipRight(launch(), watched)
     },
     active: () => running,
-    start: Effect.uninterruptible(Effect.suspend(() => {
-      if (running) return Effect.void
-      running = true
-      return Effect.asVoid(Effect.forkDaemon(Effect.interruptible(loop)))
-    })),
+    start: Effect.uninterruptible(Effect.suspend(() => running ? Effect.void : Effect.asVoid(launch()))),
     watch: watchFrom,
     unwatch: remove
   }
