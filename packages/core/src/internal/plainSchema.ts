@@ -316,37 +316,41 @@ const onePass = (source: AST.AST, target: AST.AST, steps: ReadonlyArray<Step>, d
       transform: { f: step.f, type: to[i]!.type, check: then, required: !to[i]!.isOptional }
     })
   }
-  const copy = writtenCopy(fields)
-  if (copy !== undefined) {
-    const check: Check = (u) => typeof u !== "object" || u === null || Array.isArray(u) ? fail : copy(u as Record<string, unknown>)
-    writtenChecks.add(check)
-    return check
-  }
-  return (u) => {
-    if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
-    const input = u as Record<string, unknown>
-    const output: Record<string, unknown> = {}
-    for (const { check, name, optional, transform } of fields) {
-      // As Schema reads a struct (not `exact`): a required field that is missing is read as undefined.
-      const read = hasOwn(input, name) || !optional
-      if (!read && transform === undefined) continue
-      const value = read ? check(input[name]) : undefined
-      if (value === fail) return fail
-      if (transform === undefined) {
-        output[name] = value
-        continue
-      }
-      const result = transform.f(read ? Option.some(value) : Option.none())
-      if (Option.isNone(result)) {
-        if (transform.required) return fail
-        continue
-      }
-      const made = transform.check(result.value)
-      if (made === fail) return fail
-      output[name] = made
+  const writtenCopied = writtenCopy(fields)
+  const copy = writtenCopied ?? closureCopy(fields)
+  const check: Check = (u) => typeof u !== "object" || u === null || Array.isArray(u) ? fail : copy(u as Record<string, unknown>)
+  if (writtenCopied !== undefined) writtenChecks.add(check)
+  return check
+}
+
+/**
+ * `writtenCopy`'s work done by closures, field by field (where code cannot be written). As
+ * Schema reads a struct (not `exact`): a required field that is missing is read as undefined.
+ */
+const closureCopy = (
+  fields: ReadonlyArray<CopiedField>
+): (input: Record<string, unknown>) => Record<string, unknown> | typeof fail =>
+(input) => {
+  const output: Record<string, unknown> = {}
+  for (const { check, name, optional, transform } of fields) {
+    const read = hasOwn(input, name) || !optional
+    if (!read && transform === undefined) continue
+    const value = read ? check(input[name]) : undefined
+    if (value === fail) return fail
+    if (transform === undefined) {
+      output[name] = value
+      continue
     }
-    return output
+    const result = transform.f(read ? Option.some(value) : Option.none())
+    if (Option.isNone(result)) {
+      if (transform.required) return fail
+      continue
+    }
+    const made = transform.check(result.value)
+    if (made === fail) return fail
+    output[name] = made
   }
+  return output
 }
 
 const isStruct = (ast: AST.AST) => ast._tag === "TypeLiteral" && !hasParseAnnotation(ast)
@@ -431,20 +435,11 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
     for (; i < names.length; i++) if (!optional[i]) return false
     return true
   }
-  // The declared fields copied, each checked, in the schema's order.
-  const copyOf = (input: Record<string, unknown>): Record<string, unknown> | typeof fail => {
-    const output: Record<string, unknown> = {}
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i]!
-      if (!hasOwn(input, name) && optional[i]) continue
-      const value = checks[i]!(input[name])
-      if (value === fail) return fail
-      output[name] = value
-    }
-    return output
-  }
   const checkInOrder = fresh ? undefined : writtenInOrder(names, optional, types, checks)
-  const writtenCopied = writtenCopy(names.map((name, i) => ({ name, optional: optional[i]!, type: types[i]!, check: checks[i]! })))
+  const fields = names.map((name, i): CopiedField => ({ name, optional: optional[i]!, type: types[i]!, check: checks[i]! }))
+  // The declared fields copied, each checked, in the schema's order.
+  const writtenCopied = writtenCopy(fields)
+  const copy = writtenCopied ?? closureCopy(fields)
   const check: Check = (u) => {
     if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
     const input = u as Record<string, unknown>
@@ -483,7 +478,7 @@ const typeLiteral = (ast: AST.TypeLiteral, decoding: boolean, fresh: boolean): C
       if (rest) for (const key of Object.keys(input)) if (!hasOwn(output, key)) output[key] = input[key]
       return output
     }
-    const output = writtenCopied === undefined ? copyOf(input) : writtenCopied(input)
+    const output = copy(input)
     if (output === fail) return fail
     if (rest) {
       // Every field present was written by the copy (a missing optional one is missing here too).
